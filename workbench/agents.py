@@ -1,0 +1,141 @@
+"""The one interface every arm implements: baselines, adapters and committees alike.
+
+The evaluation asks an arm at a decision point with a ``DecisionRequest``; the
+arm answers with a decision (a ``Decision``, a mapping or a JSON string), which
+the evaluation validates in two stages and executes. After execution the arm is
+told what happened (``after_execution``), so an adapter can keep one record per
+decision from observation to order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.schema import Decision
+
+
+@dataclass(frozen=True)
+class PresetStamp:
+    """The market an observation came from: fingerprint and full dial vector."""
+
+    name: str
+    vector: dict[str, float]
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What an arm is told once, before the market opens."""
+
+    arm: str
+    roster: tuple[str, ...]
+    seed: int
+    preset: PresetStamp
+    symbols: tuple[str, ...]
+    days: int
+    steps_per_day: int
+    ticks_per_step: int
+
+
+@dataclass(frozen=True)
+class DecisionRequest:
+    """One question to one arm. ``payload`` is plain JSON; never mutate it."""
+
+    arm: str
+    day: int
+    step: int
+    index: int
+    payload: dict[str, Any]
+    preset: PresetStamp
+
+
+@dataclass
+class Usage:
+    """What an arm spent on models; baselines spend nothing."""
+
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+
+    def add(self, other: Usage) -> None:
+        for item in dataclasses.fields(self):
+            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+
+
+@dataclass(frozen=True)
+class ExecutionReport:
+    """What the market made of one decision.
+
+    ``orders`` has one row per action (symbol, side, order_type, requested,
+    quantity filled, price, status, reason, clipped); ``clips`` and ``refusals``
+    are the rows that were clipped to the participation cap or refused.
+    """
+
+    orders: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def clips(self) -> list[dict[str, Any]]:
+        return [order for order in self.orders if order["clipped"]]
+
+    @property
+    def refusals(self) -> list[dict[str, Any]]:
+        return [order for order in self.orders if order["status"] == "refused"]
+
+
+class Agent:
+    """Base of every arm. Override ``decide`` (sync) or ``adecide`` (async).
+
+    ``every`` asks the arm at every Nth decision point; in between it holds.
+    """
+
+    name: str = "agent"
+    every: int = 1
+
+    def __init__(self, name: str | None = None, *, every: int | None = None) -> None:
+        if name is not None:
+            self.name = name
+        if every is not None:
+            self.every = every
+        self.usage = Usage()
+
+    def begin(self, run: RunInfo) -> None:
+        """Called once before the market opens; replays check their manifest here."""
+
+    def decide(self, payload: dict[str, Any]) -> Decision | dict[str, Any] | str:
+        raise NotImplementedError(f"{type(self).__name__} must implement decide or adecide")
+
+    async def adecide(self, request: DecisionRequest) -> Decision | dict[str, Any] | str:
+        return self.decide(request.payload)
+
+    def after_execution(
+        self, request: DecisionRequest, decision: Decision, report: ExecutionReport
+    ) -> None:
+        """Called after the market executed this arm's decision."""
+
+    def end(self) -> None:
+        """Called once after the market closes (or the run stopped)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, every={self.every})"
+
+
+@dataclass
+class ArmState:
+    """Run bookkeeping the evaluation keeps per arm (not visible to the arm)."""
+
+    decisions: int = 0
+    errors: int = 0
+    last_error: str = ""
+    usage: Usage = field(default_factory=Usage)
+
+
+__all__ = [
+    "Agent",
+    "DecisionRequest",
+    "ExecutionReport",
+    "PresetStamp",
+    "RunInfo",
+    "Usage",
+]

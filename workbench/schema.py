@@ -1,0 +1,150 @@
+"""What an agent sees and what it may answer: the two versioned schemas.
+
+The observation payload is an allowlist serialised to plain JSON (see
+``workbench.evaluation.observation``); the decision is validated in two stages:
+
+1. structure (this module): ``parse_decision`` turns whatever the agent returned
+   into a ``Decision`` or raises ``DecisionError`` naming the field at fault;
+2. market (``workbench.engine.execution``): each action is checked against the
+   book and the portfolio, and an action the market cannot take is refused with
+   a reason while the rest of the decision still trades.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from workbench.errors import DecisionError
+
+OBSERVABLE_MACRO: tuple[str, ...] = (
+    "regime",
+    "growth",
+    "inflation",
+    "policy_rate",
+    "yield_2y",
+    "yield_10y",
+    "vix",
+)
+SIDES: tuple[str, ...] = ("buy", "sell")
+ORDER_TYPES: tuple[str, ...] = ("market", "limit")
+HISTORY_STEPS = 20
+MAX_PARTICIPATION = 0.10
+DECISION_SCHEMA_VERSION = "2"
+OBSERVATION_SCHEMA_VERSION = "1"
+
+
+class Action(BaseModel):
+    """One order: whole shares of one symbol, at market or with a limit price."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    symbol: str = Field(min_length=1, description="A symbol from the observation payload.")
+    side: Literal["buy", "sell"]
+    quantity: float = Field(ge=0, allow_inf_nan=False, description="Whole shares, >= 0.")
+    order_type: Literal["market", "limit"] = "market"
+    limit_price: float | None = Field(
+        default=None, gt=0, allow_inf_nan=False, description="Required for limit orders."
+    )
+
+    @field_validator("quantity")
+    @classmethod
+    def _whole_shares(cls, value: float) -> float:
+        if not float(value).is_integer():
+            raise ValueError(f"quantity must be a whole number of shares, got {value}")
+        return float(value)
+
+    @model_validator(mode="after")
+    def _limit_needs_price(self) -> Action:
+        if self.order_type == "limit" and self.limit_price is None:
+            raise ValueError("a limit order needs limit_price")
+        if self.order_type == "market" and self.limit_price is not None:
+            raise ValueError("a market order takes no limit_price; use order_type='limit'")
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class Decision(BaseModel):
+    """What an agent answers at a decision point. An empty action list is a hold."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    actions: list[Action]
+    rationale: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+HOLD = Decision(actions=[], rationale="hold")
+
+
+def parse_decision(raw: Any) -> Decision:
+    """Stage one: structure. Accept a Decision, a mapping or a JSON string."""
+    if isinstance(raw, Decision):
+        return Decision.model_validate(raw.model_dump())
+    if isinstance(raw, BaseModel):
+        raw = raw.model_dump()
+    if isinstance(raw, str | bytes):
+        raw = _loads(raw)
+    if not isinstance(raw, dict):
+        raise DecisionError(
+            f"a decision must be an object with 'actions' and 'rationale', got {type(raw).__name__}"
+        )
+    _refuse_non_finite(raw)
+    try:
+        return Decision.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        raise DecisionError(f"invalid decision: {_summarise(exc)}") from exc
+
+
+def _loads(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DecisionError(f"the decision is not valid JSON: {exc.msg} at {exc.pos}") from exc
+
+
+def _refuse_non_finite(raw: dict[str, Any]) -> None:
+    for index, action in enumerate(raw.get("actions") or []):
+        if not isinstance(action, dict):
+            continue
+        for key in ("quantity", "limit_price"):
+            value = action.get(key)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise DecisionError(f"invalid decision: actions.{index}.{key} must be finite")
+
+
+def _summarise(exc: pydantic.ValidationError) -> str:
+    parts = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in error["loc"]) or "decision"
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)
+
+
+def decision_json_schema() -> dict[str, Any]:
+    """The JSON schema a provider sees when the decision is bound as output type."""
+    return Decision.model_json_schema()
+
+
+__all__ = [
+    "DECISION_SCHEMA_VERSION",
+    "HISTORY_STEPS",
+    "HOLD",
+    "MAX_PARTICIPATION",
+    "OBSERVABLE_MACRO",
+    "OBSERVATION_SCHEMA_VERSION",
+    "ORDER_TYPES",
+    "SIDES",
+    "Action",
+    "Decision",
+    "decision_json_schema",
+    "parse_decision",
+]
