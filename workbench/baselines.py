@@ -1,0 +1,196 @@
+"""Baseline agents: ordinary arms with the same interface as LLM arms.
+
+Each reads only the observation payload and answers with a ``Decision``. The
+portfolio ones rebalance once a day (``every`` = steps per day by default 6) to
+target weights, trading whole shares at market.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import numpy as np
+
+from workbench.agents import Agent, RunInfo
+from workbench.errors import ConfigError
+from workbench.schema import HOLD, Action, Decision
+
+_MIN_TRADE_FRACTION = 0.002  # skip rebalancing trades smaller than 0.2% of equity
+
+
+class Cash(Agent):
+    """Never trades: the zero line every other arm is measured against."""
+
+    name = "cash"
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        return HOLD
+
+
+class _TargetWeights(Agent):
+    """Rebalances to ``targets(payload)`` (symbol → weight of equity)."""
+
+    every = 6
+    invested = 0.95
+
+    def targets(self, payload: dict[str, Any]) -> dict[str, float]:
+        raise NotImplementedError
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        return rebalance(payload, self.targets(payload), self.type_name())
+
+    def type_name(self) -> str:
+        return type(self).__name__
+
+
+def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> Decision:
+    """Market orders moving today's positions to ``targets`` weights at the last price."""
+    book = payload["portfolio"]
+    equity, held = book["equity"], book["positions"]
+    actions = []
+    for symbol, quote in payload["symbols"].items():
+        price = quote["last"]
+        want = math.floor(targets.get(symbol, 0.0) * equity / price)
+        delta = want - held.get(symbol, 0.0)
+        if abs(delta) * price < _MIN_TRADE_FRACTION * equity or delta == 0:
+            continue
+        side: Literal["buy", "sell"] = "buy" if delta > 0 else "sell"
+        actions.append(Action(symbol=symbol, side=side, quantity=float(abs(delta))))
+    return Decision(actions=actions, rationale=f"{why}: rebalance to {len(targets)} names")
+
+
+class BuyAndHold(_TargetWeights):
+    """Buys every name in equal weight at the first decision, then holds."""
+
+    name = "buy_and_hold"
+
+    def begin(self, run: RunInfo) -> None:
+        self._bought = False
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        if self._bought:
+            return HOLD
+        self._bought = True
+        return super().decide(payload)
+
+    def targets(self, payload: dict[str, Any]) -> dict[str, float]:
+        symbols = payload["symbols"]
+        return dict.fromkeys(symbols, self.invested / len(symbols))
+
+
+class EqualWeight(_TargetWeights):
+    """Holds every name in equal weight, rebalanced daily."""
+
+    name = "equal_weight"
+
+    def targets(self, payload: dict[str, Any]) -> dict[str, float]:
+        symbols = payload["symbols"]
+        return dict.fromkeys(symbols, self.invested / len(symbols))
+
+
+class _Ranked(_TargetWeights):
+    """Equal weight in the top ``fraction`` of names by a score of their history."""
+
+    fraction = 0.2
+
+    def score(self, history: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def targets(self, payload: dict[str, Any]) -> dict[str, float]:
+        symbols = list(payload["symbols"])
+        history = np.array([payload["symbols"][s]["history"] for s in symbols])
+        scores = self.score(history)
+        count = max(1, round(self.fraction * len(symbols)))
+        chosen = np.argsort(-scores, kind="stable")[:count]
+        return {symbols[i]: self.invested / count for i in chosen}
+
+
+class Momentum(_Ranked):
+    """Long the names that rose most over the visible history."""
+
+    name = "momentum"
+
+    def score(self, history: np.ndarray) -> np.ndarray:
+        return history[:, -1] / history[:, 0] - 1.0
+
+
+class MeanReversion(_Ranked):
+    """Long the names that fell most over the visible history."""
+
+    name = "mean_reversion"
+
+    def score(self, history: np.ndarray) -> np.ndarray:
+        return 1.0 - history[:, -1] / history[:, 0]
+
+
+class RandomTrader(Agent):
+    """Trades a few random names at random each step; seeded, so runs repeat exactly."""
+
+    name = "random"
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        seed: int = 0,
+        every: int | None = None,
+        max_names: int = 3,
+        notional_fraction: float = 0.02,
+    ) -> None:
+        super().__init__(name, every=every)
+        self.seed, self.max_names, self.notional_fraction = seed, max_names, notional_fraction
+        self._rng = np.random.default_rng(seed)
+
+    def begin(self, run: RunInfo) -> None:
+        self._rng = np.random.default_rng(self.seed)
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        symbols = list(payload["symbols"])
+        count = int(self._rng.integers(0, self.max_names + 1))
+        picks = self._rng.choice(len(symbols), size=min(count, len(symbols)), replace=False)
+        sides = self._rng.integers(0, 2, size=len(picks))
+        budget = self.notional_fraction * payload["portfolio"]["equity"]
+        actions = []
+        for i, side in zip(picks.tolist(), sides.tolist(), strict=True):
+            quantity = math.floor(budget / payload["symbols"][symbols[i]]["last"])
+            if quantity > 0:
+                actions.append(
+                    Action(symbol=symbols[i], side=("buy", "sell")[side], quantity=float(quantity))
+                )
+        return Decision(actions=actions, rationale="random")
+
+
+BASELINES: dict[str, type[Agent]] = {
+    "cash": Cash,
+    "buy_and_hold": BuyAndHold,
+    "equal_weight": EqualWeight,
+    "momentum": Momentum,
+    "mean_reversion": MeanReversion,
+    "random": RandomTrader,
+}
+
+
+def baseline(name: str, **kwargs: Any) -> Agent:
+    """A fresh baseline agent by name, e.g. ``baseline("momentum", every=12)``."""
+    try:
+        kind = BASELINES[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown arm {name!r}; baselines are {', '.join(BASELINES)}. "
+            "Pass an Agent object for anything else."
+        ) from None
+    return kind(**kwargs)
+
+
+__all__ = [
+    "BASELINES",
+    "BuyAndHold",
+    "Cash",
+    "EqualWeight",
+    "MeanReversion",
+    "Momentum",
+    "RandomTrader",
+    "baseline",
+    "rebalance",
+]

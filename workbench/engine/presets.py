@@ -1,0 +1,203 @@
+"""Presets: frozen, named sets of market dials with a fingerprint and a diff.
+
+A preset's fingerprint is its name when its dials are exactly those of a shipped
+preset, otherwise ``custom-XXXXXXXX`` from a hash of the dial vector, so two runs
+with the same fingerprint saw the same market model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from workbench.errors import ConfigError
+
+# Dials with the unit each is expressed in. Rates and vols are annualised unless noted.
+_STANDARD: dict[str, float] = {
+    # macro (daily AR(1) processes, two-state business cycle)
+    "regime_stay_expansion": 0.995,  # daily probability an expansion continues
+    "regime_stay_contraction": 0.98,  # daily probability a contraction continues
+    "growth_expansion": 0.025,  # mean real growth in an expansion
+    "growth_contraction": -0.015,  # mean real growth in a contraction
+    "growth_persistence": 0.98,
+    "growth_vol": 0.002,  # daily shock
+    "inflation_mean": 0.025,
+    "inflation_persistence": 0.995,
+    "inflation_vol": 0.0008,
+    "policy_neutral": 0.02,
+    "policy_inflation_weight": 1.5,  # Taylor-rule response to inflation gap
+    "policy_growth_weight": 0.5,
+    "policy_smoothing": 0.97,
+    "term_premium": 0.012,
+    "yield_noise": 0.0005,
+    # market factor and per-name variance (GJR-GARCH on daily returns)
+    "equity_premium": 0.06,
+    "growth_sensitivity": 1.5,  # extra drift per unit of growth above its mean
+    "market_vol": 0.16,  # long-run market factor vol
+    "sector_vol": 0.08,
+    "idio_vol": 0.22,  # long-run idiosyncratic vol (median name)
+    "garch_alpha": 0.04,
+    "garch_gamma": 0.08,  # extra response to negative shocks (leverage effect)
+    "garch_beta": 0.90,
+    # prices = fair value × mean-reverting mispricing (per tick)
+    "mispricing_vol": 0.002,  # stationary std of log mispricing
+    "mispricing_halflife_ticks": 40.0,
+    # liquidity
+    "base_volume": 1_000_000.0,  # shares per day, median name
+    "volume_vol_elasticity": 1.0,  # volume rises with vol relative to its norm
+    "volume_noise": 0.25,
+    "volume_u_shape": 0.6,  # open/close volume excess over midday
+    "spread_bps": 4.0,  # half-spread at normal vol, in basis points
+    "spread_vol_elasticity": 1.0,
+    "depth_fraction": 0.02,  # shares per book level as a fraction of step volume
+    "depth_levels": 5.0,
+    "level_step_bps": 3.0,  # price distance between book levels
+}
+
+
+def _with(**overrides: float) -> dict[str, float]:
+    return {**_STANDARD, **overrides}
+
+
+_SHIPPED: dict[str, dict[str, float]] = {
+    "standard-v1": _STANDARD,
+    "calm-v1": _with(
+        market_vol=0.10,
+        idio_vol=0.15,
+        garch_gamma=0.04,
+        regime_stay_expansion=0.999,
+        spread_bps=2.0,
+        mispricing_vol=0.001,
+    ),
+    "turbulent-v1": _with(
+        market_vol=0.26,
+        idio_vol=0.32,
+        garch_alpha=0.07,
+        garch_gamma=0.14,
+        garch_beta=0.86,
+        regime_stay_expansion=0.985,
+        spread_bps=8.0,
+        depth_fraction=0.01,
+        mispricing_vol=0.004,
+    ),
+    "crisis-v1": _with(
+        market_vol=0.40,
+        sector_vol=0.12,
+        idio_vol=0.40,
+        equity_premium=-0.10,
+        regime_stay_expansion=0.95,
+        regime_stay_contraction=0.995,
+        spread_bps=15.0,
+        depth_fraction=0.005,
+        volume_vol_elasticity=1.5,
+        mispricing_vol=0.006,
+    ),
+}
+DEFAULT_PRESET = "standard-v1"
+DIALS: tuple[str, ...] = tuple(_STANDARD)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A frozen set of dials. Build with ``preset(...)``; compare with ``diff``."""
+
+    name: str
+    dials: Mapping[str, float] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dials", MappingProxyType(dict(self.dials)))
+
+    @property
+    def fingerprint(self) -> str:
+        shipped = _SHIPPED.get(self.name)
+        if shipped is not None and shipped == dict(self.dials):
+            return self.name
+        return "custom-" + hashlib.sha256(_vector_text(self.dials).encode()).hexdigest()[:8]
+
+    @property
+    def vector(self) -> dict[str, float]:
+        return dict(self.dials)
+
+    def __getitem__(self, dial: str) -> float:
+        return self.dials[dial]
+
+    def with_dials(self, **overrides: float) -> Preset:
+        _refuse_unknown(overrides)
+        return Preset(name="custom", dials={**self.dials, **_as_floats(overrides)})
+
+
+def _vector_text(dials: Mapping[str, float]) -> str:
+    return json.dumps({k: float(v) for k, v in sorted(dials.items())}, sort_keys=True)
+
+
+def _as_floats(overrides: Mapping[str, Any]) -> dict[str, float]:
+    out = {}
+    for dial, value in overrides.items():
+        try:
+            out[dial] = float(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"dial {dial!r} must be a number, got {value!r}") from None
+        if out[dial] != out[dial] or out[dial] in (float("inf"), float("-inf")):
+            raise ConfigError(f"dial {dial!r} must be finite, got {value!r}")
+    return out
+
+
+def _refuse_unknown(overrides: Mapping[str, Any]) -> None:
+    unknown = sorted(set(overrides) - set(DIALS))
+    if unknown:
+        import difflib
+
+        hints = []
+        for dial in unknown:
+            near = difflib.get_close_matches(dial, DIALS, n=1)
+            hints.append(f"{dial!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+        raise ConfigError(
+            f"unknown dial(s): {', '.join(hints)}. See `workbench presets show` for the dials."
+        )
+
+
+def list_presets() -> list[str]:
+    return sorted(_SHIPPED)
+
+
+def preset(spec: str | Preset | Mapping[str, Any] | None = None) -> Preset:
+    """Resolve a preset name, a Preset, or a dict of dial overrides on the default.
+
+    A dict may name its base with ``{"base": "calm-v1", "spread_bps": 3}``.
+    """
+    if spec is None:
+        spec = DEFAULT_PRESET
+    if isinstance(spec, Preset):
+        return spec
+    if isinstance(spec, str):
+        if spec not in _SHIPPED:
+            import difflib
+
+            near = difflib.get_close_matches(spec, list(_SHIPPED), n=1)
+            hint = f" Did you mean {near[0]!r}?" if near else ""
+            raise ConfigError(
+                f"unknown preset {spec!r}.{hint} Shipped presets: {', '.join(list_presets())}."
+            )
+        return Preset(name=spec, dials=_SHIPPED[spec])
+    if isinstance(spec, Mapping):
+        overrides = dict(spec)
+        base = preset(str(overrides.pop("base", DEFAULT_PRESET)))
+        return base.with_dials(**overrides) if overrides else base
+    raise ConfigError(f"a preset is a name, a Preset or a dict of dials, got {type(spec).__name__}")
+
+
+def diff(a: str | Preset | Mapping[str, Any], b: str | Preset | Mapping[str, Any]) -> dict:
+    """The dials that differ between two presets: {dial: (value in a, value in b)}."""
+    left, right = preset(a).dials, preset(b).dials
+    names = sorted(set(left) | set(right))
+    return {n: (left.get(n), right.get(n)) for n in names if left.get(n) != right.get(n)}
+
+
+def diff_vectors(recorded: Mapping[str, float], running: Mapping[str, float]) -> list[str]:
+    """Names of the dials whose values differ between two raw vectors."""
+    names = sorted(set(recorded) | set(running))
+    return [n for n in names if recorded.get(n) != running.get(n)]

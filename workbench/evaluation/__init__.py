@@ -1,0 +1,7 @@
+"""Evaluation: worlds, the runner, results and metrics."""
+
+from workbench.evaluation.results import Results, canonical_json
+from workbench.evaluation.runner import aevaluate, evaluate, run_world
+from workbench.evaluation.world import World
+
+__all__ = ["Results", "World", "aevaluate", "canonical_json", "evaluate", "run_world"]

@@ -1,0 +1,78 @@
+"""The observation payload: an allowlist of plain JSON, never engine objects.
+
+The market part is built once per decision point and shared by every arm; each
+arm's portfolio part is added on top. Rows are taken up to and including the
+decision step only, so nothing from a later step can reach an agent.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.execution import Portfolio
+from workbench.engine.market import MarketPath
+from workbench.schema import (
+    HISTORY_STEPS,
+    MAX_PARTICIPATION,
+    OBSERVABLE_MACRO,
+    OBSERVATION_SCHEMA_VERSION,
+)
+
+_REGIMES = ("expansion", "contraction")
+
+
+def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
+    """Everything shared by the arms at path row ``row`` (a warm-up-inclusive step index)."""
+    steps = path.steps_per_day
+    day, step = divmod(row - path.warmup_steps, steps)
+    history = np.round(path.close[row - HISTORY_STEPS + 1 : row + 1], 4).T.tolist()
+    close = path.close[row]
+    bid = np.round(close * (1 - path.half_spread[row]), 4).tolist()
+    ask = np.round(close * (1 + path.half_spread[row]), 4).tolist()
+    volume = path.volume[row].tolist()
+    symbols = {}
+    for i, symbol in enumerate(path.universe.symbols):
+        symbols[symbol] = {
+            "sector": path.universe.sectors[i],
+            "history": history[i],
+            "last": history[i][-1],
+            "bid": bid[i],
+            "ask": ask[i],
+            "volume": volume[i],
+            "max_order": math.floor(MAX_PARTICIPATION * volume[i]),
+        }
+    return {
+        "schema_version": OBSERVATION_SCHEMA_VERSION,
+        "day": day,
+        "step": step,
+        "steps_per_day": steps,
+        "macro": _macro(path, row // steps),
+        "symbols": symbols,
+    }
+
+
+def _macro(path: MarketPath, day_row: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in OBSERVABLE_MACRO:
+        value = float(path.macro[key][day_row])
+        out[key] = _REGIMES[int(value)] if key == "regime" else round(value, 6)
+    return out
+
+
+def arm_payload(
+    market: dict[str, Any], portfolio: Portfolio, mid: np.ndarray, symbols: tuple[str, ...]
+) -> dict[str, Any]:
+    """The market part plus this arm's own cash, equity and positions."""
+    held = np.flatnonzero(portfolio.positions)
+    return {
+        **market,
+        "portfolio": {
+            "cash": round(portfolio.cash, 2),
+            "equity": round(portfolio.equity(mid), 2),
+            "buying_power": round(portfolio.buying_power(mid), 2),
+            "positions": {symbols[i]: float(portfolio.positions[i]) for i in held},
+        },
+    }

@@ -1,0 +1,110 @@
+"""Results of an evaluation: pandas frames plus a byte-stable JSON form."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+SCORECARD_COLUMNS = (
+    "return_pct",
+    "pnl",
+    "sharpe",
+    "max_drawdown_pct",
+    "turnover",
+    "trades",
+    "clips",
+    "refusals",
+    "errors",
+    "last_error",
+    "decisions",
+    "model_calls",
+    "tokens",
+    "latency_s",
+)
+# Wall-clock columns differ between runs by nature; they are left out of digests.
+VOLATILE_COLUMNS = ("latency_s",)
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no NaN, floats by repr, LF line ends: the same bytes in any process."""
+    return json.dumps(_clean(value), sort_keys=True, indent=2, allow_nan=False) + "\n"
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else value
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item"):  # numpy scalar
+        return _clean(value.item())
+    return value
+
+
+@dataclass
+class Results:
+    """What ``evaluate`` returns.
+
+    - ``scorecard``: one row per arm (see SCORECARD_COLUMNS);
+    - ``equity``: marked-to-mid equity per arm at the close of every step;
+    - ``orders``: one row per action, with fills, clips and refusals;
+    - ``errors``: one row per failed decision (arm, day, step, kind, message);
+    - ``meta``: the experiment (seed, preset, universe, cadence, roster).
+    """
+
+    scorecard: pd.DataFrame
+    equity: pd.DataFrame
+    orders: pd.DataFrame
+    errors: pd.DataFrame
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, *, include_volatile: bool = False) -> dict[str, Any]:
+        card = self.scorecard
+        if not include_volatile:
+            card = card.drop(columns=list(VOLATILE_COLUMNS))
+        return {
+            "meta": self.meta,
+            "scorecard": card.reset_index().to_dict(orient="records"),
+            "equity": {arm: self.equity[arm].tolist() for arm in self.equity.columns},
+            "orders": self.orders.to_dict(orient="records"),
+            "errors": self.errors.to_dict(orient="records"),
+        }
+
+    def to_json(self, *, include_volatile: bool = False) -> str:
+        return canonical_json(self.to_dict(include_volatile=include_volatile))
+
+    def digest(self) -> str:
+        """SHA-256 of the deterministic part (everything but wall-clock latency)."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+    def scorecard_json(self) -> str:
+        card = self.scorecard.drop(columns=list(VOLATILE_COLUMNS)).reset_index()
+        return canonical_json(card.to_dict(orient="records"))
+
+    def save(self, out_dir: str | Path) -> dict[str, Path]:
+        """Write scorecard (CSV + JSON), equity and orders (Parquet) and results.json."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = {
+            "scorecard_csv": out / "scorecard.csv",
+            "scorecard_json": out / "scorecard.json",
+            "equity": out / "equity.parquet",
+            "orders": out / "orders.parquet",
+            "results": out / "results.json",
+        }
+        self.scorecard.to_csv(paths["scorecard_csv"], lineterminator="\n")
+        paths["scorecard_json"].write_text(self.scorecard_json())
+        self.equity.to_parquet(paths["equity"])
+        self.orders.to_parquet(paths["orders"])
+        paths["results"].write_text(self.to_json())
+        return paths
+
+    def __repr__(self) -> str:
+        return f"Results(arms={list(self.scorecard.index)}, meta={self.meta.get('preset')!r})"

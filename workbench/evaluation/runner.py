@@ -1,0 +1,289 @@
+"""evaluate / aevaluate: every arm on one market path, asked concurrently at each step."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from workbench.agents import Agent, ArmState, DecisionRequest, ExecutionReport, RunInfo
+from workbench.bridge import run_sync
+from workbench.engine.execution import Executor, Portfolio
+from workbench.engine.presets import Preset
+from workbench.engine.universe import Universe
+from workbench.errors import ConfigError, DecisionError, FrameworkError
+from workbench.evaluation import metrics
+from workbench.evaluation.arms import resolve_arms
+from workbench.evaluation.observation import arm_payload, market_payload
+from workbench.evaluation.results import SCORECARD_COLUMNS, Results
+from workbench.evaluation.world import World
+from workbench.schema import Decision, parse_decision
+
+OnError = Literal["raise", "skip"]
+StepCallback = Callable[[int, int, dict[str, float]], None]
+ORDER_COLUMNS = (
+    "arm",
+    "day",
+    "step",
+    "symbol",
+    "side",
+    "order_type",
+    "limit_price",
+    "requested",
+    "quantity",
+    "price",
+    "fee",
+    "status",
+    "reason",
+    "clipped",
+    "clipped_to",
+)
+
+
+def evaluate(
+    agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
+    *,
+    seed: int = 0,
+    universe: Universe | int | Sequence[str] = 40,
+    days: int = 10,
+    steps_per_day: int = 6,
+    ticks_per_step: int = 65,
+    model: str | Preset | Mapping[str, Any] | None = None,
+    **options: Any,
+) -> Results:
+    """Run every arm on one simulated market; see ``aevaluate`` for the options."""
+    world = World(
+        seed=seed,
+        universe=universe,
+        days=days,
+        steps_per_day=steps_per_day,
+        ticks_per_step=ticks_per_step,
+        model=model,
+    )
+    return run_sync(run_world(world, agents, **options))
+
+
+async def aevaluate(
+    agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
+    *,
+    seed: int = 0,
+    universe: Universe | int | Sequence[str] = 40,
+    days: int = 10,
+    steps_per_day: int = 6,
+    ticks_per_step: int = 65,
+    model: str | Preset | Mapping[str, Any] | None = None,
+    **options: Any,
+) -> Results:
+    """Async twin of ``evaluate``: arms due at a decision point are asked concurrently.
+
+    Options: ``capital`` (1e6), ``leverage_cap`` (2.0), ``fee_bps`` (0.5),
+    ``on_error`` ("skip" records a failed decision in the error column and holds;
+    "raise" stops the run), ``max_concurrency`` (16 arms asked at once),
+    ``on_step(k, total, equity_by_arm)`` called after every step is marked.
+    """
+    world = World(
+        seed=seed,
+        universe=universe,
+        days=days,
+        steps_per_day=steps_per_day,
+        ticks_per_step=ticks_per_step,
+        model=model,
+    )
+    return await run_world(world, agents, **options)
+
+
+async def run_world(
+    world: World,
+    agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
+    *,
+    capital: float = 1_000_000.0,
+    leverage_cap: float = 2.0,
+    fee_bps: float = 0.5,
+    on_error: OnError = "skip",
+    max_concurrency: int = 16,
+    on_step: StepCallback | None = None,
+) -> Results:
+    if on_error not in ("raise", "skip"):
+        raise ConfigError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
+    if not (capital > 0 and np.isfinite(capital)):
+        raise ConfigError(f"capital must be a positive number, got {capital!r}")
+    if not (leverage_cap > 0 and np.isfinite(leverage_cap)):
+        raise ConfigError(f"leverage_cap must be a positive number, got {leverage_cap!r}")
+    if (
+        isinstance(max_concurrency, bool)
+        or not isinstance(max_concurrency, int)
+        or max_concurrency < 1
+    ):
+        raise ConfigError(f"max_concurrency must be a whole number >= 1, got {max_concurrency!r}")
+    arms = resolve_arms(agents)
+    run = _Run(world, arms, capital, leverage_cap, fee_bps, on_error, max_concurrency, on_step)
+    return await run.go()
+
+
+class _Run:
+    def __init__(
+        self,
+        world: World,
+        arms: list[Agent],
+        capital: float,
+        leverage_cap: float,
+        fee_bps: float,
+        on_error: OnError,
+        max_concurrency: int,
+        on_step: StepCallback | None,
+    ) -> None:
+        self.world, self.arms, self.capital = world, arms, capital
+        self.on_error, self.on_step = on_error, on_step
+        self.path = world.path
+        self.executor = Executor(self.path)
+        self.names = tuple(arm.name for arm in arms)
+        size = world.universe.size
+        self.books = [Portfolio(capital, np.zeros(size), leverage_cap, fee_bps) for _ in arms]
+        self.states = [ArmState() for _ in arms]
+        self.equity = np.empty((world.trading_steps, len(arms)))
+        self.orders: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.limit = asyncio.Semaphore(max_concurrency)
+
+    async def go(self) -> Results:
+        begun: list[Agent] = []
+        try:
+            for arm in self.arms:
+                arm.begin(self._run_info(arm))
+                begun.append(arm)
+            await self._trade()
+        finally:
+            for arm in begun:
+                arm.end()
+        return self._results()
+
+    def _run_info(self, arm: Agent) -> RunInfo:
+        w = self.world
+        return RunInfo(
+            arm=arm.name,
+            roster=self.names,
+            seed=w.seed,
+            preset=w.stamp,
+            symbols=w.universe.symbols,
+            days=w.days,
+            steps_per_day=w.steps_per_day,
+            ticks_per_step=w.ticks_per_step,
+        )
+
+    async def _trade(self) -> None:
+        first, total = self.path.warmup_steps, self.world.trading_steps
+        for k in range(total):
+            row = first + k
+            mid = self.path.close[row]
+            self.equity[k] = [book.equity(mid) for book in self.books]
+            if k < total - 1:
+                await self._decide(k, row)
+            if self.on_step is not None:
+                self.on_step(k, total, dict(zip(self.names, self.equity[k].tolist(), strict=True)))
+
+    async def _decide(self, k: int, row: int) -> None:
+        due = [i for i, arm in enumerate(self.arms) if k % arm.every == 0]
+        if not due:
+            return
+        market = market_payload(self.path, row)
+        mid, symbols = self.path.close[row], self.world.universe.symbols
+        requests = {
+            i: DecisionRequest(
+                arm=self.names[i],
+                day=market["day"],
+                step=market["step"],
+                index=k,
+                payload=arm_payload(market, self.books[i], mid, symbols),
+                preset=self.world.stamp,
+            )
+            for i in due
+        }
+        async with asyncio.TaskGroup() as group:
+            tasks = {i: group.create_task(self._ask(i, requests[i])) for i in due}
+        for i in due:
+            outcome = tasks[i].result()
+            if isinstance(outcome, Decision):
+                self._execute(i, requests[i], outcome, row + 1)
+
+    async def _ask(self, i: int, request: DecisionRequest) -> Decision | None:
+        arm, state = self.arms[i], self.states[i]
+        state.decisions += 1
+        started = time.perf_counter()
+        try:
+            async with self.limit:
+                raw = await arm.adecide(request)
+            return parse_decision(raw)
+        except (DecisionError, FrameworkError) as exc:
+            self._failed(i, request, exc)
+        except Exception as exc:
+            if isinstance(exc, ConfigError) or type(exc).__module__.startswith("workbench"):
+                raise
+            wrapped = FrameworkError(f"arm {arm.name!r} raised {type(exc).__name__}: {exc}")
+            wrapped.__cause__ = exc
+            self._failed(i, request, wrapped)
+        finally:
+            state.usage.latency_s += time.perf_counter() - started
+        return None
+
+    def _failed(self, i: int, request: DecisionRequest, exc: Exception) -> None:
+        state = self.states[i]
+        state.errors += 1
+        state.last_error = f"{type(exc).__name__}: {exc}"
+        self.errors.append(
+            {
+                "arm": self.names[i],
+                "day": request.day,
+                "step": request.step,
+                "kind": type(exc).__name__,
+                "message": str(exc),
+            }
+        )
+        if self.on_error == "raise":
+            raise exc
+
+    def _execute(self, i: int, request: DecisionRequest, decision: Decision, row: int) -> None:
+        records = self.executor.execute(self.books[i], decision, row)
+        self.arms[i].after_execution(request, decision, ExecutionReport(tuple(records)))
+        stamp = {"arm": self.names[i], "day": request.day, "step": request.step}
+        self.orders.extend({**stamp, **record} for record in records)
+
+    def _results(self) -> Results:
+        w = self.world
+        index = pd.MultiIndex.from_product(
+            [range(w.days), range(w.steps_per_day)], names=["day", "step"]
+        )
+        equity = pd.DataFrame(self.equity, index=index, columns=list(self.names))
+        orders = pd.DataFrame(self.orders, columns=list(ORDER_COLUMNS))
+        errors = pd.DataFrame(self.errors, columns=["arm", "day", "step", "kind", "message"])
+        card = pd.DataFrame(
+            [self._score(i, orders) for i in range(len(self.arms))],
+            index=pd.Index(self.names, name="arm"),
+            columns=list(SCORECARD_COLUMNS),
+        )
+        meta = {**w.describe(), "roster": list(self.names), "capital": self.capital}
+        return Results(scorecard=card, equity=equity, orders=orders, errors=errors, meta=meta)
+
+    def _score(self, i: int, orders: pd.DataFrame) -> dict[str, Any]:
+        curve, steps = self.equity[:, i], self.world.steps_per_day
+        mine = orders[orders["arm"] == self.names[i]]
+        arm_usage, state = self.arms[i].usage, self.states[i]
+        return {
+            "return_pct": metrics.total_return_pct(curve),
+            "pnl": metrics.pnl(curve),
+            "sharpe": metrics.sharpe(curve, steps),
+            "max_drawdown_pct": metrics.max_drawdown_pct(curve),
+            "turnover": metrics.turnover(self.books[i].traded_notional, curve),
+            "trades": int(mine["status"].isin(["filled", "partial"]).sum()),
+            "clips": int(mine["clipped"].sum()),
+            "refusals": int((mine["status"] == "refused").sum()),
+            "errors": state.errors,
+            "last_error": state.last_error,
+            "decisions": state.decisions,
+            "model_calls": arm_usage.model_calls,
+            "tokens": arm_usage.input_tokens + arm_usage.output_tokens,
+            "latency_s": state.usage.latency_s,
+        }

@@ -1,0 +1,92 @@
+"""World: one experiment's market — preset, universe, seed and cadence — simulated once."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+from workbench.agents import PresetStamp
+from workbench.engine.market import MarketPath, simulate
+from workbench.engine.presets import Preset, preset
+from workbench.engine.universe import Universe, resolve_universe
+from workbench.errors import ConfigError
+from workbench.schema import HISTORY_STEPS
+
+
+def _positive_int(name: str, value: Any, *, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name} must be a whole number, got {value!r}")
+    if not 1 <= value <= most:
+        raise ConfigError(f"{name} must be between 1 and {most}, got {value}")
+    return value
+
+
+class World:
+    """The exogenous market every arm of an evaluation trades in.
+
+    ``model`` is the preset: a shipped name (``"calm-v1"``), a ``Preset``, or a
+    dict of dial overrides (``{"base": "calm-v1", "spread_bps": 3}``).
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        universe: Universe | int | Sequence[str] = 40,
+        days: int = 10,
+        steps_per_day: int = 6,
+        ticks_per_step: int = 65,
+        model: str | Preset | Mapping[str, Any] | None = None,
+    ) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ConfigError(f"seed must be a non-negative whole number, got {seed!r}")
+        self.seed = seed
+        self.universe = resolve_universe(universe)
+        self.days = _positive_int("days", days, most=100_000)
+        self.steps_per_day = _positive_int("steps_per_day", steps_per_day, most=1_000)
+        self.ticks_per_step = _positive_int("ticks_per_step", ticks_per_step, most=10_000)
+        self.preset = preset(model)
+
+    @property
+    def warmup_days(self) -> int:
+        return math.ceil(HISTORY_STEPS / self.steps_per_day)
+
+    @property
+    def stamp(self) -> PresetStamp:
+        return PresetStamp(name=self.preset.fingerprint, vector=self.preset.vector)
+
+    @property
+    def trading_steps(self) -> int:
+        return self.days * self.steps_per_day
+
+    @cached_property
+    def path(self) -> MarketPath:
+        return simulate(
+            self.preset,
+            self.universe,
+            seed=self.seed,
+            days=self.days,
+            steps_per_day=self.steps_per_day,
+            ticks_per_step=self.ticks_per_step,
+            warmup_days=self.warmup_days,
+        )
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "preset": self.preset.fingerprint,
+            "preset_vector": self.preset.vector,
+            "names": self.universe.size,
+            "symbols": list(self.universe.symbols),
+            "days": self.days,
+            "steps_per_day": self.steps_per_day,
+            "ticks_per_step": self.ticks_per_step,
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"World(seed={self.seed}, names={self.universe.size}, days={self.days}, "
+            f"steps_per_day={self.steps_per_day}, preset={self.preset.fingerprint!r})"
+        )

@@ -1,0 +1,1 @@
+"""Tables, plots and reports drawn from a ``Results`` object."""
