@@ -1,0 +1,215 @@
+"""Bookkeeping for the adapter base: record entries, transcript meta and run checks."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from workbench.agents import DecisionRequest, ExecutionReport, RunInfo, Usage
+from workbench.errors import (
+    DecisionError,
+    FrameworkError,
+    ReplayMiss,
+    UsageLimitReached,
+    ValidationError,
+)
+from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
+from workbench.transcript import Transcript, to_plain
+
+if TYPE_CHECKING:
+    from workbench.integrations.base import AdapterInfo
+
+_ERRORS: dict[str, type[ValidationError]] = {
+    cls.__name__: cls for cls in (DecisionError, FrameworkError, UsageLimitReached)
+}
+# Run facts a replay must share with its recording; days may only shrink.
+_RUN_FACTS = ("arm", "roster", "seed", "symbols", "steps_per_day", "ticks_per_step", "every")
+
+
+# --- transcript meta -------------------------------------------------------------------
+def adapter_meta(
+    name: str, every: int, info: AdapterInfo, cls: type, state: dict[str, Any]
+) -> dict[str, Any]:
+    from workbench import __version__
+
+    meta: dict[str, Any] = {
+        "arm": name,
+        "every": every,
+        "framework": info.framework,
+        "adapter": f"{cls.__module__}:{cls.__qualname__}",
+        "adapter_state": state,
+        "observation_schema_version": OBSERVATION_SCHEMA_VERSION,
+        "decision_schema_version": DECISION_SCHEMA_VERSION,
+        "workbench_version": __version__,
+    }
+    if info.model is not None:
+        meta["model"] = info.model
+    if info.instructions_digest is not None:
+        meta["instructions_digest"] = info.instructions_digest
+    return meta
+
+
+def run_meta(run: RunInfo, every: int) -> dict[str, Any]:
+    return {
+        "arm": run.arm,
+        "roster": list(run.roster),
+        "seed": run.seed,
+        "symbols": list(run.symbols),
+        "days": run.days,
+        "steps_per_day": run.steps_per_day,
+        "ticks_per_step": run.ticks_per_step,
+        "every": every,
+    }
+
+
+# --- checks a replay (or a resumed run) makes before the market opens ------------------
+def refuse_other_instructions(recorded: Transcript, info: AdapterInfo, arm: str) -> None:
+    ours = info.instructions_digest
+    if ours is None:
+        return
+    theirs = recorded.meta.get("instructions_digest")
+    if theirs != ours:
+        was = f"instructions digest {theirs[:12]}…" if theirs else "no instructions digest"
+        raise ValidationError(
+            f"arm {arm!r}: {_where(recorded)} was recorded with {was}, but this adapter's "
+            f"instructions digest is {ours[:12]}…. The instructions changed since the "
+            "recording, so its answers do not belong to them: restore the instructions or "
+            "record the run again."
+        )
+
+
+def refuse_other_state(recorded: Transcript, state: dict[str, Any], arm: str) -> None:
+    theirs = recorded.meta.get("adapter_state")
+    ours = to_plain(state)
+    if theirs is None or theirs == ours:
+        return
+    moved = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+    details = ", ".join(f"{k} {theirs.get(k)!r} -> {ours.get(k)!r}" for k in moved)
+    raise ValidationError(
+        f"arm {arm!r}: {_where(recorded)} was recorded with other adapter settings ({details}); "
+        "build the adapter with the recorded settings or record the run again"
+    )
+
+
+def refuse_another_run(recorded: Transcript, run: RunInfo, every: int) -> None:
+    theirs = recorded.meta.get("run")
+    if not theirs:
+        return
+    ours = run_meta(run, every)
+    for fact in _RUN_FACTS:
+        if fact in theirs and theirs[fact] != ours[fact]:
+            raise ReplayMiss(
+                f"arm {run.arm!r}: {_where(recorded)} was made with {fact} "
+                f"{_short(theirs[fact])}, but this run has {fact} {_short(ours[fact])}. "
+                "Its answers belong to the recorded experiment: run with the recorded "
+                f"{fact} or record again."
+            )
+    if "days" in theirs and ours["days"] > theirs["days"]:
+        raise ReplayMiss(
+            f"arm {run.arm!r}: {_where(recorded)} covers {theirs['days']} days; this run asks "
+            f"for {ours['days']}. Replay at most the recorded days or record again."
+        )
+
+
+# --- one entry per decision in adapter.record --------------------------------------------
+def new_entry(request: DecisionRequest, key: str, sent: Any) -> dict[str, Any]:
+    return {
+        "arm": request.arm,
+        "day": request.day,
+        "step": request.step,
+        "index": request.index,
+        "digest": key,
+        "input": sent,
+    }
+
+
+def add_execution(entry: dict[str, Any], report: ExecutionReport) -> None:
+    entry["orders"] = [_order(row) for row in report.orders]
+    entry["clips"] = [
+        {"symbol": row["symbol"], "requested": row.get("requested"), "to": row.get("clipped_to")}
+        for row in report.clips
+    ]
+    entry["refused"] = [
+        {"symbol": row["symbol"], "side": row["side"], "order": _held(row), "reason": row["reason"]}
+        for row in report.refusals
+    ]
+
+
+def _order(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "symbol": row["symbol"],
+        "side": row["side"],
+        "order": _held(row),
+        "status": row.get("status"),
+        "filled": row.get("quantity"),
+        "price": row.get("price"),
+    }
+
+
+def _held(row: dict[str, Any]) -> Any:
+    """A market order is held as its quantity; a limit order as {quantity, limit_price}."""
+    quantity = row.get("requested", row.get("quantity"))
+    if row.get("order_type") == "limit":
+        return {"quantity": quantity, "limit_price": row.get("limit_price")}
+    return quantity
+
+
+# --- usage and errors ----------------------------------------------------------------
+def call_usage(noted: dict[str, int], latency_s: float) -> dict[str, Any]:
+    return {
+        "model_calls": noted.get("model_calls") or 1,
+        "input_tokens": noted.get("input_tokens", 0),
+        "output_tokens": noted.get("output_tokens", 0),
+        "latency_s": latency_s,
+    }
+
+
+def usage_of(recorded: dict[str, Any]) -> Usage:
+    return Usage(
+        model_calls=int(recorded.get("model_calls", 0)),
+        input_tokens=int(recorded.get("input_tokens", 0)),
+        output_tokens=int(recorded.get("output_tokens", 0)),
+        latency_s=float(recorded.get("latency_s", 0.0)),
+    )
+
+
+def error_meta(error: ValidationError) -> dict[str, str]:
+    cls = type(error)
+    base = next((c.__name__ for c in cls.__mro__ if c.__name__ in _ERRORS), "FrameworkError")
+    return {"type": f"{cls.__module__}:{cls.__qualname__}", "base": base, "message": str(error)}
+
+
+def recorded_error(error: dict[str, str]) -> ValidationError:
+    """The error a recorded failed call raised, raised again on replay.
+
+    The exact class is used when its module is already imported (a replay never
+    imports a framework for it); otherwise its nearest workbench base class.
+    """
+    module, _, qualname = error.get("type", "").partition(":")
+    cls: Any = getattr(sys.modules.get(module), qualname, None)
+    if not (isinstance(cls, type) and issubclass(cls, ValidationError)):
+        cls = _ERRORS.get(error.get("base", ""), FrameworkError)
+    try:
+        return cls(error.get("message", "the recorded call failed"))
+    except TypeError:  # a subclass with its own constructor
+        return _ERRORS.get(error.get("base", ""), FrameworkError)(error.get("message", ""))
+
+
+def plain_response(raw: Any) -> Any:
+    """The raw answer as the plain JSON a replay loads, so live and replay see the same data."""
+    try:
+        return to_plain(raw)
+    except Exception as exc:
+        raise DecisionError(
+            f"the answer is not JSON data ({type(raw).__name__}); return a Decision, a dict "
+            "or a JSON string"
+        ) from exc
+
+
+def _where(recorded: Transcript) -> str:
+    return f"recording {recorded.path}" if recorded.path else "the recording"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "…"

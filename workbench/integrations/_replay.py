@@ -1,0 +1,192 @@
+"""Replay lookups and the recorded-preset check every adapter runs.
+
+Order of checks in ``replay_response`` (each stops the run with a message that
+names the cause and the fix):
+
+1. schema versions: a recording made under another observation or decision
+   schema stops before its first lookup, naming both versions;
+2. preset name: a different market fingerprint raises ``ReplayMiss`` naming both;
+3. preset vector: the same name with moved dials raises ``ReplayMiss`` listing them;
+4. digest: no recorded answer for this input raises ``ReplayMiss`` naming step and day.
+
+A recording without a preset (made before presets were stamped) warns and goes on.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.agents import PresetStamp
+from workbench.errors import RecordingError, ReplayMiss
+from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
+from workbench.transcript import Transcript
+
+PRESET_KEY = "model_preset"
+PRESET_VECTOR_KEY = "model_preset_vector"
+SCHEMA_KEYS = {
+    "observation_schema_version": OBSERVATION_SCHEMA_VERSION,
+    "decision_schema_version": DECISION_SCHEMA_VERSION,
+}
+_FALLBACK_DEFAULT_PRESET = "standard-v1"
+
+
+class UnstampedRecordingWarning(UserWarning):
+    """A recording names no preset, so a replay cannot prove it runs on the same market."""
+
+
+def preset_of(obs: Any) -> PresetStamp | None:
+    """The market an observation came from, or None when it does not say."""
+    if obs is None or isinstance(obs, PresetStamp):
+        return obs
+    stamp = getattr(obs, "preset", None)
+    if isinstance(stamp, PresetStamp):
+        return stamp
+    if isinstance(obs, Mapping):
+        name = obs.get(PRESET_KEY, obs.get("preset"))
+        if isinstance(name, str):
+            vector = obs.get(PRESET_VECTOR_KEY) or {}
+            return PresetStamp(name, {k: float(v) for k, v in vector.items()})
+    fingerprint = getattr(obs, "fingerprint", None)
+    if isinstance(fingerprint, str) and hasattr(obs, "vector"):  # an engine Preset
+        return PresetStamp(fingerprint, dict(obs.vector))
+    return None
+
+
+def stamp_preset(recorder: Transcript, obs: Any) -> None:
+    """On the first recorded exchange, write the running market's fingerprint and vector.
+
+    A recorder already stamped with a different market is refused: one transcript
+    holds the answers for one market.
+    """
+    stamp = preset_of(obs)
+    if stamp is None:
+        return
+    if PRESET_KEY not in recorder.meta:
+        recorder.update_meta(
+            **{PRESET_KEY: stamp.name, PRESET_VECTOR_KEY: dict(sorted(stamp.vector.items()))}
+        )
+        return
+    refuse_a_changed_preset(recorder, stamp)
+
+
+def refuse_a_changed_preset(transcript: Transcript, preset: Any) -> None:
+    """Raise ``ReplayMiss`` when ``preset`` is not the market the transcript was recorded on."""
+    stamp = preset_of(preset)
+    recorded = transcript.meta.get(PRESET_KEY)
+    if recorded is None:
+        if "warned-unstamped" not in transcript.checks:
+            transcript.checks.add("warned-unstamped")
+            warnings.warn(
+                f"{_where(transcript)} names no model preset, so this replay cannot check "
+                "that it runs on the market it was recorded on; record it again to stamp one",
+                UnstampedRecordingWarning,
+                stacklevel=3,
+            )
+        return
+    if stamp is None:
+        return
+    if stamp.name != recorded:
+        raise ReplayMiss(
+            f"{_where(transcript)} was recorded on preset {recorded!r}, but this market runs "
+            f"{stamp.name!r}. Replay on the recorded preset with evaluate(..., model="
+            f"{recorded!r}) (or its recorded dial vector), or record the run again."
+        )
+    vector = transcript.meta.get(PRESET_VECTOR_KEY)
+    if vector is not None and vector != stamp.vector:
+        moved = [
+            f"{dial} {vector.get(dial)!r} -> {stamp.vector.get(dial)!r}"
+            for dial in sorted(set(vector) | set(stamp.vector))
+            if vector.get(dial) != stamp.vector.get(dial)
+        ]
+        raise ReplayMiss(
+            f"{_where(transcript)} was recorded on preset {recorded!r}, and this market's "
+            f"{recorded!r} has different dials: {', '.join(moved)}. The preset was cut again "
+            "since the recording; replay with the recorded vector or record the run again."
+        )
+
+
+def refuse_other_schemas(transcript: Transcript) -> None:
+    """Stop before the first lookup when the recording used other payload versions."""
+    for key, running in SCHEMA_KEYS.items():
+        recorded = transcript.meta.get(key)
+        if recorded is not None and str(recorded) != running:
+            kind = key.split("_")[0]
+            raise ReplayMiss(
+                f"{_where(transcript)} was recorded under {kind} schema version "
+                f"{recorded!r}; this workbench speaks version {running!r}. Its inputs were "
+                "keyed on another payload, so replay it on the release that made it or record "
+                "it again."
+            )
+
+
+def replay_response(
+    transcript: Transcript, key: str, *, step: int, day: int, preset: Any = None
+) -> Any:
+    """The recorded raw response for input digest ``key``, after the market checks."""
+    if "schemas" not in transcript.checks:
+        refuse_other_schemas(transcript)
+        transcript.checks.add("schemas")
+    refuse_a_changed_preset(transcript, preset)
+    exchange = transcript.get(key)
+    if exchange is None:
+        raise ReplayMiss(
+            f"{_where(transcript)} has no recorded answer for day {day}, step {step} "
+            f"(input digest {key[:12]}…). The input differs from every recorded one: the "
+            "roster, seed, cadence, universe or instructions changed since it was recorded."
+        )
+    return exchange.response
+
+
+def stamp_artefact(meta: dict[str, Any]) -> dict[str, Any]:
+    """Write ``recorded_utc`` and, if none was stamped, the shipped default preset name."""
+    meta.setdefault("recorded_utc", utc_now())
+    meta.setdefault(PRESET_KEY, default_preset_name())
+    for key, running in SCHEMA_KEYS.items():
+        meta.setdefault(key, running)
+    return meta
+
+
+def utc_now() -> str:
+    """Now in UTC to the second; honours SOURCE_DATE_EPOCH for reproducible artefacts."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = _dt.datetime.fromtimestamp(int(fixed), _dt.UTC) if fixed else _dt.datetime.now(_dt.UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def default_preset_name() -> str:
+    try:
+        from workbench.engine.presets import DEFAULT_PRESET
+    except ImportError:  # pragma: no cover - the engine ships with the package
+        return _FALLBACK_DEFAULT_PRESET
+    return str(DEFAULT_PRESET)
+
+
+def _where(transcript: Transcript) -> str:
+    return f"recording {transcript.path}" if transcript.path else "the recording"
+
+
+def require_transcript(transcript: Any, *, purpose: str) -> Transcript:
+    """A Transcript from a Transcript or a path; anything else is refused by name."""
+    if isinstance(transcript, Transcript):
+        return transcript
+    if isinstance(transcript, str | os.PathLike):
+        return Transcript.load(transcript)
+    raise RecordingError(
+        f"{purpose} needs a Transcript or the path of one, got {type(transcript).__name__}"
+    )
+
+
+__all__ = [
+    "PRESET_VECTOR_KEY",
+    "UnstampedRecordingWarning",
+    "preset_of",
+    "refuse_a_changed_preset",
+    "refuse_other_schemas",
+    "replay_response",
+    "stamp_artefact",
+    "stamp_preset",
+]

@@ -1,0 +1,147 @@
+"""Wrap a plain Python function (sync or async) so that ``evaluate`` can run it as an arm.
+
+The function gets the serialized payload (plain JSON data), never engine
+objects, and returns the raw answer: a ``Decision``, a dict or a JSON string.
+An async function is awaited on the evaluation's loop (the ``run_sync``
+bridge); a sync one runs in a worker thread so a blocking model call does not
+hold up the other arms.
+
+``postprocess(raw, payload)`` runs on whatever the function returned, live and on
+replay, and its return is the decision: the transcript records the function's
+return, so parsing, risk checks and sizing written in ``postprocess`` are
+exercised by every replay, while code inside the function never runs on replay.
+
+The replay key is the payload alone. The adapter cannot see a prompt inside
+your function, so pass ``info=AdapterInfo(framework="callable",
+instructions_digest=digest(PROMPT))`` when you record and when you replay; a
+replay built with another digest raises ``ValidationError`` before the market
+opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+from collections.abc import Callable
+from typing import Any
+
+from workbench.agents import DecisionRequest
+from workbench.errors import ConfigError
+from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.transcript import Transcript, to_plain
+
+Postprocess = Callable[[Any, dict[str, Any]], Any]
+
+
+class CallableAgentAdapter(BaseAdapter):
+    """An arm answered by ``fn(payload)``; ``fn`` may be left out in replay mode."""
+
+    framework = "callable"
+
+    def __init__(
+        self,
+        fn: Callable[[dict[str, Any]], Any] | None = None,
+        *,
+        name: str | None = None,
+        info: AdapterInfo | None = None,
+        every: int = 6,
+        mode: Mode | str = "live",
+        transcript: Transcript | str | os.PathLike[str] | None = None,
+        recorder: Transcript | str | os.PathLike[str] | None = None,
+        prior: Transcript | str | os.PathLike[str] | None = None,
+        postprocess: Postprocess | None = None,
+        timeout: float | None = None,
+        max_calls: int | None = None,
+    ) -> None:
+        if fn is None and mode != "replay":
+            raise ConfigError(
+                f"CallableAgentAdapter in mode {mode!r} needs fn; only a replay runs without it"
+            )
+        if fn is not None and not callable(fn):
+            raise ConfigError(f"fn must be callable, got {type(fn).__name__}")
+        if postprocess is not None and not callable(postprocess):
+            raise ConfigError(f"postprocess must be callable, got {type(postprocess).__name__}")
+        if name is None:
+            if fn is None:
+                raise ConfigError("a replay without fn needs name= (the recorded arm's name)")
+            name = getattr(fn, "__name__", "callable")
+        self.fn = fn
+        self.postprocess = postprocess
+        super().__init__(
+            name=name,
+            info=info or AdapterInfo(framework="callable"),
+            every=every,
+            mode=mode,
+            transcript=transcript,
+            recorder=recorder,
+            prior=prior,
+            timeout=timeout,
+            max_calls=max_calls,
+        )
+
+    async def ask(self, request: DecisionRequest, sent: Any) -> Any:
+        assert self.fn is not None  # a replay never asks
+        payload = to_plain(sent)  # a private copy: fn cannot alter what is recorded
+        if inspect.iscoroutinefunction(self.fn):
+            return await self.fn(payload)
+        result = await asyncio.to_thread(self.fn, payload)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+    def to_decision(self, raw: Any, payload: dict[str, Any]) -> Any:
+        if self.postprocess is None:
+            return raw
+        return self.postprocess(raw, payload)
+
+    def replay_spec(self) -> dict[str, Any]:
+        spec = super().replay_spec()
+        if self.postprocess is not None:
+            spec["postprocess"] = import_path(self.postprocess, "postprocess")
+        return spec
+
+    @classmethod
+    def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
+        postprocess = spec.get("postprocess")
+        return cls(
+            name=spec["name"],
+            every=spec["every"],
+            info=AdapterInfo(**spec.get("info", {})),
+            mode="replay",
+            transcript=transcript,
+            postprocess=resolve(postprocess) if postprocess else None,
+        )
+
+
+def callable_agent(fn: Callable[[dict[str, Any]], Any], **kwargs: Any) -> CallableAgentAdapter:
+    """``CallableAgentAdapter(fn, **kwargs)``: the convenience constructor."""
+    return CallableAgentAdapter(fn, **kwargs)
+
+
+def import_path(obj: Any, what: str) -> str:
+    """``module:qualname`` of a module-level object, or ConfigError saying how to make one."""
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", "")
+    if not module or "<" in qualname or module == "__main__":
+        raise ConfigError(
+            f"{what} {obj!r} cannot be found again by a replay; define it at module level "
+            "in an importable module (not a lambda, a nested function or __main__)"
+        )
+    return f"{module}:{qualname}"
+
+
+def resolve(path: str) -> Any:
+    """The object named by ``module:qualname``; RecordingError-free ConfigError if missing."""
+    import importlib
+
+    module_name, _, qualname = path.partition(":")
+    try:
+        target: Any = importlib.import_module(module_name)
+        for part in qualname.split("."):
+            target = getattr(target, part)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"cannot import {path!r} named by the recording: {exc}") from None
+    return target
+
+
+__all__ = ["CallableAgentAdapter", "callable_agent"]
