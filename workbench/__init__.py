@@ -1,6 +1,14 @@
-"""workbench: a reproducible evaluation workbench for LLM trading agents."""
+"""workbench: a reproducible evaluation workbench for LLM trading agents.
 
+    >>> from workbench import evaluate
+    >>> results = evaluate(["buy_and_hold", "momentum"], seed=7, universe=40, days=10)
+    >>> results.scorecard
+"""
+
+from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
+from workbench.baselines import BASELINES, baseline
 from workbench.bridge import run_sync
+from workbench.engine import Preset, Universe, diff, list_presets, preset
 from workbench.errors import (
     ConfigError,
     DecisionError,
@@ -12,10 +20,34 @@ from workbench.errors import (
     ValidationError,
     WorkbenchError,
 )
+from workbench.evaluation import Results, World, aevaluate, evaluate
+from workbench.schema import Action, Decision
 
 __version__ = "0.1.0"
 
-__all__ = [
+__all__ = [  # noqa: RUF022 - grouped by topic
+    # running an evaluation
+    "evaluate",
+    "aevaluate",
+    "World",
+    "Results",
+    "Universe",
+    "Preset",
+    "preset",
+    "list_presets",
+    "diff",
+    # agents
+    "Agent",
+    "Action",
+    "Decision",
+    "DecisionRequest",
+    "ExecutionReport",
+    "RunInfo",
+    "Usage",
+    "BASELINES",
+    "baseline",
+    # async bridge
+    "run_sync",
     # errors
     "ConfigError",
     "DecisionError",
@@ -26,7 +58,5 @@ __all__ = [
     "UsageLimitReached",
     "ValidationError",
     "WorkbenchError",
-    # bridge
-    "run_sync",
     "__version__",
 ]
