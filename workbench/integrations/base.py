@@ -182,7 +182,7 @@ class BaseAdapter(Agent):
             return replayed, None, None
         target = recorder if recorder is not None else transcript
         if target is None:
-            return None, (Transcript() if self.mode == "record" else None), None
+            return None, (self._stamp(Transcript()) if self.mode == "record" else None), None
         if isinstance(target, Transcript):
             return None, self._stamp(target), None
         path = Path(target)

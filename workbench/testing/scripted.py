@@ -1,0 +1,126 @@
+"""Scripted callable agents: deterministic rules standing in for a model, offline.
+
+Two plain functions with the shape of an LLM call behind ``callable_agent``:
+
+- ``trend_follower`` (sync) answers with JSON text, as a chat model would;
+- ``contrarian`` (async) answers with a small "reply" (picks and a conviction)
+  that ``size_contrarian`` turns into orders in ``postprocess``, so the sizing
+  code runs again on every replay.
+
+``trend_agent`` and ``contrarian_agent`` build the adapters with an
+``AdapterInfo`` carrying the digest of their instructions; recordings name these
+factories, so editing the instructions makes a replay of them fail before the
+market opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from typing import Any
+
+from workbench.integrations.base import AdapterInfo
+from workbench.integrations.callable import CallableAgentAdapter
+from workbench.transcript import digest
+
+TREND_INSTRUCTIONS = (
+    "You trade a basket of stocks. Buy the two names with the strongest 20-step trend "
+    "that you do not hold, about 5% of equity each; sell any holding whose trend turned "
+    "negative. Answer with the decision JSON only."
+)
+CONTRARIAN_INSTRUCTIONS = (
+    "You fade extremes. Name up to two laggards to buy and up to two leaders to sell short, "
+    "with a conviction between 0 and 1. Answer as JSON: picks (symbol, side) and conviction."
+)
+
+
+def _trend(quote: dict[str, Any]) -> float:
+    history = quote["history"]
+    return float(history[-1] / history[0] - 1.0)
+
+
+def trend_follower(payload: dict[str, Any]) -> str:
+    """Sync stand-in for a model: momentum rules, answered as decision JSON text."""
+    book = payload["portfolio"]
+    trends = {symbol: _trend(quote) for symbol, quote in payload["symbols"].items()}
+    actions: list[dict[str, Any]] = []
+    for symbol, held in sorted(book["positions"].items()):
+        if held > 0 and trends.get(symbol, 0.0) < 0:
+            actions.append({"symbol": symbol, "side": "sell", "quantity": held})
+    ranked = sorted(trends, key=lambda s: (-trends[s], s))
+    for symbol in [s for s in ranked if s not in book["positions"]][:2]:
+        quote = payload["symbols"][symbol]
+        quantity = math.floor(0.05 * book["equity"] / quote["ask"])
+        if quantity > 0 and trends[symbol] > 0:
+            limit = round(quote["ask"] * 1.001, 2)
+            actions.append(
+                {
+                    "symbol": symbol,
+                    "side": "buy",
+                    "quantity": float(quantity),
+                    "order_type": "limit",
+                    "limit_price": limit,
+                }
+            )
+    rationale = f"trend: {len(actions)} orders on day {payload['day']} step {payload['step']}"
+    return json.dumps({"actions": actions, "rationale": rationale})
+
+
+async def contrarian(payload: dict[str, Any]) -> dict[str, Any]:
+    """Async stand-in for a model: picks the extremes and states a conviction."""
+    await asyncio.sleep(0)  # a real model call would await the network here
+    trends = {symbol: _trend(quote) for symbol, quote in payload["symbols"].items()}
+    ranked = sorted(trends, key=lambda s: (trends[s], s))
+    picks = [{"symbol": s, "side": "buy"} for s in ranked[:2]]
+    picks += [{"symbol": s, "side": "sell"} for s in ranked[-2:]]
+    spread = trends[ranked[-1]] - trends[ranked[0]]
+    return {"picks": picks, "conviction": round(min(1.0, 10.0 * spread), 4)}
+
+
+def size_contrarian(raw: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """Postprocess: turn picks and conviction into whole-share orders within risk limits."""
+    book = payload["portfolio"]
+    budget = 0.03 * float(raw["conviction"]) * book["equity"]
+    actions = []
+    for pick in raw["picks"]:
+        quote = payload["symbols"][pick["symbol"]]
+        held = book["positions"].get(pick["symbol"], 0.0)
+        cap = quote["max_order"]
+        quantity = min(cap, math.floor(budget / quote["last"]))
+        if pick["side"] == "sell" and held > 0:
+            quantity = min(cap, held)
+        if quantity > 0:
+            actions.append({"symbol": pick["symbol"], "side": pick["side"], "quantity": quantity})
+    return {"actions": actions, "rationale": f"contrarian at conviction {raw['conviction']}"}
+
+
+def trend_agent(**kwargs: Any) -> CallableAgentAdapter:
+    """The sync scripted arm (``name='trend'``); kwargs go to ``CallableAgentAdapter``."""
+    kwargs.setdefault("name", "trend")
+    info = AdapterInfo(
+        framework="callable", model="scripted-trend", instructions_digest=digest(TREND_INSTRUCTIONS)
+    )
+    return CallableAgentAdapter(trend_follower, info=info, **kwargs)
+
+
+def contrarian_agent(**kwargs: Any) -> CallableAgentAdapter:
+    """The async scripted arm (``name='contrarian'``) with ``size_contrarian`` as postprocess."""
+    kwargs.setdefault("name", "contrarian")
+    info = AdapterInfo(
+        framework="callable",
+        model="scripted-contrarian",
+        instructions_digest=digest(CONTRARIAN_INSTRUCTIONS),
+    )
+    return CallableAgentAdapter(contrarian, info=info, postprocess=size_contrarian, **kwargs)
+
+
+__all__ = [
+    "CONTRARIAN_INSTRUCTIONS",
+    "TREND_INSTRUCTIONS",
+    "contrarian",
+    "contrarian_agent",
+    "size_contrarian",
+    "trend_agent",
+    "trend_follower",
+]
