@@ -276,8 +276,9 @@ def _run_on_running_loop(
         nest_asyncio.apply(loop)
     except ValueError as exc:
         coro.close()
+        kind = f"{type(loop).__module__}.{type(loop).__name__}"
         raise ConfigError(
-            f"run_sync(same_loop=True) cannot patch a {type(loop).__name__} loop "
+            f"run_sync(same_loop=True) cannot patch a {kind} loop "
             "(nest-asyncio supports only the standard asyncio loop); "
             "drop same_loop or the uvloop policy"
         ) from exc
