@@ -1,1 +1,39 @@
-"""Tables, plots and reports drawn from a ``Results`` object."""
+"""Tables, plots and reports drawn from a ``Results`` object (or its dict form).
+
+One renderer for every front end: notebooks, the CLI and the MCP server call
+``render_report(results_or_dict, path)``; ``write_outputs`` writes a run's whole
+output folder (tables, Parquet, PNG plots and the HTML report).
+"""
+
+from workbench.report._data import as_results, as_runs
+from workbench.report.html import render_report
+from workbench.report.outputs import write_outputs
+from workbench.report.plots import (
+    drawdown_figure,
+    drawdown_table,
+    equity_figure,
+    orders_figure,
+    png_bytes,
+    returns_by_seed,
+    returns_figure,
+    save_equity_plot,
+    save_figure,
+)
+from workbench.report.tables import format_scorecard
+
+__all__ = [
+    "as_results",
+    "as_runs",
+    "drawdown_figure",
+    "drawdown_table",
+    "equity_figure",
+    "format_scorecard",
+    "orders_figure",
+    "png_bytes",
+    "render_report",
+    "returns_by_seed",
+    "returns_figure",
+    "save_equity_plot",
+    "save_figure",
+    "write_outputs",
+]

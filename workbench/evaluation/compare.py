@@ -1,0 +1,197 @@
+"""Paired comparison of arms against a benchmark arm across seeds.
+
+Every seed is one market path that all arms traded, so the comparison is
+paired: for each arm, the per-seed difference ``metric(arm) - metric(benchmark)``
+is the unit of analysis. Reported per arm: the mean difference, a confidence
+interval (Student t on the differences, or a percentile bootstrap over seeds),
+the two-sided p-value of the paired t-test, and that p-value adjusted for the
+number of arms compared with Holm's step-down method (Holm 1979), which
+controls the family-wise error rate without assuming independence.
+
+A plain function from runs to a ``DataFrame``: the notebooks, the CLI and the
+MCP server all call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import ConfigError
+from workbench.evaluation.results import Results
+
+Method = Literal["t", "bootstrap"]
+COMPARISON_COLUMNS = (
+    "benchmark",
+    "seeds",
+    "mean_arm",
+    "mean_benchmark",
+    "mean_diff",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_holm",
+    "significant",
+)
+
+
+def per_seed(
+    runs: Sequence[Results | Mapping[str, Any]], metric: str = "return_pct"
+) -> pd.DataFrame:
+    """``metric`` with one row per run (labelled by its seed) and one column per arm."""
+    rows: dict[Any, pd.Series] = {}
+    for i, run in enumerate(runs):
+        card, meta = _card_and_meta(run)
+        if metric not in card.columns:
+            raise ConfigError(
+                f"unknown metric {metric!r}; scorecard columns are {list(card.columns)}"
+            )
+        seed = meta.get("seed", i)
+        rows[seed if seed not in rows else f"{seed}#{i}"] = card[metric].astype(float)
+    if not rows:
+        raise ConfigError("a comparison needs at least one run; pass a list of Results")
+    table = pd.DataFrame(rows).T
+    table.index.name = "seed"
+    return table
+
+
+def _card_and_meta(run: Results | Mapping[str, Any]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    if isinstance(run, Results):
+        return run.scorecard, run.meta
+    if isinstance(run, Mapping) and "scorecard" in run:
+        return pd.DataFrame(list(run["scorecard"])).set_index("arm"), dict(run.get("meta", {}))
+    raise ConfigError(f"each run must be a Results or its to_dict() form, got {type(run).__name__}")
+
+
+def paired_comparison(
+    runs: Sequence[Results | Mapping[str, Any]] | pd.DataFrame,
+    benchmark: str,
+    *,
+    metric: str = "return_pct",
+    confidence: float = 0.95,
+    method: Method = "t",
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """One row per arm (benchmark excluded): mean paired difference, interval, p and Holm p.
+
+    ``runs`` is a list of ``Results`` (one per seed) or a table from ``per_seed``.
+    With a single seed there is no spread: intervals and p-values are NaN.
+    """
+    table = runs if isinstance(runs, pd.DataFrame) else per_seed(runs, metric)
+    _check(table, benchmark, confidence, method, resamples)
+    others = [arm for arm in table.columns if arm != benchmark]
+    rows = {
+        arm: _compare(table[arm], table[benchmark], confidence, method, resamples, seed)
+        for arm in others
+    }
+    result = pd.DataFrame.from_dict(rows, orient="index")
+    result.index.name = "arm"
+    result.insert(0, "benchmark", benchmark)
+    result.insert(1, "seeds", len(table))
+    result["p_holm"] = holm(result["p_value"].to_numpy(dtype=float)) if len(result) else []
+    result["significant"] = result["p_holm"] < (1.0 - confidence)
+    return result.reindex(columns=list(COMPARISON_COLUMNS))
+
+
+def _check(
+    table: pd.DataFrame, benchmark: str, confidence: float, method: str, resamples: int
+) -> None:
+    if benchmark not in table.columns:
+        raise ConfigError(
+            f"benchmark arm {benchmark!r} is not in the runs; arms are {list(table.columns)}"
+        )
+    if not 0.0 < confidence < 1.0:
+        raise ConfigError(f"confidence must be between 0 and 1, got {confidence!r}")
+    if method not in ("t", "bootstrap"):
+        raise ConfigError(f"method must be 't' or 'bootstrap', got {method!r}")
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 100:
+        raise ConfigError(f"resamples must be a whole number >= 100, got {resamples!r}")
+
+
+def _compare(
+    arm: pd.Series, bench: pd.Series, confidence: float, method: str, resamples: int, seed: int
+) -> dict[str, float]:
+    diff = (arm - bench).to_numpy(dtype=float)
+    mean = float(diff.mean())
+    low, high = (
+        _bootstrap_interval(diff, confidence, resamples, seed)
+        if method == "bootstrap"
+        else _t_interval(diff, confidence)
+    )
+    return {
+        "mean_arm": float(arm.mean()),
+        "mean_benchmark": float(bench.mean()),
+        "mean_diff": mean,
+        "ci_low": low,
+        "ci_high": high,
+        "p_value": _paired_t_p(diff),
+    }
+
+
+def _t_interval(diff: np.ndarray, confidence: float) -> tuple[float, float]:
+    from scipy import stats
+
+    n, mean = diff.size, float(diff.mean())
+    if n < 2:
+        return float("nan"), float("nan")
+    half = stats.t.ppf(0.5 + confidence / 2, n - 1) * diff.std(ddof=1) / np.sqrt(n)
+    return mean - float(half), mean + float(half)
+
+
+def _bootstrap_interval(
+    diff: np.ndarray, confidence: float, resamples: int, seed: int
+) -> tuple[float, float]:
+    if diff.size < 2:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    means = diff[rng.integers(0, diff.size, size=(resamples, diff.size))].mean(axis=1)
+    tail = (1.0 - confidence) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def _paired_t_p(diff: np.ndarray) -> float:
+    """Two-sided p of the paired t-test (one-sample t on the differences)."""
+    from scipy import stats
+
+    if diff.size < 2:
+        return float("nan")
+    spread = diff.std(ddof=1)
+    if not spread > 1e-12 * max(1.0, float(np.abs(diff).max())):
+        return 1.0 if np.allclose(diff, 0.0) else 0.0  # identical differences: no doubt left
+    t = diff.mean() / (spread / np.sqrt(diff.size))
+    return float(2 * stats.t.sf(abs(t), diff.size - 1))
+
+
+def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm-adjusted p-values in the input order; NaN stays NaN and is not counted."""
+    p = np.asarray(p_values, dtype=float)
+    adjusted = np.full(p.shape, np.nan)
+    valid = np.flatnonzero(~np.isnan(p))
+    m = valid.size
+    order = valid[np.argsort(p[valid], kind="stable")]
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def run_seeds(agents: Any, seeds: Sequence[int], **options: Any) -> list[Results]:
+    """``evaluate`` once per seed with the same arms and options; one ``Results`` per seed.
+
+    Baseline names give fresh agents per seed; agent objects are reused (``begin``
+    resets them before every run).
+    """
+    from workbench.evaluation.runner import evaluate
+
+    if not seeds:
+        raise ConfigError("run_seeds needs at least one seed, e.g. seeds=[1, 2, 3]")
+    return [evaluate(agents, seed=int(s), **options) for s in seeds]
+
+
+__all__ = ["COMPARISON_COLUMNS", "holm", "paired_comparison", "per_seed", "run_seeds"]

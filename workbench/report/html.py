@@ -1,0 +1,112 @@
+"""One self-contained HTML file from a results object: tables, and plots embedded as PNG.
+
+The same renderer serves notebooks, the CLI and the MCP server: it takes a
+``Results``, the dict ``Results.to_dict()`` returns (what crosses a process or
+a JSON boundary), or a list of them (one per seed). Nothing is fetched: the
+CSS is inline and every image is a ``data:`` URI, so the file can be mailed,
+archived or opened offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from workbench.evaluation.results import VOLATILE_COLUMNS
+from workbench.report._data import ResultsLike, as_runs
+from workbench.report.plots import all_figures, png_bytes, returns_by_seed
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1000px; color: #222; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
+table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
+th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+img { max-width: 100%; } .meta { color: #555; } footer { color: #888; font-size: 0.8rem; }
+"""
+_MAX_ERROR_ROWS = 50
+
+
+def render_report(
+    results_or_dict: ResultsLike | Sequence[ResultsLike],
+    path: str | Path,
+    *,
+    title: str | None = None,
+    comparison: pd.DataFrame | None = None,
+    symbol: str | None = None,
+    notes: str | None = None,
+) -> Path:
+    """Write the HTML report to ``path`` and return it.
+
+    With several runs (seeds) the first is drawn in detail and the report adds the
+    return of every arm on every seed and their distribution; ``comparison`` (e.g.
+    from ``workbench.evaluation.compare.paired_comparison``) is shown as a table.
+    """
+    runs = as_runs(results_or_dict)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_document(runs, title, comparison, symbol, notes), encoding="utf-8")
+    return path
+
+
+def _document(
+    runs: list[Any],
+    title: str | None,
+    comparison: pd.DataFrame | None,
+    symbol: str | None,
+    notes: str | None,
+) -> str:
+    first = runs[0]
+    heading = title or f"Evaluation report · {', '.join(map(str, first.scorecard.index))}"
+    parts = [f"<h1>{html.escape(heading)}</h1>", f'<p class="meta">{_meta_line(runs)}</p>']
+    if notes:
+        parts.append(f"<p>{html.escape(notes)}</p>")
+    parts += _section("Scorecard", _table(_shown_card(first), "scorecard"))
+    if len(runs) > 1:
+        parts += _section("Return % by seed", _table(returns_by_seed(runs), "returns-by-seed"))
+    if comparison is not None:
+        parts += _section("Paired comparison", _table(comparison, "comparison"))
+    for stem, figure in all_figures(runs, symbol).items():
+        parts += _section(stem.replace("_", " ").capitalize(), _image(figure, stem))
+    if not first.errors.empty:
+        shown = first.errors.head(_MAX_ERROR_ROWS)
+        parts += _section(f"Errors ({len(first.errors)})", _table(shown, "errors", index=False))
+    parts.append(f"<footer>results digest {html.escape(first.digest())}</footer>")
+    body = "\n".join(parts)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(heading)}</title><style>{_CSS}</style></head>\n"
+        f"<body>\n{body}\n</body></html>\n"
+    )
+
+
+def _meta_line(runs: list[Any]) -> str:
+    meta = runs[0].meta
+    seeds = ", ".join(str(run.meta.get("seed")) for run in runs)
+    return html.escape(
+        f"preset {meta.get('preset')} · seed(s) {seeds} · {meta.get('names')} names · "
+        f"{meta.get('days')} days × {meta.get('steps_per_day')} steps"
+    )
+
+
+def _shown_card(results: Any) -> pd.DataFrame:
+    volatile = [c for c in VOLATILE_COLUMNS if c in results.scorecard.columns]
+    return results.scorecard.drop(columns=volatile)
+
+
+def _section(name: str, content: str) -> list[str]:
+    return [f"<h2>{html.escape(name)}</h2>", content]
+
+
+def _table(frame: pd.DataFrame, css: str, *, index: bool = True) -> str:
+    return frame.to_html(classes=css, index=index, float_format=lambda v: f"{v:.4g}", border=0)
+
+
+def _image(figure: Any, stem: str) -> str:
+    encoded = base64.b64encode(png_bytes(figure)).decode("ascii")
+    return f'<img class="plot-{stem}" alt="{stem}" src="data:image/png;base64,{encoded}">'
