@@ -1,0 +1,46 @@
+"""The service core: every capability as a plain function returning JSON-safe data.
+
+The CLI, the notebooks and the MCP server call these functions and hold no
+business logic of their own. Services that write take the run store as their
+first argument; large outputs are written into the store and returned by path.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from workbench.services.agents import list_agents
+from workbench.services.evaluation import evaluate_arms, run_evaluation
+from workbench.services.glossary import definitions_for, metrics_glossary
+from workbench.services.presets import describe_preset, diff_presets, list_presets
+from workbench.services.runs import get_run, list_runs
+from workbench.services.store import RunStore
+
+# name -> service; the MCP server exposes each under the same name.
+SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
+    "list_presets": list_presets,
+    "describe_preset": describe_preset,
+    "diff_presets": diff_presets,
+    "list_agents": list_agents,
+    "metrics_glossary": metrics_glossary,
+    "run_evaluation": run_evaluation,
+    "list_runs": list_runs,
+    "get_run": get_run,
+}
+
+__all__ = [
+    # registry
+    "SERVICES",
+    # store
+    "RunStore",
+    # services
+    "definitions_for",
+    "describe_preset",
+    "diff_presets",
+    "evaluate_arms",
+    "get_run",
+    "list_agents",
+    "list_presets",
+    "list_runs",
+    "metrics_glossary",
+    "run_evaluation",
+]

@@ -1,0 +1,41 @@
+"""Market presets as plain data: list, describe, diff."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine import presets as _presets
+
+
+def list_presets() -> dict[str, Any]:
+    """The shipped presets, each with its fingerprint and the dials it moves from the default."""
+    default = _presets.DEFAULT_PRESET
+    rows = []
+    for name in _presets.list_presets():
+        moved = _presets.diff(default, name)
+        rows.append(
+            {
+                "name": name,
+                "default": name == default,
+                "fingerprint": _presets.preset(name).fingerprint,
+                "dials_moved_from_default": sorted(moved),
+            }
+        )
+    return {"presets": rows, "default": default, "dial_count": len(_presets.DIALS)}
+
+
+def describe_preset(name: str | None = None) -> dict[str, Any]:
+    """Every dial of one preset (the default when ``name`` is None) and its fingerprint."""
+    chosen = _presets.preset(name)
+    return {"preset": chosen.fingerprint, "dials": chosen.vector}
+
+
+def diff_presets(a: str, b: str) -> dict[str, Any]:
+    """The dials that differ between two presets, with both values."""
+    changes = _presets.diff(a, b)
+    return {
+        "a": _presets.preset(a).fingerprint,
+        "b": _presets.preset(b).fingerprint,
+        "changes": [{"dial": d, "a": left, "b": right} for d, (left, right) in changes.items()],
+        "same": not changes,
+    }

@@ -1,0 +1,183 @@
+"""The run store: a folder of run directories, each with a ``manifest.json``.
+
+    <store>/
+        <run_id>/manifest.json      what was asked, by which version, and what came out
+        <run_id>/results.json ...   artefacts: large outputs live here, returned by path
+        mcp_audit.jsonl             the MCP server's append-only audit log (not a run)
+
+A run id is derived from the request (kind + arguments + package version), so the
+same request always names the same directory and a repeated request reuses the run
+it already made instead of writing a second copy. A run is built in a hidden
+temporary directory and renamed into place when complete: a request that fails
+leaves the store exactly as it was.
+
+Every path an outside caller names is resolved inside the store; anything that
+would land outside it (``../../etc/passwd``, an absolute path, a symlink out) is
+refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import ConfigError, RecordingError
+from workbench.evaluation.results import canonical_json
+
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = "workbench-run"
+_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def package_version() -> str:
+    from workbench import __version__
+
+    return __version__
+
+
+def request_digest(kind: str, request: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical request: the same request has the same digest in any process."""
+    text = canonical_json({"kind": kind, "request": request, "version": package_version()})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class RunStore:
+    """A folder of runs; ``RunStore.open(path)`` creates it if missing and checks it is writable."""
+
+    root: Path
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | RunStore) -> RunStore:
+        if isinstance(path, RunStore):
+            return path
+        root = Path(path).expanduser().resolve()
+        if root.exists() and not root.is_dir():
+            raise ConfigError(f"run store {root} is a file; pass a directory")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create run store {root}: {exc.strerror}") from None
+        if not os.access(root, os.W_OK | os.X_OK):
+            raise ConfigError(
+                f"run store {root} is not writable; pass a folder you can write with --store"
+            )
+        return cls(root)
+
+    def run_dir(self, run_id: str) -> Path:
+        """The directory of an existing run, confined to the store."""
+        path = self._confined(run_id, what="run id")
+        if not (path / MANIFEST).is_file():
+            near = ", ".join(self.run_ids()[:5]) or "none yet"
+            raise ConfigError(f"no run {run_id!r} in the run store (recent runs: {near})")
+        return path
+
+    def artefact(self, run_id: str, name: str) -> Path:
+        """A file inside a run directory, confined to that run."""
+        base = self.run_dir(run_id)
+        path = (base / name).resolve()
+        if not path.is_relative_to(base):
+            raise ConfigError(f"artefact {name!r} is outside run {run_id!r}; name a file in it")
+        return path
+
+    def relative(self, path: Path) -> str:
+        return path.resolve().relative_to(self.root).as_posix()
+
+    def _confined(self, run_id: str, *, what: str) -> Path:
+        if not isinstance(run_id, str) or not _RUN_ID.match(run_id):
+            raise ConfigError(
+                f"{what} {run_id!r} is not a run id; run ids are letters, digits, '.', '_' "
+                "and '-' (see list_runs). Paths outside the run store are refused."
+            )
+        path = (self.root / run_id).resolve()
+        if not path.is_relative_to(self.root) or path == self.root:
+            raise ConfigError(f"{what} {run_id!r} points outside the run store; refused")
+        return path
+
+    def run_ids(self) -> list[str]:
+        """Run ids, newest first (by manifest time, then id)."""
+        manifests = [(self.read_manifest_at(p), p.name) for p in self._run_paths()]
+        manifests.sort(key=lambda item: (item[0].get("created_utc", ""), item[1]), reverse=True)
+        return [name for _, name in manifests]
+
+    def _run_paths(self) -> Iterator[Path]:
+        for child in sorted(self.root.iterdir()):
+            if child.is_dir() and not child.name.startswith(".") and (child / MANIFEST).is_file():
+                yield child
+
+    def manifest(self, run_id: str) -> dict[str, Any]:
+        return self.read_manifest_at(self.run_dir(run_id))
+
+    @staticmethod
+    def read_manifest_at(path: Path) -> dict[str, Any]:
+        try:
+            data = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RecordingError(f"run manifest {path / MANIFEST} is unreadable: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+            raise RecordingError(f"{path / MANIFEST} is not a workbench run manifest")
+        return data
+
+    def create(
+        self,
+        kind: str,
+        request: Mapping[str, Any],
+        build: Callable[[Path], dict[str, Any]],
+    ) -> tuple[str, dict[str, Any], bool]:
+        """Make (or reuse) the run for ``request``: ``build(tmp_dir)`` writes artefacts and
+        returns the manifest's ``outcome``. Returns (run id, manifest, reused)."""
+        run_id = f"{kind}-{request_digest(kind, request)[:12]}"
+        final = self.root / run_id
+        if (final / MANIFEST).is_file():
+            return run_id, self.read_manifest_at(final), True
+        with self._staging(run_id) as staging:
+            outcome = build(staging)
+            manifest = {
+                "format": MANIFEST_FORMAT,
+                "run_id": run_id,
+                "kind": kind,
+                "request": dict(request),
+                "version": package_version(),
+                "created_utc": _utc_now(),
+                "outcome": outcome,
+            }
+            (staging / MANIFEST).write_text(canonical_json(manifest), encoding="utf-8")
+            try:
+                os.replace(staging, final)
+            except OSError:
+                if (final / MANIFEST).is_file():  # another process made the same run first
+                    return run_id, self.read_manifest_at(final), True
+                raise
+        return run_id, manifest, False
+
+    @contextmanager
+    def _staging(self, run_id: str) -> Iterator[Path]:
+        staging = Path(tempfile.mkdtemp(prefix=f".{run_id}.", dir=self.root))
+        try:
+            yield staging
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
+
+
+def _utc_now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def capped(items: list[Any], limit: int, *, key: str) -> dict[str, Any]:
+    """A list output capped at ``limit`` with the number left off, so nothing is cut silently."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(f"limit must be a whole number >= 1, got {limit!r}")
+    shown = items[:limit]
+    return {key: shown, "total": len(items), "truncated": len(items) - len(shown)}
