@@ -52,8 +52,13 @@ def test_every_public_name_imports() -> None:
 
 
 def test_public_subpackages_export_what_they_list() -> None:
-    for module in ("workbench.engine", "workbench.evaluation", "workbench.baselines",
-                   "workbench.schema", "workbench.errors"):
+    for module in (
+        "workbench.engine",
+        "workbench.evaluation",
+        "workbench.baselines",
+        "workbench.schema",
+        "workbench.errors",
+    ):
         loaded = importlib.import_module(module)
         for name in loaded.__all__:
             assert hasattr(loaded, name), f"{module}.{name}"

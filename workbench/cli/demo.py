@@ -25,6 +25,6 @@ def _demo(args: argparse.Namespace) -> int:
     save_equity_plot(results, args.out / "equity.png")
     print(
         f"\nwrote {args.out}/ (scorecard.csv, scorecard.json, equity.parquet, "
-        "orders.parquet, results.json, equity.png)"
+        "orders.parquet, results.json, timing.json, equity.png)"
     )
     return 0

@@ -89,7 +89,10 @@ class Results:
         return canonical_json(card.to_dict(orient="records"))
 
     def save(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write scorecard (CSV + JSON), equity and orders (Parquet) and results.json."""
+        """Write scorecard (CSV + JSON), equity and orders (Parquet), results.json and timing.json.
+
+        Every file but timing.json (wall-clock latency) is byte-identical across runs.
+        """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         paths = {
@@ -98,8 +101,11 @@ class Results:
             "equity": out / "equity.parquet",
             "orders": out / "orders.parquet",
             "results": out / "results.json",
+            "timing": out / "timing.json",
         }
-        self.scorecard.to_csv(paths["scorecard_csv"], lineterminator="\n")
+        stable = self.scorecard.drop(columns=list(VOLATILE_COLUMNS))
+        stable.to_csv(paths["scorecard_csv"], lineterminator="\n")
+        paths["timing"].write_text(canonical_json(self.scorecard[list(VOLATILE_COLUMNS)].to_dict()))
         paths["scorecard_json"].write_text(self.scorecard_json())
         self.equity.to_parquet(paths["equity"])
         self.orders.to_parquet(paths["orders"])

@@ -202,8 +202,11 @@ class _Run:
             )
             for i in due
         }
-        async with asyncio.TaskGroup() as group:
-            tasks = {i: group.create_task(self._ask(i, requests[i])) for i in due}
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = {i: group.create_task(self._ask(i, requests[i])) for i in due}
+        except BaseExceptionGroup as failed:
+            raise _first_leaf(failed)  # noqa: B904 - keep the original cause chain
         for i in due:
             outcome = tasks[i].result()
             if isinstance(outcome, Decision):
@@ -287,3 +290,9 @@ class _Run:
             "tokens": arm_usage.input_tokens + arm_usage.output_tokens,
             "latency_s": state.usage.latency_s,
         }
+
+
+def _first_leaf(group: BaseExceptionGroup) -> BaseException:
+    """The first original exception inside a (possibly nested) exception group."""
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

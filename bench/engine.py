@@ -1,0 +1,102 @@
+"""Engine speed and memory, as ratios to the targets and to a floor measured in this run.
+
+    python bench/engine.py
+
+- name-ticks per CPU-second of the market simulation at 10 / 40 / 200 names
+  (target >= 5M at 200 names); the floor is the bare NumPy cost of drawing and
+  summing the same number of normal shocks, measured here, so the ratio to it
+  says how much the model costs over the cheapest possible random walk;
+- CPU seconds of 5 baselines x 40 names x 10 days, second call in-process
+  (target <= 0.1 s; tradefloor 0.10.2 takes 1.0-1.3 s on this machine);
+- peak memory of a 500-name x 252-day run in a fresh process (target <= 1 GiB),
+  next to the same process's memory after imports.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from workbench.engine import Universe, preset, simulate
+from workbench.evaluation import evaluate
+
+BASELINE_ARMS = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion"]
+TICK_TARGET = 5_000_000
+EVAL_TARGET_S = 0.1
+MEMORY_TARGET_MB = 1024.0
+
+
+def cpu(fn, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        fn()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def name_ticks(names: int, days: int = 20) -> tuple[float, float]:
+    universe = Universe.synthetic(names)
+    ticks = names * (days + 4) * 6 * 65
+
+    def model() -> None:
+        simulate(
+            preset(), universe, seed=1, days=days, steps_per_day=6, ticks_per_step=65, warmup_days=4
+        )
+
+    def floor() -> None:
+        rng = np.random.default_rng(1)
+        for _ in range(days + 4):
+            np.cumsum(rng.standard_normal((390, names)), axis=0)
+
+    return ticks / cpu(model), ticks / cpu(floor)
+
+
+def peak_memory_mb() -> tuple[float, float]:
+    code = (
+        "import resource, json; from workbench.evaluation import evaluate;"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss;"
+        "evaluate(['cash','buy_and_hold','equal_weight','momentum','mean_reversion'],"
+        " seed=1, universe=500, days=252);"
+        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss;"
+        "print(json.dumps([before / 1024, after / 1024]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    before, after = json.loads(out.stdout)
+    return before, after
+
+
+def main() -> None:
+    print("market simulation (name-ticks per CPU-second)")
+    for names in (10, 40, 200):
+        ours, floor = name_ticks(names)
+        print(
+            f"  {names:>4} names: {ours / 1e6:6.1f}M   floor {floor / 1e6:6.1f}M   "
+            f"ours/floor {ours / floor:.2f}   vs target 5M: {ours / TICK_TARGET:.2f}x"
+        )
+
+    def workload() -> None:
+        evaluate(BASELINE_ARMS, seed=7, universe=40, days=10)
+
+    workload()
+    spent = cpu(workload)
+    print(
+        f"5 baselines x 40 names x 10 days: {spent:.3f} s CPU   "
+        f"target 0.1 s: {spent / EVAL_TARGET_S:.2f} of target   "
+        f"tradefloor 1.0-1.3 s: {1.0 / spent:.0f}-{1.3 / spent:.0f}x faster"
+    )
+
+    before, after = peak_memory_mb()
+    print(
+        f"500 names x 252 days, 5 baselines: peak {after:.0f} MiB "
+        f"(after imports {before:.0f} MiB)   "
+        f"target 1024 MiB: {after / MEMORY_TARGET_MB:.2f} of target"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The synthetic market: presets, universes and simulated paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.engine import DIALS, Universe, diff, list_presets, preset, simulate
+from workbench.engine.presets import DEFAULT_PRESET
+from workbench.errors import ConfigError
+
+
+def path(model: str | dict = DEFAULT_PRESET, *, seed: int = 1, names: int = 12, days: int = 5):
+    return simulate(
+        preset(model),
+        Universe.synthetic(names),
+        seed=seed,
+        days=days,
+        steps_per_day=6,
+        ticks_per_step=65,
+        warmup_days=4,
+    )
+
+
+def test_at_least_three_presets_and_a_default() -> None:
+    assert len(list_presets()) >= 3
+    assert preset().fingerprint == DEFAULT_PRESET
+
+
+def test_a_shipped_preset_is_fingerprinted_by_name_and_a_custom_one_by_hash() -> None:
+    assert preset("calm-v1").fingerprint == "calm-v1"
+    custom = preset({"base": "calm-v1", "spread_bps": 3.0})
+    assert custom.fingerprint.startswith("custom-") and len(custom.fingerprint) == 15
+    assert preset({"base": "calm-v1", "spread_bps": 3.0}).fingerprint == custom.fingerprint
+    assert preset({"spread_bps": 3.5}).fingerprint != custom.fingerprint
+
+
+def test_diff_lists_exactly_the_dials_that_moved() -> None:
+    moved = diff("standard-v1", {"spread_bps": 9.0, "garch_beta": 0.8})
+    assert moved == {"garch_beta": (0.9, 0.8), "spread_bps": (4.0, 9.0)}
+    assert diff("calm-v1", "calm-v1") == {}
+
+
+def test_unknown_dials_and_presets_are_refused_by_name_with_a_hint() -> None:
+    with pytest.raises(ConfigError, match=r"'sprad_bps' \(did you mean 'spread_bps'\?\)"):
+        preset({"sprad_bps": 2})
+    with pytest.raises(ConfigError, match=r"unknown preset 'calm'.*calm-v1"):
+        preset("calm")
+    with pytest.raises(ConfigError, match="must be finite"):
+        preset({"spread_bps": float("nan")})
+
+
+def test_presets_are_frozen() -> None:
+    chosen = preset()
+    with pytest.raises(TypeError):
+        chosen.dials["spread_bps"] = 1.0  # type: ignore[index]
+    assert set(chosen.vector) == set(DIALS)
+
+
+def test_universe_synthetic_and_given_symbols() -> None:
+    synthetic = Universe.synthetic(40)
+    assert synthetic.size == 40 and len(set(synthetic.symbols)) == 40
+    assert Universe.synthetic(40) == synthetic
+    given = Universe.of(["msft", "aapl"])
+    assert given.symbols == ("MSFT", "AAPL")
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ConfigError, match="names"):
+            Universe.synthetic(bad)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="unique"):
+        Universe.of(["A", "a"])
+
+
+def test_same_inputs_give_identical_paths_and_a_new_seed_a_new_path() -> None:
+    first, again, other = path(), path(), path(seed=2)
+    for field in ("open", "high", "low", "close", "volume", "half_spread", "depth"):
+        assert np.array_equal(getattr(first, field), getattr(again, field)), field
+    assert not np.array_equal(first.close, other.close)
+
+
+def test_bars_are_consistent() -> None:
+    bars = path()
+    assert bars.close.shape == (9 * 6, 12)
+    assert np.all(bars.high >= np.maximum(bars.open, bars.close))
+    assert np.all(bars.low <= np.minimum(bars.open, bars.close))
+    assert np.all(bars.volume >= 0) and np.all(bars.depth >= 1)
+    assert set(bars.macro) >= {"regime", "growth", "vix", "policy_rate", "yield_10y"}
+
+
+def test_macro_path_does_not_depend_on_the_universe() -> None:
+    small, large = path(names=3), path(names=30)
+    assert np.array_equal(small.macro["growth"], large.macro["growth"])
+
+
+def test_spreads_widen_and_depth_thins_in_a_turbulent_preset() -> None:
+    calm, crisis = path("calm-v1", days=20), path("crisis-v1", days=20)
+    assert crisis.half_spread.mean() > 3 * calm.half_spread.mean()
+    relative_depth = crisis.depth / crisis.volume
+    assert relative_depth.mean() < (calm.depth / calm.volume).mean()
+
+
+def test_realised_vol_tracks_the_preset() -> None:
+    def annual_vol(model: str) -> float:
+        closes = path(model, names=60, days=120).close[5::6]
+        return float(np.diff(np.log(closes), axis=0).std() * np.sqrt(252))
+
+    calm, crisis = annual_vol("calm-v1"), annual_vol("crisis-v1")
+    assert 0.12 < calm < 0.3 and crisis > 1.6 * calm

@@ -1,0 +1,214 @@
+"""evaluate(): arms on one path, a scorecard, failures kept apart from declines."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from workbench import Agent, DecisionRequest, World, aevaluate, evaluate
+from workbench.errors import ConfigError, DecisionError, FrameworkError
+from workbench.evaluation.observation import market_payload
+from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.schema import HISTORY_STEPS, OBSERVABLE_MACRO
+
+SMALL = {"seed": 3, "universe": 8, "days": 3}
+
+
+class Scripted(Agent):
+    """Answers with whatever ``reply(payload)`` returns; raises what it returns if an exception."""
+
+    def __init__(self, name: str, reply: Any, every: int = 1) -> None:
+        super().__init__(name, every=every)
+        self.reply = reply
+        self.seen: list[dict[str, Any]] = []
+
+    def decide(self, payload: dict[str, Any]) -> Any:
+        self.seen.append(payload)
+        answer = self.reply(payload)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+def test_scorecard_has_one_row_per_arm_and_every_column() -> None:
+    results = evaluate(
+        ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion", "random"], **SMALL
+    )
+    assert list(results.scorecard.index) == [
+        "cash",
+        "buy_and_hold",
+        "equal_weight",
+        "momentum",
+        "mean_reversion",
+        "random",
+    ]
+    assert list(results.scorecard.columns) == list(SCORECARD_COLUMNS)
+    assert results.equity.shape == (3 * 6, 6)
+    assert results.scorecard.loc["cash", "return_pct"] == 0.0
+    assert results.scorecard.loc["buy_and_hold", "trades"] == 8
+
+
+def test_a_failed_arm_never_scores_like_a_declining_arm() -> None:
+    declines = Scripted("declines", lambda p: {"actions": [], "rationale": "wait"})
+    fails = Scripted("fails", lambda p: "this is not json")
+    breaks = Scripted("breaks", lambda p: RuntimeError("socket closed"))
+    card = evaluate([declines, fails, breaks], **SMALL).scorecard
+    assert card.loc["declines", "errors"] == 0 and card.loc["declines", "last_error"] == ""
+    assert card.loc["fails", "errors"] == card.loc["fails", "decisions"] == 17
+    assert card.loc["fails", "last_error"].startswith("DecisionError")
+    assert card.loc["breaks", "last_error"].startswith(
+        "FrameworkError: arm 'breaks' raised Runtime"
+    )
+
+
+def test_on_error_raise_stops_at_the_first_failure_with_the_original_chain() -> None:
+    breaks = Scripted("breaks", lambda p: KeyError("missing"))
+    with pytest.raises(FrameworkError) as caught:
+        evaluate([breaks], on_error="raise", **SMALL)
+    assert isinstance(caught.value.__cause__, KeyError)
+    with pytest.raises(DecisionError):
+        evaluate(
+            [Scripted("bad", lambda p: {"actions": [{"side": "buy"}]})], on_error="raise", **SMALL
+        )
+
+
+def test_failures_are_listed_with_day_and_step() -> None:
+    flaky = Scripted("flaky", lambda p: ValueError("x") if p["step"] == 2 else {"actions": []})
+    errors = evaluate([flaky], **SMALL).errors
+    assert errors[["day", "step"]].values.tolist() == [[0, 2], [1, 2], [2, 2]]
+    assert set(errors["kind"]) == {"FrameworkError"}
+
+
+def test_every_asks_an_arm_at_every_nth_decision_point() -> None:
+    daily = Scripted("daily", lambda p: {"actions": []}, every=6)
+    evaluate([daily], **SMALL)
+    assert [(p["day"], p["step"]) for p in daily.seen] == [(0, 0), (1, 0), (2, 0)]
+
+
+def test_payload_is_plain_json_with_the_allowlisted_fields_only() -> None:
+    spy = Scripted("spy", lambda p: {"actions": []})
+    evaluate([spy], **SMALL)
+    payload = spy.seen[0]
+    assert json.loads(json.dumps(payload)) == payload
+    assert set(payload) == {
+        "schema_version",
+        "day",
+        "step",
+        "steps_per_day",
+        "macro",
+        "symbols",
+        "portfolio",
+    }
+    assert set(payload["macro"]) == set(OBSERVABLE_MACRO)
+    quote = next(iter(payload["symbols"].values()))
+    assert set(quote) == {"sector", "history", "last", "bid", "ask", "volume", "max_order"}
+    assert len(quote["history"]) == HISTORY_STEPS and quote["bid"] < quote["ask"]
+
+
+def test_no_look_ahead_the_payload_at_step_t_is_blind_to_every_later_row() -> None:
+    world = World(seed=5, universe=6, days=2)
+    honest = world.path
+    for row in range(honest.warmup_steps, honest.steps):
+        poisoned = dataclasses.replace(
+            honest,
+            **{
+                name: _poison_after(getattr(honest, name), row)
+                for name in ("open", "high", "low", "close", "volume", "half_spread", "depth")
+            },
+            macro={
+                k: _poison_after(v, row // honest.steps_per_day) for k, v in honest.macro.items()
+            },
+        )
+        assert market_payload(poisoned, row) == market_payload(honest, row)
+
+
+def _poison_after(values: np.ndarray, row: int) -> np.ndarray:
+    poisoned = values.copy()
+    poisoned[row + 1 :] = np.nan
+    return poisoned
+
+
+def test_orders_decided_at_t_execute_at_t_plus_one() -> None:
+    once = Scripted(
+        "once",
+        lambda p: (
+            {"actions": [{"symbol": next(iter(p["symbols"])), "side": "buy", "quantity": 10}]}
+            if (p["day"], p["step"]) == (0, 3)
+            else {"actions": []}
+        ),
+    )
+    results = evaluate([once], **SMALL)
+    world = World(**SMALL)
+    (order,) = results.orders.to_dict(orient="records")
+    touch = world.path.open[world.path.warmup_steps + 4, 0] * (
+        1 + world.path.half_spread[world.path.warmup_steps + 4, 0]
+    )
+    assert (order["day"], order["step"]) == (0, 3)
+    assert order["price"] == pytest.approx(touch)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"universe": 0}, "names must be between 1"),
+        ({"days": 0}, "days must be between 1"),
+        ({"days": -2}, "days must be between 1"),
+        ({"steps_per_day": 0}, "steps_per_day"),
+        ({"model": "nope"}, "unknown preset 'nope'"),
+        ({"model": {"spred_bps": 1}}, "unknown dial"),
+        ({"seed": -1}, "seed must be a non-negative"),
+        ({"on_error": "ignore"}, "on_error must be"),
+        ({"capital": float("nan")}, "capital"),
+    ],
+)
+def test_bad_experiment_input_is_refused_before_the_market_opens(
+    kwargs: dict, fragment: str
+) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        evaluate(["cash"], **{**SMALL, **kwargs})
+
+
+def test_unknown_and_duplicate_arms_are_refused() -> None:
+    with pytest.raises(ConfigError, match="unknown arm 'buy_and_hodl'"):
+        evaluate(["buy_and_hodl"], **SMALL)
+    with pytest.raises(ConfigError, match="'cash' appear more than once"):
+        evaluate(["cash", "cash"], **SMALL)
+    with pytest.raises(ConfigError, match="must be a workbench Agent"):
+        evaluate([lambda payload: None], **SMALL)  # type: ignore[list-item]
+
+
+def test_a_mapping_names_the_arms() -> None:
+    card = evaluate({"hold": "cash", "all-in": "buy_and_hold"}, **SMALL).scorecard
+    assert list(card.index) == ["hold", "all-in"]
+
+
+class Sleepy(Agent):
+    async def adecide(self, request: DecisionRequest) -> dict:
+        await asyncio.sleep(0.05)
+        return {"actions": []}
+
+
+def test_aevaluate_asks_due_arms_concurrently() -> None:
+    async def main() -> float:
+        started = time.perf_counter()
+        await aevaluate([Sleepy(f"s{i}", every=6) for i in range(5)], seed=1, universe=4, days=2)
+        return time.perf_counter() - started
+
+    elapsed = asyncio.run(main())
+    assert elapsed < 2 * 0.05 * 2 + 0.5  # two decision points of one 50 ms sleep each, not ten
+
+
+def test_evaluate_works_inside_a_running_event_loop() -> None:
+    async def main() -> float:
+        return float(evaluate(["buy_and_hold"], **SMALL).scorecard.loc["buy_and_hold", "pnl"])
+
+    assert (
+        asyncio.run(main())
+        == evaluate(["buy_and_hold"], **SMALL).scorecard.loc["buy_and_hold", "pnl"]
+    )

@@ -1,0 +1,142 @@
+"""Stage two and fills: book walks, limit crosses, participation clips, leverage refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.engine import Executor, MarketPath, Portfolio, Universe
+from workbench.schema import Action, Decision
+
+
+def flat_market(*, volume: float = 10_000.0, depth: float = 200.0) -> MarketPath:
+    """Two names at 100 and 50, one step, 10 bps half-spread, 5 levels 10 bps apart."""
+    shape = (2, 2)
+    mid = np.array([[100.0, 50.0], [100.0, 50.0]])
+    return MarketPath(
+        universe=Universe.of(["AAA", "BBB"]),
+        steps_per_day=2,
+        ticks_per_step=10,
+        warmup_days=0,
+        open=mid,
+        high=mid * 1.01,
+        low=mid * 0.99,
+        close=mid,
+        volume=np.full(shape, volume),
+        half_spread=np.full(shape, 0.001),
+        depth=np.full(shape, depth),
+        macro={},
+        levels=5,
+        level_step=0.001,
+    )
+
+
+def book(cash: float = 100_000.0, leverage: float = 2.0) -> Portfolio:
+    return Portfolio(cash=cash, positions=np.zeros(2), leverage_cap=leverage, fee_bps=0.0)
+
+
+def run(*actions: Action, market: MarketPath | None = None, portfolio: Portfolio | None = None):
+    portfolio = portfolio or book()
+    records = Executor(market or flat_market()).execute(
+        portfolio, Decision(actions=list(actions)), 1
+    )
+    return records, portfolio
+
+
+def test_a_market_buy_walks_the_depth() -> None:
+    (record,), portfolio = run(Action(symbol="AAA", side="buy", quantity=500))
+    touch = 100 * 1.001
+    expected = 200 * touch + 200 * touch * 1.001 + 100 * touch * 1.002
+    assert record["status"] == "filled" and record["quantity"] == 500
+    assert record["price"] == pytest.approx(expected / 500)
+    assert portfolio.positions[0] == 500
+    assert portfolio.cash == pytest.approx(100_000 - expected)
+
+
+def test_a_sell_takes_the_bid_and_may_go_short() -> None:
+    (record,), portfolio = run(Action(symbol="BBB", side="sell", quantity=100))
+    assert record["price"] == pytest.approx(50 * 0.999)
+    assert portfolio.positions[1] == -100
+    assert portfolio.cash == pytest.approx(100_000 + 100 * 50 * 0.999)
+
+
+def test_orders_are_clipped_to_the_participation_cap_and_the_clip_is_recorded() -> None:
+    (record,), portfolio = run(Action(symbol="AAA", side="buy", quantity=5_000))
+    assert record["clipped"] and record["clipped_to"] == 1_000  # 10% of 10,000
+    assert record["quantity"] == 1_000 and portfolio.positions[0] == 1_000
+
+
+def test_the_cap_is_shared_by_orders_on_the_same_symbol() -> None:
+    records, _ = run(
+        Action(symbol="AAA", side="buy", quantity=700),
+        Action(symbol="AAA", side="buy", quantity=700),
+    )
+    assert [r["quantity"] for r in records] == [700, 300]
+    assert records[1]["clipped"]
+
+
+def test_book_depth_exhaustion_is_a_partial_fill_with_a_reason() -> None:
+    (record,), _ = run(
+        Action(symbol="AAA", side="buy", quantity=900), market=flat_market(depth=100)
+    )
+    assert record["status"] == "partial" and record["quantity"] == 500
+    assert record["reason"] == "book depth exhausted"
+
+
+def test_a_resting_limit_fills_at_its_price_when_the_path_crosses() -> None:
+    (crossed,), _ = run(
+        Action(symbol="AAA", side="buy", quantity=10, order_type="limit", limit_price=99.5)
+    )
+    assert crossed["status"] == "filled" and crossed["price"] == 99.5
+    (missed,), portfolio = run(
+        Action(symbol="AAA", side="buy", quantity=10, order_type="limit", limit_price=95.0)
+    )
+    assert missed["status"] == "unfilled" and missed["quantity"] == 0
+    assert portfolio.cash == 100_000
+
+
+def test_a_marketable_limit_walks_only_up_to_its_price() -> None:
+    limit = 100 * 1.001 * 1.0015  # between level 1 and level 2
+    (record,), _ = run(
+        Action(symbol="AAA", side="buy", quantity=600, order_type="limit", limit_price=limit)
+    )
+    assert record["status"] == "partial" and record["quantity"] == 400
+
+
+def test_leverage_cap_refuses_with_a_reason_and_the_rest_still_trades() -> None:
+    records, portfolio = run(
+        Action(symbol="AAA", side="buy", quantity=900),
+        Action(symbol="BBB", side="buy", quantity=100),
+        portfolio=book(cash=50_000, leverage=1.0),
+    )
+    assert records[0]["status"] == "refused"
+    assert (
+        "leverage cap" in records[0]["reason"] and "at most 500 more shares" in records[0]["reason"]
+    )
+    assert records[1]["status"] == "filled" and portfolio.positions.tolist() == [0, 100]
+
+
+def test_reducing_exposure_is_never_refused_by_the_cap() -> None:
+    portfolio = book(cash=-100_000, leverage=1.0)
+    portfolio.positions[:] = [1_500, 0]
+    (record,), _ = run(Action(symbol="AAA", side="sell", quantity=500), portfolio=portfolio)
+    assert record["status"] == "filled"
+
+
+def test_unknown_symbols_and_zero_quantities_are_refused_not_raised() -> None:
+    records, portfolio = run(
+        Action(symbol="ZZZ", side="buy", quantity=1),
+        Action(symbol="AAA", side="buy", quantity=0),
+    )
+    assert [r["status"] for r in records] == ["refused", "refused"]
+    assert "unknown symbol 'ZZZ'" in records[0]["reason"]
+    assert "zero quantity" in records[1]["reason"]
+    assert portfolio.cash == 100_000
+
+
+def test_fees_are_charged_on_notional() -> None:
+    portfolio = Portfolio(cash=100_000.0, positions=np.zeros(2), leverage_cap=2.0, fee_bps=10.0)
+    (record,), _ = run(Action(symbol="BBB", side="buy", quantity=100), portfolio=portfolio)
+    notional = 100 * 50 * 1.001
+    assert record["fee"] == pytest.approx(notional * 0.001)
+    assert portfolio.cash == pytest.approx(100_000 - notional * 1.001)

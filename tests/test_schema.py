@@ -1,0 +1,107 @@
+"""Stage-one validation: structure. Every malformed decision is a DecisionError."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.errors import DecisionError
+from workbench.schema import (
+    DECISION_SCHEMA_VERSION,
+    OBSERVATION_SCHEMA_VERSION,
+    ORDER_TYPES,
+    SIDES,
+    Decision,
+    decision_json_schema,
+    parse_decision,
+)
+
+
+def action(**overrides: object) -> dict[str, object]:
+    return {"symbol": "AAA", "side": "buy", "quantity": 10, **overrides}
+
+
+def test_constants_match_the_contract() -> None:
+    assert SIDES == ("buy", "sell")
+    assert ORDER_TYPES == ("market", "limit")
+    assert DECISION_SCHEMA_VERSION == "2"
+    assert OBSERVATION_SCHEMA_VERSION == "1"
+
+
+def test_a_good_decision_parses_from_dict_json_and_model() -> None:
+    raw = {"actions": [action(), action(side="sell", order_type="limit", limit_price=9.5)]}
+    decision = parse_decision(raw)
+    assert parse_decision(json.dumps(raw)) == decision
+    assert parse_decision(decision) == decision
+    assert decision.actions[1].limit_price == 9.5
+
+
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        ({"actions": [action(side="hold")]}, "side"),
+        ({"actions": [action(quantity=-1)]}, "quantity"),
+        ({"actions": [action(quantity=math.nan)]}, "finite"),
+        ({"actions": [action(quantity=math.inf)]}, "finite"),
+        ({"actions": [action(quantity=2.5)]}, "whole number"),
+        ({"actions": [action(quantity="5")]}, "quantity"),
+        ({"actions": [action(order_type="limit")]}, "limit_price"),
+        ({"actions": [action(limit_price=3.0)]}, "market order takes no limit_price"),
+        ({"actions": [action(order_type="stop")]}, "order_type"),
+        ({"actions": [action(colour="red")]}, "colour"),
+        ({"actions": [], "confidence": 0.9}, "confidence"),
+        ({"rationale": "no actions"}, "actions"),
+        ("not json", "not valid JSON"),
+        (["a", "list"], "must be an object"),
+        (None, "must be an object"),
+    ],
+)
+def test_malformed_decisions_name_the_fault(raw: object, fragment: str) -> None:
+    with pytest.raises(DecisionError, match=fragment):
+        parse_decision(raw)
+
+
+def test_the_bound_schema_forbids_extras_and_enumerates_sides() -> None:
+    schema = decision_json_schema()
+    action_schema = schema["$defs"]["Action"]
+    assert action_schema["additionalProperties"] is False
+    assert action_schema["properties"]["side"]["enum"] == list(SIDES)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+action_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "symbol": json_values | st.sampled_from(["AAA", ""]),
+        "side": json_values | st.sampled_from(["buy", "sell"]),
+        "quantity": json_values,
+        "order_type": json_values | st.sampled_from(["market", "limit"]),
+        "limit_price": json_values,
+        "extra": json_values,
+    },
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.fixed_dictionaries({"actions": st.lists(action_like, max_size=3)}) | json_values)
+def test_fuzzed_input_either_parses_cleanly_or_raises_decision_error(raw: object) -> None:
+    try:
+        decision = parse_decision(raw)
+    except DecisionError:
+        return
+    assert isinstance(decision, Decision)
+    for parsed in decision.actions:
+        assert parsed.side in SIDES and parsed.order_type in ORDER_TYPES
+        assert math.isfinite(parsed.quantity) and parsed.quantity >= 0
+        assert parsed.quantity.is_integer()
+        assert (parsed.limit_price is None) == (parsed.order_type == "market")
