@@ -17,6 +17,7 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/workbench demo
+	$(BIN)/workbench replay recordings --check
 
 lint: $(STAMP)
 	$(BIN)/ruff check workbench tests bench
@@ -24,7 +25,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --recordings recordings
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix workbench tests bench

@@ -338,6 +338,7 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes 0600; a recording is meant to be shared
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -99,8 +99,8 @@ def refuse_another_run(recorded: Transcript, run: RunInfo, every: int) -> None:
     for fact in _RUN_FACTS:
         if fact in theirs and theirs[fact] != ours[fact]:
             raise ReplayMiss(
-                f"arm {run.arm!r}: {_where(recorded)} was made with {fact} "
-                f"{_short(theirs[fact])}, but this run has {fact} {_short(ours[fact])}. "
+                f"arm {run.arm!r}: {_where(recorded)} was made with "
+                f"{_difference(fact, theirs[fact], ours[fact])}. "
                 "Its answers belong to the recorded experiment: run with the recorded "
                 f"{fact} or record again."
             )
@@ -208,6 +208,17 @@ def plain_response(raw: Any) -> Any:
 
 def _where(recorded: Transcript) -> str:
     return f"recording {recorded.path}" if recorded.path else "the recording"
+
+
+def _difference(fact: str, theirs: Any, ours: Any) -> str:
+    if isinstance(theirs, list) and isinstance(ours, list):
+        at = next((i for i, (a, b) in enumerate(zip(theirs, ours, strict=False)) if a != b), None)
+        where = "" if at is None else f"; first difference at {at}: {theirs[at]!r} vs {ours[at]!r}"
+        return (
+            f"{fact} {_short(theirs)} ({len(theirs)} items), but this run has {_short(ours)} "
+            f"({len(ours)} items{where})"
+        )
+    return f"{fact} {theirs!r}, but this run has {fact} {ours!r}"
 
 
 def _short(value: Any) -> str:

@@ -1,0 +1,71 @@
+"""``workbench record`` and ``workbench replay``: thin shells over workbench.recordings."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from workbench.cli.evaluate import add_market_arguments
+
+    make = subparsers.add_parser("record", help="run arms live and write a recording folder")
+    make.add_argument("path", type=Path, help="the recording folder to write")
+    make.add_argument(
+        "--arms",
+        required=True,
+        help="comma-separated arms: baseline names or module:factory "
+        "(e.g. workbench.testing.scripted:trend_agent,momentum)",
+    )
+    make.add_argument("--overwrite", action="store_true", help="replace an existing recording")
+    add_market_arguments(make)
+    make.set_defaults(handler=_record)
+
+    again = subparsers.add_parser("replay", help="re-execute recordings offline and compare")
+    again.add_argument("path", type=Path, help="a recording folder, or a folder of recordings")
+    again.add_argument(
+        "--check", action="store_true", help="exit with an error if any result differs"
+    )
+    again.set_defaults(handler=_replay)
+
+
+def _record(args: argparse.Namespace) -> int:
+    from workbench.recordings import record
+    from workbench.report.tables import format_scorecard
+
+    arms = [a.strip() for a in args.arms.split(",") if a.strip()]
+    results = record(
+        args.path,
+        arms,
+        seed=args.seed,
+        universe=args.names,
+        days=args.days,
+        steps_per_day=args.steps_per_day,
+        ticks_per_step=args.ticks_per_step,
+        model=args.preset,
+        overwrite=args.overwrite,
+    )
+    print(format_scorecard(results))
+    print(f"\nrecorded {args.path}/ (digest {results.digest()[:12]}…)")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from workbench.errors import RecordingError
+    from workbench.recordings import find_recordings, replay
+    from workbench.report.tables import format_scorecard
+
+    folders = find_recordings(args.path)
+    if not folders:
+        raise RecordingError(f"no recording (manifest.json) under {args.path}")
+    failed = 0
+    for folder in folders:
+        report = replay(folder, check=False)
+        print(f"\n== {folder}")
+        print(format_scorecard(report.results))
+        print(report.summary())
+        failed += not report.matched
+    if args.check and failed:
+        print(f"\n{failed} of {len(folders)} recordings differ", flush=True)
+        return 1
+    return 0

@@ -1,0 +1,157 @@
+"""A recording's manifest: the experiment, the roster and the results it must reproduce.
+
+Layout of a recording folder::
+
+    manifest.json            the run (seed, preset, universe, days, cadence, roster,
+                             schema and package versions) and the expected digest
+                             and scorecard
+    expected_results.json    the full results (for a readable difference report)
+    transcripts/<arm>.json   one transcript per model-backed arm
+
+An arm is rebuilt for replay from its roster entry: ``factory`` (a
+``module:function`` called with ``mode="replay", transcript=..., name=...``),
+``adapter`` (a ``BaseAdapter`` subclass rebuilt with ``from_replay_spec``) or
+``agent`` (an ordinary agent such as a baseline, rebuilt from its constructor
+arguments).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.agents import Agent
+from workbench.engine.universe import Universe
+from workbench.errors import ConfigError, RecordingError
+from workbench.integrations.base import BaseAdapter
+from workbench.integrations.callable import import_path, resolve
+from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
+from workbench.transcript import Transcript, canonical_json
+
+MANIFEST = "manifest.json"
+EXPECTED = "expected_results.json"
+RECORDING_FORMAT = "workbench-recording"
+FORMAT_VERSION = 1
+_PLAIN = (int, float, str, bool, type(None))
+
+
+def manifest_text(manifest: Mapping[str, Any]) -> str:
+    return canonical_json(manifest, indent=2) + "\n"
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Parse a recording file; a missing, corrupt or truncated one raises RecordingError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordingError(f"{what} not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordingError(
+            f"{what} {path} is corrupt or truncated ({exc.msg} at line {exc.lineno}); "
+            "restore it from version control or record again"
+        ) from None
+
+
+def load_manifest(folder: Path) -> dict[str, Any]:
+    path = folder / MANIFEST
+    data = read_json(path, "recording manifest")
+    if not isinstance(data, dict) or data.get("format") != RECORDING_FORMAT:
+        raise RecordingError(f"{path} is not a workbench recording manifest")
+    if data.get("version") != FORMAT_VERSION:
+        raise RecordingError(
+            f"{path} has recording format version {data.get('version')!r}; "
+            f"this workbench reads version {FORMAT_VERSION}"
+        )
+    missing = [
+        k for k in ("seed", "universe", "days", "preset", "roster", "expected") if k not in data
+    ]
+    if missing:
+        raise RecordingError(f"{path} lacks {', '.join(missing)}; record it again")
+    return data
+
+
+def refuse_other_schemas(manifest: Mapping[str, Any], folder: Path) -> None:
+    """Stop before the market opens when the recording used other payload versions."""
+    for key, running in (
+        ("observation_schema_version", OBSERVATION_SCHEMA_VERSION),
+        ("decision_schema_version", DECISION_SCHEMA_VERSION),
+    ):
+        recorded = manifest.get(key)
+        if recorded is not None and str(recorded) != running:
+            kind = key.split("_")[0]
+            raise RecordingError(
+                f"recording {folder} was made under {kind} schema version {recorded!r}; this "
+                f"workbench speaks version {running!r}. Replay it on the release that made it "
+                "or record it again."
+            )
+
+
+# --- universe --------------------------------------------------------------------------
+def universe_spec(universe: Universe | int | Sequence[str]) -> Any:
+    if isinstance(universe, Universe):
+        return {"symbols": list(universe.symbols), "sectors": list(universe.sectors)}
+    if isinstance(universe, int):
+        return universe
+    return [str(s) for s in universe]
+
+
+def universe_from(spec: Any) -> Any:
+    if isinstance(spec, dict):
+        return Universe.of(spec["symbols"], spec["sectors"])
+    return spec
+
+
+# --- roster -----------------------------------------------------------------------------
+def arm_spec(arm: Agent, factory: str | None) -> dict[str, Any]:
+    """How a replay rebuilds ``arm``; model-backed arms also name their transcript."""
+    spec: dict[str, Any] = {"name": arm.name, "every": arm.every}
+    if factory is not None:
+        spec["factory"] = factory
+    elif isinstance(arm, BaseAdapter):
+        spec["adapter"] = import_path(type(arm), f"adapter class of arm {arm.name!r}")
+        spec["spec"] = arm.replay_spec()
+    else:
+        spec["agent"] = import_path(type(arm), f"agent class of arm {arm.name!r}")
+        spec["kwargs"] = _constructor_arguments(arm)
+    if factory is not None or isinstance(arm, BaseAdapter):
+        spec["transcript"] = f"transcripts/{arm.name}.json"
+    return spec
+
+
+def _constructor_arguments(arm: Agent) -> dict[str, Any]:
+    arguments: dict[str, Any] = {"name": arm.name, "every": arm.every}
+    for parameter in list(inspect.signature(type(arm).__init__).parameters.values())[1:]:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        value = getattr(arm, parameter.name, None)
+        if parameter.name not in arguments and isinstance(value, _PLAIN):
+            arguments[parameter.name] = value
+    return arguments
+
+
+def build_arm(spec: Mapping[str, Any], folder: Path) -> Agent:
+    """The replay twin of a roster entry; its transcript is loaded from the folder."""
+    name = spec["name"]
+    if "factory" in spec or "adapter" in spec:
+        transcript = Transcript.load(folder / spec["transcript"])
+        if "factory" in spec:
+            factory = resolve(spec["factory"])
+            arm = factory(mode="replay", transcript=transcript, name=name, every=spec["every"])
+        else:
+            arm = resolve(spec["adapter"]).from_replay_spec(spec["spec"], transcript)
+    elif "agent" in spec:
+        arm = resolve(spec["agent"])(**spec.get("kwargs", {}))
+    else:
+        raise RecordingError(f"roster entry {name!r} names no factory, adapter or agent")
+    if not isinstance(arm, Agent):
+        raise ConfigError(
+            f"the factory for arm {name!r} returned {type(arm).__name__}, not an Agent"
+        )
+    return arm

@@ -1,0 +1,208 @@
+"""record(...) makes a recording; replay(path) re-executes it offline and reports differences.
+
+A replay checks, in order, and stops naming the cause: the manifest is readable
+and of a known format; the payload schema versions are the running ones; the
+recorded preset still has the recorded dials; every transcript loads and was
+made under the same instructions (checked when each adapter is built); then,
+when the market opens, each adapter refuses another seed, roster, universe or
+cadence before the first decision, and a changed input misses at its step.
+Finally the results digest is compared with the recorded one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.agents import Agent
+from workbench.engine.presets import Preset, list_presets, preset
+from workbench.engine.universe import Universe
+from workbench.errors import ConfigError, RecordingError, ReplayMiss
+from workbench.evaluation import Results, evaluate
+from workbench.integrations.base import BaseAdapter
+from workbench.integrations.callable import resolve
+from workbench.recordings import manifest as mf
+from workbench.recordings.compare import differences
+from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
+from workbench.transcript import atomic_write
+
+ArmLike = Agent | str
+_OVERRIDABLE = ("seed", "universe", "days", "steps_per_day", "ticks_per_step", "model")
+
+
+@dataclass
+class ReplayReport:
+    """What a replay found: the results, and every difference from the recording."""
+
+    path: Path
+    results: Results
+    expected_digest: str
+    digest: str
+    differences: list[str] = field(default_factory=list)
+
+    @property
+    def matched(self) -> bool:
+        return self.digest == self.expected_digest and not self.differences
+
+    def summary(self) -> str:
+        if self.matched:
+            return f"{self.path}: replay matches the recording (digest {self.digest[:12]}…)"
+        lines = "\n".join(f"  - {item}" for item in self.differences)
+        return f"{self.path}: replay differs from the recording:\n{lines}"
+
+
+def record(
+    path: str | Path,
+    agents: Sequence[ArmLike] | Mapping[str, ArmLike],
+    *,
+    seed: int,
+    universe: Universe | int | Sequence[str],
+    days: int,
+    steps_per_day: int = 6,
+    ticks_per_step: int = 65,
+    model: str | Preset | Mapping[str, Any] | None = None,
+    overwrite: bool = False,
+    **options: Any,
+) -> Results:
+    """Run ``agents`` live (model-backed arms in record mode) and write a recording folder.
+
+    An arm is an Agent, a baseline name, or ``"module:function"``: a factory
+    called with ``mode="record"`` now and ``mode="replay", transcript=...`` on replay.
+    """
+    folder = Path(path)
+    if (folder / mf.MANIFEST).exists() and not overwrite:
+        raise ConfigError(f"{folder} already holds a recording; pass overwrite=True to replace it")
+    arms, factories = _arms_for_recording(agents)
+    market: dict[str, Any] = dict(
+        seed=seed, universe=universe, days=days, steps_per_day=steps_per_day
+    )
+    results = evaluate(arms, **market, ticks_per_step=ticks_per_step, model=model, **options)
+    roster = [mf.arm_spec(arm, factories.get(arm.name)) for arm in arms]
+    for arm, spec in zip(arms, roster, strict=True):
+        if "transcript" in spec:
+            assert isinstance(arm, BaseAdapter) and arm.recorder is not None
+            arm.recorder.save(folder / spec["transcript"])
+    atomic_write(folder / mf.EXPECTED, results.to_json())
+    manifest = _manifest(results, roster, universe, ticks_per_step, options)
+    atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
+    return results
+
+
+def _arms_for_recording(
+    agents: Sequence[ArmLike] | Mapping[str, ArmLike],
+) -> tuple[list[Agent], dict[str, str]]:
+    from workbench.baselines import baseline
+
+    items = list(agents.items()) if isinstance(agents, Mapping) else [(None, a) for a in agents]
+    arms, factories = [], {}
+    for name, item in items:
+        if isinstance(item, str) and ":" in item:
+            arm = resolve(item)(mode="record", **({"name": name} if name else {}))
+            factories[arm.name] = item
+        else:
+            arm = baseline(item) if isinstance(item, str) else item
+            if name:
+                arm.name = name
+        if isinstance(arm, BaseAdapter) and arm.recorder is None:
+            raise ConfigError(
+                f"arm {arm.name!r} records nothing; build it with mode='record' (or pass a "
+                "recorder=) so the recording can replay it"
+            )
+        arms.append(arm)
+    return arms, factories
+
+
+def _manifest(
+    results: Results,
+    roster: list[dict[str, Any]],
+    universe: Any,
+    ticks_per_step: int,
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
+    from workbench import __version__
+    from workbench.integrations._replay import utc_now
+
+    meta = results.meta
+    return {
+        "format": mf.RECORDING_FORMAT,
+        "version": mf.FORMAT_VERSION,
+        "workbench_version": __version__,
+        "observation_schema_version": OBSERVATION_SCHEMA_VERSION,
+        "decision_schema_version": DECISION_SCHEMA_VERSION,
+        "recorded_utc": utc_now(),
+        "seed": meta["seed"],
+        "universe": mf.universe_spec(universe),
+        "days": meta["days"],
+        "steps_per_day": meta["steps_per_day"],
+        "ticks_per_step": ticks_per_step,
+        "preset": {"name": meta["preset"], "vector": meta["preset_vector"]},
+        "options": dict(options),
+        "roster": roster,
+        "expected": {
+            "digest": results.digest(),
+            "scorecard": json.loads(results.scorecard_json()),
+        },
+    }
+
+
+def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayReport:
+    """Re-execute a recording offline; with ``check`` any difference raises RecordingError.
+
+    ``overrides`` (seed, universe, days, steps_per_day, ticks_per_step, model)
+    replay the recording under a changed experiment, which fails naming the change.
+    """
+    folder = Path(path)
+    manifest = mf.load_manifest(folder)
+    unknown = sorted(set(overrides) - set(_OVERRIDABLE))
+    if unknown:
+        raise ConfigError(f"replay cannot override {', '.join(unknown)}; only {_OVERRIDABLE}")
+    mf.refuse_other_schemas(manifest, folder)
+    model = overrides.pop("model", None) or _recorded_preset(manifest, folder)
+    arms = [mf.build_arm(spec, folder) for spec in manifest["roster"]]
+    market = {
+        "seed": manifest["seed"],
+        "universe": mf.universe_from(manifest["universe"]),
+        "days": manifest["days"],
+        "steps_per_day": manifest.get("steps_per_day", 6),
+        "ticks_per_step": manifest.get("ticks_per_step", 65),
+        **overrides,
+    }
+    results = evaluate(arms, **market, model=model, **manifest.get("options", {}))
+    report = ReplayReport(folder, results, manifest["expected"]["digest"], results.digest())
+    if report.digest != report.expected_digest:
+        report.differences = differences(folder, manifest, results)
+    if check and not report.matched:
+        raise RecordingError(report.summary())
+    return report
+
+
+def _recorded_preset(manifest: Mapping[str, Any], folder: Path) -> Preset:
+    """The recorded market; a shipped preset cut again since then is refused by dial."""
+    name, vector = manifest["preset"]["name"], manifest["preset"]["vector"]
+    if name in list_presets():
+        shipped = preset(name).vector
+        moved = sorted(d for d in set(shipped) | set(vector) if shipped.get(d) != vector.get(d))
+        if moved:
+            details = ", ".join(f"{d} {vector.get(d)!r} -> {shipped.get(d)!r}" for d in moved)
+            raise ReplayMiss(
+                f"recording {folder} was made on preset {name!r}, whose dials have moved since: "
+                f"{details}. Record the run again on the current preset."
+            )
+    market = Preset(name=name, dials={k: float(v) for k, v in vector.items()})
+    if market.fingerprint != name:
+        raise RecordingError(
+            f"recording {folder}: the recorded dial vector has fingerprint "
+            f"{market.fingerprint!r}, not the recorded {name!r}; the manifest was edited"
+        )
+    return market
+
+
+def find_recordings(root: str | Path) -> list[Path]:
+    """Every recording folder under ``root`` (itself included), in a stable order."""
+    base = Path(root)
+    if (base / mf.MANIFEST).is_file():
+        return [base]
+    return sorted(p.parent for p in base.rglob(mf.MANIFEST))
