@@ -9,9 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from workbench.services.agents import list_agents
+from workbench.services.compare import compare_runs
 from workbench.services.evaluation import evaluate_arms, run_evaluation
 from workbench.services.glossary import definitions_for, metrics_glossary
 from workbench.services.presets import describe_preset, diff_presets, list_presets
+from workbench.services.report import render_report
 from workbench.services.runs import get_run, list_runs
 from workbench.services.store import RunStore
 
@@ -23,6 +25,8 @@ SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
     "list_agents": list_agents,
     "metrics_glossary": metrics_glossary,
     "run_evaluation": run_evaluation,
+    "compare_runs": compare_runs,
+    "render_report": render_report,
     "list_runs": list_runs,
     "get_run": get_run,
 }
@@ -33,6 +37,7 @@ __all__ = [
     # store
     "RunStore",
     # services
+    "compare_runs",
     "definitions_for",
     "describe_preset",
     "diff_presets",
@@ -42,5 +47,6 @@ __all__ = [
     "list_presets",
     "list_runs",
     "metrics_glossary",
+    "render_report",
     "run_evaluation",
 ]

@@ -84,7 +84,27 @@ def run_evaluation(
         "leverage_cap": leverage_cap,
         "fee_bps": fee_bps,
     }
-    World(  # checks the market arguments before anything touches the store
+    check_request(arms, seed, preset, names, days, steps_per_day, ticks_per_step)
+
+    def build(folder: Path) -> dict[str, Any]:
+        results = evaluate_arms(**request)
+        return summarise(results, folder)
+
+    run_id, manifest, reused = runs.create("evaluation", request, build)
+    return finish(runs, run_id, manifest, reused)
+
+
+def check_request(
+    arms: list[str],
+    seed: int,
+    preset: str | None,
+    names: int,
+    days: int,
+    steps_per_day: int,
+    ticks_per_step: int,
+) -> None:
+    """Every argument checked (market built lazily, arms built) before the store is touched."""
+    World(
         seed=seed,
         universe=_names(names),
         days=days,
@@ -93,13 +113,6 @@ def run_evaluation(
         model=preset,
     )
     build_arms(arms)
-
-    def build(folder: Path) -> dict[str, Any]:
-        results = evaluate_arms(**request)
-        return summarise(results, folder)
-
-    run_id, manifest, reused = runs.create("evaluation", request, build)
-    return finish(runs, run_id, manifest, reused)
 
 
 def finish(runs: RunStore, run_id: str, manifest: dict[str, Any], reused: bool) -> dict[str, Any]:

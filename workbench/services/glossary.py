@@ -80,6 +80,35 @@ METRICS: dict[str, tuple[str, str]] = {
     ),
 }
 
+# columns of a paired comparison across seeds (workbench.evaluation.compare)
+COMPARISON: dict[str, tuple[str, str]] = {
+    "mean_diff": (
+        "Mean over seeds of the arm's metric minus the benchmark's on the same seed (paired).",
+        "Paired on identical market paths, so market luck cancels; strategy luck does not.",
+    ),
+    "ci_low": (
+        "Lower end of the confidence interval of mean_diff (Student t on the per-seed "
+        "differences, or a percentile bootstrap over seeds).",
+        "Null with one seed: there is no spread to estimate.",
+    ),
+    "ci_high": (
+        "Upper end of the confidence interval of mean_diff.",
+        "An interval that excludes zero is not yet corrected for the number of arms; read p_holm.",
+    ),
+    "p_value": (
+        "Two-sided p-value of the paired t-test of the per-seed differences against zero.",
+        "Uncorrected: with several arms, one small p-value is expected by chance.",
+    ),
+    "p_holm": (
+        "p_value adjusted for the number of arms compared with Holm's step-down method.",
+        "Corrects within one comparison only, not for every comparison you have run.",
+    ),
+    "significant": (
+        "True when p_holm is below 1 - confidence.",
+        "Significance is not size: read mean_diff and its interval too.",
+    ),
+}
+
 CAVEATS: dict[str, str] = {
     "single_path": (
         "One seed is one market path. A ranking from one path is an anecdote; use "
@@ -101,11 +130,16 @@ CAVEATS: dict[str, str] = {
 
 
 def metrics_glossary() -> dict[str, Any]:
-    """Every scorecard metric with its definition and pitfall, plus the evaluation caveats."""
+    """Every scorecard metric and comparison column with its definition and pitfall, plus
+    the caveats every ranking carries."""
     return {
         "metrics": {
             name: {"definition": METRICS[name][0], "pitfall": METRICS[name][1]}
             for name in SCORECARD_COLUMNS
+        },
+        "comparison": {
+            name: {"definition": text, "pitfall": pitfall}
+            for name, (text, pitfall) in COMPARISON.items()
         },
         "caveats": dict(CAVEATS),
     }
@@ -113,10 +147,11 @@ def metrics_glossary() -> dict[str, Any]:
 
 def definitions_for(names: Iterable[str]) -> str:
     """Glossary text for ``names``, one line each, for appending to a tool description."""
+    entries = {**METRICS, **COMPARISON}
     lines = []
     for name in names:
-        if name not in METRICS:
-            raise ConfigError(f"no glossary entry for metric {name!r}; add one to METRICS")
-        definition, pitfall = METRICS[name]
+        if name not in entries:
+            raise ConfigError(f"no glossary entry for {name!r}; add one to METRICS or COMPARISON")
+        definition, pitfall = entries[name]
         lines.append(f"- {name}: {definition} Pitfall: {pitfall}")
     return "\n".join(lines)

@@ -1,0 +1,149 @@
+"""Compare arms against a benchmark arm across seeds: one evaluation run per seed, paired.
+
+Each seed is an ordinary evaluation run in the store (made, or reused when the
+same request was run before); the comparison run records which ones it read,
+the per-seed table and the paired comparison (``workbench.evaluation.compare``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import ConfigError
+from workbench.evaluation.results import SCORECARD_COLUMNS, canonical_json
+from workbench.services.agents import check_arm_names
+from workbench.services.evaluation import _plain_row, check_request, finish, run_evaluation
+from workbench.services.glossary import CAVEATS
+from workbench.services.store import RunStore
+
+_NUMERIC = tuple(c for c in SCORECARD_COLUMNS if c not in ("last_error", "latency_s"))
+MAX_SEEDS = 200
+
+
+def compare_runs(
+    store: RunStore | str | Path,
+    arms: list[str],
+    benchmark: str,
+    seeds: list[int],
+    *,
+    metric: str = "return_pct",
+    confidence: float = 0.95,
+    method: str = "t",
+    preset: str | None = None,
+    names: int = 40,
+    days: int = 10,
+    steps_per_day: int = 6,
+    ticks_per_step: int = 65,
+) -> dict[str, Any]:
+    """Every arm on every seed; per arm, the paired difference from ``benchmark`` with an
+    interval, a p-value and the Holm-adjusted p-value over the arms compared."""
+    runs = RunStore.open(store)
+    market = {
+        "preset": preset,
+        "names": names,
+        "days": days,
+        "steps_per_day": steps_per_day,
+        "ticks_per_step": ticks_per_step,
+    }
+    request: dict[str, Any] = {
+        "arms": check_arm_names(arms),
+        "benchmark": benchmark,
+        "seeds": _check(arms, benchmark, seeds, metric, confidence, method),
+        "metric": metric,
+        "confidence": float(confidence),
+        "method": method,
+        **market,
+    }
+    check_request(arms, request["seeds"][0], **market)
+
+    def build(folder: Path) -> dict[str, Any]:
+        return _compare(runs, request, market, folder)
+
+    run_id, manifest, reused = runs.create("comparison", request, build)
+    return finish(runs, run_id, manifest, reused)
+
+
+def _compare(
+    runs: RunStore, request: Mapping[str, Any], market: Mapping[str, Any], folder: Path
+) -> dict[str, Any]:
+    from workbench.evaluation.compare import paired_comparison, per_seed
+
+    evaluations = [
+        run_evaluation(runs, request["arms"], seed=seed, **market) for seed in request["seeds"]
+    ]
+    results = [_load(runs, answer["artefacts"]["results"]) for answer in evaluations]
+    table = per_seed(results, request["metric"])
+    comparison = paired_comparison(
+        table,
+        request["benchmark"],
+        confidence=request["confidence"],
+        method=request["method"],  # type: ignore[arg-type]
+    )
+    table.to_csv(folder / "per_seed.csv", lineterminator="\n")
+    comparison.to_csv(folder / "comparison.csv", lineterminator="\n")
+    rows = [_plain_row({"arm": arm, **row}) for arm, row in comparison.iterrows()]
+    (folder / "comparison.json").write_text(canonical_json(rows), encoding="utf-8")
+    return {
+        "comparison": rows,
+        "evaluation_runs": {
+            str(seed): answer["run_id"]
+            for seed, answer in zip(request["seeds"], evaluations, strict=True)
+        },
+        "results_digest": _digest(rows),
+        "ranking": _caveats(request, rows),
+        "artefacts": {
+            "comparison_csv": "comparison.csv",
+            "comparison_json": "comparison.json",
+            "per_seed_csv": "per_seed.csv",
+        },
+    }
+
+
+def _caveats(request: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    order = sorted(rows, key=lambda r: (-(r["mean_diff"] or 0.0), r["arm"]))
+    return {
+        "rank_by": f"mean paired difference in {request['metric']} vs {request['benchmark']}",
+        "order": [row["arm"] for row in order],
+        "arms_compared": len(rows),
+        "seeds": len(request["seeds"]),
+        "correction": "Holm over the arms compared (p_holm); 'significant' uses p_holm",
+        "evidence": "in-sample: every arm on every listed seed, no held-out seeds",
+        "caveats": [CAVEATS["multiple_testing"]],
+    }
+
+
+def _load(runs: RunStore, relative: str) -> dict[str, Any]:
+    run_id, name = relative.split("/", 1)
+    data: dict[str, Any] = json.loads(runs.artefact(run_id, name).read_text(encoding="utf-8"))
+    return data
+
+
+def _digest(rows: list[dict[str, Any]]) -> str:
+    import hashlib
+
+    return hashlib.sha256(canonical_json(rows).encode()).hexdigest()
+
+
+def _check(
+    arms: list[str], benchmark: str, seeds: Any, metric: str, confidence: float, method: str
+) -> list[int]:
+    if benchmark not in arms:
+        raise ConfigError(f"benchmark {benchmark!r} must be one of the arms {arms}")
+    if len(arms) < 2:
+        raise ConfigError("a comparison needs the benchmark and at least one other arm")
+    if not isinstance(seeds, list | tuple) or not seeds:
+        raise ConfigError(f"seeds must be a non-empty list of whole numbers, got {seeds!r}")
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+        raise ConfigError(f"seeds must be non-negative whole numbers, got {seeds!r}")
+    if len(set(seeds)) != len(seeds) or len(seeds) > MAX_SEEDS:
+        raise ConfigError(f"seeds must be unique and at most {MAX_SEEDS}, got {len(seeds)}")
+    if metric not in _NUMERIC:
+        raise ConfigError(f"metric {metric!r} is not a numeric scorecard column: {_NUMERIC}")
+    if isinstance(confidence, bool) or not 0.0 < confidence < 1.0:
+        raise ConfigError(f"confidence must be between 0 and 1, got {confidence!r}")
+    if method not in ("t", "bootstrap"):
+        raise ConfigError(f"method must be 't' or 'bootstrap', got {method!r}")
+    return list(seeds)
