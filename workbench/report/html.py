@@ -48,17 +48,31 @@ def render_report(
     from ``workbench.evaluation.compare.paired_comparison``) is shown as a table.
     """
     runs = as_runs(results_or_dict)
+    images = {stem: png_bytes(figure) for stem, figure in all_figures(runs, symbol).items()}
+    return write_html(runs, path, images, title=title, comparison=comparison, notes=notes)
+
+
+def write_html(
+    runs: list[Any],
+    path: str | Path,
+    images: dict[str, bytes],
+    *,
+    title: str | None = None,
+    comparison: pd.DataFrame | None = None,
+    notes: str | None = None,
+) -> Path:
+    """The report from already-rendered PNG ``images`` (stem -> bytes), in that order."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(_document(runs, title, comparison, symbol, notes), encoding="utf-8")
+    path.write_text(_document(runs, images, title, comparison, notes), encoding="utf-8")
     return path
 
 
 def _document(
     runs: list[Any],
+    images: dict[str, bytes],
     title: str | None,
     comparison: pd.DataFrame | None,
-    symbol: str | None,
     notes: str | None,
 ) -> str:
     first = runs[0]
@@ -71,8 +85,8 @@ def _document(
         parts += _section("Return % by seed", _table(returns_by_seed(runs), "returns-by-seed"))
     if comparison is not None:
         parts += _section("Paired comparison", _table(comparison, "comparison"))
-    for stem, figure in all_figures(runs, symbol).items():
-        parts += _section(stem.replace("_", " ").capitalize(), _image(figure, stem))
+    for stem, png in images.items():
+        parts += _section(stem.replace("_", " ").capitalize(), _image(png, stem))
     if not first.errors.empty:
         shown = first.errors.head(_MAX_ERROR_ROWS)
         parts += _section(f"Errors ({len(first.errors)})", _table(shown, "errors", index=False))
@@ -107,6 +121,6 @@ def _table(frame: pd.DataFrame, css: str, *, index: bool = True) -> str:
     return frame.to_html(classes=css, index=index, float_format=lambda v: f"{v:.4g}", border=0)
 
 
-def _image(figure: Any, stem: str) -> str:
-    encoded = base64.b64encode(png_bytes(figure)).decode("ascii")
+def _image(png: bytes, stem: str) -> str:
+    encoded = base64.b64encode(png).decode("ascii")
     return f'<img class="plot-{stem}" alt="{stem}" src="data:image/png;base64,{encoded}">'

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from workbench.evaluation.results import Results
 from workbench.report._data import ResultsLike, as_runs
-from workbench.report.html import render_report
-from workbench.report.plots import all_figures, returns_by_seed, save_figure
+from workbench.report.html import write_html
+from workbench.report.plots import all_figures, png_bytes, returns_by_seed
 
 
 def write_outputs(
@@ -31,15 +32,30 @@ def write_outputs(
     paths = runs[0].save(out)
     paths["scorecard_parquet"] = out / "scorecard.parquet"
     runs[0].scorecard.to_parquet(paths["scorecard_parquet"])
-    for stem, figure in all_figures(runs, symbol).items():
-        paths[f"{stem}_png"] = save_figure(figure, out / f"{stem}.png")
+    images = {stem: png_bytes(figure) for stem, figure in all_figures(runs, symbol).items()}
+    for stem, png in images.items():
+        paths[f"{stem}_png"] = out / f"{stem}.png"
+        paths[f"{stem}_png"].write_bytes(png)
     if len(runs) > 1:
         paths["returns_by_seed"] = out / "returns_by_seed.csv"
         returns_by_seed(runs).to_csv(paths["returns_by_seed"], lineterminator="\n")
     if comparison is not None:
         paths["comparison"] = out / "comparison.csv"
         comparison.to_csv(paths["comparison"], lineterminator="\n")
-    paths["report"] = render_report(
-        runs, out / "report.html", title=title, comparison=comparison, symbol=symbol
+    if len(runs) > 1:
+        paths["scorecards_by_seed"] = out / "scorecards_by_seed.csv"
+        _by_seed(runs).to_csv(paths["scorecards_by_seed"], index=False, lineterminator="\n")
+    paths["report"] = write_html(
+        runs, out / "report.html", images, title=title, comparison=comparison
     )
     return paths
+
+
+def _by_seed(runs: list[Results]) -> pd.DataFrame:
+    """Every run's scorecard in one long table with the seed in front."""
+    frames = []
+    for run in runs:
+        card = run.scorecard.reset_index()
+        card.insert(0, "seed", run.meta.get("seed"))
+        frames.append(card)
+    return pd.concat(frames, ignore_index=True)

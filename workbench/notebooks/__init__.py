@@ -1,0 +1,1 @@
+"""Papermill-parameterised notebooks: parameter checks and the batch runner."""

@@ -1,0 +1,143 @@
+"""Checks for notebook parameters: each failure names the parameter and the fix.
+
+A notebook calls these in the cell right after its ``parameters`` cell, before
+it creates ``out_dir``, so a bad parameter stops the run there and leaves
+nothing in the output folder that could be mistaken for a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import ConfigError
+
+# Arms that stand in for a model offline (workbench.testing.scripted), by the name
+# a notebook parameter uses; recorded runs name the factory so a replay can rebuild them.
+SCRIPTED_ARMS = {
+    "trend": "workbench.testing.scripted:trend_agent",
+    "contrarian": "workbench.testing.scripted:contrarian_agent",
+}
+MODES = ("live", "record", "replay")
+
+
+def _bad(param: str, problem: str, fix: str) -> ConfigError:
+    return ConfigError(f"parameter {param!r}: {problem}; {fix}")
+
+
+def whole_number(param: str, value: Any, *, minimum: int = 1, maximum: int = 100_000) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(param, f"must be a whole number, got {value!r}", f"pass e.g. -p {param} 5")
+    if not minimum <= value <= maximum:
+        raise _bad(
+            param, f"must be between {minimum} and {maximum}, got {value}", "pass one in range"
+        )
+    return value
+
+
+def name_list(param: str, value: str | Sequence[str]) -> list[str]:
+    """A comma-separated string or a list, as a list of stripped non-empty names."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    names = [str(item).strip() for item in items if str(item).strip()]
+    if not names:
+        raise _bad(param, "is empty", "name at least one, e.g. 'buy_and_hold,momentum'")
+    return names
+
+
+def arm_names(param: str, value: str | Sequence[str], *, extra: Sequence[str] = ()) -> list[str]:
+    """Baseline names, ``baselines`` (all of them), scripted arms and ``extra`` names."""
+    from workbench.baselines import BASELINES
+
+    known = [*BASELINES, *SCRIPTED_ARMS, *extra]
+    arms: list[str] = []
+    for name in name_list(param, value):
+        expanded = list(BASELINES) if name == "baselines" else [name]
+        for arm in expanded:
+            if arm not in known:
+                raise _bad(
+                    param,
+                    f"unknown arm {arm!r}",
+                    f"choose from 'baselines', {', '.join(map(repr, known))}",
+                )
+            if arm not in arms:
+                arms.append(arm)
+    return arms
+
+
+def seed_list(param: str, value: str | int | Sequence[int]) -> list[int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    seeds = []
+    for item in name_list(param, [str(v) for v in value] if not isinstance(value, str) else value):
+        if not item.isdigit():
+            raise _bad(param, f"seed {item!r} is not a whole number >= 0", "e.g. '1,2,3'")
+        seeds.append(int(item))
+    if len(set(seeds)) != len(seeds):
+        raise _bad(param, f"repeats a seed in {seeds}", "list each seed once")
+    return seeds
+
+
+def preset_name(param: str, value: str) -> str:
+    from workbench.engine.presets import list_presets
+
+    if value not in list_presets():
+        raise _bad(param, f"unknown preset {value!r}", f"choose from {', '.join(list_presets())}")
+    return value
+
+
+def choice(param: str, value: str, options: Sequence[str]) -> str:
+    if value not in options:
+        raise _bad(param, f"must be one of {', '.join(options)}, got {value!r}", "pick one")
+    return value
+
+
+def recording_folder(param: str, value: str) -> Path:
+    """An existing recording folder (with its manifest)."""
+    from workbench.recordings.manifest import MANIFEST
+
+    if not value:
+        raise _bad(param, "is empty", "pass the path of a recording folder")
+    folder = Path(value)
+    if not (folder / MANIFEST).is_file():
+        raise _bad(
+            param,
+            f"no recording at {str(folder)!r} (no {MANIFEST} there)",
+            "record one with mode='record' or pass the path of an existing recording folder",
+        )
+    return folder
+
+
+def output_folder(param: str, value: str) -> Path:
+    if not str(value).strip():
+        raise _bad(param, "is empty", "pass a folder for the results, e.g. out/run1")
+    folder = Path(value)
+    if folder.exists() and not folder.is_dir():
+        raise _bad(param, f"{str(folder)!r} is a file, not a folder", "pass a folder path")
+    return folder
+
+
+def shipped_recordings(root: str = "") -> list[Path]:
+    """Every recording under ``root`` (default: the repository's ``recordings/``)."""
+    from workbench.recordings import find_recordings
+
+    base = Path(root) if root else repository_root() / "recordings"
+    return find_recordings(base) if base.is_dir() else []
+
+
+def repository_root() -> Path:
+    """The checkout the package runs from (editable install), else the working directory."""
+    here = Path(__file__).resolve().parents[2]
+    return here if (here / "pyproject.toml").is_file() else Path.cwd()
+
+
+def build_arms(names: Sequence[str]) -> list[Any]:
+    """Agents for live runs: baseline names stay names, scripted arm names become adapters."""
+    from workbench.integrations.callable import resolve
+
+    return [resolve(SCRIPTED_ARMS[n])() if n in SCRIPTED_ARMS else n for n in names]
+
+
+def recording_roster(names: Sequence[str]) -> list[str]:
+    """Arms for ``recordings.record``: scripted arms by factory, so a replay rebuilds them."""
+    return [SCRIPTED_ARMS.get(n, n) for n in names]
