@@ -58,7 +58,10 @@ def _macro(path: MarketPath, day_row: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in OBSERVABLE_MACRO:
         value = float(path.macro[key][day_row])
-        out[key] = _REGIMES[int(value)] if key == "regime" else round(value, 6)
+        if math.isnan(value):
+            out[key] = None  # the source does not observe it (historical bars)
+        else:
+            out[key] = _REGIMES[int(value)] if key == "regime" else round(value, 6)
     return out
 
 

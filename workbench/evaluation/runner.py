@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -13,6 +14,7 @@ import pandas as pd
 from workbench.agents import Agent, ArmState, DecisionRequest, ExecutionReport, RunInfo
 from workbench.bridge import run_sync
 from workbench.engine.execution import Executor, Portfolio
+from workbench.engine.historical import Historical
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
 from workbench.errors import ConfigError, DecisionError, FrameworkError
@@ -49,10 +51,11 @@ def evaluate(
     *,
     seed: int = 0,
     universe: Universe | int | Sequence[str] = 40,
-    days: int = 10,
+    days: int | None = None,
     steps_per_day: int = 6,
     ticks_per_step: int = 65,
     model: str | Preset | Mapping[str, Any] | None = None,
+    data: Historical | str | Path | pd.DataFrame | None = None,
     **options: Any,
 ) -> Results:
     """Run every arm on one simulated market; see ``aevaluate`` for the options."""
@@ -63,6 +66,7 @@ def evaluate(
         steps_per_day=steps_per_day,
         ticks_per_step=ticks_per_step,
         model=model,
+        data=data,
     )
     return run_sync(run_world(world, agents, **options))
 
@@ -72,10 +76,11 @@ async def aevaluate(
     *,
     seed: int = 0,
     universe: Universe | int | Sequence[str] = 40,
-    days: int = 10,
+    days: int | None = None,
     steps_per_day: int = 6,
     ticks_per_step: int = 65,
     model: str | Preset | Mapping[str, Any] | None = None,
+    data: Historical | str | Path | pd.DataFrame | None = None,
     **options: Any,
 ) -> Results:
     """Async twin of ``evaluate``: arms due at a decision point are asked concurrently.
@@ -92,6 +97,7 @@ async def aevaluate(
         steps_per_day=steps_per_day,
         ticks_per_step=ticks_per_step,
         model=model,
+        data=data,
     )
     return await run_world(world, agents, **options)
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from workbench.agents import PresetStamp
+from workbench.engine.historical import Historical
 from workbench.engine.market import MarketPath, simulate
 from workbench.engine.presets import Preset, preset
 from workbench.engine.universe import Universe, resolve_universe
@@ -28,6 +32,11 @@ class World:
 
     ``model`` is the preset: a shipped name (``"calm-v1"``), a ``Preset``, or a
     dict of dial overrides (``{"base": "calm-v1", "spread_bps": 3}``).
+
+    ``data`` replays historical OHLCV bars (a CSV/Parquet path, a DataFrame or a
+    ``Historical``) instead of simulating: one step per date, symbols masked,
+    ``universe`` and ``ticks_per_step`` ignored, ``days`` defaulting to every
+    date after the first HISTORY_STEPS, and the preset supplying only liquidity.
     """
 
     def __init__(
@@ -35,27 +44,41 @@ class World:
         *,
         seed: int = 0,
         universe: Universe | int | Sequence[str] = 40,
-        days: int = 10,
+        days: int | None = None,
         steps_per_day: int = 6,
         ticks_per_step: int = 65,
         model: str | Preset | Mapping[str, Any] | None = None,
+        data: Historical | str | Path | pd.DataFrame | None = None,
     ) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ConfigError(f"seed must be a non-negative whole number, got {seed!r}")
         self.seed = seed
-        self.universe = resolve_universe(universe)
-        self.days = _positive_int("days", days, most=100_000)
-        self.steps_per_day = _positive_int("steps_per_day", steps_per_day, most=1_000)
-        self.ticks_per_step = _positive_int("ticks_per_step", ticks_per_step, most=10_000)
         self.preset = preset(model)
+        self.data = _historical(data, seed)
+        if self.data is None:
+            self.universe = resolve_universe(universe)
+            self.steps_per_day = _positive_int("steps_per_day", steps_per_day, most=1_000)
+            self.ticks_per_step = _positive_int("ticks_per_step", ticks_per_step, most=10_000)
+            days = 10 if days is None else days
+        else:
+            self.steps_per_day = self.ticks_per_step = 1
+            self.universe = self.data.universe
+            days = len(self.data.dates) - self.warmup_days if days is None else days
+        self.days = _positive_int("days", days, most=100_000)
 
     @property
     def warmup_days(self) -> int:
         return math.ceil(HISTORY_STEPS / self.steps_per_day)
 
     @property
+    def fingerprint(self) -> str:
+        if self.data is None:
+            return self.preset.fingerprint
+        return self.data.fingerprint(self.preset)
+
+    @property
     def stamp(self) -> PresetStamp:
-        return PresetStamp(name=self.preset.fingerprint, vector=self.preset.vector)
+        return PresetStamp(name=self.fingerprint, vector=self.preset.vector)
 
     @property
     def trading_steps(self) -> int:
@@ -63,6 +86,8 @@ class World:
 
     @cached_property
     def path(self) -> MarketPath:
+        if self.data is not None:
+            return self.data.path(self.preset, warmup_days=self.warmup_days, days=self.days)
         return simulate(
             self.preset,
             self.universe,
@@ -76,7 +101,7 @@ class World:
     def describe(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
-            "preset": self.preset.fingerprint,
+            "preset": self.fingerprint,
             "preset_vector": self.preset.vector,
             "names": self.universe.size,
             "symbols": list(self.universe.symbols),
@@ -88,5 +113,13 @@ class World:
     def __repr__(self) -> str:
         return (
             f"World(seed={self.seed}, names={self.universe.size}, days={self.days}, "
-            f"steps_per_day={self.steps_per_day}, preset={self.preset.fingerprint!r})"
+            f"steps_per_day={self.steps_per_day}, preset={self.fingerprint!r})"
         )
+
+
+def _historical(
+    data: Historical | str | Path | pd.DataFrame | None, seed: int
+) -> Historical | None:
+    if data is None or isinstance(data, Historical):
+        return data
+    return Historical.load(data, seed=seed)
