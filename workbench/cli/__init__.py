@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "workbench.cli.evaluate",
     "workbench.cli.demo",
     "workbench.cli.recordings",
+    "workbench.cli.mcp",
 )
 
 

@@ -41,7 +41,7 @@ def compare_runs(
     """Every arm on every seed; per arm, the paired difference from ``benchmark`` with an
     interval, a p-value and the Holm-adjusted p-value over the arms compared."""
     runs = RunStore.open(store)
-    market = {
+    market: dict[str, Any] = {
         "preset": preset,
         "names": names,
         "days": days,
@@ -80,7 +80,7 @@ def _compare(
         table,
         request["benchmark"],
         confidence=request["confidence"],
-        method=request["method"],  # type: ignore[arg-type]
+        method=request["method"],
     )
     table.to_csv(folder / "per_seed.csv", lineterminator="\n")
     comparison.to_csv(folder / "comparison.csv", lineterminator="\n")

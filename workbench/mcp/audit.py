@@ -1,0 +1,112 @@
+"""The append-only audit log: one JSON line per tool call, enough to make the call again.
+
+Each line holds the time, the tool, the arguments after validation (exactly what
+reached the service, defaults filled in), the run id when the call made or read a
+run, the package version, the outcome (``ok``, ``error``, ``refused``,
+``invalid``) and a summary of the result: its digest, plus the results digest of
+a run. ``reproduce(entry, store)`` calls the same service with the same
+arguments; its summary equals the logged one when the call is reproduced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import ConfigError
+from workbench.evaluation.results import canonical_json
+from workbench.services.store import RunStore, package_version
+
+AUDIT_LOG = "mcp_audit.jsonl"
+# Keys that depend on where or when a call ran, not on what it computed.
+VOLATILE_KEYS = frozenset({"store_root", "reused", "evaluations_in_store", "created_utc"})
+
+
+class AuditLog:
+    """Appends one line per call; opened for append only, never rewritten or truncated."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).expanduser().resolve()
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot append to the audit log {self.path}: {exc.strerror}; "
+                "pass a writable path with --audit-log"
+            ) from None
+
+    def write(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any],
+        *,
+        outcome: str,
+        result: Mapping[str, Any] | None = None,
+        error: str | None = None,
+    ) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            "tool": tool,
+            "arguments": dict(arguments),
+            "run_id": (result or {}).get("run_id"),
+            "version": package_version(),
+            "outcome": outcome,
+            "summary": summarise(result) if result is not None else None,
+        }
+        if error is not None:
+            entry["error"] = error
+        line = json.dumps(_jsonable(entry), sort_keys=True, allow_nan=False) + "\n"
+        with self._lock, self.path.open("a", encoding="utf-8") as out:
+            out.write(line)
+            out.flush()
+            os.fsync(out.fileno())
+        return entry
+
+    def entries(self) -> list[dict[str, Any]]:
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def summarise(result: Mapping[str, Any]) -> dict[str, Any]:
+    """What a reproduction must match: the digest of the result without volatile keys."""
+    stable = canonical_json(_without_volatile(dict(result)))
+    summary = {"digest": hashlib.sha256(stable.encode()).hexdigest()}
+    for key in ("run_id", "results_digest", "kind"):
+        if key in result:
+            summary[key] = result[key]
+    return summary
+
+
+def reproduce(entry: Mapping[str, Any], store: RunStore | str | os.PathLike[str]) -> dict:
+    """Call the logged service again with the logged arguments; return the new summary."""
+    from workbench.mcp.surface import DEFERRED_PARAMS
+    from workbench.services import SERVICES
+
+    tool = entry["tool"]
+    if tool not in SERVICES:
+        raise ConfigError(f"the audit entry names {tool!r}, which is not a service")
+    arguments = dict(entry["arguments"])
+    if "store" in DEFERRED_PARAMS.get(tool, {}):
+        arguments["store"] = RunStore.open(store)
+    return summarise(SERVICES[tool](**arguments))
+
+
+def _without_volatile(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_volatile(v) for k, v in value.items() if k not in VOLATILE_KEYS}
+    if isinstance(value, list):
+        return [_without_volatile(v) for v in value]
+    return value
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(canonical_json(value))

@@ -1,0 +1,206 @@
+"""The tools: one typed method per service, each calling that service and logging the call.
+
+No business logic lives here. A method names its parameters and types (that is
+the tool's schema), passes every argument to its service, fills in the
+server-bound ones (the run store) and writes one audit line. The SDK is not
+imported: the server module registers these methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from workbench.mcp.audit import AuditLog
+from workbench.mcp.surface import DEFERRED_PARAMS
+from workbench.services.store import RunStore
+
+Arms = Annotated[
+    list[str],
+    Field(description="Arm names: baselines such as 'buy_and_hold' (see list_agents)."),
+]
+Seed = Annotated[int, Field(ge=0, description="Market seed: one seed is one market path.")]
+Preset = Annotated[
+    str | None, Field(description="Market preset name (see list_presets); null = default.")
+]
+Names = Annotated[int, Field(ge=1, le=5000, description="Number of synthetic names traded.")]
+Days = Annotated[int, Field(ge=1, le=10_000, description="Trading days simulated.")]
+StepsPerDay = Annotated[int, Field(ge=1, le=1000, description="Decision steps per day.")]
+TicksPerStep = Annotated[int, Field(ge=1, le=10_000, description="Market ticks per step.")]
+RunId = Annotated[str, Field(description="A run id from list_runs or a previous tool result.")]
+
+
+class Toolbox:
+    """The tool methods, bound to one run store and one audit log.
+
+    ``services`` maps a service name to the function called; it defaults to
+    ``workbench.services.SERVICES`` and tests pass spies to check what arrives.
+    """
+
+    def __init__(
+        self,
+        store: RunStore,
+        audit: AuditLog,
+        services: Mapping[str, Callable[..., dict[str, Any]]] | None = None,
+    ) -> None:
+        from workbench.services import SERVICES
+
+        self.store, self.audit = store, audit
+        self.services = dict(SERVICES if services is None else services)
+
+    def _call(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        bound = {"store": self.store} if "store" in DEFERRED_PARAMS.get(tool, {}) else {}
+        try:
+            result = self.services[tool](**bound, **arguments)
+        except Exception as exc:
+            self.audit.write(tool, arguments, outcome="error", error=f"{type(exc).__name__}: {exc}")
+            raise
+        self.audit.write(tool, arguments, outcome="ok", result=result)
+        return result
+
+    # --- discovery --------------------------------------------------------------------
+    def list_presets(self) -> dict[str, Any]:
+        """List the shipped market presets: name, fingerprint, which dials each moves from the
+        default, and which one is the default."""
+        return self._call("list_presets")
+
+    def describe_preset(
+        self, name: Annotated[str | None, Field(description="Preset name; null = default.")] = None
+    ) -> dict[str, Any]:
+        """Every dial of one market preset and its fingerprint (the name for a shipped preset)."""
+        return self._call("describe_preset", name=name)
+
+    def diff_presets(
+        self,
+        a: Annotated[str, Field(description="First preset name.")],
+        b: Annotated[str, Field(description="Second preset name.")],
+    ) -> dict[str, Any]:
+        """The dials that differ between two presets, with the value in each."""
+        return self._call("diff_presets", a=a, b=b)
+
+    def list_agents(self) -> dict[str, Any]:
+        """The arms these tools can run without calling a model: rule-based baselines (and
+        recorded arms, which replay their transcript), each with a one-line description."""
+        return self._call("list_agents")
+
+    def metrics_glossary(self) -> dict[str, Any]:
+        """The definition and pitfall of every scorecard metric and comparison column, and the
+        caveats every ranking carries. The single source of the metric wording in these tools."""
+        return self._call("metrics_glossary")
+
+    # --- analysis ---------------------------------------------------------------------
+    def run_evaluation(
+        self,
+        arms: Arms,
+        seed: Seed = 7,
+        preset: Preset = None,
+        names: Names = 40,
+        days: Days = 10,
+        steps_per_day: StepsPerDay = 6,
+        ticks_per_step: TicksPerStep = 65,
+        capital: Annotated[float, Field(gt=0, description="Starting cash per arm.")] = 1e6,
+        leverage_cap: Annotated[float, Field(gt=0, description="Max gross / equity.")] = 2.0,
+        fee_bps: Annotated[float, Field(ge=0, description="Fee in basis points.")] = 0.5,
+    ) -> dict[str, Any]:
+        """Run the arms on one simulated market path (all arms see the same path; each pays
+        its own costs). Returns the scorecard, a ranking with its caveats as data, and the
+        paths of the artefacts (results.json, orders and equity as Parquet) relative to
+        store_root. The same request returns the same run (reused) instead of a second copy."""
+        return self._call(
+            "run_evaluation",
+            arms=arms,
+            seed=seed,
+            preset=preset,
+            names=names,
+            days=days,
+            steps_per_day=steps_per_day,
+            ticks_per_step=ticks_per_step,
+            capital=capital,
+            leverage_cap=leverage_cap,
+            fee_bps=fee_bps,
+        )
+
+    def compare_runs(
+        self,
+        arms: Arms,
+        benchmark: Annotated[str, Field(description="The arm every other arm is compared to.")],
+        seeds: Annotated[list[int], Field(min_length=1, max_length=200, description="Seeds.")],
+        metric: Annotated[str, Field(description="Scorecard column to compare.")] = "return_pct",
+        confidence: Annotated[float, Field(gt=0, lt=1, description="Interval level.")] = 0.95,
+        method: Annotated[Literal["t", "bootstrap"], Field(description="Interval method.")] = "t",
+        preset: Preset = None,
+        names: Names = 40,
+        days: Days = 10,
+        steps_per_day: StepsPerDay = 6,
+        ticks_per_step: TicksPerStep = 65,
+    ) -> dict[str, Any]:
+        """Run every arm on every seed (one evaluation run per seed, reused when it exists) and
+        compare each arm with the benchmark, paired by seed: mean difference, interval, p-value
+        and the Holm-adjusted p-value over the arms compared."""
+        return self._call(
+            "compare_runs",
+            arms=arms,
+            benchmark=benchmark,
+            seeds=seeds,
+            metric=metric,
+            confidence=confidence,
+            method=method,
+            preset=preset,
+            names=names,
+            days=days,
+            steps_per_day=steps_per_day,
+            ticks_per_step=ticks_per_step,
+        )
+
+    # --- artefacts and past runs ----------------------------------------------------------
+    def render_report(self, run_id: RunId) -> dict[str, Any]:
+        """Write one self-contained HTML report of a stored run (tables and plots inline) into
+        its run directory and return its path relative to store_root."""
+        return self._call("render_report", run_id=run_id)
+
+    def list_runs(
+        self,
+        kind: Annotated[
+            Literal["evaluation", "replay", "comparison"] | None,
+            Field(description="Only runs of this kind; null = all."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=500, description="At most this many runs.")] = 20,
+    ) -> dict[str, Any]:
+        """Past runs in the run store, newest first: id, kind, request and results digest.
+        Capped at limit; 'truncated' says how many were left off."""
+        return self._call("list_runs", kind=kind, limit=limit)
+
+    def get_run(self, run_id: RunId) -> dict[str, Any]:
+        """One stored run: its request, summary (scorecard or comparison, ranking and caveats)
+        and the files in its directory, by path relative to store_root."""
+        return self._call("get_run", run_id=run_id)
+
+
+TOOL_METRICS: dict[str, tuple[str, ...]] = {
+    "run_evaluation": ("return_pct", "sharpe", "max_drawdown_pct", "turnover", "errors"),
+    "get_run": ("return_pct", "sharpe", "max_drawdown_pct"),
+    "compare_runs": ("mean_diff", "ci_low", "ci_high", "p_value", "p_holm", "significant"),
+}
+
+
+def describe(tool: str, method: Callable[..., Any]) -> str:
+    """A tool's description: its docstring, the glossary entries of what it reports, and the
+    parameters withheld from it with the reason."""
+    from inspect import cleandoc
+
+    from workbench.services.glossary import definitions_for
+
+    parts = [cleandoc(method.__doc__ or "")]
+    if tool in TOOL_METRICS:
+        parts.append("Metrics (from metrics_glossary):\n" + definitions_for(TOOL_METRICS[tool]))
+    withheld = DEFERRED_PARAMS.get(tool, {})
+    if withheld:
+        parts.append(
+            "Not a parameter here: "
+            + "; ".join(f"{name} ({reason})" for name, reason in sorted(withheld.items()))
+            + "."
+        )
+    parts.append("Unknown arguments are refused, never ignored. Deterministic: no model is called.")
+    return "\n\n".join(parts)
