@@ -91,7 +91,10 @@ def refuse_other_state(recorded: Transcript, state: dict[str, Any], arm: str) ->
     )
 
 
-def refuse_another_run(recorded: Transcript, run: RunInfo, every: int) -> None:
+def refuse_another_run(
+    recorded: Transcript, run: RunInfo, every: int, *, resuming: bool = False
+) -> None:
+    """A replay (or resumed run) must be the recorded experiment; a replay may be shorter."""
     theirs = recorded.meta.get("run")
     if not theirs:
         return
@@ -104,7 +107,7 @@ def refuse_another_run(recorded: Transcript, run: RunInfo, every: int) -> None:
                 "Its answers belong to the recorded experiment: run with the recorded "
                 f"{fact} or record again."
             )
-    if "days" in theirs and ours["days"] > theirs["days"]:
+    if not resuming and "days" in theirs and ours["days"] > theirs["days"]:
         raise ReplayMiss(
             f"arm {run.arm!r}: {_where(recorded)} covers {theirs['days']} days; this run asks "
             f"for {ours['days']}. Replay at most the recorded days or record again."

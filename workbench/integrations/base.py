@@ -214,10 +214,10 @@ class BaseAdapter(Agent):
     # --- the Agent interface -----------------------------------------------------------
     def begin(self, run: RunInfo) -> None:
         self.run = run
-        for recorded in (self._replay, self.prior):
+        for recorded, resuming in ((self._replay, False), (self.prior, True)):
             if recorded is not None:
                 refuse_a_changed_preset(recorded, run.preset)
-                _record.refuse_another_run(recorded, run, self.every)
+                _record.refuse_another_run(recorded, run, self.every, resuming=resuming)
         if self.recorder is not None:
             stamp_preset(self.recorder, run.preset)
             self.recorder.update_meta(run=_record.run_meta(run, self.every))

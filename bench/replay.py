@@ -1,0 +1,58 @@
+"""Replay speed: CPU seconds to replay a 20-name x 20-day recording, as a ratio to the target.
+
+    python bench/replay.py
+
+The recording is made here, live, with the two scripted callable arms (the sync
+``trend`` and the async ``contrarian``) asked at every decision point (120 each)
+beside two baselines, then replayed with ``workbench.recordings.replay`` (digest
+checked). Reported: the best of three replays in CPU seconds (all threads of
+the process), its ratio to the 0.3 s target, and next to it the floor measured
+in this run, a plain ``evaluate`` of the same market with the two baselines
+only, so the replay's own cost (transcripts, digests, checks) is visible.
+tradefloor 0.10.2 takes about 3.4 s for the same shape on this machine.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from workbench.evaluation import evaluate
+from workbench.recordings import record, replay
+from workbench.testing.scripted import contrarian_agent, trend_agent
+
+TARGET_S = 0.3
+TRADEFLOOR_S = 3.4
+MARKET = {"seed": 3, "universe": 20, "days": 20}
+BASELINES = ["momentum", "buy_and_hold"]
+
+
+def cpu(fn: Callable[[], object], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        fn()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "bench-20x20"
+        arms = [trend_agent(mode="record", every=1), contrarian_agent(mode="record", every=1)]
+        record(folder, [*arms, *BASELINES], **MARKET)
+        decisions = sum(len(a.recorder or ()) for a in arms)
+        replayed = cpu(lambda: replay(folder, check=True))
+    floor = cpu(lambda: evaluate(BASELINES, **MARKET))
+    print(f"replay of a 20-name x 20-day recording ({decisions} recorded exchanges, 4 arms)")
+    print(f"  CPU {replayed:.3f} s   ratio to the {TARGET_S} s target: {replayed / TARGET_S:.2f}")
+    speedup = TRADEFLOOR_S / replayed
+    print(f"  tradefloor ~{TRADEFLOOR_S} s for the same shape: {speedup:.1f}x faster")
+    print(f"  floor (same market, baselines only, no transcripts): {floor:.3f} s")
+    print("PASS" if replayed <= TARGET_S else "FAIL: replay is slower than the target")
+
+
+if __name__ == "__main__":
+    main()
