@@ -1,7 +1,17 @@
-"""Evaluation: worlds, the runner, results and metrics."""
+"""Evaluation: worlds, the runner, sweeps, results and metrics."""
 
 from workbench.evaluation.results import Results, canonical_json
 from workbench.evaluation.runner import aevaluate, evaluate, run_world
+from workbench.evaluation.sweep import scorecards, sweep
 from workbench.evaluation.world import World
 
-__all__ = ["Results", "World", "aevaluate", "canonical_json", "evaluate", "run_world"]
+__all__ = [
+    "Results",
+    "World",
+    "aevaluate",
+    "canonical_json",
+    "evaluate",
+    "run_world",
+    "scorecards",
+    "sweep",
+]
