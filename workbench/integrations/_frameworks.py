@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.metadata
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from workbench.errors import (
+    ConfigError,
     DecisionError,
     FrameworkError,
     UsageLimitReached,
@@ -94,6 +96,21 @@ def exception_classes(module: str) -> dict[str, type[BaseException]]:
     }
 
 
+def installed_version(distribution: str) -> str | None:
+    """The installed version of ``distribution``, read from metadata (nothing is imported)."""
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def at_least_one(value: Any, what: str) -> int:
+    """``value`` if it is a whole number >= 1; otherwise a ``ConfigError`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{what} must be a whole number >= 1, got {value!r}")
+    return value
+
+
 def render_payload(payload: Mapping[str, Any]) -> str:
     """The observation as prompt text: a header line, then its canonical JSON."""
     return f"{PAYLOAD_HEADER}\n{canonical_json(payload)}"
@@ -132,7 +149,9 @@ __all__ = [
     "TASK",
     "Category",
     "ErrorTable",
+    "at_least_one",
     "exception_classes",
+    "installed_version",
     "payload_from_text",
     "plain_output",
     "render_payload",

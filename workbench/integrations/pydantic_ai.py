@@ -1,0 +1,300 @@
+"""PydanticAI adapter: your ``pydantic_ai.Agent`` as an evaluation arm.
+
+The adapter does not modify the agent. ``deps`` reaches ``run(deps=...)``
+unchanged (the adapter puts nothing in PydanticAI's one dependency slot), and
+the agent's tools, toolsets, instructions and own output type keep working.
+The keyed input is the user prompt ``render(payload)``; the adapter's
+instructions (``MANDATE`` by default) are added per run and digested into
+``meta["instructions_digest"]`` together with the agent's own static ones.
+
+- The decision schema is bound as the run's output type (that run only), as an
+  output tool whose arguments are the plain JSON the model sent. The workbench's
+  ``parse_decision`` checks them inside PydanticAI's retry loop, so the model is
+  corrected with our message and what is accepted is exactly what every other
+  arm's answer must pass. An agent with an ``@agent.output_validator`` cannot take
+  a per-run output type: pass ``bind_output_type=False`` to keep its own.
+- ``UnexpectedModelBehavior`` (retries used up without a valid decision) is a
+  ``DecisionError``; ``request_limit`` (8) is enforced with ``UsageLimits`` and a
+  run that hits it raises ``UsageLimitReached``, a ``FrameworkError`` you can
+  catch by name. Everything else is a ``FrameworkError`` with the chain intact.
+- Pass an offline model with ``model=``, not ``Agent.override``: override lives in
+  context variables, which do not cross the async bridge. PydanticAI records no
+  traces by default and the adapter turns nothing on (use ``Agent.instrument_all()``
+  or logfire to opt in).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.agents import DecisionRequest
+from workbench.errors import ConfigError, DecisionError, UsageLimitReached, ValidationError
+from workbench.integrations._frameworks import (
+    TASK,
+    ErrorTable,
+    at_least_one,
+    installed_version,
+    plain_output,
+    render_payload,
+)
+from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.common import require
+from workbench.schema import Decision, parse_decision
+from workbench.transcript import Transcript, digest
+
+DISTRIBUTION = "pydantic-ai-slim"
+EXTRA = "pydantic-ai"
+MANDATE_VERSION = "1"
+MANDATE = TASK + " Submit the decision with the output tool."
+OUTPUT_TOOL = "final_result"
+
+_AGENT_OUTCOMES = (
+    "UnexpectedModelBehavior",
+    "ContentFilterError",
+    "OutputTokenLimitExceeded",
+    "IncompleteToolCall",
+)
+_FRAMEWORK_FAILURES = (
+    "AgentRunError", "ApprovalRequired", "CallDeferred", "ConcurrencyLimitExceeded",
+    "CostCalculationFailedWarning", "CostNotFoundWarning", "FallbackExceptionGroup",
+    "MessageHistoryMutatedWarning", "ModelAPIError", "ModelAuthenticationError",
+    "ModelConnectionError", "ModelContextWindowExceededError", "ModelHTTPError",
+    "ModelNotFoundError", "ModelOverloadedError", "ModelQuotaExceededError",
+    "ModelRateLimitError", "ModelRequestRejectedError", "ModelRequestTimeout", "ModelRetry",
+    "ModelServerError", "ModelTimeoutError", "ModelUnavailableError",
+    "PydanticAIDeprecationWarning", "RetryModelRequest", "RunCancelled", "RunTimedOut",
+    "SkipModelRequest", "SkipToolExecution", "SkipToolValidation", "SuspendedResponseExpired",
+    "ToolFailed", "ToolFailedError", "ToolRetryError", "UndrainedPendingMessagesError",
+    "UnsupportedSettingWarning", "UsageExtractionFailedWarning", "UsageLimitUnavailableWarning",
+    "UserError", "_CategorizedHTTPError", "_HTTPModelAuthenticationError",
+    "_HTTPModelContextWindowExceededError", "_HTTPModelNotFoundError",
+    "_HTTPModelOverloadedError", "_HTTPModelQuotaExceededError", "_HTTPModelRateLimitError",
+    "_HTTPModelRequestRejectedError", "_HTTPModelServerError", "_HTTPModelUnavailableError",
+)  # fmt: skip
+ERRORS = ErrorTable(
+    framework="pydantic-ai",
+    module="pydantic_ai.exceptions",
+    categories={
+        **dict.fromkeys(_AGENT_OUTCOMES, "decision"),
+        "UsageLimitExceeded": "budget",
+        **dict.fromkeys(_FRAMEWORK_FAILURES, "framework"),
+    },
+)
+
+
+def render(payload: Mapping[str, Any]) -> str:
+    """The user prompt for one decision: the rendered observation."""
+    return render_payload(payload)
+
+
+def instructions_of(agent: Any) -> list[str]:
+    """The agent's own static instructions and system prompts (functions named, not called)."""
+    found: list[str] = []
+    for item in getattr(agent, "_instructions", None) or []:
+        found.append(_text(getattr(item, "instruction", item)))
+    for prompt in getattr(agent, "_system_prompts", None) or ():
+        found.append(_text(prompt))
+    for runner in getattr(agent, "_system_prompt_functions", None) or []:
+        found.append(_text(getattr(runner, "function", runner)))
+    return found
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return f"<{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', value)}>"
+
+
+class PydanticAIAdapter(BaseAdapter):
+    """A ``pydantic_ai.Agent`` as an arm (``mode="live"`` by default)."""
+
+    framework = "pydantic-ai"
+
+    def __init__(
+        self,
+        agent: Any = None,
+        *,
+        deps: Any = None,
+        mode: Mode | str = "live",
+        model: Any = None,
+        transcript: Transcript | str | os.PathLike[str] | None = None,
+        recorder: Transcript | str | os.PathLike[str] | None = None,
+        instructions: str = MANDATE,
+        bind_output_type: bool = True,
+        request_limit: int = 8,
+        name: str | None = None,
+        info: AdapterInfo | None = None,
+        every: int = 6,
+        prior: Transcript | str | os.PathLike[str] | None = None,
+        timeout: float | None = None,
+        max_calls: int | None = None,
+    ) -> None:
+        _check_agent(agent, mode, bind_output_type)
+        self.agent, self.deps, self.model = agent, deps, model
+        self.instructions, self.bind_output_type = instructions, bind_output_type
+        self.request_limit = at_least_one(request_limit, "request_limit")
+        super().__init__(
+            name=name or _name_of(agent),
+            info=info or self._info(agent, model, instructions),
+            every=every,
+            mode=mode,
+            transcript=transcript,
+            recorder=recorder,
+            prior=prior,
+            timeout=timeout,
+            max_calls=max_calls,
+        )
+
+    def input_for(self, payload: dict[str, Any]) -> Any:
+        return render(payload)
+
+    def state(self) -> dict[str, Any]:
+        return {"request_limit": self.request_limit, "bind_output_type": self.bind_output_type}
+
+    async def ask(self, request: DecisionRequest, sent: Any) -> Any:
+        if self.agent is None:
+            raise ConfigError(
+                f"arm {self.name!r} was built without an agent, so it can only replay"
+            )
+        pai = require("pydantic_ai", extra=EXTRA, purpose="PydanticAIAdapter", package=DISTRIBUTION)
+        options: dict[str, Any] = {
+            "deps": self.deps,
+            "model": self.model,
+            "instructions": self.instructions,
+            "usage_limits": pai.UsageLimits(request_limit=self.request_limit),
+        }
+        if self.bind_output_type:
+            options["output_type"] = decision_output()
+        with pai.capture_run_messages() as messages:
+            try:
+                result = await self.agent.run(sent, **options)
+            except pai.UnexpectedModelBehavior as exc:
+                raise self._explained(exc, messages) from exc
+        self._note(result)
+        return plain_output(result.output)
+
+    def map_error(self, exc: Exception) -> ValidationError:
+        return ERRORS.translate(exc, where=f"arm {self.name!r}")
+
+    def _explained(self, exc: Exception, messages: list[Any]) -> ValidationError:
+        """The mapped error plus the last correction the model was asked for."""
+        error = self.map_error(exc)
+        asked = [
+            str(part.content)
+            for message in messages
+            for part in getattr(message, "parts", ())
+            if getattr(part, "part_kind", "") in ("retry-prompt", "tool-return")
+            and getattr(part, "outcome", "retried") != "success"
+        ]
+        return type(error)(f"{error}; last correction: {asked[-1]}") if asked else error
+
+    def _note(self, result: Any) -> None:
+        usage = result.usage
+        if not hasattr(usage, "requests"):  # releases where usage is a method
+            usage = usage()
+        self.note_usage(
+            input_tokens=usage.input_tokens or 0,
+            output_tokens=usage.output_tokens or 0,
+            model_calls=usage.requests or 1,
+        )
+
+    def _info(self, agent: Any, model: Any, instructions: str) -> AdapterInfo:
+        chosen = model if model is not None else getattr(agent, "model", None)
+        text = {"agent": instructions_of(agent), "mandate": instructions}
+        return AdapterInfo(
+            framework=self.framework,
+            model=chosen if isinstance(chosen, str) or chosen is None else _model_name(chosen),
+            instructions_digest=None if agent is None else digest(text),
+            version=installed_version(DISTRIBUTION),
+        )
+
+    def replay_spec(self) -> dict[str, Any]:
+        spec = super().replay_spec()
+        spec.update(request_limit=self.request_limit, bind_output_type=self.bind_output_type)
+        return spec
+
+    @classmethod
+    def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> PydanticAIAdapter:
+        return cls(
+            None,
+            mode="replay",
+            transcript=transcript,
+            name=spec["name"],
+            every=spec["every"],
+            info=AdapterInfo(**spec.get("info", {})),
+            request_limit=spec.get("request_limit", 8),
+            bind_output_type=spec.get("bind_output_type", True),
+        )
+
+
+@functools.cache
+def decision_output() -> Any:
+    """The per-run output type: an output tool taking the decision as plain JSON.
+
+    Its schema is the decision's, so the model sees the side enum, the
+    non-negative share count and the required actions list; its check is the
+    workbench's own, raised as ``ModelRetry`` so PydanticAI asks again.
+    """
+    pai = require("pydantic_ai", extra=EXTRA, purpose="PydanticAIAdapter", package=DISTRIBUTION)
+    plain = pai.StructuredDict(Decision.model_json_schema(), name="Decision")
+
+    def submit(decision: dict[str, Any]) -> dict[str, Any]:
+        try:
+            parse_decision(dict(decision))
+        except DecisionError as exc:
+            raise pai.ModelRetry(str(exc)) from exc
+        return dict(decision)
+
+    # The annotation PydanticAI reads for the tool's schema (a class made at run time).
+    submit.__annotations__ = {"decision": plain, "return": dict[str, Any]}
+
+    return pai.ToolOutput(submit, name=OUTPUT_TOOL, description="Submit the decision.")
+
+
+def _check_agent(agent: Any, mode: str, bind_output_type: bool) -> None:
+    if agent is None:
+        if mode != "replay":
+            raise ConfigError(f"mode={mode!r} calls the model, so it needs the pydantic_ai.Agent")
+        return
+    if not callable(getattr(agent, "run", None)):
+        raise ConfigError(
+            f"PydanticAIAdapter needs a pydantic_ai.Agent, got {type(agent).__name__}"
+        )
+    if bind_output_type and getattr(agent, "_output_validators", None):
+        raise ConfigError(
+            f"agent {getattr(agent, 'name', None)!r} has an @agent.output_validator, and "
+            "PydanticAI refuses a per-run output type on such an agent. Pass "
+            "bind_output_type=False to keep the agent's own output type; the workbench still "
+            "validates what it produces."
+        )
+
+
+def _name_of(agent: Any) -> str:
+    name = getattr(agent, "name", None)
+    if not isinstance(name, str) or not name:
+        raise ConfigError(
+            "name= is required when the agent has no name (pydantic_ai.Agent(name=...))"
+        )
+    return name
+
+
+def _model_name(model: Any) -> str:
+    name = getattr(model, "model_name", None)
+    return name if isinstance(name, str) else type(model).__name__
+
+
+__all__ = [
+    "DISTRIBUTION",
+    "ERRORS",
+    "EXTRA",
+    "MANDATE",
+    "MANDATE_VERSION",
+    "PydanticAIAdapter",
+    "UsageLimitReached",
+    "decision_output",
+    "instructions_of",
+    "render",
+]
