@@ -1,0 +1,332 @@
+"""``Committee``: a multi-role committee evaluated as ONE agent with one portfolio.
+
+At each decision point the committee computes the verified snapshot, runs its
+phases (a panel's advisors concurrently, a debate turn by turn), collects the
+labelled memo, and hands it once to the executor. Only the executor's answer
+becomes orders: five-tier ratings sized by the deterministic rule, or a decision
+JSON when the executor's ``output`` is ``decision``. Advisors answer in text and
+are never given the committee, the portfolio or the market.
+
+Recording and replay use the adapter base class. Every role's exchange is one
+transcript entry keyed by the digest of its exact input (role, phase, model and
+the full prompt), so the order in which concurrent advisors finish never
+matters: a replay looks each one up by content and rebuilds the same memos and
+the same actions, bit for bit, while snapshot, coordinator, parsing and sizing
+all run again. A failed role is recorded with its error, so it fails the same
+way on replay. ``adapter.record`` holds one entry per decision with every role's
+phase, turn, model, prompt, response and position in the committee order, the
+memo, the executor's answer, the ratings, the decision and the orders.
+
+Each role call adds to ``self.usage`` (model calls, tokens, latency), so the
+scorecard shows what the committee cost next to what it earned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
+
+from workbench.agents import DecisionRequest
+from workbench.committee.config import CommitteeSpec, load_spec
+from workbench.committee.coordinator import (
+    Advisor,
+    CommitteeCoordinator,
+    Consultation,
+    Memo,
+    briefing,
+    checked_text,
+    failure_text,
+)
+from workbench.committee.models import LazyModel, Reply, RoleModel, ScriptedModel
+from workbench.committee.rating import parse_ratings, render_ratings, size
+from workbench.committee.roles import RoleAdvisor
+from workbench.committee.scripted import REFERENCE_SCRIPTS
+from workbench.committee.snapshot import verified_snapshot
+from workbench.errors import ConfigError, FrameworkError, UsageLimitReached, ValidationError
+from workbench.integrations import _record
+from workbench.integrations._replay import refuse_a_changed_preset, replay_response
+from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.schema import Decision, parse_decision
+from workbench.transcript import Transcript, digest, to_plain
+
+EXECUTOR_PHASE = "decision"
+Source = CommitteeSpec | str | os.PathLike[str] | Mapping[str, Any]
+
+
+class Committee(BaseAdapter):
+    """One arm, many roles. ``Committee()`` is the offline TradingAgents reference committee.
+
+    ``models`` replaces model keys (``{"deep": some_model}``), ``advisors`` replaces
+    roles by name with any ``Advisor``; ``delay`` adds simulated latency (seconds)
+    to every scripted model call; extra keywords override settings such as
+    ``max_debate_rounds``.
+    """
+
+    framework = "committee"
+
+    def __init__(
+        self,
+        spec: Source = "tradingagents",
+        *,
+        name: str | None = None,
+        models: Mapping[str, RoleModel] | None = None,
+        advisors: Mapping[str, Advisor] | None = None,
+        delay: float = 0.0,
+        every: int = 6,
+        mode: Mode | str = "live",
+        transcript: Transcript | str | os.PathLike[str] | None = None,
+        recorder: Transcript | str | os.PathLike[str] | None = None,
+        prior: Transcript | str | os.PathLike[str] | None = None,
+        timeout: float | None = None,
+        max_calls: int | None = None,
+        **settings: int,
+    ) -> None:
+        self.spec = spec if isinstance(spec, CommitteeSpec) else load_spec(spec, **settings)
+        if settings and isinstance(spec, CommitteeSpec):
+            raise ConfigError("settings overrides apply when loading; pass them to load_spec")
+        self.models = _role_models(self.spec, models or {}, delay)
+        self.advisors = _advisors(self.spec, self.models, advisors or {})
+        info = AdapterInfo(
+            framework=self.framework,
+            model=", ".join(f"{k}={m.name}" for k, m in sorted(self.models.items())),
+            instructions_digest=digest(self.spec.to_json()),
+        )
+        super().__init__(
+            name=name or self.spec.id,
+            info=info,
+            every=every,
+            mode=mode,
+            transcript=transcript,
+            recorder=recorder,
+            prior=prior,
+            timeout=timeout,
+            max_calls=max_calls,
+        )
+
+    def state(self) -> dict[str, Any]:
+        return {"committee": self.spec.id, "settings": dict(self.spec.settings)}
+
+    # --- one decision --------------------------------------------------------------
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        base = {
+            "observation": to_plain(request.payload),
+            "snapshot": verified_snapshot(request.payload),
+        }
+        entry: dict[str, Any] = {
+            "arm": request.arm,
+            "day": request.day,
+            "step": request.step,
+            "index": request.index,
+            "digest": digest(base),
+            "snapshot": base["snapshot"],
+        }
+        self.record.append(entry)
+        self._pending[request.index] = entry
+        memo = await self.deliberate(request, base)
+        entry["roles"] = [{"order": i, **e.to_json()} for i, e in enumerate(memo.entries)]
+        entry["failed_roles"] = [e.role for e in memo.failed]
+        entry["memo"] = memo.render()
+        try:
+            decision = await self._execute(request, base, memo, entry)
+        except ValidationError as exc:
+            entry["error"] = f"{type(exc).__name__}: {exc}"
+            raise
+        entry["decision"] = decision.to_json()
+        return decision
+
+    async def deliberate(self, request: DecisionRequest, base: dict[str, Any]) -> Memo:
+        """Every phase in order; the memo the executor will read."""
+        coordinator = CommitteeCoordinator(partial(self._consult, request))
+        memo = Memo()
+        for phase in self.spec.phases:
+            advisors = [self.advisors[role.role] for role in phase.roles]
+            if phase.kind == "debate":
+                memo += await coordinator.debate(
+                    base, phase.name, advisors, phase.rounds, memo=memo
+                )
+            else:
+                memo += await coordinator.build_memo(base, phase.name, advisors, memo=memo)
+        return memo
+
+    async def _execute(
+        self, request: DecisionRequest, base: dict[str, Any], memo: Memo, entry: dict[str, Any]
+    ) -> Decision:
+        executor = self.advisors[self.spec.executor.role]
+        payload = briefing(base, memo, EXECUTOR_PHASE, executor.role)
+        sent, key = self._sent(executor, payload, EXECUTOR_PHASE)
+        entry["executor"] = {"role": executor.role, "model": sent["model"], "key": key}
+        entry["executor"]["prompt"] = sent["input"] if isinstance(sent["input"], str) else None
+        text = await self._exchange(request, executor, sent, key)
+        entry["executor"]["response"] = text
+        if self.spec.output == "decision":
+            return parse_decision(text)
+        ratings = parse_ratings(text, sorted(request.payload["symbols"]))
+        entry["ratings"] = {s: r.value for s, r in ratings.items()}
+        decision = size(ratings, request.payload, self.spec.sizing)
+        entry["rating_lines"] = render_ratings(ratings)
+        return decision
+
+    # --- one role --------------------------------------------------------------------
+    def _sent(
+        self, advisor: Advisor, payload: dict[str, Any], phase: str
+    ) -> tuple[dict[str, Any], str]:
+        given: str | dict[str, Any] = payload
+        model = f"advisor:{type(advisor).__qualname__}"
+        if isinstance(advisor, RoleAdvisor):
+            model, given = advisor.model_name, advisor.prompt(payload, phase)
+        sent = {"role": advisor.role, "phase": phase, "model": model, "input": given}
+        return sent, digest(sent)
+
+    async def _consult(
+        self, request: DecisionRequest, advisor: Advisor, payload: dict[str, Any], phase: str
+    ) -> Consultation:
+        sent, key = self._sent(advisor, payload, phase)
+        prompt = sent["input"] if isinstance(sent["input"], str) else None
+        try:
+            text = await self._exchange(request, advisor, sent, key)
+        except ValidationError as exc:
+            return Consultation(
+                failure_text(exc), False, f"{type(exc).__name__}: {exc}", key, prompt, sent["model"]
+            )
+        return Consultation(text, key=key, prompt=prompt, model=sent["model"])
+
+    async def _exchange(
+        self, request: DecisionRequest, advisor: Advisor, sent: dict[str, Any], key: str
+    ) -> str:
+        if self.mode == "replay":
+            assert self._replay is not None
+            raw = replay_response(
+                self._replay, key, step=request.step, day=request.day, preset=request.preset
+            )
+            return checked_text(advisor.role, self._reuse(self._replay.get(key), raw))
+        earlier = self.prior.get(key) if self.prior is not None else None
+        if self.prior is not None and earlier is not None:
+            refuse_a_changed_preset(self.prior, request.preset)
+            self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
+            return checked_text(advisor.role, self._reuse(earlier, earlier.response))
+        return await self._call_role(request, advisor, sent, key)
+
+    async def _call_role(
+        self, request: DecisionRequest, advisor: Advisor, sent: dict[str, Any], key: str
+    ) -> str:
+        if self.max_calls is not None and self.calls_made >= self.max_calls:
+            raise UsageLimitReached(
+                f"committee {self.name!r} reached its budget of {self.max_calls} role calls; "
+                "raise max_calls= or shorten the run"
+            )
+        self.calls_made += 1
+        started, reply, error = time.perf_counter(), Reply(""), None
+        try:
+            reply = await self._ask_in_time(request, sent)
+            checked_text(advisor.role, reply.text)
+        except ValidationError as exc:
+            error = exc
+        except Exception as exc:
+            error = FrameworkError(f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}")
+            error.__cause__ = exc
+        usage = _record.call_usage(
+            {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
+            time.perf_counter() - started,
+        )
+        self.usage.add(_record.usage_of(usage))
+        failure = _record.error_meta(error) if error is not None else None
+        self._keep(request, key, sent, None if error else reply.text, usage, failure)
+        if error is not None:
+            raise error
+        return reply.text
+
+    async def ask(self, request: DecisionRequest, sent: Any) -> Reply:
+        """One role's model call: the prompt to its model, or the briefing to a plain advisor."""
+        advisor = self.advisors[sent["role"]]
+        if isinstance(advisor, RoleAdvisor):
+            return await advisor.model.complete(sent["input"])
+        text = await advisor.advise(to_plain(sent["input"]), sent["phase"])
+        return Reply(checked_text(advisor.role, text))
+
+    async def _ask_in_time(self, request: DecisionRequest, sent: Any) -> Any:
+        if self.timeout is None:
+            return await self.ask(request, sent)
+        try:
+            return await asyncio.wait_for(self.ask(request, sent), self.timeout)
+        except TimeoutError as exc:
+            raise FrameworkError(
+                f"role {sent['role']!r} gave no answer within {self.timeout}s on day "
+                f"{request.day}, step {request.step}; raise timeout= or check the model"
+            ) from exc
+
+    # --- replays -----------------------------------------------------------------------
+    def replay_spec(self) -> dict[str, Any]:
+        return {**super().replay_spec(), "committee": self.spec.to_json()}
+
+    @classmethod
+    def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> Committee:
+        return cls(
+            load_spec(spec["committee"]),
+            name=spec["name"],
+            every=spec["every"],
+            mode="replay",
+            transcript=transcript,
+        )
+
+    def __repr__(self) -> str:
+        return f"Committee({self.spec.id!r}, name={self.name!r}, mode={self.mode!r})"
+
+
+def _role_models(
+    spec: CommitteeSpec, given: Mapping[str, RoleModel], delay: float
+) -> dict[str, RoleModel]:
+    unknown = sorted(set(given) - set(spec.models))
+    if unknown:
+        raise ConfigError(
+            f"models {unknown} are not in the committee; it has {sorted(spec.models)}"
+        )
+    built: dict[str, RoleModel] = {}
+    for key, entry in spec.models.items():
+        if key in given:
+            built[key] = given[key]
+        elif entry["backend"] == "scripted":
+            roles = [r for r in spec.roles if r.model == key]
+            built[key] = ScriptedModel(
+                entry["name"], _scripts(roles), delay=float(entry.get("delay_s", delay))
+            )
+        else:
+            built[key] = LazyModel(entry)
+    return built
+
+
+def _scripts(roles: list[Any]) -> dict[str, Any]:
+    missing = [r.role for r in roles if r.script not in REFERENCE_SCRIPTS]
+    if missing:
+        raise ConfigError(
+            f"role(s) {missing} run on a scripted model but have no offline script; set "
+            f"script: to one of {', '.join(REFERENCE_SCRIPTS)}, or back them with another model"
+        )
+    return {r.role: REFERENCE_SCRIPTS[r.script] for r in roles}
+
+
+def _advisors(
+    spec: CommitteeSpec, models: Mapping[str, RoleModel], given: Mapping[str, Advisor]
+) -> dict[str, Advisor]:
+    names = [role.role for role in spec.roles]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise ConfigError(f"advisors {unknown} are not roles of the committee; roles are {names}")
+    for role, advisor in given.items():
+        if getattr(advisor, "role", None) != role or not callable(getattr(advisor, "advise", None)):
+            raise ConfigError(f"advisors[{role!r}] must be an Advisor with role {role!r}")
+    built: dict[str, Advisor] = {
+        r.role: RoleAdvisor(r, models[r.model], spec.persona) for r in spec.roles
+    }
+    return {**built, **given}
+
+
+def committee_agent(spec: Source = "tradingagents", **kwargs: Any) -> Committee:
+    """``Committee(spec, **kwargs)``: the convenience constructor."""
+    return Committee(spec, **kwargs)
+
+
+__all__ = ["EXECUTOR_PHASE", "Committee", "committee_agent"]

@@ -1,0 +1,240 @@
+"""Offline scripts for the reference committee's roles: deterministic text from the briefing.
+
+Each script reads only its briefing (the verified snapshot and the memo so far)
+and cites numbers exactly as the snapshot holds them; none computes a figure the
+snapshot lacks. Later roles read earlier ones' lines (PLAN, PROPOSAL, UPGRADE,
+DOWNGRADE, ACCEPT), so the memo really carries the decision, and a failed
+advisor changes what follows: the manager, trader and portfolio manager fall
+back to the snapshot when the line they expect is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from workbench.committee.rating import RATING_LINE, Rating, shift
+from workbench.committee.snapshot import NO_DATA, is_no_data
+
+Briefing = dict[str, Any]
+
+
+def _n(value: Any) -> str:
+    """A snapshot value as cited: strings (and the no-data marker) verbatim, numbers exactly."""
+    return value if isinstance(value, str) else repr(value)
+
+
+def _number(value: Any) -> float | None:
+    return None if is_no_data(value) or value is None else float(value)
+
+
+def score(facts: Mapping[str, Any]) -> int:
+    """Trend (+1/-1), momentum over the window (+1/0/-1) and RSI extremes (-1/+1)."""
+    total = 0
+    short, long, change, rsi = (
+        _number(facts.get(k)) for k in ("sma_5", "sma_long", "change_pct", "rsi_14")
+    )
+    if short is not None and long is not None:
+        total += 1 if short > long else -1
+    if change is not None:
+        total += 1 if change > 1.0 else (-1 if change < -1.0 else 0)
+    if rsi is not None:
+        total += -1 if rsi > 70 else (1 if rsi < 30 else 0)
+    return total
+
+
+def tier(points: int) -> Rating:
+    return {2: Rating.BUY, 1: Rating.OVERWEIGHT, 0: Rating.HOLD, -1: Rating.UNDERWEIGHT}.get(
+        max(min(points, 2), -2), Rating.SELL
+    )
+
+
+def defensive(briefing: Briefing) -> bool:
+    macro = briefing["snapshot"]["macro"]
+    vix = _number(macro.get("vix"))
+    return macro.get("regime") == "contraction" or (vix is not None and vix > 25)
+
+
+def _symbols(briefing: Briefing) -> dict[str, Any]:
+    return briefing["snapshot"]["symbols"]
+
+
+def _last_text(briefing: Briefing, role: str) -> str:
+    spoken = [entry["text"] for entry in briefing["memo"] if entry["role"] == role]
+    return spoken[-1] if spoken else ""
+
+
+def _lines(text: str, word: str) -> dict[str, str]:
+    return dict(re.findall(rf"^{word} (\S+): (\w+)$", text, flags=re.MULTILINE))
+
+
+def _marked(text: str, word: str) -> list[str]:
+    return re.findall(rf"^{word} (\S+)$", text, flags=re.MULTILINE)
+
+
+def _scored_plan(briefing: Briefing) -> dict[str, Rating]:
+    tilt = 1 if defensive(briefing) else 0
+    return {s: shift(tier(score(f)), tilt) for s, f in _symbols(briefing).items()}
+
+
+def _plan_from(text: str, briefing: Briefing) -> dict[str, Rating]:
+    words = {r.value for r in Rating}
+    found = {s: Rating(w) for s, w in _lines(text, r"(?:PLAN|PROPOSAL)").items() if w in words}
+    plan = _scored_plan(briefing)
+    return {s: found.get(s, plan[s]) for s in plan}
+
+
+# --- analysts ------------------------------------------------------------------------
+def market_analyst(briefing: Briefing) -> str:
+    lines = []
+    for symbol, f in _symbols(briefing).items():
+        direction = "up" if score({"sma_5": f["sma_5"], "sma_long": f["sma_long"]}) > 0 else "down"
+        lines.append(
+            f"{symbol}: last {_n(f['last'])}, change {_n(f['change_pct'])}% over {f['closes']} "
+            f"closes, SMA5 {_n(f['sma_5'])} vs long {_n(f['sma_long'])} (trend {direction}), "
+            f"RSI14 {_n(f['rsi_14'])}, volatility {_n(f['volatility_pct'])}%"
+        )
+    return "Market report\n" + "\n".join(lines)
+
+
+def macro_analyst(briefing: Briefing) -> str:
+    m = briefing["snapshot"]["macro"]
+    stance = "defensive: cut risk" if defensive(briefing) else "supportive: risk may be added"
+    return (
+        f"Macro report\nRegime {_n(m['regime'])}; growth {_n(m['growth'])}; inflation "
+        f"{_n(m['inflation'])}; policy rate {_n(m['policy_rate'])}; 10y-2y slope "
+        f"{_n(m['curve_slope_10y_2y'])}; VIX {_n(m['vix'])}.\nStance: {stance}."
+    )
+
+
+def fundamentals_analyst(briefing: Briefing) -> str:
+    fundamentals = briefing["snapshot"]["fundamentals"]
+    lines = [
+        f"{s} ({f['sector']}): {_n(f['vs_sector_pct'])}% against its sector; max order "
+        f"{_n(f['max_order'])} shares"
+        for s, f in fundamentals["names"].items()
+    ]
+    missing = [f"{field}: {text}" for field, text in fundamentals["not_observed"].items()]
+    return "Fundamentals report (observable only)\n" + "\n".join(lines + missing)
+
+
+# --- research debate -----------------------------------------------------------------
+def bull_researcher(briefing: Briefing) -> str:
+    facts = _symbols(briefing)
+    strong = sorted((s for s in facts if score(facts[s]) > 0), key=lambda s: (-score(facts[s]), s))
+    picks = [f"{s} (change {_n(facts[s]['change_pct'])}%)" for s in strong[:3]]
+    reply = _answering(briefing, "bear_researcher", "weakest")
+    return f"Bull case, turn {briefing['turn']}: strongest {', '.join(picks) or 'none'}.{reply}"
+
+
+def bear_researcher(briefing: Briefing) -> str:
+    facts = _symbols(briefing)
+    weak = sorted((s for s in facts if score(facts[s]) < 0), key=lambda s: (score(facts[s]), s))
+    picks = [f"{s} (RSI14 {_n(facts[s]['rsi_14'])})" for s in weak[:3]]
+    vix = _n(briefing["snapshot"]["macro"]["vix"])
+    reply = _answering(briefing, "bull_researcher", "strongest")
+    names = ", ".join(picks) or "none"
+    return f"Bear case, turn {briefing['turn']}: weakest {names}; VIX {vix}.{reply}"
+
+
+def _answering(briefing: Briefing, other: str, word: str) -> str:
+    said = _last_text(briefing, other)
+    if not said:
+        return ""
+    if NO_DATA in said or "FAILED" in said:
+        return f" The {other.split('_')[0]} gave no usable case."
+    named = re.findall(r"(\S+) \((?:change|RSI14) ", said)
+    side = other.split("_")[0]
+    return f" Answering the {side}: its {word} names ({', '.join(named) or 'none'}) are weighed."
+
+
+# --- managers and trader ---------------------------------------------------------------
+def research_manager(briefing: Briefing) -> str:
+    plan = _scored_plan(briefing)
+    turns = [e for e in briefing["memo"] if e["phase"] == "research_debate"]
+    failed = sum("FAILED" in e["text"] for e in turns)
+    lines = [f"PLAN {s}: {r.value}" for s, r in sorted(plan.items())]
+    return "\n".join([*lines, f"Weighed {len(turns)} debate turns ({failed} failed)."])
+
+
+def trader(briefing: Briefing) -> str:
+    plan = _plan_from(_last_text(briefing, "research_manager"), briefing)
+    held = briefing["snapshot"]["portfolio"]["positions"]
+    lines = [f"PROPOSAL {s}: {r.value}" for s, r in sorted(plan.items())]
+    return "\n".join([*lines, f"Currently holding {len(held)} names."])
+
+
+# --- risk debate -----------------------------------------------------------------------
+def _proposal(briefing: Briefing) -> dict[str, Rating]:
+    return _plan_from(_last_text(briefing, "trader"), briefing)
+
+
+def aggressive_risk(briefing: Briefing) -> str:
+    facts, proposal = _symbols(briefing), _proposal(briefing)
+    picks = [
+        s
+        for s, r in sorted(proposal.items())
+        if r is Rating.OVERWEIGHT and (_number(facts[s]["change_pct"]) or 0.0) > 2.0
+    ]
+    return "\n".join([f"UPGRADE {s}" for s in picks] or ["No upgrade is justified."])
+
+
+def conservative_risk(briefing: Briefing) -> str:
+    facts, proposal = _symbols(briefing), _proposal(briefing)
+    vols = [v for f in facts.values() if (v := _number(f["volatility_pct"])) is not None]
+    line = statistics.median(vols) if vols else float("inf")
+    picks = [
+        s
+        for s, r in sorted(proposal.items())
+        if r in (Rating.BUY, Rating.OVERWEIGHT)
+        and ((_number(facts[s]["volatility_pct"]) or 0.0) > line or defensive(briefing))
+    ]
+    return "\n".join([f"DOWNGRADE {s}" for s in picks] or ["No downgrade is needed."])
+
+
+def neutral_risk(briefing: Briefing) -> str:
+    facts = _symbols(briefing)
+    rsi = {s: _number(f["rsi_14"]) for s, f in facts.items()}
+    ups = [
+        s
+        for s in _marked(_last_text(briefing, "aggressive_risk"), "UPGRADE")
+        if (rsi.get(s) or 50) < 65
+    ]
+    downs = _marked(_last_text(briefing, "conservative_risk"), "DOWNGRADE")
+    lines = [f"ACCEPT UPGRADE {s}" for s in ups] + [f"ACCEPT DOWNGRADE {s}" for s in downs]
+    return "\n".join(lines or ["Keep the proposal as it stands."])
+
+
+# --- the executor ----------------------------------------------------------------------
+def portfolio_manager(briefing: Briefing) -> str:
+    ratings = _proposal(briefing)
+    neutral = _last_text(briefing, "neutral_risk")
+    if neutral and "FAILED" not in neutral:
+        ups, downs = _marked(neutral, "ACCEPT UPGRADE"), _marked(neutral, "ACCEPT DOWNGRADE")
+    else:
+        ups, downs = [], _marked(_last_text(briefing, "conservative_risk"), "DOWNGRADE")
+    for symbol in (s for s in ups if s in ratings):
+        ratings[symbol] = shift(ratings[symbol], -1)
+    for symbol in (s for s in downs if s in ratings):
+        ratings[symbol] = shift(ratings[symbol], 1)
+    lines = [RATING_LINE.format(symbol=s, rating=r.value) for s, r in sorted(ratings.items())]
+    return "\n".join([*lines, f"Applied {len(ups)} upgrade(s) and {len(downs)} downgrade(s)."])
+
+
+REFERENCE_SCRIPTS: dict[str, Callable[[Briefing], str]] = {
+    "market_analyst": market_analyst,
+    "macro_analyst": macro_analyst,
+    "fundamentals_analyst": fundamentals_analyst,
+    "bull_researcher": bull_researcher,
+    "bear_researcher": bear_researcher,
+    "research_manager": research_manager,
+    "trader": trader,
+    "aggressive_risk": aggressive_risk,
+    "conservative_risk": conservative_risk,
+    "neutral_risk": neutral_risk,
+    "portfolio_manager": portfolio_manager,
+}
+
+__all__ = ["REFERENCE_SCRIPTS", "defensive", "score", "tier"]
