@@ -24,6 +24,7 @@ from __future__ import annotations
 import _thread
 import asyncio
 import atexit
+import contextlib
 import contextvars
 import inspect
 import os
@@ -65,9 +66,13 @@ class _LoopThread:
 
     def _serve(self) -> None:
         _here.ours = True
-        asyncio.set_event_loop(self.loop)
         try:
-            self.loop.run_forever()
+            while True:
+                try:
+                    self.loop.run_forever()
+                    break
+                except BaseException:  # a coroutine raised SystemExit or KeyboardInterrupt:
+                    continue  # its caller receives it, the loop lives on
         finally:
             _close_loop(self.loop)
 
@@ -97,7 +102,7 @@ _abandoned: list[_LoopThread] = []  # parent's bridge in a forked child: kept, n
 
 def _bridge_loop() -> asyncio.AbstractEventLoop:
     bridge = _bridge
-    if bridge is None:
+    if bridge is None or bridge.loop.is_closed():
         bridge = _start_bridge()
     return bridge.loop
 
@@ -105,7 +110,7 @@ def _bridge_loop() -> asyncio.AbstractEventLoop:
 def _start_bridge() -> _LoopThread:
     global _bridge
     with _bridge_lock:
-        if _bridge is None:
+        if _bridge is None or _bridge.loop.is_closed():
             _bridge = _LoopThread("workbench-bridge")
         return _bridge
 
@@ -133,20 +138,31 @@ atexit.register(_shutdown_bridge)
 class _Call:
     """One coroutine handed to a loop, and the way back to the waiting thread."""
 
-    __slots__ = ("coro", "ctx", "done", "error", "result", "task")
+    __slots__ = ("child", "coro", "ctx", "done", "error", "loop", "result", "stopping", "task")
 
-    def __init__(self, coro: Coroutine[Any, Any, Any], ctx: contextvars.Context) -> None:
+    def __init__(
+        self,
+        coro: Coroutine[Any, Any, Any],
+        ctx: contextvars.Context,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
         self.coro = coro
         self.ctx = ctx
+        self.loop = loop
         self.done = _thread.allocate_lock()
         self.done.acquire()
         self.task: asyncio.Task[Any] | None = None
+        self.child: _Call | None = None  # a nested call this one's coroutine is blocked on
+        self.stopping = False
         self.result: Any = None
         self.error: BaseException | None = None
 
-    def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.task = loop.create_task(self.coro, context=self.ctx)
+    def start(self) -> None:  # on the loop, inside self.ctx
+        _current_call.set(self)
+        self.task = self.loop.create_task(self.coro, context=self.ctx)
         self.task.add_done_callback(self.finish, context=self.ctx)
+        if self.stopping:
+            self.task.cancel()
 
     def finish(self, task: asyncio.Task[Any]) -> None:
         try:
@@ -165,14 +181,22 @@ class _Call:
             self.task.cancel()
 
 
-def _wait(loop: asyncio.AbstractEventLoop, call: _Call, timeout: float | None) -> Any:
+# The call whose coroutine is running; a nested call links itself to it so that
+# cancelling the outer call also reaches the inner one (its loop is not blocked).
+_current_call: contextvars.ContextVar[_Call | None] = contextvars.ContextVar(
+    "workbench_bridge_call", default=None
+)
+
+
+def _submit(call: _Call, timeout: float | None) -> Any:
+    call.loop.call_soon_threadsafe(call.start, context=call.ctx)
     try:
         finished = call.done.acquire(True, -1 if timeout is None else timeout)
     except BaseException:  # KeyboardInterrupt while waiting: cancel, let cleanup run, re-raise
-        _cancel(loop, call)
+        _cancel(call)
         raise
     if not finished:
-        _cancel(loop, call)
+        _cancel(call)
         name = getattr(call.coro, "__qualname__", repr(call.coro))
         raise TimeoutError(f"run_sync: {name} did not finish within {timeout} s and was cancelled")
     error, call.error = call.error, None
@@ -184,33 +208,37 @@ def _wait(loop: asyncio.AbstractEventLoop, call: _Call, timeout: float | None) -
     return call.result
 
 
-def _cancel(loop: asyncio.AbstractEventLoop, call: _Call) -> None:
-    try:
-        loop.call_soon_threadsafe(call.cancel)
-    except RuntimeError:  # the loop is already closed: nothing left to cancel
-        return
+def _cancel(call: _Call) -> None:
+    """Cancel the call and every nested call below it, then give them time to clean up."""
+    node: _Call | None = call
+    while node is not None:
+        _request_cancel(node)
+        node = node.child
     call.done.acquire(True, CANCEL_GRACE)
 
 
-def _submit(
-    loop: asyncio.AbstractEventLoop,
-    coro: Coroutine[Any, Any, T],
-    timeout: float | None,
-    ctx: contextvars.Context,
-) -> T:
-    call = _Call(coro, ctx)
-    loop.call_soon_threadsafe(call.start, loop, context=ctx)
-    return _wait(loop, call, timeout)
+def _request_cancel(call: _Call) -> None:
+    call.stopping = True  # seen by start() if the cancel overtakes it
+    with contextlib.suppress(RuntimeError):  # a closed loop has nothing left to cancel
+        call.loop.call_soon_threadsafe(call.cancel)
 
 
 def _run_nested(coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
     """The caller blocks a bridge loop: run on a fresh helper loop that is closed after."""
+    parent = _current_call.get()
     ctx = contextvars.copy_context()
     ctx.run(_bridge_blocked.set, True)
     helper = _LoopThread("workbench-bridge-nested")
+    call = _Call(coro, ctx, helper.loop)
+    if parent is not None:
+        parent.child = call
+        call.stopping = parent.stopping  # cancelled before it could link: start cancelled
     try:
-        return _submit(helper.loop, coro, timeout, ctx)
+        result: T = _submit(call, timeout)
+        return result
     finally:
+        if parent is not None:
+            parent.child = None
         helper.stop()
 
 
@@ -231,7 +259,9 @@ def run_sync(
             return _run_on_running_loop(running, coro, timeout)
     if _here.ours or _bridge_blocked.get():
         return _run_nested(coro, timeout)
-    return _submit(_bridge_loop(), coro, timeout, contextvars.copy_context())
+    loop = _bridge_loop()
+    result: T = _submit(_Call(coro, contextvars.copy_context(), loop), timeout)
+    return result
 
 
 def _as_coroutine(awaitable: Awaitable[T], timeout: float | None) -> Coroutine[Any, Any, T]:

@@ -6,6 +6,7 @@ core       every everyday situation, asserted; run under -X dev, and under uvloo
 uvloop     core, with the uvloop policy installed first
 fork       the bridge keeps working in a forked child
 interrupt  waits in run_sync until SIGINT arrives, then reports what happened
+interrupt_nested  the same, with the wait two calls deep
 same_loop  a resource bound to the caller's running loop, with and without the opt-in
 Each prints one JSON line on success; any failed assertion exits non-zero.
 """
@@ -129,29 +130,34 @@ def fork() -> dict[str, object]:
     return {"child_exit": os.waitstatus_to_exitcode(status), "parent": run_sync(add(2, 2))}
 
 
-def interrupt() -> dict[str, object]:
-    state = {"finally": False}
+def interrupt(nested: bool = False) -> dict[str, object]:
+    cleaned: list[str] = []
 
     async def wait_forever() -> None:
         try:
             print("waiting", flush=True)
             await asyncio.sleep(60)
         finally:
-            state["finally"] = True
+            cleaned.append("inner")
+
+    async def outer() -> None:
+        try:
+            run_sync(wait_forever())  # nested: the bridge thread blocks here
+        finally:
+            cleaned.append("outer")
 
     started = time.monotonic()
     try:
-        run_sync(wait_forever())
+        run_sync(outer() if nested else wait_forever())
     except KeyboardInterrupt:
         caught = True
     else:
         caught = False
-    elapsed = time.monotonic() - started
     return {
         "caught": caught,
-        "finally": state["finally"],
-        "elapsed": elapsed,
-        "next": run_sync(add(1, 2)),
+        "cleaned": cleaned,
+        "elapsed": time.monotonic() - started,
+        "next": run_sync(add(1, 2), timeout=5),
     }
 
 
@@ -210,6 +216,7 @@ SCENARIOS = {
     "uvloop": uvloop_core,
     "fork": fork,
     "interrupt": interrupt,
+    "interrupt_nested": lambda: interrupt(nested=True),
     "same_loop": same_loop,
 }
 
