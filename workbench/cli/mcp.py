@@ -21,6 +21,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--audit-log", type=Path, default=None, help="audit log (default: STORE/mcp_audit.jsonl)"
     )
     parser.add_argument(
+        "--recordings",
+        type=Path,
+        default=None,
+        help="recordings folder (default: $WORKBENCH_RECORDINGS or the checkout's recordings/)",
+    )
+    parser.add_argument(
         "--check",
         action="store_true",
         help="run the start-up checks, list the tools and exit (run once before registering)",
@@ -31,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _mcp(args: argparse.Namespace) -> int:
     from workbench.mcp.server import default_store, prepare
 
-    server = prepare(args.store or default_store(), args.audit_log)
+    server = prepare(args.store or default_store(), args.audit_log, args.recordings)
     if args.check:
         from workbench.mcp.surface import EXPOSED_TOOLS
 

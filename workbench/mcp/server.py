@@ -21,7 +21,7 @@ from typing import Any
 
 from workbench.errors import ConfigError, MissingDependency, WorkbenchError
 from workbench.mcp.audit import AUDIT_LOG, AuditLog
-from workbench.mcp.surface import EXPOSED_TOOLS, FORBIDDEN_TOOLS, refusal
+from workbench.mcp.surface import EXPOSED_TOOLS, FORBIDDEN_TOOLS, WRITES_RUN_STORE, refusal
 from workbench.mcp.tools import Toolbox, describe
 from workbench.services.store import RunStore, package_version
 
@@ -64,7 +64,7 @@ def build_server(toolbox: Toolbox) -> Any:
     methods = {name: getattr(toolbox, name) for name in sorted(EXPOSED_TOOLS)}
     check_wall(set(methods))
     for name, method in methods.items():
-        writes = name in ("run_evaluation", "compare_runs", "render_report")
+        writes = name in WRITES_RUN_STORE
         server.add_tool(
             method,
             name=name,
@@ -136,17 +136,21 @@ def _is_validation(exc: BaseException) -> bool:
     return isinstance(exc.__cause__, ValidationError)
 
 
-def prepare(store: str | os.PathLike[str], audit_log: str | os.PathLike[str] | None) -> Any:
+def prepare(
+    store: str | os.PathLike[str],
+    audit_log: str | os.PathLike[str] | None = None,
+    recordings: str | os.PathLike[str] | None = None,
+) -> Any:
     """Every check that can fail, before any byte goes to the client: returns the server."""
+    from workbench.services.recorded import default_recordings
+
     _sdk()
     runs = RunStore.open(store)
     audit = AuditLog(audit_log if audit_log is not None else runs.root / AUDIT_LOG)
-    return build_server(Toolbox(runs, audit))
-
-
-def serve(store: str | os.PathLike[str], audit_log: str | os.PathLike[str] | None = None) -> None:
-    """Run the server on stdio until the client closes it."""
-    prepare(store, audit_log).run("stdio")
+    folder = Path(recordings) if recordings is not None else default_recordings()
+    if folder is not None and not folder.is_dir():
+        raise ConfigError(f"recordings folder {folder} does not exist; pass --recordings DIR")
+    return build_server(Toolbox(runs, audit, recordings=folder))
 
 
 def default_store() -> Path:

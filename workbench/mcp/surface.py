@@ -36,10 +36,16 @@ EXPOSED_TOOLS: frozenset[str] = frozenset(
         "metrics_glossary",
         "run_evaluation",
         "compare_runs",
+        "replay_recording",
         "render_report",
         "list_runs",
         "get_run",
     }
+)
+
+# Tools that add a run (or a report) to the run store; every other tool only reads.
+WRITES_RUN_STORE: frozenset[str] = frozenset(
+    {"run_evaluation", "compare_runs", "replay_recording", "render_report"}
 )
 
 FORBIDDEN_TOOLS: frozenset[str] = frozenset(
@@ -64,6 +70,8 @@ FORBIDDEN_TOOLS: frozenset[str] = frozenset(
 )
 
 DEFERRED_PARAMS: dict[str, dict[str, str]] = {
+    "list_agents": {"recordings": _RECORDINGS},
+    "replay_recording": {"store": _STORE, "recordings": _RECORDINGS},
     "run_evaluation": {"store": _STORE},
     "compare_runs": {"store": _STORE},
     "render_report": {"store": _STORE},

@@ -9,6 +9,7 @@ imported: the server module registers these methods.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -43,15 +44,18 @@ class Toolbox:
         self,
         store: RunStore,
         audit: AuditLog,
+        *,
+        recordings: Path | None = None,
         services: Mapping[str, Callable[..., dict[str, Any]]] | None = None,
     ) -> None:
         from workbench.services import SERVICES
 
-        self.store, self.audit = store, audit
+        self.store, self.audit, self.recordings = store, audit, recordings
         self.services = dict(SERVICES if services is None else services)
 
     def _call(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        bound = {"store": self.store} if "store" in DEFERRED_PARAMS.get(tool, {}) else {}
+        server_side = {"store": self.store, "recordings": self.recordings}
+        bound = {k: v for k, v in server_side.items() if k in DEFERRED_PARAMS.get(tool, {})}
         try:
             result = self.services[tool](**bound, **arguments)
         except Exception as exc:
@@ -81,8 +85,9 @@ class Toolbox:
         return self._call("diff_presets", a=a, b=b)
 
     def list_agents(self) -> dict[str, Any]:
-        """The arms these tools can run without calling a model: rule-based baselines (and
-        recorded arms, which replay their transcript), each with a one-line description."""
+        """The arms these tools can run without calling a model: rule-based baselines, each with
+        a one-line description, and the recordings (seed, preset, days and arms of each) whose
+        model-backed arms replay their transcripts through replay_recording."""
         return self._call("list_agents")
 
     def metrics_glossary(self) -> dict[str, Any]:
@@ -154,6 +159,16 @@ class Toolbox:
             ticks_per_step=ticks_per_step,
         )
 
+    def replay_recording(
+        self,
+        name: Annotated[str, Field(description="Recording name, as listed by list_agents.")],
+    ) -> dict[str, Any]:
+        """Re-execute a recording offline (model-backed arms answer from their transcripts; a
+        question they were never asked stops the replay, naming the step) into a new run, and
+        report every difference from the results it recorded: matched is true only when the
+        results digest is identical. The recording itself is only read, never changed."""
+        return self._call("replay_recording", name=name)
+
     # --- artefacts and past runs ----------------------------------------------------------
     def render_report(self, run_id: RunId) -> dict[str, Any]:
         """Write one self-contained HTML report of a stored run (tables and plots inline) into
@@ -181,6 +196,7 @@ class Toolbox:
 TOOL_METRICS: dict[str, tuple[str, ...]] = {
     "run_evaluation": ("return_pct", "sharpe", "max_drawdown_pct", "turnover", "errors"),
     "get_run": ("return_pct", "sharpe", "max_drawdown_pct"),
+    "replay_recording": ("return_pct", "sharpe", "model_calls", "tokens"),
     "compare_runs": ("mean_diff", "ci_low", "ci_high", "p_value", "p_holm", "significant"),
 }
 

@@ -13,6 +13,7 @@ from workbench.services.compare import compare_runs
 from workbench.services.evaluation import evaluate_arms, run_evaluation
 from workbench.services.glossary import definitions_for, metrics_glossary
 from workbench.services.presets import describe_preset, diff_presets, list_presets
+from workbench.services.recorded import list_recordings, replay_recording
 from workbench.services.report import render_report
 from workbench.services.runs import get_run, list_runs
 from workbench.services.store import RunStore
@@ -26,6 +27,7 @@ SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
     "metrics_glossary": metrics_glossary,
     "run_evaluation": run_evaluation,
     "compare_runs": compare_runs,
+    "replay_recording": replay_recording,
     "render_report": render_report,
     "list_runs": list_runs,
     "get_run": get_run,
@@ -45,8 +47,10 @@ __all__ = [
     "get_run",
     "list_agents",
     "list_presets",
+    "list_recordings",
     "list_runs",
     "metrics_glossary",
     "render_report",
+    "replay_recording",
     "run_evaluation",
 ]

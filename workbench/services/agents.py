@@ -1,28 +1,35 @@
-"""The arms a service can run without spending model money: baselines and recorded arms.
+"""The arms a service can run without spending model money.
 
-An arm is named by a string:
-
-- a baseline name (``"momentum"``), see ``workbench.baselines.BASELINES``;
-- ``"recording:<name>"`` or ``"recording:<name>/<arm>"``: an arm of a shipped
-  recording, replayed from its transcript (never live).
+- Baselines, by name (``"momentum"``; see ``workbench.baselines.BASELINES``), run in
+  any evaluation.
+- Recorded arms answer from a transcript made in one experiment (seed, roster,
+  market); they are run by replaying their recording (``replay_recording``),
+  because any other experiment would ask them questions they were never asked.
 """
 
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 from typing import Any
 
 from workbench.agents import Agent
 from workbench.errors import ConfigError
 
-RECORDING_PREFIX = "recording:"
 
+def list_agents(recordings: str | Path | None = None) -> dict[str, Any]:
+    """Every arm the services can run, by kind: baselines, and recordings with their arms."""
+    from workbench.services.recorded import list_recordings
 
-def list_agents() -> dict[str, Any]:
-    """Every arm name a service accepts, by kind, with a one-line description each."""
+    shipped = list_recordings(recordings)
     return {
         "baselines": _baselines(),
-        "naming": "Pass a baseline by its name.",
+        "recordings": shipped["recordings"],
+        "how_to_run": (
+            "Baselines: pass their names to run_evaluation or compare_runs. Recorded arms: "
+            "replay_recording with the recording's name runs its whole roster offline, on the "
+            "market it was recorded on; no model is called."
+        ),
     }
 
 
@@ -61,14 +68,10 @@ def build_arms(arms: Any) -> list[Agent]:
     return [baseline(name) for name in names]
 
 
-def arm_source(name: str) -> str:
-    return "replayed" if name.startswith(RECORDING_PREFIX) else "baseline"
-
-
 def _unknown_arm(name: str, known: list[str]) -> str:
     near = difflib.get_close_matches(name, known, n=1)
     hint = f" Did you mean {near[0]!r}?" if near else ""
     return (
-        f"unknown arm {name!r}.{hint} Baselines: {', '.join(known)}; recorded arms are "
-        f"'{RECORDING_PREFIX}<name>/<arm>' (see list_agents)."
+        f"unknown arm {name!r}.{hint} Baselines: {', '.join(known)}. Recorded arms run "
+        "through replay_recording (see list_agents)."
     )

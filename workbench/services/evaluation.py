@@ -9,7 +9,7 @@ from typing import Any
 from workbench.errors import ConfigError
 from workbench.evaluation import Results, World
 from workbench.evaluation.results import VOLATILE_COLUMNS
-from workbench.services.agents import arm_source, build_arms, check_arm_names
+from workbench.services.agents import build_arms, check_arm_names
 from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
@@ -148,10 +148,13 @@ def summarise(results: Results, folder: Path) -> dict[str, Any]:
     }
 
 
-def ranking(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Arms ordered by Sharpe, with what the ordering rests on carried beside it as data."""
+def ranking(rows: list[dict[str, Any]], sources: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Arms ordered by Sharpe, with what the ordering rests on carried beside it as data.
+
+    ``sources`` says where each arm's decisions came from ("baseline" when not given).
+    """
     order = sorted(rows, key=lambda r: (-(r[RANK_BY] or 0.0), r["arm"]))
-    sources = {row["arm"]: arm_source(row["arm"]) for row in rows}
+    sources = {row["arm"]: (sources or {}).get(row["arm"], "baseline") for row in rows}
     caveats = [CAVEATS["single_path"], CAVEATS["multiple_testing"]]
     if "replayed" in sources.values():
         caveats.append(CAVEATS["replayed"])
