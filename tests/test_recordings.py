@@ -90,7 +90,7 @@ def test_a_changed_roster_is_named(recording: Path) -> None:
 
 
 def test_a_changed_preset_name_is_named(recording: Path) -> None:
-    with pytest.raises(ReplayMiss, match="recorded on preset 'standard-v1'.*runs 'calm-v1'"):
+    with pytest.raises(ReplayMiss, match=r"recorded on preset 'standard-v1'.*runs 'calm-v1'"):
         replay(recording, model="calm-v1")
 
 
@@ -103,7 +103,7 @@ def test_a_moved_dial_of_the_recorded_preset_is_listed(recording: Path, monkeypa
 
 def test_a_changed_schema_version_names_both_versions(recording: Path) -> None:
     _edit(recording / "manifest.json", lambda m: m.update(observation_schema_version="0"))
-    with pytest.raises(RecordingError, match="observation schema version '0'.*version '1'"):
+    with pytest.raises(RecordingError, match=r"observation schema version '0'.*version '1'"):
         replay(recording)
 
 
@@ -112,7 +112,7 @@ def test_a_changed_schema_in_a_transcript_stops_before_the_first_lookup(recordin
         recording / "transcripts" / "trend.json",
         lambda t: t["meta"].update(decision_schema_version="1"),
     )
-    with pytest.raises(ReplayMiss, match="decision schema version '1'.*version '2'"):
+    with pytest.raises(ReplayMiss, match=r"decision schema version '1'.*version '2'"):
         replay(recording)
 
 
@@ -120,7 +120,7 @@ def test_changed_instructions_are_refused_when_the_adapter_is_built(
     recording: Path, monkeypatch
 ) -> None:
     monkeypatch.setattr(scripted, "TREND_INSTRUCTIONS", scripted.TREND_INSTRUCTIONS + " Be bold.")
-    with pytest.raises(ValidationError, match="arm 'trend'.*instructions changed"):
+    with pytest.raises(ValidationError, match=r"arm 'trend'.*instructions changed"):
         replay(recording)
 
 
