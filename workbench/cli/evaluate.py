@@ -29,16 +29,15 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from workbench.evaluation import evaluate
     from workbench.report.tables import format_scorecard
+    from workbench.services import evaluate_arms
 
-    arms = [a.strip() for a in args.arms.split(",") if a.strip()]
-    results = evaluate(
-        arms,
+    results = evaluate_arms(
+        [a.strip() for a in args.arms.split(",") if a.strip()],
         seed=args.seed,
-        universe=args.names,
+        preset=args.preset,
+        names=args.names,
         days=args.days,
-        model=args.preset,
         steps_per_day=args.steps_per_day,
         ticks_per_step=args.ticks_per_step,
     )

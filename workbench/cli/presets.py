@@ -20,27 +20,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from workbench.engine.presets import DEFAULT_PRESET, list_presets
+    from workbench.services import list_presets
 
-    for name in list_presets():
-        print(f"{name}{'  (default)' if name == DEFAULT_PRESET else ''}")
+    for row in list_presets()["presets"]:
+        print(f"{row['name']}{'  (default)' if row['default'] else ''}")
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
-    from workbench.engine.presets import preset
+    from workbench.services import describe_preset
 
-    chosen = preset(args.name)
-    print(json.dumps({"preset": chosen.fingerprint, "dials": chosen.vector}, indent=2))
+    print(json.dumps(describe_preset(args.name), indent=2))
     return 0
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from workbench.engine.presets import diff
+    from workbench.services import diff_presets
 
-    changes = diff(args.a, args.b)
-    if not changes:
+    changes = diff_presets(args.a, args.b)
+    if changes["same"]:
         print(f"{args.a} and {args.b} have the same dials")
-    for dial, (left, right) in changes.items():
-        print(f"{dial:28s} {left!s:>12} -> {right!s}")
+    for row in changes["changes"]:
+        print(f"{row['dial']:28s} {row['a']!s:>12} -> {row['b']!s}")
     return 0

@@ -73,5 +73,5 @@ def _unknown_arm(name: str, known: list[str]) -> str:
     hint = f" Did you mean {near[0]!r}?" if near else ""
     return (
         f"unknown arm {name!r}.{hint} Baselines: {', '.join(known)}. Recorded arms run "
-        "through replay_recording (see list_agents)."
+        "by replaying their recording (replay_recording, or `workbench replay`)."
     )
