@@ -212,3 +212,16 @@ def test_evaluate_works_inside_a_running_event_loop() -> None:
         asyncio.run(main())
         == evaluate(["buy_and_hold"], **SMALL).scorecard.loc["buy_and_hold", "pnl"]
     )
+
+
+def test_an_arm_that_mutates_its_payload_cannot_change_what_another_sees() -> None:
+    def vandal(payload: dict[str, Any]) -> dict[str, Any]:
+        for quote in payload["symbols"].values():
+            quote["last"] = -1.0
+        payload["macro"].clear()
+        return {"actions": []}
+
+    spy = Scripted("spy", lambda p: {"actions": []})
+    evaluate([Scripted("vandal", vandal), spy], **SMALL)
+    assert all(quote["last"] > 0 for p in spy.seen for quote in p["symbols"].values())
+    assert all(p["macro"] for p in spy.seen)

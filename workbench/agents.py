@@ -88,10 +88,14 @@ class Agent:
     """Base of every arm. Override ``decide`` (sync) or ``adecide`` (async).
 
     ``every`` asks the arm at every Nth decision point; in between it holds.
+    Each arm gets its own copy of the payload, so one arm cannot change what
+    another sees; ``shares_payload = True`` skips the copy for arms known never
+    to mutate it (the baselines).
     """
 
     name: str = "agent"
     every: int = 1
+    shares_payload: bool = False
 
     def __init__(self, name: str | None = None, *, every: int | None = None) -> None:
         if name is not None:

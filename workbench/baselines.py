@@ -23,6 +23,7 @@ class Cash(Agent):
     """Never trades: the zero line every other arm is measured against."""
 
     name = "cash"
+    shares_payload = True
 
     def decide(self, payload: dict[str, Any]) -> Decision:
         return HOLD
@@ -33,6 +34,7 @@ class _TargetWeights(Agent):
 
     every = 6
     invested = 0.95
+    shares_payload = True
 
     def targets(self, payload: dict[str, Any]) -> dict[str, float]:
         raise NotImplementedError
@@ -64,6 +66,7 @@ class BuyAndHold(_TargetWeights):
     """Buys every name in equal weight at the first decision, then holds."""
 
     name = "buy_and_hold"
+    _bought = False
 
     def begin(self, run: RunInfo) -> None:
         self._bought = False
@@ -128,6 +131,7 @@ class RandomTrader(Agent):
     """Trades a few random names at random each step; seeded, so runs repeat exactly."""
 
     name = "random"
+    shares_payload = True
 
     def __init__(
         self,

@@ -7,6 +7,7 @@ decision step only, so nothing from a later step can reach an agent.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -66,10 +67,21 @@ def _macro(path: MarketPath, day_row: int) -> dict[str, Any]:
 
 
 def arm_payload(
-    market: dict[str, Any], portfolio: Portfolio, mid: np.ndarray, symbols: tuple[str, ...]
+    market: dict[str, Any],
+    portfolio: Portfolio,
+    mid: np.ndarray,
+    symbols: tuple[str, ...],
+    *,
+    private: bool = True,
 ) -> dict[str, Any]:
-    """The market part plus this arm's own cash, equity and positions."""
+    """The market part plus this arm's own cash, equity and positions.
+
+    With ``private`` the market part is a deep copy (a JSON round trip, the
+    fastest deep copy of plain JSON), so the arm may mutate what it got.
+    """
     held = np.flatnonzero(portfolio.positions)
+    if private:
+        market = json.loads(json.dumps(market))
     return {
         **market,
         "portfolio": {

@@ -203,7 +203,9 @@ class _Run:
                 day=market["day"],
                 step=market["step"],
                 index=k,
-                payload=arm_payload(market, self.books[i], mid, symbols),
+                payload=arm_payload(
+                    market, self.books[i], mid, symbols, private=not self.arms[i].shares_payload
+                ),
                 preset=self.world.stamp,
             )
             for i in due
