@@ -4,3 +4,45 @@ Tests, examples and notebooks drive the same code offline with these. Modules:
 ``scripted`` (rule-based callable agents standing in for a model) and one module
 per framework with a scripted model for it.
 """
+
+from typing import Any
+
+from workbench.testing._answers import Policy, Refusal, stumbling_policy, trend_policy
+
+# Scripted framework models, imported on first use so that importing
+# workbench.testing never imports a framework.
+_LAZY = {
+    "ScriptedAgentsModel": "workbench.testing.openai_agents",
+    "ScriptedPydanticModel": "workbench.testing.pydantic_ai",
+    "ScriptedChatModel": "workbench.testing.langgraph",
+    "scripted_graph": "workbench.testing.langgraph",
+    "openai_agents_arm": "workbench.testing.framework_arms",
+    "pydantic_ai_arm": "workbench.testing.framework_arms",
+    "langgraph_arm": "workbench.testing.framework_arms",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'workbench.testing' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = [
+    # scripted policies for the framework models
+    "Policy",
+    "Refusal",
+    # scripted framework models (lazy)
+    "ScriptedAgentsModel",
+    "ScriptedChatModel",
+    "ScriptedPydanticModel",
+    "langgraph_arm",
+    "openai_agents_arm",
+    "pydantic_ai_arm",
+    "scripted_graph",
+    "stumbling_policy",
+    "trend_policy",
+]

@@ -75,6 +75,13 @@ def trend_policy(payload: dict[str, Any]) -> dict[str, Any]:
     return {"actions": actions, "rationale": rationale}
 
 
+def stumbling_policy(payload: dict[str, Any]) -> Any:
+    """``trend_policy``, except on day 1, where it answers with prose instead of JSON."""
+    if payload.get("day") == 1:
+        return "I would rather wait and see how the market settles."
+    return trend_policy(payload)
+
+
 def _move(row: Mapping[str, Any]) -> float:
     history = row.get("history") or []
     if len(history) < 2 or not history[0]:
@@ -86,4 +93,12 @@ def _cap(row: Mapping[str, Any]) -> int:
     return int(row.get("max_order") or 0)
 
 
-__all__ = ["Policy", "Refusal", "answer_of", "answer_text", "token_estimate", "trend_policy"]
+__all__ = [
+    "Policy",
+    "Refusal",
+    "answer_of",
+    "answer_text",
+    "stumbling_policy",
+    "token_estimate",
+    "trend_policy",
+]
