@@ -18,6 +18,7 @@ COMMANDS: tuple[str, ...] = (
     "workbench.cli.presets",
     "workbench.cli.evaluate",
     "workbench.cli.demo",
+    "workbench.cli.notebook",
     "workbench.cli.recordings",
     "workbench.cli.mcp",
 )

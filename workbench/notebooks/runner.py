@@ -1,0 +1,264 @@
+"""Run parameterised notebooks with papermill's Python API: one at a time or several at once.
+
+Every run gets its own output folder (passed to the notebook as ``out_dir``) and
+leaves the executed notebook there. A batch runs up to ``workers`` kernels at
+once in one process (threads; each papermill run drives its own kernel process),
+shows a progress bar, keeps going when a run fails, and collects every run's
+``scorecard.csv`` into one table. A failure is reported with its cell and error:
+``PapermillExecutionError`` (an exception in a cell) and nbclient's
+``CellTimeoutError`` (a cell ran past ``timeout``) both become a failed
+``RunOutcome``; anything else is a bug and propagates.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from workbench.errors import ConfigError
+
+DEFAULT_KERNEL = "python3"
+DEFAULT_TIMEOUT_S = 600.0
+
+
+@dataclass(frozen=True)
+class NotebookJob:
+    """One notebook with its parameters and the folder its results go to."""
+
+    notebook: Path
+    parameters: Mapping[str, Any]
+    out_dir: Path
+    name: str
+
+    @property
+    def output_notebook(self) -> Path:
+        return self.out_dir / self.notebook.name
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How a run ended; ``cell`` is the index of the failing cell (``None`` when it passed)."""
+
+    job: NotebookJob
+    status: str  # "ok", "error" or "timeout"
+    seconds: float
+    cell: int | None = None
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def describe(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.job.parameters.items())
+        if self.ok:
+            return f"{self.job.name}: ok in {self.seconds:.1f}s ({params})"
+        return (
+            f"{self.job.name}: {self.status} at cell {self.cell} after {self.seconds:.1f}s "
+            f"({params}): {self.error}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.job.name,
+            "notebook": str(self.job.notebook),
+            "parameters": dict(self.job.parameters),
+            "out_dir": str(self.job.out_dir),
+            "status": self.status,
+            "seconds": round(self.seconds, 3),
+            "cell": self.cell,
+            "error": self.error,
+        }
+
+
+@dataclass
+class BatchResult:
+    """Every run's outcome, and all scorecards in one table (run and parameters first)."""
+
+    outcomes: list[RunOutcome]
+    scorecards: pd.DataFrame
+    seconds: float
+    summary_path: Path | None = None
+    failures: list[RunOutcome] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.failures = [o for o in self.outcomes if not o.ok]
+
+    def summary(self) -> str:
+        lines = [o.describe() for o in self.outcomes]
+        done = len(self.outcomes) - len(self.failures)
+        lines.append(f"{done}/{len(self.outcomes)} runs ok in {self.seconds:.1f}s")
+        return "\n".join(lines)
+
+
+def run_notebook(
+    notebook: str | Path,
+    out_dir: str | Path,
+    parameters: Mapping[str, Any] | None = None,
+    *,
+    kernel_name: str = DEFAULT_KERNEL,
+    timeout: float | None = DEFAULT_TIMEOUT_S,
+    name: str | None = None,
+) -> RunOutcome:
+    """Execute one notebook into ``out_dir`` (given to it as the ``out_dir`` parameter)."""
+    job = make_job(notebook, out_dir, parameters or {}, name=name)
+    return execute(job, kernel_name=kernel_name, timeout=timeout)
+
+
+def make_job(
+    notebook: str | Path, out_dir: str | Path, parameters: Mapping[str, Any], name: str | None
+) -> NotebookJob:
+    path = Path(notebook)
+    if not path.is_file():
+        raise ConfigError(f"notebook {str(path)!r} not found; pass the path of an .ipynb file")
+    if "out_dir" in parameters:
+        raise ConfigError("pass the output folder as out_dir=/--out, not as a notebook parameter")
+    return NotebookJob(
+        notebook=path.resolve(),
+        parameters=dict(parameters),
+        out_dir=Path(out_dir).resolve(),
+        name=name or path.stem,
+    )
+
+
+def execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
+    import papermill
+    from nbclient.exceptions import CellTimeoutError
+    from papermill.exceptions import PapermillExecutionError
+
+    job.out_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    try:
+        papermill.execute_notebook(
+            str(job.notebook),
+            str(job.output_notebook),
+            parameters={**job.parameters, "out_dir": str(job.out_dir)},
+            kernel_name=kernel_name,
+            execution_timeout=timeout,
+            progress_bar=False,
+            cwd=str(job.notebook.parent),
+        )
+    except PapermillExecutionError as exc:
+        error = f"{exc.ename}: {exc.evalue}"
+        return RunOutcome(job, "error", time.perf_counter() - started, exc.cell_index, error)
+    except CellTimeoutError as exc:
+        cell = _running_cell(job.output_notebook)
+        error = f"CellTimeoutError: {str(exc).splitlines()[0]}"
+        return RunOutcome(job, "timeout", time.perf_counter() - started, cell, error)
+    return RunOutcome(job, "ok", time.perf_counter() - started)
+
+
+def _running_cell(output: Path) -> int | None:
+    """The cell papermill marked as running when the run stopped (the one that timed out)."""
+    try:
+        cells = json.loads(output.read_text(encoding="utf-8"))["cells"]
+    except (OSError, ValueError, KeyError):
+        return None
+    for index, cell in enumerate(cells):
+        if cell.get("metadata", {}).get("papermill", {}).get("status") == "running":
+            return index
+    return None
+
+
+def run_batch(
+    jobs: Sequence[NotebookJob],
+    *,
+    workers: int = 2,
+    kernel_name: str = DEFAULT_KERNEL,
+    timeout: float | None = DEFAULT_TIMEOUT_S,
+    progress: bool = True,
+    summary_dir: str | Path | None = None,
+) -> BatchResult:
+    """Run ``jobs`` with up to ``workers`` kernels at once; failed runs do not stop the rest.
+
+    With ``summary_dir``, writes ``scorecards.csv`` (every run's scorecard, with
+    the run name and its parameters) and ``batch.json`` (every outcome) there.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
+    _refuse_shared_folders(jobs)
+    started = time.perf_counter()
+    outcomes: dict[str, RunOutcome] = {}
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="notebook") as pool:
+        futures = {
+            pool.submit(execute, job, kernel_name=kernel_name, timeout=timeout): job for job in jobs
+        }
+        with _progress(len(jobs), progress) as bar:
+            for future in as_completed(futures):
+                outcome = future.result()
+                outcomes[outcome.job.name] = outcome
+                bar.update(1)
+                bar.set_postfix(failed=sum(not o.ok for o in outcomes.values()))
+    ordered = [outcomes[job.name] for job in jobs]
+    result = BatchResult(ordered, collect_scorecards(ordered), time.perf_counter() - started)
+    if summary_dir is not None:
+        result.summary_path = write_summary(result, Path(summary_dir))
+    return result
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="notebooks", unit="run", disable=not enabled, file=sys.stderr)
+
+
+def _refuse_shared_folders(jobs: Sequence[NotebookJob]) -> None:
+    seen: dict[Path, str] = {}
+    for job in jobs:
+        if job.out_dir in seen or job.name in seen.values():
+            raise ConfigError(
+                f"runs {seen.get(job.out_dir, job.name)!r} and {job.name!r} would share a "
+                "name or output folder; give every run its own"
+            )
+        seen[job.out_dir] = job.name
+
+
+def collect_scorecards(outcomes: Sequence[RunOutcome]) -> pd.DataFrame:
+    """Each successful run's ``scorecard.csv`` with run name and parameters in front."""
+    frames = []
+    for outcome in outcomes:
+        card_path = outcome.job.out_dir / "scorecard.csv"
+        if not outcome.ok or not card_path.is_file():
+            continue
+        card = pd.read_csv(card_path)
+        front = {
+            "run": outcome.job.name,
+            **{k: _cell(v) for k, v in outcome.job.parameters.items()},
+        }
+        for i, (column, value) in enumerate(front.items()):
+            card.insert(i, column if column not in card.columns else f"param_{column}", value)
+        frames.append(card)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _cell(value: Any) -> Any:
+    return value if isinstance(value, int | float | str | bool) else json.dumps(value)
+
+
+def write_summary(result: BatchResult, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    result.scorecards.to_csv(folder / "scorecards.csv", index=False, lineterminator="\n")
+    summary = {
+        "seconds": round(result.seconds, 3),
+        "runs": [o.to_dict() for o in result.outcomes],
+        "failed": [o.job.name for o in result.failures],
+    }
+    path = folder / "batch.json"
+    path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def run_name(notebook: Path, index: int, parameters: Mapping[str, Any]) -> str:
+    """A readable, filesystem-safe run name: ``evaluate-03-seed=3-preset=calm-v1``."""
+    parts = [f"{notebook.stem}-{index:02d}"]
+    parts += [f"{k}={v}" for k, v in parameters.items()]
+    return re.sub(r"[^A-Za-z0-9_.=,+-]+", "_", "-".join(parts))[:120]
