@@ -70,12 +70,10 @@ class PhaseSpec:
         return len(self.roles) * self.rounds if self.kind == "debate" else len(self.roles)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "rounds": self.rounds_setting or self.rounds,
-            "roles": [role.to_json() for role in self.roles],
-        }
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.kind == "debate":
+            data["rounds"] = self.rounds_setting or self.rounds
+        return {**data, "roles": [role.to_json() for role in self.roles]}
 
 
 @dataclass(frozen=True)
