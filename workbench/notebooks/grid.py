@@ -66,7 +66,7 @@ def plan_jobs(
     fixed = dict(parameters or {})
     combos = expand_grid(grid or {}) if grid or not runs else []
     variants = [*combos, *(dict(r) for r in runs)]
-    jobs = []
+    jobs: list[NotebookJob] = []
     for notebook in notebooks:
         for variant in variants:
             merged = {**fixed, **variant}

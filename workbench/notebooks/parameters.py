@@ -66,10 +66,11 @@ def arm_names(param: str, value: str | Sequence[str], *, extra: Sequence[str] = 
 
 
 def seed_list(param: str, value: str | int | Sequence[int]) -> list[int]:
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int):
         value = [value]
+    items = value if isinstance(value, str) else [str(v) for v in value]
     seeds = []
-    for item in name_list(param, [str(v) for v in value] if not isinstance(value, str) else value):
+    for item in name_list(param, items):
         if not item.isdigit():
             raise _bad(param, f"seed {item!r} is not a whole number >= 0", "e.g. '1,2,3'")
         seeds.append(int(item))
