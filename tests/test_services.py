@@ -1,0 +1,282 @@
+"""The service core: plain functions, JSON-safe answers, a run store that confines every path."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from workbench import services
+from workbench.engine.presets import DIALS
+from workbench.errors import ConfigError, RecordingError
+from workbench.evaluation import evaluate
+from workbench.evaluation.compare import paired_comparison
+from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.services.glossary import COMPARISON, METRICS, definitions_for
+from workbench.services.store import RunStore
+
+RECORDINGS = Path(__file__).resolve().parents[1] / "recordings"
+SMALL = {"names": 8, "days": 3}
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` (hidden ones too) with its bytes."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def entries(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir())
+
+
+# --- presets and glossary -------------------------------------------------------------
+def test_preset_services_list_describe_and_diff() -> None:
+    listed = services.list_presets()
+    names = [row["name"] for row in listed["presets"]]
+    assert "standard-v1" in names and listed["default"] == "standard-v1"
+    calm = next(row for row in listed["presets"] if row["name"] == "calm-v1")
+    assert "spread_bps" in calm["dials_moved_from_default"]
+    assert set(services.describe_preset()["dials"]) == set(DIALS)
+    diff = services.diff_presets("standard-v1", "calm-v1")
+    assert {"dial": "spread_bps", "a": 4.0, "b": 2.0} in diff["changes"] and not diff["same"]
+    assert services.diff_presets("calm-v1", "calm-v1")["same"]
+    with pytest.raises(ConfigError, match="Did you mean 'calm-v1'"):
+        services.describe_preset("calm-v2")
+
+
+def test_glossary_has_one_entry_per_scorecard_column_in_the_metric_conventions() -> None:
+    glossary = services.metrics_glossary()
+    assert list(glossary["metrics"]) == list(SCORECARD_COLUMNS)
+    assert set(METRICS) == set(SCORECARD_COLUMNS)
+    # the conventions stated in workbench.evaluation.metrics
+    sharpe = glossary["metrics"]["sharpe"]["definition"]
+    assert "ddof=1" in sharpe and "sqrt(252)" in sharpe and "zero risk-free" in sharpe
+    assert "0.0 when" in sharpe
+    drawdown = glossary["metrics"]["max_drawdown_pct"]["definition"]
+    assert "positive percentage of the peak" in drawdown
+    assert "one-way" in glossary["metrics"]["turnover"]["definition"]
+    assert "marked to mid" in glossary["metrics"]["return_pct"]["definition"]
+    assert set(glossary["comparison"]) == set(COMPARISON)
+    assert {"single_path", "multiple_testing", "replayed"} <= set(glossary["caveats"])
+    assert METRICS["sharpe"][0] in definitions_for(["sharpe"])
+    with pytest.raises(ConfigError, match="no glossary entry"):
+        definitions_for(["alpha"])
+
+
+# --- evaluation and the run store ----------------------------------------------------
+def test_run_evaluation_matches_the_library_and_writes_artefacts(tmp_path: Path) -> None:
+    answer = services.run_evaluation(tmp_path, ["cash", "momentum"], seed=3, **SMALL)
+    json.dumps(answer, allow_nan=False)  # JSON-safe, no NaN
+    library = evaluate(["cash", "momentum"], seed=3, universe=8, days=3)
+    assert answer["results_digest"] == library.digest()
+    assert [row["arm"] for row in answer["scorecard"]] == ["cash", "momentum"]
+    assert "latency_s" not in answer["scorecard"][0]  # wall clock stays out of answers
+    for relative in answer["artefacts"].values():
+        assert (tmp_path / relative).is_file() and not Path(relative).is_absolute()
+    assert answer["counts"]["orders"] == len(library.orders)
+    assert "orders" not in answer  # large outputs by path only
+    ranking = answer["ranking"]
+    assert ranking["seeds"] == 1 and ranking["arms_compared"] == 2
+    assert ranking["arm_sources"] == {"cash": "baseline", "momentum": "baseline"}
+    assert any("one market path" in c for c in ranking["caveats"])
+
+
+def test_the_same_request_reuses_its_run_and_another_makes_a_new_one(tmp_path: Path) -> None:
+    first = services.run_evaluation(tmp_path, ["cash", "buy_and_hold"], seed=1, **SMALL)
+    again = services.run_evaluation(tmp_path, ["cash", "buy_and_hold"], seed=1, **SMALL)
+    other = services.run_evaluation(tmp_path, ["cash", "buy_and_hold"], seed=2, **SMALL)
+    assert (first["reused"], again["reused"], other["reused"]) == (False, True, False)
+    assert first["run_id"] == again["run_id"] != other["run_id"]
+    assert first["results_digest"] == again["results_digest"]
+    assert other["ranking"]["evaluations_in_store"] == 2
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"arms": ["cash", "momentm"]}, "Did you mean 'momentum'"),
+        ({"arms": []}, "arms is empty"),
+        ({"arms": ["cash", "cash"]}, "unique"),
+        ({"arms": ["cash"], "preset": "calmm-v1"}, "unknown preset"),
+        ({"arms": ["cash"], "days": 0}, "days must be between"),
+        ({"arms": ["cash"], "seed": -1}, "seed must be"),
+        ({"arms": ["cash"], "names": "many"}, "names must be a whole number"),
+        ({"arms": ["cash"], "capital": "lots"}, "capital must be a number"),
+    ],
+)
+def test_bad_evaluation_input_names_the_problem_and_leaves_the_store_unchanged(
+    tmp_path: Path, arguments: dict, message: str
+) -> None:
+    services.run_evaluation(tmp_path, ["cash"], **SMALL)
+    before = snapshot(tmp_path)
+    with pytest.raises(ConfigError, match=message):
+        services.run_evaluation(tmp_path, **{**SMALL, **arguments})
+    assert snapshot(tmp_path) == before
+
+
+def test_a_run_that_fails_midway_leaves_no_partial_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("workbench.services.evaluation.summarise", broken)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        services.run_evaluation(tmp_path, ["cash"], **SMALL)
+    assert entries(tmp_path) == []
+
+
+def test_list_runs_is_capped_with_a_truncation_count(tmp_path: Path) -> None:
+    for seed in range(3):
+        services.run_evaluation(tmp_path, ["cash"], seed=seed, **SMALL)
+    page = services.list_runs(tmp_path, limit=2)
+    assert (len(page["runs"]), page["total"], page["truncated"]) == (2, 3, 1)
+    assert services.list_runs(tmp_path, kind="comparison")["total"] == 0
+    with pytest.raises(ConfigError, match="kind must be"):
+        services.list_runs(tmp_path, kind="everything")
+    with pytest.raises(ConfigError, match="limit"):
+        services.list_runs(tmp_path, limit=0)
+
+
+def test_get_run_reads_back_the_summary_and_files(tmp_path: Path) -> None:
+    made = services.run_evaluation(tmp_path, ["cash", "momentum"], **SMALL)
+    got = services.get_run(tmp_path, made["run_id"])
+    assert got["results_digest"] == made["results_digest"]
+    assert got["request"]["arms"] == ["cash", "momentum"]
+    assert f"{made['run_id']}/results.json" in got["files"]
+
+
+@pytest.mark.parametrize(
+    "run_id", ["../../etc/passwd", "/etc/passwd", "..", ".", "a/../../b", "", "x" * 300]
+)
+def test_paths_outside_the_run_store_are_refused(tmp_path: Path, run_id: str) -> None:
+    store = tmp_path / "store"
+    services.run_evaluation(store, ["cash"], **SMALL)
+    before = snapshot(store)
+    with pytest.raises(ConfigError, match=r"run id|outside the run store"):
+        services.get_run(store, run_id)
+    with pytest.raises(ConfigError):
+        services.render_report(store, run_id)
+    assert snapshot(store) == before
+
+
+def test_a_symlink_out_of_the_store_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    made = services.run_evaluation(outside, ["cash"], **SMALL)
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "escape").symlink_to(outside / made["run_id"])
+    with pytest.raises(ConfigError, match="outside the run store"):
+        services.get_run(store, "escape")
+
+
+def test_an_unwritable_store_is_refused(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(ConfigError, match="is a file"):
+        RunStore.open(blocker)
+    with pytest.raises(ConfigError, match="cannot create run store"):
+        RunStore.open(blocker / "store")
+
+
+# --- comparison and report -----------------------------------------------------------
+def test_compare_runs_is_the_paired_comparison_of_one_run_per_seed(tmp_path: Path) -> None:
+    arms = ["cash", "buy_and_hold", "momentum"]
+    answer = services.compare_runs(tmp_path, arms, "buy_and_hold", [1, 2, 3], **SMALL)
+    json.dumps(answer, allow_nan=False)
+    assert sorted(answer["evaluation_runs"]) == ["1", "2", "3"]
+    library = paired_comparison(
+        [evaluate(arms, seed=s, universe=8, days=3) for s in (1, 2, 3)], "buy_and_hold"
+    )
+    rows = {row["arm"]: row for row in answer["comparison"]}
+    assert set(rows) == {"cash", "momentum"}
+    for arm in rows:
+        assert rows[arm]["mean_diff"] == pytest.approx(library.loc[arm, "mean_diff"], abs=0)
+        assert rows[arm]["p_holm"] >= rows[arm]["p_value"]
+    assert answer["ranking"]["seeds"] == 3 and answer["ranking"]["arms_compared"] == 2
+    # the per-seed evaluations are ordinary runs, reused by a later identical evaluation
+    again = services.run_evaluation(tmp_path, arms, seed=2, **SMALL)
+    assert again["reused"] and again["run_id"] == answer["evaluation_runs"]["2"]
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "seeds", "extra", "message"),
+    [
+        ("random", [1, 2], {}, "benchmark 'random' must be one of the arms"),
+        ("cash", [], {}, "seeds must be a non-empty list"),
+        ("cash", [1, 1], {}, "unique"),
+        ("cash", [1, 2], {"metric": "alpha"}, "not a numeric scorecard column"),
+        ("cash", [1, 2], {"method": "magic"}, "method must be"),
+        ("cash", [1, 2], {"preset": "nope"}, "unknown preset"),
+    ],
+)
+def test_bad_comparison_input_leaves_the_store_unchanged(
+    tmp_path: Path, benchmark: str, seeds: list[int], extra: dict, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        services.compare_runs(tmp_path, ["cash", "momentum"], benchmark, seeds, **SMALL, **extra)
+    assert entries(tmp_path) == []
+
+
+def test_render_report_writes_one_html_file_into_the_run(tmp_path: Path) -> None:
+    made = services.run_evaluation(tmp_path, ["cash", "momentum"], **SMALL)
+    report = services.render_report(tmp_path, made["run_id"])
+    path = tmp_path / report["report"]
+    assert path.parent == tmp_path / made["run_id"]
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") or "<html" in text[:200]
+    assert "momentum" in text and "data:image/png;base64," in text
+
+
+# --- recordings ----------------------------------------------------------------------
+def test_list_agents_names_baselines_and_the_shipped_recordings() -> None:
+    agents = services.list_agents(RECORDINGS)
+    assert {row["name"] for row in agents["baselines"]} >= {"cash", "momentum", "random"}
+    shipped = {row["name"]: row for row in agents["recordings"]}
+    assert {"callable-sync-trend", "callable-async-contrarian"} <= set(shipped)
+    trend = {arm["name"]: arm["source"] for arm in shipped["callable-sync-trend"]["arms"]}
+    assert trend["trend"] == "replayed" and trend["momentum"] == "baseline"
+
+
+def test_replaying_a_shipped_recording_matches_and_is_stored_as_a_run(tmp_path: Path) -> None:
+    answer = services.replay_recording(tmp_path, "callable-sync-trend", recordings=RECORDINGS)
+    assert answer["matched"] and answer["differences"] == []
+    assert answer["results_digest"] == answer["expected_digest"]
+    assert answer["ranking"]["arm_sources"]["trend"] == "replayed"
+    assert any("replayed arm" in c for c in answer["ranking"]["caveats"])
+    assert services.list_runs(tmp_path, kind="replay")["total"] == 1
+
+
+def test_a_replay_reports_differences_without_touching_the_recording(tmp_path: Path) -> None:
+    folder = tmp_path / "recs" / "edited"
+    shutil.copytree(RECORDINGS / "callable-sync-trend", folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["expected"]["scorecard"][0]["trades"] += 1
+    manifest["expected"]["digest"] = "0" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(folder)
+    answer = services.replay_recording(tmp_path / "store", "edited", recordings=folder.parent)
+    assert not answer["matched"]
+    assert any("trades" in line for line in answer["differences"])
+    assert snapshot(folder) == before
+
+
+def test_a_roster_that_could_call_a_model_is_refused_before_the_market_opens(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "recs" / "sneaky"
+    shutil.copytree(RECORDINGS / "callable-sync-trend", folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["roster"][1] = {"agent": "workbench.agents:Agent", "name": "momentum", "every": 6}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(RecordingError, match="never run an arm that could call a model"):
+        services.replay_recording(tmp_path / "store", "sneaky", recordings=folder.parent)
+    assert entries(tmp_path / "store") == []
+
+
+@pytest.mark.parametrize("name", ["../callable-sync-trend", "/etc", "..", "nope", "a/../../b"])
+def test_recording_names_are_confined_to_the_recordings_folder(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ConfigError, match="recording"):
+        services.replay_recording(tmp_path, name, recordings=RECORDINGS / "callable-sync-trend")
+    assert entries(tmp_path) == []
