@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import gc
 import http.server
 import inspect
 import json
@@ -19,6 +20,7 @@ import sys
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
@@ -239,6 +241,36 @@ def test_a_coroutine_raising_a_base_exception_does_not_kill_the_bridge(
     assert run_sync(add(2, 2), timeout=5) == 4
 
 
+def test_a_call_leaves_no_reference_cycles_behind() -> None:
+    class Payload:
+        pass
+
+    async def make() -> Payload:
+        return Payload()
+
+    async def fail() -> None:
+        raise ValueError("cycle check")
+
+    run_sync(make())
+    gc.collect()
+    gc.disable()
+    try:
+        payload = run_sync(make())
+        ref = weakref.ref(payload)
+        del payload
+        assert ref() is None  # freed by refcount alone, not waiting for the collector
+        failures = 0
+        for _ in range(20):
+            try:
+                run_sync(fail())
+            except ValueError:
+                failures += 1
+        assert failures == 20
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 # --- loop-bound resources and concurrency ---------------------------------------
 
 
@@ -415,6 +447,10 @@ def test_in_a_kernel_cell_with_nbclient() -> None:
     printed = _printed(notebook)
     assert "BRIDGE-OK nbclient" in printed
     assert "SAME-LOOP released" in printed
+    (says,) = [
+        cell for cell in notebook.cells if "print-from-bridge" in cell.metadata.get("tags", [])
+    ]
+    assert _printed(nbformat.v4.new_notebook(cells=[says])) == "printed on the bridge thread\n"
 
 
 @pytest.mark.slow

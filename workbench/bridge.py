@@ -174,6 +174,7 @@ class _Call:
         except BaseException as exc:
             self.error = exc
         finally:
+            _current_call.set(None)  # runs inside self.ctx: no call <-> context cycle
             self.done.release()
 
     def cancel(self) -> None:
@@ -199,13 +200,14 @@ def _submit(call: _Call, timeout: float | None) -> Any:
         _cancel(call)
         name = getattr(call.coro, "__qualname__", repr(call.coro))
         raise TimeoutError(f"run_sync: {name} did not finish within {timeout} s and was cancelled")
-    error, call.error = call.error, None
+    error, result = call.error, call.result
+    del call  # the traceback keeps this frame: leave no path from it back to the error
     if error is not None:
         try:
             raise error
         finally:
-            error = None
-    return call.result
+            del error
+    return result
 
 
 def _cancel(call: _Call) -> None:
@@ -239,6 +241,7 @@ def _run_nested(coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
     finally:
         if parent is not None:
             parent.child = None
+        del call
         helper.stop()
 
 
