@@ -267,6 +267,7 @@ def _check_agent(agent: Any, mode: str, bind_output_type: bool) -> None:
         if mode != "replay":
             raise ConfigError(f"mode={mode!r} calls the model, so it needs the agents.Agent")
         return
+    require("agents", extra=EXTRA, purpose="OpenAIAgentsAdapter", package=DISTRIBUTION)
     if not callable(getattr(agent, "clone", None)):
         raise ConfigError(
             f"OpenAIAgentsAdapter needs an agents.Agent, got {type(agent).__name__}; wrap a "

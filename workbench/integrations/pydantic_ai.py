@@ -259,6 +259,7 @@ def _check_agent(agent: Any, mode: str, bind_output_type: bool) -> None:
         if mode != "replay":
             raise ConfigError(f"mode={mode!r} calls the model, so it needs the pydantic_ai.Agent")
         return
+    require("pydantic_ai", extra=EXTRA, purpose="PydanticAIAdapter", package=DISTRIBUTION)
     if not callable(getattr(agent, "run", None)):
         raise ConfigError(
             f"PydanticAIAdapter needs a pydantic_ai.Agent, got {type(agent).__name__}"
