@@ -240,3 +240,20 @@ def test_prior_resumes_a_dead_run_paying_only_for_the_missing_exchanges(tmp_path
     whole = callable_agent(buy_first, name="a", mode="record", every=2)
     assert finished.digest() == evaluate([whole], **MARKET).digest()
     assert [e.response for e in resumed.recorder] == [e.response for e in whole.recorder]
+
+
+def test_common_exports_the_shared_layer_of_the_contract() -> None:
+    from workbench.integrations import common
+
+    contract = {
+        "OBSERVABLE_MACRO", "SIDES", "ORDER_TYPES", "HISTORY_STEPS", "MAX_PARTICIPATION",
+        "DECISION_SCHEMA_VERSION", "OBSERVATION_SCHEMA_VERSION", "Action", "Decision",
+        "AdapterInfo", "require", "digest", "replay_response", "preset_of", "stamp_preset",
+        "refuse_a_changed_preset", "stamp_artefact", "PRESET_VECTOR_KEY", "run_sync",
+        "ValidationError", "DecisionError", "FrameworkError", "ReplayMiss",
+    }  # fmt: skip
+    assert contract <= set(common.__all__)
+    assert all(hasattr(common, name) for name in common.__all__)
+    assert common.DECISION_SCHEMA_VERSION == "2" and common.OBSERVATION_SCHEMA_VERSION == "1"
+    with pytest.raises(common.MissingDependency, match=r'pip install "workbench\[nope\]"'):
+        common.require("no_such_module_here", extra="nope", purpose="This test")
