@@ -119,7 +119,8 @@ class PydanticAIModel:
     async def complete(self, prompt: str) -> Reply:
         _load("pydantic_ai", "pydantic-ai-slim", "pydantic-ai")
         result = await self.agent.run(prompt, model=self.model)
-        usage = result.usage()
+        usage = result.usage  # a property in pydantic-ai >= 2.x; a method before
+        usage = usage if hasattr(usage, "input_tokens") else usage()
         return Reply(
             str(result.output), int(usage.input_tokens or 0), int(usage.output_tokens or 0)
         )
