@@ -30,14 +30,17 @@ async def trivial() -> int:
     return 1
 
 
-def per_call_us(call: Callable[[], object], calls: int, repeats: int) -> float:
-    best = float("inf")
+def per_call_us(calls: dict[str, Callable[[], object]], n: int, repeats: int) -> dict[str, float]:
+    """Best of ``repeats`` runs of ``n`` calls each, the contenders interleaved so that
+    load from other processes on a shared machine hits them all alike."""
+    best = dict.fromkeys(calls, float("inf"))
     for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        best = min(best, (time.perf_counter() - start) / calls)
-    return best * 1e6
+        for name, call in calls.items():
+            start = time.perf_counter()
+            for _ in range(n):
+                call()
+            best[name] = min(best[name], (time.perf_counter() - start) / n)
+    return {name: seconds * 1e6 for name, seconds in best.items()}
 
 
 def main() -> None:
@@ -52,17 +55,17 @@ def main() -> None:
     same = asyncio.new_event_loop()
 
     run_sync(trivial())  # start the bridge thread outside the timing
-    results = {
-        "run_sync": per_call_us(lambda: run_sync(trivial()), args.calls, args.repeats),
-        "run_coroutine_threadsafe": per_call_us(
-            lambda: asyncio.run_coroutine_threadsafe(trivial(), other).result(),
-            args.calls,
-            args.repeats,
-        ),
-        "loop.run_until_complete": per_call_us(
-            lambda: same.run_until_complete(trivial()), args.calls, args.repeats
-        ),
-    }
+    results = per_call_us(
+        {
+            "run_sync": lambda: run_sync(trivial()),
+            "run_coroutine_threadsafe": lambda: asyncio.run_coroutine_threadsafe(
+                trivial(), other
+            ).result(),
+            "loop.run_until_complete": lambda: same.run_until_complete(trivial()),
+        },
+        args.calls,
+        args.repeats,
+    )
     other.call_soon_threadsafe(other.stop)
     thread.join()
     other.close()

@@ -415,6 +415,7 @@ def test_same_loop_opt_in_serves_a_resource_bound_to_the_callers_loop() -> None:
     result = scenario_json("same_loop")
     assert "bound to a different event loop" in result["without"]
     assert result["with"] == "from the caller's loop"
+    assert result["timed_out"] is True
     assert result["switch"] == "from the caller's loop"
     assert "uvloop" in result["uvloop_refused"]
 

@@ -178,10 +178,15 @@ def same_loop() -> dict[str, object]:
 
         producer = asyncio.create_task(produce())
         got = run_sync(queue.get(), timeout=5, same_loop=True)
+        timed_out = False
+        try:
+            run_sync(asyncio.sleep(5), timeout=0.05, same_loop=True)
+        except TimeoutError:
+            timed_out = True
         bound.set()
         await waiter
         await producer
-        return {"without": without, "with": got}
+        return {"without": without, "with": got, "timed_out": timed_out}
 
     async def switched() -> str:
         queue: asyncio.Queue[str] = asyncio.Queue()
