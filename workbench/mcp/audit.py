@@ -1,11 +1,12 @@
 """The append-only audit log: one JSON line per tool call, enough to make the call again.
 
 Each line holds the time, the tool, the arguments after validation (exactly what
-reached the service, defaults filled in), the run id when the call made or read a
+reached the service, defaults filled in), the values the server bound itself
+(the run store and recordings folder), the run id when the call made or read a
 run, the package version, the outcome (``ok``, ``error``, ``refused``,
 ``invalid``) and a summary of the result: its digest, plus the results digest of
-a run. ``reproduce(entry, store)`` calls the same service with the same
-arguments; its summary equals the logged one when the call is reproduced.
+a run. ``reproduce(entry)`` calls the same service with the same arguments; its
+summary equals the logged one when the call is reproduced.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from workbench.errors import ConfigError
 from workbench.evaluation.results import canonical_json
-from workbench.services.store import RunStore, package_version
+from workbench.services.store import package_version
 
 AUDIT_LOG = "mcp_audit.jsonl"
 # Keys that depend on where or when a call ran, not on what it computed.
@@ -52,11 +53,13 @@ class AuditLog:
         outcome: str,
         result: Mapping[str, Any] | None = None,
         error: str | None = None,
+        bound: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
             "tool": tool,
             "arguments": dict(arguments),
+            "bound": dict(bound or {}),
             "run_id": (result or {}).get("run_id"),
             "version": package_version(),
             "outcome": outcome,
@@ -86,18 +89,21 @@ def summarise(result: Mapping[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def reproduce(entry: Mapping[str, Any], store: RunStore | str | os.PathLike[str]) -> dict:
-    """Call the logged service again with the logged arguments; return the new summary."""
-    from workbench.mcp.surface import DEFERRED_PARAMS
+def reproduce(entry: Mapping[str, Any], **bound: str | os.PathLike[str]) -> dict[str, Any]:
+    """Call the logged service again with the logged arguments; return the new summary.
+
+    The server-bound values (``store``, ``recordings``) are the logged ones unless
+    given here, e.g. ``reproduce(entry, store=fresh_dir)`` to rebuild a run elsewhere.
+    """
     from workbench.services import SERVICES
 
     tool = entry["tool"]
     if tool not in SERVICES:
         raise ConfigError(f"the audit entry names {tool!r}, which is not a service")
-    arguments = dict(entry["arguments"])
-    if "store" in DEFERRED_PARAMS.get(tool, {}):
-        arguments["store"] = RunStore.open(store)
-    return summarise(SERVICES[tool](**arguments))
+    if entry.get("outcome") != "ok":
+        raise ConfigError(f"the audit entry is a {entry.get('outcome')!r} call; nothing ran")
+    where = {**entry.get("bound", {}), **{k: str(v) for k, v in bound.items()}}
+    return summarise(SERVICES[tool](**where, **entry["arguments"]))
 
 
 def _without_volatile(value: Any) -> Any:

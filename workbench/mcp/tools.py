@@ -56,12 +56,18 @@ class Toolbox:
     def _call(self, tool: str, **arguments: Any) -> dict[str, Any]:
         server_side = {"store": self.store, "recordings": self.recordings}
         bound = {k: v for k, v in server_side.items() if k in DEFERRED_PARAMS.get(tool, {})}
+        where = {
+            k: str(v.root if isinstance(v, RunStore) else v)
+            for k, v in bound.items()
+            if v is not None
+        }
         try:
             result = self.services[tool](**bound, **arguments)
         except Exception as exc:
-            self.audit.write(tool, arguments, outcome="error", error=f"{type(exc).__name__}: {exc}")
+            error = f"{type(exc).__name__}: {exc}"
+            self.audit.write(tool, arguments, outcome="error", error=error, bound=where)
             raise
-        self.audit.write(tool, arguments, outcome="ok", result=result)
+        self.audit.write(tool, arguments, outcome="ok", result=result, bound=where)
         return result
 
     # --- discovery --------------------------------------------------------------------
@@ -73,7 +79,8 @@ class Toolbox:
     def describe_preset(
         self, name: Annotated[str | None, Field(description="Preset name; null = default.")] = None
     ) -> dict[str, Any]:
-        """Every dial of one market preset and its fingerprint (the name for a shipped preset)."""
+        """Every dial of one market preset (macro, volatility, mispricing and liquidity
+        coefficients) and its fingerprint: the name for a shipped preset."""
         return self._call("describe_preset", name=name)
 
     def diff_presets(
@@ -81,7 +88,8 @@ class Toolbox:
         a: Annotated[str, Field(description="First preset name.")],
         b: Annotated[str, Field(description="Second preset name.")],
     ) -> dict[str, Any]:
-        """The dials that differ between two presets, with the value in each."""
+        """The dials that differ between two presets, with the value in each; same is true when
+        none differ. Read it before comparing results across presets: it says what moved."""
         return self._call("diff_presets", a=a, b=b)
 
     def list_agents(self) -> dict[str, Any]:
