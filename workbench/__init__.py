@@ -1,8 +1,8 @@
 """workbench: a reproducible evaluation workbench for LLM trading agents.
 
-    >>> from workbench import evaluate
-    >>> results = evaluate(["buy_and_hold", "momentum"], seed=7, universe=40, days=10)
-    >>> results.scorecard
+>>> from workbench import evaluate
+>>> results = evaluate(["buy_and_hold", "momentum"], seed=7, universe=40, days=10)
+>>> results.scorecard
 """
 
 from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
