@@ -28,8 +28,8 @@ def as_results(value: ResultsLike) -> Results:
 
 def as_runs(value: ResultsLike | Sequence[ResultsLike]) -> list[Results]:
     """One run, or several (e.g. one per seed), as a non-empty list of ``Results``."""
-    if isinstance(value, Results | Mapping):
-        return [as_results(value)]
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        return [as_results(value)]  # a Results, a dict, or something as_results refuses
     runs = [as_results(item) for item in value]
     if not runs:
         raise ConfigError("a report needs at least one Results object, got an empty list")

@@ -1,0 +1,76 @@
+"""Paired comparison across seeds: intervals, p-values and the Holm correction."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from workbench.errors import ConfigError
+from workbench.evaluation.compare import holm, paired_comparison, per_seed, run_seeds
+
+
+def _table() -> pd.DataFrame:
+    return pd.DataFrame(
+        {"bench": [1.0, 2.0, 3.0], "a": [2.0, 4.0, 6.0], "b": [1.5, 2.0, 2.5]},
+        index=pd.Index([1, 2, 3], name="seed"),
+    )
+
+
+def test_t_interval_and_p_value_match_the_textbook():
+    row = paired_comparison(_table(), "bench").loc["a"]
+    # differences 1, 2, 3: mean 2, sd 1, n 3
+    half = stats.t.ppf(0.975, 2) / math.sqrt(3)
+    assert row["mean_diff"] == pytest.approx(2.0)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((2 - half, 2 + half))
+    assert row["p_value"] == pytest.approx(stats.ttest_rel([2, 4, 6], [1, 2, 3]).pvalue)
+    assert row["seeds"] == 3 and row["benchmark"] == "bench"
+
+
+def test_holm_adjusts_in_step_down_order_and_keeps_input_order():
+    adjusted = holm([0.01, 0.04, 0.03, float("nan")])
+    np.testing.assert_allclose(adjusted[:3], [0.03, 0.06, 0.06])
+    assert math.isnan(adjusted[3])
+
+
+def test_benchmark_is_left_out_and_holm_applies_across_arms():
+    table = paired_comparison(_table(), "bench")
+    assert list(table.index) == ["a", "b"]
+    raw = table["p_value"].to_numpy()
+    np.testing.assert_allclose(table["p_holm"], holm(raw))
+    assert (table["significant"] == (table["p_holm"] < 0.05)).all()
+
+
+def test_bootstrap_is_seeded_and_brackets_the_mean():
+    one = paired_comparison(_table(), "bench", method="bootstrap", seed=4)
+    two = paired_comparison(_table(), "bench", method="bootstrap", seed=4)
+    pd.testing.assert_frame_equal(one, two)
+    assert (one["ci_low"] <= one["mean_diff"]).all() and (one["mean_diff"] <= one["ci_high"]).all()
+
+
+def test_one_seed_has_no_interval():
+    row = paired_comparison(_table().head(1), "bench").loc["a"]
+    assert math.isnan(row["ci_low"]) and math.isnan(row["p_value"])
+
+
+def test_runs_from_evaluate_are_paired_by_seed():
+    runs = run_seeds(["cash", "buy_and_hold"], [1, 2], universe=5, days=2)
+    table = per_seed(runs)
+    assert list(table.index) == [1, 2]
+    row = paired_comparison(runs, "cash").loc["buy_and_hold"]
+    assert row["mean_diff"] == pytest.approx(table["buy_and_hold"].mean())
+    assert per_seed([r.to_dict() for r in runs]).equals(table)
+
+
+def test_bad_requests_name_the_fix():
+    with pytest.raises(ConfigError, match="benchmark arm 'nope'"):
+        paired_comparison(_table(), "nope")
+    with pytest.raises(ConfigError, match="confidence"):
+        paired_comparison(_table(), "bench", confidence=1.5)
+    with pytest.raises(ConfigError, match="method"):
+        paired_comparison(_table(), "bench", method="z")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="unknown metric"):
+        per_seed(run_seeds(["cash"], [1], universe=3, days=1), metric="alpha")
