@@ -8,6 +8,7 @@
 from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
 from workbench.baselines import BASELINES, baseline
 from workbench.bridge import run_sync
+from workbench.committee import Committee
 from workbench.engine import Preset, Universe, diff, list_presets, preset
 from workbench.errors import (
     ConfigError,
@@ -46,6 +47,7 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "Usage",
     "BASELINES",
     "baseline",
+    "Committee",
     # async bridge
     "run_sync",
     # errors
