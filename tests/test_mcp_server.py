@@ -1,0 +1,131 @@
+"""`workbench mcp` as a client sees it: a subprocess on stdio, driven by the SDK's own client."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from workbench.mcp import EXPOSED_TOOLS
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDINGS = ROOT / "recordings"
+pytestmark = pytest.mark.slow
+
+
+def server_command(store: Path, *extra: str) -> list[str]:
+    folders = ["--store", str(store), "--recordings", str(RECORDINGS)]
+    return ["-m", "workbench", "mcp", *folders, *extra]
+
+
+async def session_run(store: Path) -> dict[str, Any]:
+    parameters = StdioServerParameters(
+        command=sys.executable, args=server_command(store), cwd=str(ROOT)
+    )
+    seen: dict[str, Any] = {}
+    with (store.parent / "server.err").open("w") as errors:
+        async with (
+            stdio_client(parameters, errlog=errors) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            seen["init"] = await session.initialize()
+            seen["tools"] = (await session.list_tools()).tools
+            seen["evaluation"] = await session.call_tool(
+                "run_evaluation", {"arms": ["cash", "momentum"], "names": 10, "days": 3}
+            )
+            seen["replay"] = await session.call_tool(
+                "replay_recording", {"name": "callable-sync-trend"}
+            )
+            seen["typo"] = await session.call_tool(
+                "compare_runs",
+                {"arms": ["cash", "momentum"], "benchmark": "cash", "seeds": [1], "metrc": "pnl"},
+            )
+            seen["report"] = await session.call_tool(
+                "render_report", {"run_id": seen["evaluation"].structured_content["run_id"]}
+            )
+    return seen
+
+
+def test_a_client_lists_tools_runs_replays_and_is_refused_a_typo(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    seen = anyio.run(session_run, store)
+    assert seen["init"].server_info.name == "workbench"
+    assert {tool.name for tool in seen["tools"]} == EXPOSED_TOOLS
+
+    evaluation = seen["evaluation"]
+    assert not evaluation.is_error
+    answer = evaluation.structured_content
+    assert [row["arm"] for row in answer["scorecard"]] == ["cash", "momentum"]
+    assert (store / answer["artefacts"]["results"]).is_file()
+    assert json.loads(evaluation.content[0].text)["run_id"] == answer["run_id"]
+
+    replay = seen["replay"].structured_content
+    assert not seen["replay"].is_error and replay["matched"] and replay["differences"] == []
+
+    typo = seen["typo"]
+    assert typo.is_error
+    assert "metrc: not a parameter of this tool. Did you mean metric?" in typo.content[0].text
+
+    report = seen["report"].structured_content
+    assert (store / report["report"]).read_text(encoding="utf-8").lstrip().startswith("<")
+
+    log = [json.loads(line) for line in (store / "mcp_audit.jsonl").read_text().splitlines()]
+    assert [e["tool"] for e in log] == [
+        "run_evaluation",
+        "replay_recording",
+        "compare_runs",
+        "render_report",
+    ]
+    assert [e["outcome"] for e in log] == ["ok", "ok", "refused", "ok"]
+
+
+def start(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_server_that_cannot_start_says_why_and_exits_before_the_handshake(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for store, reason in ((blocker, "is a file"), (blocker / "runs", "cannot create run store")):
+        done = start(*server_command(store))
+        assert done.returncode != 0
+        assert reason in done.stderr and done.stdout == ""
+    missing = start(*server_command(tmp_path / "ok", "--recordings", str(tmp_path / "none")))
+    assert missing.returncode != 0 and "recordings folder" in missing.stderr
+    assert missing.stdout == ""
+
+
+def test_without_the_mcp_extra_the_server_names_the_install_line(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['mcp'] = None; sys.modules['mcp.server'] = None\n"
+        "from workbench.cli import main\n"
+        f"sys.exit(main(['mcp', '--store', {str(tmp_path / 'store')!r}]))\n"
+    )
+    done = start("-c", code)
+    assert done.returncode != 0 and done.stdout == ""
+    assert 'pip install "workbench[mcp]"' in done.stderr
+
+
+def test_check_runs_the_start_up_checks_and_lists_the_tools(tmp_path: Path) -> None:
+    done = start(*server_command(tmp_path / "store", "--check"))
+    assert done.returncode == 0, done.stderr
+    assert f"{len(EXPOSED_TOOLS)} tools" in done.stdout
+    assert all(name in done.stdout for name in EXPOSED_TOOLS)
