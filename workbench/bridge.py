@@ -71,8 +71,8 @@ class _LoopThread:
                 try:
                     self.loop.run_forever()
                     break
-                except BaseException:  # a coroutine raised SystemExit or KeyboardInterrupt:
-                    continue  # its caller receives it, the loop lives on
+                except (KeyboardInterrupt, SystemExit):  # raised by a coroutine, which
+                    continue  # hands it to its caller: the loop lives on
         finally:
             _close_loop(self.loop)
 
@@ -192,7 +192,8 @@ _current_call: contextvars.ContextVar[_Call | None] = contextvars.ContextVar(
 def _submit(call: _Call, timeout: float | None) -> Any:
     call.loop.call_soon_threadsafe(call.start, context=call.ctx)
     try:
-        finished = call.done.acquire(True, -1 if timeout is None else timeout)
+        forever = timeout is None or timeout >= threading.TIMEOUT_MAX
+        finished = call.done.acquire(True, -1 if forever else timeout)
     except BaseException:  # KeyboardInterrupt while waiting: cancel, let cleanup run, re-raise
         _cancel(call)
         raise

@@ -97,7 +97,16 @@ def core() -> dict[str, object]:
         pass
     else:
         raise AssertionError("no TimeoutError")
+    try:
+        run_sync(_exit())
+    except SystemExit as exc:
+        assert exc.code == 3
+    assert run_sync(add(1, 1), timeout=float("inf")) == 2
     return {"loop": run_sync(loop_type()), "debug": run_sync(_debug_flag())}
+
+
+async def _exit() -> None:
+    raise SystemExit(3)
 
 
 async def _make_queue() -> asyncio.Queue[int]:
