@@ -226,3 +226,19 @@ def test_a_half_finished_run_resumes_from_its_transcript() -> None:
     evaluate([resumed], **MARKET)
     assert resumed.calls_made == CALLS_PER_DECISION  # only the third day was asked
     assert resumed.usage.model_calls == 3 * CALLS_PER_DECISION
+
+
+def test_rounds_set_the_debate_lengths_and_the_executor_is_asked_once_a_decision() -> None:
+    recorder = Transcript()
+    committee = Committee(recorder=recorder, max_debate_rounds=2, max_risk_discuss_rounds=3)
+    results = evaluate([committee], **MARKET)
+    for entry in committee.record:
+        phases = [role["phase"] for role in entry["roles"]]
+        assert phases.count("research_debate") == 2 * 2
+        assert phases.count("risk_debate") == 3 * 3
+        debaters = [r["role"] for r in entry["roles"] if r["phase"] == "risk_debate"]
+        assert debaters[:3] == ["aggressive_risk", "conservative_risk", "neutral_risk"]
+    executor_calls = [e for e in recorder.exchanges if e.input["role"] == "portfolio_manager"]
+    assert len(executor_calls) == len(committee.record) == 3
+    per_decision = 3 + 2 * 2 + 1 + 1 + 3 * 3 + 1
+    assert results.scorecard["model_calls"].iloc[0] == 3 * per_decision

@@ -38,6 +38,12 @@ def is_no_data(value: Any) -> bool:
     return isinstance(value, str) and value.startswith(NO_DATA)
 
 
+def observed(source: Mapping[str, Any], key: str, field: str) -> Any:
+    """``source[key]``, or the no-data marker when it is absent or null (not observed)."""
+    value = source.get(key)
+    return no_data(field, "not in the observation") if value is None else value
+
+
 def verified_snapshot(payload: Mapping[str, Any]) -> dict[str, Any]:
     """Plain JSON: as-of, macro, portfolio, per-symbol facts and observable fundamentals."""
     symbols: Mapping[str, Any] = payload.get("symbols") or {}
@@ -45,10 +51,10 @@ def verified_snapshot(payload: Mapping[str, Any]) -> dict[str, Any]:
     positions = book.get("positions") or {}
     per_symbol = {s: _symbol_facts(s, symbols[s], positions) for s in sorted(symbols)}
     return {
-        "as_of": {k: payload.get(k, no_data(k, "not in the observation")) for k in ("day", "step")},
+        "as_of": {k: observed(payload, k, k) for k in ("day", "step")},
         "macro": _macro(payload.get("macro") or {}),
         "portfolio": {
-            key: book.get(key, no_data(f"portfolio.{key}", "not in the observation"))
+            key: observed(book, key, f"portfolio.{key}")
             for key in ("cash", "equity", "buying_power")
         }
         | {"positions": {s: float(q) for s, q in sorted(positions.items())}},
@@ -58,10 +64,7 @@ def verified_snapshot(payload: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _macro(macro: Mapping[str, Any]) -> dict[str, Any]:
-    out = {
-        key: macro.get(key, no_data(f"macro.{key}", "not in the observation"))
-        for key in OBSERVABLE_MACRO
-    }
+    out = {key: observed(macro, key, f"macro.{key}") for key in OBSERVABLE_MACRO}
     short, long = out["yield_2y"], out["yield_10y"]
     if is_no_data(short) or is_no_data(long):
         out["curve_slope_10y_2y"] = no_data("curve_slope_10y_2y", "a yield is missing")
@@ -75,7 +78,7 @@ def _symbol_facts(
 ) -> dict[str, Any]:
     history = [float(x) for x in row.get("history") or []]
     facts: dict[str, Any] = {
-        key: row.get(key, no_data(f"{symbol}.{key}", "not in the observation"))
+        key: observed(row, key, f"{symbol}.{key}")
         for key in ("sector", "last", "bid", "ask", "volume", "max_order")
     }
     facts["position"] = float(positions.get(symbol, 0.0))
