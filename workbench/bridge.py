@@ -192,8 +192,8 @@ _current_call: contextvars.ContextVar[_Call | None] = contextvars.ContextVar(
 def _submit(call: _Call, timeout: float | None) -> Any:
     call.loop.call_soon_threadsafe(call.start, context=call.ctx)
     try:
-        forever = timeout is None or timeout >= threading.TIMEOUT_MAX
-        finished = call.done.acquire(True, -1 if forever else timeout)
+        wait = -1 if timeout is None or timeout >= threading.TIMEOUT_MAX else timeout
+        finished = call.done.acquire(True, wait)
     except BaseException:  # KeyboardInterrupt while waiting: cancel, let cleanup run, re-raise
         _cancel(call)
         raise
