@@ -105,3 +105,19 @@ def test_realised_vol_tracks_the_preset() -> None:
 
     calm, crisis = annual_vol("calm-v1"), annual_vol("crisis-v1")
     assert 0.12 < calm < 0.3 and crisis > 1.6 * calm
+
+
+def test_liquidity_is_set_at_the_open_not_by_the_days_own_shocks() -> None:
+    # variance starts at its long-run level, so the first session's spread is the dial itself;
+    # a spread computed after the day's returns had updated the variance would differ
+    bars = path(days=2)
+    first_session = bars.half_spread[: bars.steps_per_day]
+    assert np.allclose(first_session, preset()["spread_bps"] / 1e4, rtol=1e-12)
+    assert not np.allclose(bars.half_spread[bars.steps_per_day], preset()["spread_bps"] / 1e4)
+
+
+def test_a_longer_run_starts_with_the_same_path() -> None:
+    short, long = path(days=3), path(days=6)
+    rows = short.steps
+    assert np.array_equal(short.close, long.close[:rows])
+    assert np.array_equal(short.half_spread, long.half_spread[:rows])

@@ -215,10 +215,11 @@ class _DaySimulator:
         log_fair = self.log_fair + np.cumsum(shocks, axis=0)
         log_price = log_fair + self._mispricing_ticks(k)
         self.log_fair = log_fair[-1]
+        # liquidity is set by the variance known at the open, before today's shocks update it
+        self._reduce(day, np.exp(log_price), market_vol, bars)
         self._update_variance(
             z_market.sum() / root_k * market_vol, z_idio.sum(0) / root_k * idio_vol
         )
-        self._reduce(day, np.exp(log_price), math.sqrt(self.market_var), bars)
 
     def _mispricing_ticks(self, k: int) -> np.ndarray:
         sigma = self.p["mispricing_vol"] * math.sqrt(1.0 - self.ar**2)
