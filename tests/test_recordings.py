@@ -195,6 +195,7 @@ def test_the_pytest_plugin_turns_each_recording_into_a_test(made: Path, tmp_path
     run = subprocess.run(
         [*command, "-q", "-W", "error"], cwd=tmp_path, env=env, capture_output=True, text=True
     )
-    assert run.returncode == 1, run.stdout + run.stderr
-    assert "1 failed, 1 passed" in run.stdout
-    assert "RecordingError" in run.stdout and "replay differs" in run.stdout
+    output = run.stdout + run.stderr
+    assert run.returncode == 1, output
+    assert "1 failed, 1 passed" in run.stdout, output
+    assert "RecordingError" in run.stdout and "replay differs" in run.stdout, output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -196,6 +197,13 @@ def recorded_error(error: dict[str, str]) -> ValidationError:
         return cls(error.get("message", "the recorded call failed"))
     except TypeError:  # a subclass with its own constructor
         return _ERRORS.get(error.get("base", ""), FrameworkError)(error.get("message", ""))
+
+
+def private_copy(value: Any) -> Any:
+    """A deep copy of plain JSON data (pickle is the fastest deep copy of it)."""
+    if isinstance(value, dict | list):
+        return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return value
 
 
 def plain_response(raw: Any) -> Any:

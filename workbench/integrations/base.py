@@ -6,7 +6,8 @@ Implement ONE coroutine::
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any
 
-``sent`` is exactly what you hand the framework (see ``input_for``); return the
+``sent`` is exactly what you hand the framework (see ``input_for``), as a private
+copy the framework may change; return the
 framework's raw answer as plain JSON data or a pydantic model (a ``Decision``,
 a dict, a JSON string ...). The base records that raw answer, replays it, and
 turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
@@ -23,7 +24,8 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
   ``FrameworkError`` (default). ``DecisionError``/``FrameworkError`` raised by
   ``ask`` pass through untouched.
 - ``to_decision(raw, payload)``: turn the raw answer into a decision; runs live
-  and on replay (default: ``raw`` unchanged).
+  and on replay (default: ``raw`` unchanged). ``raw`` is a private copy; the
+  payload is shared with other arms, so copy it before changing it.
 - ``note_usage(input_tokens=, output_tokens=, model_calls=)``: call inside ``ask``
   to report what the call spent (one model call per ``ask`` unless told otherwise).
 - ``replay_spec()`` / ``from_replay_spec(spec, transcript)``: how a recording
@@ -97,6 +99,9 @@ class BaseAdapter(Agent):
     """An arm backed by a model framework. Subclasses implement ``ask``; see the module doc."""
 
     framework: ClassVar[str] = "custom"
+    # The evaluation may hand every adapter the same payload object: the base gives
+    # ``ask`` and ``to_decision`` private copies, so no framework can alter it.
+    shares_payload = True
 
     def __init__(
         self,
@@ -287,7 +292,8 @@ class BaseAdapter(Agent):
         raw: Any = None
         error: ValidationError | None = None
         try:
-            raw = _record.plain_response(await self._ask_in_time(request, sent))
+            answer = await self._ask_in_time(request, _record.private_copy(sent))
+            raw = _record.plain_response(answer)
         except ValidationError as exc:
             error = exc
         except Exception as exc:
@@ -330,7 +336,7 @@ class BaseAdapter(Agent):
 
     def _validated(self, raw: Any, payload: dict[str, Any]) -> Decision:
         try:
-            shaped = self.to_decision(raw, payload)
+            shaped = self.to_decision(_record.private_copy(raw), payload)
         except ValidationError:
             raise
         except Exception as exc:

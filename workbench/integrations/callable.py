@@ -28,8 +28,9 @@ from typing import Any
 
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError
+from workbench.integrations._record import private_copy
 from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
-from workbench.transcript import Transcript, to_plain
+from workbench.transcript import Transcript
 
 Postprocess = Callable[[Any, dict[str, Any]], Any]
 
@@ -82,10 +83,9 @@ class CallableAgentAdapter(BaseAdapter):
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         assert self.fn is not None  # a replay never asks
-        payload = to_plain(sent)  # a private copy: fn cannot alter what is recorded
         if inspect.iscoroutinefunction(self.fn):
-            return await self.fn(payload)
-        result = await asyncio.to_thread(self.fn, payload)
+            return await self.fn(sent)
+        result = await asyncio.to_thread(self.fn, sent)
         if inspect.isawaitable(result):
             result = await result
         return result
@@ -93,7 +93,7 @@ class CallableAgentAdapter(BaseAdapter):
     def to_decision(self, raw: Any, payload: dict[str, Any]) -> Any:
         if self.postprocess is None:
             return raw
-        return self.postprocess(raw, payload)
+        return self.postprocess(raw, private_copy(payload))
 
     def replay_spec(self) -> dict[str, Any]:
         spec = super().replay_spec()
