@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench clean install
+.PHONY: demo test lint format bench clean install recordings
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -34,6 +34,18 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/replay.py
+
+# Re-record every shipped recording after an intended change to the market or payload.
+# Review `git diff recordings/` before committing: a recording is a regression test.
+recordings: $(STAMP)
+	$(BIN)/workbench record recordings/callable-async-contrarian --overwrite --preset calm-v1 \
+	  --seed 11 --names 15 --days 8 --arms workbench.testing.scripted:contrarian_agent,cash,mean_reversion
+	$(BIN)/workbench record recordings/callable-sync-trend --overwrite --seed 7 --names 20 --days 10 \
+	  --arms workbench.testing.scripted:trend_agent,momentum,buy_and_hold
+	$(BIN)/workbench record recordings/committee-reference --overwrite --seed 7 --names 5 --days 3 \
+	  --arms workbench.committee:committee_agent,momentum,buy_and_hold
+	$(BIN)/python -m workbench.testing.framework_arms recordings
+	$(BIN)/workbench replay recordings --check
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache
