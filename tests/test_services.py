@@ -229,6 +229,36 @@ def test_render_report_writes_one_html_file_into_the_run(tmp_path: Path) -> None
     assert "momentum" in text and "data:image/png;base64," in text
 
 
+# --- committees ----------------------------------------------------------------------
+def test_an_offline_committee_is_an_arm_like_any_other(tmp_path: Path) -> None:
+    listed = services.list_agents(RECORDINGS)["committees"]
+    assert {"name": "committee:tradingagents", "offline": True}.items() <= listed[0].items()
+    answer = services.run_evaluation(tmp_path, ["committee:tradingagents", "cash"], **SMALL)
+    assert answer["ranking"]["arm_sources"]["committee:tradingagents"] == "scripted committee"
+    assert answer["scorecard"][0]["model_calls"] > 0  # scripted role calls, counted
+
+
+def test_a_committee_with_a_real_model_behind_a_role_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workbench.committee import config
+
+    text = config.PACKAGED["tradingagents"].read_text(encoding="utf-8")
+    live = text.replace(
+        "quick: {backend: scripted, name: scripted-quick}",
+        'quick: {backend: callable, name: real, target: "json:loads"}',
+    )
+    assert live != text
+    (tmp_path / "live.yaml").write_text(live, encoding="utf-8")
+    monkeypatch.setitem(config.PACKAGED, "live", tmp_path / "live.yaml")
+    assert not next(c for c in services.list_agents()["committees"] if c["name"].endswith("live"))[
+        "offline"
+    ]
+    with pytest.raises(ConfigError, match="never call a model"):
+        services.run_evaluation(tmp_path / "store", ["committee:live"], **SMALL)
+    assert not (tmp_path / "store").exists() or entries(tmp_path / "store") == []
+
+
 # --- recordings ----------------------------------------------------------------------
 def test_list_agents_names_baselines_and_the_shipped_recordings() -> None:
     agents = services.list_agents(RECORDINGS)

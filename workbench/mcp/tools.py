@@ -20,7 +20,10 @@ from workbench.services.store import RunStore
 
 Arms = Annotated[
     list[str],
-    Field(description="Arm names: baselines such as 'buy_and_hold' (see list_agents)."),
+    Field(
+        description="Arm names: baselines such as 'buy_and_hold', or offline committees such "
+        "as 'committee:tradingagents' (see list_agents)."
+    ),
 ]
 Seed = Annotated[int, Field(ge=0, description="Market seed: one seed is one market path.")]
 Preset = Annotated[
@@ -93,9 +96,9 @@ class Toolbox:
         return self._call("diff_presets", a=a, b=b)
 
     def list_agents(self) -> dict[str, Any]:
-        """The arms these tools can run without calling a model: rule-based baselines, each with
-        a one-line description, and the recordings (seed, preset, days and arms of each) whose
-        model-backed arms replay their transcripts through replay_recording."""
+        """The arms these tools can run without calling a model: rule-based baselines, packaged
+        committees whose every role is scripted (offline), and the recordings (seed, preset,
+        days and arms of each) whose model-backed arms replay through replay_recording."""
         return self._call("list_agents")
 
     def metrics_glossary(self) -> dict[str, Any]:

@@ -2,6 +2,9 @@
 
 - Baselines, by name (``"momentum"``; see ``workbench.baselines.BASELINES``), run in
   any evaluation.
+- Packaged committees whose every role model is scripted, as
+  ``"committee:<name>"`` (``"committee:tradingagents"``): the whole multi-role
+  topology runs offline. A committee with any real model behind a role is refused.
 - Recorded arms answer from a transcript made in one experiment (seed, roster,
   market); they are run by replaying their recording (``replay_recording``),
   because any other experiment would ask them questions they were never asked.
@@ -16,17 +19,22 @@ from typing import Any
 from workbench.agents import Agent
 from workbench.errors import ConfigError
 
+COMMITTEE_PREFIX = "committee:"
+
 
 def list_agents(recordings: str | Path | None = None) -> dict[str, Any]:
-    """Every arm the services can run, by kind: baselines, and recordings with their arms."""
+    """Every arm the services can run, by kind: baselines, offline committees, and
+    recordings with their arms."""
     from workbench.services.recorded import list_recordings
 
     shipped = list_recordings(recordings)
     return {
         "baselines": _baselines(),
+        "committees": _committees(),
         "recordings": shipped["recordings"],
         "how_to_run": (
-            "Baselines: pass their names to run_evaluation or compare_runs. Recorded arms: "
+            "Baselines and offline committees: pass their names to run_evaluation or "
+            "compare_runs. Recorded arms: "
             "replay_recording with the recording's name runs its whole roster offline, on the "
             "market it was recorded on; no model is called."
         ),
@@ -37,6 +45,43 @@ def _baselines() -> list[dict[str, str]]:
     from workbench.baselines import BASELINES
 
     return [{"name": name, "about": _first_line(kind.__doc__)} for name, kind in BASELINES.items()]
+
+
+def _committees() -> list[dict[str, Any]]:
+    from workbench.committee.config import PACKAGED, load_spec
+
+    rows = []
+    for name in sorted(PACKAGED):
+        spec = load_spec(name)
+        rows.append(
+            {
+                "name": COMMITTEE_PREFIX + name,
+                "about": spec.name,
+                "roles": len(spec.roles),
+                "offline": _offline(spec),
+            }
+        )
+    return rows
+
+
+def _offline(spec: Any) -> bool:
+    return all(entry.get("backend") == "scripted" for entry in spec.models.values())
+
+
+def _committee(arm: str) -> Agent:
+    from workbench.committee import Committee
+    from workbench.committee.config import PACKAGED, load_spec
+
+    name = arm[len(COMMITTEE_PREFIX) :]
+    if name not in PACKAGED:
+        raise ConfigError(_unknown_arm(arm, [COMMITTEE_PREFIX + n for n in sorted(PACKAGED)]))
+    spec = load_spec(name)
+    if not _offline(spec):
+        raise ConfigError(
+            f"committee {name!r} puts a real model behind some role; these services never "
+            "call a model. Run it live in a notebook, or record it and replay the recording."
+        )
+    return Committee(spec, name=arm)
 
 
 def _first_line(text: str | None) -> str:
@@ -63,15 +108,16 @@ def build_arms(arms: Any) -> list[Agent]:
 
     names = check_arm_names(arms)
     for name in names:
-        if name not in BASELINES:
+        if name not in BASELINES and not name.startswith(COMMITTEE_PREFIX):
             raise ConfigError(_unknown_arm(name, list(BASELINES)))
-    return [baseline(name) for name in names]
+    return [_committee(n) if n.startswith(COMMITTEE_PREFIX) else baseline(n) for n in names]
 
 
 def _unknown_arm(name: str, known: list[str]) -> str:
     near = difflib.get_close_matches(name, known, n=1)
     hint = f" Did you mean {near[0]!r}?" if near else ""
     return (
-        f"unknown arm {name!r}.{hint} Baselines: {', '.join(known)}. Recorded arms run "
+        f"unknown arm {name!r}.{hint} Known: {', '.join(known)}; committees are "
+        f"'{COMMITTEE_PREFIX}<name>'. Recorded arms run "
         "by replaying their recording (replay_recording, or `workbench replay`)."
     )

@@ -9,7 +9,7 @@ from typing import Any
 from workbench.errors import ConfigError
 from workbench.evaluation import Results, World
 from workbench.evaluation.results import VOLATILE_COLUMNS
-from workbench.services.agents import build_arms, check_arm_names
+from workbench.services.agents import COMMITTEE_PREFIX, build_arms, check_arm_names
 from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
@@ -154,7 +154,7 @@ def ranking(rows: list[dict[str, Any]], sources: Mapping[str, str] | None = None
     ``sources`` says where each arm's decisions came from ("baseline" when not given).
     """
     order = sorted(rows, key=lambda r: (-(r[RANK_BY] or 0.0), r["arm"]))
-    sources = {row["arm"]: (sources or {}).get(row["arm"], "baseline") for row in rows}
+    sources = {row["arm"]: (sources or {}).get(row["arm"], _source(row["arm"])) for row in rows}
     caveats = [CAVEATS["single_path"], CAVEATS["multiple_testing"]]
     if "replayed" in sources.values():
         caveats.append(CAVEATS["replayed"])
@@ -167,6 +167,10 @@ def ranking(rows: list[dict[str, Any]], sources: Mapping[str, str] | None = None
         "arm_sources": sources,
         "caveats": caveats,
     }
+
+
+def _source(arm: str) -> str:
+    return "scripted committee" if arm.startswith(COMMITTEE_PREFIX) else "baseline"
 
 
 def _plain_row(row: Mapping[Any, Any]) -> dict[str, Any]:
