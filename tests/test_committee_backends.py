@@ -113,3 +113,24 @@ def test_an_unknown_model_key_or_role_is_refused() -> None:
         Committee(models={"huge": CallableModel(answer)})
     with pytest.raises(ConfigError, match="not roles of the committee"):
         Committee(advisors={"oracle": object()})  # type: ignore[dict-item]
+
+
+def test_a_framework_failure_is_mapped_at_its_boundary_and_kept_in_the_memo() -> None:
+    from pydantic_ai import Agent, ModelRetry
+    from pydantic_ai.messages import ModelResponse, TextPart
+    from pydantic_ai.models.function import FunctionModel
+
+    agent = Agent(FunctionModel(lambda m, i: ModelResponse(parts=[TextPart("vague")])), retries=1)
+
+    @agent.output_validator
+    def insist(text: str) -> str:
+        raise ModelRetry("cite the snapshot")
+
+    quick = PydanticAIModel(agent, name="pydantic-quick")
+    committee = Committee(models={"quick": quick})
+    results = evaluate([committee], **MARKET)
+    entry = committee.record[0]
+    assert len(entry["failed_roles"]) == 9  # every quick role failed, none was dropped
+    assert all(r["error"].startswith("DecisionError") for r in entry["roles"] if not r["ok"])
+    assert "pydantic-ai raised UnexpectedModelBehavior" in entry["memo"]
+    assert results.errors.empty and "decision" in entry  # the deep executor still decided

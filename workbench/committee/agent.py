@@ -243,9 +243,10 @@ class Committee(BaseAdapter):
         """One role's model call: the prompt to its model, or the briefing to a plain advisor."""
         advisor = self.advisors[sent["role"]]
         if isinstance(advisor, RoleAdvisor):
-            return await advisor.model.complete(sent["input"])
-        text = await advisor.advise(to_plain(sent["input"]), sent["phase"])
-        return Reply(checked_text(advisor.role, text))
+            answer: Any = await advisor.model.complete(sent["input"])
+        else:
+            answer = await advisor.advise(to_plain(sent["input"]), sent["phase"])
+        return answer if isinstance(answer, Reply) else Reply(checked_text(advisor.role, answer))
 
     async def _ask_in_time(self, request: DecisionRequest, sent: Any) -> Any:
         if self.timeout is None:

@@ -16,14 +16,15 @@ Framework imports happen on the first call, so a replay needs none of them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import inspect
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from workbench.errors import ConfigError, FrameworkError, MissingDependency
+from workbench.errors import ConfigError, FrameworkError, MissingDependency, WorkbenchError
 
 BRIEFING_MARK = "\nBRIEFING "
 BACKENDS = ("scripted", "callable", "pydantic_ai", "openai_agents", "langgraph")
@@ -118,7 +119,8 @@ class PydanticAIModel:
 
     async def complete(self, prompt: str) -> Reply:
         _load("pydantic_ai", "pydantic-ai-slim", "pydantic-ai")
-        result = await self.agent.run(prompt, model=self.model)
+        with _boundary("pydantic_ai", self.name):
+            result = await self.agent.run(prompt, model=self.model)
         usage = result.usage  # a property in pydantic-ai >= 2.x; a method before
         usage = usage if hasattr(usage, "input_tokens") else usage()
         return Reply(
@@ -138,7 +140,8 @@ class OpenAIAgentsModel:
     async def complete(self, prompt: str) -> Reply:
         sdk = _load("agents", "openai-agents", "openai-agents")
         config = sdk.RunConfig(model=self.model, tracing_disabled=True)
-        result = await sdk.Runner.run(self.agent, prompt, run_config=config)
+        with _boundary("openai_agents", self.name):
+            result = await sdk.Runner.run(self.agent, prompt, run_config=config)
         usage = result.context_wrapper.usage
         return Reply(str(result.final_output), int(usage.input_tokens), int(usage.output_tokens))
 
@@ -152,12 +155,25 @@ class LangGraphModel:
         self.graph, self.name = graph, name or "langgraph"
 
     async def complete(self, prompt: str) -> Reply:
-        state = await self.graph.ainvoke({"messages": [{"role": "user", "content": prompt}]})
+        with _boundary("langgraph", self.name):
+            state = await self.graph.ainvoke({"messages": [{"role": "user", "content": prompt}]})
         messages = state.get("messages") if isinstance(state, Mapping) else None
         if not messages:
             raise FrameworkError("the graph returned no messages; a role graph must answer in them")
         text = str(getattr(messages[-1], "content", messages[-1]))
         return Reply(text, token_estimate(prompt), token_estimate(text))
+
+
+@contextlib.contextmanager
+def _boundary(adapter: str, name: str) -> Iterator[None]:
+    """Map a framework's exception with its adapter's error table (one boundary per framework)."""
+    try:
+        yield
+    except WorkbenchError:
+        raise
+    except Exception as exc:
+        table = importlib.import_module(f"workbench.integrations.{adapter}").ERRORS
+        raise table.translate(exc, where=f"committee role model {name!r}") from exc
 
 
 def _load(module: str, package: str, extra: str) -> Any:
