@@ -41,8 +41,11 @@ def _mcp(args: argparse.Namespace) -> int:
     if args.check:
         from workbench.mcp.surface import EXPOSED_TOOLS
 
-        audit = server.workbench_audit.path
-        print(f"workbench mcp ready: {len(EXPOSED_TOOLS)} tools, audit log {audit}")
+        toolbox = server.workbench_toolbox
+        print(f"workbench mcp ready: {len(EXPOSED_TOOLS)} tools")
+        print(f"run store:  {toolbox.store.root}")
+        print(f"audit log:  {toolbox.audit.path}")
+        print(f"recordings: {toolbox.recordings or 'none (set --recordings)'}")
         print("tools: " + ", ".join(sorted(EXPOSED_TOOLS)))
         return 0
     print("workbench mcp: serving on stdio (Ctrl-D or close the pipe to stop)", file=sys.stderr)

@@ -60,7 +60,7 @@ def build_server(toolbox: Toolbox) -> Any:
     server = _server_class(mcpserver)(
         "workbench", instructions=INSTRUCTIONS, version=package_version(), log_level="WARNING"
     )
-    server.workbench_audit = toolbox.audit
+    server.workbench_toolbox = toolbox
     methods = {name: getattr(toolbox, name) for name in sorted(EXPOSED_TOOLS)}
     check_wall(set(methods))
     for name, method in methods.items():
@@ -85,14 +85,14 @@ def _server_class(mcpserver: Any) -> type:
     unexpected = mcpserver.exceptions.UnexpectedToolError
 
     class _WorkbenchServer(mcpserver.MCPServer):
-        workbench_audit: AuditLog
+        workbench_toolbox: Toolbox
 
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
             tool = self._tool_manager.get_tool(name)
             declared = _declared(tool.parameters) if tool is not None else None
             if declared is not None and set(arguments) - declared:
                 message = refusal(name, set(arguments) - declared, declared)
-                self.workbench_audit.write(name, arguments, outcome="refused", error=message)
+                self._audit(name, arguments, "refused", message)
                 raise tool_error(message)
             try:
                 return await super().call_tool(name, arguments, context)
@@ -106,8 +106,11 @@ def _server_class(mcpserver: Any) -> type:
                 if tool is None or not _is_validation(exc):
                     raise
                 message = _invalid(name, exc.__cause__)
-                self.workbench_audit.write(name, arguments, outcome="invalid", error=message)
+                self._audit(name, arguments, "invalid", message)
                 raise tool_error(message) from exc
+
+        def _audit(self, tool: str, arguments: dict[str, Any], outcome: str, error: str) -> None:
+            self.workbench_toolbox.audit.write(tool, arguments, outcome=outcome, error=error)
 
     return _WorkbenchServer
 
