@@ -257,3 +257,22 @@ def test_common_exports_the_shared_layer_of_the_contract() -> None:
     assert common.DECISION_SCHEMA_VERSION == "2" and common.OBSERVATION_SCHEMA_VERSION == "1"
     with pytest.raises(common.MissingDependency, match=r'pip install "workbench\[nope\]"'):
         common.require("no_such_module_here", extra="nope", purpose="This test")
+
+
+def test_modes_decide_what_is_recorded_and_where(tmp_path: Path) -> None:
+    plain = callable_agent(buy_first, every=6)
+    evaluate([plain], **MARKET)
+    assert plain.transcript is None and len(plain.record) == 3
+
+    kept = Transcript()
+    live = callable_agent(buy_first, every=6, transcript=kept)
+    evaluate([live], **MARKET)
+    assert live.transcript is kept and len(kept) == 3
+
+    path = tmp_path / "deep" / "arm.json"
+    saved = callable_agent(buy_first, name="arm", mode="record", every=6, recorder=path)
+    assert journal_path(path).exists()  # journalling starts when the adapter is built
+    first = evaluate([saved], **MARKET)
+    assert path.exists() and not journal_path(path).exists()
+    again = callable_agent(None, name="arm", mode="replay", every=6, transcript=path)
+    assert evaluate([again], **MARKET).digest() == first.digest()

@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from workbench.errors import ConfigError, RecordingError
 
@@ -133,7 +133,6 @@ class Transcript:
         self.meta: dict[str, Any] = dict(meta or {})
         self._by_key: dict[str, Exchange] = {}
         self.path = Path(path) if path is not None else None
-        self._journal: IO[str] | None = None
         self._journal_path: Path | None = None
         self.checks: set[str] = set()  # replay checks already passed (not saved)
         for exchange in exchanges or []:
@@ -200,36 +199,34 @@ class Transcript:
         self._append({"meta": self.meta})
 
     def journal(self, path: str | os.PathLike[str]) -> Path:
-        """Append every exchange from now on to a JSON-lines file at ``path`` (flushed each line).
+        """Append every exchange from now on to a JSON-lines file at ``path``.
 
         What is already recorded is written first, so the journal alone is enough
-        to resume with ``prior=Transcript.load(path)``.
+        to resume with ``prior=Transcript.load(path)``. Each line is appended and
+        the file closed again at once: nothing waits in a buffer, no handle stays open.
         """
-        self.close_journal()
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        self._journal = target.open("w", encoding="utf-8", newline="\n")
+        lines = [{"format": JOURNAL_FORMAT, "version": FORMAT_VERSION}, {"meta": self.meta}]
+        lines += [{"exchange": exchange.to_json()} for exchange in self.exchanges]
+        with target.open("w", encoding="utf-8", newline="\n") as out:
+            out.writelines(canonical_json(line) + "\n" for line in lines)
         self._journal_path = target
-        self._append({"format": JOURNAL_FORMAT, "version": FORMAT_VERSION})
-        self._append({"meta": self.meta})
-        for exchange in self.exchanges:
-            self._append({"exchange": exchange.to_json()})
         return target
 
     def close_journal(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
+        """Stop journalling (the file stays where it is)."""
+        self._journal_path = None
 
     @property
     def journal_path(self) -> Path | None:
         return self._journal_path
 
     def _append(self, record: Mapping[str, Any]) -> None:
-        if self._journal is None:
+        if self._journal_path is None:
             return
-        self._journal.write(canonical_json(record) + "\n")
-        self._journal.flush()
+        with self._journal_path.open("a", encoding="utf-8", newline="\n") as out:
+            out.write(canonical_json(record) + "\n")
 
     # --- saving -------------------------------------------------------------------
     def to_json(self) -> str:
