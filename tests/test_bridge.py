@@ -497,8 +497,15 @@ def _run_cell(client: Any, code: str, timeout: float = 60) -> tuple[dict[str, An
             printed.append(msg["content"]["text"])
         if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
             break
-    reply: dict[str, Any] = client.get_shell_msg(timeout=timeout)["content"]
-    return reply, "".join(printed)
+    return _reply(client, msg_id, timeout), "".join(printed)
+
+
+def _reply(client: Any, msg_id: str, timeout: float = 60) -> dict[str, Any]:
+    while True:  # skip stale replies (kernel_info from wait_for_ready)
+        msg = client.get_shell_msg(timeout=timeout)
+        if msg["parent_header"].get("msg_id") == msg_id:
+            reply: dict[str, Any] = msg["content"]
+            return reply
 
 
 @pytest.mark.slow
@@ -521,7 +528,7 @@ def test_a_real_kernel_interrupt_cancels_the_wait_and_the_next_cell_works() -> N
                 break
         started = time.monotonic()
         manager.interrupt_kernel()
-        reply = client.get_shell_msg(timeout=60)["content"]
+        reply = _reply(client, msg_id)
         elapsed = time.monotonic() - started
         assert reply["status"] == "error" and reply["ename"] == "KeyboardInterrupt", reply
         assert elapsed < 30  # the coroutine would have slept 120 s
