@@ -46,7 +46,13 @@ from workbench.committee.rating import parse_ratings, render_ratings, size
 from workbench.committee.roles import RoleAdvisor
 from workbench.committee.scripted import REFERENCE_SCRIPTS
 from workbench.committee.snapshot import verified_snapshot
-from workbench.errors import ConfigError, FrameworkError, UsageLimitReached, ValidationError
+from workbench.errors import (
+    ConfigError,
+    FrameworkError,
+    MissingDependency,
+    UsageLimitReached,
+    ValidationError,
+)
 from workbench.integrations import _record
 from workbench.integrations._replay import refuse_a_changed_preset, replay_response
 from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
@@ -225,6 +231,8 @@ class Committee(BaseAdapter):
             checked_text(advisor.role, reply.text)
         except ValidationError as exc:
             error = exc
+        except (ConfigError, MissingDependency):
+            raise  # the committee cannot run as configured: stop, naming the fix
         except Exception as exc:
             error = FrameworkError(f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}")
             error.__cause__ = exc
