@@ -103,7 +103,7 @@ def test_a_moved_dial_of_the_recorded_preset_is_listed(recording: Path, monkeypa
 
 def test_a_changed_schema_version_names_both_versions(recording: Path) -> None:
     _edit(recording / "manifest.json", lambda m: m.update(observation_schema_version="0"))
-    with pytest.raises(RecordingError, match=r"observation schema version '0'.*version '1'"):
+    with pytest.raises(ReplayMiss, match=r"observation schema version '0'.*version '1'"):
         replay(recording)
 
 

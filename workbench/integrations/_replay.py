@@ -97,29 +97,39 @@ def refuse_a_changed_preset(transcript: Transcript, preset: Any) -> None:
         )
     vector = transcript.meta.get(PRESET_VECTOR_KEY)
     if vector is not None and vector != stamp.vector:
-        moved = [
-            f"{dial} {vector.get(dial)!r} -> {stamp.vector.get(dial)!r}"
-            for dial in sorted(set(vector) | set(stamp.vector))
-            if vector.get(dial) != stamp.vector.get(dial)
-        ]
         raise ReplayMiss(
             f"{_where(transcript)} was recorded on preset {recorded!r}, and this market's "
-            f"{recorded!r} has different dials: {', '.join(moved)}. The preset was cut again "
-            "since the recording; replay with the recorded vector or record the run again."
+            f"{recorded!r} has different dials: {moved_dials(vector, stamp.vector)}. The preset "
+            "was cut again since the recording; replay with the recorded vector or record the "
+            "run again."
         )
 
 
-def refuse_other_schemas(transcript: Transcript) -> None:
-    """Stop before the first lookup when the recording used other payload versions."""
+def moved_dials(recorded: Mapping[str, Any], running: Mapping[str, Any]) -> str:
+    """``dial recorded -> running`` for every dial whose value differs, sorted by name."""
+    names = sorted(set(recorded) | set(running))
+    return ", ".join(
+        f"{n} {recorded.get(n)!r} -> {running.get(n)!r}"
+        for n in names
+        if recorded.get(n) != running.get(n)
+    )
+
+
+def refuse_other_schemas(recorded: Transcript | Mapping[str, Any], where: str = "") -> None:
+    """Stop before the first lookup when a recording used other payload versions.
+
+    ``recorded`` is a transcript or any recorded meta (a recording's manifest).
+    """
+    meta = recorded.meta if isinstance(recorded, Transcript) else recorded
+    where = where or (_where(recorded) if isinstance(recorded, Transcript) else "the recording")
     for key, running in SCHEMA_KEYS.items():
-        recorded = transcript.meta.get(key)
-        if recorded is not None and str(recorded) != running:
+        version = meta.get(key)
+        if version is not None and str(version) != running:
             kind = key.split("_")[0]
             raise ReplayMiss(
-                f"{_where(transcript)} was recorded under {kind} schema version "
-                f"{recorded!r}; this workbench speaks version {running!r}. Its inputs were "
-                "keyed on another payload, so replay it on the release that made it or record "
-                "it again."
+                f"{where} was recorded under {kind} schema version {version!r}; this "
+                f"workbench speaks version {running!r}. Its inputs were keyed on another "
+                "payload, so replay it on the release that made it or record it again."
             )
 
 

@@ -28,7 +28,6 @@ from workbench.engine.universe import Universe
 from workbench.errors import ConfigError, RecordingError
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import import_path, resolve
-from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
 from workbench.transcript import Transcript, canonical_json
 
 MANIFEST = "manifest.json"
@@ -75,22 +74,6 @@ def load_manifest(folder: Path) -> dict[str, Any]:
     if missing:
         raise RecordingError(f"{path} lacks {', '.join(missing)}; record it again")
     return data
-
-
-def refuse_other_schemas(manifest: Mapping[str, Any], folder: Path) -> None:
-    """Stop before the market opens when the recording used other payload versions."""
-    for key, running in (
-        ("observation_schema_version", OBSERVATION_SCHEMA_VERSION),
-        ("decision_schema_version", DECISION_SCHEMA_VERSION),
-    ):
-        recorded = manifest.get(key)
-        if recorded is not None and str(recorded) != running:
-            kind = key.split("_")[0]
-            raise RecordingError(
-                f"recording {folder} was made under {kind} schema version {recorded!r}; this "
-                f"workbench speaks version {running!r}. Replay it on the release that made it "
-                "or record it again."
-            )
 
 
 # --- universe --------------------------------------------------------------------------

@@ -14,8 +14,6 @@ from typing import Any
 
 import pytest
 
-from workbench.errors import ValidationError
-
 _OPTION = "recordings"
 
 
@@ -74,6 +72,8 @@ class RecordingItem(pytest.Item):
         replay(self.path.parent, check=True)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        from workbench.errors import ValidationError
+
         if isinstance(excinfo.value, ValidationError):
             return f"{type(excinfo.value).__name__}: {excinfo.value}"
         return super().repr_failure(excinfo)

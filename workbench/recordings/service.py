@@ -22,6 +22,7 @@ from workbench.engine.presets import Preset, list_presets, preset
 from workbench.engine.universe import Universe
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
+from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import resolve
 from workbench.recordings import manifest as mf
@@ -159,7 +160,7 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
     unknown = sorted(set(overrides) - set(_OVERRIDABLE))
     if unknown:
         raise ConfigError(f"replay cannot override {', '.join(unknown)}; only {_OVERRIDABLE}")
-    mf.refuse_other_schemas(manifest, folder)
+    refuse_other_schemas(manifest, where=f"recording {folder}")
     model = overrides.pop("model", None) or _recorded_preset(manifest, folder)
     arms = [mf.build_arm(spec, folder) for spec in manifest["roster"]]
     market = {
@@ -184,12 +185,10 @@ def _recorded_preset(manifest: Mapping[str, Any], folder: Path) -> Preset:
     name, vector = manifest["preset"]["name"], manifest["preset"]["vector"]
     if name in list_presets():
         shipped = preset(name).vector
-        moved = sorted(d for d in set(shipped) | set(vector) if shipped.get(d) != vector.get(d))
-        if moved:
-            details = ", ".join(f"{d} {vector.get(d)!r} -> {shipped.get(d)!r}" for d in moved)
+        if shipped != vector:
             raise ReplayMiss(
                 f"recording {folder} was made on preset {name!r}, whose dials have moved since: "
-                f"{details}. Record the run again on the current preset."
+                f"{moved_dials(vector, shipped)}. Record the run again on the current preset."
             )
     market = Preset(name=name, dials={k: float(v) for k, v in vector.items()})
     if market.fingerprint != name:
