@@ -266,13 +266,14 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("run_evaluation", {"arms": ["cash"], "days": 0}, "days: Input should be greater"),
     ("run_evaluation", {"arms": ["cash"], "store": "/tmp/x"}, "store: withheld"),
     ("run_evaluation", {"arms": ["cahs"]}, "Did you mean 'cash'"),
+    ("run_evaluation", {"arms": ["cash"], "names": 5000, "days": 900}, "above the service limit"),
     ("compare_runs", {"arms": ["cash"], "benchmark": "cash", "seeds": "1,2"}, "seeds: Input"),
     ("compare_runs", {"arms": ["cash", "momentum"], "benchmark": "random", "seeds": [1]}, "must"),
     (
         "compare_runs",
         {"arms": ["cash", "random"], "benchmark": "cash", "seeds": [1], "preset": "x"},
         "unknown preset",
-    ),  # noqa: E501
+    ),
     ("replay_recording", {"name": "../../etc/passwd"}, "recordings folder are refused"),
     ("replay_recording", {"name": 3}, "name: Input should be a valid string"),
     ("replay_recording", {"name": "no-such-recording"}, "no recording 'no-such-recording'"),

@@ -103,6 +103,7 @@ def test_the_same_request_reuses_its_run_and_another_makes_a_new_one(tmp_path: P
         ({"arms": ["cash"], "seed": -1}, "seed must be"),
         ({"arms": ["cash"], "names": "many"}, "names must be a whole number"),
         ({"arms": ["cash"], "capital": "lots"}, "capital must be a number"),
+        ({"arms": ["cash"], "names": 5000, "days": 1000}, "above the service limit"),
     ],
 )
 def test_bad_evaluation_input_names_the_problem_and_leaves_the_store_unchanged(
@@ -303,6 +304,22 @@ def test_a_roster_that_could_call_a_model_is_refused_before_the_market_opens(
     with pytest.raises(RecordingError, match="never run an arm that could call a model"):
         services.replay_recording(tmp_path / "store", "sneaky", recordings=folder.parent)
     assert entries(tmp_path / "store") == []
+
+
+def test_a_changed_transcript_is_a_new_replay_run_and_a_broken_recording_is_listed(
+    tmp_path: Path,
+) -> None:
+    recs = tmp_path / "recs"
+    shutil.copytree(RECORDINGS / "callable-sync-trend", recs / "trend")
+    first = services.replay_recording(tmp_path / "store", "trend", recordings=recs)
+    transcript = recs / "trend" / "transcripts" / "trend.json"
+    transcript.write_text(transcript.read_text() + "\n")
+    second = services.replay_recording(tmp_path / "store", "trend", recordings=recs)
+    assert first["run_id"] != second["run_id"] and not second["reused"]
+    shutil.copytree(recs / "trend", recs / "broken")
+    (recs / "broken" / "manifest.json").write_text("{truncated")
+    listed = {row["name"]: row for row in services.list_agents(recs)["recordings"]}
+    assert "error" in listed["broken"] and "seed" in listed["trend"]
 
 
 @pytest.mark.parametrize("name", ["../callable-sync-trend", "/etc", "..", "nope", "a/../../b"])

@@ -14,6 +14,9 @@ from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
 RANK_BY = "sharpe"
+# A service run simulates at most this many name-ticks (tens of seconds on one core); the
+# library itself has no such limit.
+MAX_NAME_TICKS = 200_000_000
 _ERRORS_SHOWN = 10
 
 
@@ -104,6 +107,7 @@ def check_request(
     ticks_per_step: int,
 ) -> None:
     """Every argument checked (market built lazily, arms built) before the store is touched."""
+    _refuse_oversized(names, days, steps_per_day, ticks_per_step)
     World(
         seed=seed,
         universe=_names(names),
@@ -113,6 +117,19 @@ def check_request(
         model=preset,
     )
     build_arms(arms)
+
+
+def _refuse_oversized(*sizes: Any) -> None:
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
+        return  # the World names the bad argument
+    names, days, steps, ticks = sizes
+    total = names * days * steps * ticks
+    if total > MAX_NAME_TICKS:
+        raise ConfigError(
+            f"this run would simulate {total:,} name-ticks ({names} names x {days} days x "
+            f"{steps} steps x {ticks} ticks), above the service limit of {MAX_NAME_TICKS:,}; "
+            "use fewer names, days or ticks, or call workbench.evaluate directly"
+        )
 
 
 def finish(runs: RunStore, run_id: str, manifest: dict[str, Any], reused: bool) -> dict[str, Any]:

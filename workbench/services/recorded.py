@@ -42,12 +42,17 @@ def list_recordings(recordings: str | Path | None = None) -> dict[str, Any]:
     from workbench.recordings.manifest import load_manifest
 
     root = _root(recordings)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for folder in find_recordings(root) if root is not None else []:
-        manifest = load_manifest(folder)
+        name = folder.relative_to(root).as_posix() if root else folder.name
+        try:
+            manifest = load_manifest(folder)
+        except RecordingError as exc:
+            rows.append({"name": name, "error": str(exc)})
+            continue
         rows.append(
             {
-                "name": folder.relative_to(root).as_posix() if root else folder.name,
+                "name": name,
                 "seed": manifest["seed"],
                 "preset": manifest["preset"]["name"],
                 "days": manifest["days"],
@@ -68,8 +73,7 @@ def replay_recording(
     runs = RunStore.open(store)
     folder = recording_folder(name, recordings)
     sources = refuse_live_arms(folder)
-    manifest_text = (folder / "manifest.json").read_bytes()
-    request = {"recording": name, "manifest_sha256": hashlib.sha256(manifest_text).hexdigest()}
+    request = {"recording": name, "recording_sha256": _folder_digest(folder)}
 
     def build(target: Path) -> dict[str, Any]:
         report = replay(folder, check=False)
@@ -90,6 +94,15 @@ def replay_recording(
     return finish(runs, run_id, manifest, reused)
 
 
+def _folder_digest(folder: Path) -> str:
+    """SHA-256 over every file of the recording: a changed transcript is a new request."""
+    total = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        total.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        total.update(hashlib.sha256(path.read_bytes()).digest())
+    return total.hexdigest()
+
+
 def recording_folder(name: str, recordings: str | Path | None = None) -> Path:
     """The folder of recording ``name``, confined to the recordings folder."""
     root = _root(recordings)
@@ -104,7 +117,8 @@ def recording_folder(name: str, recordings: str | Path | None = None) -> Path:
         )
     folder = (root / name).resolve()
     if not folder.is_relative_to(root) or not (folder / "manifest.json").is_file():
-        known = ", ".join(row["name"] for row in list_recordings(root)["recordings"]) or "none"
+        listed = list_recordings(root)["recordings"]
+        known = ", ".join(row["name"] for row in listed if "error" not in row) or "none"
         raise ConfigError(f"no recording {name!r} in {root}; recordings: {known}")
     return folder
 

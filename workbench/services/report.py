@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,9 @@ def _render(runs: RunStore, manifest: dict[str, Any], target: Path) -> None:
     from workbench.transcript import atomic_write
 
     run_id, outcome = manifest["run_id"], manifest["outcome"]
-    staging = target.with_name(f".{REPORT}.partial")
+    handle, name = tempfile.mkstemp(prefix=f".{REPORT}.", suffix=".partial", dir=target.parent)
+    os.close(handle)
+    staging = Path(name)
     try:
         if manifest["kind"] == "comparison":
             seeds = [_results(runs, rid) for rid in outcome["evaluation_runs"].values()]
