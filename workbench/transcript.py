@@ -261,12 +261,7 @@ class Transcript:
     def load(cls, path: str | os.PathLike[str]) -> Transcript:
         """Read a saved transcript or a journal; a bad file raises ``RecordingError``."""
         source = Path(path)
-        try:
-            text = source.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise RecordingError(f"transcript file not found: {source}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordingError(f"cannot read transcript {source}: {exc}") from None
+        text = read_recorded_text(source, "transcript file")
         if text.startswith('{"format":"' + JOURNAL_FORMAT):
             transcript = _from_journal(text, source)
         else:
@@ -325,6 +320,16 @@ def _from_journal(text: str, source: Path) -> Transcript:
     return transcript
 
 
+def read_recorded_text(path: Path, what: str) -> str:
+    """The text of a recorded file; a missing or unreadable one raises RecordingError."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordingError(f"{what} not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
+
+
 def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8, LF) to ``path`` via a temporary file and an atomic rename."""
     target = Path(path)
@@ -349,5 +354,6 @@ __all__ = [
     "atomic_write",
     "canonical_json",
     "digest",
+    "read_recorded_text",
     "to_plain",
 ]

@@ -28,7 +28,7 @@ from workbench.engine.universe import Universe
 from workbench.errors import ConfigError, RecordingError
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import import_path, resolve
-from workbench.transcript import Transcript, canonical_json
+from workbench.transcript import Transcript, canonical_json, read_recorded_text
 
 MANIFEST = "manifest.json"
 EXPECTED = "expected_results.json"
@@ -43,12 +43,7 @@ def manifest_text(manifest: Mapping[str, Any]) -> str:
 
 def read_json(path: Path, what: str) -> Any:
     """Parse a recording file; a missing, corrupt or truncated one raises RecordingError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordingError(f"{what} not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
+    text = read_recorded_text(path, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
