@@ -324,3 +324,18 @@ def test_settings_override_only_known_settings_and_files_must_exist(tmp_path: Pa
     (tmp_path / "bad.yaml").write_text("phases: [\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="not valid YAML"):
         load_spec(tmp_path / "bad.yaml")
+
+
+def test_a_setup_error_in_an_advisor_stops_the_phase_after_every_advisor_finished() -> None:
+    log: list[tuple[str, str]] = []
+
+    class Misconfigured:
+        role = "misconfigured"
+
+        async def advise(self, payload: dict[str, Any], phase: str) -> str:
+            raise ConfigError("role model target 'x:y' cannot be imported")
+
+    advisors = [Misconfigured(), Sleeper("slow", 0.05, log)]
+    with pytest.raises(ConfigError, match="cannot be imported"):
+        asyncio.run(CommitteeCoordinator().build_memo(BASE, "p", advisors))
+    assert ("end", "slow") in log

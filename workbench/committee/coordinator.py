@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from workbench.errors import DecisionError, FrameworkError, ValidationError
+from workbench.errors import DecisionError, FrameworkError, ValidationError, WorkbenchError
 from workbench.transcript import to_plain
 
 FAILED = "ADVISOR FAILED"
@@ -171,7 +171,11 @@ class CommitteeCoordinator:
             self._entry(advisor, briefing(base, earlier, phase, advisor.role), phase, 0)
             for advisor in advisors
         ]
-        return Memo(tuple(await asyncio.gather(*asks)))
+        answers = await asyncio.gather(*asks, return_exceptions=True)
+        for answer in answers:  # every advisor has finished; a setup error stops the run
+            if isinstance(answer, BaseException):
+                raise answer
+        return Memo(tuple(a for a in answers if isinstance(a, MemoEntry)))
 
     async def debate(
         self,
@@ -194,9 +198,12 @@ class CommitteeCoordinator:
     ) -> MemoEntry:
         try:
             answer = await self.consult(advisor, payload, phase)
+        except WorkbenchError as exc:
+            if not isinstance(exc, ValidationError):
+                raise  # ConfigError, MissingDependency: the committee cannot run as set up
+            answer = _failed(exc)
         except Exception as exc:
-            error = exc if isinstance(exc, ValidationError) else _wrapped(advisor.role, exc)
-            answer = Consultation(text=failure_text(error), ok=False, error=_named(error))
+            answer = _failed(_wrapped(advisor.role, exc))
         return MemoEntry(
             role=advisor.role,
             phase=phase,
@@ -216,8 +223,10 @@ def _wrapped(role: str, exc: Exception) -> FrameworkError:
     return wrapped
 
 
-def _named(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"
+def _failed(error: ValidationError) -> Consultation:
+    return Consultation(
+        text=failure_text(error), ok=False, error=f"{type(error).__name__}: {error}"
+    )
 
 
 __all__ = [
