@@ -276,3 +276,12 @@ def test_modes_decide_what_is_recorded_and_where(tmp_path: Path) -> None:
     assert path.exists() and not journal_path(path).exists()
     again = callable_agent(None, name="arm", mode="replay", every=6, transcript=path)
     assert evaluate([again], **MARKET).digest() == first.digest()
+
+
+def test_an_adapter_run_twice_reports_each_run_on_its_own() -> None:
+    arm = callable_agent(buy_first, every=6)
+    first = evaluate([arm], **MARKET)
+    second = evaluate([arm], **MARKET)
+    assert first.scorecard.loc["buy_first", "model_calls"] == 3
+    assert second.scorecard.loc["buy_first", "model_calls"] == 3
+    assert len(arm.record) == 3 and arm.calls_made == 6

@@ -59,7 +59,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo
+from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     ConfigError,
     DecisionError,
@@ -218,7 +218,7 @@ class BaseAdapter(Agent):
 
     # --- the Agent interface -----------------------------------------------------------
     def begin(self, run: RunInfo) -> None:
-        self.run = run
+        self.run, self.record, self.usage = run, [], Usage()  # a fresh account per run
         for recorded, resuming in ((self._replay, False), (self.prior, True)):
             if recorded is not None:
                 refuse_a_changed_preset(recorded, run.preset)
