@@ -14,8 +14,9 @@ from typing import Any
 
 from workbench.errors import ConfigError
 from workbench.evaluation.results import SCORECARD_COLUMNS, canonical_json
+from workbench.services._answers import finish, plain_row
 from workbench.services.agents import check_arm_names
-from workbench.services.evaluation import _plain_row, check_request, finish, run_evaluation
+from workbench.services.evaluation import check_request, run_evaluation
 from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
@@ -84,7 +85,7 @@ def _compare(
     )
     table.to_csv(folder / "per_seed.csv", lineterminator="\n")
     comparison.to_csv(folder / "comparison.csv", lineterminator="\n")
-    rows = [_plain_row({"arm": arm, **row}) for arm, row in comparison.iterrows()]
+    rows = [plain_row({"arm": arm, **row}) for arm, row in comparison.iterrows()]
     (folder / "comparison.json").write_text(canonical_json(rows), encoding="utf-8")
     return {
         "comparison": rows,

@@ -9,6 +9,7 @@ from typing import Any
 from workbench.errors import ConfigError
 from workbench.evaluation import Results, World
 from workbench.evaluation.results import VOLATILE_COLUMNS
+from workbench.services._answers import finish, plain_row
 from workbench.services.agents import COMMITTEE_PREFIX, build_arms, check_arm_names
 from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
@@ -132,34 +133,18 @@ def _refuse_oversized(*sizes: Any) -> None:
         )
 
 
-def finish(runs: RunStore, run_id: str, manifest: dict[str, Any], reused: bool) -> dict[str, Any]:
-    """A run's manifest outcome as a service answer: paths made store-relative."""
-    outcome = dict(manifest["outcome"])
-    outcome["artefacts"] = {k: f"{run_id}/{v}" for k, v in outcome.get("artefacts", {}).items()}
-    evaluations = sum(1 for rid in runs.run_ids() if rid.startswith("evaluation-"))
-    if "ranking" in outcome:
-        outcome["ranking"] = {**outcome["ranking"], "evaluations_in_store": evaluations}
-    return {
-        "run_id": run_id,
-        "kind": manifest["kind"],
-        "reused": reused,
-        **outcome,
-        "store_root": str(runs.root),
-    }
-
-
 def summarise(results: Results, folder: Path) -> dict[str, Any]:
     """Save ``results`` into ``folder`` and return the small, JSON-safe part of them."""
     saved = results.save(folder)
     card = results.scorecard.drop(columns=list(VOLATILE_COLUMNS)).reset_index()
-    rows = [_plain_row(row) for row in card.to_dict(orient="records")]
+    rows = [plain_row(row) for row in card.to_dict(orient="records")]
     return {
         "meta": {k: v for k, v in results.meta.items() if k not in ("symbols", "preset_vector")},
         "scorecard": rows,
         "results_digest": results.digest(),
         "ranking": ranking(rows),
         "counts": {"orders": len(results.orders), "errors": len(results.errors)},
-        "errors": [_plain_row(r) for r in results.errors.head(_ERRORS_SHOWN).to_dict("records")],
+        "errors": [plain_row(r) for r in results.errors.head(_ERRORS_SHOWN).to_dict("records")],
         "errors_truncated": max(0, len(results.errors) - _ERRORS_SHOWN),
         "artefacts": {key: path.name for key, path in saved.items()},
     }
@@ -188,17 +173,6 @@ def ranking(rows: list[dict[str, Any]], sources: Mapping[str, str] | None = None
 
 def _source(arm: str) -> str:
     return "scripted committee" if arm.startswith(COMMITTEE_PREFIX) else "baseline"
-
-
-def _plain_row(row: Mapping[Any, Any]) -> dict[str, Any]:
-    out = {}
-    for key, value in row.items():
-        if hasattr(value, "item"):
-            value = value.item()
-        if isinstance(value, float) and value != value:
-            value = None
-        out[str(key)] = value
-    return out
 
 
 def _names(names: Any) -> int:

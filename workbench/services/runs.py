@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ConfigError
-from workbench.services.evaluation import finish
+from workbench.services._answers import finish
 from workbench.services.store import MANIFEST, RunStore, capped
 
 KINDS = ("evaluation", "replay", "comparison")
