@@ -384,6 +384,13 @@ def test_asyncio_debug_mode_shows_no_warnings() -> None:
     assert result["debug"] is True
 
 
+def test_at_exit_the_bridge_cancels_what_is_left_and_closes_cleanly() -> None:
+    done = run_scenario("at_exit", "-X", "dev", "-W", "error")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert lines == ['{"started": 1}', "background task cleaned up at exit"]
+
+
 def test_the_bridge_is_recreated_in_a_forked_child() -> None:
     assert scenario_json("fork") == {"child_exit": 0, "parent": 4}
 

@@ -85,14 +85,18 @@ class _LoopThread:
 
 def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Cancel what is left, finish async generators and the executor, close the loop."""
-    tasks = asyncio.all_tasks(loop)
-    for task in tasks:
-        task.cancel()
-    if tasks:
-        loop.run_until_complete(asyncio.wait(tasks, timeout=CANCEL_GRACE))
-    loop.run_until_complete(loop.shutdown_asyncgens())
-    loop.run_until_complete(loop.shutdown_default_executor())
-    loop.close()
+    try:
+        tasks = asyncio.all_tasks(loop)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            loop.run_until_complete(asyncio.wait(tasks, timeout=CANCEL_GRACE))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        # RuntimeError: at interpreter exit, newer Pythons refuse the executor's helper thread
+        with contextlib.suppress(RuntimeError):
+            loop.run_until_complete(loop.shutdown_default_executor())
+    finally:
+        loop.close()
 
 
 _bridge: _LoopThread | None = None

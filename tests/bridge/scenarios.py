@@ -8,6 +8,7 @@ fork       the bridge keeps working in a forked child
 interrupt  waits in run_sync until SIGINT arrives, then reports what happened
 interrupt_nested  the same, with the wait two calls deep
 same_loop  a resource bound to the caller's running loop, with and without the opt-in
+at_exit    a task left on the bridge is cancelled, its finally run, when the process exits
 Each prints one JSON line on success; any failed assertion exits non-zero.
 """
 
@@ -225,6 +226,22 @@ def _uvloop_refused() -> str:
     return uvloop.run(main())
 
 
+def at_exit() -> dict[str, object]:
+    async def linger() -> None:
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            print("background task cleaned up at exit", flush=True)
+
+    async def start_background() -> None:
+        _background.append(asyncio.create_task(linger()))
+
+    run_sync(start_background())
+    return {"started": len(_background)}
+
+
+_background: list[asyncio.Task[None]] = []
+
 SCENARIOS = {
     "core": core,
     "uvloop": uvloop_core,
@@ -232,6 +249,7 @@ SCENARIOS = {
     "interrupt": interrupt,
     "interrupt_nested": lambda: interrupt(nested=True),
     "same_loop": same_loop,
+    "at_exit": at_exit,
 }
 
 if __name__ == "__main__":
