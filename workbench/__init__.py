@@ -22,6 +22,8 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.evaluation import Results, World, aevaluate, evaluate
+from workbench.integrations import AdapterInfo, callable_agent
+from workbench.recordings import record, replay
 from workbench.schema import Action, Decision
 
 __version__ = "0.1.0"
@@ -48,6 +50,11 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "BASELINES",
     "baseline",
     "Committee",
+    # recording and replay
+    "callable_agent",
+    "AdapterInfo",
+    "record",
+    "replay",
     # async bridge
     "run_sync",
     # errors
