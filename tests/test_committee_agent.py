@@ -242,3 +242,11 @@ def test_rounds_set_the_debate_lengths_and_the_executor_is_asked_once_a_decision
     assert len(executor_calls) == len(committee.record) == 3
     per_decision = 3 + 2 * 2 + 1 + 1 + 3 * 3 + 1
     assert results.scorecard["model_calls"].iloc[0] == 3 * per_decision
+
+
+def test_a_replay_that_finds_no_answer_stops_instead_of_failing_a_role() -> None:
+    recorder = Transcript()
+    evaluate([Committee(recorder=recorder)], **MARKET)
+    renamed = Committee(mode="replay", transcript=recorder, models={"quick": scripted("other")})
+    with pytest.raises(ReplayMiss, match="day 0, step 0"):
+        evaluate([renamed], **MARKET)

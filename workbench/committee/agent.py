@@ -48,6 +48,7 @@ from workbench.committee.scripted import REFERENCE_SCRIPTS
 from workbench.committee.snapshot import verified_snapshot
 from workbench.errors import (
     ConfigError,
+    DecisionError,
     FrameworkError,
     MissingDependency,
     UsageLimitReached,
@@ -194,7 +195,7 @@ class Committee(BaseAdapter):
         prompt = sent["input"] if isinstance(sent["input"], str) else None
         try:
             text = await self._exchange(request, advisor, sent, key)
-        except ValidationError as exc:
+        except (DecisionError, FrameworkError) as exc:  # a ReplayMiss stops the run instead
             return Consultation(
                 failure_text(exc), False, f"{type(exc).__name__}: {exc}", key, prompt, sent["model"]
             )

@@ -198,10 +198,10 @@ class CommitteeCoordinator:
     ) -> MemoEntry:
         try:
             answer = await self.consult(advisor, payload, phase)
-        except WorkbenchError as exc:
-            if not isinstance(exc, ValidationError):
-                raise  # ConfigError, MissingDependency: the committee cannot run as set up
+        except (DecisionError, FrameworkError) as exc:  # the role's own failure: keep it
             answer = _failed(exc)
+        except WorkbenchError:
+            raise  # set-up or replay errors (ConfigError, ReplayMiss ...) stop the run
         except Exception as exc:
             answer = _failed(_wrapped(advisor.role, exc))
         return MemoEntry(
