@@ -71,7 +71,10 @@ def scenario_json(name: str, *flags: str, **env: str) -> dict[str, Any]:
 
 
 def test_exported_from_the_package_with_a_stable_signature() -> None:
+    from workbench.integrations import common
+
     assert workbench.run_sync is run_sync
+    assert common.run_sync is run_sync
     params = inspect.signature(run_sync).parameters
     assert list(params)[:2] == ["awaitable", "timeout"]
     assert params["timeout"].kind is inspect.Parameter.KEYWORD_ONLY
