@@ -165,6 +165,10 @@ def test_orders_decided_at_t_execute_at_t_plus_one() -> None:
         ({"seed": -1}, "seed must be a non-negative"),
         ({"on_error": "ignore"}, "on_error must be"),
         ({"capital": float("nan")}, "capital"),
+        ({"leverage_cap": 0}, "leverage_cap must be a positive number"),
+        ({"max_concurrency": 0}, "max_concurrency"),
+        ({"rate_limit": -1.0}, "rate_limit"),
+        ({"capitol": 5.0}, "unknown option 'capitol'. Did you mean 'capital'"),
     ],
 )
 def test_bad_experiment_input_is_refused_before_the_market_opens(
@@ -225,3 +229,19 @@ def test_an_arm_that_mutates_its_payload_cannot_change_what_another_sees() -> No
     evaluate([Scripted("vandal", vandal), spy], **SMALL)
     assert all(quote["last"] > 0 for p in spy.seen for quote in p["symbols"].values())
     assert all(p["macro"] for p in spy.seen)
+
+
+def test_rate_limit_spaces_the_asks() -> None:
+    async def main() -> float:
+        started = time.perf_counter()
+        await aevaluate(
+            [Sleepy(f"s{i}", every=6) for i in range(5)],
+            seed=1,
+            universe=4,
+            days=2,
+            rate_limit=20.0,
+        )
+        return time.perf_counter() - started
+
+    # ten asks at 20 per second cannot start in less than nine intervals of 50 ms
+    assert asyncio.run(main()) >= 9 * 0.05

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,12 +21,11 @@ from workbench.errors import ConfigError, DecisionError, FrameworkError
 from workbench.evaluation import metrics
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.observation import arm_payload, market_payload
+from workbench.evaluation.options import Pacer, RunOptions
 from workbench.evaluation.results import SCORECARD_COLUMNS, Results
 from workbench.evaluation.world import World
 from workbench.schema import Decision, parse_decision
 
-OnError = Literal["raise", "skip"]
-StepCallback = Callable[[int, int, dict[str, float]], None]
 ORDER_COLUMNS = (
     "arm",
     "day",
@@ -85,10 +84,9 @@ async def aevaluate(
 ) -> Results:
     """Async twin of ``evaluate``: arms due at a decision point are asked concurrently.
 
-    Options: ``capital`` (1e6), ``leverage_cap`` (2.0), ``fee_bps`` (0.5),
-    ``on_error`` ("skip" records a failed decision in the error column and holds;
-    "raise" stops the run), ``max_concurrency`` (16 arms asked at once),
-    ``on_step(k, total, equity_by_arm)`` called after every step is marked.
+    ``options`` are the fields of ``RunOptions``: ``capital``, ``leverage_cap``,
+    ``fee_bps``, ``on_error`` ("skip" or "raise"), ``max_concurrency``,
+    ``rate_limit`` (asks per second) and ``on_step``.
     """
     world = World(
         seed=seed,
@@ -105,55 +103,30 @@ async def aevaluate(
 async def run_world(
     world: World,
     agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
-    *,
-    capital: float = 1_000_000.0,
-    leverage_cap: float = 2.0,
-    fee_bps: float = 0.5,
-    on_error: OnError = "skip",
-    max_concurrency: int = 16,
-    on_step: StepCallback | None = None,
+    **options: Any,
 ) -> Results:
-    if on_error not in ("raise", "skip"):
-        raise ConfigError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
-    if not (capital > 0 and np.isfinite(capital)):
-        raise ConfigError(f"capital must be a positive number, got {capital!r}")
-    if not (leverage_cap > 0 and np.isfinite(leverage_cap)):
-        raise ConfigError(f"leverage_cap must be a positive number, got {leverage_cap!r}")
-    if (
-        isinstance(max_concurrency, bool)
-        or not isinstance(max_concurrency, int)
-        or max_concurrency < 1
-    ):
-        raise ConfigError(f"max_concurrency must be a whole number >= 1, got {max_concurrency!r}")
-    arms = resolve_arms(agents)
-    run = _Run(world, arms, capital, leverage_cap, fee_bps, on_error, max_concurrency, on_step)
-    return await run.go()
+    """Run ``agents`` on ``world``; ``options`` are the fields of ``RunOptions``."""
+    settings = RunOptions.from_keywords(options)
+    return await _Run(world, resolve_arms(agents), settings).go()
 
 
 class _Run:
-    def __init__(
-        self,
-        world: World,
-        arms: list[Agent],
-        capital: float,
-        leverage_cap: float,
-        fee_bps: float,
-        on_error: OnError,
-        max_concurrency: int,
-        on_step: StepCallback | None,
-    ) -> None:
-        self.world, self.arms, self.capital = world, arms, capital
-        self.on_error, self.on_step = on_error, on_step
+    def __init__(self, world: World, arms: list[Agent], options: RunOptions) -> None:
+        self.world, self.arms, self.options = world, arms, options
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
         size = world.universe.size
-        self.books = [Portfolio(capital, np.zeros(size), leverage_cap, fee_bps) for _ in arms]
+        self.books = [
+            Portfolio(options.capital, np.zeros(size), options.leverage_cap, options.fee_bps)
+            for _ in arms
+        ]
         self.states = [ArmState() for _ in arms]
         self.equity = np.empty((world.trading_steps, len(arms)))
         self.orders: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
-        self.limit = asyncio.Semaphore(max_concurrency)
+        self.limit = asyncio.Semaphore(options.max_concurrency)
+        self.pacer = Pacer(options.rate_limit)
 
     async def go(self) -> Results:
         begun: list[Agent] = []
@@ -188,8 +161,9 @@ class _Run:
             self.equity[k] = [book.equity(mid) for book in self.books]
             if k < total - 1:
                 await self._decide(k, row)
-            if self.on_step is not None:
-                self.on_step(k, total, dict(zip(self.names, self.equity[k].tolist(), strict=True)))
+            if self.options.on_step is not None:
+                by_arm = dict(zip(self.names, self.equity[k].tolist(), strict=True))
+                self.options.on_step(k, total, by_arm)
 
     async def _decide(self, k: int, row: int) -> None:
         due = [i for i, arm in enumerate(self.arms) if k % arm.every == 0]
@@ -226,6 +200,7 @@ class _Run:
         started = time.perf_counter()
         try:
             async with self.limit:
+                await self.pacer.wait_turn()
                 raw = await arm.adecide(request)
             return parse_decision(raw)
         except (DecisionError, FrameworkError) as exc:
@@ -253,7 +228,7 @@ class _Run:
                 "message": str(exc),
             }
         )
-        if self.on_error == "raise":
+        if self.options.on_error == "raise":
             raise exc
 
     def _execute(self, i: int, request: DecisionRequest, decision: Decision, row: int) -> None:
@@ -275,7 +250,7 @@ class _Run:
             index=pd.Index(self.names, name="arm"),
             columns=list(SCORECARD_COLUMNS),
         )
-        meta = {**w.describe(), "roster": list(self.names), "capital": self.capital}
+        meta = {**w.describe(), "roster": list(self.names), "capital": self.options.capital}
         return Results(scorecard=card, equity=equity, orders=orders, errors=errors, meta=meta)
 
     def _score(self, i: int, orders: pd.DataFrame) -> dict[str, Any]:

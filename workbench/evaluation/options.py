@@ -1,0 +1,93 @@
+"""The run options every evaluation takes, validated in one place."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from workbench.errors import ConfigError
+
+OnError = Literal["raise", "skip"]
+StepCallback = Callable[[int, int, dict[str, float]], None]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How arms trade and are asked.
+
+    - ``capital``: starting cash of every arm;
+    - ``leverage_cap``: gross exposure an arm may hold, as a multiple of equity;
+    - ``fee_bps``: fee on traded notional, in basis points;
+    - ``on_error``: "skip" records a failed decision in the error column and
+      holds; "raise" stops the run at the first failure;
+    - ``max_concurrency``: arms asked at once;
+    - ``rate_limit``: at most this many asks started per second across arms
+      (None: unlimited), for providers that limit requests per second;
+    - ``on_step(k, total, equity_by_arm)``: called after every step is marked.
+    """
+
+    capital: float = 1_000_000.0
+    leverage_cap: float = 2.0
+    fee_bps: float = 0.5
+    on_error: OnError = "skip"
+    max_concurrency: int = 16
+    rate_limit: float | None = None
+    on_step: StepCallback | None = None
+
+    def __post_init__(self) -> None:
+        if self.on_error not in ("raise", "skip"):
+            raise ConfigError(f"on_error must be 'raise' or 'skip', got {self.on_error!r}")
+        for name in ("capital", "leverage_cap"):
+            _positive(name, getattr(self, name))
+        if not (_is_number(self.fee_bps) and 0 <= self.fee_bps < 10_000):
+            raise ConfigError(f"fee_bps must be a number in [0, 10000), got {self.fee_bps!r}")
+        concurrency = self.max_concurrency
+        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+            raise ConfigError(f"max_concurrency must be a whole number >= 1, got {concurrency!r}")
+        if self.rate_limit is not None:
+            _positive("rate_limit", self.rate_limit)
+
+    @classmethod
+    def from_keywords(cls, options: Mapping[str, Any]) -> RunOptions:
+        known = [f.name for f in fields(cls)]
+        for name in options:
+            if name not in known:
+                near = difflib.get_close_matches(name, known, n=1)
+                hint = f" Did you mean {near[0]!r}?" if near else ""
+                raise ConfigError(
+                    f"unknown option {name!r}.{hint} Options are: {', '.join(known)}."
+                )
+        return cls(**options)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _positive(name: str, value: Any) -> None:
+    if not (_is_number(value) and value > 0):
+        raise ConfigError(f"{name} must be a positive number, got {value!r}")
+
+
+class Pacer:
+    """Spaces the starts of asks at least ``1 / rate`` seconds apart (no limit if None)."""
+
+    def __init__(self, rate: float | None) -> None:
+        self.interval = 0.0 if rate is None else 1.0 / rate
+        self.next_start = 0.0
+        self.lock = asyncio.Lock()
+
+    async def wait_turn(self) -> None:
+        if not self.interval:
+            return
+        async with self.lock:
+            now = time.monotonic()
+            start = max(now, self.next_start)
+            self.next_start = start + self.interval
+        if start > now:
+            await asyncio.sleep(start - now)
