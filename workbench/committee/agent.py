@@ -70,7 +70,8 @@ class Committee(BaseAdapter):
     ``models`` replaces model keys (``{"deep": some_model}``), ``advisors`` replaces
     roles by name with any ``Advisor``; ``delay`` adds simulated latency (seconds)
     to every scripted model call; extra keywords override settings such as
-    ``max_debate_rounds``.
+    ``max_debate_rounds``. A role's exchange is keyed by its model's name (or a
+    plain advisor's class), so replay with the same names the recording used.
     """
 
     framework = "committee"
