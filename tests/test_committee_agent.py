@@ -250,3 +250,19 @@ def test_a_replay_that_finds_no_answer_stops_instead_of_failing_a_role() -> None
     renamed = Committee(mode="replay", transcript=recorder, models={"quick": scripted("other")})
     with pytest.raises(ReplayMiss, match="day 0, step 0"):
         evaluate([renamed], **MARKET)
+
+
+def test_committees_and_ordinary_agents_are_ranked_on_identical_seeds() -> None:
+    from workbench.evaluation.compare import paired_comparison, run_seeds
+
+    committee = Committee()
+    runs = run_seeds([committee, "momentum", "buy_and_hold"], [1, 2, 3], universe=5, days=2)
+    table = paired_comparison(runs, "buy_and_hold")
+    assert list(table.index) == ["tradingagents-reference", "momentum"]
+    assert (table["seeds"] == 3).all()
+    alone = evaluate([Committee()], seed=2, universe=5, days=2).scorecard
+    beside = runs[1].scorecard
+    assert (
+        alone.loc["tradingagents-reference", "return_pct"]
+        == beside.loc["tradingagents-reference", "return_pct"]
+    )
