@@ -266,3 +266,15 @@ def test_committees_and_ordinary_agents_are_ranked_on_identical_seeds() -> None:
         alone.loc["tradingagents-reference", "return_pct"]
         == beside.loc["tradingagents-reference", "return_pct"]
     )
+
+
+def test_the_trajectory_is_a_table_with_the_failed_role_and_the_executor() -> None:
+    committee = Committee(models={"quick": _bear_down()})
+    evaluate([committee], **MARKET)
+    table = committee.trajectory()
+    assert len(table) == 3 * CALLS_PER_DECISION
+    first = table[(table["day"] == 0) & (table["step"] == 0)]
+    assert list(first["order"]) == list(range(CALLS_PER_DECISION))
+    assert first.iloc[-1]["role"] == "portfolio_manager" and first.iloc[-1]["phase"] == "decision"
+    failed = table[~table["ok"]]
+    assert set(failed["role"]) == {"bear_researcher"} and len(failed) == 3

@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+import pandas as pd
+
 from workbench.agents import DecisionRequest
 from workbench.committee.config import CommitteeSpec, load_spec
 from workbench.committee.coordinator import (
@@ -61,6 +63,7 @@ from workbench.schema import Decision, parse_decision
 from workbench.transcript import Transcript, digest, to_plain
 
 EXECUTOR_PHASE = "decision"
+TRAJECTORY_COLUMNS = ("day", "step", "order", "phase", "turn", "role", "model", "ok", "response")
 Source = CommitteeSpec | str | os.PathLike[str] | Mapping[str, Any]
 
 
@@ -269,6 +272,15 @@ class Committee(BaseAdapter):
                 f"{request.day}, step {request.step}; raise timeout= or check the model"
             ) from exc
 
+    def trajectory(self) -> pd.DataFrame:
+        """One row per role answer per decision, in committee order (the executor last)."""
+        rows = []
+        for entry in self.record:
+            executor = [entry["executor"]] if "executor" in entry else []
+            for order, answer in enumerate([*entry.get("roles", []), *executor]):
+                rows.append(_trajectory_row(entry, order, answer))
+        return pd.DataFrame(rows, columns=list(TRAJECTORY_COLUMNS))
+
     # --- replays -----------------------------------------------------------------------
     def replay_spec(self) -> dict[str, Any]:
         return {**super().replay_spec(), "committee": self.spec.to_json()}
@@ -285,6 +297,20 @@ class Committee(BaseAdapter):
 
     def __repr__(self) -> str:
         return f"Committee({self.spec.id!r}, name={self.name!r}, mode={self.mode!r})"
+
+
+def _trajectory_row(entry: dict[str, Any], order: int, answer: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "day": entry["day"],
+        "step": entry["step"],
+        "order": order,
+        "phase": answer.get("phase", EXECUTOR_PHASE),
+        "turn": answer.get("turn", 0),
+        "role": answer["role"],
+        "model": answer["model"],
+        "ok": answer.get("ok", "response" in answer),
+        "response": answer.get("response"),
+    }
 
 
 def _role_models(
