@@ -13,8 +13,8 @@ def finish(runs: RunStore, run_id: str, manifest: dict[str, Any], reused: bool) 
     """A run's manifest outcome as a service answer: paths made store-relative."""
     outcome = dict(manifest["outcome"])
     outcome["artefacts"] = {k: f"{run_id}/{v}" for k, v in outcome.get("artefacts", {}).items()}
-    evaluations = sum(1 for rid in runs.run_ids() if rid.startswith("evaluation-"))
     if "ranking" in outcome:
+        evaluations = runs.count("evaluation")
         outcome["ranking"] = {**outcome["ranking"], "evaluations_in_store": evaluations}
     return {
         "run_id": run_id,

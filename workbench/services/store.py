@@ -109,6 +109,10 @@ class RunStore:
         manifests.sort(key=lambda item: (item[0].get("created_utc", ""), item[1]), reverse=True)
         return [name for _, name in manifests]
 
+    def count(self, kind: str) -> int:
+        """How many runs of ``kind`` the store holds (their ids start with the kind)."""
+        return sum(1 for path in self._run_paths() if path.name.startswith(f"{kind}-"))
+
     def _run_paths(self) -> Iterator[Path]:
         for child in sorted(self.root.iterdir()):
             if child.is_dir() and not child.name.startswith(".") and (child / MANIFEST).is_file():
