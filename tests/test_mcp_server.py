@@ -129,3 +129,15 @@ def test_check_runs_the_start_up_checks_and_lists_the_tools(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert f"{len(EXPOSED_TOOLS)} tools" in done.stdout
     assert all(name in done.stdout for name in EXPOSED_TOOLS)
+
+
+def test_the_sdk_is_imported_only_when_a_server_is_built() -> None:
+    code = (
+        "import sys, workbench.mcp, workbench.services, workbench.cli\n"
+        "from workbench.cli import build_parser\n"
+        "build_parser().parse_args(['mcp', '--check'])\n"
+        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))\n"
+    )
+    done = start("-c", code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -30,6 +30,14 @@ def entries(root: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir())
 
 
+def test_every_public_name_imports() -> None:
+    import workbench.mcp
+
+    for module in (services, workbench.mcp):
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{module.__name__}.{name}"
+
+
 # --- presets and glossary -------------------------------------------------------------
 def test_preset_services_list_describe_and_diff() -> None:
     listed = services.list_presets()
