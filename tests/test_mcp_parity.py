@@ -210,6 +210,14 @@ def test_a_withheld_parameter_is_refused_with_its_reason(tmp_path: Path) -> None
     assert "stor: not a parameter of this tool" in message
 
 
+def test_when_in_doubt_about_a_schema_nothing_is_refused() -> None:
+    from workbench.mcp.server import _declared
+
+    assert _declared({"properties": {"a": {}}}) == {"a"}
+    assert _declared({"properties": {"a": {}}, "additionalProperties": True}) is None
+    assert _declared({"type": "object"}) is None
+
+
 # --- the audit log -------------------------------------------------------------------
 def test_the_audit_log_reproduces_a_call_exactly(tmp_path: Path) -> None:
     server = make_server(tmp_path / "store")

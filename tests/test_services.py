@@ -285,6 +285,8 @@ def test_replaying_a_shipped_recording_matches_and_is_stored_as_a_run(tmp_path: 
     assert answer["ranking"]["arm_sources"]["trend"] == "replayed"
     assert any("replayed arm" in c for c in answer["ranking"]["caveats"])
     assert services.list_runs(tmp_path, kind="replay")["total"] == 1
+    report = services.render_report(tmp_path, answer["run_id"])
+    assert "trend" in (tmp_path / report["report"]).read_text(encoding="utf-8")
 
 
 def test_a_replay_reports_differences_without_touching_the_recording(tmp_path: Path) -> None:
