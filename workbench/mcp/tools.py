@@ -2,8 +2,8 @@
 
 No business logic lives here. A method names its parameters and types (that is
 the tool's schema), passes every argument to its service, fills in the
-server-bound ones (the run store) and writes one audit line. The SDK is not
-imported: the server module registers these methods.
+server-bound ones (the run store, the recordings folder) and writes one audit
+line. The SDK is not imported: the server module registers these methods.
 """
 
 from __future__ import annotations
