@@ -38,6 +38,20 @@ def decisions(committee: Committee) -> list[Any]:
     return [entry["decision"] for entry in committee.record]
 
 
+def _pydantic_agent() -> Any:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart
+    from pydantic_ai.models.function import FunctionModel
+
+    def reply(messages: list[Any], info: Any) -> ModelResponse:
+        return ModelResponse(parts=[TextPart(answer(messages[-1].parts[-1].content))])
+
+    return Agent(FunctionModel(reply))
+
+
+PYDANTIC_AGENT = _pydantic_agent()  # named in YAML below as "<this module>:PYDANTIC_AGENT"
+
+
 @pytest.fixture(scope="module")
 def reference() -> list[Any]:
     return decisions(Committee())
@@ -60,17 +74,22 @@ def test_a_callable_model_named_in_yaml(tmp_path: Path, reference: list[Any]) ->
 
 
 def test_a_pydantic_ai_agent_answers_the_deep_roles(reference: list[Any]) -> None:
-    from pydantic_ai import Agent
-    from pydantic_ai.messages import ModelResponse, TextPart
-    from pydantic_ai.models.function import FunctionModel
-
-    def reply(messages: list[Any], info: Any) -> ModelResponse:
-        return ModelResponse(parts=[TextPart(answer(messages[-1].parts[-1].content))])
-
-    deep = PydanticAIModel(Agent(FunctionModel(reply)), name="pydantic-deep")
+    deep = PydanticAIModel(PYDANTIC_AGENT, name="pydantic-deep")
     committee = Committee(models={"deep": deep})
     assert decisions(committee) == reference
     assert committee.usage.input_tokens > 0
+
+
+def test_a_pydantic_ai_agent_named_in_yaml(tmp_path: Path, reference: list[Any]) -> None:
+    text = (Path(__file__).parents[1] / "workbench/committee/tradingagents.yaml").read_text()
+    target = f"{__name__}:PYDANTIC_AGENT"
+    line = "  deep: {backend: scripted, name: scripted-deep}"
+    assert line in text
+    edited = text.replace(line, f"  deep: {{backend: pydantic_ai, target: '{target}', name: pa}}")
+    (tmp_path / "committee.yaml").write_text(edited, encoding="utf-8")
+    committee = Committee(tmp_path / "committee.yaml")
+    assert decisions(committee) == reference
+    assert committee.record[0]["executor"]["model"] == "pa"
 
 
 def test_an_openai_agents_agent_answers_the_deep_roles(reference: list[Any]) -> None:
