@@ -87,6 +87,7 @@ def test_a_bad_answer_is_a_decision_error_naming_the_last_correction() -> None:
     row = results.scorecard.loc["arm"]
     assert row["errors"] == 1
     assert row["last_error"].startswith("DecisionError: the agent answered badly")
+    assert row["model_calls"] == 3  # the failed day spent a call and a retry
     with pytest.raises(DecisionError, match="UnexpectedModelBehavior") as caught:
         _ask(PydanticAIAdapter(_agent(), model=ScriptedPydanticModel(lambda p: COERCIBLE)))
     assert "quantity: Input should be a valid number" in str(caught.value)

@@ -171,8 +171,11 @@ class PydanticAIAdapter(BaseAdapter):
         with pai.capture_run_messages() as messages:
             try:
                 result = await self.agent.run(sent, **options)
-            except pai.UnexpectedModelBehavior as exc:
-                raise self._explained(exc, messages) from exc
+            except Exception as exc:
+                self._note_responses(messages)  # a failed run still spent its calls
+                if isinstance(exc, pai.UnexpectedModelBehavior):
+                    raise self._explained(exc, messages) from exc
+                raise
         self._note(result)
         return plain_output(result.output)
 
@@ -190,6 +193,15 @@ class PydanticAIAdapter(BaseAdapter):
             and getattr(part, "outcome", "retried") != "success"
         ]
         return type(error)(f"{error}; last correction: {asked[-1]}") if asked else error
+
+    def _note_responses(self, messages: list[Any]) -> None:
+        responses = [m for m in messages if getattr(m, "kind", "") == "response"]
+        usages = [getattr(m, "usage", None) for m in responses]
+        self.note_usage(
+            input_tokens=sum(getattr(u, "input_tokens", 0) or 0 for u in usages),
+            output_tokens=sum(getattr(u, "output_tokens", 0) or 0 for u in usages),
+            model_calls=len(responses),
+        )
 
     def _note(self, result: Any) -> None:
         usage = result.usage
