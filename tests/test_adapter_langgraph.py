@@ -39,6 +39,11 @@ PAYLOAD: dict[str, Any] = {
 HOLD = {"actions": [], "rationale": "hold"}
 
 
+def observation_only(payload: dict[str, Any], instructions: str) -> dict[str, Any]:
+    """A custom input builder, defined at module level so a replay can find it again."""
+    return {"observation": payload, "instructions": instructions.upper()}
+
+
 def _ask(adapter: LangGraphAdapter, payload: dict[str, Any] = PAYLOAD) -> Any:
     request = DecisionRequest("arm", 2, 3, 0, payload, PresetStamp("test", {"dial": 1.0}))
     return run_sync(adapter.adecide(request))
@@ -197,3 +202,16 @@ def test_the_default_parser_refuses_anything_else_by_name() -> None:
         default_output_parser(None)
     with pytest.raises(DecisionError, match=r"\['observation', 'score'\]"):
         default_output_parser({"observation": {}, "score": 1})
+
+
+def test_a_custom_input_builder_is_named_in_the_recording_and_used_on_replay() -> None:
+    graph = scripted_graph(trend_policy, shape="state")
+    live = langgraph_agent(graph, name="arm", mode="record", input_builder=observation_only)
+    recorded = evaluate([live], **MARKET)
+    spec = live.replay_spec()
+    assert spec["input_builder"].endswith(":observation_only")
+    again = LangGraphAdapter.from_replay_spec(spec, live.recorder)  # type: ignore[arg-type]
+    assert evaluate([again], **MARKET).digest() == recorded.digest()
+    unnamed = langgraph_agent(graph, name="arm", input_builder=lambda p, i: {"observation": p})
+    with pytest.raises(ConfigError, match="module level"):
+        unnamed.replay_spec()

@@ -255,6 +255,9 @@ class LangGraphAdapter(BaseAdapter):
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> LangGraphAdapter:
+        from workbench.integrations.callable import resolve
+
+        builder = spec.get("input_builder")
         return cls(
             None,
             mode="replay",
@@ -263,11 +266,21 @@ class LangGraphAdapter(BaseAdapter):
             every=spec["every"],
             info=AdapterInfo(**spec.get("info", {})),
             instructions=spec.get("instructions", INSTRUCTIONS),
+            input_builder=resolve(builder) if builder else None,
         )
 
     def replay_spec(self) -> dict[str, Any]:
+        """The instructions and, when it is not the default, where the input builder lives.
+
+        The builder makes the keyed input, so a replay must build it the same way;
+        the output parser runs only on live answers and is not needed.
+        """
+        from workbench.integrations.callable import import_path
+
         spec = super().replay_spec()
         spec["instructions"] = self.instructions
+        if self.input_builder is not default_input_builder:
+            spec["input_builder"] = import_path(self.input_builder, "the input_builder")
         return spec
 
 
