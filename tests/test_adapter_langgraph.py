@@ -6,7 +6,8 @@ from typing import Any, TypedDict
 
 import pytest
 from langchain_core.runnables import RunnableConfig
-from langgraph.graph import END, START, StateGraph
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.types import interrupt
 
 from workbench.agents import DecisionRequest, PresetStamp
@@ -28,7 +29,7 @@ from workbench.integrations.langgraph import (
 from workbench.schema import Decision, parse_decision
 from workbench.testing import stumbling_policy, trend_policy
 from workbench.testing.framework_arms import langgraph_arm
-from workbench.testing.langgraph import DecisionState, scripted_graph
+from workbench.testing.langgraph import DecisionState, ScriptedChatModel, scripted_graph
 
 MARKET: dict[str, Any] = {"seed": 3, "universe": 4, "days": 2}
 PAYLOAD: dict[str, Any] = {
@@ -215,3 +216,23 @@ def test_a_custom_input_builder_is_named_in_the_recording_and_used_on_replay() -
     unnamed = langgraph_agent(graph, name="arm", input_builder=lambda p, i: {"observation": p})
     with pytest.raises(ConfigError, match="module level"):
         unnamed.replay_spec()
+
+
+def test_a_checkpointed_thread_answers_each_decision_from_its_latest_reply() -> None:
+    model = ScriptedChatModel(policy=lambda p: {"actions": [], "rationale": f"day {p['day']}"})
+
+    async def reply(state: dict[str, Any]) -> dict[str, Any]:
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("reply", reply)
+    builder.add_edge(START, "reply")
+    builder.add_edge("reply", END)
+    graph = builder.compile(checkpointer=InMemorySaver())
+    arm = langgraph_agent(graph, name="arm", thread_id="desk-1")
+    results = evaluate([arm], **MARKET)
+    assert results.scorecard.loc["arm", "errors"] == 0
+    assert [entry["decision"]["rationale"] for entry in arm.record] == ["day 0", "day 1"]
+    history = graph.get_state({"configurable": {"thread_id": "desk-1"}}).values["messages"]
+    assert len(history) == 6  # system, user and reply, twice: one thread across the run
+    assert results.scorecard.loc["arm", "model_calls"] == 2
