@@ -1,4 +1,4 @@
-"""The three framework adapters run offline inside a Jupyter kernel and from a plain script.
+"""The three framework adapters agree with each other, in a Jupyter kernel and a plain script.
 
 A kernel already runs an event loop, where ``Runner.run_sync`` and
 ``Agent.run_sync`` refuse to work; the adapters go through the workbench bridge
@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from workbench.evaluation import evaluate
+from workbench.integrations import callable_agent
+from workbench.testing import trend_policy
 from workbench.testing.framework_arms import langgraph_arm, openai_agents_arm, pydantic_ai_arm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +53,18 @@ def _check(report: dict[str, Any]) -> None:
     assert report["errors"] == 0
     assert report["model_calls"] == [MARKET["days"]] * 3
     assert report["digest"] == _in_process_digest()
+
+
+def test_every_framework_trades_exactly_like_a_plain_function_on_one_policy() -> None:
+    arms = [openai_agents_arm(), pydantic_ai_arm(), langgraph_arm()]
+    results = evaluate([*arms, callable_agent(trend_policy, name="callable")], **MARKET)
+    equity = results.equity
+    for arm in arms:
+        assert equity[arm.name].tolist() == equity["callable"].tolist()
+    orders = results.orders.drop(columns="arm")
+    by_arm = [orders[results.orders["arm"] == arm].reset_index(drop=True) for arm in equity]
+    assert len(by_arm[0]) > 0
+    assert all(frame.equals(by_arm[0]) for frame in by_arm)
 
 
 @pytest.mark.slow
