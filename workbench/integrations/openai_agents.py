@@ -177,6 +177,12 @@ class OpenAIAgentsAdapter(BaseAdapter):
             max_turns=self.max_turns,
             run_config=self._run_config(sdk, request),
         )
+        usage = result.context_wrapper.usage
+        self.note_usage(
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            model_calls=usage.requests,
+        )
         if result.last_agent is not bound:
             raise DecisionError(
                 f"arm {self.name!r}: the run ended on agent {result.last_agent.name!r} through a "
@@ -184,12 +190,6 @@ class OpenAIAgentsAdapter(BaseAdapter):
                 "decision. Let the handoff return to a decision-making agent, or make the "
                 "agent that decides the one you pass to the adapter."
             )
-        usage = result.context_wrapper.usage
-        self.note_usage(
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            model_calls=usage.requests,
-        )
         return plain_output(result.final_output)
 
     def map_error(self, exc: Exception) -> ValidationError:
