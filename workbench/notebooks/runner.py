@@ -158,15 +158,17 @@ def execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> Run
 
 
 def _running_cell(output: Path) -> int | None:
-    """The cell papermill marked as running when the run stopped (the one that timed out)."""
+    """The last cell that started before the run stopped (the one that timed out)."""
     try:
         cells = json.loads(output.read_text(encoding="utf-8"))["cells"]
     except (OSError, ValueError, KeyError):
         return None
-    for index, cell in enumerate(cells):
-        if cell.get("metadata", {}).get("papermill", {}).get("status") == "running":
-            return index
-    return None
+    started = [
+        index
+        for index, cell in enumerate(cells)
+        if cell.get("metadata", {}).get("papermill", {}).get("start_time")
+    ]
+    return started[-1] if started else None
 
 
 def run_batch(
@@ -190,7 +192,8 @@ def run_batch(
     outcomes: dict[str, RunOutcome] = {}
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="notebook") as pool:
         futures = {
-            pool.submit(execute, job, kernel_name=kernel_name, timeout=timeout): job for job in jobs
+            pool.submit(_execute_in_worker, job, kernel_name=kernel_name, timeout=timeout): job
+            for job in jobs
         }
         with _progress(len(jobs), progress) as bar:
             for future in as_completed(futures):
@@ -203,6 +206,26 @@ def run_batch(
     if summary_dir is not None:
         result.summary_path = write_summary(result, Path(summary_dir))
     return result
+
+
+def _execute_in_worker(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
+    """``execute`` on a worker thread, closing the event loop the run left on it.
+
+    papermill (through jupyter_core) creates an event loop for the thread and sets
+    it as current; it is closed here so no loop is left behind per run.
+    """
+    import asyncio
+
+    try:
+        return execute(job, kernel_name=kernel_name, timeout=timeout)
+    finally:
+        try:
+            loop = asyncio.get_event_loop_policy().get_event_loop()
+        except RuntimeError:  # no loop was left on this thread
+            pass
+        else:
+            asyncio.set_event_loop(None)
+            loop.close()
 
 
 def _progress(total: int, enabled: bool) -> Any:
