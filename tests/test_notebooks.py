@@ -1,0 +1,155 @@
+"""Every notebook executed by papermill on a real kernel, with defaults and with bad parameters.
+
+The runs share one batch (two kernels at once) so the suite pays for them once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import papermill
+import pytest
+
+from workbench.evaluation import evaluate
+from workbench.notebooks.grid import plan_jobs
+from workbench.notebooks.parameters import shipped_recordings
+from workbench.notebooks.runner import NotebookJob, make_job, run_batch, run_notebook
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NAMES = ("evaluate", "replay", "compare", "committee", "explore")
+VALIDATION_CELL = 3  # title, parameters, injected parameters, then the checks
+BAD = {
+    "unknown-arm": ({"arms": "buy_and_hold,gpt9"}, "parameter 'arms': unknown arm 'gpt9'"),
+    "negative-days": ({"days": -3}, "parameter 'days'"),
+    "missing-recording": (
+        {"mode": "replay", "recording": "no/such/recording"},
+        "parameter 'recording': no recording at",
+    ),
+}
+SMALL = {"names": 10, "days": 3, "include_shipped": False}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, object]:
+    root = tmp_path_factory.mktemp("notebooks")
+    jobs: list[NotebookJob] = [
+        make_job(NOTEBOOKS / f"{name}.ipynb", root / name, {}, name=name) for name in NAMES
+    ]
+    jobs.append(
+        make_job(
+            NOTEBOOKS / "evaluate.ipynb",
+            root / "record",
+            {**SMALL, "arms": "trend,contrarian,momentum", "mode": "record", "seed": 11},
+            name="record",
+        )
+    )
+    for label, (params, _) in BAD.items():
+        jobs.append(make_job(NOTEBOOKS / "evaluate.ipynb", root / label, params, name=label))
+    result = run_batch(jobs, workers=2, progress=False, timeout=300)
+    return {o.job.name: o for o in result.outcomes}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_top_to_bottom_with_its_defaults(runs, name):
+    outcome = runs[name]
+    assert outcome.ok, outcome.describe()
+    out = outcome.job.out_dir
+    folders = [out] if name != "replay" else [out / p.name for p in shipped_recordings()]
+    for folder in folders:
+        for file in ("scorecard.csv", "scorecard.parquet", "equity.parquet", "report.html"):
+            assert (folder / file).is_file(), f"{name}: {folder / file} missing"
+        assert (folder / "equity.png").read_bytes().startswith(b"\x89PNG")
+    assert pd.read_csv(out / "scorecard.csv").shape[0] >= 1
+
+
+@pytest.mark.slow
+def test_evaluate_notebook_reproduces_the_in_process_run(runs):
+    out = runs["evaluate"].job.out_dir
+    arms = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion", "random"]
+    here = evaluate(arms, seed=7, universe=40, days=10, model="standard-v1")
+    assert (out / "scorecard.json").read_text() == here.scorecard_json()
+    shipped = pd.read_csv(out / "shipped_recordings.csv")
+    assert set(shipped["recording"]) == {p.name for p in shipped_recordings()}
+    assert shipped["matched"].all()
+
+
+@pytest.mark.slow
+def test_compare_notebook_writes_the_paired_comparison(runs):
+    out = runs["compare"].job.out_dir
+    table = pd.read_csv(out / "comparison.csv", index_col="arm")
+    assert "buy_and_hold" not in table.index and set(table["benchmark"]) == {"buy_and_hold"}
+    assert (table["ci_low"] <= table["mean_diff"]).all()
+    assert (table["p_holm"] >= table["p_value"]).all()
+    assert pd.read_csv(out / "returns_by_seed.csv").shape[0] == 6
+
+
+@pytest.mark.slow
+def test_committee_notebook_shows_and_writes_the_memos(runs):
+    outcome = runs["committee"]
+    memos = json.loads((outcome.job.out_dir / "committee_memos.json").read_text())
+    assert memos and "[analysts]" in memos[0]["memo"]
+    book = nbformat.read(outcome.job.output_notebook, as_version=4)
+    shown = "".join(
+        "".join(o.get("text", "")) for c in book.cells if c.cell_type == "code" for o in c.outputs
+    )
+    assert "market_analyst" in shown
+
+
+@pytest.mark.slow
+def test_a_recording_made_by_the_notebook_replays_in_the_notebook(runs, tmp_path):
+    recorded = runs["record"]
+    assert recorded.ok, recorded.describe()
+    folder = recorded.job.out_dir / "recording"
+    assert sorted(p.name for p in (folder / "transcripts").iterdir()) == [
+        "contrarian.json",
+        "trend.json",
+    ]
+    again = run_notebook(
+        NOTEBOOKS / "evaluate.ipynb",
+        tmp_path / "replayed",
+        {"mode": "replay", "recording": str(folder), "include_shipped": False},
+    )
+    assert again.ok, again.describe()
+    before = json.loads((recorded.job.out_dir / "results.json").read_text())
+    after = json.loads((tmp_path / "replayed" / "results.json").read_text())
+    assert after == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", list(BAD))
+def test_a_bad_parameter_stops_at_the_checks_and_writes_nothing(runs, label):
+    outcome = runs[label]
+    assert outcome.status == "error"
+    assert outcome.cell == VALIDATION_CELL
+    assert outcome.error.startswith("ConfigError: ") and BAD[label][1] in outcome.error
+    left = sorted(p.name for p in outcome.job.out_dir.iterdir())
+    assert left == ["evaluate.ipynb"]  # the executed notebook, showing the error; no results
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_parameter_is_typed_and_documented(name):
+    book = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    tagged = [c for c in book.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1
+    lines = [line for line in tagged[0].source.splitlines() if line.strip()]
+    documented = papermill.inspect_notebook(str(NOTEBOOKS / f"{name}.ipynb"))
+    assert len(documented) == len(lines), "a parameter line papermill cannot parse"
+    assert "out_dir" in documented
+    for parameter in documented.values():
+        assert parameter["inferred_type_name"] in {"str", "int", "float", "bool"}, parameter
+        assert parameter["help"], f"{name}: {parameter['name']} has no comment"
+
+
+def test_notebooks_ship_without_outputs():
+    for name in NAMES:
+        book = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+        assert all(not c.get("outputs") for c in book.cells if c.cell_type == "code"), name
+
+
+def test_plan_jobs_matches_what_the_notebooks_expect(tmp_path):
+    jobs = plan_jobs([NOTEBOOKS / "evaluate.ipynb"], tmp_path, grid={"seed": [1, 2]})
+    assert [j.parameters for j in jobs] == [{"seed": 1}, {"seed": 2}]
