@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.engine import DIALS, Universe, diff, list_presets, preset, simulate
+from workbench.engine import DIALS, Preset, Universe, diff, list_presets, preset, simulate
 from workbench.engine.presets import DEFAULT_PRESET
 from workbench.errors import ConfigError
 
@@ -116,8 +116,48 @@ def test_liquidity_is_set_at_the_open_not_by_the_days_own_shocks() -> None:
     assert not np.allclose(bars.half_spread[bars.steps_per_day], preset()["spread_bps"] / 1e4)
 
 
-def test_a_longer_run_starts_with_the_same_path() -> None:
-    short, long = path(days=3), path(days=6)
+@pytest.mark.parametrize("seed", range(6))
+def test_a_longer_run_starts_with_the_same_path(seed: int) -> None:
+    # crisis-v1 switches regime often, so a horizon-dependent draw would show within 30 days
+    short = path("crisis-v1", seed=seed, names=4, days=30)
+    long = path("crisis-v1", seed=seed, names=4, days=60)
     rows = short.steps
-    assert np.array_equal(short.close, long.close[:rows])
-    assert np.array_equal(short.half_spread, long.half_spread[:rows])
+    for field in ("close", "half_spread", "volume"):
+        assert np.array_equal(getattr(short, field), getattr(long, field)[:rows]), field
+    for key, values in short.macro.items():
+        assert np.array_equal(values, long.macro[key][: values.size]), key
+
+
+@pytest.mark.parametrize(
+    ("dials", "fragment"),
+    [
+        ({"spread_bps": -20}, "'spread_bps' must be between 0 and 1000"),
+        ({"base_volume": -5}, "'base_volume' must be between"),
+        ({"depth_levels": 0}, "'depth_levels' must be between 1 and 50"),
+        ({"depth_levels": 2.7}, "'depth_levels' must be a whole number"),
+        ({"garch_beta": 0.95}, "must stay below 1"),
+        ({"mispricing_halflife_ticks": -3}, "mispricing_halflife_ticks"),
+        ({"spread_bps": True}, "must be a number"),
+    ],
+)
+def test_dials_out_of_range_are_refused(dials: dict, fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        preset(dials)
+
+
+def test_a_preset_built_by_hand_is_validated_too() -> None:
+    with pytest.raises(ConfigError, match="lacks dial"):
+        Preset("mine", {"spread_bps": 3.0})
+    with pytest.raises(ConfigError, match="unknown dial"):
+        Preset("mine", {**preset().vector, "colour": 1.0})
+
+
+def test_dials_equal_to_a_shipped_preset_carry_its_name() -> None:
+    assert preset({"spread_bps": 4.0}).fingerprint == "standard-v1"
+    assert preset({"base": "calm-v1", "spread_bps": 2.0}).fingerprint == "calm-v1"
+
+
+def test_every_shipped_preset_is_stationary() -> None:
+    for name in list_presets():
+        dials = preset(name)
+        assert dials["garch_alpha"] + dials["garch_gamma"] / 2 + dials["garch_beta"] < 1

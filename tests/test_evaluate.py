@@ -65,6 +65,7 @@ def test_a_failed_arm_never_scores_like_a_declining_arm() -> None:
     assert card.loc["breaks", "last_error"].startswith(
         "FrameworkError: arm 'breaks' raised Runtime"
     )
+    assert not card.loc["declines"].equals(card.loc["fails"])
 
 
 def test_on_error_raise_stops_at_the_first_failure_with_the_original_chain() -> None:
@@ -199,13 +200,15 @@ class Sleepy(Agent):
 
 
 def test_aevaluate_asks_due_arms_concurrently() -> None:
-    async def main() -> float:
+    async def run(limit: int) -> float:
         started = time.perf_counter()
-        await aevaluate([Sleepy(f"s{i}", every=6) for i in range(5)], seed=1, universe=4, days=2)
+        arms = [Sleepy(f"s{i}", every=6) for i in range(5)]
+        await aevaluate(arms, seed=1, universe=4, days=2, max_concurrency=limit)
         return time.perf_counter() - started
 
-    elapsed = asyncio.run(main())
-    assert elapsed < 2 * 0.05 * 2 + 0.5  # two decision points of one 50 ms sleep each, not ten
+    one_at_a_time, together = asyncio.run(run(1)), asyncio.run(run(5))
+    assert one_at_a_time >= 10 * 0.05  # ten asks of 50 ms, one after another
+    assert together < one_at_a_time / 2.5
 
 
 def test_evaluate_works_inside_a_running_event_loop() -> None:
@@ -245,3 +248,55 @@ def test_rate_limit_spaces_the_asks() -> None:
 
     # ten asks at 20 per second cannot start in less than nine intervals of 50 ms
     assert asyncio.run(main()) >= 9 * 0.05
+
+
+@pytest.mark.parametrize("steps_per_day", [4, 13])
+def test_portfolio_baselines_rebalance_once_a_day_whatever_the_session(steps_per_day: int) -> None:
+    results = evaluate(["equal_weight"], seed=2, universe=5, days=3, steps_per_day=steps_per_day)
+    assert results.scorecard.loc["equal_weight", "decisions"] == 3
+    assert set(results.orders["step"]) == {0}
+
+
+def test_failures_are_listed_in_roster_order_whichever_arm_finishes_first() -> None:
+    class Late(Agent):
+        def __init__(self, name: str, delay: float) -> None:
+            super().__init__(name, every=6)
+            self.delay = delay
+
+        async def adecide(self, request: DecisionRequest) -> dict:
+            await asyncio.sleep(self.delay)
+            raise FrameworkError(f"{self.name} timed out")
+
+    results = evaluate([Late("slow", 0.05), Late("fast", 0.0)], **SMALL)
+    assert results.errors["arm"].tolist() == ["slow", "fast"] * 3
+
+
+def test_on_error_raise_keeps_what_ran_and_says_where_it_stopped() -> None:
+    late = Scripted("late", lambda p: RuntimeError("boom") if p["day"] == 2 else {"actions": []})
+    with pytest.raises(FrameworkError) as caught:
+        evaluate([late, "buy_and_hold"], on_error="raise", **SMALL)
+    partial = caught.value.results  # type: ignore[attr-defined]
+    assert len(partial.equity) == 2 * 6 + 1
+    assert partial.scorecard.loc["buy_and_hold", "trades"] == 8
+    notes = "\n".join(caught.value.__notes__)
+    assert "day 2, step 0" in notes and "on_error='skip'" in notes
+
+
+def test_slow_synchronous_arms_do_not_hold_each_other_up() -> None:
+    class SlowSync(Agent):
+        def decide(self, payload: dict[str, Any]) -> dict[str, Any]:
+            time.sleep(0.05)
+            return {"actions": []}
+
+    started = time.perf_counter()
+    evaluate([SlowSync(f"s{i}", every=6) for i in range(5)], seed=1, universe=4, days=2)
+    assert time.perf_counter() - started < 5 * 2 * 0.05  # one after another would take 0.5 s
+
+
+def test_no_look_ahead_payloads_do_not_depend_on_the_horizon() -> None:
+    # an agent asked on day 2 of a 3-day run and of a 6-day run must see the same thing;
+    # anything drawn for the later days would show up here
+    short, long = Scripted("a", lambda p: {"actions": []}), Scripted("a", lambda p: {"actions": []})
+    evaluate([short], seed=4, universe=6, days=3, model="crisis-v1")
+    evaluate([long], seed=4, universe=6, days=6, model="crisis-v1")
+    assert short.seen == long.seen[: len(short.seen)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -111,7 +113,7 @@ def test_leverage_cap_refuses_with_a_reason_and_the_rest_still_trades() -> None:
     )
     assert records[0]["status"] == "refused"
     assert (
-        "leverage cap" in records[0]["reason"] and "at most 500 more shares" in records[0]["reason"]
+        "leverage cap" in records[0]["reason"] and "at most 500 shares fit" in records[0]["reason"]
     )
     assert records[1]["status"] == "filled" and portfolio.positions.tolist() == [0, 100]
 
@@ -140,3 +142,39 @@ def test_fees_are_charged_on_notional() -> None:
     notional = 100 * 50 * 1.001
     assert record["fee"] == pytest.approx(notional * 0.001)
     assert portfolio.cash == pytest.approx(100_000 - notional * 1.001)
+
+
+def test_the_headroom_named_for_a_long_turning_short_is_exact() -> None:
+    portfolio = book(cash=0.0, leverage=1.0)
+    portfolio.positions[:] = [100, 0]  # long 10,000 of AAA on 10,000 equity: |100 - q| <= 100
+    (refused,), _ = run(Action(symbol="AAA", side="sell", quantity=250), portfolio=portfolio)
+    assert "at most 200 shares fit" in refused["reason"]
+    (filled,), after = run(Action(symbol="AAA", side="sell", quantity=200), portfolio=portfolio)
+    assert filled["status"] == "filled" and after.positions[0] == -100
+
+
+def test_a_resting_limit_gets_no_more_liquidity_than_the_book_holds() -> None:
+    thin = flat_market(depth=100)
+    (resting,), _ = run(
+        Action(symbol="AAA", side="buy", quantity=900, order_type="limit", limit_price=99.95),
+        market=thin,
+    )
+    (walking,), _ = run(Action(symbol="AAA", side="buy", quantity=900), market=thin)
+    assert resting["quantity"] == walking["quantity"] == 500
+
+
+def test_a_market_order_on_an_empty_book_says_so() -> None:
+    empty = dataclasses.replace(flat_market(), levels=0)
+    (record,), _ = run(Action(symbol="AAA", side="buy", quantity=5), market=empty)
+    assert record["status"] == "unfilled" and record["reason"] == "the book had no depth"
+
+
+def test_a_name_too_thin_for_one_share_is_refused_with_that_reason() -> None:
+    (record,), _ = run(Action(symbol="AAA", side="buy", quantity=5), market=flat_market(volume=5))
+    assert record["status"] == "refused" and "no whole share" in record["reason"]
+
+
+def test_equity_is_an_exact_sum() -> None:
+    portfolio = book(cash=0.1)
+    portfolio.positions[:] = [1e16, -1e16]
+    assert portfolio.equity(np.array([1.0, 1.0])) == 0.1

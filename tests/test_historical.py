@@ -62,6 +62,9 @@ def test_masking_hides_symbols_and_dates_from_the_agent() -> None:
     assert "2021" not in text
     assert set(spy.seen[0]["symbols"]) == {"ASSET001", "ASSET002", "ASSET003", "ASSET004"}
     assert spy.seen[0]["macro"]["growth"] is None and spy.seen[0]["macro"]["vix"] > 0
+    assert all(
+        World(data=bars()).path.close[0, i] == pytest.approx(100.0) for i in range(len(REAL))
+    )
 
 
 def test_the_mapping_unmasks_results() -> None:
@@ -101,5 +104,7 @@ def test_bad_bars_are_refused_with_the_fix(frame: pd.DataFrame, fragment: str) -
 def test_asking_for_more_days_than_the_data_holds_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="at most 20 days can be traded"):
         evaluate(["cash"], data=bars(), days=25)
+    with pytest.raises(ConfigError, match="the data has 15 dates; 20 are needed as history"):
+        World(data=bars(dates=15))
     with pytest.raises(ConfigError, match="no such data file"):
         World(data=tmp_path / "missing.csv")

@@ -105,3 +105,45 @@ def test_fuzzed_input_either_parses_cleanly_or_raises_decision_error(raw: object
         assert math.isfinite(parsed.quantity) and parsed.quantity >= 0
         assert parsed.quantity.is_integer()
         assert (parsed.limit_price is None) == (parsed.order_type == "market")
+
+
+valid_action = st.builds(
+    lambda symbol, side, quantity, limit: {
+        "symbol": symbol,
+        "side": side,
+        "quantity": quantity,
+        **({"order_type": "limit", "limit_price": limit} if limit else {}),
+    },
+    st.sampled_from(["AAA", "BBB"]),
+    st.sampled_from(SIDES),
+    st.integers(0, 10**6),
+    st.none() | st.floats(0.01, 1e4),
+)
+mutations = st.sampled_from(
+    [
+        ("side", "short"),
+        ("quantity", -1),
+        ("quantity", 0.5),
+        ("quantity", math.nan),
+        ("quantity", "7"),
+        ("order_type", "stop"),
+        ("limit_price", 0.0),
+        ("symbol", ""),
+        ("venue", "dark"),
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(valid_action, min_size=1, max_size=4), st.data())
+def test_valid_actions_parse_and_one_bad_field_is_always_caught(
+    actions: list, data: st.DataObject
+) -> None:
+    decision = parse_decision({"actions": actions})
+    assert [a.quantity for a in decision.actions] == [float(a["quantity"]) for a in actions]
+    index = data.draw(st.integers(0, len(actions) - 1))
+    field, value = data.draw(mutations)
+    broken = [dict(a) for a in actions]
+    broken[index][field] = value
+    with pytest.raises(DecisionError, match=f"actions.{index}"):
+        parse_decision({"actions": broken})

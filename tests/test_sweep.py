@@ -36,6 +36,10 @@ def test_agent_objects_are_refused_because_cells_need_fresh_arms() -> None:
         sweep([RandomTrader()], seeds=[1])  # type: ignore[list-item]
     with pytest.raises(ConfigError, match="at least one seed"):
         sweep(["cash"], seeds=[])
+    with pytest.raises(ConfigError, match="seeds must be whole numbers"):
+        sweep(["cash"], seeds=[1.7, True])  # type: ignore[list-item]
+    with pytest.raises(ConfigError, match="a sweep sets seed itself"):
+        sweep(["cash"], seeds=[1], seed=3)
 
 
 @pytest.mark.slow

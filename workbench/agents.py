@@ -9,6 +9,7 @@ decision from observation to order.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,12 +91,15 @@ class Agent:
     ``every`` asks the arm at every Nth decision point; in between it holds.
     Each arm gets its own copy of the payload, so one arm cannot change what
     another sees; ``shares_payload = True`` skips the copy for arms known never
-    to mutate it (the baselines).
+    to mutate it (the baselines). A synchronous ``decide`` runs in a worker thread
+    so that a slow one does not hold up the other arms; ``inline = True`` runs it
+    on the event loop instead, for quick pure computations (the baselines).
     """
 
     name: str = "agent"
     every: int = 1
     shares_payload: bool = False
+    inline: bool = False
 
     def __init__(self, name: str | None = None, *, every: int | None = None) -> None:
         if name is not None:
@@ -111,7 +115,9 @@ class Agent:
         raise NotImplementedError(f"{type(self).__name__} must implement decide or adecide")
 
     async def adecide(self, request: DecisionRequest) -> Decision | dict[str, Any] | str:
-        return self.decide(request.payload)
+        if self.inline:
+            return self.decide(request.payload)
+        return await asyncio.to_thread(self.decide, request.payload)
 
     def after_execution(
         self, request: DecisionRequest, decision: Decision, report: ExecutionReport

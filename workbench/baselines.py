@@ -1,8 +1,8 @@
 """Baseline agents: ordinary arms with the same interface as LLM arms.
 
 Each reads only the observation payload and answers with a ``Decision``. The
-portfolio ones rebalance once a day (``every`` = steps per day by default 6) to
-target weights, trading whole shares at market.
+portfolio ones rebalance once a day (``every`` defaults to the run's steps per
+day) to target weights, trading whole shares at market.
 """
 
 from __future__ import annotations
@@ -24,26 +24,33 @@ class Cash(Agent):
 
     name = "cash"
     shares_payload = True
+    inline = True
 
     def decide(self, payload: dict[str, Any]) -> Decision:
         return HOLD
 
 
 class _TargetWeights(Agent):
-    """Rebalances to ``targets(payload)`` (symbol → weight of equity)."""
+    """Rebalances to ``targets(payload)`` (symbol → weight of equity), once a day
+    unless ``every`` is given."""
 
-    every = 6
     invested = 0.95
     shares_payload = True
+    inline = True
+
+    def __init__(self, name: str | None = None, *, every: int | None = None) -> None:
+        super().__init__(name, every=every)
+        self.daily = every is None
+
+    def begin(self, run: RunInfo) -> None:
+        if self.daily:
+            self.every = run.steps_per_day
 
     def targets(self, payload: dict[str, Any]) -> dict[str, float]:
         raise NotImplementedError
 
     def decide(self, payload: dict[str, Any]) -> Decision:
-        return rebalance(payload, self.targets(payload), self.type_name())
-
-    def type_name(self) -> str:
-        return type(self).__name__
+        return rebalance(payload, self.targets(payload), type(self).__name__)
 
 
 def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> Decision:
@@ -62,26 +69,6 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     return Decision(actions=actions, rationale=f"{why}: rebalance to {len(targets)} names")
 
 
-class BuyAndHold(_TargetWeights):
-    """Buys every name in equal weight at the first decision, then holds."""
-
-    name = "buy_and_hold"
-    _bought = False
-
-    def begin(self, run: RunInfo) -> None:
-        self._bought = False
-
-    def decide(self, payload: dict[str, Any]) -> Decision:
-        if self._bought:
-            return HOLD
-        self._bought = True
-        return super().decide(payload)
-
-    def targets(self, payload: dict[str, Any]) -> dict[str, float]:
-        symbols = payload["symbols"]
-        return dict.fromkeys(symbols, self.invested / len(symbols))
-
-
 class EqualWeight(_TargetWeights):
     """Holds every name in equal weight, rebalanced daily."""
 
@@ -90,6 +77,23 @@ class EqualWeight(_TargetWeights):
     def targets(self, payload: dict[str, Any]) -> dict[str, float]:
         symbols = payload["symbols"]
         return dict.fromkeys(symbols, self.invested / len(symbols))
+
+
+class BuyAndHold(EqualWeight):
+    """Buys every name in equal weight at the first decision, then holds."""
+
+    name = "buy_and_hold"
+    _bought = False
+
+    def begin(self, run: RunInfo) -> None:
+        super().begin(run)
+        self._bought = False
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        if self._bought:
+            return HOLD
+        self._bought = True
+        return super().decide(payload)
 
 
 class _Ranked(_TargetWeights):
@@ -132,6 +136,7 @@ class RandomTrader(Agent):
 
     name = "random"
     shares_payload = True
+    inline = True
 
     def __init__(
         self,

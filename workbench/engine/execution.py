@@ -4,10 +4,12 @@ A decision taken on the close of step t executes during step t+1:
 
 - a market order walks the book from the opening touch of t+1, level by level;
 - a limit order that is marketable at the open walks the book up to its limit;
-  otherwise it rests for the step and fills at its limit if the touch crosses it
-  (buy: the step's lowest ask <= limit; sell: the highest bid >= limit);
-- every order is clipped to MAX_PARTICIPATION of the symbol's volume in t+1
-  (shared by all orders of the decision on that symbol); the clip is recorded;
+  otherwise it rests for the step and fills at its limit, up to the book's
+  depth, if the touch crosses it (buy: the step's lowest ask <= limit; sell: the
+  highest bid >= limit);
+- every order is clipped to MAX_PARTICIPATION of the symbol's volume in step t,
+  the ``max_order`` the payload showed (shared by all orders of the decision on
+  that symbol); the clip is recorded;
 - an action that would take gross exposure above the leverage cap, names an
   unknown symbol, or asks for zero shares is refused with a reason, and the rest
   of the decision still trades.
@@ -39,14 +41,24 @@ class Portfolio:
     traded_notional: float = 0.0
     fees_paid: float = 0.0
 
+    # math.fsum is exact, so equity does not depend on which BLAS kernel the CPU picks
     def equity(self, mid: np.ndarray) -> float:
-        return float(self.cash + self.positions @ mid)
+        return math.fsum((self.cash, *(self.positions * mid).tolist()))
 
     def gross(self, mid: np.ndarray) -> float:
-        return float(np.abs(self.positions) @ mid)
+        return math.fsum((np.abs(self.positions) * mid).tolist())
 
     def buying_power(self, mid: np.ndarray) -> float:
         return max(0.0, self.leverage_cap * self.equity(mid) - self.gross(mid))
+
+    def book_fill(self, i: int, signed_shares: float, cost: float) -> float:
+        """Apply a fill of ``signed_shares`` costing ``cost`` (price x shares); return the fee."""
+        fee = cost * self.fee_bps / 1e4
+        self.positions[i] += signed_shares
+        self.cash -= math.copysign(cost, signed_shares) + fee
+        self.traded_notional += cost
+        self.fees_paid += fee
+        return fee
 
 
 @dataclass(frozen=True)
@@ -60,7 +72,6 @@ class _Touch:
     depth: float
     levels: int
     level_step: float
-    volume: float
 
 
 class Executor:
@@ -74,10 +85,12 @@ class Executor:
         """Execute ``decision`` during ``step``; return one order record per action."""
         mark = self.path.open[step]
         cap_left: dict[int, float] = {}
-        records = []
-        for action in decision.actions:
-            records.append(self._one(portfolio, action, step, mark, cap_left))
-        return records
+        return [self._one(portfolio, a, step, mark, cap_left) for a in decision.actions]
+
+    def max_order(self, step: int, i: int) -> int:
+        """The cap for an order executing in ``step``: MAX_PARTICIPATION of the volume
+        of the step it was decided on, the ``max_order`` its payload showed."""
+        return math.floor(MAX_PARTICIPATION * self.path.volume[step - 1, i])
 
     def _one(
         self,
@@ -90,46 +103,31 @@ class Executor:
         record = _record(action)
         i = self.index.get(action.symbol)
         if i is None:
-            return _refuse(
-                record,
-                f"unknown symbol {action.symbol!r}; trade a symbol listed in "
-                "the observation payload",
-            )
+            reason = f"unknown symbol {action.symbol!r}; trade a symbol listed in the payload"
+            return _refuse(record, reason)
         if action.quantity <= 0:
             return _refuse(record, "zero quantity; leave the action out to hold")
-        available = cap_left.setdefault(
-            i, math.floor(MAX_PARTICIPATION * self.path.volume[step, i])
-        )
+        available = cap_left.setdefault(i, self.max_order(step, i))
         wanted = min(action.quantity, available)
         if wanted < action.quantity:
-            record["clipped"], record["clipped_to"] = True, wanted
+            record.update(clipped=True, clipped_to=wanted)
         if wanted <= 0:
-            return _refuse(
-                record,
-                f"participation cap: {MAX_PARTICIPATION:.0%} of this step's volume is already used",
-            )
+            return _refuse(record, _cap_reason(self.max_order(step, i)))
         sign = 1.0 if action.side == "buy" else -1.0
         refusal = _leverage_refusal(portfolio, mark, i, sign * wanted)
         if refusal:
             return _refuse(record, refusal)
         filled, cost = _fill(self._touch(step, i), action, wanted)
         if filled == 0:
-            record.update(status="unfilled", reason="the price did not reach the limit")
-            return record
+            market = action.order_type == "market"
+            reason = "the book had no depth" if market else "the price did not reach the limit"
+            return {**record, "status": "unfilled", "reason": reason}
         cap_left[i] = available - filled
-        fee = cost * portfolio.fee_bps / 1e4
-        portfolio.positions[i] += sign * filled
-        portfolio.cash -= sign * cost + fee
-        portfolio.traded_notional += cost
-        portfolio.fees_paid += fee
-        record.update(quantity=filled, price=cost / filled, fee=fee)
-        record["status"] = "filled" if filled == wanted else "partial"
+        fee = portfolio.book_fill(i, sign * filled, cost)
+        record.update(quantity=filled, price=cost / filled, fee=fee, status="filled")
         if filled < wanted:
-            record["reason"] = (
-                "book depth exhausted"
-                if action.order_type == "market"
-                else ("book depth exhausted within the limit")
-            )
+            within = "" if action.order_type == "market" else " within the limit"
+            record.update(status="partial", reason=f"book depth exhausted{within}")
         return record
 
     def _touch(self, step: int, i: int) -> _Touch:
@@ -142,7 +140,6 @@ class Executor:
             depth=float(p.depth[step, i]),
             levels=p.levels,
             level_step=p.level_step,
-            volume=float(p.volume[step, i]),
         )
 
 
@@ -168,19 +165,29 @@ def _refuse(record: dict[str, Any], reason: str) -> dict[str, Any]:
     return record
 
 
+def _cap_reason(cap: int) -> str:
+    if cap <= 0:
+        return (
+            f"participation cap: {MAX_PARTICIPATION:.0%} of the volume leaves no whole share "
+            "to trade in this name this step"
+        )
+    return f"participation cap: the {cap} shares this name allows this step are already used"
+
+
 def _leverage_refusal(portfolio: Portfolio, mark: np.ndarray, i: int, delta: float) -> str:
+    held, price = float(portfolio.positions[i]), float(mark[i])
+    before, after = abs(held) * price, abs(held + delta) * price
+    gross_other = portfolio.gross(mark) - before
     equity = portfolio.equity(mark)
-    before = abs(portfolio.positions[i]) * mark[i]
-    after = abs(portfolio.positions[i] + delta) * mark[i]
-    gross_after = portfolio.gross(mark) - before + after
     limit = portfolio.leverage_cap * max(equity, 0.0)
-    if after <= before or gross_after <= limit:
+    if after <= before or gross_other + after <= limit:
         return ""
-    room = max(0.0, limit - (gross_after - after) - before)
-    most = math.floor(room / mark[i]) if mark[i] > 0 else 0
+    # the largest trade in this direction keeps |held + q| <= (limit - gross_other) / price
+    room = max(limit - gross_other, 0.0) / price if price > 0 else 0.0
+    most = max(math.floor(room - math.copysign(1.0, delta) * held), 0)
     return (
-        f"leverage cap: gross exposure would be {gross_after / max(equity, 1e-9):.2f}x equity, "
-        f"above the cap of {portfolio.leverage_cap:g}x; at most {most} more shares fit"
+        f"leverage cap: gross exposure would be {(gross_other + after) / max(equity, 1e-9):.2f}x "
+        f"equity, above the cap of {portfolio.leverage_cap:g}x; at most {most} shares fit"
     )
 
 
@@ -193,7 +200,9 @@ def _fill(touch: _Touch, action: Action, quantity: float) -> tuple[float, float]
     if limit is not None and (limit < touch_price if buy else limit > touch_price):
         best = (touch.low_mid if buy else touch.high_mid) * (1 + sign * touch.half_spread)
         crossed = best <= limit if buy else best >= limit
-        return (quantity, quantity * limit) if crossed else (0.0, 0.0)
+        # a resting order meets the same book depth a market order would walk
+        filled = min(quantity, touch.levels * touch.depth) if crossed else 0.0
+        return filled, filled * limit
     return _walk(touch, sign, touch_price, quantity, limit)
 
 

@@ -5,8 +5,9 @@ symbol, open, high, low, close, volume`` (optionally ``sector``), from a CSV or
 Parquet file or a DataFrame. Each date becomes one decision step.
 
 Masking (on by default) hides what a model could recognise: symbols become
-opaque aliases in a seeded shuffled order, and dates become relative day
-numbers (the payload never carries a calendar date). ``mapping`` keeps the
+opaque aliases in a seeded shuffled order, dates become relative day numbers
+(the payload never carries a calendar date), and every name's prices are
+rebased to start at 100 (volume scaled the other way, so traded value holds). ``mapping`` keeps the
 aliases so you can unmask the results afterwards. Spreads and depth come from
 the preset's liquidity dials, scaled by each name's trailing realised vol. The
 only macro reading the bars support is the volatility index (trailing realised
@@ -60,6 +61,16 @@ class Historical:
         order = np.random.default_rng(self.seed).permutation(len(real))
         return {f"ASSET{rank + 1:03d}": real[i] for rank, i in enumerate(order)}
 
+    def tradable_days(self, warmup_days: int) -> int:
+        """Dates left to trade after ``warmup_days`` of history; refuses too little data."""
+        dates = len(self.dates)
+        if dates <= warmup_days:
+            raise ConfigError(
+                f"the data has {dates} dates; {warmup_days} are needed as history before the "
+                "first decision and at least one more to trade"
+            )
+        return dates - warmup_days
+
     def fingerprint(self, preset: Preset) -> str:
         hashed = pd.util.hash_pandas_object(self.bars, index=False).to_numpy()
         digest = hashlib.sha256(hashed.tobytes())
@@ -85,6 +96,8 @@ class Historical:
                 "or more data"
             )
         panel = {k: v[:rows] for k, v in panel.items()}
+        if self.mask:
+            panel = _rebased(panel)
         return self._market_path(panel, preset, aliases, warmup_days)
 
     def _market_path(
@@ -168,6 +181,14 @@ def _refuse_gaps(frame: pd.DataFrame) -> None:
         )
 
 
+def _rebased(panel: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Every name starts at 100, so a price level cannot identify it; volume is scaled
+    the other way so each bar's traded value is unchanged."""
+    scale = 100.0 / panel["close"][0]
+    prices = {k: panel[k] * scale for k in ("open", "high", "low", "close")}
+    return {**prices, "volume": np.floor(panel["volume"] / scale)}
+
+
 def _trailing_vol(close: np.ndarray) -> np.ndarray:
     """Realised vol over the previous ``_VOL_WINDOW`` bars, known at each bar's close."""
     returns = np.vstack([np.zeros((1, close.shape[1])), np.diff(np.log(close), axis=0)])
@@ -176,7 +197,7 @@ def _trailing_vol(close: np.ndarray) -> np.ndarray:
 
 
 def _macro(close: np.ndarray) -> dict[str, np.ndarray]:
-    index = close.mean(axis=1, keepdims=True)
+    index = (close / close[0]).mean(axis=1, keepdims=True)  # equal weight from the first date
     vix = _trailing_vol(index)[:, 0] * np.sqrt(TRADING_DAYS) * 100
     out = {key: np.full(close.shape[0], np.nan) for key in OBSERVABLE_MACRO}
     out["vix"] = vix

@@ -30,7 +30,8 @@ from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
 
 TRADING_DAYS = 252
-_STREAMS = ("macro", "universe", "market", "sector", "idio", "mispricing", "volume")
+# one independent stream per source, so no draw moves when another source's length changes
+_STREAMS = ("macro", "universe", "market", "sector", "idio", "mispricing", "volume", "regime")
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def simulate(
     rngs = {name: np.random.default_rng(s) for name, s in streams.items()}
     traits = _draw_traits(preset, universe, rngs["universe"])
     total_days = warmup_days + days
-    macro = _macro_path(preset, total_days, rngs["macro"])
+    macro = _macro_path(preset, total_days, rngs["macro"], rngs["regime"])
     bars = _BarBuilder(total_days * steps_per_day, universe.size)
     day_sim = _DaySimulator(preset, traits, steps_per_day, ticks_per_step, rngs)
     for day in range(total_days):
@@ -117,13 +118,15 @@ def _draw_traits(preset: Preset, universe: Universe, rng: np.random.Generator) -
     )
 
 
-def _macro_path(p: Preset, days: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def _macro_path(
+    p: Preset, days: int, rng: np.random.Generator, regime_rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     out = {k: np.empty(days) for k in ("regime", "growth", "inflation", "policy_rate")}
     out.update(yield_2y=np.empty(days), yield_10y=np.empty(days), vix=np.empty(days))
     regime, growth, inflation = 0, p["growth_expansion"], p["inflation_mean"]
     rate = p["policy_neutral"] + p["inflation_mean"]
     shocks = rng.standard_normal((days, 4))
-    switches = rng.random(days)
+    switches = regime_rng.random(days)
     for day in range(days):
         stay = p["regime_stay_expansion"] if regime == 0 else p["regime_stay_contraction"]
         regime = regime if switches[day] < stay else 1 - regime
@@ -231,7 +234,7 @@ class _DaySimulator:
     def _update_variance(self, market_ret: float, idio_ret: np.ndarray) -> None:
         p = self.p
         a, g, b = p["garch_alpha"], p["garch_gamma"], p["garch_beta"]
-        persistence = min(a + g / 2 + b, 0.999)
+        persistence = a + g / 2 + b  # below 1: the preset refuses anything else
         long_market = p["market_vol"] ** 2 / TRADING_DAYS
         long_idio = self.t.idio_vol**2 / TRADING_DAYS
         hit = a + g * (market_ret < 0)
@@ -244,7 +247,9 @@ class _DaySimulator:
     def _reduce(self, day: int, price: np.ndarray, market_vol: float, bars: _BarBuilder) -> None:
         t, p = self.t, self.p
         per_step = price.reshape(self.steps, self.ticks, -1)
-        vol_now = np.sqrt(t.beta**2 * market_vol**2 + self.idio_var + p["sector_vol"] ** 2 / 252)
+        vol_now = np.sqrt(
+            t.beta**2 * market_vol**2 + self.idio_var + p["sector_vol"] ** 2 / TRADING_DAYS
+        )
         stress = vol_now / self.norm_vol
         noise = self.rngs["volume"].lognormal(0.0, p["volume_noise"], (self.steps, t.beta.size))
         volume = np.floor(

@@ -78,7 +78,7 @@ _SHIPPED: dict[str, dict[str, float]] = {
         idio_vol=0.32,
         garch_alpha=0.07,
         garch_gamma=0.14,
-        garch_beta=0.86,
+        garch_beta=0.84,
         regime_stay_expansion=0.985,
         spread_bps=8.0,
         depth_fraction=0.01,
@@ -100,6 +100,44 @@ _SHIPPED: dict[str, dict[str, float]] = {
 DEFAULT_PRESET = "standard-v1"
 DIALS: tuple[str, ...] = tuple(_STANDARD)
 
+# The closed range each dial may take; depth_levels must also be whole.
+RANGES: dict[str, tuple[float, float]] = {
+    "regime_stay_expansion": (0.5, 1.0),
+    "regime_stay_contraction": (0.5, 1.0),
+    "growth_expansion": (-0.2, 0.2),
+    "growth_contraction": (-0.2, 0.2),
+    "growth_persistence": (0.0, 0.9999),
+    "growth_vol": (0.0, 0.05),
+    "inflation_mean": (-0.05, 0.3),
+    "inflation_persistence": (0.0, 0.9999),
+    "inflation_vol": (0.0, 0.05),
+    "policy_neutral": (-0.05, 0.2),
+    "policy_inflation_weight": (0.0, 5.0),
+    "policy_growth_weight": (0.0, 5.0),
+    "policy_smoothing": (0.0, 0.9999),
+    "term_premium": (-0.05, 0.1),
+    "yield_noise": (0.0, 0.05),
+    "equity_premium": (-0.5, 0.5),
+    "growth_sensitivity": (0.0, 10.0),
+    "market_vol": (0.01, 2.0),
+    "sector_vol": (0.0, 2.0),
+    "idio_vol": (0.01, 3.0),
+    "garch_alpha": (0.0, 1.0),
+    "garch_gamma": (0.0, 1.0),
+    "garch_beta": (0.0, 1.0),
+    "mispricing_vol": (0.0, 0.2),
+    "mispricing_halflife_ticks": (1.0, 1e6),
+    "base_volume": (1.0, 1e12),
+    "volume_vol_elasticity": (0.0, 5.0),
+    "volume_noise": (0.0, 2.0),
+    "volume_u_shape": (0.0, 5.0),
+    "spread_bps": (0.0, 1000.0),
+    "spread_vol_elasticity": (0.0, 5.0),
+    "depth_fraction": (1e-6, 1.0),
+    "depth_levels": (1.0, 50.0),
+    "level_step_bps": (0.0, 1000.0),
+}
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -109,14 +147,27 @@ class Preset:
     dials: Mapping[str, float] = field(repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dials", MappingProxyType(dict(self.dials)))
+        dials = _as_floats(self.dials)
+        _refuse_unknown(dials)
+        missing = [dial for dial in DIALS if dial not in dials]
+        if missing:
+            raise ConfigError(
+                f"preset {self.name!r} lacks dial(s) {', '.join(missing)}; build presets with "
+                "preset({...}) so unnamed dials come from a base preset"
+            )
+        _check_ranges(dials)
+        object.__setattr__(self, "dials", MappingProxyType(dials))
 
     @property
     def fingerprint(self) -> str:
-        shipped = _SHIPPED.get(self.name)
-        if shipped is not None and shipped == dict(self.dials):
+        """A shipped preset's name when the dials are exactly a shipped preset's, else a hash."""
+        dials = dict(self.dials)
+        if _SHIPPED.get(self.name) == dials:
             return self.name
-        return "custom-" + hashlib.sha256(_vector_text(self.dials).encode()).hexdigest()[:8]
+        for name, shipped in _SHIPPED.items():
+            if shipped == dials:
+                return name
+        return "custom-" + hashlib.sha256(_vector_text(dials).encode()).hexdigest()[:8]
 
     @property
     def vector(self) -> dict[str, float]:
@@ -127,7 +178,7 @@ class Preset:
 
     def with_dials(self, **overrides: float) -> Preset:
         _refuse_unknown(overrides)
-        return Preset(name="custom", dials={**self.dials, **_as_floats(overrides)})
+        return Preset(name="custom", dials={**self.dials, **overrides})
 
 
 def _vector_text(dials: Mapping[str, float]) -> str:
@@ -137,6 +188,8 @@ def _vector_text(dials: Mapping[str, float]) -> str:
 def _as_floats(overrides: Mapping[str, Any]) -> dict[str, float]:
     out = {}
     for dial, value in overrides.items():
+        if isinstance(value, bool):
+            raise ConfigError(f"dial {dial!r} must be a number, got {value!r}")
         try:
             out[dial] = float(value)
         except (TypeError, ValueError):
@@ -144,6 +197,23 @@ def _as_floats(overrides: Mapping[str, Any]) -> dict[str, float]:
         if out[dial] != out[dial] or out[dial] in (float("inf"), float("-inf")):
             raise ConfigError(f"dial {dial!r} must be finite, got {value!r}")
     return out
+
+
+def _check_ranges(dials: Mapping[str, float]) -> None:
+    for dial, value in dials.items():
+        low, high = RANGES[dial]
+        if not low <= value <= high:
+            raise ConfigError(f"dial {dial!r} must be between {low:g} and {high:g}, got {value:g}")
+    if not dials["depth_levels"].is_integer():
+        raise ConfigError(
+            f"dial 'depth_levels' must be a whole number, got {dials['depth_levels']}"
+        )
+    persistence = dials["garch_alpha"] + dials["garch_gamma"] / 2 + dials["garch_beta"]
+    if persistence >= 1.0:
+        raise ConfigError(
+            f"garch_alpha + garch_gamma/2 + garch_beta is {persistence:.4g}; it must stay below 1 "
+            "or variance has no long-run level to revert to (lower garch_beta)"
+        )
 
 
 def _refuse_unknown(overrides: Mapping[str, Any]) -> None:
@@ -195,9 +265,3 @@ def diff(a: str | Preset | Mapping[str, Any], b: str | Preset | Mapping[str, Any
     left, right = preset(a).dials, preset(b).dials
     names = sorted(set(left) | set(right))
     return {n: (left.get(n), right.get(n)) for n in names if left.get(n) != right.get(n)}
-
-
-def diff_vectors(recorded: Mapping[str, float], running: Mapping[str, float]) -> list[str]:
-    """Names of the dials whose values differ between two raw vectors."""
-    names = sorted(set(recorded) | set(running))
-    return [n for n in names if recorded.get(n) != running.get(n)]

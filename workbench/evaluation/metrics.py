@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-TRADING_DAYS = 252
+from workbench.engine.market import TRADING_DAYS
 
 
 def total_return_pct(equity: np.ndarray) -> float:

@@ -17,7 +17,7 @@ from workbench.engine.execution import Executor, Portfolio
 from workbench.engine.historical import Historical
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
-from workbench.errors import ConfigError, DecisionError, FrameworkError
+from workbench.errors import DecisionError, FrameworkError, ValidationError, WorkbenchError
 from workbench.evaluation import metrics
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.observation import arm_payload, market_payload
@@ -57,17 +57,24 @@ def evaluate(
     data: Historical | str | Path | pd.DataFrame | None = None,
     **options: Any,
 ) -> Results:
-    """Run every arm on one simulated market; see ``aevaluate`` for the options."""
-    world = World(
-        seed=seed,
-        universe=universe,
-        days=days,
-        steps_per_day=steps_per_day,
-        ticks_per_step=ticks_per_step,
-        model=model,
-        data=data,
+    """Run every arm on one market and return the ``Results``; see ``aevaluate``.
+
+    Works from scripts, threads, inside a running event loop and in Jupyter cells.
+    ``days`` defaults to 10 on the simulator and to every tradable date of ``data``.
+    """
+    return run_sync(
+        aevaluate(
+            agents,
+            seed=seed,
+            universe=universe,
+            days=days,
+            steps_per_day=steps_per_day,
+            ticks_per_step=ticks_per_step,
+            model=model,
+            data=data,
+            **options,
+        )
     )
-    return run_sync(run_world(world, agents, **options))
 
 
 async def aevaluate(
@@ -127,6 +134,7 @@ class _Run:
         self.errors: list[dict[str, Any]] = []
         self.limit = asyncio.Semaphore(options.max_concurrency)
         self.pacer = Pacer(options.rate_limit)
+        self.marked = 0  # steps whose equity is marked; less than all if the run stopped
 
     async def go(self) -> Results:
         begun: list[Agent] = []
@@ -135,6 +143,11 @@ class _Run:
                 arm.begin(self._run_info(arm))
                 begun.append(arm)
             await self._trade()
+        except WorkbenchError as exc:
+            if self.marked:
+                exc.results = self._results()  # type: ignore[attr-defined]
+                exc.add_note(f"the results of the {self.marked} steps run are on .results")
+            raise
         finally:
             for arm in begun:
                 arm.end()
@@ -159,6 +172,7 @@ class _Run:
             row = first + k
             mid = self.path.close[row]
             self.equity[k] = [book.equity(mid) for book in self.books]
+            self.marked = k + 1
             if k < total - 1:
                 await self._decide(k, row)
             if self.options.on_step is not None:
@@ -187,14 +201,20 @@ class _Run:
         try:
             async with asyncio.TaskGroup() as group:
                 tasks = {i: group.create_task(self._ask(i, requests[i])) for i in due}
-        except BaseExceptionGroup as failed:
-            raise _first_leaf(failed)  # noqa: B904 - keep the original cause chain
+        except BaseExceptionGroup as stopped:  # a replay miss or a bad configuration
+            raise _first_leaf(stopped)  # noqa: B904 - keep the original cause chain
+        outcomes = {i: tasks[i].result() for i in due}
+        for i in due:  # failures are recorded in roster order, whichever arm finished first
+            failure = outcomes[i]
+            if isinstance(failure, ValidationError):
+                self._failed(i, requests[i], failure)
         for i in due:
-            outcome = tasks[i].result()
-            if isinstance(outcome, Decision):
-                self._execute(i, requests[i], outcome, row + 1)
+            decision = outcomes[i]
+            if isinstance(decision, Decision):
+                self._execute(i, requests[i], decision, row + 1)
 
-    async def _ask(self, i: int, request: DecisionRequest) -> Decision | None:
+    async def _ask(self, i: int, request: DecisionRequest) -> Decision | ValidationError:
+        """The arm's validated decision, or the DecisionError/FrameworkError it failed with."""
         arm, state = self.arms[i], self.states[i]
         state.decisions += 1
         started = time.perf_counter()
@@ -204,18 +224,17 @@ class _Run:
                 raw = await arm.adecide(request)
             return parse_decision(raw)
         except (DecisionError, FrameworkError) as exc:
-            self._failed(i, request, exc)
+            return exc
+        except WorkbenchError:
+            raise  # a replay miss or a bad configuration stops the run
         except Exception as exc:
-            if isinstance(exc, ConfigError) or type(exc).__module__.startswith("workbench"):
-                raise
             wrapped = FrameworkError(f"arm {arm.name!r} raised {type(exc).__name__}: {exc}")
             wrapped.__cause__ = exc
-            self._failed(i, request, wrapped)
+            return wrapped
         finally:
             state.usage.latency_s += time.perf_counter() - started
-        return None
 
-    def _failed(self, i: int, request: DecisionRequest, exc: Exception) -> None:
+    def _failed(self, i: int, request: DecisionRequest, exc: ValidationError) -> None:
         state = self.states[i]
         state.errors += 1
         state.last_error = f"{type(exc).__name__}: {exc}"
@@ -229,6 +248,10 @@ class _Run:
             }
         )
         if self.options.on_error == "raise":
+            exc.add_note(
+                f"arm {self.names[i]!r} failed at day {request.day}, step {request.step}; "
+                "pass on_error='skip' to record failures in the error column and go on"
+            )
             raise exc
 
     def _execute(self, i: int, request: DecisionRequest, decision: Decision, row: int) -> None:
@@ -241,8 +264,8 @@ class _Run:
         w = self.world
         index = pd.MultiIndex.from_product(
             [range(w.days), range(w.steps_per_day)], names=["day", "step"]
-        )
-        equity = pd.DataFrame(self.equity, index=index, columns=list(self.names))
+        )[: self.marked]
+        equity = pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
         orders = pd.DataFrame(self.orders, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=["arm", "day", "step", "kind", "message"])
         card = pd.DataFrame(
@@ -254,7 +277,7 @@ class _Run:
         return Results(scorecard=card, equity=equity, orders=orders, errors=errors, meta=meta)
 
     def _score(self, i: int, orders: pd.DataFrame) -> dict[str, Any]:
-        curve, steps = self.equity[:, i], self.world.steps_per_day
+        curve, steps = self.equity[: self.marked, i], self.world.steps_per_day
         mine = orders[orders["arm"] == self.names[i]]
         arm_usage, state = self.arms[i].usage, self.states[i]
         return {

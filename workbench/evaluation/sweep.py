@@ -45,13 +45,20 @@ def sweep(
     """
     if not seeds:
         raise ConfigError("a sweep needs at least one seed, e.g. seeds=range(5)")
+    if any(isinstance(s, bool) or not isinstance(s, int) for s in seeds):
+        raise ConfigError(f"seeds must be whole numbers, got {list(seeds)!r}")
+    taken = sorted({"seed", "model", "agents"} & set(world))
+    if taken:
+        raise ConfigError(
+            f"a sweep sets {', '.join(taken)} itself; pass seeds=[...] and presets=[...] instead"
+        )
     for arm in arms:
         if not (isinstance(arm, str) or callable(arm)) or isinstance(arm, Agent):
             raise ConfigError(
                 "sweep arms are baseline names or factories returning an Agent "
                 f"(e.g. lambda: MyAgent()), got {arm!r}"
             )
-    cells = [Cell(preset, int(seed)) for preset in presets for seed in seeds]
+    cells = [Cell(preset, seed) for preset in presets for seed in seeds]
     if scheduler is None:
         return [run_cell(cell, arms, world) for cell in cells]
     return _on_dask(scheduler, cells, arms, world)

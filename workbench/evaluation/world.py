@@ -63,7 +63,8 @@ class World:
         else:
             self.steps_per_day = self.ticks_per_step = 1
             self.universe = self.data.universe
-            days = len(self.data.dates) - self.warmup_days if days is None else days
+            if days is None:
+                days = self.data.tradable_days(self.warmup_days)
         self.days = _positive_int("days", days, most=100_000)
 
     @property
