@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from workbench import transcript
 
 SCORECARD_COLUMNS = (
     "return_pct",
@@ -32,8 +33,9 @@ VOLATILE_COLUMNS = ("latency_s",)
 
 
 def canonical_json(value: Any) -> str:
-    """Sorted keys, no NaN, floats by repr, LF line ends: the same bytes in any process."""
-    return json.dumps(_clean(value), sort_keys=True, indent=2, allow_nan=False) + "\n"
+    """Results as JSON text: NaN and infinity become null (a metric with no value), then
+    the one canonical form transcripts use, indented, with a final newline."""
+    return transcript.canonical_json(_clean(value), indent=2) + "\n"
 
 
 def _clean(value: Any) -> Any:
