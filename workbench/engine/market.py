@@ -24,7 +24,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.signal import lfilter
 
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
@@ -226,9 +225,12 @@ class _DaySimulator:
 
     def _mispricing_ticks(self, k: int) -> np.ndarray:
         sigma = self.p["mispricing_vol"] * math.sqrt(1.0 - self.ar**2)
-        eps = self.rngs["mispricing"].standard_normal((k, self.mispricing.size)) * sigma
-        path, _ = lfilter([1.0], [1.0, -self.ar], eps, axis=0, zi=(self.ar * self.mispricing)[None])
-        self.mispricing = path[-1]
+        path = self.rngs["mispricing"].standard_normal((k, self.mispricing.size)) * sigma
+        level = self.mispricing
+        for tick in path:  # AR(1) in place: m[t] = ar * m[t-1] + eps[t], every name at once
+            tick += self.ar * level
+            level = tick
+        self.mispricing = path[-1].copy()
         return path
 
     def _update_variance(self, market_ret: float, idio_ret: np.ndarray) -> None:
