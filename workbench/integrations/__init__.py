@@ -3,11 +3,30 @@
 ``common`` is the shared layer (constants, schemas, transcripts and replay,
 preset checks, ``run_sync``); ``base.BaseAdapter`` is the class a framework
 adapter completes by writing one ``ask`` method; ``callable`` wraps a plain
-Python function. Framework adapters live in their own modules and import their
-framework lazily, so a replay needs none of them installed.
+Python function; committees are ``workbench.committee.Committee``. Importing
+an adapter imports no framework: each one imports its framework only when a
+live call needs it, so a replay needs none installed.
 """
 
 from workbench.integrations.base import AdapterInfo, BaseAdapter
 from workbench.integrations.callable import CallableAgentAdapter, callable_agent
+from workbench.integrations.langgraph import (
+    GraphInterruptedError,
+    LangGraphAdapter,
+    langgraph_agent,
+)
+from workbench.integrations.openai_agents import OpenAIAgentsAdapter, openai_agent
+from workbench.integrations.pydantic_ai import PydanticAIAdapter
 
-__all__ = ["AdapterInfo", "BaseAdapter", "CallableAgentAdapter", "callable_agent"]
+__all__ = [
+    "AdapterInfo",
+    "BaseAdapter",
+    "CallableAgentAdapter",
+    "GraphInterruptedError",
+    "LangGraphAdapter",
+    "OpenAIAgentsAdapter",
+    "PydanticAIAdapter",
+    "callable_agent",
+    "langgraph_agent",
+    "openai_agent",
+]
