@@ -31,9 +31,15 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix workbench tests bench
 	$(BIN)/ruff format workbench tests bench
 
+# Speed and memory against the targets, each as a ratio to a baseline measured in the same run.
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/live.py
+	$(BIN)/python bench/bridge.py
+	$(BIN)/python bench/frameworks.py
+	$(BIN)/python bench/committee.py
+	$(BIN)/python bench/mcp_overhead.py
 
 # Re-record every shipped recording after an intended change to the market or payload.
 # Review `git diff recordings/` before committing: a recording is a regression test.
