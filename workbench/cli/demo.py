@@ -1,30 +1,44 @@
-"""``workbench demo``: the baselines on the default preset, written to out/demo/."""
+"""``workbench demo``: notebooks/evaluate.ipynb through papermill with its defaults.
+
+The six baselines on the default market, plus every recording shipped under
+``recordings/`` replayed offline (each must match); the scorecard is printed
+and the results, plots and ``report.html`` are written to ``--out``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
-
-DEMO_ARMS = ("cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion", "random")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="run the baselines and write out/demo/")
+    parser = subparsers.add_parser(
+        "demo", help="run notebooks/evaluate.ipynb with its defaults into out/demo/"
+    )
     parser.add_argument("--out", type=Path, default=Path("out/demo"))
+    parser.add_argument("--kernel", default="python3", help="Jupyter kernel name")
     parser.set_defaults(handler=_demo)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from workbench.evaluation import evaluate
-    from workbench.report.plots import save_equity_plot
-    from workbench.report.tables import format_scorecard
+    from workbench.notebooks.parameters import repository_root
+    from workbench.notebooks.runner import run_notebook
+    from workbench.report import as_results, format_scorecard
 
-    results = evaluate(list(DEMO_ARMS), seed=7, universe=40, days=10)
+    notebook = repository_root() / "notebooks" / "evaluate.ipynb"
+    print(f"running {notebook} with its default parameters (papermill) ...")
+    outcome = run_notebook(notebook, args.out, kernel_name=args.kernel)
+    if not outcome.ok:
+        print(outcome.describe())
+        print(f"the executed notebook, with the error, is {outcome.job.output_notebook}")
+        return 1
+    out = outcome.job.out_dir
+    results = as_results(json.loads((out / "results.json").read_text(encoding="utf-8")))
     print(format_scorecard(results))
-    results.save(args.out)
-    save_equity_plot(results, args.out / "equity.png")
-    print(
-        f"\nwrote {args.out}/ (scorecard.csv, scorecard.json, equity.parquet, "
-        "orders.parquet, results.json, timing.json, equity.png)"
-    )
+    shipped = out / "shipped_recordings.csv"
+    if shipped.is_file():
+        print(f"\nshipped recordings replayed and matched: {shipped}")
+    print(f"\nran in {outcome.seconds:.1f}s; executed notebook {outcome.job.output_notebook}")
+    print(f"report: {out / 'report.html'}")
     return 0

@@ -28,6 +28,8 @@ from workbench.errors import ConfigError
 
 DEFAULT_KERNEL = "python3"
 DEFAULT_TIMEOUT_S = 600.0
+# the kernel's own log: errors only (not the warning every local TCP kernel prints)
+_KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR"]
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ def execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> Run
             execution_timeout=timeout,
             progress_bar=False,
             cwd=str(job.notebook.parent),
+            extra_arguments=_KERNEL_ARGUMENTS,
         )
     except PapermillExecutionError as exc:
         error = f"{exc.ename}: {exc.evalue}"
