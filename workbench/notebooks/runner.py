@@ -28,8 +28,9 @@ from workbench.errors import ConfigError
 
 DEFAULT_KERNEL = "python3"
 DEFAULT_TIMEOUT_S = 600.0
-# the kernel's own log: errors only (not the warning every local TCP kernel prints)
-_KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR"]
+# the kernel log stays quiet (a local TCP warning, the interrupt at shutdown); failures
+# still reach the caller as PapermillExecutionError with the cell and the error
+_KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL"]
 
 
 @dataclass(frozen=True)
