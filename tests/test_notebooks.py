@@ -153,3 +153,21 @@ def test_notebooks_ship_without_outputs():
 def test_plan_jobs_matches_what_the_notebooks_expect(tmp_path):
     jobs = plan_jobs([NOTEBOOKS / "evaluate.ipynb"], tmp_path, grid={"seed": [1, 2]})
     assert [j.parameters for j in jobs] == [{"seed": 1}, {"seed": 2}]
+
+
+@pytest.mark.slow
+def test_replay_notebook_fails_loudly_on_a_difference(tmp_path):
+    import shutil
+
+    source = next(p for p in shipped_recordings() if p.name == "callable-sync-trend")
+    tampered = tmp_path / "tampered"
+    shutil.copytree(source, tampered)
+    manifest = json.loads((tampered / "manifest.json").read_text())
+    manifest["expected"]["digest"] = "0" * 64  # as if the recorded run had ended differently
+    (tampered / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    outcome = run_notebook(
+        NOTEBOOKS / "replay.ipynb", tmp_path / "out", {"recording": str(tampered)}
+    )
+    assert outcome.status == "error" and outcome.cell == VALIDATION_CELL + 1
+    assert outcome.error.startswith("RecordingError: ") and "differs" in outcome.error
+    assert not (tmp_path / "out" / "scorecard.csv").exists()
