@@ -27,7 +27,8 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
 table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
-img { max-width: 100%; } .meta { color: #555; } footer { color: #888; font-size: 0.8rem; }
+img { max-width: 100%; } .table { overflow-x: auto; }
+.meta { color: #555; } footer { color: #888; font-size: 0.8rem; }
 """
 _MAX_ERROR_ROWS = 50
 
@@ -80,7 +81,8 @@ def _document(
     parts = [f"<h1>{html.escape(heading)}</h1>", f'<p class="meta">{_meta_line(runs)}</p>']
     if notes:
         parts.append(f"<p>{html.escape(notes)}</p>")
-    parts += _section("Scorecard", _table(_shown_card(first), "scorecard"))
+    card_title = "Scorecard" if len(runs) == 1 else f"Scorecard (seed {first.meta.get('seed')})"
+    parts += _section(card_title, _table(_shown_card(first), "scorecard"))
     if len(runs) > 1:
         parts += _section("Return % by seed", _table(returns_by_seed(runs), "returns-by-seed"))
     if comparison is not None:
@@ -118,7 +120,12 @@ def _section(name: str, content: str) -> list[str]:
 
 
 def _table(frame: pd.DataFrame, css: str, *, index: bool = True) -> str:
-    return frame.to_html(classes=css, index=index, float_format=lambda v: f"{v:.4g}", border=0)
+    table = frame.to_html(classes=css, index=index, float_format=_number, border=0)
+    return f'<div class="table">{table}</div>'
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 10_000 else f"{value:.4g}"
 
 
 def _image(png: bytes, stem: str) -> str:
