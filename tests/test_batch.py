@@ -22,6 +22,7 @@ if value == 2:
 if value == 3:
     time.sleep(60)
 pathlib.Path(out_dir, "scorecard.csv").write_text(f"arm,return_pct\\n{label},{value * 1.5}\\n")
+pathlib.Path(out_dir, "cwd.txt").write_text(str(pathlib.Path.cwd()))
 """
 
 
@@ -105,10 +106,15 @@ def test_batch_runs_kernels_at_once_and_reports_failures_with_their_cell(toy_not
 
 
 @pytest.mark.slow
-def test_cli_run_executes_one_notebook(toy_notebook, tmp_path, capsys):
-    code = main(["notebook", "run", str(toy_notebook), "-p", "value", "4", "--out", str(tmp_path)])
+def test_cli_run_executes_one_notebook(toy_notebook, tmp_path, capsys, monkeypatch):
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    monkeypatch.chdir(caller)
+    code = main(["notebook", "run", str(toy_notebook), "-p", "value", "4", "--out", "result"])
     assert code == 0
-    assert (tmp_path / "scorecard.csv").read_text() == "arm,return_pct\nx,6.0\n"
+    out = caller / "result"
+    assert (out / "scorecard.csv").read_text() == "arm,return_pct\nx,6.0\n"
+    assert (out / "cwd.txt").read_text() == str(caller)  # relative parameters mean the caller's
     assert "toy: ok" in capsys.readouterr().out
 
 

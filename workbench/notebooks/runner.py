@@ -148,7 +148,7 @@ def execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> Run
             kernel_name=kernel_name,
             execution_timeout=timeout,
             progress_bar=False,
-            cwd=str(job.notebook.parent),
+            cwd=None,  # the caller's folder: relative paths in parameters mean what they say
             extra_arguments=_KERNEL_ARGUMENTS,
         )
     except PapermillExecutionError as exc:
