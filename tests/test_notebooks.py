@@ -42,7 +42,7 @@ def runs(tmp_path_factory) -> dict[str, object]:
         make_job(
             NOTEBOOKS / "evaluate.ipynb",
             root / "record",
-            {**SMALL, "arms": "trend,contrarian,momentum", "mode": "record", "seed": 11},
+            {**SMALL, "arms": "trend,contrarian,committee,momentum", "mode": "record", "seed": 11},
             name="record",
         )
     )
@@ -105,6 +105,7 @@ def test_a_recording_made_by_the_notebook_replays_in_the_notebook(runs, tmp_path
     assert recorded.ok, recorded.describe()
     folder = recorded.job.out_dir / "recording"
     assert sorted(p.name for p in (folder / "transcripts").iterdir()) == [
+        "committee.json",
         "contrarian.json",
         "trend.json",
     ]

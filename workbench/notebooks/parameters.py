@@ -13,11 +13,13 @@ from typing import Any
 
 from workbench.errors import ConfigError
 
-# Arms that stand in for a model offline (workbench.testing.scripted), by the name
-# a notebook parameter uses; recorded runs name the factory so a replay can rebuild them.
+# Model-backed arms answered offline by scripted models, by the name a notebook
+# parameter uses: two callable stand-ins (workbench.testing.scripted) and the
+# reference committee. Recorded runs name the factory so a replay rebuilds them.
 SCRIPTED_ARMS = {
     "trend": "workbench.testing.scripted:trend_agent",
     "contrarian": "workbench.testing.scripted:contrarian_agent",
+    "committee": "workbench.committee:committee_agent",
 }
 MODES = ("live", "record", "replay")
 
@@ -136,9 +138,10 @@ def build_arms(names: Sequence[str]) -> list[Any]:
     """Agents for live runs: baseline names stay names, scripted arm names become adapters."""
     from workbench.integrations.callable import resolve
 
-    return [resolve(SCRIPTED_ARMS[n])() if n in SCRIPTED_ARMS else n for n in names]
+    return [resolve(SCRIPTED_ARMS[n])(name=n) if n in SCRIPTED_ARMS else n for n in names]
 
 
-def recording_roster(names: Sequence[str]) -> list[str]:
-    """Arms for ``recordings.record``: scripted arms by factory, so a replay rebuilds them."""
-    return [SCRIPTED_ARMS.get(n, n) for n in names]
+def recording_roster(names: Sequence[str]) -> dict[str, str]:
+    """Arms for ``recordings.record`` by name: scripted arms by factory, so a replay
+    rebuilds them, baselines by their own name."""
+    return {n: SCRIPTED_ARMS.get(n, n) for n in names}

@@ -157,6 +157,7 @@ class ExperimentPanel:
             raise ConfigError("a run is already going; press Stop first")
         if not self.arms.value:
             raise ConfigError("choose at least one arm")
+        seeds = seed_list("seed(s)", self.seeds.value)
         self.runs += 1
         market = {
             "universe": int(self.names.value),
@@ -164,7 +165,6 @@ class ExperimentPanel:
             "steps_per_day": int(self.cadence.value),
             "model": self.preset.value,
         }
-        seeds = seed_list("seed(s)", self.seeds.value)
         self.session = RunSession(self._roster, seeds, market, on_progress=self._progress)
         return self.session
 
@@ -179,7 +179,8 @@ class ExperimentPanel:
                 roster.append(self.agents[name])
             elif name in SCRIPTED_ARMS:
                 recorder = folder / f"{name}.json"
-                roster.append(resolve(SCRIPTED_ARMS[name])(mode="record", recorder=recorder))
+                factory = resolve(SCRIPTED_ARMS[name])
+                roster.append(factory(name=name, mode="record", recorder=recorder))
             else:
                 roster.append(name)
         return roster
@@ -209,6 +210,7 @@ class ExperimentPanel:
             self.chart.value = equity_png(session.curves, session.total, f"seed {seed}")
 
     async def _replay(self, folder: Path) -> None:
+        """The replay runs on a worker thread; Stop abandons it (its result is dropped)."""
         from workbench import recordings
 
         self.progress.max, self.progress.value = 1, 0
