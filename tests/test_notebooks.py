@@ -172,3 +172,15 @@ def test_replay_notebook_fails_loudly_on_a_difference(tmp_path):
     assert outcome.status == "error" and outcome.cell == VALIDATION_CELL + 1
     assert outcome.error.startswith("RecordingError: ") and "differs" in outcome.error
     assert not (tmp_path / "out" / "scorecard.csv").exists()
+
+
+@pytest.mark.slow
+def test_demo_runs_the_evaluate_notebook_and_says_where_the_report_is(tmp_path, capsys):
+    from workbench.cli import main
+
+    assert main(["demo", "--out", str(tmp_path / "demo")]) == 0
+    printed = capsys.readouterr().out
+    assert f"report: {tmp_path / 'demo' / 'report.html'}" in printed
+    assert "shipped recordings replayed and matched" in printed
+    assert (tmp_path / "demo" / "evaluate.ipynb").is_file()
+    assert pd.read_csv(tmp_path / "demo" / "shipped_recordings.csv")["matched"].all()
