@@ -17,7 +17,6 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/workbench demo
-	$(BIN)/workbench replay recordings --check
 
 lint: $(STAMP)
 	$(BIN)/ruff check workbench tests bench

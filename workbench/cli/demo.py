@@ -27,7 +27,7 @@ def _demo(args: argparse.Namespace) -> int:
     from workbench.report import as_results, format_scorecard
 
     notebook = repository_root() / "notebooks" / "evaluate.ipynb"
-    print(f"running {notebook} with its default parameters (papermill) ...")
+    print(f"running {_shown(notebook)} with its default parameters (papermill) ...")
     outcome = run_notebook(notebook, args.out, kernel_name=args.kernel)
     if not outcome.ok:
         print(outcome.describe())
@@ -38,7 +38,17 @@ def _demo(args: argparse.Namespace) -> int:
     print(format_scorecard(results))
     shipped = out / "shipped_recordings.csv"
     if shipped.is_file():
-        print(f"\nshipped recordings replayed and matched: {shipped}")
-    print(f"\nran in {outcome.seconds:.1f}s; executed notebook {outcome.job.output_notebook}")
-    print(f"report: {out / 'report.html'}")
+        print(f"\nshipped recordings replayed and matched: {_shown(shipped)}")
+    print(
+        f"\nran in {outcome.seconds:.1f}s; executed notebook {_shown(outcome.job.output_notebook)}"
+    )
+    print(f"report: {_shown(out / 'report.html')}")
     return 0
+
+
+def _shown(path: Path) -> Path:
+    """``path`` relative to the working folder when it lies inside it."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd())
+    except ValueError:
+        return Path(path)
