@@ -164,9 +164,17 @@ class BaseAdapter(Agent):
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
+        """Rebuild for replay: the base keys, and every key a subclass's ``replay_spec``
+        added passed on as the constructor keyword of the same name."""
+        extra = {k: v for k, v in spec.items() if k not in ("name", "every", "info")}
         info = AdapterInfo(**spec.get("info", {}))
         return cls(
-            name=spec["name"], every=spec["every"], info=info, mode="replay", transcript=transcript
+            name=spec["name"],
+            every=spec["every"],
+            info=info,
+            mode="replay",
+            transcript=transcript,
+            **extra,
         )
 
     # --- the transcript this adapter reads or writes ---------------------------------

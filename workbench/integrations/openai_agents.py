@@ -241,20 +241,6 @@ class OpenAIAgentsAdapter(BaseAdapter):
         )
         return spec
 
-    @classmethod
-    def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> OpenAIAgentsAdapter:
-        return cls(
-            None,
-            mode="replay",
-            transcript=transcript,
-            name=spec["name"],
-            every=spec["every"],
-            info=AdapterInfo(**spec.get("info", {})),
-            brief=spec.get("brief", BRIEF),
-            max_turns=spec.get("max_turns", 6),
-            bind_output_type=spec.get("bind_output_type", True),
-        )
-
 
 def openai_agent(agent: Any, **kwargs: Any) -> OpenAIAgentsAdapter:
     """An ``OpenAIAgentsAdapter`` that calls the model (``mode="live"`` unless given)."""

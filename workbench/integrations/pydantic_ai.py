@@ -228,19 +228,6 @@ class PydanticAIAdapter(BaseAdapter):
         spec.update(request_limit=self.request_limit, bind_output_type=self.bind_output_type)
         return spec
 
-    @classmethod
-    def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> PydanticAIAdapter:
-        return cls(
-            None,
-            mode="replay",
-            transcript=transcript,
-            name=spec["name"],
-            every=spec["every"],
-            info=AdapterInfo(**spec.get("info", {})),
-            request_limit=spec.get("request_limit", 8),
-            bind_output_type=spec.get("bind_output_type", True),
-        )
-
 
 @functools.cache
 def decision_output() -> Any:
