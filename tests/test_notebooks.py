@@ -13,10 +13,17 @@ import pandas as pd
 import papermill
 import pytest
 
+from workbench.errors import ConfigError
 from workbench.evaluation import evaluate
 from workbench.notebooks.grid import plan_jobs
 from workbench.notebooks.parameters import shipped_recordings
-from workbench.notebooks.runner import NotebookJob, make_job, run_batch, run_notebook
+from workbench.notebooks.runner import (
+    OUTPUTS_LEDGER,
+    NotebookJob,
+    make_job,
+    run_batch,
+    run_notebook,
+)
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 NAMES = ("evaluate", "replay", "compare", "committee", "explore")
@@ -127,8 +134,28 @@ def test_a_bad_parameter_stops_at_the_checks_and_writes_nothing(runs, label):
     assert outcome.status == "error"
     assert outcome.cell == VALIDATION_CELL
     assert outcome.error.startswith("ConfigError: ") and BAD[label][1] in outcome.error
-    left = sorted(p.name for p in outcome.job.out_dir.iterdir())
+    left = sorted(p.name for p in outcome.job.out_dir.iterdir() if p.name != OUTPUTS_LEDGER)
     assert left == ["evaluate.ipynb"]  # the executed notebook, showing the error; no results
+
+
+def test_a_misspelled_parameter_is_refused_by_name_before_any_kernel_starts(tmp_path):
+    with pytest.raises(ConfigError, match=r"'dayz' is not a parameter of evaluate\.ipynb; did you"):
+        run_notebook(NOTEBOOKS / "evaluate.ipynb", tmp_path / "out", {"dayz": 2})
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_a_failed_rerun_into_the_same_folder_leaves_no_earlier_results(tmp_path):
+    out = tmp_path / "run"
+    (out / "notes.txt").parent.mkdir(parents=True)
+    (out / "notes.txt").write_text("mine")
+    quick = {"arms": "cash", "names": 3, "days": 2, "include_shipped": False}
+    assert run_notebook(NOTEBOOKS / "evaluate.ipynb", out, quick).ok
+    assert (out / "scorecard.csv").is_file()
+    failed = run_notebook(NOTEBOOKS / "evaluate.ipynb", out, {**quick, "days": -2})
+    assert failed.status == "error"
+    left = sorted(p.name for p in out.iterdir() if p.name != OUTPUTS_LEDGER)
+    assert left == ["evaluate.ipynb", "notes.txt"]  # the user's own file is left alone
 
 
 @pytest.mark.parametrize("name", NAMES)

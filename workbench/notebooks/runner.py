@@ -12,6 +12,7 @@ shows a progress bar, keeps going when a run fails, and collects every run's
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import sys
@@ -28,6 +29,8 @@ from workbench.errors import ConfigError
 
 DEFAULT_KERNEL = "python3"
 DEFAULT_TIMEOUT_S = 600.0
+# the files a run wrote into its out_dir, so the next run into it can remove exactly those
+OUTPUTS_LEDGER = ".workbench-outputs.json"
 # the kernel log stays quiet (a local TCP warning, the interrupt at shutdown); failures
 # still reach the caller as PapermillExecutionError with the cell and the error
 _KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL"]
@@ -125,6 +128,7 @@ def make_job(
         raise ConfigError(f"notebook {str(path)!r} not found; pass the path of an .ipynb file")
     if "out_dir" in parameters:
         raise ConfigError("pass the output folder as out_dir=/--out, not as a notebook parameter")
+    _refuse_unknown_parameters(path, parameters)
     return NotebookJob(
         notebook=path.resolve(),
         parameters=dict(parameters),
@@ -133,12 +137,59 @@ def make_job(
     )
 
 
+def _refuse_unknown_parameters(path: Path, parameters: Mapping[str, Any]) -> None:
+    """papermill only warns about a parameter the notebook does not declare, and the run
+    then goes on with the default: refuse it by name instead."""
+    import papermill
+
+    declared = list(dict.fromkeys([*papermill.inspect_notebook(str(path)), "out_dir"]))
+    for given in parameters:
+        if given not in declared:
+            near = difflib.get_close_matches(given, declared, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise ConfigError(
+                f"{given!r} is not a parameter of {path.name}{hint} "
+                f"(its parameters: {', '.join(declared)})"
+            )
+
+
 def execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
+    job.out_dir.mkdir(parents=True, exist_ok=True)
+    _clear_previous_outputs(job.out_dir)
+    kept = _files(job.out_dir)
+    try:
+        return _execute(job, kernel_name=kernel_name, timeout=timeout)
+    finally:
+        _note_outputs(job.out_dir, _files(job.out_dir) - kept)
+
+
+def _files(folder: Path) -> set[Path]:
+    return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file()}
+
+
+def _clear_previous_outputs(folder: Path) -> None:
+    """Remove what the last run into ``folder`` wrote (and only that), so a failed run
+    cannot leave an earlier run's results beside its own error."""
+    ledger = folder / OUTPUTS_LEDGER
+    if not ledger.is_file():
+        return
+    for name in json.loads(ledger.read_text(encoding="utf-8")):
+        path = (folder / name).resolve()
+        if path.is_relative_to(folder.resolve()) and path.is_file():
+            path.unlink()
+    ledger.unlink()
+
+
+def _note_outputs(folder: Path, written: set[Path]) -> None:
+    names = sorted(str(p) for p in written if str(p) != OUTPUTS_LEDGER)
+    (folder / OUTPUTS_LEDGER).write_text(json.dumps(names, indent=1) + "\n", encoding="utf-8")
+
+
+def _execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
     import papermill
     from nbclient.exceptions import CellTimeoutError
     from papermill.exceptions import PapermillExecutionError
 
-    job.out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     try:
         papermill.execute_notebook(
