@@ -134,6 +134,41 @@ def test_a_truncated_file_is_named_without_a_parser_traceback(recording: Path, n
     assert "truncated" in str(caught.value) and caught.value.__cause__ is None
 
 
+def _drop_digest(m: dict[str, Any]) -> None:
+    del m["expected"]["digest"]
+
+
+def _drop_vector(m: dict[str, Any]) -> None:
+    del m["preset"]["vector"]
+
+
+def _drop_transcript(m: dict[str, Any]) -> None:
+    del m["roster"][0]["transcript"]
+
+
+def _bogus_kwargs(m: dict[str, Any]) -> None:
+    baseline = next(entry for entry in m["roster"] if "agent" in entry)
+    baseline["kwargs"] = {**baseline.get("kwargs", {}), "bogus": 1}
+
+
+@pytest.mark.parametrize(
+    ("damage", "fragment"),
+    [
+        (_drop_digest, "expected.digest is not a string"),
+        (_drop_vector, "preset needs a name and a vector"),
+        (_drop_transcript, "roster entry 'trend' has no transcript"),
+        (lambda m: m.update(roster="abc"), "roster is not a non-empty list"),
+        (_bogus_kwargs, "cannot be rebuilt: .*bogus"),
+    ],
+)
+def test_a_manifest_of_the_wrong_shape_is_named_with_what_is_wrong(
+    recording: Path, damage: Any, fragment: str
+) -> None:
+    _edit(recording / "manifest.json", damage)
+    with pytest.raises(RecordingError, match=rf"manifest\.json.*{fragment}"):
+        replay(recording)
+
+
 def test_changed_expected_results_are_reported_cell_by_cell(recording: Path) -> None:
     def tamper(manifest: dict[str, Any]) -> None:
         manifest["expected"]["digest"] = "0" * 64

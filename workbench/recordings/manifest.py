@@ -68,7 +68,36 @@ def load_manifest(folder: Path) -> dict[str, Any]:
     ]
     if missing:
         raise RecordingError(f"{path} lacks {', '.join(missing)}; record it again")
+    _check_shape(data, path)
     return data
+
+
+def _check_shape(data: Mapping[str, Any], path: Path) -> None:
+    """Refuse a manifest whose parts have the wrong shape, naming the file and the part."""
+    expected, preset, roster = data["expected"], data["preset"], data["roster"]
+    problems = []
+    if not (isinstance(expected, dict) and isinstance(expected.get("digest"), str)):
+        problems.append("expected.digest is not a string")
+    if not (isinstance(preset, dict) and {"name", "vector"} <= set(preset)):
+        problems.append("preset needs a name and a vector")
+    if not (isinstance(roster, list) and roster):
+        problems.append("roster is not a non-empty list")
+    else:
+        problems.extend(_roster_problems(roster))
+    if problems:
+        raise RecordingError(f"{path} is damaged: {'; '.join(problems)}; record it again")
+
+
+def _roster_problems(roster: list[Any]) -> list[str]:
+    problems = []
+    for index, entry in enumerate(roster):
+        if not (isinstance(entry, dict) and {"name", "every"} <= set(entry)):
+            problems.append(f"roster entry {index} needs a name and an every")
+        elif not {"factory", "adapter", "agent"} & set(entry):
+            problems.append(f"roster entry {entry['name']!r} names no factory, adapter or agent")
+        elif {"factory", "adapter"} & set(entry) and "transcript" not in entry:
+            problems.append(f"roster entry {entry['name']!r} has no transcript")
+    return problems
 
 
 # --- universe --------------------------------------------------------------------------
@@ -125,7 +154,12 @@ def build_arm(spec: Mapping[str, Any], folder: Path) -> Agent:
         else:
             arm = resolve(spec["adapter"]).from_replay_spec(spec["spec"], transcript)
     elif "agent" in spec:
-        arm = resolve(spec["agent"])(**spec.get("kwargs", {}))
+        try:
+            arm = resolve(spec["agent"])(**spec.get("kwargs", {}))
+        except TypeError as exc:
+            raise RecordingError(
+                f"{folder / MANIFEST}: roster entry {name!r} cannot be rebuilt: {exc}"
+            ) from exc
     else:
         raise RecordingError(f"roster entry {name!r} names no factory, adapter or agent")
     if not isinstance(arm, Agent):
