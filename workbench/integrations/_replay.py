@@ -57,7 +57,8 @@ def preset_of(obs: Any) -> PresetStamp | None:
 
 
 def stamp_preset(recorder: Transcript, obs: Any) -> None:
-    """On the first recorded exchange, write the running market's fingerprint and vector.
+    """On the first recorded exchange, write the running market's fingerprint and vector
+    (and the payload schema versions, if nothing wrote them yet).
 
     A recorder already stamped with a different market is refused: one transcript
     holds the answers for one market.
@@ -66,9 +67,9 @@ def stamp_preset(recorder: Transcript, obs: Any) -> None:
     if stamp is None:
         return
     if PRESET_KEY not in recorder.meta:
-        recorder.update_meta(
-            **{PRESET_KEY: stamp.name, PRESET_VECTOR_KEY: dict(sorted(stamp.vector.items()))}
-        )
+        versions = {k: v for k, v in SCHEMA_KEYS.items() if k not in recorder.meta}
+        vector = dict(sorted(stamp.vector.items()))
+        recorder.update_meta(**{PRESET_KEY: stamp.name, PRESET_VECTOR_KEY: vector, **versions})
         return
     refuse_a_changed_preset(recorder, stamp)
 
@@ -146,7 +147,8 @@ def replay_response(
         raise ReplayMiss(
             f"{_where(transcript)} has no recorded answer for day {day}, step {step} "
             f"(input digest {key[:12]}…). The input differs from every recorded one: the "
-            "roster, seed, cadence, universe or instructions changed since it was recorded."
+            "roster, seed, cadence, universe, run options (capital, leverage, fees) or "
+            "instructions changed since it was recorded, or the transcript was edited."
         )
     return exchange.response
 
