@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -103,8 +104,9 @@ def test_advisors_get_a_private_plain_json_briefing_and_nothing_else() -> None:
             self.role = role
 
         async def advise(self, payload: dict[str, Any], phase: str) -> str:
-            seen.append(payload)
+            seen.append(json.loads(json.dumps(payload)))  # what it got, before it scribbles
             payload["observation"]["day"] = 99  # must not reach anyone else
+            await asyncio.sleep(0)  # let the other advisor run after the scribble
             return "done"
 
     base = {"observation": {"day": 0, "symbols": {"AAA": {"last": 1.5}}}, "snapshot": {"x": 1}}
@@ -112,7 +114,7 @@ def test_advisors_get_a_private_plain_json_briefing_and_nothing_else() -> None:
     asyncio.run(coordinator.build_memo(base, "p", [Vandal("a"), Vandal("b")]))
     assert base["observation"]["day"] == 0
     assert set(seen[1]) == {"observation", "snapshot", "memo", "phase", "role", "turn"}
-    assert seen[1]["observation"]["day"] in (0, 99) and seen[0] is not seen[1]
+    assert [payload["observation"]["day"] for payload in seen] == [0, 0]
     _assert_plain_json(seen[0])
 
 

@@ -272,6 +272,8 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("run_evaluation", {"arms": ["cash"], "seed": "abc"}, "seed: Input should be a valid int"),
     ("run_evaluation", {"arms": ["cash"], "preset": "nope-v1"}, "unknown preset 'nope-v1'"),
     ("run_evaluation", {"arms": ["cash"], "days": 0}, "days: Input should be greater"),
+    ("run_evaluation", {"arms": ["cash"], "days": True}, "days: Input should be a valid int"),
+    ("run_evaluation", {"arms": ["cash"], "seed": 2.0}, "seed: Input should be a valid int"),
     ("run_evaluation", {"arms": ["cash"], "store": "/tmp/x"}, "store: withheld"),
     ("run_evaluation", {"arms": ["cahs"]}, "Did you mean 'cash'"),
     ("run_evaluation", {"arms": ["cash"], "names": 5000, "days": 900}, "above the service limit"),

@@ -25,14 +25,22 @@ Arms = Annotated[
         "as 'committee:tradingagents' (see list_agents)."
     ),
 ]
-Seed = Annotated[int, Field(ge=0, description="Market seed: one seed is one market path.")]
+Seed = Annotated[
+    int, Field(strict=True, ge=0, description="Market seed: one seed is one market path.")
+]
 Preset = Annotated[
     str | None, Field(description="Market preset name (see list_presets); null = default.")
 ]
-Names = Annotated[int, Field(ge=1, le=5000, description="Number of synthetic names traded.")]
-Days = Annotated[int, Field(ge=1, le=10_000, description="Trading days simulated.")]
-StepsPerDay = Annotated[int, Field(ge=1, le=1000, description="Decision steps per day.")]
-TicksPerStep = Annotated[int, Field(ge=1, le=10_000, description="Market ticks per step.")]
+Names = Annotated[
+    int, Field(strict=True, ge=1, le=5000, description="Number of synthetic names traded.")
+]
+Days = Annotated[int, Field(strict=True, ge=1, le=10_000, description="Trading days simulated.")]
+StepsPerDay = Annotated[
+    int, Field(strict=True, ge=1, le=1000, description="Decision steps per day.")
+]
+TicksPerStep = Annotated[
+    int, Field(strict=True, ge=1, le=10_000, description="Market ticks per step.")
+]
 RunId = Annotated[str, Field(description="A run id from list_runs or a previous tool result.")]
 
 
