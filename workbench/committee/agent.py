@@ -23,7 +23,6 @@ scorecard shows what the committee cost next to what it earned.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 from collections.abc import Mapping
@@ -261,16 +260,8 @@ class Committee(BaseAdapter):
             answer = await advisor.advise(to_plain(sent["input"]), sent["phase"])
         return answer if isinstance(answer, Reply) else Reply(checked_text(advisor.role, answer))
 
-    async def _ask_in_time(self, request: DecisionRequest, sent: Any) -> Any:
-        if self.timeout is None:
-            return await self.ask(request, sent)
-        try:
-            return await asyncio.wait_for(self.ask(request, sent), self.timeout)
-        except TimeoutError as exc:
-            raise FrameworkError(
-                f"role {sent['role']!r} gave no answer within {self.timeout}s on day "
-                f"{request.day}, step {request.step}; raise timeout= or check the model"
-            ) from exc
+    def asked(self, sent: Any) -> str:
+        return f"role {sent['role']!r}"
 
     def trajectory(self) -> pd.DataFrame:
         """One row per role answer per decision, in committee order (the executor last)."""

@@ -322,9 +322,13 @@ class BaseAdapter(Agent):
             return await asyncio.wait_for(self.ask(request, sent), self.timeout)
         except TimeoutError as exc:
             raise FrameworkError(
-                f"arm {self.name!r} got no answer within {self.timeout}s on day "
+                f"{self.asked(sent)} gave no answer within {self.timeout}s on day "
                 f"{request.day}, step {request.step}; raise timeout= or check the model"
             ) from exc
+
+    def asked(self, sent: Any) -> str:
+        """Who a call with input ``sent`` asks, for error messages."""
+        return f"arm {self.name!r}"
 
     def _keep(
         self,
