@@ -114,7 +114,9 @@ async def run_world(
 ) -> Results:
     """Run ``agents`` on ``world``; ``options`` are the fields of ``RunOptions``."""
     settings = RunOptions.from_keywords(options)
-    return await _Run(world, resolve_arms(agents), settings).go()
+    arms = resolve_arms(agents)
+    await asyncio.to_thread(lambda: world.path)  # simulate off the loop: a kernel stays live
+    return await _Run(world, arms, settings).go()
 
 
 class _Run:
