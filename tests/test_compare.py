@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from workbench.errors import ConfigError
+from workbench.evaluation import evaluate
 from workbench.evaluation.compare import holm, paired_comparison, per_seed, run_seeds
 
 
@@ -74,3 +75,25 @@ def test_bad_requests_name_the_fix():
         paired_comparison(_table(), "bench", method="z")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="unknown metric"):
         per_seed(run_seeds(["cash"], [1], universe=3, days=1), metric="alpha")
+
+
+def test_an_arm_that_failed_carries_its_failure_count_into_the_comparison():
+    from workbench.integrations import callable_agent
+
+    def broken(payload):
+        return "not a decision"
+
+    runs = [
+        evaluate(
+            ["cash", "buy_and_hold", callable_agent(broken, name="broken")],
+            seed=seed,
+            universe=5,
+            days=2,
+        )
+        for seed in (1, 2)
+    ]
+    table = paired_comparison(runs, "cash")
+    assert table.loc["broken", "mean_diff"] == 0.0  # a failed arm holds, like cash
+    assert table.loc["broken", "failed_decisions"] == 4  # two decisions a run, two runs
+    assert table.loc["buy_and_hold", "failed_decisions"] == 0
+    assert math.isnan(paired_comparison(per_seed(runs), "cash").loc["broken", "failed_decisions"])

@@ -35,6 +35,7 @@ COMPARISON_COLUMNS = (
     "p_value",
     "p_holm",
     "significant",
+    "failed_decisions",
 )
 
 
@@ -80,6 +81,8 @@ def paired_comparison(
 
     ``runs`` is a list of ``Results`` (one per seed) or a table from ``per_seed``.
     With a single seed there is no spread: intervals and p-values are NaN.
+    ``failed_decisions`` counts the arm's failed decisions over the runs (NaN when
+    given a ``per_seed`` table, which carries no error counts).
     """
     table = runs if isinstance(runs, pd.DataFrame) else per_seed(runs, metric)
     _check(table, benchmark, confidence, method, resamples)
@@ -94,7 +97,16 @@ def paired_comparison(
     result.insert(1, "seeds", len(table))
     result["p_holm"] = holm(result["p_value"].to_numpy(dtype=float)) if len(result) else []
     result["significant"] = result["p_holm"] < (1.0 - confidence)
+    if not isinstance(runs, pd.DataFrame):
+        result["failed_decisions"] = _failed_decisions(runs).reindex(result.index)
     return result.reindex(columns=list(COMPARISON_COLUMNS))
+
+
+def _failed_decisions(runs: Sequence[Results | Mapping[str, Any]]) -> pd.Series:
+    """Failed decisions per arm over all runs: an arm that failed holds, and a hold scores
+    like a decision to hold, so its metric difference must be read with this count."""
+    cards = [_card_and_meta(run)[0]["errors"].astype(int) for run in runs]
+    return pd.concat(cards, axis=1).sum(axis=1)
 
 
 def _check(

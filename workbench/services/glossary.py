@@ -107,6 +107,11 @@ COMPARISON: dict[str, tuple[str, str]] = {
         "True when p_holm is below 1 - confidence.",
         "Significance is not size: read mean_diff and its interval too.",
     ),
+    "failed_decisions": (
+        "Decisions the arm failed to make (DecisionError or FrameworkError), summed over seeds.",
+        "A failed decision holds the book unchanged, so an arm that failed often can score "
+        "like one that chose to wait: a non-zero count means its mean_diff measures failures.",
+    ),
 }
 
 CAVEATS: dict[str, str] = {
