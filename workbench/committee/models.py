@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from workbench.errors import ConfigError, FrameworkError, MissingDependency, WorkbenchError
+from workbench.integrations.callable import resolve
 
 BRIEFING_MARK = "\nBRIEFING "
 BACKENDS = ("scripted", "callable", "pydantic_ai", "openai_agents", "langgraph")
@@ -189,20 +190,6 @@ def _model_name(model: Any) -> str:
     return model if isinstance(model, str) else getattr(model, "model_name", type(model).__name__)
 
 
-def resolve(target: str) -> Any:
-    """The object named ``package.module:attribute``; a ConfigError says what is wrong."""
-    module_name, _, attribute = target.partition(":")
-    if not module_name or not attribute:
-        raise ConfigError(f"target must look like 'package.module:attribute', got {target!r}")
-    try:
-        found: Any = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            found = getattr(found, part)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigError(f"cannot import {target!r} named by the committee: {exc}") from None
-    return found
-
-
 class LazyModel:
     """A model built from its YAML entry on first use, so a replay never imports it."""
 
@@ -219,7 +206,7 @@ class LazyModel:
 
 def build_model(entry: Mapping[str, Any]) -> RoleModel:
     """A non-scripted model from its entry (``backend``, ``target``, ``name``, ``model``)."""
-    backend, target = entry["backend"], resolve(str(entry["target"]))
+    backend, target = entry["backend"], resolve(str(entry["target"]), named_by="the committee")
     name = entry.get("name")
     if backend == "callable":
         return CallableModel(target, name=name)

@@ -130,17 +130,19 @@ def import_path(obj: Any, what: str) -> str:
     return f"{module}:{qualname}"
 
 
-def resolve(path: str) -> Any:
-    """The object named by ``module:qualname``; RecordingError-free ConfigError if missing."""
+def resolve(path: str, *, named_by: str = "the recording") -> Any:
+    """The object named by ``module:qualname``; a ConfigError says what is wrong."""
     import importlib
 
     module_name, _, qualname = path.partition(":")
+    if not module_name or not qualname:
+        raise ConfigError(f"{path!r} must look like 'package.module:attribute'")
     try:
         target: Any = importlib.import_module(module_name)
         for part in qualname.split("."):
             target = getattr(target, part)
     except (ImportError, AttributeError) as exc:
-        raise ConfigError(f"cannot import {path!r} named by the recording: {exc}") from None
+        raise ConfigError(f"cannot import {path!r} named by {named_by}: {exc}") from None
     return target
 
 
