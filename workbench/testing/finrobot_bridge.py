@@ -1,0 +1,112 @@
+"""A FinRobot agent speaking workbench-agent/1: run with the Python of a FinRobot environment.
+
+This file imports nothing from the workbench (FinRobot's environment does not
+have it): ``make finrobot`` builds that environment and runs this program as a
+process arm. Each decide message becomes one FinRobot ``Market_Analyst`` turn
+(FinRobot's agent library, autogen 0.2 underneath) against the OpenAI-compatible
+server named by ``OPENAI_BASE_URL`` and ``FINROBOT_MODEL``; the reply's first
+JSON object is the decision, and a reply without one is passed on as text, so
+the workbench records it and counts a ``DecisionError``.
+
+FinRobot's data toolkits (Finnhub, yfinance, SEC) are not registered: the agent
+sees the workbench's payload and nothing from the network, and code execution
+is off (autogen's user proxy would otherwise run code blocks from the reply).
+FinRobot prints as it chats, so its stdout is sent to stderr while it runs:
+stdout carries protocol lines only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from typing import Any
+
+PROTOCOL = "workbench-agent/1"
+TASK = (
+    "You manage a stock portfolio. Below is today's market as JSON. Answer with one JSON "
+    'object only: {"actions": [{"symbol": "...", "side": "buy" or "sell", "quantity": '
+    'whole shares}], "rationale": "one sentence"}. An empty actions list holds.'
+)
+
+
+def build_agent() -> Any:
+    from finrobot.agents.workflow import SingleAssistant
+
+    endpoint = {
+        "model": os.environ.get("FINROBOT_MODEL", "smollm2"),
+        "base_url": os.environ["OPENAI_BASE_URL"],
+        "api_key": os.environ.get("OPENAI_API_KEY", "not-needed"),
+    }
+    llm_config = {"config_list": [endpoint], "temperature": 0, "cache_seed": None, "timeout": 300}
+    analyst = {"name": "Market_Analyst", "profile": TASK, "toolkits": []}
+    return SingleAssistant(analyst, llm_config=llm_config, code_execution_config=False)
+
+
+def summary(payload: dict[str, Any]) -> str:
+    """The payload, shortened to what a small model's context holds: last five closes."""
+    symbols = {
+        name: {
+            "last": quote["last"],
+            "recent": quote["history"][-5:],
+            "max_order": quote["max_order"],
+        }
+        for name, quote in payload["symbols"].items()
+    }
+    portfolio = payload["portfolio"]
+    return json.dumps(
+        {"symbols": symbols, "cash": portfolio["cash"], "held": portfolio["positions"]}
+    )
+
+
+def first_json_object(text: str) -> Any:
+    decoder = json.JSONDecoder()
+    for start in (i for i, c in enumerate(text) if c == "{"):
+        try:
+            value, _ = decoder.raw_decode(text[start:])
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return text
+
+
+def usage_of(result: Any) -> dict[str, int]:
+    counted = {"input_tokens": 0, "output_tokens": 0, "model_calls": 1}
+    cost = (getattr(result, "cost", None) or {}).get("usage_including_cached_inference", {})
+    for entry in cost.values():
+        if isinstance(entry, dict):
+            counted["input_tokens"] += int(entry.get("prompt_tokens", 0))
+            counted["output_tokens"] += int(entry.get("completion_tokens", 0))
+    return counted
+
+
+def decide(agent: Any, payload: dict[str, Any]) -> dict[str, Any]:
+    message = f"{TASK}\n\n{summary(payload)}"
+    with contextlib.redirect_stdout(sys.stderr):
+        result = agent.user_proxy.initiate_chat(
+            agent.assistant, message=message, max_turns=1, clear_history=True
+        )
+    text = str(result.chat_history[-1].get("content") or "")
+    return {"type": "decision", "decision": first_json_object(text), "usage": usage_of(result)}
+
+
+def main() -> None:
+    agent = None
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            answer = {"type": "hello", "protocol": PROTOCOL}
+        else:
+            try:
+                agent = agent or build_agent()
+                answer = decide(agent, message["payload"])
+            except Exception as exc:  # the workbench records it as a FrameworkError
+                answer = {"type": "error", "message": f"{type(exc).__name__}: {exc}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
