@@ -96,12 +96,28 @@ def replay_recording(
 
 
 def _folder_digest(folder: Path) -> str:
-    """SHA-256 over every file of the recording: a changed transcript is a new request."""
+    """SHA-256 over every file of the recording: a changed transcript is a new request.
+
+    A symbolic link leading out of the folder is refused, never followed.
+    """
     total = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(_files(folder)):
         total.update(path.relative_to(folder).as_posix().encode() + b"\0")
         total.update(hashlib.sha256(path.read_bytes()).digest())
     return total.hexdigest()
+
+
+def _files(folder: Path) -> list[Path]:
+    from workbench.recordings.manifest import recording_file
+
+    found = []
+    for top, dirs, names in os.walk(folder):  # does not descend into linked folders
+        for name in [*names, *dirs]:
+            path = Path(top, name)
+            recording_file(folder, path.relative_to(folder).as_posix(), "the file")
+            if path.is_file():
+                found.append(path)
+    return found
 
 
 def recording_folder(name: str, recordings: str | Path | None = None) -> Path:
