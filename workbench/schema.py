@@ -96,8 +96,13 @@ def parse_decision(raw: Any) -> Decision:
     Every malformed answer, whatever its shape (a number, NaN, ``{"actions": true}``,
     text nested thousands deep, an unpaired surrogate), is a ``DecisionError``.
     """
-    if isinstance(raw, Decision):
-        return Decision.model_validate(raw.model_dump())
+    # A Decision is validated again: it may have been built without validation.
+    checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
+    _refuse_unpaired_surrogates(checked)
+    return checked
+
+
+def _structured(raw: Any) -> Decision:
     if isinstance(raw, BaseModel):
         raw = raw.model_dump()
     if isinstance(raw, str | bytes):
@@ -108,12 +113,14 @@ def parse_decision(raw: Any) -> Decision:
         )
     refuse_deep(raw)
     _refuse_non_finite(raw)
+    return _validated(raw)
+
+
+def _validated(raw: dict[str, Any]) -> Decision:
     try:
-        decision = Decision.model_validate(raw)
+        return Decision.model_validate(raw)
     except pydantic.ValidationError as exc:
         raise DecisionError(f"invalid decision: {_summarise(exc)}") from exc
-    _refuse_unpaired_surrogates(decision)
-    return decision
 
 
 def _loads(text: str | bytes) -> Any:
