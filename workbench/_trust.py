@@ -16,6 +16,7 @@ CLI flag or MCP tool can extend it.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 from collections.abc import Callable
 from typing import Any
@@ -43,6 +44,7 @@ _HOOKS = ("workbench.testing.scripted:size_contrarian",)
 _registered: set[str] = set()
 
 
+@functools.cache
 def package_names() -> frozenset[str]:
     """The workbench's own trusted names (the baselines are read from ``BASELINES``)."""
     from workbench.baselines import BASELINES
@@ -51,8 +53,12 @@ def package_names() -> frozenset[str]:
     return frozenset({*_ADAPTERS, *_FACTORIES, *_HOOKS, *baselines})
 
 
+@functools.cache
 def entry_point_names() -> frozenset[str]:
-    """The values of the ``workbench.arms`` entry points of installed distributions."""
+    """The values of the ``workbench.arms`` entry points of installed distributions.
+
+    Read once per process (scanning every distribution's metadata is slow).
+    """
     return frozenset(ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
 
 
@@ -77,7 +83,9 @@ def distrust(*targets: str | Callable[..., Any] | type) -> None:
 
 def require_trusted(name: Any, *, what: str, where: str) -> str:
     """``name`` when it is trusted; else ``UntrustedRecording`` naming it and the fix."""
-    if isinstance(name, str) and name in trusted_names():
+    if isinstance(name, str) and (
+        name in package_names() or name in _registered or name in entry_point_names()
+    ):
         return name
     raise UntrustedRecording(
         f"{where}: {what} {name!r} is not a trusted name, so it was not imported. A "
