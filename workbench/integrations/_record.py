@@ -196,7 +196,7 @@ def budget_stop(arm: str, budget: int, what: str = "model calls") -> BudgetExhau
 
 def is_budget_stop(error: dict[str, str] | None) -> bool:
     """A recorded budget stop paid for nothing: a resumed run asks that input again."""
-    return bool(error) and error.get("base") == BudgetExhausted.__name__
+    return error is not None and error.get("base") == BudgetExhausted.__name__
 
 
 def recorded_error(error: dict[str, str]) -> ValidationError:

@@ -41,8 +41,14 @@ Modes: ``"live"`` calls the framework and records only into a given
 ``transcript``/``recorder``; ``"record"`` calls and records (a new ``Transcript``
 when none is given; a path is journalled as it goes and saved at ``end()``);
 ``"replay"`` never calls the framework. ``prior=`` (live/record) resumes a
-half-finished run from its transcript or journal: recorded inputs are answered
-from it, only the missing exchanges are asked.
+half-finished run from its transcript or journal (a path is read with the
+journal beside it, so ``prior=`` may be the recorder's own path): recorded inputs
+are answered from it, only the missing exchanges are asked, and every answer it
+holds is carried into the new recording before its journal is rewritten.
+
+``max_calls=`` is a budget: the call past it is recorded once as a
+``BudgetExhausted`` stop, and the evaluation asks that arm nothing more (it
+holds). A resumed run asks a recorded budget stop again, since nothing was paid.
 
 A failed call is recorded too (its error class and message), so a replay
 reproduces the error column of the recorded run. Usage (tokens, latency) is

@@ -5,6 +5,10 @@ MCP server at start-up), and a recording is named by its path inside it; a name
 that resolves outside the folder is refused. Nothing here writes to a recording:
 a replay's results go to a run directory in the run store.
 
+A recording is data: its roster may name only trusted arms and files inside its
+own folder (``workbench.recordings.trust`` is given in Python, never here), and a
+symbolic link out of the folder is refused, not followed.
+
 The wall against spending model money is checked on the roster before the market
 opens: every model-backed arm must be rebuilt in replay mode from a transcript,
 and every other arm must be a shipped baseline. A recording whose roster would
