@@ -342,3 +342,23 @@ async def _mcp_replays(folder: Path, tmp_path: Path) -> dict[str, tuple[bool, st
                 reply = await session.call_tool("replay_recording", {"name": name})
                 answers[name] = (reply.is_error, reply.content[0].text)
     return answers
+
+
+def test_an_entry_point_in_the_workbench_arms_group_is_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workbench import _trust
+
+    info = tmp_path / "my_arms-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-arms\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[workbench.arms]\nmine = my_arms.build:agent\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _trust.entry_point_names.cache_clear()
+    try:
+        assert "my_arms.build:agent" in trusted_names()
+        assert "my_arms.build:other" not in trusted_names()
+    finally:
+        monkeypatch.undo()
+        _trust.entry_point_names.cache_clear()
+    assert "my_arms.build:agent" not in trusted_names()
