@@ -12,7 +12,13 @@ from langgraph.types import interrupt
 
 from workbench.agents import DecisionRequest, PresetStamp
 from workbench.bridge import run_sync
-from workbench.errors import ConfigError, DecisionError, FrameworkError, ReplayMiss
+from workbench.errors import (
+    ConfigError,
+    DecisionError,
+    FrameworkError,
+    ReplayMiss,
+    UntrustedRecording,
+)
 from workbench.evaluation import evaluate
 from workbench.integrations._frameworks import exception_classes
 from workbench.integrations.langgraph import (
@@ -26,6 +32,7 @@ from workbench.integrations.langgraph import (
     default_output_parser,
     langgraph_agent,
 )
+from workbench.recordings import distrust, trust
 from workbench.schema import Decision, parse_decision
 from workbench.testing import stumbling_policy, trend_policy
 from workbench.testing.framework_arms import langgraph_arm
@@ -211,7 +218,13 @@ def test_a_custom_input_builder_is_named_in_the_recording_and_used_on_replay() -
     recorded = evaluate([live], **MARKET)
     spec = live.replay_spec()
     assert spec["input_builder"].endswith(":observation_only")
-    again = LangGraphAdapter.from_replay_spec(spec, live.recorder)  # type: ignore[arg-type]
+    with pytest.raises(UntrustedRecording, match="input_builder"):  # named by data: trust it
+        LangGraphAdapter.from_replay_spec(spec, live.recorder)  # type: ignore[arg-type]
+    trust(observation_only)
+    try:
+        again = LangGraphAdapter.from_replay_spec(spec, live.recorder)  # type: ignore[arg-type]
+    finally:
+        distrust(observation_only)
     assert evaluate([again], **MARKET).digest() == recorded.digest()
     unnamed = langgraph_agent(graph, name="arm", input_builder=lambda p, i: {"observation": p})
     with pytest.raises(ConfigError, match="module level"):

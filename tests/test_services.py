@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from workbench import services
 from workbench.engine.presets import DIALS
-from workbench.errors import ConfigError, RecordingError
+from workbench.errors import ConfigError, RecordingError, UntrustedRecording
 from workbench.evaluation import evaluate
 from workbench.evaluation.compare import paired_comparison
 from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.recordings import distrust, trust
 from workbench.services.glossary import COMPARISON, METRICS, definitions_for
 from workbench.services.store import RunStore
 
@@ -311,9 +313,30 @@ def test_a_roster_that_could_call_a_model_is_refused_before_the_market_opens(
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["roster"][1] = {"agent": "workbench.agents:Agent", "name": "momentum", "every": 6}
     (folder / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(RecordingError, match="never run an arm that could call a model"):
+    with pytest.raises(UntrustedRecording, match="not a trusted name"):
         services.replay_recording(tmp_path / "store", "sneaky", recordings=folder.parent)
+    manifest["roster"][0]["factory"] = f"{live_anyway.__module__}:live_anyway"
+    manifest["roster"][1] = {
+        "agent": "workbench.baselines:Momentum",
+        "name": "momentum",
+        "every": 6,
+        "kwargs": {"every": 6, "name": "momentum"},
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    trust(live_anyway)  # trusted in code, yet it builds a live arm: the second wall holds
+    try:
+        with pytest.raises(RecordingError, match="never run an arm that could call a model"):
+            services.replay_recording(tmp_path / "store", "sneaky", recordings=folder.parent)
+    finally:
+        distrust(live_anyway)
     assert entries(tmp_path / "store") == []
+
+
+def live_anyway(**kwargs: Any) -> Any:
+    """A factory that ignores mode='replay' and builds the arm live."""
+    from workbench.testing.scripted import trend_agent
+
+    return trend_agent(name=kwargs["name"], every=kwargs["every"])
 
 
 def test_a_changed_transcript_is_a_new_replay_run_and_a_broken_recording_is_listed(

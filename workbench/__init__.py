@@ -11,12 +11,15 @@ from workbench.bridge import run_sync
 from workbench.committee import Committee
 from workbench.engine import Preset, Universe, diff, list_presets, preset
 from workbench.errors import (
+    BudgetExhausted,
     ConfigError,
     DecisionError,
     FrameworkError,
     MissingDependency,
     RecordingError,
     ReplayMiss,
+    TranscriptEdited,
+    UntrustedRecording,
     UsageLimitReached,
     ValidationError,
     WorkbenchError,
@@ -58,12 +61,15 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     # async bridge
     "run_sync",
     # errors
+    "BudgetExhausted",
     "ConfigError",
     "DecisionError",
     "FrameworkError",
     "MissingDependency",
     "RecordingError",
     "ReplayMiss",
+    "TranscriptEdited",
+    "UntrustedRecording",
     "UsageLimitReached",
     "ValidationError",
     "WorkbenchError",

@@ -139,6 +139,7 @@ class ArmState:
     errors: int = 0
     last_error: str = ""
     usage: Usage = field(default_factory=Usage)
+    stopped: bool = False  # spent its budget: asked nothing more, it holds
 
 
 __all__ = [

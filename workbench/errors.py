@@ -9,8 +9,11 @@
         ├── DecisionError             the agent answered badly (its own outcome)
         ├── FrameworkError            the framework or network failed around the agent
         │   └── UsageLimitReached     a deliberate budget stop (request limit)
+        │       └── BudgetExhausted   the arm spent its whole budget: it holds from then on
         ├── ReplayMiss                a recording has no answer for this input or market
         └── RecordingError            a recording file is missing, corrupt or inconsistent
+            ├── TranscriptEdited      a recorded exchange no longer matches its digest
+            └── UntrustedRecording    a recording names code (or a path) it may not use
 
 A DecisionError and a FrameworkError are kept apart so that a weak agent is not
 mistaken for an unreliable network, and neither is ever turned into "no trade".
@@ -55,6 +58,10 @@ class UsageLimitReached(FrameworkError):
     """A run hit its request budget: a deliberate stop, catchable by name."""
 
 
+class BudgetExhausted(UsageLimitReached):
+    """An arm used its whole budget (``max_calls``): it is asked nothing more and holds."""
+
+
 class ReplayMiss(ValidationError):
     """A replay found no recorded answer for this input, or a different market."""
 
@@ -63,13 +70,32 @@ class RecordingError(ValidationError):
     """A recording is unreadable, truncated or inconsistent with its manifest."""
 
 
+class TranscriptEdited(RecordingError):
+    """A recorded exchange differs from the digest written beside it: it was edited.
+
+    Distinct from a ``ReplayMiss`` (no recorded answer for a new input): here the
+    answer is there, but it is not the one the run was given.
+    """
+
+
+class UntrustedRecording(RecordingError):
+    """A recording names a factory, hook or file the workbench will not use.
+
+    A recording is data: it may name only arms and hooks in the trust registry
+    (``workbench.recordings.trust``) and files inside its own folder.
+    """
+
+
 __all__ = [
+    "BudgetExhausted",
     "ConfigError",
     "DecisionError",
     "FrameworkError",
     "MissingDependency",
     "RecordingError",
     "ReplayMiss",
+    "TranscriptEdited",
+    "UntrustedRecording",
     "UsageLimitReached",
     "ValidationError",
     "WorkbenchError",

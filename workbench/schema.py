@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, Literal
 
 import pydantic
@@ -36,6 +37,10 @@ HISTORY_STEPS = 20
 MAX_PARTICIPATION = 0.10
 DECISION_SCHEMA_VERSION = "2"
 OBSERVATION_SCHEMA_VERSION = "1"
+# A decision is three levels deep; anything far deeper or larger is not an answer.
+MAX_ANSWER_DEPTH = 32
+MAX_ANSWER_CHARS = 1_000_000
+MAX_ANSWER_ITEMS = 100_000
 
 
 class Action(BaseModel):
@@ -86,9 +91,18 @@ HOLD = Decision(actions=[], rationale="hold")
 
 
 def parse_decision(raw: Any) -> Decision:
-    """Stage one: structure. Accept a Decision, a mapping or a JSON string."""
-    if isinstance(raw, Decision):
-        return Decision.model_validate(raw.model_dump())
+    """Stage one: structure. Accept a Decision, a mapping or a JSON string.
+
+    Every malformed answer, whatever its shape (a number, NaN, ``{"actions": true}``,
+    text nested thousands deep, an unpaired surrogate), is a ``DecisionError``.
+    """
+    # A Decision is validated again: it may have been built without validation.
+    checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
+    _refuse_unpaired_surrogates(checked)
+    return checked
+
+
+def _structured(raw: Any) -> Decision:
     if isinstance(raw, BaseModel):
         raw = raw.model_dump()
     if isinstance(raw, str | bytes):
@@ -97,7 +111,12 @@ def parse_decision(raw: Any) -> Decision:
         raise DecisionError(
             f"a decision must be an object with 'actions' and 'rationale', got {type(raw).__name__}"
         )
+    refuse_deep(raw)
     _refuse_non_finite(raw)
+    return _validated(raw)
+
+
+def _validated(raw: dict[str, Any]) -> Decision:
     try:
         return Decision.model_validate(raw)
     except pydantic.ValidationError as exc:
@@ -105,20 +124,90 @@ def parse_decision(raw: Any) -> Decision:
 
 
 def _loads(text: str | bytes) -> Any:
+    if len(text) > MAX_ANSWER_CHARS:
+        raise DecisionError(
+            f"the decision is {len(text):,} characters long; an answer may be at most "
+            f"{MAX_ANSWER_CHARS:,}"
+        )
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DecisionError(f"the decision is not UTF-8 text: {exc.reason}") from exc
+    _refuse_deep_text(text)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise DecisionError(f"the decision is not valid JSON: {exc.msg} at {exc.pos}") from exc
 
 
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _refuse_deep_text(text: str) -> None:
+    """Measure bracket nesting outside strings before parsing (json recurses per level)."""
+    if text.count("[") + text.count("{") <= MAX_ANSWER_DEPTH:
+        return
+    level = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub('""', text)):
+        level += 1 if bracket in "[{" else -1
+        deepest = max(deepest, level)
+    if deepest > MAX_ANSWER_DEPTH:
+        raise _too_deep(deepest)
+
+
+def refuse_deep(value: Any) -> None:
+    """Refuse plain data nested deeper than MAX_ANSWER_DEPTH or holding more than
+    MAX_ANSWER_ITEMS values (walked without recursion, so no depth can overflow it)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    seen = 0
+    while stack:
+        item, level = stack.pop()
+        seen += 1
+        if seen > MAX_ANSWER_ITEMS:
+            raise DecisionError(
+                f"the decision holds more than {MAX_ANSWER_ITEMS:,} values; that is not an answer"
+            )
+        if not isinstance(item, dict | list | tuple):
+            continue
+        if level > MAX_ANSWER_DEPTH:
+            raise _too_deep(level)
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, level + 1) for child in children)
+
+
+def _too_deep(level: int) -> DecisionError:
+    return DecisionError(
+        f"the decision is nested {level} levels deep; an answer may nest at most "
+        f"{MAX_ANSWER_DEPTH} (a decision needs 3)"
+    )
+
+
 def _refuse_non_finite(raw: dict[str, Any]) -> None:
-    for index, action in enumerate(raw.get("actions") or []):
+    actions = raw.get("actions")
+    if not isinstance(actions, list):
+        return  # the model check names the wrong shape
+    for index, action in enumerate(actions):
         if not isinstance(action, dict):
             continue
         for key in ("quantity", "limit_price"):
             value = action.get(key)
             if isinstance(value, float) and not math.isfinite(value):
                 raise DecisionError(f"invalid decision: actions.{index}.{key} must be finite")
+
+
+def _refuse_unpaired_surrogates(decision: Decision) -> None:
+    texts = {"rationale": decision.rationale}
+    texts.update({f"actions.{i}.symbol": a.symbol for i, a in enumerate(decision.actions)})
+    for where, text in texts.items():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise DecisionError(
+                f"invalid decision: {where} holds an unpaired surrogate at character "
+                f"{exc.start}; answer in valid Unicode text"
+            ) from None
 
 
 def _summarise(exc: pydantic.ValidationError) -> str:
@@ -138,6 +227,9 @@ __all__ = [
     "DECISION_SCHEMA_VERSION",
     "HISTORY_STEPS",
     "HOLD",
+    "MAX_ANSWER_CHARS",
+    "MAX_ANSWER_DEPTH",
+    "MAX_ANSWER_ITEMS",
     "MAX_PARTICIPATION",
     "OBSERVABLE_MACRO",
     "OBSERVATION_SCHEMA_VERSION",

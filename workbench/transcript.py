@@ -12,11 +12,24 @@ the same transcript saves to the same bytes in any process. ``save`` is atomic
 file as it is recorded, so a process that dies mid-run loses nothing already
 answered; ``Transcript.load`` reads either form and resumes from a journal.
 
+Every answer an agent gave is kept, even one plain JSON cannot carry: a
+response holding NaN, infinity or an unpaired surrogate is written losslessly as
+``response_b64`` (base64 of its UTF-8 text, surrogates passed through), so a
+replay hands the agent's exact answer to validation again.
+
+Tamper evidence: each exchange carries ``sha256`` digests of its question (key,
+day, step, input) and of its answer (response, usage, error). Loading checks
+them all before anything is replayed; an edited exchange raises
+``TranscriptEdited`` naming it. The digests detect edits, not forgery: anyone
+can recompute them. A transcript of format version 1 (written before digests)
+still loads, with an ``UnsealedTranscriptWarning``: record it again to seal it.
+
 A file that is corrupt or truncated raises ``RecordingError`` naming the file.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -24,14 +37,20 @@ import tempfile
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import ConfigError, RecordingError
+from workbench.errors import ConfigError, RecordingError, TranscriptEdited
 
 TRANSCRIPT_FORMAT = "workbench-transcript"
 JOURNAL_FORMAT = "workbench-journal"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 has no digests: read with a warning
+
+
+class UnsealedTranscriptWarning(UserWarning):
+    """A transcript without exchange digests: an edit to it cannot be detected."""
 
 
 def _plain(value: Any) -> Any:
@@ -82,6 +101,46 @@ def to_plain(value: Any) -> Any:
     return json.loads(canonical_json(value))
 
 
+def plain_answer(value: Any) -> Any:
+    """Like ``to_plain``, but NaN, infinity and unpaired surrogates are kept as they are:
+    an answer is recorded exactly as given and judged later by validation."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    return json.loads(_loose_json(value))
+
+
+def _loose_json(value: Any) -> str:
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain
+    )
+
+
+def printable(text: str) -> str:
+    """``text`` with unpaired surrogates escaped (``\\udXXX``), so it can be written as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def response_fields(response: Any) -> dict[str, Any]:
+    """How a response is written: as JSON when strict JSON can carry it, else base64."""
+    try:
+        canonical_json(response).encode("utf-8")
+    except (ConfigError, UnicodeEncodeError):
+        raw = _loose_json(response).encode("utf-8", "surrogatepass")
+        return {"response_b64": base64.b64encode(raw).decode("ascii")}
+    return {"response": response}
+
+
+def _response_from(data: Mapping[str, Any]) -> Any:
+    if "response_b64" not in data:
+        return data["response"]
+    raw = base64.b64decode(str(data["response_b64"]), validate=True)
+    return json.loads(raw.decode("utf-8", "surrogatepass"))
+
+
 @dataclass(frozen=True)
 class Exchange:
     """One question and the framework's raw answer."""
@@ -94,14 +153,25 @@ class Exchange:
     usage: dict[str, Any] = field(default_factory=dict)
     error: dict[str, str] | None = None
 
+    @cached_property
+    def sealed(self) -> dict[str, str]:
+        """Digests of the question and of the answer, written beside the exchange."""
+        question = {"day": self.day, "input": self.input, "key": self.key, "step": self.step}
+        answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
+        return {
+            "input": _sha256(canonical_json(question)),
+            "response": _sha256(canonical_json(answer)),
+        }
+
     def to_json(self) -> dict[str, Any]:
         data = {
             "day": self.day,
             "input": self.input,
             "key": self.key,
-            "response": self.response,
+            "sha256": self.sealed,
             "step": self.step,
             "usage": self.usage,
+            **response_fields(self.response),
         }
         if self.error:
             data["error"] = self.error
@@ -114,10 +184,34 @@ class Exchange:
             day=int(data["day"]),
             step=int(data["step"]),
             input=data["input"],
-            response=data["response"],
+            response=_response_from(data),
             usage=dict(data.get("usage") or {}),
             error=dict(data["error"]) if data.get("error") else None,
         )
+
+    def refuse_an_edit(self, data: Mapping[str, Any], source: str) -> None:
+        """Raise ``TranscriptEdited`` when the written digests are not this exchange's."""
+        written = data.get("sha256")
+        where = (
+            f"transcript {source}: the exchange of day {self.day}, step {self.step} "
+            f"(input digest {self.key[:12]}…)"
+        )
+        if not isinstance(written, dict):
+            raise TranscriptEdited(
+                f"{where} has no sha256 digests, though every exchange of this format "
+                "carries them: it was edited. Restore the file or record it again."
+            )
+        edited = [part for part in ("input", "response") if written.get(part) != self.sealed[part]]
+        if edited:
+            parts = " and ".join(_PARTS[part] for part in edited)
+            raise TranscriptEdited(
+                f"{where} was edited after it was recorded: its {parts} no longer "
+                "match the recorded sha256. Restore the file from version control or "
+                "record the run again."
+            )
+
+
+_PARTS = {"input": "question (day, step, input)", "response": "answer (response, usage, error)"}
 
 
 class Transcript:
@@ -185,7 +279,7 @@ class Transcript:
             int(day),
             int(step),
             to_plain(input),
-            to_plain(response),
+            plain_answer(response),
             to_plain(dict(usage or {})),
             dict(error) if error else None,
         )
@@ -206,11 +300,10 @@ class Transcript:
         the file closed again at once: nothing waits in a buffer, no handle stays open.
         """
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
         lines = [{"format": JOURNAL_FORMAT, "version": FORMAT_VERSION}, {"meta": self.meta}]
         lines += [{"exchange": exchange.to_json()} for exchange in self.exchanges]
-        with target.open("w", encoding="utf-8", newline="\n") as out:
-            out.writelines(canonical_json(line) + "\n" for line in lines)
+        # Atomic: a journal being resumed from is replaced whole, never truncated first.
+        atomic_write(target, "".join(canonical_json(line) + "\n" for line in lines))
         self._journal_path = target
         return target
 
@@ -278,19 +371,48 @@ class Transcript:
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
                 f"column {exc.colno}); restore it from version control or record it again"
             ) from None
+        except RecursionError:
+            raise RecordingError(f"transcript {source} is nested too deeply to be one") from None
         if not isinstance(data, dict) or data.get("format") != TRANSCRIPT_FORMAT:
             raise RecordingError(f"{source} is not a workbench transcript (no 'format' field)")
-        if data.get("version") != FORMAT_VERSION:
-            raise RecordingError(
-                f"transcript {source} has format version {data.get('version')!r}; this "
-                f"workbench reads version {FORMAT_VERSION}"
-            )
+        sealed = _sealed_version(data.get("version"), f"transcript {source}")
         try:
-            exchanges = [Exchange.from_json(item) for item in data["exchanges"]]
-            meta = dict(data["meta"])
+            items, meta = data["exchanges"], dict(data["meta"])
+            if not isinstance(items, list):
+                raise TypeError("exchanges is not a list")
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
-        return cls(meta, exchanges)
+        return cls(meta, [_read_exchange(item, source, sealed) for item in items])
+
+
+def _sealed_version(version: Any, where: str) -> bool:
+    """Whether a file of this format version carries digests; unknown versions are refused."""
+    if version not in READABLE_VERSIONS:
+        raise RecordingError(
+            f"{where} has format version {version!r}; this workbench reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
+        )
+    if version < FORMAT_VERSION:
+        warnings.warn(
+            f"{where} was written before exchanges carried digests (format version "
+            f"{version}), so an edit to it cannot be detected; record it again to seal it",
+            UnsealedTranscriptWarning,
+            stacklevel=4,
+        )
+        return False
+    return True
+
+
+def _read_exchange(item: Any, source: str, sealed: bool) -> Exchange:
+    try:
+        exchange = Exchange.from_json(item)
+        if sealed:
+            exchange.refuse_an_edit(item, source)
+    except TranscriptEdited:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
+    return exchange
 
 
 def _from_journal(text: str, source: Path) -> Transcript:
@@ -304,20 +426,37 @@ def _from_journal(text: str, source: Path) -> Transcript:
             stacklevel=3,
         )
     transcript = Transcript()
+    sealed = _sealed_version(_journal_version(complete, source), f"journal {source}")
     for number, line in enumerate(complete[1:], start=2):
         try:
             record = json.loads(line)
             if "meta" in record:
                 transcript.meta = dict(record["meta"])
-            else:
-                exchange = Exchange.from_json(record["exchange"])
-                transcript._by_key.setdefault(exchange.key, exchange)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise RecordingError(
-                f"journal {source} is corrupt at line {number} ({exc!r}); the lines before it "
-                "are intact, so cut the file there to resume"
-            ) from None
+                continue
+        except (json.JSONDecodeError, RecursionError, TypeError, ValueError) as exc:
+            raise _corrupt_journal(source, number, exc) from None
+        try:
+            exchange = _read_exchange(record.get("exchange"), str(source), sealed)
+        except TranscriptEdited:
+            raise
+        except (RecordingError, AttributeError) as exc:
+            raise _corrupt_journal(source, number, exc) from None
+        transcript._by_key.setdefault(exchange.key, exchange)
     return transcript
+
+
+def _journal_version(lines: list[str], source: Path) -> Any:
+    try:
+        return json.loads(lines[0]).get("version") if lines else FORMAT_VERSION
+    except (json.JSONDecodeError, AttributeError) as exc:
+        raise _corrupt_journal(source, 1, exc) from None
+
+
+def _corrupt_journal(source: Path, number: int, exc: BaseException) -> RecordingError:
+    return RecordingError(
+        f"journal {source} is corrupt at line {number} ({exc!r}); the lines before it "
+        "are intact, so cut the file there to resume"
+    )
 
 
 def read_recorded_text(path: Path, what: str) -> str:
@@ -351,9 +490,12 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
 __all__ = [
     "Exchange",
     "Transcript",
+    "UnsealedTranscriptWarning",
     "atomic_write",
     "canonical_json",
     "digest",
+    "plain_answer",
+    "printable",
     "read_recorded_text",
     "to_plain",
 ]

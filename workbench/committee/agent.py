@@ -52,7 +52,7 @@ from workbench.errors import (
     DecisionError,
     FrameworkError,
     MissingDependency,
-    UsageLimitReached,
+    UntrustedRecording,
     ValidationError,
 )
 from workbench.integrations import _record
@@ -214,7 +214,8 @@ class Committee(BaseAdapter):
             )
             return checked_text(advisor.role, self._reuse(self._replay.get(key), raw))
         earlier = self.prior.get(key) if self.prior is not None else None
-        if self.prior is not None and earlier is not None:
+        resumed = earlier is not None and not _record.is_budget_stop(earlier.error)
+        if self.prior is not None and earlier is not None and resumed:
             refuse_a_changed_preset(self.prior, request.preset)
             self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
             return checked_text(advisor.role, self._reuse(earlier, earlier.response))
@@ -224,10 +225,8 @@ class Committee(BaseAdapter):
         self, request: DecisionRequest, advisor: Advisor, sent: dict[str, Any], key: str
     ) -> str:
         if self.max_calls is not None and self.calls_made >= self.max_calls:
-            raise UsageLimitReached(
-                f"committee {self.name!r} reached its budget of {self.max_calls} role calls; "
-                "raise max_calls= or shorten the run"
-            )
+            stop = _record.budget_stop(self.name, self.max_calls, "role calls")
+            raise self.budget_stopped(request, key, sent, stop)
         self.calls_made += 1
         started, reply, error = time.perf_counter(), Reply(""), None
         try:
@@ -278,8 +277,14 @@ class Committee(BaseAdapter):
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> Committee:
+        recorded = spec.get("committee")
+        if not isinstance(recorded, Mapping):  # a path here would read a file the data names
+            raise UntrustedRecording(
+                f"arm {spec.get('name')!r}: the recorded committee must be the committee itself "
+                f"(a mapping), not {type(recorded).__name__}; record the run again"
+            )
         return cls(
-            load_spec(spec["committee"]),
+            load_spec(recorded),
             name=spec["name"],
             every=spec["every"],
             mode="replay",

@@ -17,7 +17,13 @@ from workbench.engine.execution import Executor, Portfolio
 from workbench.engine.historical import Historical
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
-from workbench.errors import DecisionError, FrameworkError, ValidationError, WorkbenchError
+from workbench.errors import (
+    BudgetExhausted,
+    DecisionError,
+    FrameworkError,
+    ValidationError,
+    WorkbenchError,
+)
 from workbench.evaluation import metrics
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.observation import arm_payload, market_payload
@@ -25,6 +31,7 @@ from workbench.evaluation.options import Pacer, RunOptions
 from workbench.evaluation.results import SCORECARD_COLUMNS, Results
 from workbench.evaluation.world import World
 from workbench.schema import Decision, parse_decision
+from workbench.transcript import printable
 
 ORDER_COLUMNS = (
     "arm",
@@ -182,7 +189,11 @@ class _Run:
                 self.options.on_step(k, total, by_arm)
 
     async def _decide(self, k: int, row: int) -> None:
-        due = [i for i, arm in enumerate(self.arms) if k % arm.every == 0]
+        due = [
+            i
+            for i, arm in enumerate(self.arms)
+            if k % arm.every == 0 and not self.states[i].stopped
+        ]
         if not due:
             return
         market = market_payload(self.path, row)
@@ -237,16 +248,17 @@ class _Run:
             state.usage.latency_s += time.perf_counter() - started
 
     def _failed(self, i: int, request: DecisionRequest, exc: ValidationError) -> None:
-        state = self.states[i]
+        state, message = self.states[i], printable(str(exc))
         state.errors += 1
-        state.last_error = f"{type(exc).__name__}: {exc}"
+        state.last_error = f"{type(exc).__name__}: {message}"
+        state.stopped = isinstance(exc, BudgetExhausted)  # one row; it holds from here on
         self.errors.append(
             {
                 "arm": self.names[i],
                 "day": request.day,
                 "step": request.step,
                 "kind": type(exc).__name__,
-                "message": str(exc),
+                "message": message,
             }
         )
         if self.options.on_error == "raise":

@@ -33,7 +33,7 @@ from workbench.errors import (
     UsageLimitReached,
     ValidationError,
 )
-from workbench.transcript import canonical_json
+from workbench.transcript import canonical_json, plain_answer
 
 Category = Literal["decision", "budget", "framework"]
 
@@ -137,8 +137,8 @@ def plain_output(output: Any) -> Any:
     if dataclasses.is_dataclass(output) and not isinstance(output, type):
         return dataclasses.asdict(output)
     try:
-        return json.loads(canonical_json(output))
-    except (ValueError, TypeError) as exc:
+        return plain_answer(output)  # NaN and surrogates kept: validation judges them
+    except (ValueError, TypeError, RecursionError) as exc:
         raise DecisionError(
             f"the agent's output ({type(output).__name__}) cannot be read as a decision: {exc}"
         ) from exc

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
+    BudgetExhausted,
     DecisionError,
     FrameworkError,
     ReplayMiss,
     UsageLimitReached,
     ValidationError,
 )
-from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
-from workbench.transcript import Transcript, to_plain
+from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION, refuse_deep
+from workbench.transcript import Transcript, plain_answer, printable, to_plain
 
 if TYPE_CHECKING:
     from workbench.integrations.base import AdapterInfo
 
 _ERRORS: dict[str, type[ValidationError]] = {
-    cls.__name__: cls for cls in (DecisionError, FrameworkError, UsageLimitReached)
+    cls.__name__: cls for cls in (DecisionError, FrameworkError, UsageLimitReached, BudgetExhausted)
 }
 # Run facts a replay must share with its recording; days may only shrink.
 _RUN_FACTS = ("arm", "roster", "seed", "symbols", "steps_per_day", "ticks_per_step", "every")
@@ -180,7 +183,20 @@ def usage_of(recorded: dict[str, Any]) -> Usage:
 def error_meta(error: ValidationError) -> dict[str, str]:
     cls = type(error)
     base = next((c.__name__ for c in cls.__mro__ if c.__name__ in _ERRORS), "FrameworkError")
-    return {"type": f"{cls.__module__}:{cls.__qualname__}", "base": base, "message": str(error)}
+    message = printable(str(error))
+    return {"type": f"{cls.__module__}:{cls.__qualname__}", "base": base, "message": message}
+
+
+def budget_stop(arm: str, budget: int, what: str = "model calls") -> BudgetExhausted:
+    return BudgetExhausted(
+        f"arm {arm!r} reached its budget of {budget} {what}; it is asked nothing more and "
+        "holds for the rest of the run. Raise max_calls= or shorten the run"
+    )
+
+
+def is_budget_stop(error: dict[str, str] | None) -> bool:
+    """A recorded budget stop paid for nothing: a resumed run asks that input again."""
+    return error is not None and error.get("base") == BudgetExhausted.__name__
 
 
 def recorded_error(error: dict[str, str]) -> ValidationError:
@@ -199,6 +215,25 @@ def recorded_error(error: dict[str, str]) -> ValidationError:
         return _ERRORS.get(error.get("base", ""), FrameworkError)(error.get("message", ""))
 
 
+def load_prior(prior: Any, *, purpose: str) -> Transcript:
+    """The run to resume: a Transcript, or a path read together with the journal beside it.
+
+    ``prior=`` may name the recorder's own path (only its journal exists after a
+    crash), the journal itself, or a saved transcript; whichever files exist are read.
+    """
+    from workbench.integrations._replay import require_transcript
+
+    if not isinstance(prior, str | os.PathLike):
+        return require_transcript(prior, purpose=purpose)
+    path = Path(prior)
+    found = [p for p in (path, path.with_name(path.name + ".journal")) if p.is_file()]
+    if not found:
+        return Transcript.load(path)  # names the missing file
+    loaded = [Transcript.load(p) for p in found]
+    merged = Transcript(loaded[-1].meta, [e for t in loaded for e in t], path=found[0])
+    return merged
+
+
 def private_copy(value: Any) -> Any:
     """A deep copy of plain JSON data (pickle is the fastest deep copy of it)."""
     if isinstance(value, dict | list):
@@ -207,9 +242,15 @@ def private_copy(value: Any) -> Any:
 
 
 def plain_response(raw: Any) -> Any:
-    """The raw answer as the plain JSON a replay loads, so live and replay see the same data."""
+    """The raw answer as the plain JSON a replay loads, so live and replay see the same data.
+
+    NaN, infinity and unpaired surrogates are kept (the transcript writes them
+    losslessly); validation refuses them as the agent's own bad answer.
+    """
+    if isinstance(raw, dict | list | tuple):
+        refuse_deep(raw)
     try:
-        return to_plain(raw)
+        return plain_answer(raw)
     except Exception as exc:
         raise DecisionError(
             f"the answer is not JSON data ({type(raw).__name__}); return a Decision, a dict "

@@ -41,8 +41,14 @@ Modes: ``"live"`` calls the framework and records only into a given
 ``transcript``/``recorder``; ``"record"`` calls and records (a new ``Transcript``
 when none is given; a path is journalled as it goes and saved at ``end()``);
 ``"replay"`` never calls the framework. ``prior=`` (live/record) resumes a
-half-finished run from its transcript or journal: recorded inputs are answered
-from it, only the missing exchanges are asked.
+half-finished run from its transcript or journal (a path is read with the
+journal beside it, so ``prior=`` may be the recorder's own path): recorded inputs
+are answered from it, only the missing exchanges are asked, and every answer it
+holds is carried into the new recording before its journal is rewritten.
+
+``max_calls=`` is a budget: the call past it is recorded once as a
+``BudgetExhausted`` stop, and the evaluation asks that arm nothing more (it
+holds). A resumed run asks a recorded budget stop again, since nothing was paid.
 
 A failed call is recorded too (its error class and message), so a replay
 reproduces the error column of the recorded run. Usage (tokens, latency) is
@@ -61,10 +67,10 @@ from typing import Any, ClassVar, Literal
 
 from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
+    BudgetExhausted,
     ConfigError,
     DecisionError,
     FrameworkError,
-    UsageLimitReached,
     ValidationError,
 )
 from workbench.integrations import _record
@@ -126,8 +132,10 @@ class BaseAdapter(Agent):
         self.run: RunInfo | None = None
         self._pending: dict[int, dict[str, Any]] = {}
         self._call_usage: dict[str, int] = {}
-        self._replay, self.recorder, self._save_to = self._bind(transcript, recorder)
+        # The prior is read before the recorder opens its journal: resuming from the
+        # journal (or the file) it is about to write never loses what was paid for.
         self.prior = self._bind_prior(prior)
+        self._replay, self.recorder, self._save_to = self._bind(transcript, recorder)
 
     # --- the one method a framework adapter writes ---------------------------------
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
@@ -195,20 +203,37 @@ class BaseAdapter(Agent):
             return replayed, None, None
         target = recorder if recorder is not None else transcript
         if target is None:
-            return None, (self._stamp(Transcript()) if self.mode == "record" else None), None
+            if self.mode != "record":
+                return None, None, None
+            return None, self._carry_prior(self._stamp(Transcript())), None
         if isinstance(target, Transcript):
-            return None, self._stamp(target), None
+            return None, self._carry_prior(self._stamp(target)), None
         path = Path(target)
-        fresh = self._stamp(Transcript(path=path))
+        fresh = self._carry_prior(self._stamp(Transcript(path=path)))
         fresh.journal(journal_path(path))
         return None, fresh, path
+
+    def _carry_prior(self, recorder: Transcript) -> Transcript:
+        """Every answer the prior run paid for goes into the new recording first."""
+        for paid in self.prior or ():
+            if not _record.is_budget_stop(paid.error):
+                recorder.add(
+                    paid.key,
+                    paid.input,
+                    paid.response,
+                    day=paid.day,
+                    step=paid.step,
+                    usage=paid.usage,
+                    error=paid.error,
+                )
+        return recorder
 
     def _bind_prior(self, prior: Any) -> Transcript | None:
         if prior is None:
             return None
         if self.mode == "replay":
             raise ConfigError(f"arm {self.name!r}: prior= resumes a live run; a replay takes none")
-        earlier = require_transcript(prior, purpose=f"resuming arm {self.name!r}")
+        earlier = _record.load_prior(prior, purpose=f"resuming arm {self.name!r}")
         self._check_recorded_under_same_rules(earlier)
         return earlier
 
@@ -276,7 +301,7 @@ class BaseAdapter(Agent):
         if self.prior is not None:
             refuse_a_changed_preset(self.prior, request.preset)
             earlier = self.prior.get(key)
-            if earlier is not None:
+            if earlier is not None and not _record.is_budget_stop(earlier.error):
                 self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
                 return self._reuse(earlier, earlier.response)
         return await self._call(request, sent, key)
@@ -290,9 +315,8 @@ class BaseAdapter(Agent):
 
     async def _call(self, request: DecisionRequest, sent: Any, key: str) -> Any:
         if self.max_calls is not None and self.calls_made >= self.max_calls:
-            raise UsageLimitReached(
-                f"arm {self.name!r} reached its budget of {self.max_calls} model calls; "
-                "raise max_calls= or shorten the run"
+            raise self.budget_stopped(
+                request, key, sent, _record.budget_stop(self.name, self.max_calls)
             )
         self.calls_made += 1
         self._call_usage = {}
@@ -329,6 +353,13 @@ class BaseAdapter(Agent):
     def asked(self, sent: Any) -> str:
         """Who a call with input ``sent`` asks, for error messages."""
         return f"arm {self.name!r}"
+
+    def budget_stopped(
+        self, request: DecisionRequest, key: str, sent: Any, stop: BudgetExhausted
+    ) -> BudgetExhausted:
+        """Record the budget stop at this input (a replay stops at the same point)."""
+        self._keep(request, key, sent, None, {}, _record.error_meta(stop))
+        return stop
 
     def _keep(
         self,

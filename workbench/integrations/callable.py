@@ -103,14 +103,19 @@ class CallableAgentAdapter(BaseAdapter):
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
+        from workbench._trust import resolve_trusted
+
         postprocess = spec.get("postprocess")
+        where = f"arm {spec.get('name')!r}"
         return cls(
             name=spec["name"],
             every=spec["every"],
             info=AdapterInfo(**spec.get("info", {})),
             mode="replay",
             transcript=transcript,
-            postprocess=resolve(postprocess) if postprocess else None,
+            postprocess=resolve_trusted(postprocess, what="postprocess", where=where)
+            if postprocess
+            else None,
         )
 
 

@@ -26,6 +26,7 @@ from workbench.integrations._child import MAX_LINE_BYTES
 from workbench.integrations._protocol import PROTOCOL
 from workbench.integrations.base import AdapterInfo, BaseAdapter
 from workbench.integrations.process import DEFAULT_TIMEOUT, _check_seconds, read_answer
+from workbench.transcript import Transcript
 
 
 class HttpAgentAdapter(BaseAdapter):
@@ -85,6 +86,15 @@ class HttpAgentAdapter(BaseAdapter):
         if len(data) > MAX_LINE_BYTES:
             raise FrameworkError(f"{self.label} answered more than {MAX_LINE_BYTES} bytes")
         return data.decode("utf-8", errors="replace")
+
+    @classmethod
+    def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
+        """Rebuild for replay from the name, cadence and info only: a recording cannot
+        make a replay start a program or call a URL, whatever else its spec holds."""
+        info = AdapterInfo(**spec.get("info", {}))
+        return cls(
+            name=spec["name"], every=spec["every"], info=info, mode="replay", transcript=transcript
+        )
 
 
 def http_agent(url: str, **kwargs: Any) -> HttpAgentAdapter:

@@ -255,9 +255,10 @@ class LangGraphAdapter(BaseAdapter):
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> LangGraphAdapter:
-        from workbench.integrations.callable import resolve
+        from workbench._trust import resolve_trusted
 
         builder = spec.get("input_builder")
+        where = f"arm {spec.get('name')!r}"
         return cls(
             None,
             mode="replay",
@@ -266,7 +267,9 @@ class LangGraphAdapter(BaseAdapter):
             every=spec["every"],
             info=AdapterInfo(**spec.get("info", {})),
             instructions=spec.get("instructions", INSTRUCTIONS),
-            input_builder=resolve(builder) if builder else None,
+            input_builder=resolve_trusted(builder, what="input_builder", where=where)
+            if builder
+            else None,
         )
 
     def replay_spec(self) -> dict[str, Any]:

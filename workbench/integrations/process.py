@@ -38,6 +38,7 @@ from workbench.errors import ConfigError, DecisionError, FrameworkError
 from workbench.integrations._child import Child, child_environment, resolve_command
 from workbench.integrations._protocol import PROTOCOL, USAGE_KEYS
 from workbench.integrations.base import AdapterInfo, BaseAdapter
+from workbench.transcript import Transcript
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_START_TIMEOUT = 30.0
@@ -151,6 +152,15 @@ class ProcessAgentAdapter(BaseAdapter):
     def end(self) -> None:
         self.child.stop()
         super().end()
+
+    @classmethod
+    def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
+        """Rebuild for replay from the name, cadence and info only: a recording cannot
+        make a replay start a program or call a URL, whatever else its spec holds."""
+        info = AdapterInfo(**spec.get("info", {}))
+        return cls(
+            name=spec["name"], every=spec["every"], info=info, mode="replay", transcript=transcript
+        )
 
 
 def process_agent(command: Sequence[str] | str, **kwargs: Any) -> ProcessAgentAdapter:

@@ -17,7 +17,7 @@ def differences(folder: Path, manifest: Mapping[str, Any], results: Results) -> 
     """Scorecard cells, the first equity divergence per arm, orders and errors that moved."""
     now = json.loads(results.to_json())
     lines = _scorecard(manifest["expected"]["scorecard"], now["scorecard"])
-    expected_path = folder / mf.EXPECTED
+    expected_path = mf.recording_file(folder, mf.EXPECTED, "the expected results")
     if expected_path.exists():
         expected = mf.read_json(expected_path, "expected results")
         lines += _meta(expected.get("meta", {}), now["meta"])

@@ -13,6 +13,12 @@ An arm is rebuilt for replay from its roster entry: ``factory`` (a
 ``adapter`` (a ``BaseAdapter`` subclass rebuilt with ``from_replay_spec``) or
 ``agent`` (an ordinary agent such as a baseline, rebuilt from its constructor
 arguments).
+
+A recording is data, checked before anything is built: every name it uses (the
+three above and the hooks of an adapter spec) must be in the trust registry
+(``workbench.recordings.trust``), and every file it names must lie inside its
+folder (relative, no ``..``, no symbolic link out). Otherwise
+``UntrustedRecording`` is raised before any module is imported or file opened.
 """
 
 from __future__ import annotations
@@ -20,14 +26,15 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from workbench._trust import require_trusted, resolve_trusted
 from workbench.agents import Agent
 from workbench.engine.universe import Universe
-from workbench.errors import ConfigError, RecordingError
+from workbench.errors import ConfigError, RecordingError, UntrustedRecording
 from workbench.integrations.base import BaseAdapter
-from workbench.integrations.callable import import_path, resolve
+from workbench.integrations.callable import import_path
 from workbench.transcript import Transcript, canonical_json, read_recorded_text
 
 MANIFEST = "manifest.json"
@@ -35,6 +42,8 @@ EXPECTED = "expected_results.json"
 RECORDING_FORMAT = "workbench-recording"
 FORMAT_VERSION = 1
 _PLAIN = (int, float, str, bool, type(None))
+KINDS = ("factory", "adapter", "agent")
+HOOKS = ("postprocess", "input_builder")  # adapter-spec keys that name code
 
 
 def manifest_text(manifest: Mapping[str, Any]) -> str:
@@ -54,7 +63,8 @@ def read_json(path: Path, what: str) -> Any:
 
 
 def load_manifest(folder: Path) -> dict[str, Any]:
-    path = folder / MANIFEST
+    """The manifest, checked in shape and trust before anything it names is touched."""
+    path = recording_file(folder, MANIFEST, "the manifest")
     data = read_json(path, "recording manifest")
     if not isinstance(data, dict) or data.get("format") != RECORDING_FORMAT:
         raise RecordingError(f"{path} is not a workbench recording manifest")
@@ -69,7 +79,48 @@ def load_manifest(folder: Path) -> dict[str, Any]:
     if missing:
         raise RecordingError(f"{path} lacks {', '.join(missing)}; record it again")
     _check_shape(data, path)
+    for entry in data["roster"]:
+        refuse_untrusted(entry, folder)
     return data
+
+
+def recording_file(folder: Path, relative: Any, what: str) -> Path:
+    """A file a recording names, confined to the recording's folder (nothing is opened)."""
+    where = f"recording {folder}"
+    if not isinstance(relative, str) or not relative or "\\" in relative or "\0" in relative:
+        raise UntrustedRecording(f"{where}: {what} {relative!r} is not a relative file path")
+    parts = PurePosixPath(relative)
+    if parts.is_absolute() or PureWindowsPath(relative).drive or ".." in parts.parts:
+        raise UntrustedRecording(
+            f"{where}: {what} {relative!r} points outside the recording folder; a recording "
+            "names its files relative to its folder, without '..'"
+        )
+    target = folder / parts
+    if not target.resolve().is_relative_to(folder.resolve()):
+        raise UntrustedRecording(
+            f"{where}: {what} {relative!r} is a symbolic link out of the recording folder; "
+            "replace it with the file itself"
+        )
+    return target
+
+
+def refuse_untrusted(entry: Mapping[str, Any], folder: Path) -> None:
+    """Every name a roster entry uses is trusted and its transcript lies inside the folder."""
+    where = f"recording {folder}, arm {entry.get('name')!r}"
+    for kind in KINDS:
+        if kind in entry:
+            require_trusted(entry[kind], what=kind, where=where)
+    spec = entry.get("spec", {})
+    if not isinstance(spec, Mapping):
+        raise RecordingError(f"{where}: the adapter spec is not a mapping; record it again")
+    for hook in HOOKS:
+        if spec.get(hook) is not None:
+            require_trusted(spec[hook], what=hook, where=where)
+    kwargs = entry.get("kwargs", {})
+    if not (isinstance(kwargs, Mapping) and all(isinstance(v, _PLAIN) for v in kwargs.values())):
+        raise RecordingError(f"{where}: kwargs must map names to plain values; record it again")
+    if "transcript" in entry:
+        recording_file(folder, entry["transcript"], "transcript")
 
 
 def _check_shape(data: Mapping[str, Any], path: Path) -> None:
@@ -146,16 +197,20 @@ def _constructor_arguments(arm: Agent) -> dict[str, Any]:
 def build_arm(spec: Mapping[str, Any], folder: Path) -> Agent:
     """The replay twin of a roster entry; its transcript is loaded from the folder."""
     name = spec["name"]
+    refuse_untrusted(spec, folder)
+    where = f"recording {folder}, arm {name!r}"
     if "factory" in spec or "adapter" in spec:
-        transcript = Transcript.load(folder / spec["transcript"])
+        transcript = Transcript.load(recording_file(folder, spec["transcript"], "transcript"))
         if "factory" in spec:
-            factory = resolve(spec["factory"])
+            factory = resolve_trusted(spec["factory"], what="factory", where=where)
             arm = factory(mode="replay", transcript=transcript, name=name, every=spec["every"])
         else:
-            arm = resolve(spec["adapter"]).from_replay_spec(spec["spec"], transcript)
+            adapter = resolve_trusted(spec["adapter"], what="adapter", where=where)
+            arm = adapter.from_replay_spec(spec["spec"], transcript)
     elif "agent" in spec:
+        agent = resolve_trusted(spec["agent"], what="agent", where=where)
         try:
-            arm = resolve(spec["agent"])(**spec.get("kwargs", {}))
+            arm = agent(**spec.get("kwargs", {}))
         except TypeError as exc:
             raise RecordingError(
                 f"{folder / MANIFEST}: roster entry {name!r} cannot be rebuilt: {exc}"

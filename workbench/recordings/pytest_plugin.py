@@ -3,7 +3,9 @@
 Registered as the ``workbench-recordings`` pytest11 entry point. Each recording
 folder (one holding ``manifest.json``) becomes an item that replays it offline
 and fails with the difference report (or the replay error naming the cause).
-``make test`` passes ``--recordings recordings``.
+``make test`` passes ``--recordings recordings``. A recording naming your own
+factories replays once you trust them: ``workbench.recordings.trust(...)`` in your
+``conftest.py``, or a ``workbench.arms`` entry point in your package.
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
 """record(...) makes a recording; replay(path) re-executes it offline and reports differences.
 
 A replay checks, in order, and stops naming the cause: the manifest is readable
-and of a known format; the payload schema versions are the running ones; the
-recorded preset still has the recorded dials; every transcript loads and was
-made under the same instructions (checked when each adapter is built); then,
-when the market opens, each adapter refuses another seed, roster, universe or
-cadence before the first decision, and a changed input misses at its step.
+and of a known format; every name it uses is trusted and every file it names
+lies inside its folder (``UntrustedRecording``, before anything is imported or
+opened); the payload schema versions are the running ones; the recorded preset
+still has the recorded dials; every transcript loads, matches its digests
+(``TranscriptEdited`` otherwise) and was made under the same instructions
+(checked when each adapter is built); then, when the market opens, each adapter
+refuses another seed, roster, universe or cadence before the first decision,
+and a changed input misses at its step.
 Finally the results digest is compared with the recorded one.
 """
 

@@ -55,7 +55,8 @@ METRICS: dict[str, tuple[str, str]] = {
     ),
     "errors": (
         "Decisions that failed: an invalid answer (DecisionError) or a framework or network "
-        "failure (FrameworkError). The arm holds for that step.",
+        "failure (FrameworkError). The arm holds for that step. A spent budget "
+        "(BudgetExhausted) counts once: the arm is asked nothing more and holds to the end.",
         "A failed arm and a declining arm are never the same: holding by choice is not an error.",
     ),
     "last_error": (

@@ -5,6 +5,10 @@ MCP server at start-up), and a recording is named by its path inside it; a name
 that resolves outside the folder is refused. Nothing here writes to a recording:
 a replay's results go to a run directory in the run store.
 
+A recording is data: its roster may name only trusted arms and files inside its
+own folder (``workbench.recordings.trust`` is given in Python, never here), and a
+symbolic link out of the folder is refused, not followed.
+
 The wall against spending model money is checked on the roster before the market
 opens: every model-backed arm must be rebuilt in replay mode from a transcript,
 and every other arm must be a shipped baseline. A recording whose roster would
@@ -96,12 +100,28 @@ def replay_recording(
 
 
 def _folder_digest(folder: Path) -> str:
-    """SHA-256 over every file of the recording: a changed transcript is a new request."""
+    """SHA-256 over every file of the recording: a changed transcript is a new request.
+
+    A symbolic link leading out of the folder is refused, never followed.
+    """
     total = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(_files(folder)):
         total.update(path.relative_to(folder).as_posix().encode() + b"\0")
         total.update(hashlib.sha256(path.read_bytes()).digest())
     return total.hexdigest()
+
+
+def _files(folder: Path) -> list[Path]:
+    from workbench.recordings.manifest import recording_file
+
+    found = []
+    for top, dirs, names in os.walk(folder):  # does not descend into linked folders
+        for name in [*names, *dirs]:
+            path = Path(top, name)
+            recording_file(folder, path.relative_to(folder).as_posix(), "the file")
+            if path.is_file():
+                found.append(path)
+    return found
 
 
 def recording_folder(name: str, recordings: str | Path | None = None) -> Path:
