@@ -98,11 +98,11 @@ def _redact_with(values: re.Pattern[str] | None, text: str) -> str:
 
 
 def redact_data(value: Any) -> Any:
-    """Plain JSON data with every string value redacted (keys are left as they are)."""
+    """Plain JSON data with every string redacted, keys included."""
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {key: redact_data(item) for key, item in value.items()}
+        return {redact_data(key): redact_data(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return type(value)(redact_data(item) for item in value)
     return value
