@@ -334,3 +334,15 @@ def test_every_call_that_reaches_its_service_logs_a_start_and_an_end(tmp_path: P
     start, end = audit_lines(store)
     assert (start["outcome"], end["outcome"]) == ("started", "ok")
     assert start["call"] == end["call"] and start["tool"] == end["tool"] == "list_presets"
+
+
+def test_the_sized_tools_state_their_limits_in_their_descriptions(tmp_path: Path) -> None:
+    async def go() -> Any:
+        async with Client(make_server(tmp_path / "store")) as client:
+            return {tool.name: tool.description for tool in (await client.list_tools()).tools}
+
+    descriptions = anyio.run(go)
+    for tool in ("run_evaluation", "compare_runs"):
+        assert f"{limits.MAX_NAME_TICKS:,} name-ticks" in descriptions[tool]
+        assert "warm-up days" in descriptions[tool]
+    assert f"{limits.MAX_TOTAL_NAME_TICKS:,} name-ticks" in descriptions["compare_runs"]

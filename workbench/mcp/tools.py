@@ -241,6 +241,28 @@ TOOL_METRICS: dict[str, tuple[str, ...]] = {
 }
 
 
+SIZED_TOOLS = frozenset({"run_evaluation", "compare_runs"})
+
+
+def limits_text(*, many_seeds: bool) -> str:
+    """The service limits, from ``workbench.services.limits``, as a tool description says them."""
+    from workbench.services import limits
+
+    text = (
+        "Limits (a request over one is refused before any work, with the numbers): per run "
+        f"{limits.MAX_NAME_TICKS:,} name-ticks, counting the warm-up days the market simulates "
+        f"before day 0 (20 at one step a day); {limits.MAX_ARM_NAME_STEPS:,} arm name-steps "
+        f"(arms x names x trading steps); about {limits.MAX_MEMORY_BYTES // 2**20:,} MiB of "
+        "memory."
+    )
+    if many_seeds:
+        text += (
+            f" Over all seeds: {limits.MAX_TOTAL_NAME_TICKS:,} name-ticks and "
+            f"{limits.MAX_TOTAL_ARM_NAME_STEPS:,} arm name-steps."
+        )
+    return text
+
+
 def describe(tool: str, method: Callable[..., Any]) -> str:
     """A tool's description: its docstring, the glossary entries of what it reports, and the
     parameters withheld from it with the reason."""
@@ -251,6 +273,8 @@ def describe(tool: str, method: Callable[..., Any]) -> str:
     parts = [cleandoc(method.__doc__ or "")]
     if tool in TOOL_METRICS:
         parts.append("Metrics (from metrics_glossary):\n" + definitions_for(TOOL_METRICS[tool]))
+    if tool in SIZED_TOOLS:
+        parts.append(limits_text(many_seeds=tool == "compare_runs"))
     withheld = DEFERRED_PARAMS.get(tool, {})
     if withheld:
         parts.append(
