@@ -151,3 +151,25 @@ def test_the_cli_error_message_holds_no_secret(
     assert main(["presets", "show", FAKE_KEY]) == 2
     err = capsys.readouterr().err
     assert FAKE_KEY not in err and MARKER in err
+
+
+def test_the_panel_shows_a_failed_run_without_its_secret(secrets: None, tmp_path: Path) -> None:
+    pytest.importorskip("ipywidgets")
+    import asyncio
+
+    from workbench.widgets import panel
+
+    built = panel({"leaky": callable_agent(leaking_agent, name="leaky")}, out_dir=tmp_path)
+
+    async def failed() -> None:
+        leaking_agent({})
+
+    async def go() -> None:
+        task = asyncio.ensure_future(failed())
+        await asyncio.gather(task, return_exceptions=True)
+        built._finished(task)
+
+    asyncio.run(go())
+    shown = built.status.value
+    assert "RuntimeError" in shown and MARKER in shown
+    assert FAKE_KEY not in shown and ENV_SECRET not in shown
