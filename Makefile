@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/frameworks.py
 	$(BIN)/python bench/committee.py
 	$(BIN)/python bench/mcp_overhead.py
+	$(BIN)/python bench/service_limits.py
 	$(BIN)/python bench/batch.py
 
 # Re-record every shipped recording after an intended change to the market or payload.

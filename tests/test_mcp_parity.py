@@ -225,7 +225,10 @@ def test_the_audit_log_reproduces_a_call_exactly(tmp_path: Path) -> None:
     result = call(server, "run_evaluation", arguments)
     call(server, "replay_recording", {"name": "callable-async-contrarian"})
     log = tmp_path / "store" / AUDIT_LOG
-    evaluation, replay = [json.loads(line) for line in log.read_text().splitlines()]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["outcome"] for e in lines] == ["started", "ok", "started", "ok"]
+    assert lines[0]["call"] == lines[1]["call"] != lines[2]["call"] == lines[3]["call"]
+    evaluation, replay = lines[1], lines[3]
     assert evaluation["tool"] == "run_evaluation" and evaluation["outcome"] == "ok"
     assert evaluation["arguments"] == {  # validated: defaults filled in, types settled
         **arguments,
@@ -254,9 +257,10 @@ def test_the_audit_log_is_append_only_and_records_refusals(tmp_path: Path) -> No
     call(server, "describe_preset", {"name": "calm-v9"})
     assert log.read_bytes().startswith(first)
     outcomes = [json.loads(line)["outcome"] for line in log.read_text().splitlines()]
-    assert outcomes == ["ok", "refused", "invalid", "error"]
-    with pytest.raises(Exception, match="nothing ran"):
-        reproduce(json.loads(log.read_text().splitlines()[1]))
+    assert outcomes == ["started", "ok", "refused", "invalid", "started", "error"]
+    for line in log.read_text().splitlines()[2:4]:
+        with pytest.raises(Exception, match="nothing ran"):
+            reproduce(json.loads(line))
 
 
 # --- bad input to every tool -----------------------------------------------------------

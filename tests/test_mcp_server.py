@@ -79,13 +79,16 @@ def test_a_client_lists_tools_runs_replays_and_is_refused_a_typo(tmp_path: Path)
     assert (store / report["report"]).read_text(encoding="utf-8").lstrip().startswith("<")
 
     log = [json.loads(line) for line in (store / "mcp_audit.jsonl").read_text().splitlines()]
-    assert [e["tool"] for e in log] == [
+    ends = [e for e in log if e["outcome"] != "started"]
+    assert [e["tool"] for e in ends] == [
         "run_evaluation",
         "replay_recording",
         "compare_runs",
         "render_report",
     ]
-    assert [e["outcome"] for e in log] == ["ok", "ok", "refused", "ok"]
+    assert [e["outcome"] for e in ends] == ["ok", "ok", "refused", "ok"]
+    started = {e["call"] for e in log if e["outcome"] == "started"}
+    assert started == {e["call"] for e in ends if e["outcome"] == "ok"}
 
 
 def start(*args: str) -> subprocess.CompletedProcess[str]:
@@ -141,3 +144,32 @@ def test_the_sdk_is_imported_only_when_a_server_is_built() -> None:
     done = start("-c", code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+async def cut_off(store: Path) -> None:
+    """Ask for a long evaluation and leave before it answers (the client kills the server)."""
+    parameters = StdioServerParameters(
+        command=sys.executable, args=server_command(store), cwd=str(ROOT)
+    )
+    with (store.parent / "server.err").open("w") as errors:
+        async with (
+            stdio_client(parameters, errlog=errors) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            with anyio.move_on_after(2):
+                await session.call_tool(
+                    "run_evaluation",
+                    {"arms": ["cash"], "names": 1500, "days": 200, "ticks_per_step": 65},
+                )
+
+
+def test_a_call_the_client_cut_off_leaves_its_start_in_the_audit_log(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    anyio.run(cut_off, store)
+    log = [json.loads(line) for line in (store / "mcp_audit.jsonl").read_text().splitlines()]
+    started = [e for e in log if e["outcome"] == "started"]
+    assert [e["tool"] for e in started] == ["run_evaluation"]
+    assert started[0]["arguments"]["names"] == 1500
+    ended = [e for e in log if e["call"] == started[0]["call"] and e["outcome"] != "started"]
+    assert ended == []  # the server was stopped before the run could finish

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ConfigError, RecordingError, TranscriptEdited
+from workbench.redaction import redacted_answer
 
 TRANSCRIPT_FORMAT = "workbench-transcript"
 JOURNAL_FORMAT = "workbench-journal"
@@ -274,6 +275,7 @@ class Transcript:
         existing = self._by_key.get(key)
         if existing is not None:
             return existing
+        response, error = redacted_answer(response, error)
         exchange = Exchange(
             key,
             int(day),

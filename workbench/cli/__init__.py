@@ -49,5 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except WorkbenchError as exc:
-        print(f"workbench: error: {exc}", file=sys.stderr)
+        from workbench.redaction import redact
+
+        print(f"workbench: error: {redact(str(exc))}", file=sys.stderr)
         return 2

@@ -50,6 +50,20 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def _redacted(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+    """``frame`` with secrets in ``column`` replaced by the redaction marker (a copy if any)."""
+    from workbench.redaction import redact_texts
+
+    if column not in frame.columns:
+        return frame
+    cleaned = redact_texts(frame[column].tolist())
+    if cleaned is None:
+        return frame
+    frame = frame.copy()
+    frame[column] = cleaned
+    return frame
+
+
 @dataclass
 class Results:
     """What ``evaluate`` returns.
@@ -66,6 +80,12 @@ class Results:
     orders: pd.DataFrame
     errors: pd.DataFrame
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # exception messages reach these columns; no secret in them is shown or written
+        self.scorecard = _redacted(self.scorecard, "last_error")
+        self.errors = _redacted(self.errors, "message")
+        self.orders = _redacted(self.orders, "reason")
 
     def to_dict(self, *, include_volatile: bool = False) -> dict[str, Any]:
         card = self.scorecard

@@ -1,12 +1,17 @@
-"""The append-only audit log: one JSON line per tool call, enough to make the call again.
+"""The append-only audit log: JSON lines, enough to make every call again.
+
+A call that reaches its service writes two lines sharing a ``call`` id: one with
+outcome ``started`` before any work (so a call the client cut off, or a server
+that was killed, still leaves a line) and one at the end (``ok`` or ``error``).
+A call refused before it starts writes one line (``refused``, ``invalid``).
 
 Each line holds the time, the tool, the arguments after validation (exactly what
 reached the service, defaults filled in), the values the server bound itself
 (the run store and recordings folder), the run id when the call made or read a
-run, the package version, the outcome (``ok``, ``error``, ``refused``,
-``invalid``) and a summary of the result: its digest, plus the results digest of
-a run. ``reproduce(entry)`` calls the same service with the same arguments; its
-summary equals the logged one when the call is reproduced.
+run, the package version, the outcome and a summary of the result: its digest,
+plus the results digest of a run. Secrets are redacted from every line
+(``workbench.redaction``). ``reproduce(entry)`` calls the same service with the
+same arguments; its summary equals the logged one when the call is reproduced.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import hashlib
 import json
 import os
 import threading
+import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +28,7 @@ from typing import Any
 
 from workbench.errors import ConfigError
 from workbench.evaluation.results import canonical_json
+from workbench.redaction import redact_data
 from workbench.services.store import package_version
 
 AUDIT_LOG = "mcp_audit.jsonl"
@@ -54,8 +61,10 @@ class AuditLog:
         result: Mapping[str, Any] | None = None,
         error: str | None = None,
         bound: Mapping[str, str] | None = None,
+        call: str | None = None,
     ) -> dict[str, Any]:
         entry: dict[str, Any] = {
+            "call": call or new_call_id(),
             "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
             "tool": tool,
             "arguments": dict(arguments),
@@ -67,16 +76,30 @@ class AuditLog:
         }
         if error is not None:
             entry["error"] = error
-        line = json.dumps(_jsonable(entry), sort_keys=True, allow_nan=False) + "\n"
+        entry = redact_data(_jsonable(entry))
+        line = json.dumps(entry, sort_keys=True, allow_nan=False) + "\n"
         with self._lock, self.path.open("a", encoding="utf-8") as out:
             out.write(line)
             out.flush()
             os.fsync(out.fileno())
         return entry
 
+    def start(
+        self, tool: str, arguments: Mapping[str, Any], *, bound: Mapping[str, str] | None = None
+    ) -> str:
+        """Write the ``started`` line of a call before any work; return its call id."""
+        call = new_call_id()
+        self.write(tool, arguments, outcome="started", bound=bound, call=call)
+        return call
+
     def entries(self) -> list[dict[str, Any]]:
         lines = self.path.read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
+
+
+def new_call_id() -> str:
+    """Pairs a call's ``started`` line with its end line."""
+    return uuid.uuid4().hex[:16]
 
 
 def summarise(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -100,6 +123,8 @@ def reproduce(entry: Mapping[str, Any], **bound: str | os.PathLike[str]) -> dict
     tool = entry["tool"]
     if tool not in SERVICES:
         raise ConfigError(f"the audit entry names {tool!r}, which is not a service")
+    if entry.get("outcome") == "started":
+        raise ConfigError("the audit entry is the start of a call; reproduce its end line")
     if entry.get("outcome") != "ok":
         raise ConfigError(f"the audit entry is a {entry.get('outcome')!r} call; nothing ran")
     where = {**entry.get("bound", {}), **{k: str(v) for k, v in bound.items()}}

@@ -5,7 +5,8 @@ Two things are added to the SDK's dispatch, in one place (``_WorkbenchServer.cal
 - arguments a tool does not declare are refused with the reason (the SDK would
   validate the declared ones and silently drop the rest);
 - failures are mapped once: a workbench error becomes a tool error carrying its
-  own message (the fix it names), anything else a tool error saying it is a bug.
+  own message (the fix it names), anything else a tool error saying it is a bug;
+  every message is redacted (``workbench.redaction``) before it leaves.
 
 ``build_server`` checks the hard wall before it registers anything, and
 ``serve`` does every check that can fail (extra installed, store writable, audit
@@ -23,6 +24,7 @@ from workbench.errors import ConfigError, MissingDependency, WorkbenchError
 from workbench.mcp.audit import AUDIT_LOG, AuditLog
 from workbench.mcp.surface import EXPOSED_TOOLS, FORBIDDEN_TOOLS, WRITES_RUN_STORE, refusal
 from workbench.mcp.tools import Toolbox, describe
+from workbench.redaction import redact
 from workbench.services.store import RunStore, package_version
 
 INSTRUCTIONS = (
@@ -91,21 +93,17 @@ def _server_class(mcpserver: Any) -> type:
             tool = self._tool_manager.get_tool(name)
             declared = _declared(tool.parameters) if tool is not None else None
             if declared is not None and set(arguments) - declared:
-                message = refusal(name, set(arguments) - declared, declared)
+                message = redact(refusal(name, set(arguments) - declared, declared))
                 self._audit(name, arguments, "refused", message)
                 raise tool_error(message)
             try:
                 return await super().call_tool(name, arguments, context)
             except unexpected as exc:
-                cause = exc.__cause__
-                if isinstance(cause, WorkbenchError):
-                    raise tool_error(f"{name}: {cause}") from cause
-                what = f"{type(cause).__name__}: {cause}" if cause else str(exc)
-                raise tool_error(f"{name} failed unexpectedly ({what}); a workbench bug") from exc
+                raise tool_error(redact(_failure(name, exc))) from exc.__cause__
             except tool_error as exc:
                 if tool is None or not _is_validation(exc):
-                    raise
-                message = _invalid(name, exc.__cause__)
+                    raise tool_error(redact(str(exc))) from exc
+                message = redact(_invalid(name, exc.__cause__))
                 self._audit(name, arguments, "invalid", message)
                 raise tool_error(message) from exc
 
@@ -113,6 +111,20 @@ def _server_class(mcpserver: Any) -> type:
             self.workbench_toolbox.audit.write(tool, arguments, outcome=outcome, error=error)
 
     return _WorkbenchServer
+
+
+def _failure(tool: str, exc: BaseException) -> str:
+    """What a failed call tells the client: a workbench error's own message, else a bug."""
+    cause = exc.__cause__
+    if isinstance(cause, WorkbenchError):
+        return f"{tool}: {cause}"
+    if isinstance(cause, MemoryError):
+        return (
+            f"{tool} ran out of memory before it finished; nothing was stored. Ask for "
+            "fewer names, days, steps or ticks (the service limits are in the tool description)"
+        )
+    what = f"{type(cause).__name__}: {cause}" if cause else str(exc)
+    return f"{tool} failed unexpectedly ({what}); a workbench bug"
 
 
 def _declared(schema: dict[str, Any]) -> set[str] | None:

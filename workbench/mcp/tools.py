@@ -2,8 +2,9 @@
 
 No business logic lives here. A method names its parameters and types (that is
 the tool's schema), passes every argument to its service, fills in the
-server-bound ones (the run store, the recordings folder) and writes one audit
-line. The SDK is not imported: the server module registers these methods.
+server-bound ones (the run store, the recordings folder) and writes its audit
+lines (one when the call starts, one when it ends). The SDK is not imported: the
+server module registers these methods.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pydantic import Field
 
 from workbench.mcp.audit import AuditLog
 from workbench.mcp.surface import DEFERRED_PARAMS
+from workbench.redaction import redact_error
 from workbench.services.store import RunStore
 
 Arms = Annotated[
@@ -41,6 +43,24 @@ StepsPerDay = Annotated[
 TicksPerStep = Annotated[
     int, Field(strict=True, ge=1, le=10_000, description="Market ticks per step.")
 ]
+# Numbers are strict everywhere: true is not 1, "1e6" is not a million, 2.0 is not a count.
+Capital = Annotated[
+    float, Field(strict=True, gt=0, allow_inf_nan=False, description="Starting cash per arm.")
+]
+LeverageCap = Annotated[
+    float, Field(strict=True, gt=0, allow_inf_nan=False, description="Max gross / equity.")
+]
+FeeBps = Annotated[
+    float, Field(strict=True, ge=0, allow_inf_nan=False, description="Fee in basis points.")
+]
+Seeds = Annotated[
+    list[Annotated[int, Field(strict=True, ge=0)]],
+    Field(min_length=1, max_length=200, description="Seeds, one market path each."),
+]
+Confidence = Annotated[
+    float, Field(strict=True, gt=0, lt=1, allow_inf_nan=False, description="Interval level.")
+]
+Limit = Annotated[int, Field(strict=True, ge=1, le=500, description="At most this many runs.")]
 RunId = Annotated[str, Field(description="A run id from list_runs or a previous tool result.")]
 
 
@@ -72,13 +92,14 @@ class Toolbox:
             for k, v in bound.items()
             if v is not None
         }
+        call = self.audit.start(tool, arguments, bound=where)
         try:
             result = self.services[tool](**bound, **arguments)
         except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}"
-            self.audit.write(tool, arguments, outcome="error", error=error, bound=where)
+            error = redact_error(exc)
+            self.audit.write(tool, arguments, outcome="error", error=error, bound=where, call=call)
             raise
-        self.audit.write(tool, arguments, outcome="ok", result=result, bound=where)
+        self.audit.write(tool, arguments, outcome="ok", result=result, bound=where, call=call)
         return result
 
     # --- discovery --------------------------------------------------------------------
@@ -124,9 +145,9 @@ class Toolbox:
         days: Days = 10,
         steps_per_day: StepsPerDay = 6,
         ticks_per_step: TicksPerStep = 65,
-        capital: Annotated[float, Field(gt=0, description="Starting cash per arm.")] = 1e6,
-        leverage_cap: Annotated[float, Field(gt=0, description="Max gross / equity.")] = 2.0,
-        fee_bps: Annotated[float, Field(ge=0, description="Fee in basis points.")] = 0.5,
+        capital: Capital = 1e6,
+        leverage_cap: LeverageCap = 2.0,
+        fee_bps: FeeBps = 0.5,
     ) -> dict[str, Any]:
         """Run the arms on one simulated market path (all arms see the same path; each pays
         its own costs). Returns the scorecard, a ranking with its caveats as data, and the
@@ -150,9 +171,9 @@ class Toolbox:
         self,
         arms: Arms,
         benchmark: Annotated[str, Field(description="The arm every other arm is compared to.")],
-        seeds: Annotated[list[int], Field(min_length=1, max_length=200, description="Seeds.")],
+        seeds: Seeds,
         metric: Annotated[str, Field(description="Scorecard column to compare.")] = "return_pct",
-        confidence: Annotated[float, Field(gt=0, lt=1, description="Interval level.")] = 0.95,
+        confidence: Confidence = 0.95,
         method: Annotated[Literal["t", "bootstrap"], Field(description="Interval method.")] = "t",
         preset: Preset = None,
         names: Names = 40,
@@ -200,7 +221,7 @@ class Toolbox:
             Literal["evaluation", "replay", "comparison"] | None,
             Field(description="Only runs of this kind; null = all."),
         ] = None,
-        limit: Annotated[int, Field(ge=1, le=500, description="At most this many runs.")] = 20,
+        limit: Limit = 20,
     ) -> dict[str, Any]:
         """Past runs in the run store, newest first: id, kind, request and results digest.
         Capped at limit; 'truncated' says how many were left off."""
@@ -220,6 +241,28 @@ TOOL_METRICS: dict[str, tuple[str, ...]] = {
 }
 
 
+SIZED_TOOLS = frozenset({"run_evaluation", "compare_runs"})
+
+
+def limits_text(*, many_seeds: bool) -> str:
+    """The service limits, from ``workbench.services.limits``, as a tool description says them."""
+    from workbench.services import limits
+
+    text = (
+        "Limits (a request over one is refused before any work, with the numbers): per run "
+        f"{limits.MAX_NAME_TICKS:,} name-ticks, counting the warm-up days the market simulates "
+        f"before day 0 (20 at one step a day); {limits.MAX_ARM_NAME_STEPS:,} arm name-steps "
+        f"(arms x names x trading steps); about {limits.MAX_MEMORY_BYTES // 2**20:,} MiB of "
+        "memory."
+    )
+    if many_seeds:
+        text += (
+            f" Over all seeds: {limits.MAX_TOTAL_NAME_TICKS:,} name-ticks and "
+            f"{limits.MAX_TOTAL_ARM_NAME_STEPS:,} arm name-steps."
+        )
+    return text
+
+
 def describe(tool: str, method: Callable[..., Any]) -> str:
     """A tool's description: its docstring, the glossary entries of what it reports, and the
     parameters withheld from it with the reason."""
@@ -230,6 +273,8 @@ def describe(tool: str, method: Callable[..., Any]) -> str:
     parts = [cleandoc(method.__doc__ or "")]
     if tool in TOOL_METRICS:
         parts.append("Metrics (from metrics_glossary):\n" + definitions_for(TOOL_METRICS[tool]))
+    if tool in SIZED_TOOLS:
+        parts.append(limits_text(many_seeds=tool == "compare_runs"))
     withheld = DEFERRED_PARAMS.get(tool, {})
     if withheld:
         parts.append(

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.evaluation.results import VOLATILE_COLUMNS
+from workbench.redaction import redact
 from workbench.report._data import ResultsLike, as_runs
 from workbench.report.plots import all_figures, png_bytes, returns_by_seed
 
@@ -77,10 +78,10 @@ def _document(
     notes: str | None,
 ) -> str:
     first = runs[0]
-    heading = title or f"Evaluation report · {', '.join(map(str, first.scorecard.index))}"
+    heading = redact(title or f"Evaluation report · {', '.join(map(str, first.scorecard.index))}")
     parts = [f"<h1>{html.escape(heading)}</h1>", f'<p class="meta">{_meta_line(runs)}</p>']
     if notes:
-        parts.append(f"<p>{html.escape(notes)}</p>")
+        parts.append(f"<p>{html.escape(redact(notes))}</p>")
     card_title = "Scorecard" if len(runs) == 1 else f"Scorecard (seed {first.meta.get('seed')})"
     parts += _section(card_title, _table(_shown_card(first), "scorecard"))
     if len(runs) > 1:

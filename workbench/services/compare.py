@@ -58,7 +58,7 @@ def compare_runs(
         "method": method,
         **market,
     }
-    check_request(arms, request["seeds"][0], **market)
+    check_request(arms, request["seeds"][0], **market, seeds=len(request["seeds"]))
 
     def build(folder: Path) -> dict[str, Any]:
         return _compare(runs, request, market, folder)
@@ -117,9 +117,11 @@ def _caveats(request: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str
 
 
 def _load(runs: RunStore, relative: str) -> dict[str, Any]:
+    """The part of a seed's results a comparison reads: held for every seed at once, so
+    the orders and equity are let go."""
     run_id, name = relative.split("/", 1)
     data: dict[str, Any] = json.loads(runs.artefact(run_id, name).read_text(encoding="utf-8"))
-    return data
+    return {"meta": data["meta"], "scorecard": data["scorecard"]}
 
 
 def _digest(rows: list[dict[str, Any]]) -> str:
@@ -143,7 +145,9 @@ def _check(
         raise ConfigError(f"seeds must be unique and at most {MAX_SEEDS}, got {len(seeds)}")
     if metric not in _NUMERIC:
         raise ConfigError(f"metric {metric!r} is not a numeric scorecard column: {_NUMERIC}")
-    if isinstance(confidence, bool) or not 0.0 < confidence < 1.0:
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
+        raise ConfigError(f"confidence must be a number between 0 and 1, got {confidence!r}")
+    if not 0.0 < confidence < 1.0:
         raise ConfigError(f"confidence must be between 0 and 1, got {confidence!r}")
     if method not in ("t", "bootstrap"):
         raise ConfigError(f"method must be 't' or 'bootstrap', got {method!r}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,10 @@ from workbench.evaluation.results import VOLATILE_COLUMNS
 from workbench.services._answers import finish, plain_row
 from workbench.services.agents import COMMITTEE_PREFIX, build_arms, check_arm_names
 from workbench.services.glossary import CAVEATS
+from workbench.services.limits import estimate, refuse_oversized
 from workbench.services.store import RunStore
 
 RANK_BY = "sharpe"
-# A service run simulates at most this many name-ticks (tens of seconds on one core); the
-# library itself has no such limit.
-MAX_NAME_TICKS = 200_000_000
 _ERRORS_SHOWN = 10
 
 
@@ -84,9 +83,7 @@ def run_evaluation(
         "days": days,
         "steps_per_day": steps_per_day,
         "ticks_per_step": ticks_per_step,
-        "capital": capital,
-        "leverage_cap": leverage_cap,
-        "fee_bps": fee_bps,
+        **_numbers({"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps}),
     }
     check_request(arms, seed, preset, names, days, steps_per_day, ticks_per_step)
 
@@ -106,9 +103,11 @@ def check_request(
     days: int,
     steps_per_day: int,
     ticks_per_step: int,
+    *,
+    seeds: int = 1,
 ) -> None:
-    """Every argument checked (market built lazily, arms built) before the store is touched."""
-    _refuse_oversized(names, days, steps_per_day, ticks_per_step)
+    """Every argument checked (market built lazily, arms built) and the work sized, for one
+    run or ``seeds`` runs, before the store is touched."""
     World(
         seed=seed,
         universe=_names(names),
@@ -117,20 +116,9 @@ def check_request(
         ticks_per_step=ticks_per_step,
         model=preset,
     )
+    size = estimate(check_arm_names(arms), names, days, steps_per_day, ticks_per_step)
+    refuse_oversized(size, seeds=seeds)
     build_arms(arms)
-
-
-def _refuse_oversized(*sizes: Any) -> None:
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
-        return  # the World names the bad argument
-    names, days, steps, ticks = sizes
-    total = names * days * steps * ticks
-    if total > MAX_NAME_TICKS:
-        raise ConfigError(
-            f"this run would simulate {total:,} name-ticks ({names} names x {days} days x "
-            f"{steps} steps x {ticks} ticks), above the service limit of {MAX_NAME_TICKS:,}; "
-            "use fewer names, days or ticks, or call workbench.evaluate directly"
-        )
 
 
 def summarise(results: Results, folder: Path) -> dict[str, Any]:
@@ -182,9 +170,12 @@ def _names(names: Any) -> int:
 
 
 def _numbers(options: dict[str, Any]) -> dict[str, float]:
+    """Money options as floats: a number, never a bool or a string, finite."""
     out = {}
     for key, value in options.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{key} must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise ConfigError(f"{key} must be a finite number, got {value!r}")
         out[key] = float(value)
     return out

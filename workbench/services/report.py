@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import RecordingError
+from workbench.errors import ConfigError, RecordingError
 from workbench.services.store import RunStore
 
 REPORT = "report.html"
@@ -23,6 +23,8 @@ def render_report(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
     runs = RunStore.open(store)
     manifest = runs.manifest(run_id)
     target = runs.run_dir(run_id) / REPORT
+    if target.is_symlink():
+        raise ConfigError(f"{run_id}/{REPORT} is a symbolic link; refused (links are not followed)")
     if not target.is_file():
         _render(runs, manifest, target)
     return {

@@ -13,7 +13,8 @@ KINDS = ("evaluation", "replay", "comparison")
 
 
 def list_runs(store: RunStore | str | Path, *, kind: str | None = None, limit: int = 20) -> dict:
-    """Runs newest first, at most ``limit``, with how many were left off."""
+    """Runs newest first, at most ``limit``, with how many were left off, and the folders
+    skipped (symbolic links, unreadable manifests) with the reason."""
     runs = RunStore.open(store)
     if kind is not None and kind not in KINDS:
         raise ConfigError(f"kind must be one of {', '.join(KINDS)} or null, got {kind!r}")
@@ -22,7 +23,8 @@ def list_runs(store: RunStore | str | Path, *, kind: str | None = None, limit: i
         manifest = runs.manifest(run_id)
         if kind is None or manifest["kind"] == kind:
             rows.append(_row(manifest))
-    return {**capped(rows, limit, key="runs"), "store_root": str(runs.root)}
+    shown = capped(rows, limit, key="runs")
+    return {**shown, "skipped": runs.skipped(), "store_root": str(runs.root)}
 
 
 def get_run(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
@@ -35,9 +37,9 @@ def get_run(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
     answer["request"] = manifest["request"]
     answer["created_utc"] = manifest.get("created_utc")
     answer["version"] = manifest.get("version")
-    answer["files"] = sorted(
-        runs.relative(p) for p in folder.iterdir() if p.is_file() and p.name != MANIFEST
-    )
+    entries = sorted(p for p in folder.iterdir() if p.name != MANIFEST)
+    answer["files"] = [runs.relative(p) for p in entries if p.is_file() and not p.is_symlink()]
+    answer["links_skipped"] = [f"{run_id}/{p.name}" for p in entries if p.is_symlink()]
     return answer
 
 

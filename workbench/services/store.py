@@ -13,7 +13,9 @@ leaves the store exactly as it was.
 
 Every path an outside caller names is resolved inside the store; anything that
 would land outside it (``../../etc/passwd``, an absolute path, a symlink out) is
-refused.
+refused. Symbolic links are never followed: a linked run folder or manifest is
+skipped when runs are listed and refused when named, a linked file is left out
+of a run's files, and no message names where a link points.
 """
 
 from __future__ import annotations
@@ -90,7 +92,12 @@ class RunStore:
         return path
 
     def relative(self, path: Path) -> str:
-        return path.resolve().relative_to(self.root).as_posix()
+        """``path`` relative to the store; a link out is refused without saying where to."""
+        resolved = path.resolve()
+        if path.is_symlink() or not resolved.is_relative_to(self.root):
+            shown = path.relative_to(self.root) if path.is_relative_to(self.root) else path.name
+            raise ConfigError(f"{shown} in the run store is a symbolic link; links are refused")
+        return resolved.relative_to(self.root).as_posix()
 
     def _confined(self, run_id: str, *, what: str) -> Path:
         if not isinstance(run_id, str) or not _RUN_ID.match(run_id):
@@ -98,14 +105,22 @@ class RunStore:
                 f"{what} {run_id!r} is not a run id; run ids are letters, digits, '.', '_' "
                 "and '-' (see list_runs). Paths outside the run store are refused."
             )
+        if (self.root / run_id).is_symlink():
+            raise ConfigError(f"{what} {run_id!r} is a symbolic link in the run store; refused")
         path = (self.root / run_id).resolve()
         if not path.is_relative_to(self.root) or path == self.root:
             raise ConfigError(f"{what} {run_id!r} points outside the run store; refused")
         return path
 
     def run_ids(self) -> list[str]:
-        """Run ids, newest first (by manifest time, then id)."""
-        manifests = [(self.read_manifest_at(p), p.name) for p in self._run_paths()]
+        """Run ids, newest first (by manifest time, then id); unreadable runs are left out
+        (``skipped`` says which and why), so one broken folder hides no other run."""
+        manifests = []
+        for path in self._run_paths():
+            try:
+                manifests.append((self.read_manifest_at(path), path.name))
+            except RecordingError:
+                continue
         manifests.sort(key=lambda item: (item[0].get("created_utc", ""), item[1]), reverse=True)
         return [name for _, name in manifests]
 
@@ -113,9 +128,26 @@ class RunStore:
         """How many runs of ``kind`` the store holds (their ids start with the kind)."""
         return sum(1 for path in self._run_paths() if path.name.startswith(f"{kind}-"))
 
+    def skipped(self) -> list[dict[str, str]]:
+        """Folders at the store root that are not listed as runs: links, unreadable manifests."""
+        rows = []
+        for child in sorted(self.root.iterdir()):
+            if child.name.startswith(".") or not (child.is_dir() or child.is_symlink()):
+                continue
+            if child.is_symlink():
+                rows.append({"name": child.name, "why": "a symbolic link (never followed)"})
+                continue
+            try:
+                self.read_manifest_at(child)
+            except RecordingError as exc:
+                rows.append({"name": child.name, "why": str(exc)})
+        return rows
+
     def _run_paths(self) -> Iterator[Path]:
         for child in sorted(self.root.iterdir()):
-            if child.is_dir() and not child.name.startswith(".") and (child / MANIFEST).is_file():
+            if child.is_symlink() or child.name.startswith("."):
+                continue
+            if child.is_dir() and (child / MANIFEST).is_file():
                 yield child
 
     def manifest(self, run_id: str) -> dict[str, Any]:
@@ -123,6 +155,8 @@ class RunStore:
 
     @staticmethod
     def read_manifest_at(path: Path) -> dict[str, Any]:
+        if (path / MANIFEST).is_symlink():
+            raise RecordingError(f"run manifest {path.name}/{MANIFEST} is a symbolic link; refused")
         try:
             data = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:

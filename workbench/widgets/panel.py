@@ -23,6 +23,7 @@ from typing import Any
 
 from workbench.agents import Agent
 from workbench.errors import ConfigError, WorkbenchError
+from workbench.redaction import redact
 from workbench.widgets._chart import equity_png
 from workbench.widgets._session import RunSession
 
@@ -265,7 +266,7 @@ class ExperimentPanel:
 
     def _say(self, text: str, *, error: bool = False) -> None:
         colour = "#b00020" if error else "inherit"
-        self.status.value = f'<span style="color:{colour}">{html.escape(text)}</span>'
+        self.status.value = f'<span style="color:{colour}">{html.escape(redact(text))}</span>'
 
 
 def _css(widget: Any, name: str) -> Any:

@@ -1,0 +1,141 @@
+"""Secrets never written: API keys are replaced by one fixed marker in everything we write.
+
+Two sources of secrets are recognised:
+
+- the values of secret-looking environment variables (a name containing KEY, TOKEN,
+  SECRET, PASSWORD, CREDENTIAL, API, AUTH ...; a value of at least
+  ``MIN_SECRET_LENGTH`` characters), read when the text is redacted, so a key set
+  after import is still caught;
+- the shapes of common keys, wherever they come from: OpenAI ``sk-…``, Anthropic
+  ``sk-ant-…``, GitHub ``ghp_…`` / ``github_pat_…``, AWS ``AKIA…``, Slack
+  ``xox?-…``, Hugging Face ``hf_…``, Google ``AIza…`` and ``Bearer`` tokens.
+
+Each is replaced by ``MARKER``, the same text every time, so outputs that were
+byte-identical stay byte-identical, and redacting twice changes nothing. The
+writers call ``redact`` (text) or ``redact_data`` (JSON data): transcripts, the
+error columns of results, reports, the MCP audit log and the error messages the
+CLI and the MCP server show.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+MARKER = "[REDACTED]"
+MIN_SECRET_LENGTH = 8
+
+_SECRET_NAME = re.compile(
+    r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API|AUTH|PRIVATE"
+)
+# Names that hold where or how to reach a service, not a secret.
+_NOT_SECRET_NAME = re.compile(
+    r"_(URL|URI|BASE|HOST|ENDPOINT|VERSION|TYPE|PORT|REGION|PATH|FILE|DIR|MODEL|TIMEOUT|SOCK)$"
+)
+_BEFORE = r"(?<![A-Za-z0-9_-])"
+_KEY_SHAPES = re.compile(
+    "|".join(
+        (
+            _BEFORE + r"sk-ant-[A-Za-z0-9_-]{16,}",
+            _BEFORE + r"sk-(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}",
+            _BEFORE + r"gh[pousr]_[A-Za-z0-9]{20,}",
+            _BEFORE + r"github_pat_[A-Za-z0-9_]{20,}",
+            _BEFORE + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",
+            _BEFORE + r"xox[abposr]-[A-Za-z0-9-]{10,}",
+            _BEFORE + r"hf_[A-Za-z0-9]{20,}",
+            _BEFORE + r"AIza[0-9A-Za-z_-]{35}",
+        )
+    )
+)
+_BEARER = re.compile(r"(?i)\b(bearer\s+)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{8,}")
+
+
+def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The values of secret-looking environment variables, longest first."""
+    env = os.environ if environ is None else environ
+    values = {
+        value
+        for name, value in env.items()
+        if _looks_secret(name.upper()) and len(value) >= MIN_SECRET_LENGTH and value not in MARKER
+    }
+    return tuple(sorted(values, key=lambda v: (-len(v), v)))
+
+
+def _looks_secret(name: str) -> bool:
+    return bool(_SECRET_NAME.search(name)) and not _NOT_SECRET_NAME.search(name)
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret replaced by ``MARKER``; the same text always gives the same."""
+    if not isinstance(text, str) or not text:
+        return text
+    return _redact_with(_values_pattern(secret_values()), text)
+
+
+def redact_texts(texts: list[Any]) -> list[Any] | None:
+    """Each string of ``texts`` redacted, or None when none holds a secret (the common case,
+    decided by one search over all of them)."""
+    values = _values_pattern(secret_values())
+    joined = "\n".join(t for t in texts if isinstance(t, str))
+    if not _holds_secret(values, joined):
+        return None
+    return [_redact_with(values, t) if isinstance(t, str) else t for t in texts]
+
+
+def _holds_secret(values: re.Pattern[str] | None, text: str) -> bool:
+    found = values is not None and values.search(text)
+    return bool(found or _KEY_SHAPES.search(text) or _BEARER.search(text))
+
+
+def _redact_with(values: re.Pattern[str] | None, text: str) -> str:
+    if values is not None:
+        text = values.sub(MARKER, text)
+    text = _KEY_SHAPES.sub(MARKER, text)
+    return _BEARER.sub(lambda m: m.group(1) + MARKER, text)
+
+
+def redact_data(value: Any) -> Any:
+    """Plain JSON data with every string redacted, keys included."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {redact_data(key): redact_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(redact_data(item) for item in value)
+    return value
+
+
+def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any, Any]:
+    """A recorded answer and its error, as plain JSON, redacted: what a transcript stores.
+
+    Redacted before anything is derived from them, so a replay reads exactly what was kept.
+    """
+    from workbench.transcript import to_plain
+
+    return redact_data(to_plain(response)), redact_data(dict(error)) if error else None
+
+
+def redact_error(exc: BaseException) -> str:
+    """``"Type: message"`` of an exception, redacted: how errors are shown and stored."""
+    return redact(f"{type(exc).__name__}: {exc}")
+
+
+@lru_cache(maxsize=32)
+def _values_pattern(values: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not values:
+        return None
+    return re.compile("|".join(re.escape(v) for v in values))
+
+
+__all__ = [
+    "MARKER",
+    "redact",
+    "redact_data",
+    "redact_error",
+    "redact_texts",
+    "redacted_answer",
+    "secret_values",
+]
