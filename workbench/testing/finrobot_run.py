@@ -16,7 +16,7 @@ from typing import Any
 from workbench.integrations.process import ProcessAgentAdapter, process_agent
 
 BRIDGE = Path(__file__).with_name("finrobot_bridge.py")
-MARKET = {"seed": 11, "universe": 5, "days": 3}
+MARKET: dict[str, Any] = {"seed": 11, "universe": 5, "days": 3}
 
 
 def finrobot_arm(python: str, base_url: str, model: str, **kwargs: Any) -> ProcessAgentAdapter:
