@@ -113,9 +113,9 @@ def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any
 
     Redacted before anything is derived from them, so a replay reads exactly what was kept.
     """
-    from workbench.transcript import to_plain
+    from workbench.transcript import plain_answer  # lossless: NaN and surrogates stay
 
-    return redact_data(to_plain(response)), redact_data(dict(error)) if error else None
+    return redact_data(plain_answer(response)), redact_data(dict(error)) if error else None
 
 
 def redact_error(exc: BaseException) -> str:
