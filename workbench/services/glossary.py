@@ -146,6 +146,18 @@ TEARSHEET: dict[str, tuple[str, str]] = {
 
 # columns of a paired comparison across seeds (workbench.evaluation.compare)
 COMPARISON: dict[str, tuple[str, str]] = {
+    "seeds": (
+        "Number of seeds (market paths) in the comparison: one paired observation each.",
+        "Few seeds give wide intervals; the interval, not the mean, says how few is too few.",
+    ),
+    "mean_arm": (
+        "Mean over seeds of the arm's metric.",
+        "An average of outcomes on a handful of paths, not the arm's expected value.",
+    ),
+    "mean_benchmark": (
+        "Mean over seeds of the benchmark arm's metric.",
+        "Read with mean_arm; the paired difference is what cancels market luck.",
+    ),
     "mean_diff": (
         "Mean over seeds of the arm's metric minus the benchmark's on the same seed (paired).",
         "Paired on identical market paths, so market luck cancels; strategy luck does not.",
