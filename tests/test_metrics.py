@@ -258,3 +258,24 @@ def test_one_trial_has_nothing_to_deflate_by() -> None:
     assert deflated.deflated_sharpe(0.1, 100, 0.0, 3.0, 1, 0.3) == psr
     with pytest.raises(ConfigError, match="trials must be a whole number >= 1"):
         deflated.expected_max_sharpe(0, 1.0)
+
+
+def test_a_bust_arm_is_measured_up_to_the_bust_and_never_across_zero() -> None:
+    # clamped at zero from the bust on, as the runner records a bust arm
+    equity = pd.DataFrame(
+        {
+            "buy_and_hold": [100.0, 101.0, 102.0, 103.0, 104.0, 105.0],
+            "bust": [100.0, 120.0, 60.0, 0.0, 0.0, 0.0],
+        }
+    )
+    exposure = pd.DataFrame(
+        {"buy_and_hold": equity["buy_and_hold"], "bust": [0.0, 240.0, 300.0, 9.0, 9.0, 9.0]}
+    )
+    row = tearsheet(equity, 1, exposure=exposure).loc["bust"]
+    assert row["return_pct"] == -100.0 and row["max_drawdown_pct"] == 100.0
+    assert row["annual_return_pct"] == -100.0 and row["calmar"] == -1.0
+    # returns +0.2, -0.5, -1.0 (then nothing): mean -0.4333, std 0.6028 -> Sharpe < 0
+    assert close(row["sharpe"], (-1.3 / 3) / np.std([0.2, -0.5, -1.0], ddof=1) * math.sqrt(252))
+    assert close(row["hit_rate_pct"], 100 / 3)
+    assert close(row["avg_gross_exposure"], (0.0 + 2.0 + 5.0) / 3)  # 0/100, 240/120, 300/60
+    assert np.isfinite(row[["beta", "alpha_pct", "tracking_error_pct"]].to_numpy(float)).all()
