@@ -387,3 +387,12 @@ def test_recording_names_are_confined_to_the_recordings_folder(tmp_path: Path, n
     with pytest.raises(ConfigError, match="recording"):
         services.replay_recording(tmp_path, name, recordings=RECORDINGS / "callable-sync-trend")
     assert entries(tmp_path) == []
+
+
+def test_concurrent_trials_each_add_exactly_one_line(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = RunStore.open(tmp_path)
+    with ThreadPoolExecutor(8) as pool:
+        counts = sorted(pool.map(lambda i: store.record_trial("evaluation", f"r{i}", 2), range(40)))
+    assert counts == list(range(1, 41)) and store.trials() == 40
