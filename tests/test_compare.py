@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from workbench.errors import ConfigError
-from workbench.evaluation import evaluate
+from workbench.evaluation import evaluate, metrics
 from workbench.evaluation.compare import holm, paired_comparison, per_seed, run_seeds
 
 
@@ -97,3 +97,49 @@ def test_an_arm_that_failed_carries_its_failure_count_into_the_comparison():
     assert table.loc["broken", "failed_decisions"] == 4  # two decisions a run, two runs
     assert table.loc["buy_and_hold", "failed_decisions"] == 0
     assert math.isnan(paired_comparison(per_seed(runs), "cash").loc["broken", "failed_decisions"])
+
+
+def test_psr_and_dsr_are_computed_from_the_pooled_day_returns():
+    runs = run_seeds(["buy_and_hold", "momentum", "random"], [1, 2, 3], universe=8, days=5)
+    table = paired_comparison(runs, "buy_and_hold")
+    assert (table["trials"] == 3).all()  # by default, every arm compared is a trial
+    pooled = {
+        arm: np.concatenate([metrics.daily_returns(r.equity[arm].to_numpy(), 6) for r in runs])
+        for arm in ("buy_and_hold", "momentum", "random")
+    }
+    assert all(p.size == 15 for p in pooled.values())  # 5 day returns a seed x 3 seeds
+    sharpes = {arm: r.mean() / r.std(ddof=1) for arm, r in pooled.items()}
+    variance = float(np.var(list(sharpes.values()), ddof=1))
+    for arm in ("momentum", "random"):
+        r = pooled[arm]
+        skew, kurt = stats.skew(r), stats.kurtosis(r, fisher=False)
+        row = table.loc[arm]
+        assert row["pooled_sharpe"] == pytest.approx(sharpes[arm] * math.sqrt(252), rel=1e-12)
+        z = (
+            sharpes[arm]
+            * math.sqrt(14)
+            / math.sqrt(1 - skew * sharpes[arm] + (kurt - 1) / 4 * sharpes[arm] ** 2)
+        )
+        assert row["psr"] == pytest.approx(stats.norm.cdf(z), rel=1e-9)
+        hurdle = math.sqrt(variance) * (
+            (1 - np.euler_gamma) * stats.norm.ppf(1 - 1 / 3)
+            + np.euler_gamma * stats.norm.ppf(1 - 1 / (3 * math.e))
+        )
+        assert row["sharpe_hurdle"] == pytest.approx(hurdle * math.sqrt(252), rel=1e-9)
+        assert row["dsr"] < row["psr"]  # deflating for three trials only lowers it
+
+
+def test_more_trials_deflate_more_and_fewer_than_the_arms_are_refused():
+    runs = run_seeds(["buy_and_hold", "momentum"], [1, 2], universe=8, days=5)
+    two = paired_comparison(runs, "buy_and_hold")
+    many = paired_comparison(runs, "buy_and_hold", trials=200)
+    assert many.loc["momentum", "trials"] == 200 and two.loc["momentum", "trials"] == 2
+    assert many.loc["momentum", "dsr"] < two.loc["momentum", "dsr"]
+    assert many.loc["momentum", "psr"] == two.loc["momentum", "psr"]
+    with pytest.raises(ConfigError, match="trials must be a whole number at least"):
+        paired_comparison(runs, "buy_and_hold", trials=1)
+
+
+def test_a_per_seed_table_has_no_sharpe_columns():
+    row = paired_comparison(_table(), "bench").loc["a"]
+    assert math.isnan(row["psr"]) and math.isnan(row["dsr"]) and row["trials"] == 3

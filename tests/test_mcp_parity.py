@@ -20,7 +20,7 @@ from workbench.mcp.audit import AUDIT_LOG, AuditLog
 from workbench.mcp.server import build_server, check_wall
 from workbench.mcp.tools import TOOL_METRICS, Toolbox
 from workbench.services import SERVICES
-from workbench.services.glossary import COMPARISON, METRICS
+from workbench.services.glossary import CAVEATS, COMPARISON, METRICS
 from workbench.services.store import RunStore
 
 RECORDINGS = Path(__file__).resolve().parents[1] / "recordings"
@@ -185,6 +185,10 @@ def test_rankings_carry_their_caveats_as_data(server: Any) -> None:
     assert ranking["seeds"] == 1 and ranking["arms_compared"] == 2
     assert ranking["evidence"].startswith("in-sample")
     assert ranking["caveats"] and ranking["evaluations_in_store"] == 1
+    assert ranking["trials_in_store"] == 1 and CAVEATS["trials"] in ranking["caveats"]
+    again = call(server, "run_evaluation", {"arms": ["cash", "momentum"], "names": 6, "days": 2})
+    assert again.structured_content["ranking"]["trials_in_store"] == 1  # a repeat: no trial
+    assert "trials" in listed(server)["compare_runs"].description
 
 
 # --- unknown arguments are refused ---------------------------------------------------

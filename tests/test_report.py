@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import numpy as np
@@ -102,3 +103,14 @@ def test_a_report_of_something_else_says_what_it_needs(tmp_path):
         render_report(42, tmp_path / "x.html")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="empty list"):
         render_report([], tmp_path / "x.html")
+
+
+def test_the_report_shows_the_tearsheet_and_the_glossary_text_of_its_columns(runs, tmp_path):
+    from workbench.evaluation.compare import paired_comparison
+    from workbench.services.glossary import definition
+
+    table = paired_comparison(runs, "buy_and_hold")
+    text = render_report(runs, tmp_path / "r.html", comparison=table).read_text()
+    assert 'class="dataframe tearsheet"' in text and "<h2>Definitions</h2>" in text
+    for column in ("sharpe", "sortino", "information_ratio", "dsr", "trials"):
+        assert f"<dt>{column}</dt><dd>{html.escape(definition(column))}</dd>" in text

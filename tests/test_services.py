@@ -13,10 +13,18 @@ from workbench import services
 from workbench.engine.presets import DIALS
 from workbench.errors import ConfigError, RecordingError, UntrustedRecording
 from workbench.evaluation import evaluate
-from workbench.evaluation.compare import paired_comparison
+from workbench.evaluation.compare import COMPARISON_COLUMNS, paired_comparison
 from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
 from workbench.recordings import distrust, trust
-from workbench.services.glossary import COMPARISON, METRICS, definitions_for
+from workbench.services.glossary import (
+    CAVEATS,
+    COMPARISON,
+    METRICS,
+    TEARSHEET,
+    definition,
+    definitions_for,
+)
 from workbench.services.store import RunStore
 
 RECORDINGS = Path(__file__).resolve().parents[1] / "recordings"
@@ -74,6 +82,19 @@ def test_glossary_has_one_entry_per_scorecard_column_in_the_metric_conventions()
         definitions_for(["alpha"])
 
 
+def test_every_tearsheet_and_comparison_column_has_exactly_one_definition() -> None:
+    glossary = services.metrics_glossary()
+    assert list(glossary["tearsheet"]) == list(TEARSHEET_COLUMNS)
+    books = (METRICS, TEARSHEET, COMPARISON)
+    for column in (*SCORECARD_COLUMNS, *TEARSHEET_COLUMNS, *COMPARISON_COLUMNS):
+        assert sum(column in book for book in books) == 1, column
+        assert definition(column)  # the one text tool descriptions and the report show
+    assert set(TEARSHEET) <= set(TEARSHEET_COLUMNS)
+    assert "ddof=1" in definition("annual_volatility_pct") and "252" in definition("sortino")
+    assert "Bailey" in definition("dsr") and "trials" in definition("dsr")
+    assert "trials_in_store" in glossary["caveats"]["trials"]
+
+
 # --- evaluation and the run store ----------------------------------------------------
 def test_run_evaluation_matches_the_library_and_writes_artefacts(tmp_path: Path) -> None:
     answer = services.run_evaluation(tmp_path, ["cash", "momentum"], seed=3, **SMALL)
@@ -100,6 +121,35 @@ def test_the_same_request_reuses_its_run_and_another_makes_a_new_one(tmp_path: P
     assert first["run_id"] == again["run_id"] != other["run_id"]
     assert first["results_digest"] == again["results_digest"]
     assert other["ranking"]["evaluations_in_store"] == 2
+
+
+def test_the_store_counts_the_trials_that_ran_and_every_ranking_carries_the_count(
+    tmp_path: Path,
+) -> None:
+    arms = ["cash", "buy_and_hold"]
+    first = services.run_evaluation(tmp_path, arms, seed=1, **SMALL)
+    services.run_evaluation(tmp_path, arms, seed=1, **SMALL)  # answered from the store
+    assert first["ranking"]["trials_in_store"] == 1
+    assert RunStore.open(tmp_path).trials() == 1
+    # a comparison is one trial; its seeds are not trials of their own (seed 1 is reused)
+    compared = services.compare_runs(tmp_path, [*arms, "momentum"], "cash", [1, 2], **SMALL)
+    assert RunStore.open(tmp_path).trials() == 2
+    assert compared["ranking"]["trials_in_store"] == 2
+    assert CAVEATS["trials"] in compared["ranking"]["caveats"]
+    # DSR deflated by the store's count when larger than the arms: here the 3 arms
+    assert {row["trials"] for row in compared["comparison"]} == {3}
+    for _ in range(2):
+        services.run_evaluation(tmp_path, ["cash", "momentum"], seed=5 + _, **SMALL)
+    later = services.compare_runs(tmp_path, [*arms, "momentum"], "cash", [3, 4], **SMALL)
+    assert {row["trials"] for row in later["comparison"]} == {5}  # 4 before it, plus itself
+    assert all(0.0 <= row["dsr"] <= row["psr"] <= 1.0 for row in later["comparison"] if row["psr"])
+    # the count persists with the store and shows on runs read back
+    got = services.get_run(tmp_path, first["run_id"])
+    assert got["ranking"]["trials_in_store"] == 5
+    lines = (tmp_path / "trials.jsonl").read_text().splitlines()
+    assert [json.loads(line)["kind"] for line in lines] == ["evaluation", "comparison"] + [
+        "evaluation"
+    ] * 2 + ["comparison"]
 
 
 @pytest.mark.parametrize(
@@ -361,3 +411,12 @@ def test_recording_names_are_confined_to_the_recordings_folder(tmp_path: Path, n
     with pytest.raises(ConfigError, match="recording"):
         services.replay_recording(tmp_path, name, recordings=RECORDINGS / "callable-sync-trend")
     assert entries(tmp_path) == []
+
+
+def test_concurrent_trials_each_add_exactly_one_line(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = RunStore.open(tmp_path)
+    with ThreadPoolExecutor(8) as pool:
+        counts = sorted(pool.map(lambda i: store.record_trial("evaluation", f"r{i}", 2), range(40)))
+    assert counts == list(range(1, 41)) and store.trials() == 40

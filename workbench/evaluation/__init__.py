@@ -3,9 +3,11 @@
 from workbench.evaluation.results import Results, canonical_json
 from workbench.evaluation.runner import aevaluate, evaluate, run_world
 from workbench.evaluation.sweep import scorecards, sweep
+from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS, tearsheet
 from workbench.evaluation.world import World
 
 __all__ = [
+    "TEARSHEET_COLUMNS",
     "Results",
     "World",
     "aevaluate",
@@ -14,4 +16,5 @@ __all__ = [
     "run_world",
     "scorecards",
     "sweep",
+    "tearsheet",
 ]

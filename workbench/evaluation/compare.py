@@ -8,19 +8,27 @@ the two-sided p-value of the paired t-test, and that p-value adjusted for the
 number of arms compared with Holm's step-down method (Holm 1979), which
 controls the family-wise error rate without assuming independence.
 
+Beside the paired test, each arm's day returns pooled over the seeds give its
+Sharpe ratio, the probability that its true Sharpe ratio is positive (PSR) and
+that probability deflated for the number of trials (DSR); ``trials``, the number
+it deflates by, is a column (``workbench.evaluation.deflated``).
+
 A plain function from runs to a ``DataFrame``: the notebooks, the CLI and the
 MCP server all call it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from workbench.engine.market import TRADING_DAYS
 from workbench.errors import ConfigError
+from workbench.evaluation import deflated, metrics
 from workbench.evaluation.results import Results
 
 Method = Literal["t", "bootstrap"]
@@ -36,6 +44,11 @@ COMPARISON_COLUMNS = (
     "p_holm",
     "significant",
     "failed_decisions",
+    "pooled_sharpe",
+    "psr",
+    "dsr",
+    "trials",
+    "sharpe_hurdle",
 )
 
 
@@ -76,16 +89,22 @@ def paired_comparison(
     method: Method = "t",
     resamples: int = 10_000,
     seed: int = 0,
+    trials: int | None = None,
 ) -> pd.DataFrame:
-    """One row per arm (benchmark excluded): mean paired difference, interval, p and Holm p.
+    """One row per arm (benchmark excluded): mean paired difference, interval, p and Holm p,
+    and the arm's pooled Sharpe ratio with its PSR and DSR.
 
     ``runs`` is a list of ``Results`` (one per seed) or a table from ``per_seed``.
     With a single seed there is no spread: intervals and p-values are NaN.
     ``failed_decisions`` counts the arm's failed decisions over the runs (NaN when
-    given a ``per_seed`` table, which carries no error counts).
+    given a ``per_seed`` table, which carries no error counts, as are the Sharpe
+    columns, which need the equity curves). ``trials`` is the number of trials the
+    DSR deflates by: at least the number of arms (benchmark included), which is
+    the default; pass a campaign's count (e.g. a run store's) to deflate by it.
     """
     table = runs if isinstance(runs, pd.DataFrame) else per_seed(runs, metric)
     _check(table, benchmark, confidence, method, resamples)
+    trials = _trials(trials, len(table.columns))
     others = [arm for arm in table.columns if arm != benchmark]
     rows = {
         arm: _compare(table[arm], table[benchmark], confidence, method, resamples, seed)
@@ -99,7 +118,68 @@ def paired_comparison(
     result["significant"] = result["p_holm"] < (1.0 - confidence)
     if not isinstance(runs, pd.DataFrame):
         result["failed_decisions"] = _failed_decisions(runs).reindex(result.index)
+        deflation = deflate(pooled_returns(runs, list(table.columns)), trials)
+        result = result.join(deflation.drop(index=benchmark))
+    result["trials"] = trials
     return result.reindex(columns=list(COMPARISON_COLUMNS))
+
+
+def pooled_returns(
+    runs: Sequence[Results | Mapping[str, Any]], arms: Sequence[str]
+) -> dict[str, np.ndarray]:
+    """Each arm's day returns (``metrics.daily_returns``) over every run, one after another."""
+    pooled: dict[str, list[np.ndarray]] = {arm: [] for arm in arms}
+    for run in runs:
+        equity, meta = _equity_and_meta(run)
+        steps = int(meta.get("steps_per_day") or 1)
+        for arm in arms:
+            if arm not in equity:
+                raise ConfigError(
+                    f"run {meta.get('seed')!r} has no equity curve for arm {arm!r}; pass the "
+                    "Results (or their full to_dict() form) of every run"
+                )
+            pooled[arm].append(metrics.daily_returns(equity[arm], steps))
+    return {arm: np.concatenate(parts) for arm, parts in pooled.items()}
+
+
+def deflate(returns: Mapping[str, np.ndarray], trials: int) -> pd.DataFrame:
+    """pooled_sharpe, psr, dsr and sharpe_hurdle per arm. The variance of the Sharpe estimates
+    across trials is taken over these arms (ddof=1), as Bailey & López de Prado (2014) take
+    it over the trials run; ``trials`` can count more trials than there are arms here."""
+    moments = {arm: deflated.sharpe_moments(r) for arm, r in returns.items()}
+    estimates = np.array([m[0] for m in moments.values()])
+    finite = estimates[np.isfinite(estimates)]
+    variance = float(finite.var(ddof=1)) if finite.size > 1 else float("nan")
+    hurdle = deflated.expected_max_sharpe(trials, variance)
+    rows = {
+        arm: {
+            "pooled_sharpe": sr * math.sqrt(TRADING_DAYS),
+            "psr": deflated.probabilistic_sharpe(sr, n, skew, kurt),
+            "dsr": deflated.deflated_sharpe(sr, n, skew, kurt, trials, variance),
+            "sharpe_hurdle": hurdle * math.sqrt(TRADING_DAYS),
+        }
+        for arm, (sr, n, skew, kurt) in moments.items()
+    }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _trials(trials: int | None, arms: int) -> int:
+    if trials is None:
+        return arms
+    if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < arms:
+        raise ConfigError(
+            f"trials must be a whole number at least the number of arms compared ({arms}), "
+            f"got {trials!r}: every arm looked at is a trial"
+        )
+    return int(trials)
+
+
+def _equity_and_meta(run: Results | Mapping[str, Any]) -> tuple[Mapping[str, Any], dict]:
+    if isinstance(run, Results):
+        frame = run.equity
+        return {arm: frame[arm].to_numpy(dtype=float) for arm in frame.columns}, run.meta
+    curves = {arm: np.asarray(v, dtype=float) for arm, v in dict(run.get("equity", {})).items()}
+    return curves, dict(run.get("meta", {}))
 
 
 def _failed_decisions(runs: Sequence[Results | Mapping[str, Any]]) -> pd.Series:
@@ -206,4 +286,12 @@ def run_seeds(agents: Any, seeds: Sequence[int], **options: Any) -> list[Results
     return [evaluate(agents, seed=int(s), **options) for s in seeds]
 
 
-__all__ = ["COMPARISON_COLUMNS", "holm", "paired_comparison", "per_seed", "run_seeds"]
+__all__ = [
+    "COMPARISON_COLUMNS",
+    "deflate",
+    "holm",
+    "paired_comparison",
+    "per_seed",
+    "pooled_returns",
+    "run_seeds",
+]

@@ -87,6 +87,16 @@ class Results:
         self.errors = _redacted(self.errors, "message")
         self.orders = _redacted(self.orders, "reason")
 
+    def tearsheet(self, benchmark: str | None = None) -> pd.DataFrame:
+        """Annualised return and volatility, Sortino, Calmar, hit rate, gross exposure and,
+        against ``benchmark`` (default ``buy_and_hold`` when it is an arm), beta, alpha,
+        tracking error and information ratio: one row per arm (see ``tearsheet``)."""
+        from workbench.evaluation.tearsheet import tearsheet
+
+        steps = int(self.meta.get("steps_per_day") or 1)
+        exposure = getattr(self, "exposure", None)
+        return tearsheet(self.equity, steps, exposure=exposure, benchmark=benchmark)
+
     def to_dict(self, *, include_volatile: bool = False) -> dict[str, Any]:
         card = self.scorecard
         if not include_volatile:

@@ -183,7 +183,9 @@ class Toolbox:
     ) -> dict[str, Any]:
         """Run every arm on every seed (one evaluation run per seed, reused when it exists) and
         compare each arm with the benchmark, paired by seed: mean difference, interval, p-value
-        and the Holm-adjusted p-value over the arms compared."""
+        and the Holm-adjusted p-value over the arms compared, and each arm's probabilistic and
+        deflated Sharpe ratio; the trials the DSR deflates by are a column. The ranking carries
+        trials_in_store: every evaluation and comparison this store has run."""
         return self._call(
             "compare_runs",
             arms=arms,
@@ -237,7 +239,17 @@ TOOL_METRICS: dict[str, tuple[str, ...]] = {
     "run_evaluation": ("return_pct", "sharpe", "max_drawdown_pct", "turnover", "errors"),
     "get_run": ("return_pct", "sharpe", "max_drawdown_pct"),
     "replay_recording": ("return_pct", "sharpe", "model_calls", "tokens"),
-    "compare_runs": ("mean_diff", "ci_low", "ci_high", "p_value", "p_holm", "significant"),
+    "compare_runs": (
+        "mean_diff",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "p_holm",
+        "significant",
+        "psr",
+        "dsr",
+        "trials",
+    ),
 }
 
 

@@ -30,6 +30,7 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 img { max-width: 100%; } .table { overflow-x: auto; }
 .meta { color: #555; } footer { color: #888; font-size: 0.8rem; }
+dt { font-weight: 600; margin-top: 0.4rem; } dd { margin: 0 0 0 1rem; font-size: 0.85rem; }
 """
 _MAX_ERROR_ROWS = 50
 
@@ -83,13 +84,20 @@ def _document(
     if notes:
         parts.append(f"<p>{html.escape(redact(notes))}</p>")
     card_title = "Scorecard" if len(runs) == 1 else f"Scorecard (seed {first.meta.get('seed')})"
-    parts += _section(card_title, _table(_shown_card(first), "scorecard"))
+    shown = _shown_card(first)
+    parts += _section(card_title, _table(shown, "scorecard"))
+    sheet = first.tearsheet()
+    parts += _section("Tearsheet", _table(sheet, "tearsheet"))
     if len(runs) > 1:
         parts += _section("Return % by seed", _table(returns_by_seed(runs), "returns-by-seed"))
     if comparison is not None:
         parts += _section("Paired comparison", _table(comparison, "comparison"))
     for stem, png in images.items():
         parts += _section(stem.replace("_", " ").capitalize(), _image(png, stem))
+    columns = [*shown.columns, *sheet.columns]
+    if comparison is not None:
+        columns += list(comparison.columns)
+    parts += _section("Definitions", _definitions(columns))
     if not first.errors.empty:
         shown = first.errors.head(_MAX_ERROR_ROWS)
         parts += _section(f"Errors ({len(first.errors)})", _table(shown, "errors", index=False))
@@ -114,6 +122,23 @@ def _meta_line(runs: list[Any]) -> str:
 def _shown_card(results: Any) -> pd.DataFrame:
     volatile = [c for c in VOLATILE_COLUMNS if c in results.scorecard.columns]
     return results.scorecard.drop(columns=volatile)
+
+
+def _definitions(columns: Sequence[str]) -> str:
+    """The glossary's text for every column shown, each once: the words the MCP tools use."""
+    from workbench.services.glossary import definition
+
+    names = [c for c in dict.fromkeys(columns) if _has_definition(c)]
+    items = "".join(
+        f"<dt>{html.escape(name)}</dt><dd>{html.escape(definition(name))}</dd>" for name in names
+    )
+    return f'<dl class="definitions">{items}</dl>'
+
+
+def _has_definition(name: str) -> bool:
+    from workbench.services.glossary import COMPARISON, METRICS, TEARSHEET
+
+    return name in METRICS or name in TEARSHEET or name in COMPARISON
 
 
 def _section(name: str, content: str) -> list[str]:

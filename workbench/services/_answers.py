@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
 
@@ -14,14 +15,26 @@ def finish(runs: RunStore, run_id: str, manifest: dict[str, Any], reused: bool) 
     outcome = dict(manifest["outcome"])
     outcome["artefacts"] = {k: f"{run_id}/{v}" for k, v in outcome.get("artefacts", {}).items()}
     if "ranking" in outcome:
-        evaluations = runs.count("evaluation")
-        outcome["ranking"] = {**outcome["ranking"], "evaluations_in_store": evaluations}
+        counts = runs.trials(), runs.count("evaluation")
+        outcome["ranking"] = with_trials(outcome["ranking"], *counts)
     return {
         "run_id": run_id,
         "kind": manifest["kind"],
         "reused": reused,
         **outcome,
         "store_root": str(runs.root),
+    }
+
+
+def with_trials(ranking: Mapping[str, Any], trials: int, evaluations: int) -> dict[str, Any]:
+    """A ranking with the store's trial count and its caveat: every ranking shows how many
+    looks it is the best of."""
+    caveats = [c for c in ranking.get("caveats", []) if c != CAVEATS["trials"]]
+    return {
+        **ranking,
+        "trials_in_store": trials,
+        "evaluations_in_store": evaluations,
+        "caveats": [*caveats, CAVEATS["trials"]],
     }
 
 

@@ -16,7 +16,7 @@ from workbench.errors import ConfigError
 from workbench.evaluation.results import SCORECARD_COLUMNS, canonical_json
 from workbench.services._answers import finish, plain_row
 from workbench.services.agents import check_arm_names
-from workbench.services.evaluation import check_request, run_evaluation
+from workbench.services.evaluation import check_request, evaluation_request, evaluation_run
 from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
@@ -40,7 +40,10 @@ def compare_runs(
     ticks_per_step: int = 65,
 ) -> dict[str, Any]:
     """Every arm on every seed; per arm, the paired difference from ``benchmark`` with an
-    interval, a p-value and the Holm-adjusted p-value over the arms compared."""
+    interval, a p-value and the Holm-adjusted p-value over the arms compared, and the arm's
+    pooled Sharpe ratio with its PSR and its DSR. The DSR deflates by the ``trials`` column:
+    the trials this store had counted when the comparison ran (this one included), or the
+    number of arms if larger. A comparison that runs counts as one trial; its seeds do not."""
     runs = RunStore.open(store)
     market: dict[str, Any] = {
         "preset": preset,
@@ -63,7 +66,7 @@ def compare_runs(
     def build(folder: Path) -> dict[str, Any]:
         return _compare(runs, request, market, folder)
 
-    run_id, manifest, reused = runs.create("comparison", request, build)
+    run_id, manifest, reused = runs.create("comparison", request, build, trial=True)
     return finish(runs, run_id, manifest, reused)
 
 
@@ -73,15 +76,18 @@ def _compare(
     from workbench.evaluation.compare import paired_comparison, per_seed
 
     evaluations = [
-        run_evaluation(runs, request["arms"], seed=seed, **market) for seed in request["seeds"]
+        evaluation_run(runs, evaluation_request(request["arms"], seed=seed, **market), trial=False)
+        for seed in request["seeds"]
     ]
     results = [_load(runs, answer["artefacts"]["results"]) for answer in evaluations]
     table = per_seed(results, request["metric"])
     comparison = paired_comparison(
-        table,
+        results,
         request["benchmark"],
+        metric=request["metric"],
         confidence=request["confidence"],
         method=request["method"],
+        trials=max(len(request["arms"]), runs.trials() + 1),  # + 1: this comparison
     )
     table.to_csv(folder / "per_seed.csv", lineterminator="\n")
     comparison.to_csv(folder / "comparison.csv", lineterminator="\n")

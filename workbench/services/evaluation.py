@@ -73,25 +73,65 @@ def run_evaluation(
     leverage_cap: float = 2.0,
     fee_bps: float = 0.5,
 ) -> dict[str, Any]:
-    """Run the arms on one market path; artefacts go to a run directory, a summary comes back."""
+    """Run the arms on one market path; artefacts go to a run directory, a summary comes back.
+
+    A request that runs (not one answered from the store) is counted as a trial."""
     runs = RunStore.open(store)
-    request: dict[str, Any] = {
+    request = evaluation_request(
+        arms,
+        seed=seed,
+        preset=preset,
+        names=names,
+        days=days,
+        steps_per_day=steps_per_day,
+        ticks_per_step=ticks_per_step,
+        capital=capital,
+        leverage_cap=leverage_cap,
+        fee_bps=fee_bps,
+    )
+    return evaluation_run(runs, request, trial=True)
+
+
+def evaluation_request(
+    arms: list[str],
+    *,
+    seed: int,
+    capital: float = 1_000_000.0,
+    leverage_cap: float = 2.0,
+    fee_bps: float = 0.5,
+    **market: Any,
+) -> dict[str, Any]:
+    """The stored form of an evaluation request (its digest names the run)."""
+    return {
         "arms": check_arm_names(arms),
         "seed": seed,
-        "preset": preset,
-        "names": names,
-        "days": days,
-        "steps_per_day": steps_per_day,
-        "ticks_per_step": ticks_per_step,
+        "preset": market["preset"],
+        "names": market["names"],
+        "days": market["days"],
+        "steps_per_day": market["steps_per_day"],
+        "ticks_per_step": market["ticks_per_step"],
         **_numbers({"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps}),
     }
-    check_request(arms, seed, preset, names, days, steps_per_day, ticks_per_step)
+
+
+def evaluation_run(runs: RunStore, request: dict[str, Any], *, trial: bool) -> dict[str, Any]:
+    """The evaluation run for ``request`` (run_evaluation's arguments), made or reused; with
+    ``trial`` a run that was made counts as a trial (a comparison's seeds do not)."""
+    check_request(
+        request["arms"],
+        request["seed"],
+        request["preset"],
+        request["names"],
+        request["days"],
+        request["steps_per_day"],
+        request["ticks_per_step"],
+    )
 
     def build(folder: Path) -> dict[str, Any]:
         results = evaluate_arms(**request)
         return summarise(results, folder)
 
-    run_id, manifest, reused = runs.create("evaluation", request, build)
+    run_id, manifest, reused = runs.create("evaluation", request, build, trial=trial)
     return finish(runs, run_id, manifest, reused)
 
 

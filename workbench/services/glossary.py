@@ -1,10 +1,13 @@
 """One definition per metric, read by the scorecard's readers: tool descriptions, reports, docs.
 
 The definitions restate the conventions fixed in ``workbench.evaluation.metrics``
-(simple returns of marked-to-mid equity; Sharpe from daily returns, ddof=1, times
-sqrt(252), zero risk-free rate, 0.0 when undefined; drawdown as a positive
-percentage of the peak; one-way turnover over mean equity). A test checks that
-every scorecard column has exactly one entry here.
+(simple returns of marked-to-mid equity; day returns from the start and the day
+closes, with no structural zero; Sharpe from day returns, ddof=1, times sqrt(252),
+zero risk-free rate, 0.0 when undefined; drawdown as a positive percentage of the
+peak; one-way turnover over mean equity; nothing computed past a bust) and
+``workbench.evaluation.deflated``. Tool descriptions, the HTML report and the
+notebooks all read the text from here. A test checks that every scorecard,
+tearsheet and comparison column has exactly one entry.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from workbench.errors import ConfigError
 from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
 
 # metric -> (definition, pitfall)
 METRICS: dict[str, tuple[str, str]] = {
@@ -27,8 +31,10 @@ METRICS: dict[str, tuple[str, str]] = {
         "Scales with capital; compare return_pct across runs of different capital.",
     ),
     "sharpe": (
-        "Mean of daily simple returns over their sample standard deviation (ddof=1), times "
-        "sqrt(252), zero risk-free rate. 0.0 when there are fewer than two days or no variation.",
+        "Mean of day returns over their sample standard deviation (ddof=1), times sqrt(252), "
+        "zero risk-free rate. Day returns run between the start and each day's close (no "
+        "structural zero at one step a day). 0.0 when there are fewer than two day returns or "
+        "no variation.",
         "Few days make it noisy; the best of many arms or runs is biased upward (multiple "
         "testing), so an in-sample winner needs confirming on fresh seeds.",
     ),
@@ -81,8 +87,78 @@ METRICS: dict[str, tuple[str, str]] = {
     ),
 }
 
+# tearsheet columns that are not scorecard columns (workbench.evaluation.tearsheet)
+TEARSHEET: dict[str, tuple[str, str]] = {
+    "annual_return_pct": (
+        "Compound annual growth rate: (final equity / start) ** (252 / day returns) - 1, in "
+        "percent.",
+        "Compounding a few days to a year magnifies them: a short run's CAGR is a wild number.",
+    ),
+    "annual_volatility_pct": (
+        "Sample standard deviation (ddof=1) of day returns times sqrt(252), in percent.",
+        "Assumes independent days; trending or mean-reverting returns make it misstate risk.",
+    ),
+    "sortino": (
+        "Mean day return over the downside deviation sqrt(mean(min(r, 0)^2)) taken over every "
+        "day, times sqrt(252), zero target (Sortino & Price 1994). Null when no day lost.",
+        "Few losing days make the downside deviation tiny and the ratio huge.",
+    ),
+    "calmar": (
+        "annual_return_pct divided by max_drawdown_pct over the whole run (Young 1991 uses "
+        "the trailing 36 months). Null with no drawdown.",
+        "One drawdown sets it; a short run has not yet met its worst one.",
+    ),
+    "hit_rate_pct": (
+        "Share of day returns above zero, in percent; a flat day is not a hit.",
+        "Says nothing of size: many small wins and one large loss score high.",
+    ),
+    "avg_gross_exposure": (
+        "Mean over step closes of gross exposure (sum of |position value|, marked to mid) "
+        "divided by equity, while equity is positive; 1.0 is fully invested long. Null when "
+        "the run recorded no exposure.",
+        "An average hides peaks: a book can be far above it on its worst day.",
+    ),
+    "benchmark": (
+        "The arm the relative columns are measured against: buy_and_hold when it is an arm, "
+        "or the one named; null when there is none.",
+        "Against itself the benchmark has beta 1, alpha 0 and no tracking error.",
+    ),
+    "beta": (
+        "cov(arm, benchmark) / var(benchmark) of day returns (ddof=1): the least-squares slope "
+        "on the benchmark (CAPM beta).",
+        "Estimated from few days it is noisy; it assumes a straight-line relation.",
+    ),
+    "alpha_pct": (
+        "Jensen's alpha: mean(arm) - beta * mean(benchmark) of day returns, zero risk-free "
+        "rate, times 252, in percent.",
+        "In-sample, on one path: an intercept fitted to noise, not a skill estimate.",
+    ),
+    "tracking_error_pct": (
+        "Standard deviation (ddof=1) of the active day return (arm minus benchmark) times "
+        "sqrt(252), in percent.",
+        "Low tracking error with a big return gap means few, large differences.",
+    ),
+    "information_ratio": (
+        "Mean active day return over its standard deviation (ddof=1), times sqrt(252). Null "
+        "against itself.",
+        "Like Sharpe, noisy on few days and biased upward when chosen as the best of many.",
+    ),
+}
+
 # columns of a paired comparison across seeds (workbench.evaluation.compare)
 COMPARISON: dict[str, tuple[str, str]] = {
+    "seeds": (
+        "Number of seeds (market paths) in the comparison: one paired observation each.",
+        "Few seeds give wide intervals; the interval, not the mean, says how few is too few.",
+    ),
+    "mean_arm": (
+        "Mean over seeds of the arm's metric.",
+        "An average of outcomes on a handful of paths, not the arm's expected value.",
+    ),
+    "mean_benchmark": (
+        "Mean over seeds of the benchmark arm's metric.",
+        "Read with mean_arm; the paired difference is what cancels market luck.",
+    ),
     "mean_diff": (
         "Mean over seeds of the arm's metric minus the benchmark's on the same seed (paired).",
         "Paired on identical market paths, so market luck cancels; strategy luck does not.",
@@ -108,6 +184,34 @@ COMPARISON: dict[str, tuple[str, str]] = {
         "True when p_holm is below 1 - confidence.",
         "Significance is not size: read mean_diff and its interval too.",
     ),
+    "pooled_sharpe": (
+        "The arm's Sharpe ratio from its day returns pooled over every seed (each seed's days "
+        "one after another), annualised by sqrt(252).",
+        "Pooling assumes the seeds are draws of the same process; it is not the mean of the "
+        "per-seed Sharpe ratios.",
+    ),
+    "psr": (
+        "Probabilistic Sharpe ratio PSR(0) (Bailey & López de Prado 2012): the probability "
+        "that the arm's true Sharpe ratio is above zero, from its pooled day returns, their "
+        "number, skewness and kurtosis.",
+        "Not corrected for how many arms or runs were tried; read dsr.",
+    ),
+    "dsr": (
+        "Deflated Sharpe ratio (Bailey & López de Prado 2014): PSR against sharpe_hurdle, "
+        "the Sharpe ratio the best of `trials` skill-less trials is expected to reach.",
+        "Only as honest as the trial count: trials not run in this store are not counted.",
+    ),
+    "trials": (
+        "The number of trials dsr deflates by: the arms in the comparison, or the trials the "
+        "run store had counted when the comparison ran (including it), whichever is larger.",
+        "A trial is a request that ran; arms and presets tried elsewhere are invisible to it.",
+    ),
+    "sharpe_hurdle": (
+        "The expected largest Sharpe ratio of `trials` skill-less trials, sqrt(V) * ((1 - "
+        "gamma) * z(1 - 1/N) + gamma * z(1 - 1/(N e))), V the variance of the arms' Sharpe "
+        "estimates; annualised by sqrt(252). 0 for one trial.",
+        "V comes from the arms compared here, standing in for every trial counted.",
+    ),
     "failed_decisions": (
         "Decisions the arm failed to make (DecisionError or FrameworkError), summed over seeds.",
         "A failed decision holds the book unchanged, so an arm that failed often can score "
@@ -128,6 +232,12 @@ CAVEATS: dict[str, str] = {
         "A replayed arm re-executes recorded model answers on the market they were recorded on; "
         "it shows the recording is reproducible, not that the agent generalises (in-sample)."
     ),
+    "trials": (
+        "trials_in_store counts every evaluation and comparison this run store ran (repeats "
+        "answered from the store are not counted). A ranking is the best of all of them, not "
+        "of this run alone: the more trials, the higher the best Sharpe by luck; dsr deflates "
+        "by that count."
+    ),
     "marked_to_mid": (
         "Equity is marked to mid; an arm holding a large position would realise less when "
         "it crossed the spread to close it."
@@ -136,12 +246,17 @@ CAVEATS: dict[str, str] = {
 
 
 def metrics_glossary() -> dict[str, Any]:
-    """Every scorecard metric and comparison column with its definition and pitfall, plus
-    the caveats every ranking carries."""
+    """Every scorecard, tearsheet and comparison column with its definition and pitfall,
+    plus the caveats every ranking carries."""
+    entries = {**METRICS, **TEARSHEET}
     return {
         "metrics": {
             name: {"definition": METRICS[name][0], "pitfall": METRICS[name][1]}
             for name in SCORECARD_COLUMNS
+        },
+        "tearsheet": {
+            name: {"definition": entries[name][0], "pitfall": entries[name][1]}
+            for name in TEARSHEET_COLUMNS
         },
         "comparison": {
             name: {"definition": text, "pitfall": pitfall}
@@ -151,13 +266,24 @@ def metrics_glossary() -> dict[str, Any]:
     }
 
 
+def definition(name: str) -> str:
+    """The one definition of ``name`` (a scorecard, tearsheet or comparison column)."""
+    return _entry(name)[0]
+
+
 def definitions_for(names: Iterable[str]) -> str:
     """Glossary text for ``names``, one line each, for appending to a tool description."""
-    entries = {**METRICS, **COMPARISON}
     lines = []
     for name in names:
-        if name not in entries:
-            raise ConfigError(f"no glossary entry for {name!r}; add one to METRICS or COMPARISON")
-        definition, pitfall = entries[name]
-        lines.append(f"- {name}: {definition} Pitfall: {pitfall}")
+        text, pitfall = _entry(name)
+        lines.append(f"- {name}: {text} Pitfall: {pitfall}")
     return "\n".join(lines)
+
+
+def _entry(name: str) -> tuple[str, str]:
+    entries = {**METRICS, **TEARSHEET, **COMPARISON}
+    if name not in entries:
+        raise ConfigError(
+            f"no glossary entry for {name!r}; add one to METRICS, TEARSHEET or COMPARISON"
+        )
+    return entries[name]

@@ -3,6 +3,7 @@
     <store>/
         <run_id>/manifest.json      what was asked, by which version, and what came out
         <run_id>/results.json ...   artefacts: large outputs live here, returned by path
+        trials.jsonl                the trial log: one line per request that ran (not a run)
         mcp_audit.jsonl             the MCP server's append-only audit log (not a run)
 
 A run id is derived from the request (kind + arguments + package version), so the
@@ -10,6 +11,11 @@ same request always names the same directory and a repeated request reuses the r
 it already made instead of writing a second copy. A run is built in a hidden
 temporary directory and renamed into place when complete: a request that fails
 leaves the store exactly as it was.
+
+The store counts its *trials*: every evaluation or comparison request that
+actually ran adds one line to ``trials.jsonl`` (a repeat answered from the store
+adds none). The count travels with every ranking, because the best of many
+trials looks good by luck alone.
 
 Every path an outside caller names is resolved inside the store; anything that
 would land outside it (``../../etc/passwd``, an absolute path, a symlink out) is
@@ -36,6 +42,7 @@ from workbench.errors import ConfigError, RecordingError
 from workbench.evaluation.results import canonical_json
 
 MANIFEST = "manifest.json"
+TRIALS = "trials.jsonl"
 MANIFEST_FORMAT = "workbench-run"
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
@@ -165,14 +172,40 @@ class RunStore:
             raise RecordingError(f"{path / MANIFEST} is not a workbench run manifest")
         return data
 
+    def trials(self) -> int:
+        """How many trials (requests that ran, repeats not counted) this store has logged."""
+        path = self.root / TRIALS
+        if not path.is_file():
+            return 0
+        with path.open("rb") as log:
+            _lock(log, exclusive=False)
+            return sum(1 for line in log if line.strip())
+
+    def record_trial(self, kind: str, run_id: str | None, arms: int) -> int:
+        """Log one trial (``kind``, the run it made, how many arms it looked at) and return
+        the store's count including it. Appends under a lock, so concurrent writers each
+        add exactly one line."""
+        entry = {"arms": arms, "kind": kind, "run_id": run_id, "utc": _utc_now()}
+        line = json.dumps(entry, sort_keys=True, separators=(",", ":"))
+        with (self.root / TRIALS).open("a+b") as log:
+            _lock(log, exclusive=True)
+            log.write(line.encode() + b"\n")
+            log.flush()
+            os.fsync(log.fileno())
+            log.seek(0)
+            return sum(1 for text in log if text.strip())
+
     def create(
         self,
         kind: str,
         request: Mapping[str, Any],
         build: Callable[[Path], dict[str, Any]],
+        *,
+        trial: bool = False,
     ) -> tuple[str, dict[str, Any], bool]:
         """Make (or reuse) the run for ``request``: ``build(tmp_dir)`` writes artefacts and
-        returns the manifest's ``outcome``. Returns (run id, manifest, reused)."""
+        returns the manifest's ``outcome``. Returns (run id, manifest, reused). With
+        ``trial``, a run that was made (not reused) is logged as a trial."""
         run_id = f"{kind}-{request_digest(kind, request)[:12]}"
         final = self.root / run_id
         if (final / MANIFEST).is_file():
@@ -195,6 +228,8 @@ class RunStore:
                 if (final / MANIFEST).is_file():  # another process made the same run first
                     return run_id, self.read_manifest_at(final), True
                 raise
+        if trial:
+            self.record_trial(kind, run_id, len(request.get("arms", ())))
         return run_id, manifest, False
 
     @contextmanager
@@ -205,6 +240,15 @@ class RunStore:
         finally:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)
+
+
+def _lock(handle: Any, *, exclusive: bool) -> None:
+    """An advisory lock on an open file, released when it closes (POSIX; none elsewhere)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: appends of one short line stay whole
+        return
+    fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
 
 
 def _utc_now() -> str:
