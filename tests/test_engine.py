@@ -72,7 +72,8 @@ def test_universe_synthetic_and_given_symbols() -> None:
 
 def test_same_inputs_give_identical_paths_and_a_new_seed_a_new_path() -> None:
     first, again, other = path(), path(), path(seed=2)
-    for field in ("open", "high", "low", "close", "volume", "half_spread", "depth"):
+    fields = ("open", "high", "low", "close", "volume", "half_spread", "depth")
+    for field in (*fields, "market_factor", "sector_factors", "betas"):
         assert np.array_equal(getattr(first, field), getattr(again, field)), field
     assert not np.array_equal(first.close, other.close)
 
@@ -89,6 +90,9 @@ def test_bars_are_consistent() -> None:
 def test_macro_path_does_not_depend_on_the_universe() -> None:
     small, large = path(names=3), path(names=30)
     assert np.array_equal(small.macro["growth"], large.macro["growth"])
+    # the market factor has its own streams, so its path and the vix ignore the universe too
+    assert np.array_equal(small.macro["vix"], large.macro["vix"])
+    assert np.array_equal(small.market_factor, large.market_factor)
 
 
 def test_spreads_widen_and_depth_thins_in_a_turbulent_preset() -> None:
@@ -126,7 +130,7 @@ def test_a_longer_run_starts_with_the_same_path(seed: int) -> None:
     short = path("crisis-v1", seed=seed, names=4, days=30)
     long = path("crisis-v1", seed=seed, names=4, days=60)
     rows = short.steps
-    for field in ("close", "half_spread", "volume"):
+    for field in ("close", "half_spread", "volume", "market_factor", "sector_factors"):
         assert np.array_equal(getattr(short, field), getattr(long, field)[:rows]), field
     for key, values in short.macro.items():
         assert np.array_equal(values, long.macro[key][: values.size]), key
