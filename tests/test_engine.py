@@ -36,8 +36,8 @@ def test_a_shipped_preset_is_fingerprinted_by_name_and_a_custom_one_by_hash() ->
 
 
 def test_diff_lists_exactly_the_dials_that_moved() -> None:
-    moved = diff("standard-v1", {"spread_bps": 9.0, "garch_beta": 0.8})
-    assert moved == {"garch_beta": (0.9, 0.8), "spread_bps": (4.0, 9.0)}
+    moved = diff("standard-v1", {"spread_bps": 9.0, "tail_dof": 4.0})
+    assert moved == {"spread_bps": (4.0, 9.0), "tail_dof": (6.0, 4.0)}
     assert diff("calm-v1", "calm-v1") == {}
 
 
@@ -72,7 +72,8 @@ def test_universe_synthetic_and_given_symbols() -> None:
 
 def test_same_inputs_give_identical_paths_and_a_new_seed_a_new_path() -> None:
     first, again, other = path(), path(), path(seed=2)
-    for field in ("open", "high", "low", "close", "volume", "half_spread", "depth"):
+    fields = ("open", "high", "low", "close", "volume", "half_spread", "depth")
+    for field in (*fields, "market_factor", "sector_factors", "betas"):
         assert np.array_equal(getattr(first, field), getattr(again, field)), field
     assert not np.array_equal(first.close, other.close)
 
@@ -89,6 +90,9 @@ def test_bars_are_consistent() -> None:
 def test_macro_path_does_not_depend_on_the_universe() -> None:
     small, large = path(names=3), path(names=30)
     assert np.array_equal(small.macro["growth"], large.macro["growth"])
+    # the market factor has its own streams, so its path and the vix ignore the universe too
+    assert np.array_equal(small.macro["vix"], large.macro["vix"])
+    assert np.array_equal(small.market_factor, large.market_factor)
 
 
 def test_spreads_widen_and_depth_thins_in_a_turbulent_preset() -> None:
@@ -108,12 +112,16 @@ def test_realised_vol_tracks_the_preset() -> None:
 
 
 def test_liquidity_is_set_at_the_open_not_by_the_days_own_shocks() -> None:
-    # variance starts at its long-run level, so the first session's spread is the dial itself;
-    # a spread computed after the day's returns had updated the variance would differ
-    bars = path(days=2)
-    first_session = bars.half_spread[: bars.steps_per_day]
-    assert np.allclose(first_session, preset()["spread_bps"] / 1e4, rtol=1e-12)
-    assert not np.allclose(bars.half_spread[bars.steps_per_day], preset()["spread_bps"] / 1e4)
+    # falls raise variance (the leverage effect), so a spread set after the day's returns
+    # would move against that day's return; one set at the open cannot know it yet
+    bars = path(names=40, days=150)
+    spd = bars.steps_per_day
+    spread = np.log(bars.half_spread[::spd])  # one value per day, the same at every step
+    assert np.array_equal(bars.half_spread[1::spd], bars.half_spread[::spd])
+    day_return = np.diff(np.log(bars.close[spd - 1 :: spd]), axis=0)  # day d+1, close to close
+    same_day = np.corrcoef(np.diff(spread, axis=0).ravel(), day_return.ravel())[0, 1]
+    next_day = np.corrcoef(np.diff(spread[1:], axis=0).ravel(), day_return[:-1].ravel())[0, 1]
+    assert abs(same_day) < 0.05 and next_day < -0.2
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -122,7 +130,7 @@ def test_a_longer_run_starts_with_the_same_path(seed: int) -> None:
     short = path("crisis-v1", seed=seed, names=4, days=30)
     long = path("crisis-v1", seed=seed, names=4, days=60)
     rows = short.steps
-    for field in ("close", "half_spread", "volume"):
+    for field in ("close", "half_spread", "volume", "market_factor", "sector_factors"):
         assert np.array_equal(getattr(short, field), getattr(long, field)[:rows]), field
     for key, values in short.macro.items():
         assert np.array_equal(values, long.macro[key][: values.size]), key
@@ -135,7 +143,8 @@ def test_a_longer_run_starts_with_the_same_path(seed: int) -> None:
         ({"base_volume": -5}, "'base_volume' must be between"),
         ({"depth_levels": 0}, "'depth_levels' must be between 1 and 50"),
         ({"depth_levels": 2.7}, "'depth_levels' must be a whole number"),
-        ({"garch_beta": 0.95}, "must stay below 1"),
+        ({"tail_dof": 2.0}, "'tail_dof' must be between 2.5 and 1000"),
+        ({"overnight_share": 1.0}, "'overnight_share' must be between 0 and 0.95"),
         ({"mispricing_halflife_ticks": -3}, "mispricing_halflife_ticks"),
         ({"spread_bps": True}, "must be a number"),
     ],
@@ -155,9 +164,3 @@ def test_a_preset_built_by_hand_is_validated_too() -> None:
 def test_dials_equal_to_a_shipped_preset_carry_its_name() -> None:
     assert preset({"spread_bps": 4.0}).fingerprint == "standard-v1"
     assert preset({"base": "calm-v1", "spread_bps": 2.0}).fingerprint == "calm-v1"
-
-
-def test_every_shipped_preset_is_stationary() -> None:
-    for name in list_presets():
-        dials = preset(name)
-        assert dials["garch_alpha"] + dials["garch_gamma"] / 2 + dials["garch_beta"] < 1

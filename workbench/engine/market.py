@@ -5,16 +5,20 @@ Per day (a Python loop over days; every name is vectorised):
 - macro: a two-state business cycle drives growth; inflation is AR(1); the policy
   rate follows a smoothed Taylor rule; 2y/10y yields sit on the policy rate; the
   volatility index is the market factor's own conditional vol, annualised.
-- variance: the market factor and each name's idiosyncratic part follow
-  GJR-GARCH(1,1) on daily returns (Glosten, Jagannathan & Runkle 1993), with the
-  intercept set so the long-run vol equals the preset's dial.
-- fair value: ticks of log fair value = drift + beta x market + sector + idio shocks.
+- variance: the market factor and each name's idiosyncratic part have a daily
+  conditional variance with a fast and a slow component and a heavier response to
+  falls than to rises (``workbench.engine.volatility``); sector variance moves with
+  the market's, so co-movement rises in stress. Shocks are Student-t.
+- fair value: an overnight gap (the preset's share of the day's variance) and then
+  ticks of log fair value = drift + beta x market + sector + idio shocks.
 - price: fair value x exp(mispricing), the mispricing a tick-level AR(1)
   (discrete Ornstein-Uhlenbeck) with the preset's half-life and stationary vol.
-- liquidity: a U-shaped intraday volume profile that rises with vol; a half-spread
-  and book depth that widen and thin as vol rises.
+- liquidity: a U-shaped intraday volume profile scaled by the day's information
+  intensity (volume follows realised volatility, Clark 1973); a half-spread and
+  book depth that widen and thin as the variance known at the open rises.
 
-Ticks are reduced to step bars (open/high/low/close, volume, spread, depth) as
+The stylised facts these reproduce, and how they are measured, are in
+``workbench.engine.stylised`` (after Cont 2001). Ticks are reduced to step bars as
 each day is simulated, so memory grows with steps x names, never with ticks.
 """
 
@@ -26,17 +30,40 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.engine import portable
+from workbench.engine.macro import macro_path
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
+from workbench.engine.volatility import LogVariance, mixing_scale
 
 TRADING_DAYS = 252
 # one independent stream per source, so no draw moves when another source's length changes
-_STREAMS = ("macro", "universe", "market", "sector", "idio", "mispricing", "volume", "regime")
+_STREAMS = (
+    "macro",
+    "universe",
+    "market",
+    "sector",
+    "idio",
+    "mispricing",
+    "volume",
+    "regime",
+    "market_tails",
+    "idio_tails",
+    "market_vol",
+    "idio_vol",
+)
 
 
 @dataclass(frozen=True)
 class MarketPath:
-    """Step bars for every name; rows are steps (warm-up steps first)."""
+    """Step bars for every name; rows are steps (warm-up steps first).
+
+    The factor paths behind a simulated market are kept for attribution: a name's
+    log fair value moves each step by drift + ``betas[i] * market_factor[step]`` +
+    ``sector_factors[step, universe.sector_index()[i]]`` + its own idiosyncratic
+    shock (traded prices add a mean-reverting mispricing on top). Factor returns
+    are the zero-mean shocks in log terms, the first step of each day carrying
+    the overnight gap. They are ``None`` for historical bars.
+    """
 
     universe: Universe
     steps_per_day: int
@@ -52,6 +79,9 @@ class MarketPath:
     macro: dict[str, np.ndarray]  # one value per day, keys OBSERVABLE_MACRO
     levels: int
     level_step: float  # fraction of price between book levels
+    market_factor: np.ndarray | None = None  # (steps,) market factor log return per step
+    sector_factors: np.ndarray | None = None  # (steps, sectors) log return per step and sector
+    betas: np.ndarray | None = None  # (names,) each name's loading on the market factor
 
     @property
     def warmup_steps(self) -> int:
@@ -87,8 +117,8 @@ def simulate(
     rngs = {name: np.random.default_rng(s) for name, s in streams.items()}
     traits = _draw_traits(preset, universe, rngs["universe"])
     total_days = warmup_days + days
-    macro = _macro_path(preset, total_days, rngs["macro"], rngs["regime"])
-    bars = _BarBuilder(total_days * steps_per_day, universe.size)
+    macro = macro_path(preset, total_days, rngs["macro"], rngs["regime"])
+    bars = _BarBuilder(total_days * steps_per_day, universe.size, traits.sectors)
     day_sim = _DaySimulator(preset, traits, steps_per_day, ticks_per_step, rngs)
     for day in range(total_days):
         macro["vix"][day] = day_sim.market_vol_annualised()
@@ -101,6 +131,7 @@ def simulate(
         macro=macro,
         levels=int(preset["depth_levels"]),
         level_step=preset["level_step_bps"] / 1e4,
+        betas=traits.beta,
         **bars.arrays(),
     )
 
@@ -118,51 +149,17 @@ def _draw_traits(preset: Preset, universe: Universe, rng: np.random.Generator) -
     )
 
 
-def _macro_path(
-    p: Preset, days: int, rng: np.random.Generator, regime_rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    out = {k: np.empty(days) for k in ("regime", "growth", "inflation", "policy_rate")}
-    out.update(yield_2y=np.empty(days), yield_10y=np.empty(days), vix=np.empty(days))
-    regime, growth, inflation = 0, p["growth_expansion"], p["inflation_mean"]
-    rate = p["policy_neutral"] + p["inflation_mean"]
-    shocks = rng.standard_normal((days, 4))
-    switches = regime_rng.random(days)
-    for day in range(days):
-        stay = p["regime_stay_expansion"] if regime == 0 else p["regime_stay_contraction"]
-        regime = regime if switches[day] < stay else 1 - regime
-        target = p["growth_expansion"] if regime == 0 else p["growth_contraction"]
-        phi = p["growth_persistence"]
-        growth = target + phi * (growth - target) + p["growth_vol"] * shocks[day, 0]
-        psi = p["inflation_persistence"]
-        inflation = (
-            p["inflation_mean"]
-            + psi * (inflation - p["inflation_mean"])
-            + p["inflation_vol"] * shocks[day, 1]
-        )
-        taylor = (
-            p["policy_neutral"]
-            + inflation
-            + p["policy_inflation_weight"] * (inflation - p["inflation_mean"])
-            + p["policy_growth_weight"] * (growth - p["growth_expansion"])
-        )
-        rate = max(0.0, p["policy_smoothing"] * rate + (1 - p["policy_smoothing"]) * taylor)
-        y2 = rate + 0.25 * p["term_premium"] + p["yield_noise"] * shocks[day, 2]
-        out["regime"][day], out["growth"][day] = regime, growth
-        out["inflation"][day], out["policy_rate"][day] = inflation, rate
-        out["yield_2y"][day] = y2
-        out["yield_10y"][day] = y2 + p["term_premium"] + p["yield_noise"] * shocks[day, 3]
-    return out
-
-
 class _BarBuilder:
-    """Preallocated step bars, filled one day at a time."""
+    """Preallocated step bars and factor returns, filled one day at a time."""
 
-    def __init__(self, steps: int, names: int) -> None:
+    def __init__(self, steps: int, names: int, sectors: int) -> None:
         shape = (steps, names)
-        self._fields = {
+        self._fields: dict[str, np.ndarray] = {
             k: np.empty(shape)
             for k in ("open", "high", "low", "close", "volume", "half_spread", "depth")
         }
+        self._fields["market_factor"] = np.empty(steps)
+        self._fields["sector_factors"] = np.empty((steps, sectors))
 
     def put(self, rows: slice, **values: np.ndarray) -> None:
         for key, value in values.items():
@@ -170,6 +167,28 @@ class _BarBuilder:
 
     def arrays(self) -> dict[str, np.ndarray]:
         return self._fields
+
+
+@dataclass
+class _Shocks:
+    """One day's unit normal draws: row 0 is the overnight gap, rows 1.. the ticks."""
+
+    market: np.ndarray  # (1 + ticks,)
+    sector: np.ndarray  # (1 + ticks, sectors)
+    idio: np.ndarray  # (1 + ticks, names)
+    market_mix: float  # Student-t scale shared by the market and sector factors today
+    idio_mix: np.ndarray  # (names,)
+    market_unit: float  # the day's whole unit normal shock, gap and ticks together
+    idio_unit: np.ndarray  # (names,)
+
+
+@dataclass(frozen=True)
+class _Variances:
+    """Each source's daily variance for the day to come, known at its open."""
+
+    market: float
+    sector: float  # every sector's
+    idio: np.ndarray  # (names,)
 
 
 class _DaySimulator:
@@ -185,81 +204,177 @@ class _DaySimulator:
     ) -> None:
         self.p, self.t, self.rngs = p, traits, rngs
         self.steps, self.ticks = steps_per_day, ticks_per_step
-        self.market_var = p["market_vol"] ** 2 / TRADING_DAYS
-        self.idio_var = traits.idio_vol**2 / TRADING_DAYS
+        self.market = LogVariance(
+            np.array([p["market_vol"] ** 2 / TRADING_DAYS]),
+            p,
+            leverage=p["market_leverage"],
+            rng=rngs["market_vol"],
+        )
+        self.idio = LogVariance(
+            traits.idio_vol**2 / TRADING_DAYS, p, leverage=p["idio_leverage"], rng=rngs["idio_vol"]
+        )
+        self.sector_var = p["sector_vol"] ** 2 / TRADING_DAYS
         self.log_fair = portable.log(traits.price)
         self.mispricing = np.zeros(traits.beta.size)
-        halflife = max(p["mispricing_halflife_ticks"], 1e-9)
-        self.ar = math.pow(0.5, 1.0 / halflife)
-        self.norm_vol = np.sqrt(
+        self._prepare_mispricing(p, steps_per_day * ticks_per_step)
+        self.norm_var = (
             traits.beta**2 * p["market_vol"] ** 2 + p["sector_vol"] ** 2 + traits.idio_vol**2
-        ) / math.sqrt(TRADING_DAYS)
+        ) / TRADING_DAYS
+        self.coupling = p["idio_vol_coupling"]
+        # liquidity sits at its dials when every variance is at its typical (median) level
+        factor_typical = traits.beta**2 * p["market_vol"] ** 2 + p["sector_vol"] ** 2
+        idio_typical = traits.idio_vol**2 * math.exp(-(self.coupling**2) * self.market.shift)
+        self.typical_var = (
+            (factor_typical + idio_typical) / TRADING_DAYS * math.exp(-self.market.shift)
+        )
         profile = 1.0 + p["volume_u_shape"] * np.linspace(-1.0, 1.0, steps_per_day) ** 2
         self.volume_profile = (profile / profile.sum())[:, None]
+        # tick-sized buffers reused every day: fresh ones would page-fault in on each use
+        k, names = steps_per_day * ticks_per_step, traits.beta.size
+        self.idio_buffer = np.empty((1 + k, names))
+        self.noise_buffer = np.empty((k, names))
+        self.factor_buffer = np.empty((k, names))
+
+    def _prepare_mispricing(self, p: Preset, ticks: int) -> None:
+        ar = 0.5 ** (1.0 / p["mispricing_halflife_ticks"])
+        sigma = p["mispricing_vol"] * math.sqrt(1.0 - ar**2)
+        self.ar_block = max(1, min(ticks, int(math.log(1e4) / -math.log(ar))))
+        powers = np.arange(1, self.ar_block + 1, dtype=float)[:, None]
+        self.ar_up = sigma * portable.power(ar, -powers)
+        self.ar_down = portable.power(ar, powers)
 
     def market_vol_annualised(self) -> float:
-        return 100.0 * math.sqrt(self.market_var * TRADING_DAYS)
+        return 100.0 * math.sqrt(float(self.market.variance[0]) * TRADING_DAYS)
 
     def run_day(self, day: int, growth: float, bars: _BarBuilder) -> None:
-        p, t = self.p, self.t
-        k = self.steps * self.ticks
-        root_k = math.sqrt(k)
-        z_market = self.rngs["market"].standard_normal(k)
-        z_sector = self.rngs["sector"].standard_normal((k, t.sectors))
-        z_idio = self.rngs["idio"].standard_normal((k, t.beta.size))
-        drift = p["equity_premium"] + p["growth_sensitivity"] * (growth - p["growth_expansion"])
-        drift_tick = drift / TRADING_DAYS / k - 0.5 * (self.norm_vol**2) / k
-        market_vol, idio_vol = math.sqrt(self.market_var), np.sqrt(self.idio_var)
-        sector_vol = p["sector_vol"] / math.sqrt(TRADING_DAYS)
-        shocks = z_idio * (idio_vol / root_k)
-        shocks += np.outer(z_market, t.beta * (market_vol / root_k))
-        shocks += z_sector[:, t.sector] * (sector_vol / root_k)
-        shocks += drift_tick
-        log_fair = self.log_fair + np.cumsum(shocks, axis=0)
-        log_price = log_fair + self._mispricing_ticks(k)
-        self.log_fair = log_fair[-1]
-        # liquidity is set by the variance known at the open, before today's shocks update it
-        self._reduce(day, log_price, market_vol, bars)
-        self._update_variance(
-            z_market.sum() / root_k * market_vol, z_idio.sum(0) / root_k * idio_vol
+        shocks = self._draw()
+        # the day's variances are those known at the open; its shocks update them at the close
+        var = self._variances()
+        scales = self._scales(var, shocks)
+        log_price = self._log_prices(growth, shocks, scales)
+        rows = slice(day * self.steps, (day + 1) * self.steps)
+        self._reduce(rows, log_price, bars)
+        self._liquidity(rows, var, shocks, bars)
+        self._factors(rows, shocks, scales, bars)
+        self._update_variance(shocks)
+
+    def _draw(self) -> _Shocks:
+        rows, t, dof = 1 + self.steps * self.ticks, self.t, self.p["tail_dof"]
+        market = self.rngs["market"].standard_normal(rows)
+        idio = self.rngs["idio"].standard_normal(out=self.idio_buffer)
+        night = math.sqrt(self.p["overnight_share"])
+        day = math.sqrt((1.0 - self.p["overnight_share"]) / (rows - 1))
+        return _Shocks(
+            market=market,
+            sector=self.rngs["sector"].standard_normal((rows, t.sectors)),
+            idio=idio,
+            market_mix=float(mixing_scale(self.rngs["market_tails"], dof, 1)[0]),
+            idio_mix=mixing_scale(self.rngs["idio_tails"], dof, t.beta.size),
+            market_unit=float(night * market[0] + day * market[1:].sum()),
+            idio_unit=night * idio[0] + day * idio[1:].sum(axis=0),
         )
 
-    def _mispricing_ticks(self, k: int) -> np.ndarray:
-        sigma = self.p["mispricing_vol"] * math.sqrt(1.0 - self.ar**2)
-        path = self.rngs["mispricing"].standard_normal((k, self.mispricing.size)) * sigma
+    def _variances(self) -> _Variances:
+        """Sector variance moves with the market's, and each name's own variance partly too
+        (the common factor in idiosyncratic volatility, Herskovic et al. 2016), so names
+        calm and storm together and co-move more when the market is stressed."""
+        market_dev = self.market.deviation[0]
+        market = float(self.market.variance[0])
+        coupled = math.exp(self.coupling * market_dev - self.coupling**2 * self.market.shift)
+        return _Variances(
+            market=market,
+            sector=self.sector_var * market / float(self.market.long_run[0]),
+            idio=self.idio.variance * coupled,
+        )
+
+    def _scales(self, var: _Variances, s: _Shocks) -> dict[str, np.ndarray]:
+        """Per-tick and overnight standard deviations of each source today."""
+        night = self.p["overnight_share"]
+        day = (1.0 - night) / (self.steps * self.ticks)
+        market = math.sqrt(var.market) * s.market_mix
+        sector = math.sqrt(var.sector) * s.market_mix
+        idio = np.sqrt(var.idio) * s.idio_mix
+        return {
+            "market_night": np.array(market * math.sqrt(night)),
+            "market_tick": np.array(market * math.sqrt(day)),
+            "sector_night": np.array(sector * math.sqrt(night)),
+            "sector_tick": np.array(sector * math.sqrt(day)),
+            "idio_night": idio * math.sqrt(night),
+            "idio_tick": idio * math.sqrt(day),
+        }
+
+    def _log_prices(self, growth: float, s: _Shocks, scales: dict[str, np.ndarray]) -> np.ndarray:
+        """(ticks, names) log mid: fair value after the gap and each tick, plus mispricing.
+
+        The day's drift accrues in the overnight gap, where the equity premium has been
+        earned historically (Cliff, Cooper & Gulen 2008, "Return differences between
+        trading and non-trading hours: like night and day"). Factor paths are summed at
+        their own size and spread over names once: cumsum is linear.
+        """
+        p, t = self.p, self.t
+        drift = p["equity_premium"] + p["growth_sensitivity"] * (growth - p["growth_expansion"])
+        gap = s.idio[0] * scales["idio_night"]
+        gap += t.beta * (s.market[0] * scales["market_night"])
+        gap += s.sector[0, t.sector] * scales["sector_night"]
+        gap += drift / TRADING_DAYS - 0.5 * self.norm_var
+        ticks = s.idio[1:]  # scaled in place: the draws are not needed after this
+        ticks *= scales["idio_tick"]
+        ticks[0] += self.log_fair + gap
+        np.cumsum(ticks, axis=0, out=ticks)
+        market = np.cumsum(s.market[1:]) * scales["market_tick"]
+        sector = np.cumsum(s.sector[1:], axis=0) * scales["sector_tick"]
+        ticks += np.multiply(market[:, None], t.beta, out=self.factor_buffer)
+        ticks += np.take(sector, t.sector, axis=1, out=self.factor_buffer)
+        self.log_fair = ticks[-1].copy()
+        ticks += self._mispricing_ticks()
+        return ticks
+
+    def _mispricing_ticks(self) -> np.ndarray:
+        """AR(1) per tick, m[t] = ar * m[t-1] + sigma * eps[t], every name at once.
+
+        Solved in closed form, m[t] = ar^t * (m[0] + sigma * sum_{s<=t} ar^-s eps[s]), over
+        blocks short enough that ar^-s stays below 1e4, so no precision is lost to scaling.
+        """
+        path = self.rngs["mispricing"].standard_normal(out=self.noise_buffer)
         level = self.mispricing
-        for tick in path:  # AR(1) in place: m[t] = ar * m[t-1] + eps[t], every name at once
-            tick += self.ar * level
-            level = tick
-        self.mispricing = path[-1].copy()
+        for start in range(0, path.shape[0], self.ar_block):
+            block = path[start : start + self.ar_block]
+            rows = block.shape[0]
+            block *= self.ar_up[:rows]
+            np.cumsum(block, axis=0, out=block)
+            block += level
+            block *= self.ar_down[:rows]
+            level = block[-1]
+        self.mispricing = level.copy()
         return path
 
-    def _update_variance(self, market_ret: float, idio_ret: np.ndarray) -> None:
-        p = self.p
-        a, g, b = p["garch_alpha"], p["garch_gamma"], p["garch_beta"]
-        persistence = a + g / 2 + b  # below 1: the preset refuses anything else
-        long_market = p["market_vol"] ** 2 / TRADING_DAYS
-        long_idio = self.t.idio_vol**2 / TRADING_DAYS
-        hit = a + g * (market_ret < 0)
-        self.market_var = (
-            (1 - persistence) * long_market + hit * market_ret**2 + b * self.market_var
-        )
-        hits = a + g * (idio_ret < 0)
-        self.idio_var = (1 - persistence) * long_idio + hits * idio_ret**2 + b * self.idio_var
+    def _update_variance(self, s: _Shocks) -> None:
+        self.market.update(np.array([s.market_unit]))
+        self.idio.update(s.idio_unit)
 
-    def _reduce(
-        self, day: int, log_price: np.ndarray, market_vol: float, bars: _BarBuilder
-    ) -> None:
-        t, p = self.t, self.p
-        open_, high, low, close = _step_bars(log_price.reshape(self.steps, self.ticks, -1))
-        vol_now = np.sqrt(
-            t.beta**2 * market_vol**2 + self.idio_var + p["sector_vol"] ** 2 / TRADING_DAYS
+    def _reduce(self, rows: slice, log_price: np.ndarray, bars: _BarBuilder) -> None:
+        # exp is monotone, so only the four bar values per step need it (in one call)
+        per_step = log_price.reshape(self.steps, self.ticks, -1)
+        logs = np.stack(
+            (per_step[:, 0, :], per_step.max(axis=1), per_step.min(axis=1), per_step[:, -1, :])
         )
-        stress = vol_now / self.norm_vol
+        open_, high, low, close = portable.exp(logs)
+        # widened to hold the open and close whatever the last bit of exp does
+        high = np.maximum(high, np.maximum(open_, close))
+        low = np.minimum(low, np.minimum(open_, close))
+        bars.put(rows, open=open_, high=high, low=low, close=close)
+
+    def _liquidity(self, rows: slice, var: _Variances, s: _Shocks, bars: _BarBuilder) -> None:
+        """Spreads follow the variance known at the open; volume the day's realised intensity."""
+        t, p = self.t, self.p
+        factor_var = t.beta**2 * var.market + var.sector
+        stress = np.sqrt((factor_var + var.idio) / self.typical_var)
+        today = factor_var * s.market_mix**2 + var.idio * s.idio_mix**2
+        intensity = np.sqrt(today / self.typical_var)
         noise = self.rngs["volume"].lognormal(0.0, p["volume_noise"], (self.steps, t.beta.size))
         volume = np.floor(
             t.volume
-            * portable.power(stress, p["volume_vol_elasticity"])
+            * portable.power(intensity, p["volume_vol_elasticity"])
             * self.volume_profile
             * noise
         )
@@ -267,33 +382,18 @@ class _DaySimulator:
             p["spread_bps"] / 1e4 * portable.power(stress, p["spread_vol_elasticity"]),
             volume.shape,
         )
-        rows = slice(day * self.steps, (day + 1) * self.steps)
         bars.put(
             rows,
-            open=open_,
-            high=high,
-            low=low,
-            close=close,
             volume=volume,
             half_spread=half_spread,
             depth=np.floor(np.maximum(volume * p["depth_fraction"], 1.0)),
         )
 
-
-def _step_bars(log_ticks: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Open, high, low and close of each step from (steps, ticks, names) log prices.
-
-    exp is monotonic, so the high of the prices is exp of the high of the logs: one
-    exp per bar instead of per tick. The high and low are widened to hold the open
-    and close whatever the last bit of exp does.
-    """
-    logs = np.stack(
-        (log_ticks[:, 0], log_ticks.max(axis=1), log_ticks.min(axis=1), log_ticks[:, -1])
-    )
-    open_, high, low, close = portable.exp(logs)
-    return (
-        open_,
-        np.maximum(high, np.maximum(open_, close)),
-        np.minimum(low, np.minimum(open_, close)),
-        close,
-    )
+    def _factors(self, rows: slice, s: _Shocks, scales: dict[str, np.ndarray], bars: _BarBuilder):
+        """Each step's market and sector factor log return; the first step carries the gap."""
+        market = s.market[1:].reshape(self.steps, self.ticks).sum(axis=1) * scales["market_tick"]
+        market[0] += s.market[0] * scales["market_night"]
+        sector = s.sector[1:].reshape(self.steps, self.ticks, -1).sum(axis=1)
+        sector *= scales["sector_tick"]
+        sector[0] += s.sector[0] * scales["sector_night"]
+        bars.put(rows, market_factor=market, sector_factors=sector)

@@ -34,15 +34,21 @@ _STANDARD: dict[str, float] = {
     "policy_smoothing": 0.97,
     "term_premium": 0.012,
     "yield_noise": 0.0005,
-    # market factor and per-name variance (GJR-GARCH on daily returns)
+    # market factor and per-name variance (fast + slow components on daily returns)
     "equity_premium": 0.06,
     "growth_sensitivity": 1.5,  # extra drift per unit of growth above its mean
     "market_vol": 0.16,  # long-run market factor vol
-    "sector_vol": 0.08,
+    "sector_vol": 0.08,  # at the market's long-run variance; scales with the market's
     "idio_vol": 0.22,  # long-run idiosyncratic vol (median name)
-    "garch_alpha": 0.04,
-    "garch_gamma": 0.08,  # extra response to negative shocks (leverage effect)
-    "garch_beta": 0.90,
+    "vol_fast_vol": 0.6,  # stationary std of the fast component of log variance
+    "vol_fast_halflife_days": 3.0,
+    "vol_slow_vol": 0.9,  # the slow component's (long memory)
+    "vol_slow_halflife_days": 60.0,
+    "market_leverage": 0.5,  # -corr(today's market shock, the shock to its log variance)
+    "idio_leverage": 0.3,  # the same for each name's own variance
+    "idio_vol_coupling": 0.6,  # loading of each name's log variance on the market's
+    "tail_dof": 6.0,  # Student-t degrees of freedom of daily shocks
+    "overnight_share": 0.3,  # share of a day's variance in the close-to-open gap
     # prices = fair value × mean-reverting mispricing (per tick)
     "mispricing_vol": 0.002,  # stationary std of log mispricing
     "mispricing_halflife_ticks": 40.0,
@@ -68,7 +74,11 @@ _SHIPPED: dict[str, dict[str, float]] = {
     "calm-v1": _with(
         market_vol=0.10,
         idio_vol=0.15,
-        garch_gamma=0.04,
+        market_leverage=0.4,
+        vol_fast_vol=0.5,
+        vol_slow_vol=0.7,
+        tail_dof=8.0,
+        overnight_share=0.2,
         regime_stay_expansion=0.999,
         spread_bps=2.0,
         mispricing_vol=0.001,
@@ -76,9 +86,8 @@ _SHIPPED: dict[str, dict[str, float]] = {
     "turbulent-v1": _with(
         market_vol=0.26,
         idio_vol=0.32,
-        garch_alpha=0.07,
-        garch_gamma=0.14,
-        garch_beta=0.84,
+        vol_fast_vol=0.7,
+        tail_dof=5.0,
         regime_stay_expansion=0.985,
         spread_bps=8.0,
         depth_fraction=0.01,
@@ -95,6 +104,10 @@ _SHIPPED: dict[str, dict[str, float]] = {
         depth_fraction=0.005,
         volume_vol_elasticity=1.5,
         mispricing_vol=0.006,
+        market_leverage=0.6,
+        vol_fast_vol=0.7,
+        tail_dof=5.0,
+        overnight_share=0.35,
     ),
 }
 DEFAULT_PRESET = "standard-v1"
@@ -122,9 +135,15 @@ RANGES: dict[str, tuple[float, float]] = {
     "market_vol": (0.01, 2.0),
     "sector_vol": (0.0, 2.0),
     "idio_vol": (0.01, 3.0),
-    "garch_alpha": (0.0, 1.0),
-    "garch_gamma": (0.0, 1.0),
-    "garch_beta": (0.0, 1.0),
+    "vol_fast_vol": (0.0, 3.0),
+    "vol_fast_halflife_days": (0.1, 10_000.0),
+    "vol_slow_vol": (0.0, 3.0),
+    "vol_slow_halflife_days": (0.1, 10_000.0),
+    "market_leverage": (0.0, 1.0),
+    "idio_leverage": (0.0, 1.0),
+    "idio_vol_coupling": (0.0, 2.0),
+    "tail_dof": (2.5, 1000.0),
+    "overnight_share": (0.0, 0.95),
     "mispricing_vol": (0.0, 0.2),
     "mispricing_halflife_ticks": (1.0, 1e6),
     "base_volume": (1.0, 1e12),
@@ -207,12 +226,6 @@ def _check_ranges(dials: Mapping[str, float]) -> None:
     if not dials["depth_levels"].is_integer():
         raise ConfigError(
             f"dial 'depth_levels' must be a whole number, got {dials['depth_levels']}"
-        )
-    persistence = dials["garch_alpha"] + dials["garch_gamma"] / 2 + dials["garch_beta"]
-    if persistence >= 1.0:
-        raise ConfigError(
-            f"garch_alpha + garch_gamma/2 + garch_beta is {persistence:.4g}; it must stay below 1 "
-            "or variance has no long-run level to revert to (lower garch_beta)"
         )
 
 

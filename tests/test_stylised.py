@@ -1,0 +1,132 @@
+"""The market's statistical shape: the statistics themselves, and the facts they must show."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.engine import MarketPath, Universe, preset, simulate
+from workbench.engine.stylised import (
+    acf,
+    daily_bars,
+    excess_kurtosis,
+    mean_pairwise_corr,
+    stylised_facts,
+)
+from workbench.errors import ConfigError
+
+# every source of non-Gaussian shape switched off: no fat tails, no volatility clustering,
+# no leverage, no overnight gap
+GAUSSIAN = {"tail_dof": 1000.0, "vol_fast_vol": 0.0, "vol_slow_vol": 0.0, "overnight_share": 0.0}
+
+
+def run(model: str | dict = "standard-v1", *, names: int = 30, days: int = 250, seed: int = 1):
+    return simulate(
+        preset(model),
+        Universe.synthetic(names),
+        seed=seed,
+        days=days,
+        steps_per_day=6,
+        ticks_per_step=65,
+        warmup_days=4,
+    )
+
+
+def hand_path(close: np.ndarray, opens: np.ndarray, volume: np.ndarray) -> MarketPath:
+    """Two steps a day; open/close given per step."""
+    shape = close.shape
+    return MarketPath(
+        universe=Universe.of([f"N{i}" for i in range(shape[1])]),
+        steps_per_day=2,
+        ticks_per_step=1,
+        warmup_days=1,
+        open=opens,
+        high=np.maximum(opens, close),
+        low=np.minimum(opens, close),
+        close=close,
+        volume=volume,
+        half_spread=np.full(shape, 1e-4),
+        depth=np.ones(shape),
+        macro={},
+        levels=1,
+        level_step=1e-4,
+    )
+
+
+def test_daily_bars_take_the_days_first_open_and_last_close() -> None:
+    # three days of two steps; day 0 is warm-up
+    close = np.array([[100.0], [101.0], [103.0], [104.0], [102.0], [99.0]])
+    opens = np.array([[99.0], [100.0], [102.0], [103.0], [104.0], [102.0]])
+    volume = np.arange(1.0, 7.0)[:, None]
+    bars = daily_bars(hand_path(close, opens, volume))
+    assert np.allclose(bars.close_to_close[:, 0], np.log([104 / 101, 99 / 104]))
+    assert np.allclose(bars.overnight[:, 0], np.log([102 / 101, 104 / 104]))
+    assert np.array_equal(bars.volume[:, 0], [3 + 4, 5 + 6])
+
+
+def test_daily_bars_refuse_a_path_too_short_to_measure() -> None:
+    close = np.full((4, 1), 100.0)
+    with pytest.raises(ConfigError, match="two trading days"):
+        daily_bars(hand_path(close, close, close))
+
+
+def test_the_statistics_on_series_whose_answer_is_known() -> None:
+    rng = np.random.default_rng(5)
+    normal = rng.standard_normal((20_000, 3))
+    assert np.all(np.abs(excess_kurtosis(normal)) < 0.15)
+    t5 = rng.standard_t(5, (20_000, 3))  # excess kurtosis 6 in theory
+    assert np.all(excess_kurtosis(t5) > 3)
+    ar = np.empty((20_000, 1))
+    ar[0] = 0.0
+    for i in range(1, ar.shape[0]):
+        ar[i] = 0.6 * ar[i - 1] + normal[i, 0]
+    assert acf(ar, 1)[0] == pytest.approx(0.6, abs=0.02)
+    assert acf(ar, 2)[0] == pytest.approx(0.36, abs=0.03)
+    common = rng.standard_normal((20_000, 1))
+    correlated = common + rng.standard_normal((20_000, 4))  # pairwise correlation 1/2
+    assert mean_pairwise_corr(correlated) == pytest.approx(0.5, abs=0.02)
+
+
+def test_the_default_market_has_fat_tails_and_an_overnight_gap_a_gaussian_one_does_not() -> None:
+    facts = stylised_facts([run()])
+    assert facts["excess_kurtosis"] > 2.0
+    assert 0.2 < facts["overnight_share"] < 0.4
+    gaussian = stylised_facts([run(GAUSSIAN)])
+    assert abs(gaussian["excess_kurtosis"]) < 0.5
+    assert gaussian["overnight_share"] < 0.02
+
+
+def test_volatility_clusters_falls_raise_it_and_volume_follows_it() -> None:
+    facts = stylised_facts([run(names=40, days=400)])
+    assert facts["acf_abs_1"] > 0.1 and facts["acf_abs_10"] > 0.03
+    assert facts["leverage"] < -0.03
+    assert facts["abs_volume_corr"] > 0.3
+    flat = stylised_facts([run(GAUSSIAN, names=20, days=250)])
+    assert abs(flat["acf_abs_1"]) < 0.05 and abs(flat["leverage"]) < 0.04
+
+
+def test_names_move_together_more_when_the_market_is_stressed() -> None:
+    bars = run(names=40, days=500, seed=3)
+    daily = daily_bars(bars).close_to_close
+    vix = bars.macro["vix"][bars.warmup_days :]
+    calm, stressed = vix <= np.quantile(vix, 0.3), vix >= np.quantile(vix, 0.7)
+    assert mean_pairwise_corr(daily[stressed]) > mean_pairwise_corr(daily[calm]) + 0.05
+    spread = bars.half_spread[:: bars.steps_per_day][bars.warmup_days :]
+    assert spread[stressed].mean() > 1.3 * spread[calm].mean()
+
+
+def test_crisis_names_move_together_more_than_calm_names() -> None:
+    calm, crisis = (stylised_facts([run(name, days=200)]) for name in ("calm-v1", "crisis-v1"))
+    assert crisis["pairwise_corr"] > calm["pairwise_corr"] + 0.1
+
+
+def test_the_factor_paths_explain_a_name_with_no_idiosyncratic_risk() -> None:
+    bars = run({"idio_vol": 0.01, "mispricing_vol": 0.0}, names=16, days=30)
+    assert bars.market_factor is not None and bars.sector_factors is not None
+    assert bars.betas is not None
+    step_return = np.diff(np.log(bars.close), axis=0)
+    sector = np.asarray(bars.universe.sector_index())
+    explained = bars.betas * bars.market_factor[1:, None] + bars.sector_factors[1:, sector]
+    residual = step_return - explained
+    assert residual.std() < 0.1 * step_return.std()
+    assert bars.sector_factors.shape == (bars.steps, 8)
