@@ -135,9 +135,19 @@ def test_a_long_random_history_never_shows_negative_equity() -> None:
     forced = results.orders[results.orders["reason"].str.startswith("liquidation")]
     assert set(forced["arm"]) == {"random"}
     assert exposure.shape == equity.shape and (exposure.index == equity.index).all()
-    card = results.scorecard
-    for arm in card.index:
-        if card.loc[arm, "bust"]:
-            assert card.loc[arm, "sharpe"] <= 0
+    assert not results.scorecard["bust"].any()
     daily = equity.pct_change().dropna()
     assert (daily.to_numpy() >= -1.0).all()
+
+
+def test_with_no_maintenance_to_speak_of_the_same_history_ends_bust_not_below_zero() -> None:
+    results = evaluate(["random"], data=long_history(), maintenance_multiple=1_000)
+    card, equity = results.scorecard.loc["random"], results.equity["random"]
+    step = card["bust_step"]
+    assert card["bust"] and isinstance(step, int) and 0 < step < len(equity) - 1
+    assert (equity >= 0).all() and (equity.iloc[step:] == 0).all() and equity.iloc[step - 1] > 0
+    assert card["return_pct"] == -100.0 and card["max_drawdown_pct"] == 100.0
+    assert card["sharpe"] < 0 and card["decisions"] == step
+    closing = results.orders[results.orders["reason"].str.startswith("liquidation")]
+    assert not closing.empty and (closing["day"] >= step).all()
+    assert results.exposure["random"].iloc[-1] == 0

@@ -59,7 +59,8 @@ METRICS: dict[str, tuple[str, str]] = {
         "is not asked again, its equity is 0, and its positions are closed by liquidation "
         "orders. Its Sharpe is computed up to the close of the day it went bust.",
         "A bust arm's return is -100 % whatever the market did later; compare bust arms by "
-        "when they went bust (bust_step), not by their later equity.",
+        "when they went bust (bust_step). Its Sharpe, a ratio of arithmetic daily returns, "
+        "can stay positive when large gains came before the ruin: read bust first.",
     ),
     "bust_step": (
         "Index of the trading step (0-based, as in the equity frame) at whose close the arm "
