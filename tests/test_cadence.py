@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from workbench.integrations import (
     PydanticAIAdapter,
     callable_agent,
 )
+from workbench.report import format_scorecard, render_report
 
 DAYS = 4
 
@@ -130,3 +132,14 @@ def test_the_transcript_records_the_cadence_and_a_replay_on_another_is_refused()
     finer = callable_agent(None, name="a", mode="replay", every="step", transcript=live.recorder)
     with pytest.raises(ReplayMiss, match="every 'day', but this run has every 'step'"):
         evaluate([finer], **market)
+
+
+def test_the_run_heading_says_how_often_the_arms_decided(tmp_path: Path) -> None:
+    fast = callable_agent(Seen(), name="fast", every="step")
+    results = evaluate([fast, "cash"], seed=1, universe=3, days=1, ticks_per_step=5)
+    head = format_scorecard(results).splitlines()[0]
+    assert head.endswith("· fast decides every step, cash decides once a day")
+    daily = evaluate(["cash", "momentum"], seed=1, universe=3, days=1, ticks_per_step=5)
+    assert format_scorecard(daily).splitlines()[0].endswith("· arms decide once a day")
+    page = render_report(daily, tmp_path / "report.html").read_text()
+    assert "arms decide once a day" in page

@@ -12,6 +12,7 @@ import pytest
 from workbench import Agent, Results, evaluate
 from workbench.engine.historical import Historical
 from workbench.errors import ConfigError
+from workbench.report import format_scorecard
 from workbench.schema import HISTORY_STEPS
 
 SYMBOLS = ["UP", "FLAT"]
@@ -71,6 +72,7 @@ def test_a_short_squeezed_past_zero_equity_is_bust_and_never_negative() -> None:
     assert closing[["day", "step"]].values.tolist()[0] == [2, 0]
     assert results.exposure["short"].iloc[-1] == 0  # closed out in full
     assert arm.asked == 2 and card["decisions"] == 2  # bust at the third close: not asked again
+    assert format_scorecard(results).endswith("not asked again): short at step 2")
 
 
 def test_prices_past_the_maintenance_multiple_liquidate_back_to_the_cap() -> None:
