@@ -125,6 +125,49 @@ def test_reducing_exposure_is_never_refused_by_the_cap() -> None:
     assert record["status"] == "filled"
 
 
+def gapped_market() -> MarketPath:
+    """BBB closes at 50 on the decision step and opens 12 % higher in the next one."""
+    base = flat_market(volume=100_000.0, depth=2_000.0)
+    opened = np.array([[100.0, 50.0], [100.0, 56.0]])
+    return dataclasses.replace(base, open=opened, high=opened * 1.01, low=opened * 0.99)
+
+
+def rotation_book() -> Portfolio:
+    portfolio = book(cash=5_000.0)
+    portfolio.positions[:] = [950, 0]  # 95 % of 100,000 equity in AAA
+    return portfolio
+
+
+def test_a_rotation_listed_buy_first_fills_as_a_whole() -> None:
+    # momentum-like: out of AAA into BBB, sized on BBB's last close of 50. Action by action
+    # in the order given, the buy would be judged on a book still holding AAA:
+    # (95,000 + 1,900 x 56) / 100,000 = 2.01x, above the 2x cap.
+    buy = Action(symbol="BBB", side="buy", quantity=1_900)
+    sell = Action(symbol="AAA", side="sell", quantity=950)
+    records, portfolio = run(buy, sell, market=gapped_market(), portfolio=rotation_book())
+    assert [(r["symbol"], r["side"]) for r in records] == [("BBB", "buy"), ("AAA", "sell")]
+    assert [r["status"] for r in records] == ["filled", "filled"]
+    assert portfolio.positions.tolist() == [0, 1_900]
+
+
+def test_a_decision_that_ends_above_the_cap_is_still_refused_after_its_sells() -> None:
+    buy = Action(symbol="BBB", side="buy", quantity=3_600)  # 201,600 of BBB alone: 2.02x
+    sell = Action(symbol="AAA", side="sell", quantity=950)
+    records, portfolio = run(buy, sell, market=gapped_market(), portfolio=rotation_book())
+    assert [r["status"] for r in records] == ["refused", "filled"]
+    assert "leverage cap" in records[0]["reason"] and portfolio.positions.tolist() == [0, 0]
+
+
+def test_a_cover_listed_after_a_new_buy_executes_first() -> None:
+    portfolio = book(cash=195_000.0)
+    portfolio.positions[:] = [0, -1_900]  # short BBB; at BBB's gap to 56, equity is 88,600
+    buy = Action(symbol="AAA", side="buy", quantity=1_100)  # 110,000: 2.44x beside the short
+    cover = Action(symbol="BBB", side="buy", quantity=1_900)
+    records, after = run(buy, cover, market=gapped_market(), portfolio=portfolio)
+    assert [r["status"] for r in records] == ["filled", "filled"]
+    assert after.positions.tolist() == [1_100, 0]
+
+
 def test_unknown_symbols_and_zero_quantities_are_refused_not_raised() -> None:
     records, portfolio = run(
         Action(symbol="ZZZ", side="buy", quantity=1),

@@ -83,6 +83,23 @@ def test_a_changed_cadence_is_named(recording: Path) -> None:
         replay(recording, steps_per_day=4)
 
 
+def test_a_changed_decision_cadence_of_an_arm_is_named(recording: Path) -> None:
+    def finer(manifest: dict[str, Any]) -> None:
+        manifest["roster"][0]["every"] = "step"
+
+    _edit(recording / "manifest.json", finer)
+    with pytest.raises(ReplayMiss, match="every 'day', but this run has every 'step'"):
+        replay(recording)
+
+
+def test_the_margin_rule_is_recorded_and_a_changed_one_is_named(recording: Path) -> None:
+    manifest = json.loads((recording / "manifest.json").read_text())
+    assert manifest["options"] == {"leverage_cap": 2.0, "maintenance_multiple": 3.0}
+    _edit(recording / "manifest.json", lambda m: m["options"].update(maintenance_multiple=2.5))
+    report = replay(recording, check=False)
+    assert "experiment maintenance_multiple: recorded 3.0, replayed 2.5" in report.differences
+
+
 def test_a_changed_roster_is_named(recording: Path) -> None:
     _edit(recording / "manifest.json", lambda m: m["roster"].pop())
     with pytest.raises(ReplayMiss, match=r"roster \['trend', 'contrarian', 'momentum'\]"):

@@ -107,6 +107,8 @@ def test_run_evaluation_matches_the_library_and_writes_artefacts(tmp_path: Path)
         assert (tmp_path / relative).is_file() and not Path(relative).is_absolute()
     assert answer["counts"]["orders"] == len(library.orders)
     assert "orders" not in answer  # large outputs by path only
+    assert answer["meta"]["every"] == {"cash": "day", "momentum": "day"}  # the cadence
+    assert answer["meta"]["maintenance_multiple"] == 3.0 and "exposure" in answer["artefacts"]
     ranking = answer["ranking"]
     assert ranking["seeds"] == 1 and ranking["arms_compared"] == 2
     assert ranking["arm_sources"] == {"cash": "baseline", "momentum": "baseline"}

@@ -12,9 +12,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from workbench.errors import ConfigError
 from workbench.schema import Decision
+
+Every = Literal["day", "step"] | int
+"""How often an arm is asked: ``"day"`` (the default: once per trading day, at the
+close of the day's first step), ``"step"`` (at every step's close) or a whole number
+N (at every Nth step's close, counted from the first; N steps are N days on
+historical bars, where a day is one step)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class RunInfo:
     days: int
     steps_per_day: int
     ticks_per_step: int
+    decision_interval: int  # steps between this arm's decisions: its ``every``, resolved
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,10 @@ class ExecutionReport:
 class Agent:
     """Base of every arm. Override ``decide`` (sync) or ``adecide`` (async).
 
-    ``every`` asks the arm at every Nth decision point; in between it holds.
+    ``every`` is the arm's cadence (see ``Every``): ``"day"`` by default, so every
+    arm is asked once per trading day at the same step whatever ``steps_per_day``;
+    ``"step"`` or a number of steps is a finer (or coarser) explicit choice. In
+    between the arm holds.
     Each arm gets its own copy of the payload, so one arm cannot change what
     another sees; ``shares_payload = True`` skips the copy for arms known never
     to mutate it (the baselines). A synchronous ``decide`` runs in a worker thread
@@ -97,15 +108,15 @@ class Agent:
     """
 
     name: str = "agent"
-    every: int = 1
+    every: Every = "day"
     shares_payload: bool = False
     inline: bool = False
 
-    def __init__(self, name: str | None = None, *, every: int | None = None) -> None:
+    def __init__(self, name: str | None = None, *, every: Every | None = None) -> None:
         if name is not None:
             self.name = name
         if every is not None:
-            self.every = every
+            self.every = check_every(every, self.name)
         self.usage = Usage()
 
     def begin(self, run: RunInfo) -> None:
@@ -131,6 +142,27 @@ class Agent:
         return f"{type(self).__name__}(name={self.name!r}, every={self.every})"
 
 
+def check_every(every: Any, arm: str) -> Every:
+    """``every`` if it is a cadence (``"day"``, ``"step"`` or a whole number >= 1)."""
+    if every in ("day", "step"):
+        return str(every)  # type: ignore[return-value]
+    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        raise ConfigError(
+            f"arm {arm!r}: every must be 'day' (once per trading day, the default), 'step' "
+            f"(every step) or a whole number of steps >= 1, got {every!r}"
+        )
+    return every
+
+
+def decision_interval(every: Every, steps_per_day: int) -> int:
+    """Steps between two decisions of an arm with cadence ``every``."""
+    if every == "day":
+        return steps_per_day
+    if every == "step":
+        return 1
+    return int(every)
+
+
 @dataclass
 class ArmState:
     """Run bookkeeping the evaluation keeps per arm (not visible to the arm)."""
@@ -145,8 +177,11 @@ class ArmState:
 __all__ = [
     "Agent",
     "DecisionRequest",
+    "Every",
     "ExecutionReport",
     "PresetStamp",
     "RunInfo",
     "Usage",
+    "check_every",
+    "decision_interval",
 ]

@@ -1,8 +1,8 @@
 """Baseline agents: ordinary arms with the same interface as LLM arms.
 
-Each reads only the observation payload and answers with a ``Decision``. The
-portfolio ones rebalance once a day (``every`` defaults to the run's steps per
-day) to target weights, trading whole shares at market.
+Each reads only the observation payload and answers with a ``Decision``. Like
+every arm they decide once per trading day unless ``every`` says otherwise; the
+portfolio ones rebalance to target weights, trading whole shares at market.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from workbench.agents import Agent, RunInfo
+from workbench.agents import Agent, Every, RunInfo
 from workbench.errors import ConfigError
 from workbench.schema import HOLD, Action, Decision
 
@@ -31,20 +31,11 @@ class Cash(Agent):
 
 
 class _TargetWeights(Agent):
-    """Rebalances to ``targets(payload)`` (symbol → weight of equity), once a day
-    unless ``every`` is given."""
+    """Rebalances to ``targets(payload)`` (symbol → weight of equity)."""
 
     invested = 0.95
     shares_payload = True
     inline = True
-
-    def __init__(self, name: str | None = None, *, every: int | None = None) -> None:
-        super().__init__(name, every=every)
-        self.daily = every is None
-
-    def begin(self, run: RunInfo) -> None:
-        if self.daily:
-            self.every = run.steps_per_day
 
     def targets(self, payload: dict[str, Any]) -> dict[str, float]:
         raise NotImplementedError
@@ -86,7 +77,6 @@ class BuyAndHold(EqualWeight):
     _bought = False
 
     def begin(self, run: RunInfo) -> None:
-        super().begin(run)
         self._bought = False
 
     def decide(self, payload: dict[str, Any]) -> Decision:
@@ -132,7 +122,7 @@ class MeanReversion(_Ranked):
 
 
 class RandomTrader(Agent):
-    """Trades a few random names at random each step; seeded, so runs repeat exactly."""
+    """Trades a few random names at random at each decision; seeded, so runs repeat exactly."""
 
     name = "random"
     shares_payload = True
@@ -143,7 +133,7 @@ class RandomTrader(Agent):
         name: str | None = None,
         *,
         seed: int = 0,
-        every: int | None = None,
+        every: Every | None = None,
         max_names: int = 3,
         notional_fraction: float = 0.02,
     ) -> None:

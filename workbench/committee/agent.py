@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.agents import DecisionRequest
+from workbench.agents import DecisionRequest, Every
 from workbench.committee.config import CommitteeSpec, load_spec
 from workbench.committee.coordinator import (
     Advisor,
@@ -86,7 +86,7 @@ class Committee(BaseAdapter):
         models: Mapping[str, RoleModel] | None = None,
         advisors: Mapping[str, Advisor] | None = None,
         delay: float = 0.0,
-        every: int = 6,
+        every: Every = "day",
         mode: Mode | str = "live",
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,

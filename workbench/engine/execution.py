@@ -10,9 +10,21 @@ A decision taken on the close of step t executes during step t+1:
 - every order is clipped to MAX_PARTICIPATION of the symbol's volume in step t,
   the ``max_order`` the payload showed (shared by all orders of the decision on
   that symbol); the clip is recorded;
-- an action that would take gross exposure above the leverage cap, names an
-  unknown symbol, or asks for zero shares is refused with a reason, and the rest
-  of the decision still trades.
+- the decision executes as a whole, exposure-reducing actions first: every sell
+  of a name held long and every buy of a name held short (as held when the
+  decision arrives) executes before the other actions, each group in the order
+  given, so a rotation whose buy is listed before its sell is judged on the book
+  the sell leaves. The order records stay in the order the actions were given,
+  one per action;
+- an action that would take gross exposure above the leverage cap (an order
+  that adds exposure, checked on the book as the earlier actions left it),
+  names an unknown symbol, or asks for zero shares is refused with a reason, and
+  the rest of the decision still trades;
+- the leverage cap binds orders only; prices can carry a book past it. The
+  maintenance rule and bankruptcy (``workbench.engine.margin``) act on that: a
+  book past the maintenance multiple (default 1.5 x the cap, 3x equity) is cut
+  back to the cap by ordinary market orders in the next step, recorded with the
+  reason ``liquidation``, and an arm whose equity reaches zero is bust.
 
 Each arm pays its own spread, depth walk and fees; arms never see each other's
 orders (the paired comparison runs on identical exogenous paths).
@@ -28,6 +40,8 @@ import numpy as np
 
 from workbench.engine.market import MarketPath
 from workbench.schema import MAX_PARTICIPATION, Action, Decision
+
+LIQUIDATION = "liquidation"  # the reason every forced order is recorded with
 
 
 @dataclass
@@ -82,10 +96,34 @@ class Executor:
         self.index = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
 
     def execute(self, portfolio: Portfolio, decision: Decision, step: int) -> list[dict[str, Any]]:
-        """Execute ``decision`` during ``step``; return one order record per action."""
+        """Execute ``decision`` during ``step``, exposure-reducing actions first; return one
+        order record per action, in the order the actions were given."""
         mark = self.path.open[step]
         cap_left: dict[int, float] = {}
-        return [self._one(portfolio, a, step, mark, cap_left) for a in decision.actions]
+        actions = decision.actions
+        records: list[dict[str, Any]] = [{} for _ in actions]
+        for n in self._reducing_first(portfolio, actions):
+            records[n] = self._one(portfolio, actions[n], step, mark, cap_left)
+        return records
+
+    def liquidate(
+        self, portfolio: Portfolio, decision: Decision, step: int
+    ) -> list[dict[str, Any]]:
+        """Execute forced orders (a margin call or a bust arm's close-out) like any order;
+        each record's reason says ``liquidation``, then why it fell short, if it did."""
+        records = self.execute(portfolio, decision, step)
+        for record in records:
+            why = record["reason"]
+            record["reason"] = f"{LIQUIDATION}; {why}" if why else LIQUIDATION
+        return records
+
+    def _reducing_first(self, portfolio: Portfolio, actions: list[Action]) -> list[int]:
+        def adds_exposure(n: int) -> bool:
+            i = self.index.get(actions[n].symbol)
+            held = 0.0 if i is None else float(portfolio.positions[i])
+            return not (held > 0 if actions[n].side == "sell" else held < 0)
+
+        return sorted(range(len(actions)), key=adds_exposure)
 
     def max_order(self, step: int, i: int) -> int:
         """The cap for an order executing in ``step``: MAX_PARTICIPATION of the volume

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from workbench.agents import Agent
+from workbench.agents import Agent, check_every
 from workbench.errors import ConfigError
 
 
@@ -34,9 +34,7 @@ def _check(agent: object) -> Agent:
             f"an arm must be a workbench Agent (or a baseline name), got {type(agent).__name__}; "
             "wrap a plain function with workbench.integrations.callable_agent(fn, name=...)"
         )
-    every = agent.every
-    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
-        raise ConfigError(f"arm {agent.name!r}: every must be a whole number >= 1, got {every!r}")
+    check_every(agent.every, agent.name)
     return agent
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from workbench.errors import ConfigError
 
 OnError = Literal["raise", "skip"]
+MAINTENANCE_OVER_CAP = 1.5  # default maintenance multiple, relative to the leverage cap
 StepCallback = Callable[[int, int, dict[str, float]], None]
 
 
@@ -21,7 +22,13 @@ class RunOptions:
     """How arms trade and are asked.
 
     - ``capital``: starting cash of every arm;
-    - ``leverage_cap``: gross exposure an arm may hold, as a multiple of equity;
+    - ``leverage_cap``: gross exposure an arm may hold, as a multiple of equity; an
+      order that would take the book above it is refused;
+    - ``maintenance_multiple``: gross exposure, as a multiple of equity, past which
+      a book that prices (not orders) pushed there is liquidated back to the
+      leverage cap at the next step (None: 1.5 x the leverage cap, so 3x at the
+      default 2x); it must be at least the leverage cap. See
+      ``workbench.engine.margin``;
     - ``fee_bps``: fee on traded notional, in basis points;
     - ``on_error``: "skip" records a failed decision in the error column and
       holds; "raise" stops the run at the first failure;
@@ -33,6 +40,7 @@ class RunOptions:
 
     capital: float = 1_000_000.0
     leverage_cap: float = 2.0
+    maintenance_multiple: float | None = None
     fee_bps: float = 0.5
     on_error: OnError = "skip"
     max_concurrency: int = 16
@@ -44,6 +52,7 @@ class RunOptions:
             raise ConfigError(f"on_error must be 'raise' or 'skip', got {self.on_error!r}")
         for name in ("capital", "leverage_cap"):
             _positive(name, getattr(self, name))
+        self._check_maintenance()
         if not (_is_number(self.fee_bps) and 0 <= self.fee_bps < 10_000):
             raise ConfigError(f"fee_bps must be a number in [0, 10000), got {self.fee_bps!r}")
         concurrency = self.max_concurrency
@@ -51,6 +60,30 @@ class RunOptions:
             raise ConfigError(f"max_concurrency must be a whole number >= 1, got {concurrency!r}")
         if self.rate_limit is not None:
             _positive("rate_limit", self.rate_limit)
+
+    def _check_maintenance(self) -> None:
+        if self.maintenance_multiple is None:
+            default = MAINTENANCE_OVER_CAP * self.leverage_cap
+            object.__setattr__(self, "maintenance_multiple", default)
+            return
+        _positive("maintenance_multiple", self.maintenance_multiple)
+        if self.maintenance_multiple < self.leverage_cap:
+            raise ConfigError(
+                f"maintenance_multiple {self.maintenance_multiple:g} is below the leverage cap "
+                f"{self.leverage_cap:g}: a book the cap allows would be liquidated at once; "
+                "pass a maintenance_multiple >= leverage_cap (or None for 1.5 x the cap)"
+            )
+
+    @property
+    def maintenance(self) -> float:
+        """The maintenance multiple in force (the default resolved)."""
+        assert self.maintenance_multiple is not None  # resolved in __post_init__
+        return float(self.maintenance_multiple)
+
+    @property
+    def margin(self) -> dict[str, float]:
+        """The margin rule as recorded in results meta and recording manifests."""
+        return {"leverage_cap": float(self.leverage_cap), "maintenance_multiple": self.maintenance}
 
     @classmethod
     def from_keywords(cls, options: Mapping[str, Any]) -> RunOptions:

@@ -21,6 +21,8 @@ SCORECARD_COLUMNS = (
     "trades",
     "clips",
     "refusals",
+    "bust",
+    "bust_step",
     "errors",
     "last_error",
     "decisions",
@@ -69,7 +71,10 @@ class Results:
     """What ``evaluate`` returns.
 
     - ``scorecard``: one row per arm (see SCORECARD_COLUMNS);
-    - ``equity``: marked-to-mid equity per arm at the close of every step;
+    - ``equity``: marked-to-mid equity per arm at the close of every step (0 from
+      the step an arm went bust on, never below);
+    - ``exposure``: the same shape, each arm's gross exposure (sum of absolute
+      position values at mid, in currency) at the close of every step;
     - ``orders``: one row per action, with fills, clips and refusals;
     - ``errors``: one row per failed decision (arm, day, step, kind, message);
     - ``meta``: the experiment (seed, preset, universe, cadence, roster).
@@ -80,6 +85,7 @@ class Results:
     orders: pd.DataFrame
     errors: pd.DataFrame
     meta: dict[str, Any] = field(default_factory=dict)
+    exposure: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def __post_init__(self) -> None:
         # exception messages reach these columns; no secret in them is shown or written
@@ -105,6 +111,7 @@ class Results:
             "meta": self.meta,
             "scorecard": card.reset_index().to_dict(orient="records"),
             "equity": {arm: self.equity[arm].tolist() for arm in self.equity.columns},
+            "exposure": {arm: self.exposure[arm].tolist() for arm in self.exposure.columns},
             "orders": self.orders.to_dict(orient="records"),
             "errors": self.errors.to_dict(orient="records"),
         }
@@ -121,7 +128,8 @@ class Results:
         return canonical_json(card.to_dict(orient="records"))
 
     def save(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write scorecard (CSV + JSON), equity and orders (Parquet), results.json and timing.json.
+        """Write scorecard (CSV + JSON), equity, exposure and orders (Parquet), results.json
+        and timing.json.
 
         Every file but timing.json (wall-clock latency) is byte-identical across runs.
         """
@@ -131,6 +139,7 @@ class Results:
             "scorecard_csv": out / "scorecard.csv",
             "scorecard_json": out / "scorecard.json",
             "equity": out / "equity.parquet",
+            "exposure": out / "exposure.parquet",
             "orders": out / "orders.parquet",
             "results": out / "results.json",
             "timing": out / "timing.json",
@@ -140,6 +149,7 @@ class Results:
         paths["timing"].write_text(canonical_json(self.scorecard[list(VOLATILE_COLUMNS)].to_dict()))
         paths["scorecard_json"].write_text(self.scorecard_json())
         self.equity.to_parquet(paths["equity"])
+        self.exposure.to_parquet(paths["exposure"])
         self.orders.to_parquet(paths["orders"])
         paths["results"].write_text(self.to_json())
         return paths

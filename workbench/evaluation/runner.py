@@ -11,8 +11,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.agents import Agent, ArmState, DecisionRequest, ExecutionReport, RunInfo
+from workbench.agents import (
+    Agent,
+    ArmState,
+    DecisionRequest,
+    ExecutionReport,
+    RunInfo,
+    decision_interval,
+)
 from workbench.bridge import run_sync
+from workbench.engine import margin
 from workbench.engine.execution import Executor, Portfolio
 from workbench.engine.historical import Historical
 from workbench.engine.presets import Preset
@@ -99,8 +107,13 @@ async def aevaluate(
     """Async twin of ``evaluate``: arms due at a decision point are asked concurrently.
 
     ``options`` are the fields of ``RunOptions``: ``capital``, ``leverage_cap``,
-    ``fee_bps``, ``on_error`` ("skip" or "raise"), ``max_concurrency``,
-    ``rate_limit`` (asks per second) and ``on_step``.
+    ``maintenance_multiple``, ``fee_bps``, ``on_error`` ("skip" or "raise"),
+    ``max_concurrency``, ``rate_limit`` (asks per second) and ``on_step``.
+
+    Each arm is asked on its cadence (``every``: once per trading day by default).
+    At every step close each book is marked; a book past the maintenance multiple
+    is liquidated in the next step instead of being asked, and an arm whose equity
+    reaches zero is bust (see ``workbench.engine.margin``).
     """
     world = World(
         seed=seed,
@@ -132,6 +145,8 @@ class _Run:
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
+        self.intervals = [decision_interval(arm.every, world.steps_per_day) for arm in arms]
+        self.maintenance = options.maintenance
         size = world.universe.size
         self.books = [
             Portfolio(options.capital, np.zeros(size), options.leverage_cap, options.fee_bps)
@@ -139,6 +154,8 @@ class _Run:
         ]
         self.states = [ArmState() for _ in arms]
         self.equity = np.empty((world.trading_steps, len(arms)))
+        self.exposure = np.empty((world.trading_steps, len(arms)))
+        self.bust_step: list[int | None] = [None] * len(arms)
         self.orders: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.limit = asyncio.Semaphore(options.max_concurrency)
@@ -148,8 +165,8 @@ class _Run:
     async def go(self) -> Results:
         begun: list[Agent] = []
         try:
-            for arm in self.arms:
-                arm.begin(self._run_info(arm))
+            for i, arm in enumerate(self.arms):
+                arm.begin(self._run_info(i))
                 begun.append(arm)
             await self._trade()
         except WorkbenchError as exc:
@@ -162,10 +179,10 @@ class _Run:
                 arm.end()
         return self._results()
 
-    def _run_info(self, arm: Agent) -> RunInfo:
+    def _run_info(self, i: int) -> RunInfo:
         w = self.world
         return RunInfo(
-            arm=arm.name,
+            arm=self.names[i],
             roster=self.names,
             seed=w.seed,
             preset=w.stamp,
@@ -173,26 +190,54 @@ class _Run:
             days=w.days,
             steps_per_day=w.steps_per_day,
             ticks_per_step=w.ticks_per_step,
+            decision_interval=self.intervals[i],
         )
 
     async def _trade(self) -> None:
         first, total = self.path.warmup_steps, self.world.trading_steps
         for k in range(total):
             row = first + k
-            mid = self.path.close[row]
-            self.equity[k] = [book.equity(mid) for book in self.books]
-            self.marked = k + 1
+            self._mark(k, self.path.close[row])
             if k < total - 1:
-                await self._decide(k, row)
+                forced = self._force(k, row)
+                await self._decide(k, row, forced)
             if self.options.on_step is not None:
                 by_arm = dict(zip(self.names, self.equity[k].tolist(), strict=True))
                 self.options.on_step(k, total, by_arm)
 
-    async def _decide(self, k: int, row: int) -> None:
+    def _mark(self, k: int, mid: np.ndarray) -> None:
+        """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
+        for i, book in enumerate(self.books):
+            equity = book.equity(mid)
+            if self.bust_step[i] is None and margin.is_bust(equity):
+                self.bust_step[i] = k
+            self.equity[k, i] = 0.0 if self.bust_step[i] is not None else equity
+            self.exposure[k, i] = book.gross(mid)
+        self.marked = k + 1
+
+    def _force(self, k: int, row: int) -> set[int]:
+        """Liquidate, in step ``row + 1``, every book bust or past the maintenance multiple
+        at this close; return those arms, which are not asked at this close."""
+        symbols, forced = self.world.universe.symbols, set()
+        for i, book in enumerate(self.books):
+            if self.bust_step[i] is not None:
+                orders = margin.close_out(book, symbols)
+            elif margin.margin_call(self.exposure[k, i], self.equity[k, i], self.maintenance):
+                orders = margin.deleverage(book, self.path.close[row], symbols)
+            else:
+                continue
+            forced.add(i)
+            day, step = divmod(k, self.world.steps_per_day)
+            stamp = {"arm": self.names[i], "day": day, "step": step}
+            records = self.executor.liquidate(book, orders, row + 1)
+            self.orders.extend({**stamp, **record} for record in records)
+        return forced
+
+    async def _decide(self, k: int, row: int, forced: set[int]) -> None:
         due = [
             i
-            for i, arm in enumerate(self.arms)
-            if k % arm.every == 0 and not self.states[i].stopped
+            for i in range(len(self.arms))
+            if k % self.intervals[i] == 0 and i not in forced and not self.states[i].stopped
         ]
         if not due:
             return
@@ -280,6 +325,7 @@ class _Run:
             [range(w.days), range(w.steps_per_day)], names=["day", "step"]
         )[: self.marked]
         equity = pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
+        exposure = pd.DataFrame(self.exposure[: self.marked], index=index, columns=list(self.names))
         orders = pd.DataFrame(self.orders, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=["arm", "day", "step", "kind", "message"])
         card = pd.DataFrame(
@@ -287,22 +333,39 @@ class _Run:
             index=pd.Index(self.names, name="arm"),
             columns=list(SCORECARD_COLUMNS),
         )
-        meta = {**w.describe(), "roster": list(self.names), "capital": self.options.capital}
-        return Results(scorecard=card, equity=equity, orders=orders, errors=errors, meta=meta)
+        card["bust_step"] = pd.Series(self.bust_step, index=card.index, dtype=object)
+        meta = {
+            **w.describe(),
+            "roster": list(self.names),
+            "every": {arm.name: arm.every for arm in self.arms},
+            "capital": self.options.capital,
+            **self.options.margin,
+        }
+        return Results(
+            scorecard=card,
+            equity=equity,
+            exposure=exposure,
+            orders=orders,
+            errors=errors,
+            meta=meta,
+        )
 
     def _score(self, i: int, orders: pd.DataFrame) -> dict[str, Any]:
         curve, steps = self.equity[: self.marked, i], self.world.steps_per_day
         mine = orders[orders["arm"] == self.names[i]]
         arm_usage, state = self.arms[i].usage, self.states[i]
+        bust = self.bust_step[i]
         return {
             "return_pct": metrics.total_return_pct(curve),
             "pnl": metrics.pnl(curve),
-            "sharpe": metrics.sharpe(curve, steps),
+            "sharpe": metrics.sharpe(_until_bust(curve, bust, steps), steps),
             "max_drawdown_pct": metrics.max_drawdown_pct(curve),
             "turnover": metrics.turnover(self.books[i].traded_notional, curve),
             "trades": int(mine["status"].isin(["filled", "partial"]).sum()),
             "clips": int(mine["clipped"].sum()),
             "refusals": int((mine["status"] == "refused").sum()),
+            "bust": bust is not None,
+            "bust_step": bust,
             "errors": state.errors,
             "last_error": state.last_error,
             "decisions": state.decisions,
@@ -310,6 +373,14 @@ class _Run:
             "tokens": arm_usage.input_tokens + arm_usage.output_tokens,
             "latency_s": state.usage.latency_s,
         }
+
+
+def _until_bust(curve: np.ndarray, bust_step: int | None, steps_per_day: int) -> np.ndarray:
+    """A bust arm's equity up to the close of the day it went bust: after that it holds
+    no account, and a return on zero equity is undefined."""
+    if bust_step is None:
+        return curve
+    return curve[: (bust_step // steps_per_day + 1) * steps_per_day]
 
 
 def _first_leaf(group: BaseExceptionGroup) -> BaseException:

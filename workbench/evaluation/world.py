@@ -71,7 +71,7 @@ class World:
     def warmup_days(self) -> int:
         return math.ceil(HISTORY_STEPS / self.steps_per_day)
 
-    @property
+    @cached_property  # hashing historical bars is costly, and every request carries the stamp
     def fingerprint(self) -> str:
         if self.data is None:
             return self.preset.fingerprint

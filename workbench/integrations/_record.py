@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.agents import DecisionRequest, ExecutionReport, RunInfo, Usage
+from workbench.agents import DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     BudgetExhausted,
     DecisionError,
@@ -27,12 +27,21 @@ _ERRORS: dict[str, type[ValidationError]] = {
     cls.__name__: cls for cls in (DecisionError, FrameworkError, UsageLimitReached, BudgetExhausted)
 }
 # Run facts a replay must share with its recording; days may only shrink.
-_RUN_FACTS = ("arm", "roster", "seed", "symbols", "steps_per_day", "ticks_per_step", "every")
+_RUN_FACTS = (
+    "arm",
+    "roster",
+    "seed",
+    "symbols",
+    "steps_per_day",
+    "ticks_per_step",
+    "every",
+    "decision_interval",
+)
 
 
 # --- transcript meta -------------------------------------------------------------------
 def adapter_meta(
-    name: str, every: int, info: AdapterInfo, cls: type, state: dict[str, Any]
+    name: str, every: Every, info: AdapterInfo, cls: type, state: dict[str, Any]
 ) -> dict[str, Any]:
     from workbench import __version__
 
@@ -53,7 +62,7 @@ def adapter_meta(
     return meta
 
 
-def run_meta(run: RunInfo, every: int) -> dict[str, Any]:
+def run_meta(run: RunInfo, every: Every) -> dict[str, Any]:
     return {
         "arm": run.arm,
         "roster": list(run.roster),
@@ -63,6 +72,7 @@ def run_meta(run: RunInfo, every: int) -> dict[str, Any]:
         "steps_per_day": run.steps_per_day,
         "ticks_per_step": run.ticks_per_step,
         "every": every,
+        "decision_interval": run.decision_interval,
     }
 
 
@@ -96,9 +106,10 @@ def refuse_other_state(recorded: Transcript, state: dict[str, Any], arm: str) ->
 
 
 def refuse_another_run(
-    recorded: Transcript, run: RunInfo, every: int, *, resuming: bool = False
+    recorded: Transcript, run: RunInfo, every: Every, *, resuming: bool = False
 ) -> None:
-    """A replay (or resumed run) must be the recorded experiment; a replay may be shorter."""
+    """A replay (or resumed run) must be the recorded experiment, asked on the recorded
+    cadence (``every`` and the steps between decisions it gave); a replay may be shorter."""
     theirs = recorded.meta.get("run")
     if not theirs:
         return

@@ -37,6 +37,12 @@ when your instructions are not in the keyed input: the digest is written to
 ``ValidationError`` when the adapter is built. Import the framework lazily,
 inside ``ask``: a replay never calls ``ask``, so it needs no framework installed.
 
+Cadence: ``every="day"`` (the default for every adapter, as for every arm) asks
+once per trading day at the same step whatever ``steps_per_day``; ``"step"`` or
+a whole number of steps is an explicit finer or coarser choice. The transcript's
+run meta records ``every`` and the steps between decisions it gave, and a replay
+(or a resumed run) on another cadence is refused before the first decision.
+
 Modes: ``"live"`` calls the framework and records only into a given
 ``transcript``/``recorder``; ``"record"`` calls and records (a new ``Transcript``
 when none is given; a path is journalled as it goes and saved at ``end()``);
@@ -65,7 +71,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
+from workbench.agents import (
+    Agent,
+    DecisionRequest,
+    Every,
+    ExecutionReport,
+    RunInfo,
+    Usage,
+)
 from workbench.errors import (
     BudgetExhausted,
     ConfigError,
@@ -114,7 +127,7 @@ class BaseAdapter(Agent):
         *,
         name: str,
         info: AdapterInfo | None = None,
-        every: int = 6,
+        every: Every = "day",
         mode: Mode | str = "live",
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,
@@ -122,7 +135,7 @@ class BaseAdapter(Agent):
         timeout: float | None = None,
         max_calls: int | None = None,
     ) -> None:
-        super().__init__(name, every=_positive_int(every, "every"))
+        super().__init__(name, every=every)
         self.mode = _mode(mode)
         self.info = info or AdapterInfo(framework=self.framework)
         self.timeout = timeout
@@ -400,12 +413,6 @@ def _mode(mode: str) -> str:
     if mode not in MODES:
         raise ConfigError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
     return mode
-
-
-def _positive_int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{what} must be a whole number >= 1, got {value!r}")
-    return value
 
 
 __all__ = ["MODES", "AdapterInfo", "BaseAdapter", "Mode", "journal_path"]

@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from workbench.agents import DecisionRequest
+from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError
 from workbench.integrations._record import private_copy
 from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
@@ -46,7 +46,7 @@ class CallableAgentAdapter(BaseAdapter):
         *,
         name: str | None = None,
         info: AdapterInfo | None = None,
-        every: int = 6,
+        every: Every = "day",
         mode: Mode | str = "live",
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,

@@ -29,7 +29,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from workbench.agents import DecisionRequest
+from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError, DecisionError, ValidationError
 from workbench.integrations._frameworks import (
     TASK,
@@ -175,7 +175,7 @@ class LangGraphAdapter(BaseAdapter):
         run_id: str | None = None,
         name: str | None = None,
         info: AdapterInfo | None = None,
-        every: int = 6,
+        every: Every = "day",
         prior: Transcript | str | os.PathLike[str] | None = None,
         timeout: float | None = None,
         max_calls: int | None = None,

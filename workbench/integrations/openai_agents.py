@@ -26,7 +26,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.agents import DecisionRequest
+from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError, DecisionError, ValidationError
 from workbench.integrations._frameworks import (
     TASK,
@@ -129,7 +129,7 @@ class OpenAIAgentsAdapter(BaseAdapter):
         context: Any = None,
         name: str | None = None,
         info: AdapterInfo | None = None,
-        every: int = 6,
+        every: Every = "day",
         prior: Transcript | str | os.PathLike[str] | None = None,
         timeout: float | None = None,
         max_calls: int | None = None,

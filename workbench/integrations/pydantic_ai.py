@@ -30,7 +30,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.agents import DecisionRequest
+from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError, DecisionError, UsageLimitReached, ValidationError
 from workbench.integrations._frameworks import (
     TASK,
@@ -127,7 +127,7 @@ class PydanticAIAdapter(BaseAdapter):
         request_limit: int = 8,
         name: str | None = None,
         info: AdapterInfo | None = None,
-        every: int = 6,
+        every: Every = "day",
         prior: Transcript | str | os.PathLike[str] | None = None,
         timeout: float | None = None,
         max_calls: int | None = None,

@@ -143,13 +143,19 @@ def _manifest(
         "steps_per_day": meta["steps_per_day"],
         "ticks_per_step": ticks_per_step,
         "preset": {"name": meta["preset"], "vector": meta["preset_vector"]},
-        "options": dict(options),
+        "options": {**options, **_margin(meta)},
         "roster": roster,
         "expected": {
             "digest": results.digest(),
             "scorecard": json.loads(results.scorecard_json()),
         },
     }
+
+
+def _margin(meta: Mapping[str, Any]) -> dict[str, float]:
+    """The margin rule the run traded under, written out so a replay trades under it too,
+    even if a default has moved since."""
+    return {key: meta[key] for key in ("leverage_cap", "maintenance_multiple")}
 
 
 def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayReport:

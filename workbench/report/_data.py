@@ -41,15 +41,23 @@ def _from_dict(data: Mapping[str, Any]) -> Results:
     card = pd.DataFrame(list(data["scorecard"]))
     card = card.set_index("arm") if "arm" in card.columns else card
     card = card.reindex(columns=list(SCORECARD_COLUMNS))  # latency_s is NaN: not in to_dict()
-    equity = pd.DataFrame({arm: np.asarray(v, dtype=float) for arm, v in data["equity"].items()})
     steps = int(meta.get("steps_per_day") or 1)
-    if len(equity) and len(equity) % steps == 0:
-        equity.index = pd.MultiIndex.from_product(
-            [range(len(equity) // steps), range(steps)], names=["day", "step"]
-        )
+    equity = _step_frame(data["equity"], steps)
+    exposure = _step_frame(data.get("exposure", {}), steps)
     orders = pd.DataFrame(list(data.get("orders", [])))
     errors = pd.DataFrame(list(data.get("errors", [])))
-    return Results(scorecard=card, equity=equity, orders=orders, errors=errors, meta=meta)
+    return Results(
+        scorecard=card, equity=equity, orders=orders, errors=errors, meta=meta, exposure=exposure
+    )
+
+
+def _step_frame(columns: Mapping[str, Any], steps: int) -> pd.DataFrame:
+    frame = pd.DataFrame({arm: np.asarray(v, dtype=float) for arm, v in columns.items()})
+    if len(frame) and len(frame) % steps == 0:
+        frame.index = pd.MultiIndex.from_product(
+            [range(len(frame) // steps), range(steps)], names=["day", "step"]
+        )
+    return frame
 
 
 def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:

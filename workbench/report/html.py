@@ -21,6 +21,7 @@ from workbench.evaluation.results import VOLATILE_COLUMNS
 from workbench.redaction import redact
 from workbench.report._data import ResultsLike, as_runs
 from workbench.report.plots import all_figures, png_bytes, returns_by_seed
+from workbench.report.tables import cadence_text
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1000px; color: #222; }
@@ -115,7 +116,7 @@ def _meta_line(runs: list[Any]) -> str:
     seeds = ", ".join(str(run.meta.get("seed")) for run in runs)
     return html.escape(
         f"preset {meta.get('preset')} · seed(s) {seeds} · {meta.get('names')} names · "
-        f"{meta.get('days')} days × {meta.get('steps_per_day')} steps"
+        f"{meta.get('days')} days × {meta.get('steps_per_day')} steps{cadence_text(meta)}"
     )
 
 

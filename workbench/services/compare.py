@@ -20,7 +20,7 @@ from workbench.services.evaluation import check_request, evaluation_request, eva
 from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
-_NUMERIC = tuple(c for c in SCORECARD_COLUMNS if c not in ("last_error", "latency_s"))
+_NUMERIC = tuple(c for c in SCORECARD_COLUMNS if c not in ("last_error", "latency_s", "bust_step"))
 MAX_SEEDS = 200
 
 

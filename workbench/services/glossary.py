@@ -47,8 +47,9 @@ METRICS: dict[str, tuple[str, str]] = {
         "Depends on run length; divide by days to compare runs of different length.",
     ),
     "trades": (
-        "Orders that filled in full or in part.",
-        "A clipped order still counts once; see clips.",
+        "Orders that filled in full or in part, forced liquidation orders included.",
+        "A clipped order still counts once; see clips. Liquidation orders carry the reason "
+        "'liquidation' in the orders.",
     ),
     "clips": (
         "Orders cut down to the participation cap (a share of the symbol's volume in the step).",
@@ -58,6 +59,19 @@ METRICS: dict[str, tuple[str, str]] = {
         "Actions the market refused with a reason (leverage cap, unknown symbol, zero shares); "
         "the rest of the decision still traded.",
         "A refusal is the market's answer to a valid decision, not an agent failure.",
+    ),
+    "bust": (
+        "True when the arm's equity reached zero or below at a step close: from that step it "
+        "is not asked again, its equity is 0, and its positions are closed by liquidation "
+        "orders. Its Sharpe is computed up to the close of the day it went bust.",
+        "A bust arm's return is -100 % whatever the market did later; compare bust arms by "
+        "when they went bust (bust_step). Its Sharpe, a ratio of arithmetic daily returns, "
+        "can stay positive when large gains came before the ruin: read bust first.",
+    ),
+    "bust_step": (
+        "Index of the trading step (0-based, as in the equity frame) at whose close the arm "
+        "went bust, or null.",
+        "A step, not a day: divide by steps_per_day for the day.",
     ),
     "errors": (
         "Decisions that failed: an invalid answer (DecisionError) or a framework or network "
@@ -70,8 +84,10 @@ METRICS: dict[str, tuple[str, str]] = {
         "Only the last one; the full list is in the run's errors.",
     ),
     "decisions": (
-        "Times the arm was asked for a decision.",
-        "Arms with a longer cadence (every) are asked less often.",
+        "Times the arm was asked for a decision. Every arm is asked once per trading day "
+        "unless its every says 'step' or a number of steps.",
+        "Arms with another cadence (every) are asked more or less often; an arm under a "
+        "margin call or bust is not asked.",
     ),
     "model_calls": (
         "Model requests the arm made (recorded calls when replayed).",
