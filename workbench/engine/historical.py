@@ -142,13 +142,34 @@ class Historical:
         }
 
     @cached_property
+    def real_panel(self) -> dict[str, np.ndarray]:
+        """The real (dates × names) arrays, names sorted, before any variant or mask."""
+        wide = self.bars.pivot(index="date", columns="symbol")
+        real = sorted(self.mapping.values())
+        return {name: wide[name][real].to_numpy(float) for name in FIELDS}
+
+    @property
     def panel(self) -> dict[str, np.ndarray]:
-        """The real (dates × names) arrays in alias order, before any variant or mask."""
-        real = list(self.mapping.values())
-        return {
-            name: self.bars.pivot(index="date", columns="symbol", values=name)[real].to_numpy(float)
-            for name in FIELDS
-        }
+        """The real arrays with the names in alias order."""
+        real = sorted(self.mapping.values())
+        order = [real.index(name) for name in self.mapping.values()]
+        return {name: values[:, order] for name, values in self.real_panel.items()}
+
+    def window(
+        self,
+        start: int,
+        stop: int,
+        *,
+        secret: str | None = None,
+        variant: Variant | str | None = None,
+    ) -> Historical:
+        """The dates ``start:stop`` as a data set of their own, with its own secret and variant."""
+        days = self.dates[start:stop]
+        bars = self.bars[self.bars["date"].isin(days)].reset_index(drop=True)
+        part = Historical(bars, mask=self.mask, secret=secret, variant=Variant.parse(variant))
+        part.__dict__["dates"] = days  # already known: skip the sort and the pivot
+        part.__dict__["real_panel"] = {k: v[start:stop] for k, v in self.real_panel.items()}
+        return part
 
     def path(self, preset: Preset, *, warmup_days: int, days: int) -> MarketPath:
         rows, dates = warmup_days + days, len(self.dates)

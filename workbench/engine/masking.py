@@ -10,9 +10,9 @@ What the mask replaces, and why:
 - **volume levels**: each name's volume is divided by its own median over the
   history rows before the first decision, then set so that its typical traded
   value is the universe's median traded value times a secret factor for the
-  universe and one for the name (each log-uniform in ``1/3 … 3``). No name's own
-  dollar volume survives and neither does the universe's exactly, while the
-  book's liquidity stays within a factor of a few of the real one;
+  universe (log-uniform in ``1/3 … 3``) and one for the name (``1/10 … 10``). No
+  name's own dollar volume survives and neither does the universe's exactly,
+  while the book's liquidity stays within the range real universes span;
 - **dates** become relative day numbers (done by the payload, which never
   carries a date).
 
@@ -35,7 +35,9 @@ import numpy as np
 from workbench.errors import ConfigError
 
 LEVELS = (20.0, 400.0)  # the range of starting price levels
-SPREAD = 3.0  # traded-value factors are log-uniform in [1/SPREAD, SPREAD]
+# traded-value factors are log-uniform in [1/spread, spread]; the name's is wide so that a
+# name's own path (its drift and volume swings, which no mask can change) moves its rank little
+UNIVERSE_SPREAD, NAME_SPREAD = 3.0, 10.0
 _SECRET_BYTES = 16
 
 
@@ -74,8 +76,8 @@ class Mask:
         draws = self.rng("levels")
         low, high = np.log(LEVELS)
         level = np.exp(draws.uniform(low, high, names))
-        universe_factor = np.exp(draws.uniform(-np.log(SPREAD), np.log(SPREAD)))
-        name_factor = np.exp(draws.uniform(-np.log(SPREAD), np.log(SPREAD), names))
+        universe_factor = np.exp(draws.uniform(-np.log(UNIVERSE_SPREAD), np.log(UNIVERSE_SPREAD)))
+        name_factor = np.exp(draws.uniform(-np.log(NAME_SPREAD), np.log(NAME_SPREAD), names))
         price_scale = level / panel["close"][0]
         prices = {k: panel[k] * price_scale for k in ("open", "high", "low", "close")}
         history = slice(0, max(history_rows, 1))
