@@ -91,7 +91,7 @@ def write_example(path: str | Path) -> Path:
     """Write the example data set as CSV (byte-identical on every run)."""
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    sample_bars(days=504, names=6, seed=2024).to_csv(
+    sample_bars(days=300, names=6, seed=2024).to_csv(
         out, index=False, lineterminator="\n", float_format="%.4f"
     )
     return out
