@@ -26,12 +26,14 @@ contamination audit (``workbench.evaluation.contamination``) measures both.
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.engine import portable
 from workbench.errors import ConfigError
 
 LEVELS = (20.0, 400.0)  # the range of starting price levels
@@ -74,10 +76,14 @@ class Mask:
         """Prices and volumes of ``panel`` (rows × names) with every level replaced."""
         names = panel["close"].shape[1]
         draws = self.rng("levels")
-        low, high = np.log(LEVELS)
-        level = np.exp(draws.uniform(low, high, names))
-        universe_factor = np.exp(draws.uniform(-np.log(UNIVERSE_SPREAD), np.log(UNIVERSE_SPREAD)))
-        name_factor = np.exp(draws.uniform(-np.log(NAME_SPREAD), np.log(NAME_SPREAD), names))
+        low, high = math.log(LEVELS[0]), math.log(LEVELS[1])
+        level = portable.exp(draws.uniform(low, high, names))
+        universe_factor = portable.exp(
+            draws.uniform(-math.log(UNIVERSE_SPREAD), math.log(UNIVERSE_SPREAD))
+        )
+        name_factor = portable.exp(
+            draws.uniform(-math.log(NAME_SPREAD), math.log(NAME_SPREAD), names)
+        )
         price_scale = level / panel["close"][0]
         prices = {k: panel[k] * price_scale for k in ("open", "high", "low", "close")}
         history = slice(0, max(history_rows, 1))

@@ -15,12 +15,15 @@ on every run).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from workbench.engine import portable
 
 SYMBOLS = ("ACME", "BOLT", "CRUX", "DUNE", "EMBR", "FJRD", "GLOW", "HALO")
 SECTORS = ("industrials", "technology", "materials", "energy", "utilities", "consumer")
@@ -35,25 +38,25 @@ def sample_bars(
     rng = np.random.default_rng(seed)
     traits = _traits(rng, names)
     returns = _returns(rng, days, traits)
-    close = traits["level"] * np.exp(np.cumsum(returns, axis=0))
+    close = traits["level"] * portable.exp(np.cumsum(returns, axis=0))
     gap = rng.normal(0, 0.25, (days, names)) * np.abs(returns)
-    open_ = np.vstack([traits["level"][None, :], close[:-1]]) * np.exp(gap)
+    open_ = np.vstack([traits["level"][None, :], close[:-1]]) * portable.exp(gap)
     reach = np.abs(rng.normal(0, 0.5, (days, 2, names))) * traits["vol"] / np.sqrt(252)
-    high = np.maximum(open_, close) * np.exp(reach[:, 0])
-    low = np.minimum(open_, close) * np.exp(-reach[:, 1])
+    high = np.maximum(open_, close) * portable.exp(reach[:, 0])
+    low = np.minimum(open_, close) * portable.exp(-reach[:, 1])
     surprise = np.abs(returns) / (traits["vol"] / np.sqrt(252))
     noise = rng.normal(0, 0.3, close.shape)
-    shares = traits["traded"] / traits["level"] * np.exp(0.3 * surprise + noise)
+    shares = traits["traded"] / traits["level"] * portable.exp(0.3 * surprise + noise)
     dates = pd.bdate_range(start, periods=days).strftime("%Y-%m-%d")
     return _long(dates, names, {"open": open_, "high": high, "low": low, "close": close}, shares)
 
 
 def _traits(rng: np.random.Generator, names: int) -> dict[str, np.ndarray]:
     return {
-        "level": np.exp(rng.uniform(np.log(8), np.log(600), names)),
+        "level": portable.exp(rng.uniform(math.log(8), math.log(600), names)),
         "vol": rng.uniform(0.15, 0.65, names),  # annualised idiosyncratic vol
         "beta": rng.uniform(0.5, 1.6, names),
-        "traded": np.exp(rng.uniform(np.log(5e6), np.log(5e9), names)),  # dollars a day
+        "traded": portable.exp(rng.uniform(math.log(5e6), math.log(5e9), names)),  # dollars a day
         "drift": rng.normal(0.06, 0.08, names) / 252,
     }
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.engine import portable
 from workbench.errors import ConfigError
 
 KINDS = ("real", "bootstrap", "reversed", "flipped")
@@ -110,8 +111,10 @@ def bootstrap_days(rows: int, seed: int, block: float) -> np.ndarray:
 def block_bootstrap(panel: Panel, seed: int, block: float) -> Panel:
     close = panel["close"]
     source = bootstrap_days(close.shape[0], seed, block)
-    step = np.log(close[source] / close[source - 1])
-    new_close = close[0] * np.exp(np.vstack([np.zeros((1, close.shape[1])), np.cumsum(step, 0)]))
+    step = portable.log(close[source] / close[source - 1])
+    new_close = close[0] * portable.exp(
+        np.vstack([np.zeros((1, close.shape[1])), np.cumsum(step, 0)])
+    )
     rows = np.concatenate([[0], source])
     scale = new_close / close[rows]  # each new bar is its source bar, rescaled
     out = {k: panel[k][rows] * scale for k in ("open", "high", "low")}
