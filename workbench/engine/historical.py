@@ -63,6 +63,7 @@ class Historical:
     mask: bool = True
     secret: str | None = None  # drawn afresh when masking and not given
     variant: Variant = field(default_factory=Variant)
+    source: Path | None = None  # the file the bars came from, when they came from one
 
     def __post_init__(self) -> None:
         if self.mask and self.secret is None:
@@ -80,7 +81,9 @@ class Historical:
         secret: str | None = None,
         variant: Variant | str | None = None,
     ) -> Historical:
-        return cls(bars=read_bars(source), mask=mask, secret=secret, variant=Variant.parse(variant))
+        path = None if isinstance(source, pd.DataFrame) else Path(source)
+        bars = read_bars(source)
+        return cls(bars, mask=mask, secret=secret, variant=Variant.parse(variant), source=path)
 
     def with_variant(self, variant: Variant | str | None) -> Historical:
         """The same data and mask secret on another path (the real one or a counterfactual)."""
