@@ -118,3 +118,13 @@ def test_a_csv_with_every_check_passing_loads_like_its_dataframe(tmp_path: Path)
 def test_options_without_meaning_on_bars_are_refused_by_name(option: str, value: int) -> None:
     with pytest.raises(ConfigError, match=f"^{option} cannot be set with data="):
         evaluate(["cash"], data=good(), **{option: value})
+
+
+def test_a_ticker_that_reads_like_a_missing_value_stays_a_ticker(tmp_path: Path) -> None:
+    source = tmp_path / "bars.csv"
+    good().replace({"symbol": {"AAA": "NA"}}).to_csv(source, index=False)
+    data = World(data=source).data
+    assert data is not None and sorted(data.mapping.values()) == ["BBB", "NA"]
+    edited(3, volume=np.nan).to_csv(source, index=False)
+    with pytest.raises(ConfigError, match="BBB on 2022-01-04 has no volume"):
+        World(data=source)

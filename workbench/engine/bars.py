@@ -21,6 +21,7 @@ from workbench.errors import ConfigError
 REQUIRED = ("date", "symbol", "open", "high", "low", "close", "volume")
 PRICES = ("open", "high", "low", "close")
 _SHOWN_DATES = 5
+_MISSING = ["", "NaN", "nan", "NA", "N/A", "null", "NULL", "None", "-"]
 
 
 def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
@@ -51,8 +52,18 @@ def _read(source: str | Path | pd.DataFrame) -> pd.DataFrame:
     if suffix in (".parquet", ".pq"):
         return pd.read_parquet(path)
     if suffix == ".csv":
-        return pd.read_csv(path, dtype={"symbol": "string", "date": "string"})
+        return _read_csv(path)
     raise ConfigError(f"{path}: historical bars must be a .csv or .parquet file (or a DataFrame)")
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    """A CSV with symbols as written: a ticker such as NA or NULL is not a missing value."""
+    header = [str(c) for c in pd.read_csv(path, nrows=0).columns]
+    text = [c for c in header if c.strip().lower() in ("symbol", "date", "sector")]
+    missing = {c: ([""] if c in text else _MISSING) for c in header}
+    return pd.read_csv(
+        path, dtype=dict.fromkeys(text, "string"), keep_default_na=False, na_values=missing
+    )
 
 
 def _columns(frame: pd.DataFrame) -> pd.DataFrame:
