@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from workbench.engine.sample_bars import sample_bars
-from workbench.errors import ConfigError, RecordingError, ReplayMiss
+from workbench.errors import ConfigError, RecordingError, ReplayMiss, UntrustedRecording
 from workbench.recordings import record, replay
 
 ARMS = ["workbench.testing.scripted:trend_agent", "momentum", "random"]
@@ -30,11 +30,12 @@ def test_a_historical_recording_replays_with_its_own_secret(
     results = record(folder, ARMS, seed=2, days=12, data=bars_file)
     manifest = json.loads((folder / "manifest.json").read_text())
     data = manifest["data"]
-    assert data["path"] == "../bars/bars.csv" and len(data["secret"]) == 32
+    assert data["path"] == "bars.parquet" and len(data["secret"]) == 32
     assert data["variant"] == {"kind": "real", "label": "real"}
     assert manifest["preset"]["name"] == "standard-v1"
     transcripts = (folder / "transcripts" / "trend.json").read_text()
     assert data["secret"] not in transcripts + (folder / "expected_results.json").read_text()
+    shutil.rmtree(bars_file.parent)  # the recording carries its own copy of the bars
     report = replay(folder)
     assert report.matched and report.digest == results.digest()
 
@@ -49,21 +50,27 @@ def test_two_recordings_of_the_same_bars_draw_different_secrets(
     assert len(secrets) == 2
 
 
-def test_changed_or_missing_bars_fail_the_replay_naming_the_file(
+def test_edited_missing_or_outside_bars_fail_the_replay_naming_the_file(
     tmp_path: Path, bars_file: Path
 ) -> None:
     folder = tmp_path / "rec"
     record(folder, ["momentum"], seed=2, days=5, data=bars_file)
-    sample_bars(days=60, names=4, seed=4).to_csv(bars_file, index=False)
-    with pytest.raises(ReplayMiss, match=r"the bars at .*bars\.csv changed since the recording"):
+    sample_bars(days=60, names=4, seed=4).to_parquet(folder / "bars.parquet", index=False)
+    with pytest.raises(ReplayMiss, match=r"the bars in .*bars\.parquet changed since the record"):
         replay(folder)
-    shutil.rmtree(bars_file.parent)
-    with pytest.raises(RecordingError, match=r"made on the bars at .*bars\.csv, which are not"):
+    (folder / "bars.parquet").unlink()
+    with pytest.raises(RecordingError, match=r"made on the bars in .*bars\.parquet, which is not"):
+        replay(folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["data"]["path"] = "../bars/bars.csv"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(UntrustedRecording, match="points outside the recording folder"):
         replay(folder)
 
 
-def test_a_recording_needs_bars_from_a_file(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="takes the path of a bars file"):
-        record(tmp_path / "rec", ["cash"], seed=1, data=sample_bars(days=30, names=2))  # type: ignore[arg-type]
+def test_bars_from_a_dataframe_record_and_replay(tmp_path: Path) -> None:
+    folder = tmp_path / "rec"
+    results = record(folder, ["momentum"], seed=1, days=5, data=sample_bars(days=40, names=3))
+    assert replay(folder).digest == results.digest()
     with pytest.raises(ConfigError, match="record needs universe= and days= on the simulator"):
-        record(tmp_path / "rec", ["cash"], seed=1)
+        record(tmp_path / "sim", ["cash"], seed=1)

@@ -15,11 +15,12 @@ Finally the results digest is compared with the recorded one.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from workbench.agents import Agent
 from workbench.engine.historical import Historical
@@ -37,6 +38,7 @@ from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
 from workbench.transcript import atomic_write
 
 ArmLike = Agent | str
+BARS_FILE = "bars.parquet"
 _OVERRIDABLE = ("seed", "universe", "days", "steps_per_day", "ticks_per_step", "model")
 
 
@@ -71,7 +73,7 @@ def record(
     steps_per_day: int | None = None,
     ticks_per_step: int | None = None,
     model: str | Preset | Mapping[str, Any] | None = None,
-    data: str | Path | Historical | None = None,
+    data: str | Path | pd.DataFrame | Historical | None = None,
     overwrite: bool = False,
     **options: Any,
 ) -> Results:
@@ -80,9 +82,10 @@ def record(
     An arm is an Agent, a baseline name, or ``"module:function"``: a factory
     called with ``mode="record"`` now and ``mode="replay", transcript=...`` on replay.
     On the simulator ``universe`` and ``days`` are required. ``data`` records a run on
-    historical bars instead (a file, or a ``Historical`` loaded from one): the manifest
-    keeps the file's path, its digest, the variant and the mask secret, so the replay
-    masks the same way; the secret stays out of every payload and of what agents are told.
+    historical bars instead: the checked bars are copied into the recording
+    (``bars.parquet``) and the manifest keeps their digest, the variant and the mask
+    secret drawn for this recording, so the replay masks the same way; the secret stays
+    out of every payload and of what agents are told.
     """
     folder = Path(path)
     if (folder / mf.MANIFEST).exists() and not overwrite:
@@ -98,7 +101,7 @@ def record(
         )
         results = evaluate(arms, **market, ticks_per_step=ticks_per_step, model=model, **options)
     else:
-        bars, source = _recorded_bars(data)
+        bars = _recorded_bars(data)
         market = dict(seed=seed, days=days, steps_per_day=steps_per_day, universe=universe)
         market.update(ticks_per_step=ticks_per_step, model=model, data=bars)
         results = evaluate(arms, **market, **options)
@@ -113,42 +116,35 @@ def record(
     else:
         manifest = _manifest(results, roster, results.meta["names"], 1, options)
         manifest["preset"]["name"] = preset(model).fingerprint  # the liquidity dials' own name
-        manifest["data"] = {"path": _relative(source, folder), **bars.manifest()}
+        manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
 
 
-def _recorded_bars(data: str | Path | Historical) -> tuple[Historical, Path]:
-    if isinstance(data, Historical):
-        source = data.source
-        if source is None:
-            raise ConfigError(
-                "a recording on historical bars names the file they came from; load them "
-                "with Historical.load(path) (or pass the path) rather than a DataFrame"
-            )
-        return data, source
-    if not isinstance(data, str | Path):
-        raise ConfigError("record(data=...) takes the path of a bars file, so replays find it")
-    return Historical.load(data), Path(data)
+def _recorded_bars(data: str | Path | pd.DataFrame | Historical) -> Historical:
+    return data if isinstance(data, Historical) else Historical.load(data)
 
 
-def _relative(source: Path, folder: Path) -> str:
-    return Path(os.path.relpath(source.resolve(), folder.resolve())).as_posix()
+def _saved_bars(bars: Historical, folder: Path) -> str:
+    """The checked bars, copied into the recording so that it names no file outside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    bars.bars.to_parquet(folder / BARS_FILE, index=False)
+    return BARS_FILE
 
 
 def _replayed_bars(manifest: Mapping[str, Any], folder: Path) -> Historical:
-    """The recorded bars, masked with the recorded secret; moved or changed bars refused."""
+    """The recorded bars, masked with the recorded secret; edited or missing bars refused."""
     spec = manifest["data"]
-    source = folder / spec["path"]
+    source = mf.recording_file(folder, spec.get("path"), "bars file")
     if not source.is_file():
         raise RecordingError(
-            f"recording {folder} was made on the bars at {source}, which are not there; "
-            "put the file back or record again"
+            f"recording {folder} was made on the bars in {source}, which is not there; "
+            "restore it from version control or record again"
         )
     bars = Historical.load(source, secret=spec["secret"], variant=_variant(spec))
     if bars.digest != spec["bars_sha256"]:
         raise ReplayMiss(
-            f"recording {folder}: the bars at {source} changed since the recording "
+            f"recording {folder}: the bars in {source} changed since the recording "
             f"(digest {bars.digest[:12]}…, recorded {spec['bars_sha256'][:12]}…); record again"
         )
     return bars
