@@ -16,6 +16,7 @@ from workbench.errors import ConfigError
 from workbench.evaluation.observation import market_payload
 
 REAL = ["MSFT", "AAPL", "XOM", "JPM"]
+SECRET = "0123456789abcdef" * 2
 
 
 def bars(dates: int = 40, seed: int = 0, *, tail_seed: int | None = None) -> pd.DataFrame:
@@ -39,6 +40,10 @@ class Spy(Agent):
     def __init__(self) -> None:
         super().__init__("spy")
         self.seen: list[dict[str, Any]] = []
+        self.run: Any = None
+
+    def begin(self, run: Any) -> None:
+        self.run = run
 
     def decide(self, payload: dict[str, Any]) -> dict[str, Any]:
         self.seen.append(payload)
@@ -62,38 +67,85 @@ def test_masking_hides_symbols_and_dates_from_the_agent() -> None:
     assert "2021" not in text
     assert set(spy.seen[0]["symbols"]) == {"ASSET001", "ASSET002", "ASSET003", "ASSET004"}
     assert spy.seen[0]["macro"]["growth"] is None and spy.seen[0]["macro"]["vix"] > 0
-    assert all(
-        World(data=bars()).path.close[0, i] == pytest.approx(100.0) for i in range(len(REAL))
-    )
 
 
 def test_the_mapping_unmasks_results() -> None:
-    data = Historical.load(bars(), seed=3)
+    data = Historical.load(bars(), secret=SECRET)
     assert sorted(data.mapping.values()) == sorted(REAL)
-    assert Historical.load(bars(), seed=3).mapping == data.mapping
+    assert Historical.load(bars(), secret=SECRET).mapping == data.mapping
     assert Historical.load(bars(), mask=False).mapping == {s: s for s in sorted(REAL)}
 
 
+def test_the_mask_secret_is_drawn_per_run_and_never_reaches_an_agent() -> None:
+    spy = Spy()
+    evaluate([spy], data=bars())
+    data = Historical.load(bars())
+    assert data.secret != Historical.load(bars()).secret  # drawn afresh, not from a seed
+    assert len({tuple(Historical.load(bars()).mapping.values()) for _ in range(12)}) > 1
+    seen = json.dumps(spy.seen) + repr(spy.run)
+    assert data.manifest()["secret"] == data.secret
+    assert "secret" not in World(data=data).describe()["data"]
+    run_secret = spy.run.preset.name  # what the agent was told of the market: a hash only
+    assert run_secret.startswith("historical-") and "secret" not in seen
+
+
+def test_a_given_secret_repeats_the_run_bit_for_bit() -> None:
+    first = evaluate(["momentum", "random"], data=Historical.load(bars(), secret=SECRET))
+    again = evaluate(["momentum", "random"], data=Historical.load(bars(), secret=SECRET))
+    other = evaluate(["momentum", "random"], data=Historical.load(bars(), secret="f" * 32))
+    assert first.digest() == again.digest() != other.digest()
+
+
+def test_no_price_level_or_traded_value_of_a_name_survives_the_mask() -> None:
+    real = World(data=Historical.load(bars(), mask=False)).path
+    rows = real.warmup_steps
+    for secret in ("a" * 32, "b" * 32):
+        data = Historical.load(bars(), secret=secret)
+        masked = World(data=data).path
+        order = [sorted(REAL).index(name) for name in data.mapping.values()]
+        level = masked.close[0] / real.close[0, order]
+        value = (masked.close * masked.volume)[:rows].mean(0) / (real.close * real.volume)[
+            :rows, order
+        ].mean(0)
+        assert np.ptp(np.log(level)) > 0.1 and np.ptp(np.log(value)) > 0.1  # per-name factors
+        np.testing.assert_allclose(  # the shape of every path survives: returns are untouched
+            np.diff(np.log(masked.close), axis=0), np.diff(np.log(real.close[:, order]), axis=0)
+        )
+
+
+def test_the_bars_are_hashed_once_per_world_however_many_decisions(monkeypatch) -> None:
+    from workbench.engine import historical
+
+    calls = []
+    real_digest = historical.bars_digest
+    monkeypatch.setattr(historical, "bars_digest", lambda b: calls.append(1) or real_digest(b))
+    results = evaluate(["cash", "momentum", "random"], data=bars(dates=60))
+    assert results.scorecard["decisions"].sum() == 3 * 39 and len(calls) == 1
+
+
 def test_payloads_before_a_date_do_not_depend_on_any_later_bar() -> None:
-    honest = World(data=bars(seed=1)).path
-    rewritten = World(data=bars(seed=1, tail_seed=9)).path
+    honest = World(data=Historical.load(bars(seed=1), secret=SECRET)).path
+    rewritten = World(data=Historical.load(bars(seed=1, tail_seed=9), secret=SECRET)).path
     assert not np.array_equal(honest.close, rewritten.close)
     for row in range(honest.warmup_steps, 30):
         assert market_payload(honest, row) == market_payload(rewritten, row), row
 
 
-def test_a_different_dataset_has_a_different_fingerprint() -> None:
-    assert World(data=bars(seed=1)).fingerprint != World(data=bars(seed=2)).fingerprint
-    assert World(data=bars(seed=1)).fingerprint == World(data=bars(seed=1)).fingerprint
+def test_a_different_dataset_or_secret_has_a_different_fingerprint() -> None:
+    def fingerprint(seed: int, secret: str = SECRET) -> str:
+        return World(data=Historical.load(bars(seed=seed), secret=secret)).fingerprint
+
+    assert fingerprint(1) != fingerprint(2)
+    assert fingerprint(1) == fingerprint(1) != fingerprint(1, "e" * 32)
 
 
 @pytest.mark.parametrize(
     ("frame", "fragment"),
     [
         (bars().drop(columns=["volume"]), "missing \\['volume'\\]"),
-        (bars().iloc[:-1], "AAPL has bars on 39 of 40 dates|JPM has bars on 39"),
+        (bars().iloc[:-1], "JPM has no bar on 2021-04-23 \\(1 of 40 dates\\)"),
         (pd.concat([bars(), bars().iloc[:1]]), "two bars for MSFT"),
-        (bars().assign(close=lambda f: f["close"].where(f.index != 5)), "missing or non-positive"),
+        (bars().assign(close=lambda f: f["close"].where(f.index != 5)), "AAPL on .* no close"),
     ],
 )
 def test_bad_bars_are_refused_with_the_fix(frame: pd.DataFrame, fragment: str) -> None:

@@ -17,6 +17,7 @@ from workbench.errors import WorkbenchError
 COMMANDS: tuple[str, ...] = (
     "workbench.cli.presets",
     "workbench.cli.evaluate",
+    "workbench.cli.audit",
     "workbench.cli.demo",
     "workbench.cli.notebook",
     "workbench.cli.recordings",

@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import Any
+
+from workbench.errors import ConfigError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("evaluate", help="run arms on one market, print the scorecard")
     add_market_arguments(parser)
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="trade historical bars (.csv or .parquet) instead of the simulator; "
+        "--names, --steps-per-day and --ticks-per-step then cannot be set",
+    )
+    parser.add_argument(
+        "--mask-secret",
+        help="the mask secret of an earlier --data run, to repeat it exactly (default: fresh)",
+    )
+    parser.add_argument(
+        "--variant",
+        help="with --data: a counterfactual path, e.g. bootstrap:3, reversed or flipped",
+    )
     parser.add_argument(
         "--arms",
         default="cash,buy_and_hold,equal_weight,momentum,mean_reversion,random",
@@ -22,10 +40,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_market_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", default=None, help="market preset (see `workbench presets`)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--names", type=int, default=40, help="synthetic universe size")
-    parser.add_argument("--days", type=int, default=10)
-    parser.add_argument("--steps-per-day", type=int, default=6)
-    parser.add_argument("--ticks-per-step", type=int, default=65)
+    parser.add_argument("--names", type=int, help="synthetic universe size (default 40)")
+    parser.add_argument(
+        "--days", type=int, help="trading days (default 10; with --data every tradable date)"
+    )
+    parser.add_argument("--steps-per-day", type=int, help="decision points per day (default 6)")
+    parser.add_argument("--ticks-per-step", type=int, help="ticks per step (default 65)")
 
 
 def _evaluate(args: argparse.Namespace) -> int:
@@ -40,6 +60,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         days=args.days,
         steps_per_day=args.steps_per_day,
         ticks_per_step=args.ticks_per_step,
+        data=_historical(args),
     )
     print(format_scorecard(results))
     if args.json:
@@ -52,3 +73,20 @@ def _evaluate(args: argparse.Namespace) -> int:
         save_equity_plot(results, args.out / "equity.png")
         print(f"wrote {args.out}/")
     return 0
+
+
+def _historical(args: argparse.Namespace) -> Any:
+    """The bars of ``--data`` with their mask; the secret is printed so the run can repeat."""
+    if args.data is None:
+        for flag in ("mask_secret", "variant"):
+            if getattr(args, flag) is not None:
+                raise ConfigError(f"--{flag.replace('_', '-')} needs --data")
+        return None
+    from workbench.engine.historical import Historical
+
+    data = Historical.load(args.data, secret=args.mask_secret, variant=args.variant)
+    print(
+        f"mask secret {data.secret} (keep it from agents; --mask-secret repeats this run)",
+        file=sys.stderr,
+    )
+    return data

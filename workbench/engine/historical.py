@@ -2,65 +2,112 @@
 
 Input is a long table with one row per (date, symbol) and columns ``date,
 symbol, open, high, low, close, volume`` (optionally ``sector``), from a CSV or
-Parquet file or a DataFrame. Each date becomes one decision step.
+Parquet file or a DataFrame, checked strictly (``workbench.engine.bars``). Each
+date becomes one decision step.
 
-Masking (on by default) hides what a model could recognise: symbols become
-opaque aliases in a seeded shuffled order, dates become relative day numbers
-(the payload never carries a calendar date), and every name's prices are
-rebased to start at 100 (volume scaled the other way, so traded value holds). ``mapping`` keeps the
-aliases so you can unmask the results afterwards. Spreads and depth come from
-the preset's liquidity dials, scaled by each name's trailing realised vol. The
-only macro reading the bars support is the volatility index (trailing realised
-vol of the equal-weight index); the others are None, the payload's no-data mark.
+Masking (on by default, ``workbench.engine.masking``) is keyed by a secret drawn
+afresh for every ``Historical`` unless one is passed: symbols become aliases in
+a secret order, every name's price and volume levels are replaced, and the
+payload carries relative day numbers, never dates. The secret is kept in
+``manifest()`` (and a recording's manifest), never in a payload or in what an
+agent is told; pass it back (``secret=``) to repeat a run bit for bit. Return
+paths survive any mask: ``variant=`` trades a counterfactual path instead
+(``workbench.engine.variants``).
+
+Spreads and depth come from the preset's liquidity dials, scaled by each name's
+trailing realised vol. The only macro reading the bars support is the
+volatility index (trailing realised vol of the equal-weight index); the others
+are None, the payload's no-data mark.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from workbench.engine import portable
+from workbench.engine.bars import PRICES, read_bars
 from workbench.engine.market import TRADING_DAYS, MarketPath
+from workbench.engine.masking import Mask, check_secret, draw_secret
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
+from workbench.engine.variants import Variant
 from workbench.errors import ConfigError
 from workbench.schema import OBSERVABLE_MACRO
 
-REQUIRED = ("date", "symbol", "open", "high", "low", "close", "volume")
 _VOL_WINDOW = 20
+FIELDS = (*PRICES, "volume")
 
 
-@dataclass(frozen=True)
+def bars_digest(bars: pd.DataFrame) -> str:
+    """SHA-256 of the bars table's content (the costly part of a fingerprint)."""
+    hashed = pd.util.hash_pandas_object(bars, index=False).to_numpy()
+    return hashlib.sha256(hashed.tobytes()).hexdigest()
+
+
+@dataclass(frozen=True, eq=False)
 class Historical:
-    """Historical bars ready to trade: a complete (dates × symbols) panel."""
+    """Historical bars ready to trade: a complete (dates × symbols) panel.
+
+    ``bars`` must already be checked; ``Historical.load`` reads and checks them.
+    """
 
     bars: pd.DataFrame  # long form, sorted by date then symbol
     mask: bool = True
-    seed: int = 0
+    secret: str | None = None  # drawn afresh when masking and not given
+    variant: Variant = field(default_factory=Variant)
+    source: Path | None = None  # the file the bars came from, when they came from one
+
+    def __post_init__(self) -> None:
+        if self.mask and self.secret is None:
+            object.__setattr__(self, "secret", draw_secret())
+        elif self.secret is not None:
+            check_secret(self.secret)
+        object.__setattr__(self, "variant", Variant.parse(self.variant))
 
     @classmethod
     def load(
-        cls, source: str | Path | pd.DataFrame, *, mask: bool = True, seed: int = 0
+        cls,
+        source: str | Path | pd.DataFrame,
+        *,
+        mask: bool = True,
+        secret: str | None = None,
+        variant: Variant | str | None = None,
     ) -> Historical:
-        frame = _read(source)
-        return cls(bars=_validated(frame), mask=mask, seed=seed)
+        path = None if isinstance(source, pd.DataFrame) else Path(source)
+        bars = read_bars(source)
+        return cls(bars, mask=mask, secret=secret, variant=Variant.parse(variant), source=path)
 
-    @property
+    def with_variant(self, variant: Variant | str | None) -> Historical:
+        """The same data and mask secret on another path (the real one or a counterfactual)."""
+        twin = dataclasses.replace(self, variant=Variant.parse(variant))
+        if "digest" in self.__dict__:
+            twin.__dict__["digest"] = self.digest  # the bars did not change: hash them once
+        return twin
+
+    @cached_property
     def dates(self) -> list[str]:
         return sorted(self.bars["date"].astype(str).unique())
 
-    @property
+    @cached_property
     def mapping(self) -> dict[str, str]:
         """Alias → real symbol (identity when unmasked)."""
         real = sorted(self.bars["symbol"].unique())
         if not self.mask:
             return {s: s for s in real}
-        order = np.random.default_rng(self.seed).permutation(len(real))
-        return {f"ASSET{rank + 1:03d}": real[i] for rank, i in enumerate(order)}
+        assert self.secret is not None
+        return Mask(self.secret).aliases(real)
+
+    @cached_property
+    def digest(self) -> str:
+        return bars_digest(self.bars)
 
     def tradable_days(self, warmup_days: int) -> int:
         """Dates left to trade after ``warmup_days`` of history; refuses too little data."""
@@ -73,22 +120,62 @@ class Historical:
         return dates - warmup_days
 
     def fingerprint(self, preset: Preset) -> str:
-        hashed = pd.util.hash_pandas_object(self.bars, index=False).to_numpy()
-        digest = hashlib.sha256(hashed.tobytes())
+        """Names the market an agent saw: the bars, the preset, the mask and the variant.
+
+        The secret is hashed in, so a fingerprint cannot be matched against public data."""
+        digest = hashlib.sha256(self.digest.encode())
         digest.update(repr(sorted(preset.vector.items())).encode())
-        digest.update(f"{self.mask}:{self.seed}".encode())
+        digest.update(
+            f"{self.mask}:{self.secret}:{sorted(self.variant.describe().items())}".encode()
+        )
         return "historical-" + digest.hexdigest()[:8]
 
-    def path(self, preset: Preset, *, warmup_days: int, days: int) -> MarketPath:
-        aliases = self.mapping
-        real = list(aliases.values())
-        panel = {
-            field: self.bars.pivot(index="date", columns="symbol", values=field)[real].to_numpy(
-                float
-            )
-            for field in ("open", "high", "low", "close", "volume")
+    def manifest(self) -> dict[str, Any]:
+        """What repeats this market exactly, the mask secret included: keep it from agents."""
+        return {**self.describe(), "secret": self.secret}
+
+    def describe(self) -> dict[str, Any]:
+        """The data set and the variant, without the secret (safe to show and to save)."""
+        return {
+            "bars_sha256": self.digest,
+            "dates": len(self.dates),
+            "names": len(self.mapping),
+            "mask": self.mask,
+            "variant": self.variant.describe(),
         }
-        rows, dates = warmup_days + days, panel["close"].shape[0]
+
+    @cached_property
+    def real_panel(self) -> dict[str, np.ndarray]:
+        """The real (dates × names) arrays, names sorted, before any variant or mask."""
+        wide = self.bars.pivot(index="date", columns="symbol")
+        real = sorted(self.mapping.values())
+        return {name: wide[name][real].to_numpy(float) for name in FIELDS}
+
+    @property
+    def panel(self) -> dict[str, np.ndarray]:
+        """The real arrays with the names in alias order."""
+        real = sorted(self.mapping.values())
+        order = [real.index(name) for name in self.mapping.values()]
+        return {name: values[:, order] for name, values in self.real_panel.items()}
+
+    def window(
+        self,
+        start: int,
+        stop: int,
+        *,
+        secret: str | None = None,
+        variant: Variant | str | None = None,
+    ) -> Historical:
+        """The dates ``start:stop`` as a data set of their own, with its own secret and variant."""
+        days = self.dates[start:stop]
+        bars = self.bars[self.bars["date"].isin(days)].reset_index(drop=True)
+        part = Historical(bars, mask=self.mask, secret=secret, variant=Variant.parse(variant))
+        part.__dict__["dates"] = days  # already known: skip the sort and the pivot
+        part.__dict__["real_panel"] = {k: v[start:stop] for k, v in self.real_panel.items()}
+        return part
+
+    def path(self, preset: Preset, *, warmup_days: int, days: int) -> MarketPath:
+        rows, dates = warmup_days + days, len(self.dates)
         if rows > dates:
             most = max(dates - warmup_days, 0)
             raise ConfigError(
@@ -96,14 +183,13 @@ class Historical:
                 f"first decision, so at most {most} days can be traded; pass days <= {most} "
                 "or more data"
             )
-        panel = {k: v[:rows] for k, v in panel.items()}
+        panel = {k: v[:rows] for k, v in self.variant.apply(self.panel).items()}
         if self.mask:
-            panel = _rebased(panel)
-        return self._market_path(panel, preset, aliases, warmup_days)
+            assert self.secret is not None
+            panel = Mask(self.secret).rescale(panel, warmup_days)
+        return self._market_path(panel, preset, warmup_days)
 
-    def _market_path(
-        self, panel: dict[str, np.ndarray], p: Preset, aliases: dict[str, str], warmup_days: int
-    ) -> MarketPath:
+    def _market_path(self, panel: dict[str, np.ndarray], p: Preset, warmup_days: int) -> MarketPath:
         vol = _trailing_vol(panel["close"])
         stress = vol / pd.DataFrame(vol).expanding().median().to_numpy()  # no look-ahead
         half_spread = p["spread_bps"] / 1e4 * portable.power(stress, p["spread_vol_elasticity"])
@@ -124,7 +210,7 @@ class Historical:
             level_step=p["level_step_bps"] / 1e4,
         )
 
-    @property
+    @cached_property
     def universe(self) -> Universe:
         """The aliases, with each name's sector when the data carries one."""
         aliases = self.mapping
@@ -132,62 +218,6 @@ class Historical:
             return Universe(tuple(aliases), ("unknown",) * len(aliases))
         by_symbol = self.bars.drop_duplicates("symbol").set_index("symbol")["sector"]
         return Universe(tuple(aliases), tuple(str(by_symbol[real]) for real in aliases.values()))
-
-
-def _read(source: str | Path | pd.DataFrame) -> pd.DataFrame:
-    if isinstance(source, pd.DataFrame):
-        return source.copy()
-    path = Path(source)
-    if not path.exists():
-        raise ConfigError(f"no such data file: {path}")
-    if path.suffix.lower() in (".parquet", ".pq"):
-        return pd.read_parquet(path)
-    if path.suffix.lower() == ".csv":
-        return pd.read_csv(path)
-    raise ConfigError(f"{path}: historical bars must be a .csv or .parquet file (or a DataFrame)")
-
-
-def _validated(frame: pd.DataFrame) -> pd.DataFrame:
-    frame = frame.rename(columns=str.lower)
-    missing = [c for c in REQUIRED if c not in frame.columns]
-    if missing:
-        raise ConfigError(f"historical bars need columns {', '.join(REQUIRED)}; missing {missing}")
-    frame["date"] = pd.to_datetime(frame["date"]).dt.strftime("%Y-%m-%d")
-    frame["symbol"] = frame["symbol"].astype(str)
-    if frame.duplicated(["date", "symbol"]).any():
-        row = frame[frame.duplicated(["date", "symbol"])].iloc[0]
-        raise ConfigError(f"two bars for {row['symbol']} on {row['date']}; keep one per date")
-    _refuse_gaps(frame)
-    return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
-
-
-def _refuse_gaps(frame: pd.DataFrame) -> None:
-    values = frame[["open", "high", "low", "close", "volume"]]
-    bad = frame[
-        values.isna().any(axis=1) | (frame[["open", "high", "low", "close"]] <= 0).any(axis=1)
-    ]
-    if len(bad):
-        row = bad.iloc[0]
-        raise ConfigError(
-            f"bar for {row['symbol']} on {row['date']} has a missing or non-positive price; "
-            "fill or drop it before loading"
-        )
-    counts = frame.groupby("symbol")["date"].nunique()
-    dates = frame["date"].nunique()
-    short = counts[counts < dates]
-    if len(short):
-        raise ConfigError(
-            f"{short.index[0]} has bars on {short.iloc[0]} of {dates} dates; every symbol needs "
-            "a bar on every date (drop the symbol or fill the gaps)"
-        )
-
-
-def _rebased(panel: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Every name starts at 100, so a price level cannot identify it; volume is scaled
-    the other way so each bar's traded value is unchanged."""
-    scale = 100.0 / panel["close"][0]
-    prices = {k: panel[k] * scale for k in ("open", "high", "low", "close")}
-    return {**prices, "volume": np.floor(panel["volume"] / scale)}
 
 
 def _trailing_vol(close: np.ndarray) -> np.ndarray:

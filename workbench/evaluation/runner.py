@@ -64,10 +64,10 @@ def evaluate(
     agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
     *,
     seed: int = 0,
-    universe: Universe | int | Sequence[str] = 40,
+    universe: Universe | int | Sequence[str] | None = None,
     days: int | None = None,
-    steps_per_day: int = 6,
-    ticks_per_step: int = 65,
+    steps_per_day: int | None = None,
+    ticks_per_step: int | None = None,
     model: str | Preset | Mapping[str, Any] | None = None,
     data: Historical | str | Path | pd.DataFrame | None = None,
     **options: Any,
@@ -75,7 +75,9 @@ def evaluate(
     """Run every arm on one market and return the ``Results``; see ``aevaluate``.
 
     Works from scripts, threads, inside a running event loop and in Jupyter cells.
-    ``days`` defaults to 10 on the simulator and to every tradable date of ``data``.
+    On the simulator ``universe``, ``days``, ``steps_per_day`` and ``ticks_per_step``
+    default to 40, 10, 6 and 65; with ``data`` the first is the data's names, ``days``
+    every tradable date, and the other two cannot be set.
     """
     return run_sync(
         aevaluate(
@@ -96,10 +98,10 @@ async def aevaluate(
     agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
     *,
     seed: int = 0,
-    universe: Universe | int | Sequence[str] = 40,
+    universe: Universe | int | Sequence[str] | None = None,
     days: int | None = None,
-    steps_per_day: int = 6,
-    ticks_per_step: int = 65,
+    steps_per_day: int | None = None,
+    ticks_per_step: int | None = None,
     model: str | Preset | Mapping[str, Any] | None = None,
     data: Historical | str | Path | pd.DataFrame | None = None,
     **options: Any,

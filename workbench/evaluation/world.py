@@ -35,18 +35,19 @@ class World:
 
     ``data`` replays historical OHLCV bars (a CSV/Parquet path, a DataFrame or a
     ``Historical``) instead of simulating: one step per date, symbols masked,
-    ``universe`` and ``ticks_per_step`` ignored, ``days`` defaulting to every
-    date after the first HISTORY_STEPS, and the preset supplying only liquidity.
+    ``days`` defaulting to every date after the first HISTORY_STEPS, and the
+    preset supplying only liquidity. ``universe``, ``steps_per_day`` and
+    ``ticks_per_step`` have no meaning there and are refused by name.
     """
 
     def __init__(
         self,
         *,
         seed: int = 0,
-        universe: Universe | int | Sequence[str] = 40,
+        universe: Universe | int | Sequence[str] | None = None,
         days: int | None = None,
-        steps_per_day: int = 6,
-        ticks_per_step: int = 65,
+        steps_per_day: int | None = None,
+        ticks_per_step: int | None = None,
         model: str | Preset | Mapping[str, Any] | None = None,
         data: Historical | str | Path | pd.DataFrame | None = None,
     ) -> None:
@@ -54,13 +55,18 @@ class World:
             raise ConfigError(f"seed must be a non-negative whole number, got {seed!r}")
         self.seed = seed
         self.preset = preset(model)
-        self.data = _historical(data, seed)
+        self.data = _historical(data)
         if self.data is None:
-            self.universe = resolve_universe(universe)
+            self.universe = resolve_universe(40 if universe is None else universe)
+            steps_per_day = 6 if steps_per_day is None else steps_per_day
+            ticks_per_step = 65 if ticks_per_step is None else ticks_per_step
             self.steps_per_day = _positive_int("steps_per_day", steps_per_day, most=1_000)
             self.ticks_per_step = _positive_int("ticks_per_step", ticks_per_step, most=10_000)
             days = 10 if days is None else days
         else:
+            _refuse_with_data(
+                universe=universe, steps_per_day=steps_per_day, ticks_per_step=ticks_per_step
+            )
             self.steps_per_day = self.ticks_per_step = 1
             self.universe = self.data.universe
             if days is None:
@@ -77,7 +83,7 @@ class World:
             return self.preset.fingerprint
         return self.data.fingerprint(self.preset)
 
-    @property
+    @cached_property
     def stamp(self) -> PresetStamp:
         return PresetStamp(name=self.fingerprint, vector=self.preset.vector)
 
@@ -100,7 +106,9 @@ class World:
         )
 
     def describe(self) -> dict[str, Any]:
+        data = {} if self.data is None else {"data": self.data.describe()}
         return {
+            **data,
             "seed": self.seed,
             "preset": self.fingerprint,
             "preset_vector": self.preset.vector,
@@ -118,9 +126,17 @@ class World:
         )
 
 
-def _historical(
-    data: Historical | str | Path | pd.DataFrame | None, seed: int
-) -> Historical | None:
+def _historical(data: Historical | str | Path | pd.DataFrame | None) -> Historical | None:
     if data is None or isinstance(data, Historical):
         return data
-    return Historical.load(data, seed=seed)
+    return Historical.load(data)
+
+
+def _refuse_with_data(**options: Any) -> None:
+    passed = [name for name, value in options.items() if value is not None]
+    if passed:
+        raise ConfigError(
+            f"{', '.join(passed)} cannot be set with data=: historical bars bring their own "
+            "names and trade one step per date; leave "
+            f"{'it' if len(passed) == 1 else 'them'} out"
+        )

@@ -145,3 +145,61 @@ def recording_roster(names: Sequence[str]) -> dict[str, str]:
     """Arms for ``recordings.record`` by name: scripted arms by factory, so a replay
     rebuilds them, baselines by their own name."""
     return {n: SCRIPTED_ARMS.get(n, n) for n in names}
+
+
+def bars_file(param: str, value: str) -> Path | None:
+    """An existing .csv or .parquet file of historical bars, or None for the simulator."""
+    if not str(value).strip():
+        return None
+    path = Path(value)
+    if path.suffix.lower() not in (".csv", ".parquet", ".pq"):
+        raise _bad(param, f"{str(path)!r} is not a .csv or .parquet file", "pass a bars file")
+    if not path.is_file():
+        raise _bad(
+            param,
+            f"no file at {str(path)!r}",
+            "pass the path of a bars file, e.g. notebooks/data/example_bars.csv, or '' to simulate",
+        )
+    return path
+
+
+def market(
+    data: Path | None,
+    *,
+    names: int,
+    days: int,
+    preset: str,
+    steps_per_day: int | None = None,
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
+    own names and trade one step a date, so ``names`` and ``steps_per_day`` do not apply)."""
+    chosen: dict[str, Any] = {"days": days, "model": preset}
+    if seed is not None:
+        chosen["seed"] = seed
+    if data is None:
+        chosen["universe"] = names
+        if steps_per_day is not None:
+            chosen["steps_per_day"] = steps_per_day
+        return chosen
+    from workbench.engine.historical import Historical
+
+    Historical.load(data)  # the bars are checked here, before anything is written
+    return {**chosen, "data": data}
+
+
+def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list[Any]:
+    """One run per seed. On bars, seed ``s`` trades bootstrap variant ``s`` of them (each
+    a fresh mask): one real path is one observation, so the seeds sample paths like it."""
+    from workbench.evaluation import evaluate
+    from workbench.evaluation.compare import run_seeds
+
+    if "data" not in market:
+        return run_seeds(agents, seeds, **market)
+    from workbench.engine.historical import Historical
+
+    options = {k: v for k, v in market.items() if k != "data"}
+    real = Historical.load(market["data"])
+    return [
+        evaluate(agents, seed=s, data=real.with_variant(f"bootstrap:{s}"), **options) for s in seeds
+    ]

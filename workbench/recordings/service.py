@@ -20,9 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from workbench.agents import Agent
+from workbench.engine.historical import Historical
 from workbench.engine.presets import Preset, list_presets, preset
 from workbench.engine.universe import Universe
+from workbench.engine.variants import Variant
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
@@ -34,6 +38,7 @@ from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
 from workbench.transcript import atomic_write
 
 ArmLike = Agent | str
+BARS_FILE = "bars.parquet"
 _OVERRIDABLE = ("seed", "universe", "days", "steps_per_day", "ticks_per_step", "model")
 
 
@@ -63,11 +68,12 @@ def record(
     agents: Sequence[ArmLike] | Mapping[str, ArmLike],
     *,
     seed: int,
-    universe: Universe | int | Sequence[str],
-    days: int,
-    steps_per_day: int = 6,
-    ticks_per_step: int = 65,
+    universe: Universe | int | Sequence[str] | None = None,
+    days: int | None = None,
+    steps_per_day: int | None = None,
+    ticks_per_step: int | None = None,
     model: str | Preset | Mapping[str, Any] | None = None,
+    data: str | Path | pd.DataFrame | Historical | None = None,
     overwrite: bool = False,
     **options: Any,
 ) -> Results:
@@ -75,24 +81,79 @@ def record(
 
     An arm is an Agent, a baseline name, or ``"module:function"``: a factory
     called with ``mode="record"`` now and ``mode="replay", transcript=...`` on replay.
+    On the simulator ``universe`` and ``days`` are required. ``data`` records a run on
+    historical bars instead: the checked bars are copied into the recording
+    (``bars.parquet``) and the manifest keeps their digest, the variant and the mask
+    secret drawn for this recording, so the replay masks the same way; the secret stays
+    out of every payload and of what agents are told.
     """
     folder = Path(path)
     if (folder / mf.MANIFEST).exists() and not overwrite:
         raise ConfigError(f"{folder} already holds a recording; pass overwrite=True to replace it")
     arms, factories = _arms_for_recording(agents)
-    market: dict[str, Any] = dict(
-        seed=seed, universe=universe, days=days, steps_per_day=steps_per_day
-    )
-    results = evaluate(arms, **market, ticks_per_step=ticks_per_step, model=model, **options)
+    if data is None:
+        if universe is None or days is None:
+            raise ConfigError("record needs universe= and days= on the simulator (or data=)")
+        steps_per_day = 6 if steps_per_day is None else steps_per_day
+        ticks_per_step = 65 if ticks_per_step is None else ticks_per_step
+        market: dict[str, Any] = dict(
+            seed=seed, universe=universe, days=days, steps_per_day=steps_per_day
+        )
+        results = evaluate(arms, **market, ticks_per_step=ticks_per_step, model=model, **options)
+    else:
+        bars = _recorded_bars(data)
+        market = dict(seed=seed, days=days, steps_per_day=steps_per_day, universe=universe)
+        market.update(ticks_per_step=ticks_per_step, model=model, data=bars)
+        results = evaluate(arms, **market, **options)
     roster = [mf.arm_spec(arm, factories.get(arm.name)) for arm in arms]
     for arm, spec in zip(arms, roster, strict=True):
         if "transcript" in spec:
             assert isinstance(arm, BaseAdapter) and arm.recorder is not None
             arm.recorder.save(folder / spec["transcript"])
     atomic_write(folder / mf.EXPECTED, results.to_json())
-    manifest = _manifest(results, roster, universe, ticks_per_step, options)
+    if data is None:
+        manifest = _manifest(results, roster, universe, ticks_per_step or 65, options)
+    else:
+        manifest = _manifest(results, roster, results.meta["names"], 1, options)
+        manifest["preset"]["name"] = preset(model).fingerprint  # the liquidity dials' own name
+        manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
+
+
+def _recorded_bars(data: str | Path | pd.DataFrame | Historical) -> Historical:
+    return data if isinstance(data, Historical) else Historical.load(data)
+
+
+def _saved_bars(bars: Historical, folder: Path) -> str:
+    """The checked bars, copied into the recording so that it names no file outside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    bars.bars.to_parquet(folder / BARS_FILE, index=False)
+    return BARS_FILE
+
+
+def _replayed_bars(manifest: Mapping[str, Any], folder: Path) -> Historical:
+    """The recorded bars, masked with the recorded secret; edited or missing bars refused."""
+    spec = manifest["data"]
+    source = mf.recording_file(folder, spec.get("path"), "bars file")
+    if not source.is_file():
+        raise RecordingError(
+            f"recording {folder} was made on the bars in {source}, which is not there; "
+            "restore it from version control or record again"
+        )
+    bars = Historical.load(source, secret=spec["secret"], variant=_variant(spec))
+    if bars.digest != spec["bars_sha256"]:
+        raise ReplayMiss(
+            f"recording {folder}: the bars in {source} changed since the recording "
+            f"(digest {bars.digest[:12]}…, recorded {spec['bars_sha256'][:12]}…); record again"
+        )
+    return bars
+
+
+def _variant(spec: Mapping[str, Any]) -> Variant:
+    described = dict(spec.get("variant", {"kind": "real"}))
+    described.pop("label", None)
+    return Variant(**described)
 
 
 def _arms_for_recording(
@@ -172,14 +233,14 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
     refuse_other_schemas(manifest, where=f"recording {folder}")
     model = overrides.pop("model", None) or _recorded_preset(manifest, folder)
     arms = [mf.build_arm(spec, folder) for spec in manifest["roster"]]
-    market = {
-        "seed": manifest["seed"],
-        "universe": mf.universe_from(manifest["universe"]),
-        "days": manifest["days"],
-        "steps_per_day": manifest.get("steps_per_day", 6),
-        "ticks_per_step": manifest.get("ticks_per_step", 65),
-        **overrides,
-    }
+    market: dict[str, Any] = {"seed": manifest["seed"], "days": manifest["days"]}
+    if "data" in manifest:
+        market["data"] = _replayed_bars(manifest, folder)
+    else:
+        market["universe"] = mf.universe_from(manifest["universe"])
+        market["steps_per_day"] = manifest.get("steps_per_day", 6)
+        market["ticks_per_step"] = manifest.get("ticks_per_step", 65)
+    market.update(overrides)
     results = evaluate(arms, **market, model=model, **manifest.get("options", {}))
     report = ReplayReport(folder, results, manifest["expected"]["digest"], results.digest())
     if report.digest != report.expected_digest:

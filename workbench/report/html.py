@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ def render_report(
     comparison: pd.DataFrame | None = None,
     symbol: str | None = None,
     notes: str | None = None,
+    sections: Mapping[str, pd.DataFrame] | None = None,
 ) -> Path:
     """Write the HTML report to ``path`` and return it.
 
@@ -53,7 +54,9 @@ def render_report(
     """
     runs = as_runs(results_or_dict)
     images = {stem: png_bytes(figure) for stem, figure in all_figures(runs, symbol).items()}
-    return write_html(runs, path, images, title=title, comparison=comparison, notes=notes)
+    return write_html(
+        runs, path, images, title=title, comparison=comparison, notes=notes, sections=sections
+    )
 
 
 def write_html(
@@ -64,11 +67,13 @@ def write_html(
     title: str | None = None,
     comparison: pd.DataFrame | None = None,
     notes: str | None = None,
+    sections: Mapping[str, pd.DataFrame] | None = None,
 ) -> Path:
     """The report from already-rendered PNG ``images`` (stem -> bytes), in that order."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(_document(runs, images, title, comparison, notes), encoding="utf-8")
+    text = _document(runs, images, title, comparison, notes, sections or {})
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -78,6 +83,7 @@ def _document(
     title: str | None,
     comparison: pd.DataFrame | None,
     notes: str | None,
+    sections: Mapping[str, pd.DataFrame],
 ) -> str:
     first = runs[0]
     heading = redact(title or f"Evaluation report · {', '.join(map(str, first.scorecard.index))}")
@@ -93,6 +99,8 @@ def _document(
         parts += _section("Return % by seed", _table(returns_by_seed(runs), "returns-by-seed"))
     if comparison is not None:
         parts += _section("Paired comparison", _table(comparison, "comparison"))
+    for name, table in sections.items():
+        parts += _section(name, _table(table, name.lower().replace(" ", "-")))
     for stem, png in images.items():
         parts += _section(stem.replace("_", " ").capitalize(), _image(png, stem))
     columns = [*shown.columns, *sheet.columns]

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from workbench.engine.historical import Historical
 from workbench.errors import ConfigError
 from workbench.evaluation import Results, World
 from workbench.evaluation.results import VOLATILE_COLUMNS
@@ -25,27 +26,43 @@ def evaluate_arms(
     *,
     seed: int = 7,
     preset: str | None = None,
-    names: int = 40,
-    days: int = 10,
-    steps_per_day: int = 6,
-    ticks_per_step: int = 65,
+    names: int | None = None,
+    days: int | None = None,
+    steps_per_day: int | None = None,
+    ticks_per_step: int | None = None,
     capital: float = 1_000_000.0,
     leverage_cap: float = 2.0,
     fee_bps: float = 0.5,
+    data: str | Path | Historical | None = None,
 ) -> Results:
-    """The shared code path of every front end: check everything, then run once in process."""
+    """The shared code path of every front end: check everything, then run once in process.
+
+    ``data`` (a bars file or a loaded ``Historical``) trades historical bars; then
+    ``names``, ``steps_per_day`` and ``ticks_per_step`` must be left out and ``days``
+    defaults to every tradable date. On the simulator they default to 40, 10, 6 and 65.
+    """
     from workbench.bridge import run_sync
     from workbench.evaluation import run_world
 
     check_arm_names(arms)
-    world = World(
-        seed=seed,
-        universe=_names(names),
-        days=days,
-        steps_per_day=steps_per_day,
-        ticks_per_step=ticks_per_step,
-        model=preset,
-    )
+    if data is None:
+        world = World(
+            seed=seed,
+            universe=_names(40 if names is None else names),
+            days=10 if days is None else days,
+            steps_per_day=6 if steps_per_day is None else steps_per_day,
+            ticks_per_step=65 if ticks_per_step is None else ticks_per_step,
+            model=preset,
+        )
+    else:
+        shape = {"names": names, "steps_per_day": steps_per_day, "ticks_per_step": ticks_per_step}
+        passed = [key for key, value in shape.items() if value is not None]
+        if passed:
+            raise ConfigError(
+                f"{', '.join(passed)} cannot be set with data: historical bars bring their own "
+                "names and trade one step per date; leave them out"
+            )
+        world = World(seed=seed, days=days, model=preset, data=data)
     agents = build_arms(arms)
     money = _numbers({"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps})
     return run_sync(

@@ -1,8 +1,9 @@
 """Test doubles that ship with the package: scripted agents and scripted framework models.
 
 Tests, examples and notebooks drive the same code offline with these. Modules:
-``scripted`` (rule-based callable agents standing in for a model) and one module
-per framework with a scripted model for it.
+``scripted`` (rule-based callable agents standing in for a model), ``oracle``
+(an agent that memorised a historical path: the contamination to detect) and one
+module per framework with a scripted model for it.
 """
 
 from typing import Any
@@ -12,6 +13,7 @@ from workbench.testing._answers import Policy, Refusal, stumbling_policy, trend_
 # Scripted framework models, imported on first use so that importing
 # workbench.testing never imports a framework.
 _LAZY = {
+    "MemorisingOracle": "workbench.testing.oracle",
     "ScriptedAgentsModel": "workbench.testing.openai_agents",
     "ScriptedPydanticModel": "workbench.testing.pydantic_ai",
     "ScriptedChatModel": "workbench.testing.langgraph",
@@ -32,6 +34,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    # an agent that memorised a historical path (lazy)
+    "MemorisingOracle",
     # scripted policies for the framework models
     "Policy",
     "Refusal",

@@ -1,0 +1,231 @@
+"""Historical OHLCV bars: read from a file or a DataFrame, and checked strictly.
+
+Every check names the row or the symbol at fault and the fix; nothing is
+silently coerced. A bar passes when its date parses (one format per file, daily,
+no time of day), its symbol is not blank, its prices are finite and positive
+with ``low <= open, close <= high``, and its volume is finite and non-negative.
+The table as a whole passes when its columns are unambiguous, each symbol keeps
+one sector, no (date, symbol) repeats and every symbol has a bar on every date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import ConfigError
+
+REQUIRED = ("date", "symbol", "open", "high", "low", "close", "volume")
+PRICES = ("open", "high", "low", "close")
+_SHOWN_DATES = 5
+_MISSING = ["", "NaN", "nan", "NA", "N/A", "null", "NULL", "None", "-"]
+
+
+def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
+    """The bars as a checked long table sorted by date then symbol (dates as YYYY-MM-DD)."""
+    frame = _read(source)
+    if frame.empty:
+        where = "the DataFrame" if isinstance(source, pd.DataFrame) else str(source)
+        raise ConfigError(f"{where} has a header but no bars; pass a table with one row per bar")
+    frame = _columns(frame)
+    frame["symbol"] = _symbols(frame["symbol"])
+    frame["date"] = _dates(frame["date"])
+    for column in (*PRICES, "volume"):
+        frame[column] = _numbers(frame[column], column)
+    _check_values(frame)
+    _check_table(frame)
+    return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
+
+
+def _read(source: str | Path | pd.DataFrame) -> pd.DataFrame:
+    if isinstance(source, pd.DataFrame):
+        return source.copy()
+    path = Path(source)
+    if not path.is_file():
+        raise ConfigError(f"no such data file: {path}")
+    if path.stat().st_size == 0:
+        raise ConfigError(f"data file {path} is empty; it needs a header and one row per bar")
+    suffix = path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return pd.read_parquet(path)
+    if suffix == ".csv":
+        return _read_csv(path)
+    raise ConfigError(f"{path}: historical bars must be a .csv or .parquet file (or a DataFrame)")
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    """A CSV with symbols as written: a ticker such as NA or NULL is not a missing value."""
+    header = [str(c) for c in pd.read_csv(path, nrows=0).columns]
+    text = [c for c in header if c.strip().lower() in ("symbol", "date", "sector")]
+    missing = {c: ([""] if c in text else _MISSING) for c in header}
+    return pd.read_csv(
+        path, dtype=dict.fromkeys(text, "string"), keep_default_na=False, na_values=missing
+    )
+
+
+def _columns(frame: pd.DataFrame) -> pd.DataFrame:
+    lowered = [str(c).strip().lower() for c in frame.columns]
+    for name in set(lowered):
+        same = [str(c) for c, low in zip(frame.columns, lowered, strict=True) if low == name]
+        if len(same) > 1:
+            raise ConfigError(
+                f"columns {' and '.join(map(repr, same))} are the same column in any case; "
+                "keep one of them"
+            )
+    frame.columns = lowered
+    missing = [c for c in REQUIRED if c not in frame.columns]
+    if missing:
+        raise ConfigError(f"historical bars need columns {', '.join(REQUIRED)}; missing {missing}")
+    return frame
+
+
+def _symbols(column: pd.Series) -> pd.Series:
+    text = column.astype("string").str.strip()
+    blank = text.isna() | (text == "")
+    if blank.any():
+        row = int(np.flatnonzero(blank.to_numpy())[0])
+        raise ConfigError(f"data row {row + 1} has a blank symbol; fill it in or drop the row")
+    return text.astype(str)
+
+
+def _dates(column: pd.Series) -> pd.Series:
+    if not pd.api.types.is_datetime64_any_dtype(column):
+        column = _parsed_dates(column.astype("string").str.strip())
+    if getattr(column.dt, "tz", None) is not None:
+        column = column.dt.tz_localize(None)
+    timed = column != column.dt.normalize()
+    if timed.any():
+        row = int(np.flatnonzero(timed.to_numpy())[0])
+        raise ConfigError(
+            f"data row {row + 1} has the time of day {column.iloc[row]}; historical bars are "
+            "daily, one bar per date (resample intraday bars to days first)"
+        )
+    return column.dt.strftime("%Y-%m-%d")
+
+
+def _parsed_dates(text: pd.Series) -> pd.Series:
+    blank = text.isna() | (text == "")
+    if blank.any():
+        row = int(np.flatnonzero(blank.to_numpy())[0])
+        raise ConfigError(f"data row {row + 1} has no date; fill it in or drop the row")
+    try:  # the first value sets the format; a value that does not fit it is named below
+        parsed = pd.to_datetime(text, errors="coerce")
+    except (ValueError, TypeError, OverflowError):
+        parsed = pd.Series(pd.NaT, index=text.index)
+    bad = parsed.isna()
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ConfigError(
+            f"data row {row + 1} has the date {text.iloc[row]!r}, which does not parse in the "
+            f"format of the first date {text.iloc[0]!r}; write every date in one format "
+            "(YYYY-MM-DD)"
+        )
+    return parsed
+
+
+def _numbers(column: pd.Series, name: str) -> pd.Series:
+    if pd.api.types.is_bool_dtype(column):
+        raise ConfigError(f"column {name!r} holds true/false values; it must hold numbers")
+    numbers = pd.to_numeric(column, errors="coerce")
+    unreadable = numbers.isna() & column.notna()
+    if unreadable.any():
+        row = int(np.flatnonzero(unreadable.to_numpy())[0])
+        raise ConfigError(
+            f"data row {row + 1}: {name} {column.iloc[row]!r} is not a number; "
+            "fix the value or drop the row"
+        )
+    return numbers.astype(float)
+
+
+def _check_values(frame: pd.DataFrame) -> None:
+    """The first bar with a bad value, named by symbol and date, with what is wrong."""
+    for mask, describe in _value_problems(frame):
+        if mask.any():
+            row = frame[mask].iloc[0]
+            raise ConfigError(
+                f"bar for {row['symbol']} on {row['date']} {describe(row)}; "
+                "fix or drop it before loading"
+            )
+
+
+def _value_problems(frame: pd.DataFrame) -> list[tuple[pd.Series, Callable[[pd.Series], str]]]:
+    prices = frame[list(PRICES)]
+    volume = frame["volume"]
+    return [
+        (prices.isna().any(axis=1), lambda r: f"has no {_first_missing(r, PRICES)} price"),
+        (
+            ~np.isfinite(prices.fillna(0)).all(axis=1),
+            lambda r: f"has a price that is not finite ({_first_infinite(r)})",
+        ),
+        (
+            (prices <= 0).any(axis=1),
+            lambda r: f"has a non-positive price ({_first_non_positive(r)}); prices must be > 0",
+        ),
+        (volume.isna(), lambda r: "has no volume (NaN)"),
+        (~np.isfinite(volume), lambda r: f"has a volume that is not finite ({r['volume']})"),
+        (volume < 0, lambda r: f"has a negative volume ({r['volume']:g})"),
+        (frame["high"] < frame["low"], lambda r: _pair(r, "high", "below", "low")),
+        (frame["open"] > frame["high"], lambda r: _pair(r, "open", "above", "high")),
+        (frame["close"] > frame["high"], lambda r: _pair(r, "close", "above", "high")),
+        (frame["open"] < frame["low"], lambda r: _pair(r, "open", "below", "low")),
+        (frame["close"] < frame["low"], lambda r: _pair(r, "close", "below", "low")),
+    ]
+
+
+def _first_missing(row: pd.Series, columns: tuple[str, ...]) -> str:
+    return next(c for c in columns if pd.isna(row[c]))
+
+
+def _first_infinite(row: pd.Series) -> str:
+    return next(f"{c} {row[c]}" for c in PRICES if not np.isfinite(row[c]))
+
+
+def _first_non_positive(row: pd.Series) -> str:
+    return next(f"{c} {row[c]:g}" for c in PRICES if row[c] <= 0)
+
+
+def _pair(row: pd.Series, left: str, relation: str, right: str) -> str:
+    return f"has {left} {row[left]:g} {relation} {right} {row[right]:g}"
+
+
+def _check_table(frame: pd.DataFrame) -> None:
+    if "sector" in frame.columns:
+        _one_sector_per_symbol(frame)
+        frame["sector"] = frame["sector"].astype("string").fillna("unknown").astype(str)
+    repeated = frame.duplicated(["date", "symbol"])
+    if repeated.any():
+        row = frame[repeated].iloc[0]
+        raise ConfigError(f"two bars for {row['symbol']} on {row['date']}; keep one per date")
+    _refuse_gaps(frame)
+
+
+def _one_sector_per_symbol(frame: pd.DataFrame) -> None:
+    sectors = frame["sector"].astype("string").fillna("")
+    counts = sectors.groupby(frame["symbol"]).nunique()
+    changing = counts[counts > 1]
+    if len(changing):
+        symbol = changing.index[0]
+        seen = sorted(set(sectors[frame["symbol"] == symbol]))
+        raise ConfigError(
+            f"{symbol} has the sectors {', '.join(map(repr, seen))}; a symbol keeps one sector "
+            "for the whole data set (pick one or split the symbol)"
+        )
+
+
+def _refuse_gaps(frame: pd.DataFrame) -> None:
+    dates = np.sort(frame["date"].unique())
+    counts = frame.groupby("symbol")["date"].nunique()
+    short = counts[counts < len(dates)]
+    if not len(short):
+        return
+    symbol = short.index[0]
+    missing = np.setdiff1d(dates, frame.loc[frame["symbol"] == symbol, "date"].unique())
+    shown = ", ".join(missing[:_SHOWN_DATES])
+    more = f" and {len(missing) - _SHOWN_DATES} more" if len(missing) > _SHOWN_DATES else ""
+    raise ConfigError(
+        f"{symbol} has no bar on {shown}{more} ({len(missing)} of {len(dates)} dates); every "
+        "symbol needs a bar on every date (drop the symbol or fill the gaps)"
+    )
