@@ -123,11 +123,12 @@ def _caveats(request: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str
 
 
 def _load(runs: RunStore, relative: str) -> dict[str, Any]:
-    """The part of a seed's results a comparison reads: held for every seed at once, so
-    the orders and equity are let go."""
+    """The part of a seed's results a comparison reads (the scorecard, and the equity its
+    pooled Sharpe ratio and PSR need): held for every seed at once, so the orders, the
+    larger part, are let go."""
     run_id, name = relative.split("/", 1)
     data: dict[str, Any] = json.loads(runs.artefact(run_id, name).read_text(encoding="utf-8"))
-    return {"meta": data["meta"], "scorecard": data["scorecard"]}
+    return {"meta": data["meta"], "scorecard": data["scorecard"], "equity": data["equity"]}
 
 
 def _digest(rows: list[dict[str, Any]]) -> str:

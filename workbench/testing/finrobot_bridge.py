@@ -11,13 +11,13 @@ the workbench records it and counts a ``DecisionError``.
 FinRobot's data toolkits (Finnhub, yfinance, SEC) are not registered: the agent
 sees the workbench's payload and nothing from the network, and code execution
 is off (autogen's user proxy would otherwise run code blocks from the reply).
-FinRobot prints as it chats, so its stdout is sent to stderr while it runs:
-stdout carries protocol lines only.
+FinRobot and autogen print and log to stdout as they chat, so the bridge keeps
+a private copy of stdout for protocol lines and points everything else that
+writes to stdout (Python or C) at stderr, which the workbench keeps.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -38,6 +38,7 @@ def build_agent() -> Any:
         "model": os.environ.get("FINROBOT_MODEL", "smollm2"),
         "base_url": os.environ["OPENAI_BASE_URL"],
         "api_key": os.environ.get("OPENAI_API_KEY", "not-needed"),
+        "price": [0.0, 0.0],  # a local model costs nothing; autogen warns without a price
     }
     llm_config = {"config_list": [endpoint], "temperature": 0, "cache_seed": None, "timeout": 300}
     analyst = {"name": "Market_Analyst", "profile": TASK, "toolkits": []}
@@ -72,28 +73,44 @@ def first_json_object(text: str) -> Any:
     return text
 
 
-def usage_of(result: Any) -> dict[str, int]:
-    counted = {"input_tokens": 0, "output_tokens": 0, "model_calls": 1}
-    cost = (getattr(result, "cost", None) or {}).get("usage_including_cached_inference", {})
-    for entry in cost.values():
-        if isinstance(entry, dict):
-            counted["input_tokens"] += int(entry.get("prompt_tokens", 0))
-            counted["output_tokens"] += int(entry.get("completion_tokens", 0))
-    return counted
+class Usage:
+    """Tokens per call: autogen reports its client's running totals, so keep the last."""
+
+    def __init__(self) -> None:
+        self.seen = {"input_tokens": 0, "output_tokens": 0}
+
+    def of(self, result: Any) -> dict[str, int]:
+        totals = {"input_tokens": 0, "output_tokens": 0}
+        cost = (getattr(result, "cost", None) or {}).get("usage_including_cached_inference", {})
+        for entry in cost.values():
+            if isinstance(entry, dict):
+                totals["input_tokens"] += int(entry.get("prompt_tokens", 0))
+                totals["output_tokens"] += int(entry.get("completion_tokens", 0))
+        call = {key: max(totals[key] - self.seen[key], 0) for key in totals}
+        self.seen = totals
+        return {**call, "model_calls": 1}
 
 
-def decide(agent: Any, payload: dict[str, Any]) -> dict[str, Any]:
+def decide(agent: Any, payload: dict[str, Any], usage: Usage) -> dict[str, Any]:
     message = f"{TASK}\n\n{summary(payload)}"
-    with contextlib.redirect_stdout(sys.stderr):
-        result = agent.user_proxy.initiate_chat(
-            agent.assistant, message=message, max_turns=1, clear_history=True
-        )
+    result = agent.user_proxy.initiate_chat(
+        agent.assistant, message=message, max_turns=1, clear_history=True
+    )
     text = str(result.chat_history[-1].get("content") or "")
-    return {"type": "decision", "decision": first_json_object(text), "usage": usage_of(result)}
+    return {"type": "decision", "decision": first_json_object(text), "usage": usage.of(result)}
+
+
+def protocol_stream() -> Any:
+    """A private copy of stdout for protocol lines; fd 1 and sys.stdout then go to stderr."""
+    stream = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return stream
 
 
 def main() -> None:
-    agent = None
+    out = protocol_stream()
+    agent, usage = None, Usage()
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
@@ -101,11 +118,11 @@ def main() -> None:
         else:
             try:
                 agent = agent or build_agent()
-                answer = decide(agent, message["payload"])
+                answer = decide(agent, message["payload"], usage)
             except Exception as exc:  # the workbench records it as a FrameworkError
                 answer = {"type": "error", "message": f"{type(exc).__name__}: {exc}"}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
 
 
 if __name__ == "__main__":
