@@ -57,7 +57,8 @@ from workbench.errors import (
 )
 from workbench.integrations import _record
 from workbench.integrations._replay import refuse_a_changed_preset, replay_response
-from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.integrations._retries import counting_retries
+from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Transcript, digest, to_plain
 
@@ -91,7 +92,7 @@ class Committee(BaseAdapter):
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,
         prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
         **settings: int,
     ) -> None:
@@ -230,20 +231,23 @@ class Committee(BaseAdapter):
             )
         self.calls_made += 1
         started, reply, error = time.perf_counter(), Reply(""), None
-        try:
-            reply = await self._ask_in_time(request, sent)
-            checked_text(advisor.role, reply.text)
-        except ValidationError as exc:
-            error = exc
-        except (ConfigError, MissingDependency):
-            raise  # the committee cannot run as configured: stop, naming the fix
-        except Exception as exc:
-            error = FrameworkError(f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}")
-            error.__cause__ = exc
+        with counting_retries() as retried:
+            try:
+                reply = await self._ask_in_time(request, sent)
+                checked_text(advisor.role, reply.text)
+            except ValidationError as exc:
+                error = exc
+            except (ConfigError, MissingDependency):
+                raise  # the committee cannot run as configured: stop, naming the fix
+            except Exception as exc:
+                error = FrameworkError(f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}")
+                error.__cause__ = exc
         usage = _record.call_usage(
             {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
             time.perf_counter() - started,
         )
+        if retried:
+            usage["retries"] = len(retried)
         self.usage.add(_record.usage_of(usage))
         failure = _record.error_meta(error) if error is not None else None
         self._keep(request, key, sent, None if error else reply.text, usage, failure)
