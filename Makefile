@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench clean install recordings
+.PHONY: demo test test-fast lint format bench clean install recordings
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -25,6 +25,10 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest --recordings recordings
+
+# The inner loop: no kernels, browsers or subprocess-heavy tests, no lint.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow and not browser" --recordings recordings -q
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix workbench tests bench

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from workbench.engine import portable
 from workbench.engine.market import TRADING_DAYS, MarketPath
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
@@ -105,7 +106,7 @@ class Historical:
     ) -> MarketPath:
         vol = _trailing_vol(panel["close"])
         stress = vol / pd.DataFrame(vol).expanding().median().to_numpy()  # no look-ahead
-        half_spread = p["spread_bps"] / 1e4 * stress ** p["spread_vol_elasticity"]
+        half_spread = p["spread_bps"] / 1e4 * portable.power(stress, p["spread_vol_elasticity"])
         return MarketPath(
             universe=self.universe,
             steps_per_day=1,
@@ -191,7 +192,7 @@ def _rebased(panel: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def _trailing_vol(close: np.ndarray) -> np.ndarray:
     """Realised vol over the previous ``_VOL_WINDOW`` bars, known at each bar's close."""
-    returns = np.vstack([np.zeros((1, close.shape[1])), np.diff(np.log(close), axis=0)])
+    returns = np.vstack([np.zeros((1, close.shape[1])), np.diff(portable.log(close), axis=0)])
     frame = pd.DataFrame(returns).rolling(_VOL_WINDOW, min_periods=2).std()
     return np.maximum(frame.fillna(0.01).to_numpy(), 1e-4)
 

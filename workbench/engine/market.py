@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.engine import portable
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
 
@@ -110,7 +111,7 @@ def _draw_traits(preset: Preset, universe: Universe, rng: np.random.Generator) -
     return _NameTraits(
         beta=np.clip(rng.normal(1.0, 0.25, n), 0.3, 2.0),
         idio_vol=preset["idio_vol"] * rng.lognormal(0.0, 0.25, n),
-        price=np.exp(rng.normal(math.log(60.0), 0.6, n)),
+        price=portable.exp(rng.normal(math.log(60.0), 0.6, n)),
         volume=preset["base_volume"] * rng.lognormal(0.0, 0.5, n),
         sector=sector,
         sectors=int(sector.max()) + 1,
@@ -186,10 +187,10 @@ class _DaySimulator:
         self.steps, self.ticks = steps_per_day, ticks_per_step
         self.market_var = p["market_vol"] ** 2 / TRADING_DAYS
         self.idio_var = traits.idio_vol**2 / TRADING_DAYS
-        self.log_fair = np.log(traits.price)
+        self.log_fair = portable.log(traits.price)
         self.mispricing = np.zeros(traits.beta.size)
         halflife = max(p["mispricing_halflife_ticks"], 1e-9)
-        self.ar = 0.5 ** (1.0 / halflife)
+        self.ar = math.pow(0.5, 1.0 / halflife)
         self.norm_vol = np.sqrt(
             traits.beta**2 * p["market_vol"] ** 2 + p["sector_vol"] ** 2 + traits.idio_vol**2
         ) / math.sqrt(TRADING_DAYS)
@@ -218,7 +219,7 @@ class _DaySimulator:
         log_price = log_fair + self._mispricing_ticks(k)
         self.log_fair = log_fair[-1]
         # liquidity is set by the variance known at the open, before today's shocks update it
-        self._reduce(day, np.exp(log_price), market_vol, bars)
+        self._reduce(day, log_price, market_vol, bars)
         self._update_variance(
             z_market.sum() / root_k * market_vol, z_idio.sum(0) / root_k * idio_vol
         )
@@ -246,28 +247,53 @@ class _DaySimulator:
         hits = a + g * (idio_ret < 0)
         self.idio_var = (1 - persistence) * long_idio + hits * idio_ret**2 + b * self.idio_var
 
-    def _reduce(self, day: int, price: np.ndarray, market_vol: float, bars: _BarBuilder) -> None:
+    def _reduce(
+        self, day: int, log_price: np.ndarray, market_vol: float, bars: _BarBuilder
+    ) -> None:
         t, p = self.t, self.p
-        per_step = price.reshape(self.steps, self.ticks, -1)
+        open_, high, low, close = _step_bars(log_price.reshape(self.steps, self.ticks, -1))
         vol_now = np.sqrt(
             t.beta**2 * market_vol**2 + self.idio_var + p["sector_vol"] ** 2 / TRADING_DAYS
         )
         stress = vol_now / self.norm_vol
         noise = self.rngs["volume"].lognormal(0.0, p["volume_noise"], (self.steps, t.beta.size))
         volume = np.floor(
-            t.volume * stress ** p["volume_vol_elasticity"] * self.volume_profile * noise
+            t.volume
+            * portable.power(stress, p["volume_vol_elasticity"])
+            * self.volume_profile
+            * noise
         )
         half_spread = np.broadcast_to(
-            p["spread_bps"] / 1e4 * stress ** p["spread_vol_elasticity"], volume.shape
+            p["spread_bps"] / 1e4 * portable.power(stress, p["spread_vol_elasticity"]),
+            volume.shape,
         )
         rows = slice(day * self.steps, (day + 1) * self.steps)
         bars.put(
             rows,
-            open=per_step[:, 0, :],
-            high=per_step.max(axis=1),
-            low=per_step.min(axis=1),
-            close=per_step[:, -1, :],
+            open=open_,
+            high=high,
+            low=low,
+            close=close,
             volume=volume,
             half_spread=half_spread,
             depth=np.floor(np.maximum(volume * p["depth_fraction"], 1.0)),
         )
+
+
+def _step_bars(log_ticks: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Open, high, low and close of each step from (steps, ticks, names) log prices.
+
+    exp is monotonic, so the high of the prices is exp of the high of the logs: one
+    exp per bar instead of per tick. The high and low are widened to hold the open
+    and close whatever the last bit of exp does.
+    """
+    logs = np.stack(
+        (log_ticks[:, 0], log_ticks.max(axis=1), log_ticks.min(axis=1), log_ticks[:, -1])
+    )
+    open_, high, low, close = portable.exp(logs)
+    return (
+        open_,
+        np.maximum(high, np.maximum(open_, close)),
+        np.minimum(low, np.minimum(open_, close)),
+        close,
+    )

@@ -1,0 +1,24 @@
+"""A workbench-agent/1 agent in plain Python: buys the name that rose most, one line at a time."""
+
+import json
+import sys
+
+PROTOCOL = "workbench-agent/1"
+
+
+def decide(payload):
+    quotes, held = payload["symbols"], payload["portfolio"]["positions"]
+    best = max(quotes, key=lambda s: quotes[s]["last"] / quotes[s]["history"][0])
+    if held.get(best):
+        return {"actions": [], "rationale": f"already hold {best}"}
+    order = {"symbol": best, "side": "buy", "quantity": 10}
+    return {"actions": [order], "rationale": f"{best} rose most"}
+
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        answer = {"type": "hello", "protocol": PROTOCOL}
+    else:
+        answer = {"type": "decision", "decision": decide(message["payload"])}
+    print(json.dumps(answer), flush=True)

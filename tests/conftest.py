@@ -1,0 +1,73 @@
+"""Suite-wide guards: no real credentials, no network beyond this machine.
+
+- Environment variables that look like credentials are removed before any test
+  runs (and so from every subprocess a test starts), so no test can spend money
+  or leak a key by accident.
+- Every socket connection a test opens in this process must go to loopback or a
+  Unix socket; anything else fails at once with a message. A test that really
+  needs the outside world is marked ``@pytest.mark.network`` (none is today).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import socket
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.IGNORECASE)
+
+
+def credential_names(environ: Mapping[str, str]) -> list[str]:
+    return [name for name in environ if SECRET_NAME.search(name)]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "network: may connect beyond loopback")
+    for name in credential_names(os.environ):
+        del os.environ[name]
+
+
+def _loopback(address: Any) -> bool:
+    if isinstance(address, str | bytes):  # a Unix socket path
+        return True
+    host = address[0]
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name: resolving it would already be a network call
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    if request.node.get_closest_marker("network"):
+        yield
+        return
+    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
+
+    def guard(address: Any) -> None:
+        if not _loopback(address):
+            raise OSError(
+                f"tests may only connect to loopback, not {address!r}; "
+                "mark the test @pytest.mark.network if it truly needs the network"
+            )
+
+    def connect(self: socket.socket, address: Any) -> None:
+        guard(address)
+        real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: Any) -> int:
+        guard(address)
+        return real_connect_ex(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    yield

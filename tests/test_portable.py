@@ -1,0 +1,107 @@
+"""The engine's exp/log/power: accurate, and the only transcendentals on market data."""
+
+from __future__ import annotations
+
+import ast
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.engine import portable
+
+ENGINE = Path(__file__).resolve().parents[1] / "workbench" / "engine"
+# NumPy ufuncs whose float64 loops NumPy picks by CPU at import time
+DISPATCHED = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "power", "float_power"}
+DISPATCHED |= {"sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"}
+
+
+def _ulps(got: np.ndarray, want: np.ndarray) -> float:
+    return float(np.max(np.abs(got - want) / np.spacing(np.abs(want))))
+
+
+def test_exp_is_within_two_ulps_of_the_c_library() -> None:
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.uniform(-700, 700, 20_000), rng.normal(0, 1, 20_000)])
+    want = np.array([math.exp(v) for v in x])
+    assert _ulps(portable.exp(x), want) <= 2.0
+
+
+def test_log_is_within_four_ulps_of_the_c_library() -> None:
+    rng = np.random.default_rng(1)
+    x = np.concatenate([np.exp(rng.normal(0, 5, 20_000)), 1 + rng.normal(0, 1e-6, 5_000)])
+    want = np.array([math.log(v) for v in x])
+    assert _ulps(portable.log(x), want) <= 4.0
+
+
+def test_power_matches_the_c_library_closely() -> None:
+    base, exponent = np.array([0.5, 2.0, 1.3, 10.0]), np.array([0.7, 1.5, -2.2, 3.0])
+    want = np.array([math.pow(b, e) for b, e in zip(base, exponent, strict=True)])
+    np.testing.assert_allclose(portable.power(base, exponent), want, rtol=1e-14)
+
+
+def test_special_values_follow_the_c_library() -> None:
+    got = portable.exp(np.array([np.nan, np.inf, -np.inf, 710.0, -746.0, 0.0]))
+    np.testing.assert_array_equal(got, [np.nan, np.inf, 0.0, np.inf, 0.0, 1.0])
+    got = portable.log(np.array([0.0, -1.0, np.inf, np.nan, 1.0]))
+    np.testing.assert_array_equal(got, [-np.inf, np.nan, np.inf, np.nan, 0.0])
+    assert portable.log(np.array([5e-324]))[0] == pytest.approx(math.log(5e-324), rel=1e-15)
+
+
+def _digest_in_a_process(disabled: str) -> str:
+    code = (
+        "import hashlib, numpy as np\n"
+        "from workbench.engine import portable\n"
+        "x = np.random.default_rng(2).normal(0, 3, 50_000)\n"
+        "y = portable.exp(x) + portable.log(np.abs(x) + 1e-9) + portable.power(np.abs(x), 0.37)\n"
+        "print(hashlib.sha256(y.tobytes()).hexdigest())\n"
+    )
+    env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": disabled} if disabled else dict(os.environ)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.slow
+def test_the_bits_do_not_depend_on_the_vector_extensions_numpy_uses() -> None:
+    assert _digest_in_a_process("") == _digest_in_a_process("X86_V3")
+
+
+def _constant(node: ast.expr) -> bool:
+    """A number written in the code: Python's own pow, not NumPy's, raises it."""
+    return isinstance(node, ast.Constant) or (
+        isinstance(node, ast.BinOp) and _constant(node.left) and _constant(node.right)
+    )
+
+
+def _dispatched_calls(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        numpy_call = isinstance(node, ast.Attribute) and node.attr in DISPATCHED
+        if numpy_call and isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy"):
+            found.append(f"{path.name}:{node.lineno} np.{node.attr}")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            exponent, base = node.right, node.left
+            literal = isinstance(exponent, ast.Constant) and exponent.value in (2, 0.5)
+            if not literal and not _constant(base):
+                found.append(f"{path.name}:{node.lineno} ** (use portable.power or math.pow)")
+    return found
+
+
+def test_the_engine_uses_only_portable_transcendentals() -> None:
+    modules = sorted(p for p in ENGINE.glob("*.py") if p.name != "portable.py")
+    found = [call for path in modules for call in _dispatched_calls(path)]
+    assert not found, "machine-dependent maths on market data: " + ", ".join(found)
+
+
+def test_the_rule_catches_a_dispatched_call(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import numpy as np\ny = np.exp(x) + z ** k\n")
+    assert sorted(_dispatched_calls(bad)) == [
+        "bad.py:2 ** (use portable.power or math.pow)",
+        "bad.py:2 np.exp",
+    ]

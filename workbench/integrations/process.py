@@ -1,0 +1,174 @@
+"""Agents in their own process: any program that speaks JSON lines on stdio, or JSON over HTTP.
+
+The protocol (``workbench-agent/1``, docs/process-agents.md, JSON Schema in
+``workbench/integrations/process_protocol.schema.json``) is one JSON object per line each way:
+
+- the workbench says ``{"type": "hello", "protocol": "workbench-agent/1", "arm": ...}``
+  once after starting the program, which answers ``{"type": "hello", "protocol":
+  "workbench-agent/1"}`` (anything else: a ``ConfigError`` naming what came back);
+- then, per decision, ``{"type": "decide", "protocol": ..., "payload": {...}}``, and
+  the agent answers ``{"type": "decision", "decision": {...}, "usage": {...}}``
+  (``usage`` optional: input_tokens, output_tokens, model_calls) or ``{"type":
+  "error", "message": "..."}``, recorded as a ``FrameworkError``.
+
+Everything else is the adapter base's: live / record / replay / ``prior=``, the
+transcript keyed by the payload's digest, validation, budgets. A replay never
+starts the program, so a recording replays where the agent cannot run.
+
+Isolation: the child gets the payload and nothing else: an empty scratch
+working directory, an environment of PATH, a UTF-8 locale and what ``env=``
+passes, plus the variables ``forward=`` names (API keys only when named), and a
+session of its own. A crash is a ``FrameworkError`` for that decision; the next
+decision starts the program again, up to ``max_restarts`` times. A hang ends at
+``timeout`` seconds: the program is killed and restarted at the next decision.
+Its stderr goes to ``stderr_path`` when given; the last lines are in every
+error message and in ``arm.stderr_tail``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.agents import DecisionRequest, RunInfo
+from workbench.errors import ConfigError, DecisionError, FrameworkError
+from workbench.integrations._child import Child, child_environment, resolve_command
+from workbench.integrations._protocol import PROTOCOL, USAGE_KEYS
+from workbench.integrations.base import AdapterInfo, BaseAdapter
+
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_START_TIMEOUT = 30.0
+
+
+def read_answer(line: str, label: str) -> tuple[Any, dict[str, int]]:
+    """The raw decision an answer line carries, and the usage it reports.
+
+    A line that is not a protocol answer is returned as text, so the transcript
+    keeps what the agent said and validation files it as a ``DecisionError``.
+    """
+    try:
+        answer = json.loads(line)
+    except (ValueError, RecursionError):
+        return line, {}
+    if not isinstance(answer, dict):
+        return line, {}
+    if answer.get("type") == "error":
+        raise FrameworkError(f"{label} reported an error: {str(answer.get('message'))[:500]}")
+    usage = answer.get("usage")
+    counted = {k: v for k, v in (usage or {}).items() if k in USAGE_KEYS and _count(v)}
+    if isinstance(usage, dict) and len(counted) < len(usage):
+        raise DecisionError(
+            f"{label} reported usage {usage!r}; it takes only whole numbers >= 0 for "
+            f"{', '.join(USAGE_KEYS)}"
+        )
+    return answer.get("decision", answer), counted
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+class ProcessAgentAdapter(BaseAdapter):
+    """An arm answered by a program on stdio; see the module doc for the protocol."""
+
+    framework = "process"
+
+    def __init__(
+        self,
+        command: Sequence[str] | str | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        forward: Sequence[str] = (),
+        cwd: str | os.PathLike[str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        start_timeout: float = DEFAULT_START_TIMEOUT,
+        max_restarts: int = 3,
+        stderr_path: str | os.PathLike[str] | None = None,
+        **options: Any,
+    ) -> None:
+        mode = options.get("mode", "live")
+        if command is None and mode != "replay":
+            raise ConfigError("process_agent needs a command; only a replay runs without one")
+        self.argv = resolve_command(command) if command is not None else []
+        _check_seconds("timeout", timeout)
+        _check_seconds("start_timeout", start_timeout)
+        if isinstance(max_restarts, bool) or not isinstance(max_restarts, int) or max_restarts < 0:
+            raise ConfigError(f"max_restarts must be a whole number >= 0, got {max_restarts!r}")
+        self.answer_timeout, self.start_timeout = float(timeout), float(start_timeout)
+        self.max_restarts = max_restarts
+        name = options.pop("name", None) or _default_name(self.argv)
+        info = options.pop("info", None) or AdapterInfo(framework="process")
+        super().__init__(name=name, info=info, **options)
+        label = f"agent process {os.path.basename(self.argv[0]) if self.argv else '?'}"
+        self.child = Child(
+            self.argv,
+            env=child_environment(env, forward) if command is not None else {},
+            cwd=cwd,
+            label=f"{label} of arm {self.name!r}",
+            stderr_path=stderr_path,
+        )
+
+    @property
+    def restarts(self) -> int:
+        return max(self.child.starts - 1, 0)
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        return list(self.child.stderr_tail)
+
+    async def ask(self, request: DecisionRequest, sent: Any) -> Any:
+        await self._running()
+        message = {"type": "decide", "protocol": PROTOCOL, "payload": sent}
+        line = await self.child.ask(message, self.answer_timeout)
+        raw, usage = read_answer(line, self.child.label)
+        self.note_usage(**usage)
+        return raw
+
+    async def _running(self) -> None:
+        if self.child.running:
+            return
+        if self.child.starts > self.max_restarts:
+            raise FrameworkError(
+                f"{self.child.label} stopped {self.child.starts} times; it is not started "
+                f"again (max_restarts={self.max_restarts})"
+            )
+        await asyncio.to_thread(self._start)
+
+    def _start(self) -> None:
+        hello = {"type": "hello", "protocol": PROTOCOL, "arm": self.name}
+        self.child.start(hello, self.start_timeout)
+
+    def begin(self, run: RunInfo) -> None:
+        """Start the program before the market opens, so one that cannot start or does not
+        speak the protocol stops the run with a ``ConfigError`` (a replay starts nothing)."""
+        super().begin(run)
+        if self.mode != "replay":
+            self._start()
+
+    def end(self) -> None:
+        self.child.stop()
+        super().end()
+
+
+def process_agent(command: Sequence[str] | str, **kwargs: Any) -> ProcessAgentAdapter:
+    """``ProcessAgentAdapter(command, **kwargs)``: e.g. ``process_agent(["node", "agent.js"])``."""
+    return ProcessAgentAdapter(command, **kwargs)
+
+
+def _default_name(argv: list[str]) -> str:
+    if not argv:
+        raise ConfigError("a replay without a command needs name= (the recorded arm's name)")
+    script = next((part for part in reversed(argv) if not part.startswith("-")), argv[0])
+    return os.path.splitext(os.path.basename(script))[0] or "process"
+
+
+def _check_seconds(what: str, value: Any) -> None:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not (number and 0 < value < float("inf")):
+        raise ConfigError(f"{what} must be a positive number of seconds, got {value!r}")
+
+
+__all__ = ["ProcessAgentAdapter", "process_agent", "read_answer"]
