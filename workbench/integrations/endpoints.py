@@ -110,9 +110,12 @@ class Endpoint:
             if isinstance(loop, _NoLoop) or loop.is_closed():
                 continue
             closing = [client for key, client in cache.items() if key.startswith("httpx-")]
-            if closing and loop.is_running():
-                future = asyncio.run_coroutine_threadsafe(_close_all(closing), loop)
-                future.result(timeout=self.timeout)
+            if not closing or not loop.is_running():
+                continue
+            if _running_loop() is loop:  # called from that loop: close without blocking it
+                loop.create_task(_close_all(closing))
+            else:
+                asyncio.run_coroutine_threadsafe(_close_all(closing), loop).result(self.timeout)
 
     # --- who and how -----------------------------------------------------------------
     def api_key(self) -> str:
@@ -235,10 +238,7 @@ class Endpoint:
         return self._per_loop(f"httpx-{kind}-{bare}", build)
 
     def _per_loop(self, key: str, build: Callable[[], Any]) -> Any:
-        try:
-            loop: Any = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = _NO_LOOP
+        loop: Any = _running_loop() or _NO_LOOP
         cache = self._clients.setdefault(loop, {})
         if key not in cache:
             cache[key] = build()
@@ -260,6 +260,13 @@ class Endpoint:
             if response.status_code < 400:
                 return mode
         return "text"
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 async def _close_all(clients: list[Any]) -> None:
