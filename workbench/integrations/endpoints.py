@@ -112,8 +112,9 @@ class Endpoint:
             closing = [client for key, client in cache.items() if key.startswith("httpx-")]
             if not closing or not loop.is_running():
                 continue
-            if _running_loop() is loop:  # called from that loop: close without blocking it
-                loop.create_task(_close_all(closing))
+            here = _running_loop()
+            if here is not None and here is loop:  # called from that loop: do not block it
+                here.create_task(_close_all(closing))
             else:
                 asyncio.run_coroutine_threadsafe(_close_all(closing), loop).result(self.timeout)
 
@@ -141,6 +142,11 @@ class Endpoint:
             self._detected = run_sync(self._probe(), timeout=self.timeout * len(PROBE_ORDER))
         return self._detected
 
+    def sampling(self) -> dict[str, Any]:
+        """``max_tokens``, ``temperature`` and ``seed``, those that are set."""
+        chosen = {"max_tokens": self.max_tokens, "temperature": self.temperature, "seed": self.seed}
+        return {key: value for key, value in chosen.items() if value is not None}
+
     def instructions(self, mode: str, task: str = TASK) -> str:
         return instructions_for(mode, task)
 
@@ -165,14 +171,9 @@ class Endpoint:
     def _body(
         self, messages: list[dict[str, Any]], mode: str | None, max_tokens: int | None
     ) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "messages": messages}
-        for key, value in (
-            ("max_tokens", max_tokens or self.max_tokens),
-            ("temperature", self.temperature),
-            ("seed", self.seed),
-        ):
-            if value is not None:
-                body[key] = value
+        body: dict[str, Any] = {"model": self.model, "messages": messages, **self.sampling()}
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
         return {**body, **request_options(mode)}
 
     # --- framework clients, one per event loop ------------------------------------------
@@ -213,7 +214,9 @@ class Endpoint:
         return self._per_loop(
             "pydantic_ai",
             lambda: models.OpenAIChatModel(
-                self.model, provider=providers.OpenAIProvider(openai_client=self.openai_client())
+                self.model,
+                provider=providers.OpenAIProvider(openai_client=self.openai_client()),
+                settings=dict(self.sampling()),
             ),
         )
 

@@ -73,7 +73,7 @@ class EndpointChatModel(BaseChatModel):
         }
         message = AIMessage(
             content=reply.text,
-            usage_metadata=usage,  # type: ignore[arg-type]
+            usage_metadata=usage,
             response_metadata={"model_name": reply.model},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])

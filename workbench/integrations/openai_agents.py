@@ -243,23 +243,32 @@ class OpenAIAgentsAdapter(BaseAdapter):
         from workbench.integrations import _agents_sdk as sdk_parts
 
         assert self.agent is not None
+        changes = self._settings_for_mode()
+        settings = {"model_settings": sdk_parts.with_settings(self.agent, **changes)}
         if self.output_mode == "structured":
-            return self.agent.clone(output_type=sdk_parts.RawDecisionOutput())
-        if self.output_mode == "json":
-            settings = sdk_parts.with_settings(
-                self.agent, extra_body={"response_format": json_object_format()}
-            )
-            return self.agent.clone(model_settings=settings)
+            changed = settings if changes else {}
+            return self.agent.clone(output_type=sdk_parts.RawDecisionOutput(), **changed)
         if self.output_mode == "tool":
+            submit = sdk_parts.decision_tool(TOOL_NAME, decision_json_schema())
             return self.agent.clone(
-                tools=[
-                    *self.agent.tools,
-                    sdk_parts.decision_tool(TOOL_NAME, decision_json_schema()),
-                ],
+                tools=[*self.agent.tools, submit],
                 tool_use_behavior={"stop_at_tool_names": [TOOL_NAME]},
-                model_settings=sdk_parts.with_settings(self.agent, tool_choice=TOOL_NAME),
+                **settings,
             )
-        return self.agent.clone()
+        return self.agent.clone(**settings)
+
+    def _settings_for_mode(self) -> dict[str, Any]:
+        """Model-settings changes: the endpoint's sampling, and what the mode asks for."""
+        changes = dict(self.endpoint.sampling()) if self.endpoint is not None else {}
+        own = getattr(self.agent, "model_settings", None)
+        extra_body = dict(getattr(own, "extra_body", None) or {})
+        if "seed" in changes:
+            extra_body["seed"] = changes.pop("seed")
+        if self.output_mode == "json":
+            extra_body["response_format"] = json_object_format()
+        if self.output_mode == "tool":
+            changes["tool_choice"] = TOOL_NAME
+        return {**changes, **({"extra_body": extra_body} if extra_body else {})}
 
     def _run_config(self, sdk: Any, request: DecisionRequest) -> Any:
         group = self.run_id or (f"{self.run.arm}-seed{self.run.seed}" if self.run else None)
