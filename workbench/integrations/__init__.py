@@ -10,7 +10,8 @@ live call needs it, so a replay needs none installed.
 """
 
 from workbench.integrations.base import AdapterInfo, BaseAdapter
-from workbench.integrations.callable import CallableAgentAdapter, callable_agent
+from workbench.integrations.callable import Answer, CallableAgentAdapter, callable_agent
+from workbench.integrations.endpoints import Endpoint
 from workbench.integrations.http_agent import HttpAgentAdapter, http_agent
 from workbench.integrations.langgraph import (
     GraphInterruptedError,
@@ -23,8 +24,10 @@ from workbench.integrations.pydantic_ai import PydanticAIAdapter
 
 __all__ = [
     "AdapterInfo",
+    "Answer",
     "BaseAdapter",
     "CallableAgentAdapter",
+    "Endpoint",
     "GraphInterruptedError",
     "HttpAgentAdapter",
     "LangGraphAdapter",

