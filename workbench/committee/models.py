@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from workbench.errors import ConfigError, FrameworkError, MissingDependency, WorkbenchError
+from workbench.integrations._loop import in_daemon_thread
 from workbench.integrations.callable import resolve
 
 BRIEFING_MARK = "\nBRIEFING "
@@ -110,7 +111,7 @@ class CallableModel:
         if inspect.iscoroutinefunction(self.fn):
             answer = await self.fn(prompt)
         else:
-            answer = await asyncio.to_thread(self.fn, prompt)
+            answer = await in_daemon_thread(self.fn, prompt)  # a hang never blocks exit
             if inspect.isawaitable(answer):
                 answer = await answer
         if isinstance(answer, Reply):
