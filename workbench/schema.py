@@ -50,7 +50,13 @@ class Action(BaseModel):
 
     symbol: str = Field(min_length=1, description="A symbol from the observation payload.")
     side: Literal["buy", "sell"]
-    quantity: float = Field(ge=0, allow_inf_nan=False, description="Whole shares, >= 0.")
+    # The schema a model sees says integer (whole shares); validation still takes 10.0.
+    quantity: float = Field(
+        ge=0,
+        allow_inf_nan=False,
+        description="Whole shares, >= 0.",
+        json_schema_extra={"type": "integer"},
+    )
     order_type: Literal["market", "limit"] = "market"
     limit_price: float | None = Field(
         default=None, gt=0, allow_inf_nan=False, description="Required for limit orders."

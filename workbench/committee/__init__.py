@@ -23,8 +23,10 @@ from workbench.committee.coordinator import (
     MemoEntry,
     debate_turns,
 )
+from workbench.committee.figures import unverified_figures
 from workbench.committee.models import (
     CallableModel,
+    EndpointModel,
     LangGraphModel,
     OpenAIAgentsModel,
     PydanticAIModel,
@@ -56,6 +58,7 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "debate_turns",
     # role models
     "CallableModel",
+    "EndpointModel",
     "LangGraphModel",
     "OpenAIAgentsModel",
     "PydanticAIModel",
@@ -71,5 +74,6 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     # anti-hallucination
     "NO_DATA",
     "no_data",
+    "unverified_figures",
     "verified_snapshot",
 ]

@@ -17,6 +17,13 @@ way on replay. ``adapter.record`` holds one entry per decision with every role's
 phase, turn, model, prompt, response and position in the committee order, the
 memo, the executor's answer, the ratings, the decision and the orders.
 
+Every memo and the executor's answer go through the number check
+(``figures.unverified_figures``): each figure that is not in the verified
+snapshot, within the rounding it was written with, is flagged on its role's
+entry (``unverified_figures``), counted per role in the decision's record
+(``unverified_count``, ``unverified_by_role``) and in ``figure_check()`` and
+``trajectory()``. The check is recomputed on replay from the recorded text.
+
 Each role call adds to ``self.usage`` (model calls, tokens, latency), so the
 scorecard shows what the committee cost next to what it earned.
 """
@@ -42,6 +49,7 @@ from workbench.committee.coordinator import (
     checked_text,
     failure_text,
 )
+from workbench.committee.figures import unverified_figures
 from workbench.committee.models import LazyModel, Reply, RoleModel, ScriptedModel
 from workbench.committee.rating import parse_ratings, render_ratings, size
 from workbench.committee.roles import RoleAdvisor
@@ -57,12 +65,25 @@ from workbench.errors import (
 )
 from workbench.integrations import _record
 from workbench.integrations._replay import refuse_a_changed_preset, replay_response
-from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.integrations._retries import counting_retries
+from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Transcript, digest, to_plain
 
 EXECUTOR_PHASE = "decision"
-TRAJECTORY_COLUMNS = ("day", "step", "order", "phase", "turn", "role", "model", "ok", "response")
+TRAJECTORY_COLUMNS = (
+    "day",
+    "step",
+    "order",
+    "phase",
+    "turn",
+    "role",
+    "model",
+    "ok",
+    "response",
+    "unverified",
+)
+FIGURE_COLUMNS = ("day", "step", "role", "figure")
 Source = CommitteeSpec | str | os.PathLike[str] | Mapping[str, Any]
 
 
@@ -91,7 +112,7 @@ class Committee(BaseAdapter):
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,
         prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
         **settings: int,
     ) -> None:
@@ -120,6 +141,12 @@ class Committee(BaseAdapter):
     def state(self) -> dict[str, Any]:
         return {"committee": self.spec.id, "settings": dict(self.spec.settings)}
 
+    def end(self) -> None:
+        super().end()
+        for model in self.models.values():
+            if isinstance(model, LazyModel):  # models built from YAML are the committee's own
+                model.close()
+
     # --- one decision --------------------------------------------------------------
     async def adecide(self, request: DecisionRequest) -> Decision:
         base = {
@@ -138,6 +165,8 @@ class Committee(BaseAdapter):
         self._pending[request.index] = entry
         memo = await self.deliberate(request, base)
         entry["roles"] = [{"order": i, **e.to_json()} for i, e in enumerate(memo.entries)]
+        for role in entry["roles"]:
+            role["unverified_figures"] = _checked_figures(role, base["snapshot"])
         entry["failed_roles"] = [e.role for e in memo.failed]
         entry["memo"] = memo.render()
         try:
@@ -145,6 +174,8 @@ class Committee(BaseAdapter):
         except ValidationError as exc:
             entry["error"] = f"{type(exc).__name__}: {exc}"
             raise
+        finally:
+            _count_figures(entry)
         entry["decision"] = decision.to_json()
         return decision
 
@@ -172,6 +203,7 @@ class Committee(BaseAdapter):
         entry["executor"]["prompt"] = sent["input"] if isinstance(sent["input"], str) else None
         text = await self._exchange(request, executor, sent, key)
         entry["executor"]["response"] = text
+        entry["executor"]["unverified_figures"] = unverified_figures(text, base["snapshot"])
         if self.spec.output == "decision":
             return parse_decision(text)
         ratings = parse_ratings(text, sorted(request.payload["symbols"]))
@@ -229,20 +261,23 @@ class Committee(BaseAdapter):
             raise self.budget_stopped(request, key, sent, stop)
         self.calls_made += 1
         started, reply, error = time.perf_counter(), Reply(""), None
-        try:
-            reply = await self._ask_in_time(request, sent)
-            checked_text(advisor.role, reply.text)
-        except ValidationError as exc:
-            error = exc
-        except (ConfigError, MissingDependency):
-            raise  # the committee cannot run as configured: stop, naming the fix
-        except Exception as exc:
-            error = FrameworkError(f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}")
-            error.__cause__ = exc
+        with counting_retries() as retried:
+            try:
+                reply = await self._ask_in_time(request, sent)
+                checked_text(advisor.role, reply.text)
+            except ValidationError as exc:
+                error = exc
+            except (ConfigError, MissingDependency):
+                raise  # the committee cannot run as configured: stop, naming the fix
+            except Exception as exc:
+                error = FrameworkError(f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}")
+                error.__cause__ = exc
         usage = _record.call_usage(
             {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
             time.perf_counter() - started,
         )
+        if retried:
+            usage["retries"] = len(retried)
         self.usage.add(_record.usage_of(usage))
         failure = _record.error_meta(error) if error is not None else None
         self._keep(request, key, sent, None if error else reply.text, usage, failure)
@@ -270,6 +305,16 @@ class Committee(BaseAdapter):
             for order, answer in enumerate([*entry.get("roles", []), *executor]):
                 rows.append(_trajectory_row(entry, order, answer))
         return pd.DataFrame(rows, columns=list(TRAJECTORY_COLUMNS))
+
+    def figure_check(self) -> pd.DataFrame:
+        """One row per figure a role wrote that is not in the verified snapshot."""
+        rows = [
+            {"day": entry["day"], "step": entry["step"], "role": answer["role"], "figure": figure}
+            for entry in self.record
+            for answer in [*entry.get("roles", []), *[entry["executor"]] * ("executor" in entry)]
+            for figure in answer.get("unverified_figures", [])
+        ]
+        return pd.DataFrame(rows, columns=list(FIGURE_COLUMNS))
 
     # --- replays -----------------------------------------------------------------------
     def replay_spec(self) -> dict[str, Any]:
@@ -306,7 +351,26 @@ def _trajectory_row(entry: dict[str, Any], order: int, answer: dict[str, Any]) -
         "model": answer["model"],
         "ok": answer.get("ok", "response" in answer),
         "response": answer.get("response"),
+        "unverified": len(answer.get("unverified_figures", [])),
     }
+
+
+def _checked_figures(answer: dict[str, Any], snapshot: dict[str, Any]) -> list[str]:
+    if not answer.get("ok", True) or not isinstance(answer.get("response"), str):
+        return []  # a failed role wrote no figures of its own
+    return unverified_figures(answer["response"], snapshot)
+
+
+def _count_figures(entry: dict[str, Any]) -> None:
+    """Per role and in total, the figures of one decision that are not in the snapshot."""
+    answers = [*entry.get("roles", []), *([entry["executor"]] if "executor" in entry else [])]
+    by_role: dict[str, int] = {}
+    for answer in answers:
+        flagged = len(answer.get("unverified_figures", []))
+        if flagged:
+            by_role[answer["role"]] = by_role.get(answer["role"], 0) + flagged
+    entry["unverified_by_role"] = by_role
+    entry["unverified_count"] = sum(by_role.values())
 
 
 def _role_models(
@@ -362,4 +426,4 @@ def committee_agent(spec: Source = "tradingagents", **kwargs: Any) -> Committee:
     return Committee(spec, **kwargs)
 
 
-__all__ = ["EXECUTOR_PHASE", "Committee", "committee_agent"]
+__all__ = ["EXECUTOR_PHASE", "FIGURE_COLUMNS", "Committee", "committee_agent"]

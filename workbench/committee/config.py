@@ -4,7 +4,8 @@ A committee file has these keys (unknown keys are refused, naming the allowed on
 
     id, name, persona          who the committee is
     settings                   named integers, e.g. max_debate_rounds: 1
-    models                     key -> {backend, name, delay_s | target, model}
+    models                     key -> {backend, name, delay_s | target, model |
+                               base_url, model, api_key_env, max_tokens}
     phases                     [{name, kind: panel | debate, rounds, roles: [role...]}]
     executor                   one role with output: rating | decision
     sizing                     the rating -> orders rule (see ``rating.SizingRule``)
@@ -37,7 +38,7 @@ OUTPUTS = ("rating", "decision")
 _TOP = ("id", "name", "persona", "settings", "models", "phases", "executor", "sizing")
 _ROLE = ("role", "model", "prompt", "script", "output")
 _PHASE = ("name", "kind", "rounds", "roles")
-_MODEL = ("backend", "name", "delay_s", "target", "model")
+_MODEL = ("backend", "name", "delay_s", "target", "model", "base_url", "api_key_env", "max_tokens")
 
 
 @dataclass(frozen=True)
@@ -177,8 +178,16 @@ def _models(raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         entry = dict(_mapping(entry, f"models.{key}"))
         _only(entry, _MODEL, f"models.{key}")
         entry.setdefault("backend", "scripted")
-        entry.setdefault("name", f"{entry['backend']}-{key}")
-        if entry["backend"] != "scripted" and "target" not in entry:
+        default = entry.get("model") if entry["backend"] == "openai_compatible" else None
+        entry.setdefault("name", default or f"{entry['backend']}-{key}")
+        if entry["backend"] == "openai_compatible":
+            missing = [k for k in ("base_url", "model") if not entry.get(k)]
+            if missing:
+                raise ConfigError(
+                    f"models.{key}: backend 'openai_compatible' needs {' and '.join(missing)} "
+                    "(e.g. base_url: http://127.0.0.1:8080/v1, model: smollm2)"
+                )
+        elif entry["backend"] != "scripted" and "target" not in entry:
             raise ConfigError(
                 f"models.{key}: backend {entry['backend']!r} needs target: 'module:object'"
             )

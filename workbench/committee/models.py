@@ -9,6 +9,8 @@ one by key (``quick`` or ``deep`` in the reference committee). Backends:
   from the prompt to text.
 - ``pydantic_ai`` / ``openai_agents`` / ``langgraph``: ``target`` names an
   agent or compiled graph object; the thin bridges below ask it for plain text.
+- ``openai_compatible``: ``base_url``, ``model`` and optionally ``api_key_env`` and
+  ``max_tokens``: ``EndpointModel`` asks that chat-completions server directly.
 
 Framework imports happen on the first call, so a replay needs none of them.
 """
@@ -25,10 +27,18 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from workbench.errors import ConfigError, FrameworkError, MissingDependency, WorkbenchError
+from workbench.integrations._loop import in_daemon_thread
 from workbench.integrations.callable import resolve
 
 BRIEFING_MARK = "\nBRIEFING "
-BACKENDS = ("scripted", "callable", "pydantic_ai", "openai_agents", "langgraph")
+BACKENDS = (
+    "scripted",
+    "callable",
+    "pydantic_ai",
+    "openai_agents",
+    "langgraph",
+    "openai_compatible",
+)
 
 
 @dataclass(frozen=True)
@@ -101,7 +111,7 @@ class CallableModel:
         if inspect.iscoroutinefunction(self.fn):
             answer = await self.fn(prompt)
         else:
-            answer = await asyncio.to_thread(self.fn, prompt)
+            answer = await in_daemon_thread(self.fn, prompt)  # a hang never blocks exit
             if inspect.isawaitable(answer):
                 answer = await answer
         if isinstance(answer, Reply):
@@ -165,6 +175,25 @@ class LangGraphModel:
         return Reply(text, token_estimate(prompt), token_estimate(text))
 
 
+class EndpointModel:
+    """A role answered by an OpenAI-compatible ``Endpoint`` in plain text, with its tokens."""
+
+    def __init__(
+        self, endpoint: Any, *, name: str | None = None, max_tokens: int | None = None
+    ) -> None:
+        self.endpoint, self.max_tokens = endpoint, max_tokens
+        self.name: str = name or str(endpoint.model)
+
+    async def complete(self, prompt: str) -> Reply:
+        reply = await self.endpoint.chat(
+            [{"role": "user", "content": prompt}], max_tokens=self.max_tokens
+        )
+        return Reply(reply.text, reply.input_tokens, reply.output_tokens)
+
+    def close(self) -> None:
+        self.endpoint.close()
+
+
 @contextlib.contextmanager
 def _boundary(adapter: str, name: str) -> Iterator[None]:
     """Map a framework's exception with its adapter's error table (one boundary per framework)."""
@@ -203,11 +232,26 @@ class LazyModel:
             self._model = build_model(self.entry)
         return await self._model.complete(prompt)
 
+    def close(self) -> None:
+        """Close the connections of a model this entry built (an endpoint's)."""
+        closing = getattr(self._model, "close", None)
+        if callable(closing):
+            closing()
+
 
 def build_model(entry: Mapping[str, Any]) -> RoleModel:
     """A non-scripted model from its entry (``backend``, ``target``, ``name``, ``model``)."""
-    backend, target = entry["backend"], resolve(str(entry["target"]), named_by="the committee")
-    name = entry.get("name")
+    backend, name = entry["backend"], entry.get("name")
+    if backend == "openai_compatible":
+        from workbench.integrations.endpoints import Endpoint
+
+        endpoint = Endpoint(
+            str(entry["base_url"]),
+            str(entry["model"]),
+            api_key_env=entry.get("api_key_env", "OPENAI_API_KEY"),
+        )
+        return EndpointModel(endpoint, name=name, max_tokens=entry.get("max_tokens"))
+    target = resolve(str(entry["target"]), named_by="the committee")
     if backend == "callable":
         return CallableModel(target, name=name)
     if backend == "pydantic_ai":
@@ -222,6 +266,7 @@ def build_model(entry: Mapping[str, Any]) -> RoleModel:
 __all__ = [
     "BACKENDS",
     "CallableModel",
+    "EndpointModel",
     "LangGraphModel",
     "LazyModel",
     "OpenAIAgentsModel",

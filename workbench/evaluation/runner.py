@@ -373,7 +373,9 @@ class _Run:
             "decisions": state.decisions,
             "model_calls": arm_usage.model_calls,
             "tokens": arm_usage.input_tokens + arm_usage.output_tokens,
-            "latency_s": state.usage.latency_s,
+            # an arm that times its own model calls reports them (recorded, so a replay
+            # shows the recorded latency); other arms are timed by the loop
+            "latency_s": arm_usage.latency_s or state.usage.latency_s,
         }
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from agents import FunctionTool, ModelSettings
 from agents.agent_output import AgentOutputSchema, AgentOutputSchemaBase
 
 from workbench.schema import Decision
@@ -37,4 +39,26 @@ class RawDecisionOutput(AgentOutputSchemaBase):
         return json_str
 
 
-__all__ = ["RawDecisionOutput"]
+def with_settings(agent: Any, **changes: Any) -> ModelSettings:
+    """The agent's own model settings with ``changes`` laid over them."""
+    settings: ModelSettings = agent.model_settings
+    return settings.resolve(ModelSettings(**changes))
+
+
+def decision_tool(name: str, schema: dict[str, Any]) -> FunctionTool:
+    """A tool whose arguments are the decision; it hands them back untouched as JSON text."""
+
+    async def submit(context: Any, arguments: str) -> str:
+        json.loads(arguments)  # the SDK reports malformed arguments to the model
+        return arguments
+
+    return FunctionTool(
+        name=name,
+        description="Submit the decision.",
+        params_json_schema=schema,
+        on_invoke_tool=submit,
+        strict_json_schema=False,
+    )
+
+
+__all__ = ["RawDecisionOutput", "decision_tool", "with_settings"]

@@ -188,6 +188,7 @@ def usage_of(recorded: dict[str, Any]) -> Usage:
         input_tokens=int(recorded.get("input_tokens", 0)),
         output_tokens=int(recorded.get("output_tokens", 0)),
         latency_s=float(recorded.get("latency_s", 0.0)),
+        retries=int(recorded.get("retries", 0)),
     )
 
 

@@ -28,6 +28,9 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
   payload is shared with other arms, so copy it before changing it.
 - ``note_usage(input_tokens=, output_tokens=, model_calls=)``: call inside ``ask``
   to report what the call spent (one model call per ``ask`` unless told otherwise).
+- ``note_answer(text)``: call inside ``ask`` with the model's own text before a
+  failure is raised, so the transcript keeps what the model said (prose included)
+  next to the error, live and on replay.
 - ``replay_spec()`` / ``from_replay_spec(spec, transcript)``: how a recording
   rebuilds this adapter in replay mode (default: name, every and info).
 
@@ -55,6 +58,10 @@ holds is carried into the new recording before its journal is rewritten.
 ``max_calls=`` is a budget: the call past it is recorded once as a
 ``BudgetExhausted`` stop, and the evaluation asks that arm nothing more (it
 holds). A resumed run asks a recorded budget stop again, since nothing was paid.
+
+Every ``ask`` runs on one owning loop (see ``_loop``), so an arm can be used by
+any number of runs on any event loops; ``timeout`` defaults to
+``DEFAULT_TIMEOUT`` seconds per call (``None`` waits for ever).
 
 A failed call is recorded too (its error class and message), so a replay
 reproduces the error column of the recorded run. Usage (tokens, latency) is
@@ -87,6 +94,7 @@ from workbench.errors import (
     ValidationError,
 )
 from workbench.integrations import _record
+from workbench.integrations._loop import on_owning_loop
 from workbench.integrations._replay import (
     refuse_a_changed_preset,
     refuse_other_schemas,
@@ -94,10 +102,13 @@ from workbench.integrations._replay import (
     require_transcript,
     stamp_preset,
 )
+from workbench.integrations._retries import counting_retries
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Exchange, Transcript, digest
 
 Mode = Literal["live", "record", "replay"]
+DEFAULT_TIMEOUT = 120.0
+"""Seconds one model call may take before it is abandoned as a ``FrameworkError``."""
 MODES: tuple[str, ...] = ("live", "record", "replay")
 
 
@@ -132,7 +143,7 @@ class BaseAdapter(Agent):
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,
         prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
     ) -> None:
         super().__init__(name, every=every)
@@ -145,6 +156,7 @@ class BaseAdapter(Agent):
         self.run: RunInfo | None = None
         self._pending: dict[int, dict[str, Any]] = {}
         self._call_usage: dict[str, int] = {}
+        self._call_answer: Any = None
         # The prior is read before the recorder opens its journal: resuming from the
         # journal (or the file) it is about to write never loses what was paid for.
         self.prior = self._bind_prior(prior)
@@ -178,6 +190,10 @@ class BaseAdapter(Agent):
             ("model_calls", model_calls),
         ):
             self._call_usage[key] = self._call_usage.get(key, 0) + int(value)
+
+    def note_answer(self, text: Any) -> None:
+        """The model's own answer for the transcript when the call then fails."""
+        self._call_answer = _record.plain_response(text)
 
     def replay_spec(self) -> dict[str, Any]:
         """JSON-able arguments ``from_replay_spec`` needs to rebuild this adapter for replay."""
@@ -332,31 +348,37 @@ class BaseAdapter(Agent):
                 request, key, sent, _record.budget_stop(self.name, self.max_calls)
             )
         self.calls_made += 1
-        self._call_usage = {}
+        self._call_usage, self._call_answer = {}, None
         started = time.perf_counter()
         raw: Any = None
         error: ValidationError | None = None
-        try:
-            answer = await self._ask_in_time(request, _record.private_copy(sent))
-            raw = _record.plain_response(answer)
-        except ValidationError as exc:
-            error = exc
-        except Exception as exc:
-            error = self.map_error(exc)
-            error.__cause__ = exc
+        with counting_retries() as retried:
+            try:
+                answer = await self._ask_in_time(request, _record.private_copy(sent))
+                raw = _record.plain_response(answer)
+            except ValidationError as exc:
+                error = exc
+            except Exception as exc:
+                error = self.map_error(exc)
+                error.__cause__ = exc
         usage = _record.call_usage(self._call_usage, time.perf_counter() - started)
+        if retried:
+            usage["retries"] = len(retried)
         self.usage.add(_record.usage_of(usage))
         failure = _record.error_meta(error) if error is not None else None
+        if error is not None and raw is None:
+            raw = self._call_answer
         self._keep(request, key, sent, raw, usage, failure)
         if error is not None:
             raise error
         return raw
 
     async def _ask_in_time(self, request: DecisionRequest, sent: Any) -> Any:
+        call = on_owning_loop(self.ask(request, sent))
         if self.timeout is None:
-            return await self.ask(request, sent)
+            return await call
         try:
-            return await asyncio.wait_for(self.ask(request, sent), self.timeout)
+            return await asyncio.wait_for(call, self.timeout)
         except TimeoutError as exc:
             raise FrameworkError(
                 f"{self.asked(sent)} gave no answer within {self.timeout}s on day "
@@ -415,4 +437,4 @@ def _mode(mode: str) -> str:
     return mode
 
 
-__all__ = ["MODES", "AdapterInfo", "BaseAdapter", "Mode", "journal_path"]
+__all__ = ["DEFAULT_TIMEOUT", "MODES", "AdapterInfo", "BaseAdapter", "Mode", "journal_path"]

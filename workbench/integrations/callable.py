@@ -11,6 +11,18 @@ replay, and its return is the decision: the transcript records the function's
 return, so parsing, risk checks and sizing written in ``postprocess`` are
 exercised by every replay, while code inside the function never runs on replay.
 
+A function may return ``Answer(output, input_tokens=, output_tokens=)`` to
+report what its model call spent; the tokens are recorded with the exchange and
+shown on the scorecard (live and on replay).
+
+``callable_agent(endpoint=Endpoint(base_url, model))`` needs no function: the arm
+asks the endpoint in its output mode with the matching instructions, and reads
+the decision from the model's text with ``decision_from_text`` (as its
+``postprocess``, so a replay parses the recorded text again).
+
+A sync function runs on a daemon thread: a call that outlives its ``timeout``
+is abandoned and never keeps the interpreter from exiting.
+
 The replay key is the payload alone. The adapter cannot see a prompt inside
 your function, so pass ``info=AdapterInfo(framework="callable",
 instructions_digest=digest(PROMPT))`` when you record and when you replay; a
@@ -20,19 +32,33 @@ opens.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import os
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError
+from workbench.integrations._loop import in_daemon_thread
 from workbench.integrations._record import private_copy
-from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
-from workbench.transcript import Transcript
+from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
+from workbench.transcript import Transcript, digest
+
+if TYPE_CHECKING:
+    from workbench.integrations.endpoints import Endpoint
 
 Postprocess = Callable[[Any, dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A function's answer together with what its model call spent."""
+
+    output: Any
+    input_tokens: int = 0
+    output_tokens: int = 0
+    model_calls: int = 1
 
 
 class CallableAgentAdapter(BaseAdapter):
@@ -52,7 +78,7 @@ class CallableAgentAdapter(BaseAdapter):
         recorder: Transcript | str | os.PathLike[str] | None = None,
         prior: Transcript | str | os.PathLike[str] | None = None,
         postprocess: Postprocess | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
     ) -> None:
         if fn is None and mode != "replay":
@@ -83,12 +109,22 @@ class CallableAgentAdapter(BaseAdapter):
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         assert self.fn is not None  # a replay never asks
-        if inspect.iscoroutinefunction(self.fn):
-            return await self.fn(sent)
-        result = await asyncio.to_thread(self.fn, sent)
+        if _is_async(self.fn):
+            return self._unpacked(await self.fn(sent))
+        result = await in_daemon_thread(self.fn, sent)
         if inspect.isawaitable(result):
             result = await result
-        return result
+        return self._unpacked(result)
+
+    def _unpacked(self, result: Any) -> Any:
+        if not isinstance(result, Answer):
+            return result
+        self.note_usage(
+            input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens,
+            model_calls=result.model_calls,
+        )
+        return result.output
 
     def to_decision(self, raw: Any, payload: dict[str, Any]) -> Any:
         if self.postprocess is None:
@@ -119,9 +155,65 @@ class CallableAgentAdapter(BaseAdapter):
         )
 
 
-def callable_agent(fn: Callable[[dict[str, Any]], Any], **kwargs: Any) -> CallableAgentAdapter:
-    """``CallableAgentAdapter(fn, **kwargs)``: the convenience constructor."""
-    return CallableAgentAdapter(fn, **kwargs)
+def callable_agent(
+    fn: Callable[[dict[str, Any]], Any] | None = None,
+    *,
+    endpoint: Endpoint | None = None,
+    output_mode: str | None = None,
+    **kwargs: Any,
+) -> CallableAgentAdapter:
+    """``CallableAgentAdapter(fn, **kwargs)``, or an arm that asks ``endpoint`` directly."""
+    if endpoint is None:
+        if output_mode is not None:
+            raise ConfigError("output_mode= applies to endpoint=; your function chooses its own")
+        return CallableAgentAdapter(fn, **kwargs)
+    if fn is not None:
+        raise ConfigError("pass fn or endpoint=, not both")
+    asker = endpoint_function(endpoint, output_mode)
+    kwargs.setdefault("name", f"callable-{endpoint.model}")
+    kwargs.setdefault(
+        "info",
+        AdapterInfo(
+            framework="callable", model=endpoint.model, instructions_digest=digest(asker.text)
+        ),
+    )
+    kwargs.setdefault("postprocess", decision_from_text)
+    return CallableAgentAdapter(asker, **kwargs)
+
+
+class EndpointFunction:
+    """``fn(payload)`` asking an endpoint for one decision in one output mode."""
+
+    def __init__(self, endpoint: Endpoint, mode: str) -> None:
+        self.endpoint, self.mode = endpoint, mode
+        self.text = endpoint.instructions(mode)
+        self.__name__ = f"ask_{endpoint.model}"
+
+    async def __call__(self, payload: dict[str, Any]) -> Answer:
+        from workbench.integrations.endpoints import decision_messages
+
+        reply = await self.endpoint.chat(
+            decision_messages(self.text, payload), output_mode=self.mode
+        )
+        return Answer(reply.text, reply.input_tokens, reply.output_tokens)
+
+
+def endpoint_function(endpoint: Endpoint, output_mode: str | None = None) -> EndpointFunction:
+    """The function a callable arm on ``endpoint`` calls (its mode resolved now)."""
+    return EndpointFunction(endpoint, endpoint.resolve_mode(output_mode))
+
+
+def decision_from_text(raw: Any, payload: dict[str, Any]) -> Any:
+    """The postprocess of endpoint arms: the decision inside the model's text."""
+    from workbench.integrations.output_modes import decision_from_text as read
+
+    return read(raw)
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+        getattr(fn, "__call__", None)  # noqa: B004 - an object with an async __call__
+    )
 
 
 def import_path(obj: Any, what: str) -> str:
@@ -151,4 +243,4 @@ def resolve(path: str, *, named_by: str = "the recording") -> Any:
     return target
 
 
-__all__ = ["CallableAgentAdapter", "callable_agent"]
+__all__ = ["Answer", "CallableAgentAdapter", "callable_agent", "endpoint_function"]

@@ -58,7 +58,7 @@ class HttpAgentAdapter(BaseAdapter):
         if name is None:
             raise ConfigError("a replay without a url needs name= (the recorded arm's name)")
         info = options.pop("info", None) or AdapterInfo(framework="http")
-        super().__init__(name=name, info=info, **options)
+        super().__init__(name=name, info=info, timeout=None, **options)  # ours is the socket's
         self.label = f"agent at {url} (arm {self.name!r})"
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:

@@ -15,6 +15,12 @@
 - An interrupt raises ``GraphInterruptedError`` (a ``DecisionError``) naming the
   unanswered question: a market loop has nowhere to resume into. It is checked
   before ``decision``, which a checkpointed thread may carry from an earlier step.
+- ``endpoint=Endpoint(base_url, model)`` with no graph builds a one-node chat graph
+  on that OpenAI-compatible server (``langchain_endpoint.chat_graph``); in your own
+  graph use ``EndpointChatModel(endpoint=ep, output_mode=...)`` as the chat model.
+  ``output_mode`` sets the default instructions' last sentence and, for a graph
+  built here, what the request asks for; outside ``"structured"`` the first JSON
+  object of the answer is the decision. The endpoint's model name is recorded.
 - Observability: the run's identity goes into ``config["metadata"]`` (nodes see
   it; the tracer consumes ``run_name``) with a ``"workbench"`` tag, merged into
   the ``config`` you pass. LangSmith stays off unless its environment says so;
@@ -23,11 +29,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError, DecisionError, ValidationError
@@ -38,9 +43,14 @@ from workbench.integrations._frameworks import (
     plain_output,
     render_payload,
 )
-from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.integrations._loop import in_daemon_thread
+from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.output_modes import checked_mode, decision_from_text, instructions_for
 from workbench.schema import DECISION_SCHEMA_VERSION, Decision
 from workbench.transcript import Transcript
+
+if TYPE_CHECKING:
+    from workbench.integrations.endpoints import Endpoint
 
 DISTRIBUTION = "langgraph"
 EXTRA = "langgraph"
@@ -169,7 +179,9 @@ class LangGraphAdapter(BaseAdapter):
         recorder: Transcript | str | os.PathLike[str] | None = None,
         input_builder: InputBuilder | None = None,
         output_parser: OutputParser | None = None,
-        instructions: str = INSTRUCTIONS,
+        instructions: str | None = None,
+        endpoint: Endpoint | None = None,
+        output_mode: str | None = None,
         config: Mapping[str, Any] | None = None,
         thread_id: str | None = None,
         run_id: str | None = None,
@@ -177,18 +189,30 @@ class LangGraphAdapter(BaseAdapter):
         info: AdapterInfo | None = None,
         every: Every = "day",
         prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
     ) -> None:
+        self.output_mode = _output_mode(output_mode, endpoint, mode)
+        if runnable is None and endpoint is not None and mode != "replay":
+            from workbench.integrations.langchain_endpoint import chat_graph
+
+            runnable = chat_graph(endpoint, self.output_mode, name=name or "chat")
         _check_runnable(runnable, mode)
-        self.runnable, self.instructions = runnable, instructions
+        self.runnable, self.endpoint = runnable, endpoint
+        self.instructions = (
+            instructions if instructions is not None else mode_instructions(self.output_mode)
+        )
         self.input_builder = input_builder or default_input_builder
         self.output_parser = output_parser or default_output_parser
         self.config, self.thread_id, self.run_id = dict(config or {}), thread_id, run_id
         super().__init__(
             name=name or _name_of(runnable),
             info=info
-            or AdapterInfo(framework="langgraph", version=installed_version(DISTRIBUTION)),
+            or AdapterInfo(
+                framework="langgraph",
+                model=None if endpoint is None else endpoint.model,
+                version=installed_version(DISTRIBUTION),
+            ),
             every=every,
             mode=mode,
             transcript=transcript,
@@ -201,6 +225,14 @@ class LangGraphAdapter(BaseAdapter):
     def input_for(self, payload: dict[str, Any]) -> Any:
         return self.input_builder(payload, self.instructions)
 
+    def state(self) -> dict[str, Any]:
+        if self.output_mode == "structured":  # recordings made before modes stay valid
+            return {}
+        return {"output_mode": self.output_mode}
+
+    def to_decision(self, raw: Any, payload: dict[str, Any]) -> Any:
+        return raw if self.output_mode == "structured" else decision_from_text(raw)
+
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         if self.runnable is None:
             raise ConfigError(f"arm {self.name!r} was built without a graph, so it can only replay")
@@ -208,9 +240,9 @@ class LangGraphAdapter(BaseAdapter):
         if callable(getattr(self.runnable, "ainvoke", None)):
             state = await self.runnable.ainvoke(sent, config)
         elif _takes_config(self.runnable.invoke):
-            state = await asyncio.to_thread(self.runnable.invoke, sent, config)
+            state = await in_daemon_thread(self.runnable.invoke, sent, config)
         else:
-            state = await asyncio.to_thread(self.runnable.invoke, sent)
+            state = await in_daemon_thread(self.runnable.invoke, sent)
         self._note_model_usage(state)
         return self.output_parser(state)
 
@@ -270,6 +302,7 @@ class LangGraphAdapter(BaseAdapter):
             input_builder=resolve_trusted(builder, what="input_builder", where=where)
             if builder
             else None,
+            output_mode=spec.get("output_mode"),
         )
 
     def replay_spec(self) -> dict[str, Any]:
@@ -282,9 +315,22 @@ class LangGraphAdapter(BaseAdapter):
 
         spec = super().replay_spec()
         spec["instructions"] = self.instructions
+        if self.output_mode != "structured":
+            spec["output_mode"] = self.output_mode
         if self.input_builder is not default_input_builder:
             spec["input_builder"] = import_path(self.input_builder, "the input_builder")
         return spec
+
+
+def mode_instructions(mode: str) -> str:
+    """The default instructions for ``mode``."""
+    return INSTRUCTIONS if mode == "structured" else instructions_for(mode, TASK)
+
+
+def _output_mode(asked: str | None, endpoint: Any, mode: str) -> str:
+    if endpoint is not None and mode != "replay":
+        return str(endpoint.resolve_mode(asked))
+    return checked_mode(asked or "structured")
 
 
 def _kind(message: Any) -> str:
@@ -298,8 +344,8 @@ def _after_last_user(messages: list[Any]) -> int:
     return len(kinds) - kinds[::-1].index("human") if "human" in kinds else 0
 
 
-def langgraph_agent(runnable: Any, **kwargs: Any) -> LangGraphAdapter:
-    """A ``LangGraphAdapter`` for ``runnable`` (convenience constructor)."""
+def langgraph_agent(runnable: Any = None, **kwargs: Any) -> LangGraphAdapter:
+    """A ``LangGraphAdapter`` for ``runnable``, or for ``endpoint=`` (convenience constructor)."""
     return LangGraphAdapter(runnable, **kwargs)
 
 

@@ -12,6 +12,17 @@ all carry over and the agent itself is left unchanged. The keyed input is
   suits interactive use, not a loop that runs at every step of every arm).
 - Tracing is off per run (``RunConfig(tracing_disabled=True)``) unless
   ``tracing=True``; the SDK's process-wide switch is left alone.
+- ``endpoint=Endpoint(base_url, model)`` runs the agent on that OpenAI-compatible
+  server (a chat-completions model per event loop, retrying through the
+  workbench's transport). ``output_mode`` picks how the decision is asked for:
+  ``"structured"`` (the default without an endpoint) binds the decision schema as
+  the output type, which the SDK sends as ``response_format`` ``json_schema``;
+  ``"json"`` binds no output type and sends ``json_object`` with the decision
+  schema through ``ModelSettings(extra_body=...)`` (what llama.cpp servers
+  accept); ``"tool"`` adds a ``submit_decision`` tool whose arguments end the
+  run; ``"text"`` puts the schema in the brief and reads the first JSON object
+  of the answer. With an endpoint the mode defaults to the endpoint's (``"auto"``
+  probes the server). The brief's last sentence matches the mode.
 - The model's answer text is kept for the transcript and validated by the
   workbench's ``parse_decision``, the same as every other arm.
 - Seven SDK exceptions are the agent's own outcome and become ``DecisionError``:
@@ -24,7 +35,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError, DecisionError, ValidationError
@@ -37,9 +48,20 @@ from workbench.integrations._frameworks import (
     plain_output,
     render_payload,
 )
-from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
 from workbench.integrations.common import require
+from workbench.integrations.output_modes import (
+    TOOL_NAME,
+    checked_mode,
+    decision_from_text,
+    instructions_for,
+    json_object_format,
+)
+from workbench.schema import decision_json_schema
 from workbench.transcript import Transcript, digest
+
+if TYPE_CHECKING:
+    from workbench.integrations.endpoints import Endpoint
 
 DISTRIBUTION = "openai-agents"
 EXTRA = "openai-agents"
@@ -121,7 +143,9 @@ class OpenAIAgentsAdapter(BaseAdapter):
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,
         model: Any = None,
-        brief: str = BRIEF,
+        endpoint: Endpoint | None = None,
+        output_mode: str | None = None,
+        brief: str | None = None,
         max_turns: int = 6,
         tracing: bool = False,
         run_id: str | None = None,
@@ -131,18 +155,22 @@ class OpenAIAgentsAdapter(BaseAdapter):
         info: AdapterInfo | None = None,
         every: Every = "day",
         prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
     ) -> None:
         _check_agent(agent, mode, bind_output_type)
-        self.agent, self.model, self.brief = agent, model, brief
+        if model is not None and endpoint is not None:
+            raise ConfigError("pass model= or endpoint=, not both: the endpoint makes the model")
+        self.agent, self.model, self.endpoint = agent, model, endpoint
+        self.output_mode = _output_mode(output_mode, endpoint, bind_output_type, mode)
+        self.brief = brief if brief is not None else mode_brief(self.output_mode)
         self.max_turns = at_least_one(max_turns, "max_turns")
         self.tracing, self.run_id, self.context = tracing, run_id, context
         self.bind_output_type = bind_output_type
         self._bound: Any = None
         super().__init__(
             name=name or _name_of(agent),
-            info=info or self._info(agent, model),
+            info=info or self._info(agent, model if endpoint is None else endpoint.model),
             every=every,
             mode=mode,
             transcript=transcript,
@@ -160,11 +188,17 @@ class OpenAIAgentsAdapter(BaseAdapter):
         return self.input_items(payload)
 
     def state(self) -> dict[str, Any]:
-        return {
+        state = {
             "max_turns": self.max_turns,
             "brief_digest": digest(self.brief),
             "bind_output_type": self.bind_output_type,
         }
+        if self.output_mode != "structured":  # recordings made before modes stay valid
+            state["output_mode"] = self.output_mode
+        return state
+
+    def to_decision(self, raw: Any, payload: dict[str, Any]) -> Any:
+        return raw if self.output_mode == "structured" else decision_from_text(raw)
 
     # --- the call --------------------------------------------------------------------
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
@@ -202,18 +236,45 @@ class OpenAIAgentsAdapter(BaseAdapter):
                 "the agents.Agent to call the model"
             )
         if self._bound is None:
-            if self.bind_output_type:
-                from workbench.integrations._agents_sdk import RawDecisionOutput
-
-                self._bound = self.agent.clone(output_type=RawDecisionOutput())
-            else:
-                self._bound = self.agent
+            self._bound = self._agent_for_mode() if self.bind_output_type else self.agent
         return self._bound
+
+    def _agent_for_mode(self) -> Any:
+        from workbench.integrations import _agents_sdk as sdk_parts
+
+        assert self.agent is not None
+        changes = self._settings_for_mode()
+        settings = {"model_settings": sdk_parts.with_settings(self.agent, **changes)}
+        if self.output_mode == "structured":
+            changed = settings if changes else {}
+            return self.agent.clone(output_type=sdk_parts.RawDecisionOutput(), **changed)
+        if self.output_mode == "tool":
+            submit = sdk_parts.decision_tool(TOOL_NAME, decision_json_schema())
+            return self.agent.clone(
+                tools=[*self.agent.tools, submit],
+                tool_use_behavior={"stop_at_tool_names": [TOOL_NAME]},
+                **settings,
+            )
+        return self.agent.clone(**settings)
+
+    def _settings_for_mode(self) -> dict[str, Any]:
+        """Model-settings changes: the endpoint's sampling, and what the mode asks for."""
+        changes = dict(self.endpoint.sampling()) if self.endpoint is not None else {}
+        own = getattr(self.agent, "model_settings", None)
+        extra_body = dict(getattr(own, "extra_body", None) or {})
+        if "seed" in changes:
+            extra_body["seed"] = changes.pop("seed")
+        if self.output_mode == "json":
+            extra_body["response_format"] = json_object_format()
+        if self.output_mode == "tool":
+            changes["tool_choice"] = TOOL_NAME
+        return {**changes, **({"extra_body": extra_body} if extra_body else {})}
 
     def _run_config(self, sdk: Any, request: DecisionRequest) -> Any:
         group = self.run_id or (f"{self.run.arm}-seed{self.run.seed}" if self.run else None)
+        model = self.model if self.endpoint is None else self.endpoint.openai_agents_model()
         return sdk.RunConfig(
-            model=self.model,
+            model=model,
             tracing_disabled=not self.tracing,
             workflow_name=f"workbench arm {self.name}",
             group_id=group,
@@ -229,7 +290,7 @@ class OpenAIAgentsAdapter(BaseAdapter):
         chosen = model if model is not None else getattr(agent, "model", None)
         return AdapterInfo(
             framework=self.framework,
-            model=chosen if isinstance(chosen, str) or chosen is None else type(chosen).__name__,
+            model=_model_name(chosen),
             instructions_digest=None if agent is None else digest(instructions_of(agent)),
             version=installed_version(DISTRIBUTION),
         )
@@ -239,7 +300,35 @@ class OpenAIAgentsAdapter(BaseAdapter):
         spec.update(
             brief=self.brief, max_turns=self.max_turns, bind_output_type=self.bind_output_type
         )
+        if self.output_mode != "structured":
+            spec["output_mode"] = self.output_mode
         return spec
+
+
+def mode_brief(mode: str) -> str:
+    """The default brief for ``mode``: the task, then how to answer in that mode."""
+    return BRIEF if mode == "structured" else instructions_for(mode, TASK)
+
+
+def _output_mode(asked: str | None, endpoint: Any, bind_output_type: bool, mode: str) -> str:
+    if not bind_output_type:
+        if asked is not None:
+            raise ConfigError(
+                "bind_output_type=False keeps the agent's own output type, so output_mode= "
+                "does not apply; drop one of them"
+            )
+        return "structured"
+    if endpoint is not None and mode != "replay":
+        return endpoint.resolve_mode(asked)
+    return checked_mode(asked or "structured")
+
+
+def _model_name(chosen: Any) -> str | None:
+    """The concrete model name: a string, a model object's ``model``, else its class."""
+    if chosen is None or isinstance(chosen, str):
+        return chosen
+    named = getattr(chosen, "model", None)
+    return named if isinstance(named, str) else type(chosen).__name__
 
 
 def openai_agent(agent: Any, **kwargs: Any) -> OpenAIAgentsAdapter:

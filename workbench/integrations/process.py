@@ -102,7 +102,8 @@ class ProcessAgentAdapter(BaseAdapter):
         self.max_restarts = max_restarts
         name = options.pop("name", None) or _default_name(self.argv)
         info = options.pop("info", None) or AdapterInfo(framework="process")
-        super().__init__(name=name, info=info, **options)
+        # the program's own timeout ends (and restarts) it; the base must not cut in first
+        super().__init__(name=name, info=info, timeout=None, **options)
         label = f"agent process {os.path.basename(self.argv[0]) if self.argv else '?'}"
         self.child = Child(
             self.argv,

