@@ -29,6 +29,8 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    import sys
+
     from workbench.report.tables import format_scorecard
     from workbench.services import evaluate_arms
 
@@ -40,6 +42,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         days=args.days,
         steps_per_day=args.steps_per_day,
         ticks_per_step=args.ticks_per_step,
+        progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
     )
     print(format_scorecard(results))
     if args.json:

@@ -30,6 +30,9 @@ SCORECARD_COLUMNS = (
 )
 # Wall-clock columns differ between runs by nature; they are left out of digests.
 VOLATILE_COLUMNS = ("latency_s",)
+ERROR_COLUMNS = ("arm", "day", "step", "kind", "message", "traceback")
+# A traceback names files on this machine: shown to the user, left out of digests.
+VOLATILE_ERROR_COLUMNS = ("traceback",)
 
 
 def canonical_json(value: Any) -> str:
@@ -57,7 +60,8 @@ class Results:
     - ``scorecard``: one row per arm (see SCORECARD_COLUMNS);
     - ``equity``: marked-to-mid equity per arm at the close of every step;
     - ``orders``: one row per action, with fills, clips and refusals;
-    - ``errors``: one row per failed decision (arm, day, step, kind, message);
+    - ``errors``: one row per failed decision (arm, day, step, kind, message, and the
+      traceback of the agent's own code when it raised);
     - ``meta``: the experiment (seed, preset, universe, cadence, roster).
     """
 
@@ -76,8 +80,12 @@ class Results:
             "scorecard": card.reset_index().to_dict(orient="records"),
             "equity": {arm: self.equity[arm].tolist() for arm in self.equity.columns},
             "orders": self.orders.to_dict(orient="records"),
-            "errors": self.errors.to_dict(orient="records"),
+            "errors": self._stable_errors().to_dict(orient="records"),
         }
+
+    def _stable_errors(self) -> pd.DataFrame:
+        volatile = [c for c in VOLATILE_ERROR_COLUMNS if c in self.errors.columns]
+        return self.errors.drop(columns=volatile)
 
     def to_json(self, *, include_volatile: bool = False) -> str:
         return canonical_json(self.to_dict(include_volatile=include_volatile))

@@ -33,8 +33,12 @@ def evaluate_arms(
     capital: float = 1_000_000.0,
     leverage_cap: float = 2.0,
     fee_bps: float = 0.5,
+    progress: bool = False,
 ) -> Results:
-    """The shared code path of every front end: check everything, then run once in process."""
+    """The shared code path of every front end: check everything, then run once in process.
+
+    ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr.
+    """
     from workbench.bridge import run_sync
     from workbench.evaluation import run_world
 
@@ -56,6 +60,7 @@ def evaluate_arms(
             capital=money["capital"],
             leverage_cap=money["leverage_cap"],
             fee_bps=money["fee_bps"],
+            progress=progress,
         )
     )
 
