@@ -246,7 +246,7 @@ def test_bad_input_is_shown_not_raised(tmp_path):
 
     built, task = asyncio.run(go())
     assert task is None and "seed(s)" in built.status.value and "#b00020" in built.status.value
-    assert built.chart.layout.display == "none"  # no old chart under a new error
+    assert bytes(built.chart.value) == built.blank_chart  # no old chart under a new error
     with pytest.raises(ConfigError, match="must be a workbench Agent"):
         panel({"bad": object()})  # type: ignore[dict-item]
 

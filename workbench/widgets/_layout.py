@@ -58,7 +58,7 @@ class Controls:
         self.warning = css(w.HTML(value=""), "warning")
         self.seed_view = css(w.Dropdown(options=[ALL_SEEDS], description="show"), "seed-view")
         self.chart = css(w.Image(format="png"), "chart")
-        self.chart.layout = w.Layout(display="none", width=f"{_CHART_PX}px", height="auto")
+        self.chart.layout = w.Layout(width=f"{_CHART_PX}px", height="auto")
         self.scorecard_view = css(w.HTML(value=""), "scorecard")
         self.scorecard_view.layout = w.Layout(width="100%")
         self.failures_view = css(w.HTML(value=""), "failures")

@@ -3,9 +3,11 @@
 ``Redraws`` draws, waits, draws again: the next draw is scheduled only after the
 previous one has finished, and the wait grows with what the last draw cost, so
 drawing never takes more than ``BUDGET`` of the run's time however slow the
-machine is (a draw of 50 ms on an idle machine waits ``interval``; one of 400 ms
-on a loaded machine waits 3.6 s). A draw is bounded in cost by the chart (see
-``_chart``), so a long run does not slow its own redraws down.
+machine is (a draw of 20 ms waits ``interval``; one of 300 ms waits 2.7 s). The
+cost is the CPU time the draw's thread used, not its wall time: on a machine
+shared with other work a draw waits for a core without taking anything from
+the run. A draw is bounded in cost by the chart (see ``_chart``), so a long
+run does not slow its own redraws down.
 
 ``LoopWatch`` is slow-callback detection without asyncio's debug mode: a
 sleeper that should wake every ``PERIOD`` seconds measures how late it woke.
@@ -18,25 +20,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable, Callable
 
 BUDGET = 0.1  # most of the run's wall time spent drawing
 
 
 class Redraws:
-    """Calls ``draw`` until ``done`` is set, then once more; see the module doc."""
+    """Calls ``draw`` (which returns the CPU seconds it used) until ``done`` is set, then
+    once more; see the module doc."""
 
-    def __init__(self, draw: Callable[[], Awaitable[None]], interval: float) -> None:
+    def __init__(self, draw: Callable[[], Awaitable[float]], interval: float) -> None:
         self.draw, self.interval = draw, interval
         self.count, self.spent, self.wait = 0, 0.0, interval
 
     async def run(self, done: asyncio.Event) -> None:
         while True:
             finished = done.is_set()
-            started = time.perf_counter()
-            await self.draw()
-            cost = time.perf_counter() - started
+            cost = await self.draw()
             self.count, self.spent = self.count + 1, self.spent + cost
             if finished:
                 return

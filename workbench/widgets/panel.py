@@ -82,6 +82,10 @@ class ExperimentPanel:
         self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, names)
         self.controls.build(preset, historical=data is not None)
         self._wire()
+        # an empty chart from the start: no broken-image icon, and the first draw of a run
+        # does not pay for setting up the plotting machinery
+        self.blank_chart = LiveChart(steps_per_day, "press Run").render([])
+        self.chart.value = self.blank_chart
 
     # --- layout ------------------------------------------------------------------------
     def _wire(self) -> None:
@@ -210,21 +214,24 @@ class ExperimentPanel:
         await self._write_report(session)
         return session.results
 
-    async def _draw(self) -> None:
-        """Progress, status, chart; the scorecard and failures when a seed has finished."""
+    async def _draw(self) -> float:
+        """Progress, status, chart; the scorecard and failures when a seed has finished.
+
+        Returns the CPU seconds the chart took (what ``Redraws`` budgets)."""
         session, live = self.session, self.live
         if session is None or live is None:
-            return
+            return 0.0
         self.progress.max = max(session.steps_planned, 1)
         self.progress.value = session.steps_done
         self._say(*self._status(session))
+        cost = 0.0
         if session.runs and session.current is not None and session.current.steps:
             shown = str(self.seed_view.value)
-            png = await asyncio.to_thread(live.render, list(session.runs), shown)
+            png, cost = await asyncio.to_thread(live.timed_render, list(session.runs), shown)
             self.chart.value = png
-            self.chart.layout.display = None
         self._show_tables(session)
         self.warning.value = status_html(self.watch.warning(), colour=AMBER)
+        return cost
 
     def _redraw_soon(self) -> None:
         """A new seed picked after the run: draw now (during a run the next redraw shows it)."""
@@ -300,7 +307,6 @@ class ExperimentPanel:
             run.mark(k, len(results.equity), dict(zip(results.equity.columns, row, strict=True)))
         live = LiveChart(int(results.meta.get("steps_per_day") or 1), f"replay of {folder.name}")
         self.chart.value = live.render([run])
-        self.chart.layout.display = None
         self.scorecard_view.value = scorecard_html(results.scorecard)
         verdict = "matches the recording" if report.matched else "DIFFERS from the recording"
         self._say(f"replay of {folder.name} {verdict}", colour="inherit" if report.matched else RED)
@@ -320,7 +326,7 @@ class ExperimentPanel:
 
     # --- widgets -----------------------------------------------------------------------
     def _clear(self) -> None:
-        self.chart.layout.display = "none"
+        self.chart.value = self.blank_chart
         self.scorecard_view.value = self.failures_view.value = self.warning.value = ""
         self._shown_results = -1
         self.report = None
