@@ -161,18 +161,30 @@ def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
 
 
 def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
+    import time
+
+    from workbench.widgets._refresh import BUDGET
+
     async def go():
         built = _panel(tmp_path, chart_interval=0.0)
-        built.arms.value = ("slow",)
-        built.days.value = 15
-        await built.start()
-        return built
+        built.arms.value = ("buy_and_hold", "momentum", "random")  # busy: no waiting on models
+        built.days.value = 100
+        started = time.process_time()
+        task = built.start()
+        while built.running and built.session.state == "ready":
+            await asyncio.sleep(0)
+        while built.session.state == "running":
+            await asyncio.sleep(0.01)
+        cpu = time.process_time() - started
+        await task
+        return built, cpu
 
-    built = asyncio.run(go())
+    built, cpu = asyncio.run(go())
     redraws = built.redraws
-    assert redraws.count < 15 * 6 / 2, redraws.count  # far fewer draws than steps
-    assert redraws.wait > 0  # the next draw waited on what the last one cost
-    assert built.progress.value == built.progress.max == 15 * 6
+    assert 2 <= redraws.count < 100 * 6 / 20, redraws.count  # far fewer draws than steps
+    # beyond the first and the last draw, drawing took at most BUDGET of the run's CPU
+    assert redraws.spent - 2 * redraws.longest <= BUDGET * cpu, (redraws.spent, cpu)
+    assert built.progress.value == built.progress.max == 100 * 6
 
 
 def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):

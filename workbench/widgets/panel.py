@@ -202,7 +202,7 @@ class ExperimentPanel:
 
     async def _run(self, session: RunSession) -> list[Any]:
         done = asyncio.Event()
-        self.redraws = Redraws(self._draw, self.chart_interval)
+        self.redraws = Redraws(self._tick, self._draw, self.chart_interval)
         drawer = asyncio.get_running_loop().create_task(self.redraws.run(done))
         watcher = asyncio.get_running_loop().create_task(self.watch.run())
         try:
@@ -214,23 +214,27 @@ class ExperimentPanel:
         await self._write_report(session)
         return session.results
 
-    async def _draw(self) -> float:
-        """Progress, status, chart; the scorecard and failures when a seed has finished.
-
-        Returns the CPU seconds the chart took (what ``Redraws`` budgets)."""
-        session, live = self.session, self.live
-        if session is None or live is None:
-            return 0.0
+    def _tick(self) -> None:
+        """Progress, status and warning; the scorecard and failures when a seed has finished."""
+        session = self.session
+        if session is None:
+            return
         self.progress.max = max(session.steps_planned, 1)
         self.progress.value = session.steps_done
         self._say(*self._status(session))
-        cost = 0.0
-        if session.runs and session.current is not None and session.current.steps:
-            shown = str(self.seed_view.value)
-            png, cost = await asyncio.to_thread(live.timed_render, list(session.runs), shown)
-            self.chart.value = png
         self._show_tables(session)
         self.warning.value = status_html(self.watch.warning(), colour=AMBER)
+
+    async def _draw(self) -> float:
+        """The chart, drawn on a worker thread; returns the CPU seconds it took."""
+        session, live = self.session, self.live
+        if session is None or live is None or session.current is None:
+            return 0.0
+        if not session.current.steps:
+            return 0.0
+        shown = str(self.seed_view.value)
+        png, cost = await asyncio.to_thread(live.timed_render, list(session.runs), shown)
+        self.chart.value = png
         return cost
 
     def _redraw_soon(self) -> None:
