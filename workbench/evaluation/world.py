@@ -100,7 +100,16 @@ class World:
         )
 
     def describe(self) -> dict[str, Any]:
+        """The experiment for the results' meta; historical runs add the dates traded.
+
+        The dates are for the researcher's report: masking hides them from the agents'
+        payloads, and the meta is never part of a payload."""
+        dates = {}
+        if self.data is not None:
+            first = self.warmup_days
+            dates = {"dates": self.data.dates[first : first + self.days]}
         return {
+            **dates,
             "seed": self.seed,
             "preset": self.fingerprint,
             "preset_vector": self.preset.vector,

@@ -21,12 +21,16 @@ Formatter = Callable[[Any], str]
 _SIGNED = ("return_pct", "mean_diff", "pnl", "ci_low", "ci_high", "alpha")
 _MONEY = ("pnl", "capital", "equity")
 _PVALUES = ("p_value", "p_holm")
+_COUNTS = (
+    "trades", "clips", "refusals", "errors", "decisions", "model_calls", "tokens", "quantity",
+    "requested", "clipped_to", "seeds", "failed_decisions", "day", "step",
+)  # fmt: skip
 TABLE_CSS = """
 table.readable { border-collapse: collapse; font-size: 0.85rem; width: 100%;
   table-layout: auto; }
 table.readable th, table.readable td { border: 1px solid #d0d0d0; padding: 0.2rem 0.45rem;
   text-align: right; white-space: nowrap; }
-table.readable th { background: #f3f3f3; }
+table.readable th { background: #f3f3f3; white-space: normal; }
 table.readable td.text, table.readable th.text { text-align: left; white-space: normal;
   overflow-wrap: anywhere; min-width: 8em; }
 table.readable tbody th { text-align: left; }
@@ -46,8 +50,10 @@ def number(column: str, value: Any) -> str:
     sign = "+" if column in _SIGNED else ""
     if column.endswith("_pct"):
         return f"{value:{sign},.2f}%"
-    if column in _MONEY or (isinstance(value, int)):
+    if column in _MONEY or isinstance(value, int):
         return f"{value:{sign},.0f}"
+    if column in _COUNTS:  # a mean over seeds keeps one decimal
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
     if column in _PVALUES:
         return f"{value:.3f}"
     if value != 0 and abs(value) < 0.01:
@@ -61,7 +67,9 @@ def formatters(frame: pd.DataFrame) -> dict[str, Formatter]:
 
 
 def text_columns(frame: pd.DataFrame) -> list[str]:
-    return [str(c) for c in frame.columns if frame[c].dtype == object]
+    """Columns of text (wrapped in a table rather than widening it)."""
+    numeric = pd.api.types.is_numeric_dtype
+    return [str(c) for c in frame.columns if not numeric(frame[c]) and frame[c].dtype != bool]
 
 
 def html_table(
@@ -82,20 +90,24 @@ def html_table(
         hover = f' title="{html.escape(title)}"' if title else ""
         cls = ' class="text"' if name in wrapped else ""
         head += f"<th{cls}{hover}>{html.escape(name)}</th>"
-    rows = [_row(frame, label, values, wrapped, index) for label, values in frame.iterrows()]
+    columns = [str(c) for c in frame.columns]
+    rows = [
+        _row(columns, label, values, wrapped, index)
+        for label, values in zip(frame.index, frame.itertuples(index=False), strict=True)
+    ]
     return (
         f'<table class="readable {css}"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
 
-def _row(frame: pd.DataFrame, label: Any, values: pd.Series, wrapped: set[str], index: bool) -> str:
+def _row(columns: list[str], label: Any, values: Any, wrapped: set[str], index: bool) -> str:
+    """One row; ``values`` come from ``itertuples`` so every column keeps its own dtype."""
     labels = label if isinstance(label, tuple) else (label,)
     cells = "".join(f"<th>{html.escape(str(v))}</th>" for v in labels) if index else ""
-    for column in frame.columns:
-        text = html.escape(number(str(column), values[column]))
-        cls = ' class="text"' if str(column) in wrapped else ""
-        cells += f"<td{cls}>{text}</td>"
+    for column, value in zip(columns, values, strict=True):
+        cls = ' class="text"' if column in wrapped else ""
+        cells += f"<td{cls}>{html.escape(number(column, value))}</td>"
     return f"<tr>{cells}</tr>"
 
 

@@ -13,7 +13,6 @@ is the panel's business (``_refresh``).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,12 +43,6 @@ class LiveChart:
         self.lines: dict[tuple[int, str], Any] = {}
         self.bands: list[Any] = []
         self.colours: dict[str, Any] = {}
-
-    def timed_render(self, runs: Sequence[SeedRun], shown: str = ALL_SEEDS) -> tuple[bytes, float]:
-        """``render`` and the CPU seconds this thread spent on it."""
-        started = time.thread_time()
-        png = self.render(runs, shown)
-        return png, time.thread_time() - started
 
     def render(self, runs: Sequence[SeedRun], shown: str = ALL_SEEDS) -> bytes:
         """A PNG of ``runs`` as they are now; ``shown`` is ALL_SEEDS or one seed's label."""

@@ -1,18 +1,15 @@
 """When the panel redraws, and a watch on the event loop for agents that block it.
 
 ``Redraws`` ticks every ``interval`` (progress and status: a few cheap widget
-updates) and redraws the chart only when it has earned it. The next chart is
-drawn only after the previous one has finished, and only once the process has
-spent ``(1 - BUDGET) / BUDGET`` times the last draw's CPU time on other work
-(the run): a draw of 20 ms waits one tick; one of 300 ms waits until the run has
-used 2.7 s of CPU. So the chart never takes more than ``BUDGET`` of the CPU the
-run gets, however slow or busy the machine is. CPU time, not wall time: on a
-machine shared with other work the run gets a fraction of a core, and a budget
-in wall seconds would let the chart take most of it. A run that is mostly
-waiting (a live model answering) uses little CPU, and there a draw takes
-nothing from it, so the chart is also redrawn when the process was idle more
-than half the time since the last draw. A draw is bounded in cost by the chart
-(see ``_chart``), so a long run does not slow its own redraws down.
+updates) and redraws the chart only when it has earned it: the next chart is
+drawn only after the previous one has finished, and only once ``(1 - BUDGET) /
+BUDGET`` times the last draw's wall time has passed. So the chart never takes
+more than ``BUDGET`` of the run's time, however slow or busy the machine is: a
+draw of 20 ms waits one tick; one of 400 ms (a loaded machine) waits 3.6 s.
+Wall time, not CPU time: matplotlib holds the interpreter lock while it
+renders, so the run waits for the whole draw, including any time the drawing
+thread spends waiting for a core on a busy machine. A draw is bounded in cost
+by the chart (see ``_chart``), so a long run does not slow its own redraws down.
 
 ``LoopWatch`` is slow-callback detection without asyncio's debug mode: a
 sleeper that should wake every ``PERIOD`` seconds measures how late it woke.
@@ -28,15 +25,15 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
-BUDGET = 0.1  # most of the run's CPU time the chart may take
+BUDGET = 0.1  # most of the run's time the chart may take
 
 
 class Redraws:
-    """``tick()`` every interval and ``draw()`` (returning the CPU seconds it used) when
-    earned, until ``done`` is set, then both once more; see the module doc."""
+    """``tick()`` every interval and ``draw()`` when earned, until ``done`` is set, then
+    both once more; see the module doc."""
 
     def __init__(
-        self, tick: Callable[[], None], draw: Callable[[], Awaitable[float]], interval: float
+        self, tick: Callable[[], None], draw: Callable[[], Awaitable[bool]], interval: float
     ) -> None:
         self.tick, self.draw, self.interval = tick, draw, max(interval, 0.05)
         self.count, self.spent, self.wait, self.longest = 0, 0.0, 0.0, 0.0
@@ -55,18 +52,17 @@ class Redraws:
             earned = self._earned()
 
     async def _draw(self) -> None:
-        cost = await self.draw()
-        self.count, self.spent = self.count + 1, self.spent + cost
+        started = time.perf_counter()
+        drawn = await self.draw()  # False: nothing to draw yet
+        self.drawn_at = time.perf_counter()
+        cost = self.drawn_at - started if drawn else 0.0
+        self.count, self.spent = self.count + drawn, self.spent + cost
         self.longest = max(self.longest, cost)
         self.need = cost * (1 - BUDGET) / BUDGET
-        self.cpu_mark, self.wall_mark = time.process_time(), time.perf_counter()
 
     def _earned(self) -> bool:
-        cpu = time.process_time() - self.cpu_mark
-        wall = time.perf_counter() - self.wall_mark
-        self.wait = wall
-        idle = cpu < 0.5 * wall and wall >= self.need
-        return cpu >= self.need or idle
+        self.wait = time.perf_counter() - self.drawn_at
+        return self.wait >= self.need
 
 
 class LoopWatch:

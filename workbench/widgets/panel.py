@@ -225,17 +225,16 @@ class ExperimentPanel:
         self._show_tables(session)
         self.warning.value = status_html(self.watch.warning(), colour=AMBER)
 
-    async def _draw(self) -> float:
-        """The chart, drawn on a worker thread; returns the CPU seconds it took."""
+    async def _draw(self) -> bool:
+        """The chart, drawn on a worker thread; False when there is nothing to draw yet."""
         session, live = self.session, self.live
         if session is None or live is None or session.current is None:
-            return 0.0
+            return False
         if not session.current.steps:
-            return 0.0
+            return False
         shown = str(self.seed_view.value)
-        png, cost = await asyncio.to_thread(live.timed_render, list(session.runs), shown)
-        self.chart.value = png
-        return cost
+        self.chart.value = await asyncio.to_thread(live.render, list(session.runs), shown)
+        return True
 
     def _redraw_soon(self) -> None:
         """A new seed picked after the run: draw now (during a run the next redraw shows it)."""
