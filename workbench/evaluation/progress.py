@@ -25,7 +25,7 @@ def in_notebook() -> bool:
     shell = sys.modules.get("IPython")
     if shell is None or "ipykernel" not in sys.modules:
         return False
-    ip = shell.get_ipython()  # type: ignore[attr-defined]
+    ip = shell.get_ipython()
     return ip is not None and hasattr(ip, "kernel")
 
 

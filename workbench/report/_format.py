@@ -61,9 +61,16 @@ def number(column: str, value: Any) -> str:
     return f"{value:{sign},.2f}"
 
 
-def formatters(frame: pd.DataFrame) -> dict[str, Formatter]:
+def formatters(frame: pd.DataFrame) -> dict[Any, Formatter]:
     """A formatter per column, for ``DataFrame.to_html(formatters=...)`` or ``Styler.format``."""
-    return {str(c): (lambda v, c=str(c): number(c, v)) for c in frame.columns}
+    return {column: _formatter(str(column)) for column in frame.columns}
+
+
+def _formatter(column: str) -> Formatter:
+    def format_one(value: Any) -> str:
+        return number(column, value)
+
+    return format_one
 
 
 def text_columns(frame: pd.DataFrame) -> list[str]:
@@ -113,8 +120,8 @@ def _row(columns: list[str], label: Any, values: Any, wrapped: set[str], index: 
 
 def readable(frame: pd.DataFrame) -> Any:
     """A pandas Styler for notebooks: the same number formats, text columns wrapped."""
-    styler = frame.style.format(formatters(frame))
-    wrap = text_columns(frame)
+    styler = frame.style.format(formatters(frame))  # type: ignore[arg-type]
+    wrap: list[Any] = text_columns(frame)
     if wrap:
         styler = styler.set_properties(
             subset=wrap, **{"white-space": "normal", "overflow-wrap": "anywhere"}

@@ -81,11 +81,15 @@ class Controls:
         )
         self.preset.description = "preset"
         self.seeds = css(w.Text(value=self.initial["seeds"], description="seed(s)"), "seeds")
-        for name, (label, _, _) in LIMITS.items():
-            box = css(w.IntText(value=self.initial[name], description=label), name)
-            setattr(self, name, box)
+        self.days = self._number_box(w, "days")
+        self.cadence = self._number_box(w, "cadence")
+        self.names = self._number_box(w, "names")
         if historical:
             self.names.disabled = self.cadence.disabled = True  # the bars fix both
+
+    def _number_box(self, w: Any, name: str) -> Any:
+        """A whole-number box that keeps what was typed (``settings`` checks the range)."""
+        return css(w.IntText(value=self.initial[name], description=LIMITS[name][0]), name)
 
     def _assemble(self, w: Any) -> None:
         settings = w.VBox([self.preset, self.seeds, self.days, self.cadence, self.names])

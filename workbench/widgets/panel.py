@@ -94,12 +94,14 @@ class ExperimentPanel:
         c.replay_button.on_click(lambda _: self.replay())
         c.stop_button.on_click(lambda _: self.stop())
         c.seed_view.observe(lambda _: self._redraw_soon(), names="value")
-        for name in (
-            "arms", "preset", "seeds", "days", "cadence", "names", "recording", "run_button",
-            "replay_button", "stop_button", "progress", "status", "warning", "chart",
-            "seed_view", "scorecard_view", "failures_view", "widget",
-        ):  # fmt: skip
-            setattr(self, name, getattr(c, name))
+        self.arms, self.preset, self.seeds = c.arms, c.preset, c.seeds
+        self.days, self.cadence, self.names = c.days, c.cadence, c.names
+        self.recording, self.run_button = c.recording, c.run_button
+        self.replay_button, self.stop_button = c.replay_button, c.stop_button
+        self.progress, self.status, self.warning = c.progress, c.status, c.warning
+        self.chart, self.seed_view = c.chart, c.seed_view
+        self.scorecard_view, self.failures_view = c.scorecard_view, c.failures_view
+        self.widget = c.widget
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.controls.widget._repr_mimebundle_(**kwargs)
