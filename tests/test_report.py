@@ -167,6 +167,7 @@ def test_a_historical_run_is_drawn_on_dates_and_names_its_data(tmp_path):
     assert "data fingerprint" in text and results.meta["preset"] in text
     assert f"({results.meta['dates'][0]} to {results.meta['dates'][-1]})" in text
     assert 'class="plot-rolling_sharpe"' in text  # 70 traded days: long enough
+    assert price_path(results.meta, results.meta["symbols"][0]) is None  # not re-simulated
 
 
 def test_rolling_sharpe_is_the_scorecard_sharpe_over_a_window():

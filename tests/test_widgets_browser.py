@@ -228,10 +228,11 @@ def test_a_run_started_by_clicking_shows_its_scorecard(page):
     page.locator(".workbench-seeds input").press("Tab")
     page.locator(".workbench-run").click()
     page.wait_for_function(
-        "() => /done in .*2 seed\\(s\\).*report/.test("
+        "() => /done in .*2 seed\\(s\\)/.test("
         "document.querySelector('.workbench-status').textContent)",
         timeout=90_000,
     )
+    _ready_again(page)
     table = page.locator(".workbench-scorecard table.workbench-scorecard-table")
     text = table.inner_text()
     for arm in ("slow_trend", "buy_and_hold", "momentum"):
@@ -268,7 +269,7 @@ def test_stop_cancels_a_long_run_and_keeps_the_partial_transcript(page, lab):
     _, _, root = lab
     kept = list((root / "out" / "notebooks" / "explore").rglob("seed-5/trend.json"))
     assert kept and kept[0].stat().st_size > 0
-    assert page.locator(".workbench-run").is_enabled()
+    _ready_again(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-stopped.png"))
 
@@ -287,9 +288,18 @@ def _wait_status(tab, pattern: str, timeout: int = 90_000) -> None:
     )
 
 
+def _ready_again(tab) -> None:
+    """The report of the stopped run is written and linked; Run can be pressed again."""
+    tab.wait_for_selector(".workbench-status a", timeout=180_000)
+    tab.wait_for_function(
+        "() => !document.querySelector('.workbench-run').disabled", timeout=30_000
+    )
+
+
 def test_an_agent_that_raises_shows_its_error_in_the_panel(checks):
     checks.locator(".workbench-run").click()
     _wait_status(checks, "done in .*2 seed\\(s\\).*FAILED")
+    _ready_again(checks)
     colour = checks.locator(".workbench-status span").first.evaluate("e => e.style.color")
     assert colour in ("rgb(176, 0, 32)", "#b00020")
     table = checks.locator(".workbench-scorecard table").inner_text()
@@ -309,10 +319,11 @@ def test_a_multi_seed_run_shows_every_seed(checks):
     _set(checks, "seeds", "1,2,3")
     checks.locator(".workbench-run").click()
     _wait_status(checks, "done in .*3 seed\\(s\\)")
+    _ready_again(checks)
     seeds = checks.locator(".workbench-scorecard tbody tr th:first-child").all_inner_texts()
     assert {"1", "2", "3"} <= set(seeds)
     picker = checks.locator(".workbench-seed-view select")
-    options = picker.locator("option").all_inner_texts()
+    options = [o.replace("\xa0", " ") for o in picker.locator("option").all_inner_texts()]
     assert options == ["all seeds", "1", "2", "3"]
     chart = checks.locator("img.workbench-chart")
     every = chart.get_attribute("src")
@@ -333,8 +344,13 @@ def test_stop_during_the_last_seed_keeps_the_finished_seeds(checks):
     _wait_status(checks, "^stopped at step", timeout=60_000)
     status = _status(checks)
     assert "kept 2 finished seed(s) and seed 3 (partial: " in status, status
+    checks.wait_for_function(
+        "() => /partial: /.test(document.querySelector('.workbench-scorecard').textContent)",
+        timeout=30_000,
+    )
     table = checks.locator(".workbench-scorecard table").inner_text()
     assert table.count("complete") == 2 * 3 and "partial: " in table  # 3 arms per seed
+    _ready_again(checks)
     ARTIFACTS.mkdir(exist_ok=True)
     checks.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-stop.png"))
 

@@ -57,13 +57,13 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
 
     The synthetic market is deterministic in (preset, universe, seed, cadence), so
     the path is simulated again rather than stored. ``None`` when the meta does not
-    describe a synthetic market this version can rebuild.
+    describe a synthetic market this version can rebuild (historical bars are not kept).
     """
     from workbench.evaluation.world import World
 
     symbols = list(meta.get("symbols") or [])
-    if symbol not in symbols or not meta.get("preset_vector"):
-        return None
+    if symbol not in symbols or not meta.get("preset_vector") or meta.get("dates"):
+        return None  # historical bars (dated) are data, not something to simulate again
     try:
         world = World(
             seed=int(meta["seed"]),

@@ -20,7 +20,7 @@ from workbench.report._data import errors_by_arm, key_metrics_over, trade_list
 from workbench.report._format import html_table
 
 MAX_TRADES = 100
-MAX_ERRORS = 50
+MAX_ERRORS = 20
 MAX_MEMOS = 20
 
 

@@ -221,11 +221,11 @@ class ExperimentPanel:
         session = self.session
         if session is None:
             return
+        self._show_tables(session)  # before the status that speaks of them
+        self.warning.value = status_html(self.watch.warning(), colour=AMBER)
         self.progress.max = max(session.steps_planned, 1)
         self.progress.value = session.steps_done
         self._say(*self._status(session))
-        self._show_tables(session)
-        self.warning.value = status_html(self.watch.warning(), colour=AMBER)
 
     async def _draw(self) -> bool:
         """The chart, drawn on a worker thread; False when there is nothing to draw yet."""
@@ -286,9 +286,10 @@ class ExperimentPanel:
             return
         folder = self.out_dir / f"run-{self.runs}"
         title = "panel run" + ("" if session.state == "done" else " (stopped; last seed partial)")
+        text, colour = self._status(session)
+        self._say(f"{text} · writing the report …", colour=colour)
         paths = await asyncio.to_thread(write_outputs, kept, folder, title=title)
         self.report = paths["report"]
-        text, colour = self._status(session)
         self._say(text, colour=colour, link=_link(self.report))
 
     async def _replay(self, folder: Path) -> None:
