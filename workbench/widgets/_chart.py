@@ -32,17 +32,26 @@ class LiveChart:
     def __init__(self, steps_per_day: int, title: str = "") -> None:
         from matplotlib.figure import Figure
 
-        self.steps_per_day = max(steps_per_day, 1)
         self.figure = Figure(figsize=(8.0, 3.2), dpi=_DPI)
         self.axis = self.figure.add_axes((0.07, 0.15, 0.70, 0.75))
         self.axis.set_xlabel("trading day", fontsize=8)
         self.axis.set_ylabel("equity (start = 100)", fontsize=8)
         self.axis.tick_params(labelsize=7)
         self.axis.grid(alpha=0.3)
-        self.title = title
         self.lines: dict[tuple[int, str], Any] = {}
         self.bands: list[Any] = []
         self.colours: dict[str, Any] = {}
+        self.reset(steps_per_day, title)
+
+    def reset(self, steps_per_day: int, title: str) -> None:
+        """Empty the chart for a new run; the figure (and its warm caches) is kept."""
+        for artist in [*self.axis.lines, *self.axis.collections]:
+            artist.remove()
+        legend = self.axis.get_legend()
+        if legend is not None:
+            legend.remove()
+        self.lines, self.bands, self.colours = {}, [], {}
+        self.steps_per_day, self.title = max(steps_per_day, 1), title
 
     def render(self, runs: Sequence[SeedRun], shown: str = ALL_SEEDS) -> bytes:
         """A PNG of ``runs`` as they are now; ``shown`` is ALL_SEEDS or one seed's label."""

@@ -84,7 +84,8 @@ class ExperimentPanel:
         self._wire()
         # an empty chart from the start: no broken-image icon, and the first draw of a run
         # does not pay for setting up the plotting machinery
-        self.blank_chart = LiveChart(steps_per_day, "press Run").render([])
+        self.chart_figure = LiveChart(steps_per_day, "press Run")
+        self.blank_chart = self.chart_figure.render([])
         self.chart.value = self.blank_chart
 
     # --- layout ------------------------------------------------------------------------
@@ -164,7 +165,8 @@ class ExperimentPanel:
             market = {**market, "data": self.data}
         self.runs += 1
         self.session = RunSession(self._roster, seeds, market)
-        self.live = LiveChart(market["steps_per_day"], self._cadence(market))
+        self.live = self.chart_figure  # one figure for every run: its first draw is warm
+        self.live.reset(market["steps_per_day"], self._cadence(market))
         self.controls.seed_choices(seeds)
         return self.session
 
@@ -311,7 +313,8 @@ class ExperimentPanel:
         run = SeedRun(int(results.meta.get("seed", 0)), results=results, complete=True)
         for k, row in enumerate(results.equity.itertuples(index=False)):
             run.mark(k, len(results.equity), dict(zip(results.equity.columns, row, strict=True)))
-        live = LiveChart(int(results.meta.get("steps_per_day") or 1), f"replay of {folder.name}")
+        live = self.chart_figure
+        live.reset(int(results.meta.get("steps_per_day") or 1), f"replay of {folder.name}")
         self.chart.value = live.render([run])
         self.scorecard_view.value = scorecard_html(results.scorecard)
         verdict = "matches the recording" if report.matched else "DIFFERS from the recording"
