@@ -35,8 +35,9 @@ def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
-    assert text.count('src="data:image/png;base64,') == 3  # equity, drawdown, orders
-    assert 'class="dataframe scorecard"' in text
+    # equity, drawdown, return distribution, orders (4 days: too short for rolling Sharpe)
+    assert text.count('src="data:image/png;base64,') == 4
+    assert 'class="readable key-metrics"' in text
     for arm in ARMS:
         assert f"<th>{arm}</th>" in text
     assert runs[0].digest() in text
@@ -55,7 +56,9 @@ def test_several_seeds_add_the_distribution_and_the_comparison(runs, tmp_path):
     table = paired_comparison(runs, "buy_and_hold")
     text = render_report(runs, tmp_path / "r.html", comparison=table).read_text()
     assert "Return % by seed" in text and "Paired comparison" in text
+    assert "Key metrics (mean over 3 seeds)" in text
     assert 'class="plot-returns_by_seed"' in text
+    assert 'title="Mean over seeds of the arm' in text  # comparison columns are defined too
     by_seed = returns_by_seed(runs)
     assert list(by_seed.index) == [3, 4, 5] and list(by_seed.columns) == ARMS
     assert by_seed.loc[4, "momentum"] == runs[1].scorecard.loc["momentum", "return_pct"]
@@ -105,12 +108,150 @@ def test_a_report_of_something_else_says_what_it_needs(tmp_path):
         render_report([], tmp_path / "x.html")
 
 
+# --- the tearsheet -------------------------------------------------------------------------
+def test_the_header_says_where_the_numbers_come_from(runs, tmp_path):
+    from workbench import __version__
+
+    about = {"mode": "replay", "recording digest": "abc123"}
+    text = render_report(runs, tmp_path / "r.html", about=about).read_text()
+    header = text.split('<table class="provenance">')[1].split("</table>")[0]
+    for fact in ("workbench", __version__, "standard-v1", "3, 4, 5", "6 decision steps/day"):
+        assert fact in header, fact
+    assert "<th>mode</th><td>replay</td>" in header and "abc123" in header
+    assert runs[0].digest() in header
+
+
+def test_key_metrics_carry_the_glossary_definitions(runs, tmp_path):
+    from workbench.services.glossary import METRICS
+
+    text = render_report(runs[0], tmp_path / "r.html").read_text()
+    definition = METRICS["sharpe"][0]
+    assert f'title="{definition}' in text  # hover on the header
+    assert f"<li><b>sharpe</b>: {definition}" in text  # and a numbered definition below
+
+
+def test_key_metrics_use_the_tearsheet_when_results_have_one(runs):
+    from workbench.report import key_metrics
+
+    class WithTearsheet(type(runs[0])):
+        def tearsheet(self, benchmark=None):
+            return pd.DataFrame({"cagr_pct": 1.5}, index=self.scorecard.index)
+
+    plain = key_metrics(runs[0])
+    assert "cagr_pct" not in plain and list(plain.index) == ARMS
+    richer = WithTearsheet(**{k: getattr(runs[0], k) for k in runs[0].__dataclass_fields__})
+    table = key_metrics(richer)
+    assert table["cagr_pct"].eq(1.5).all() and "trades" in table and "errors" in table
+
+
+def test_equity_and_drawdown_draw_every_seed_with_a_mean(runs):
+    from workbench.report import drawdown_figure, equity_figure
+
+    for figure in (equity_figure(runs), drawdown_figure(runs)):
+        (axis,) = figure.axes
+        assert len(axis.lines) == len(ARMS) * (len(runs) + 1)  # each seed, and the mean
+        assert len(axis.collections) == len(ARMS)  # one range band per arm
+        assert axis.get_xlabel() == "trading day"
+        assert axis.lines[0].get_xdata()[-1] == pytest.approx((4 * 6 - 1) / 6)
+
+
+def test_a_historical_run_is_drawn_on_dates_and_names_its_data(tmp_path):
+    from workbench.report import equity_figure
+    from workbench.report._data import day_axis
+
+    bars = _bars(days=90, symbols=4)
+    results = evaluate(["cash", "buy_and_hold", "momentum"], data=bars, seed=2)
+    x, label = day_axis(results)
+    assert label == "date" and str(x[0].date()) == results.meta["dates"][0]
+    assert equity_figure(results).axes[0].get_xlabel() == "date"
+    text = render_report(results, tmp_path / "h.html").read_text()
+    assert "data fingerprint" in text and results.meta["preset"] in text
+    assert f"({results.meta['dates'][0]} to {results.meta['dates'][-1]})" in text
+    assert 'class="plot-rolling_sharpe"' in text  # 70 traded days: long enough
+    assert price_path(results.meta, results.meta["symbols"][0]) is None  # not re-simulated
+
+
+def test_rolling_sharpe_is_the_scorecard_sharpe_over_a_window():
+    from workbench.evaluation import metrics
+    from workbench.report.plots import ROLLING_DAYS, rolling_sharpe_table
+
+    results = evaluate(["buy_and_hold"], seed=3, universe=6, days=45)
+    table = rolling_sharpe_table(results)
+    daily = metrics.daily_returns(results.equity["buy_and_hold"].to_numpy(), 6)
+    window = daily[-ROLLING_DAYS:]
+    expected = window.mean() / window.std(ddof=1) * np.sqrt(252)
+    assert table["buy_and_hold"].iloc[-1] == pytest.approx(expected, rel=1e-12)
+    assert len(table) == 45 - ROLLING_DAYS + 1
+
+
+def test_trades_are_listed_up_to_a_limit_with_the_count(runs, tmp_path):
+    from workbench.report._data import trade_list
+    from workbench.report.tearsheet import MAX_TRADES
+
+    trades = trade_list(runs)
+    assert len(trades) > MAX_TRADES and set(trades["seed"]) == {3, 4, 5}
+    text = render_report(runs, tmp_path / "r.html").read_text()
+    assert f"Trades ({len(trades):,})" in text
+    assert f"Showing the first {MAX_TRADES:,} of {len(trades):,} fills" in text
+
+
+def test_errors_per_arm_and_committee_memos_are_shown(tmp_path):
+    from workbench.integrations import callable_agent
+    from workbench.report import memos_of
+
+    def broken(payload):
+        raise RuntimeError("model said no")
+
+    class Advised:  # stands in for a committee arm's record
+        def __init__(self) -> None:
+            self.name = "committee"
+            self.record = [{"day": 0, "step": 0, "memo": "analyst: buy\ntrader: hold"}]
+
+    results = evaluate([callable_agent(broken, name="flaky", every=1), "cash"], universe=4, days=1)
+    text = render_report(results, tmp_path / "e.html", memos=memos_of([Advised()])).read_text()
+    assert "Errors per arm (5 failed decisions)" in text
+    assert "model said no" in text and "100.00%" in text  # the share of decisions failed
+    assert "Committee memos (1)" in text and "analyst: buy\ntrader: hold" in text
+
+
+def test_tables_are_formatted_for_reading():
+    from workbench.report._format import html_table, number
+
+    assert number("return_pct", 1.23456) == "+1.23%"
+    assert number("max_drawdown_pct", 12.5) == "12.50%"
+    assert number("pnl", -1234567.8) == "-1,234,568"
+    assert number("trades", np.int64(12345)) == "12,345"
+    assert number("trades", 12.5) == "12.5"  # a mean over seeds
+    assert number("sharpe", 0.004567) == "0.00457"
+    assert number("p_holm", 0.04) == "0.040"
+    frame = pd.DataFrame({"trades": [3], "last_error": ["FrameworkError: " + "x" * 200]})
+    table = html_table(frame)
+    assert "<td>3</td>" in table and '<td class="text">FrameworkError' in table
+
+
+def test_the_report_prints_whole(runs, tmp_path):
+    text = render_report(runs, tmp_path / "r.html").read_text()
+    css = text.split("@media print")[1]
+    assert "overflow-wrap: anywhere" in css and "overflow: visible" in css
+
+
+def _bars(days: int, symbols: int) -> pd.DataFrame:
+    dates = pd.bdate_range("2021-01-04", periods=days).strftime("%Y-%m-%d")
+    rng = np.random.default_rng(0)
+    rows = []
+    for s in range(symbols):
+        close = 100 * np.exp(np.cumsum(rng.normal(0, 0.01, days)))
+        for d, c in zip(dates, close, strict=True):
+            rows.append({"date": d, "symbol": f"S{s}", "open": c, "high": c * 1.01,
+                         "low": c * 0.99, "close": c, "volume": 1e6})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def test_the_report_shows_the_tearsheet_and_the_glossary_text_of_its_columns(runs, tmp_path):
     from workbench.evaluation.compare import paired_comparison
     from workbench.services.glossary import definition
 
     table = paired_comparison(runs, "buy_and_hold")
     text = render_report(runs, tmp_path / "r.html", comparison=table).read_text()
-    assert 'class="dataframe tearsheet"' in text and "<h2>Definitions</h2>" in text
     for column in ("sharpe", "sortino", "information_ratio", "dsr", "trials"):
-        assert f"<dt>{column}</dt><dd>{html.escape(definition(column))}</dd>" in text
+        assert f"<li><b>{column}</b>: {html.escape(definition(column))}" in text, column

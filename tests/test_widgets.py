@@ -64,17 +64,16 @@ def test_a_run_fills_progress_chart_scorecard_and_writes_the_report(tmp_path):
     assert not built.running and not built.run_button.disabled and built.stop_button.disabled
 
 
-def test_stop_cancels_cleanly_and_keeps_the_partial_transcript(tmp_path):
+def test_stop_ends_cleanly_and_keeps_the_partial_transcript(tmp_path):
     async def go():
         built = _panel(tmp_path)
         built.arms.value = ("slow", "trend")
         built.days.value = 200
         task = built.start()
-        while built.session.step < 20:
+        while built.session.steps_done < 20:
             await asyncio.sleep(0.01)
         built.stop()
-        with pytest.raises(asyncio.CancelledError):
-            await task
+        await task
         await asyncio.sleep(0)
         return built
 
@@ -85,7 +84,168 @@ def test_stop_cancels_cleanly_and_keeps_the_partial_transcript(tmp_path):
     assert built.status.value.count("stopped at step")
     kept = Transcript.load(built.transcript_dir / "seed-7" / "trend.json")
     assert 1 <= len(kept) <= steps // 6 + 1
-    assert not built.results  # a stopped run reports no finished results
+    assert not built.results  # no seed finished
+    card = built.session.scorecard()
+    assert list(card["run"].unique()) == [f"partial: {steps:,} of 1,200 steps"]
+    assert "partial:" in built.scorecard_view.value
+
+
+def test_stop_during_the_last_seed_keeps_every_finished_seed_and_the_partial_one(tmp_path):
+    async def go():
+        built = _panel(tmp_path, seeds="1,2,3")
+        built.arms.value = ("slow", "buy_and_hold")
+        built.days.value = 20
+        task = built.start()
+        while len(built.session.runs) < 3 or built.session.current.steps < 5:
+            await asyncio.sleep(0.01)
+        built.stop()
+        await task
+        return built
+
+    built = asyncio.run(go())
+    assert [r.meta["seed"] for r in built.results] == [1, 2]
+    card = built.session.scorecard()
+    assert sorted(card.index.get_level_values("seed").unique()) == [1, 2, 3]
+    labels = card["run"].groupby(level="seed").first()
+    assert labels[1] == labels[2] == "complete" and labels[3].startswith("partial: ")
+    text = built.status.value
+    assert "kept 2 finished seed(s) and seed 3 (partial: " in text
+    report = (tmp_path / "run-1" / "report.html").read_text()
+    assert "stopped; last seed partial" in report
+
+
+def test_an_agent_that_raises_shows_its_error_its_traceback_and_a_red_status(tmp_path):
+    def broken(payload):
+        return _look_up(payload)
+
+    async def go():
+        built = panel(
+            {"broken": callable_agent(broken, name="broken", every=1)},
+            out_dir=tmp_path, days=2, names=4, seeds="1,2",
+        )  # fmt: skip
+        built.arms.value = ("broken", "cash")
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    assert "#b00020" in built.status.value and "FAILED" in built.status.value
+    table = built.scorecard_view.value
+    assert "last_error" in table and "FrameworkError" in table and "errors" in table
+    listed = built.failures_view.value
+    assert "<details" in listed and "broken: 22" in listed  # 11 decisions x 2 seeds
+    assert "in _look_up" in listed and "KeyError" in listed
+
+
+def _look_up(payload):
+    return payload["no such key"]
+
+
+def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
+    async def go():
+        built = _panel(tmp_path, seeds="1,2,3")
+        built.arms.value = ("slow", "buy_and_hold")
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    assert list(built.seed_view.options) == ["all seeds", "1", "2", "3"]
+    live = built.live
+    assert sorted({seed for seed, _ in live.lines}) == [1, 2, 3]
+    assert len(live.bands) == 4  # a band and a mean line per arm
+    everything = bytes(built.chart.value)
+    built.seed_view.value = "2"
+    png = live.render(built.session.runs, "2")
+    assert png != everything and png.startswith(b"\x89PNG")
+    visible = [key for key, line in live.lines.items() if line.get_visible()]
+    assert {seed for seed, _ in visible} == {2}
+
+
+def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
+    from workbench.widgets._refresh import BUDGET
+
+    async def go():
+        built = _panel(tmp_path, chart_interval=0.0)
+        built.arms.value = ("buy_and_hold", "momentum", "random")  # busy: no waiting on models
+        built.days.value = 100
+        task = built.start()
+        while built.running and built.session.state == "ready":
+            await asyncio.sleep(0)
+        while built.session.state == "running":
+            await asyncio.sleep(0.01)
+        await task
+        return built
+
+    built = asyncio.run(go())
+    redraws = built.redraws
+    assert 2 <= redraws.count < 100 * 6 / 20, redraws.count  # far fewer draws than steps
+    # beyond the first and the last draw, drawing took at most BUDGET of the run's time
+    seconds = built.session.seconds
+    assert redraws.spent - 2 * redraws.longest <= BUDGET * seconds, (redraws.spent, seconds)
+    assert built.progress.value == built.progress.max == 100 * 6
+
+
+def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):
+    import time
+
+    async def blocking(payload):
+        time.sleep(0.7)  # the mistake: blocking code inside async def
+        return trend_follower(payload)
+
+    async def go():
+        built = panel({"blocker": callable_agent(blocking, name="blocker")},
+                      out_dir=tmp_path, days=1, names=3, steps_per_day=2)  # fmt: skip
+        built.arms.value = ("blocker",)
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    assert "blocked the event loop" in built.warning.value
+    assert "asyncio.to_thread" in built.warning.value
+
+
+def test_out_of_range_inputs_are_refused_not_clamped(tmp_path):
+    async def go():
+        built = _panel(tmp_path)
+        built.days.value = 0
+        refused = built.start()
+        text = built.status.value
+        built.days.value, built.cadence.value = 2, 5000
+        return refused, text, built.start(), built.status.value
+
+    refused, text, again, second = asyncio.run(go())
+    assert refused is None and "days must be between 1 and 100,000, got 0" in text
+    assert again is None and "steps/day must be between 1 and 1,000, got 5000" in second
+
+
+def test_historical_data_is_passed_through_to_evaluate(tmp_path):
+    bars = _bars(days=40, symbols=3)
+
+    async def go():
+        built = panel(out_dir=tmp_path, data=bars, seeds="1")
+        built.arms.value = ("buy_and_hold",)
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    (results,) = built.results
+    assert results.meta["preset"].startswith("historical-")
+    assert built.days.value == results.meta["days"] and built.names.disabled
+    assert "historical bars" in built.status.value
+
+
+def _bars(days: int, symbols: int):
+    import numpy as np
+    import pandas as pd
+
+    dates = pd.bdate_range("2021-01-04", periods=days).strftime("%Y-%m-%d")
+    rng = np.random.default_rng(0)
+    rows = []
+    for s in range(symbols):
+        close = 100 * np.exp(np.cumsum(rng.normal(0, 0.01, days)))
+        for d, c in zip(dates, close, strict=True):
+            rows.append({"date": d, "symbol": f"S{s}", "open": c, "high": c * 1.01,
+                         "low": c * 0.99, "close": c, "volume": 1e6})  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def test_bad_input_is_shown_not_raised(tmp_path):
@@ -95,6 +255,7 @@ def test_bad_input_is_shown_not_raised(tmp_path):
 
     built, task = asyncio.run(go())
     assert task is None and "seed(s)" in built.status.value and "#b00020" in built.status.value
+    assert bytes(built.chart.value) == built.blank_chart  # no old chart under a new error
     with pytest.raises(ConfigError, match="must be a workbench Agent"):
         panel({"bad": object()})  # type: ignore[dict-item]
 

@@ -4,11 +4,16 @@ The test starts its own JupyterLab server on a free loopback port with a private
 token and workspace, opens a copy of ``notebooks/explore.ipynb``, runs every
 cell, waits for the kernel to be idle and every cell to have run, then clicks
 the panel: a two-seed run (scorecard checked in the page) and a long run that
-is stopped. Screenshots go to ``test-artifacts/``.
+is stopped. A second notebook holds a panel with an agent that raises: its
+error shows in the panel, a three-seed run shows every seed, and Stop during
+the last seed keeps the finished ones. Finally two tearsheets (three seeds;
+historical bars) are opened in Chromium and every section is checked on screen
+and in print. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -68,6 +73,7 @@ def lab(tmp_path_factory) -> Iterator[tuple[str, str, Path]]:
     """A JupyterLab server of our own: (base URL, token, its root folder)."""
     root = tmp_path_factory.mktemp("lab")
     shutil.copy(ROOT / "notebooks" / "explore.ipynb", root / "explore.ipynb")
+    (root / "checks.ipynb").write_text(json.dumps(_checks_notebook()))
     token, port = secrets.token_hex(16), _free_port()
     env = {
         **os.environ,
@@ -98,24 +104,73 @@ def lab(tmp_path_factory) -> Iterator[tuple[str, str, Path]]:
 
 
 @pytest.fixture(scope="module")
-def page(lab):
+def browser():
     from playwright.sync_api import sync_playwright
 
-    base, token, _ = lab
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(
+        chromium = driver.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            tab = browser.new_page(viewport={"width": 1400, "height": 1100})
-            workspace = f"test-{secrets.token_hex(6)}"
-            tab.goto(f"{base}/lab/workspaces/{workspace}/tree/explore.ipynb?reset&token={token}")
-            _wait_for_idle_kernel(tab)
-            _run_all_cells(tab)
-            _wait_for_every_cell(tab)
-            yield tab
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
+
+
+def _open_notebook(browser, lab, name: str):
+    base, token, _ = lab
+    tab = browser.new_page(viewport={"width": 1400, "height": 1100})
+    workspace = f"test-{secrets.token_hex(6)}"
+    tab.goto(f"{base}/lab/workspaces/{workspace}/tree/{name}?reset&token={token}")
+    _wait_for_idle_kernel(tab)
+    _run_all_cells(tab)
+    _wait_for_every_cell(tab)
+    return tab
+
+
+@pytest.fixture(scope="module")
+def page(browser, lab):
+    tab = _open_notebook(browser, lab, "explore.ipynb")
+    yield tab
+    tab.close()
+
+
+@pytest.fixture(scope="module")
+def checks(browser, lab, page):  # after the explore tests: one kernel busy at a time
+    tab = _open_notebook(browser, lab, "checks.ipynb")
+    yield tab
+    tab.close()
+
+
+def _checks_notebook() -> dict:
+    """A panel with a slow agent and one that raises (its own code, so a traceback)."""
+    source = """
+import asyncio
+from workbench.integrations import callable_agent
+from workbench.testing.scripted import trend_follower
+from workbench.widgets import panel
+
+async def slow(payload):
+    await asyncio.sleep(0.01)
+    return trend_follower(payload)
+
+def broken(payload):
+    return look_up_the_price(payload)
+
+def look_up_the_price(payload):
+    return payload["prices"]["NO-SUCH-SYMBOL"]
+
+checks = panel({"slow": callable_agent(slow, name="slow", every=1),
+                "broken": callable_agent(broken, name="broken", every=1)},
+               seeds="1,2", days=3, names=6, out_dir="out/checks")
+checks.arms.value = ("slow", "broken", "buy_and_hold")
+checks
+"""
+    cell = {"cell_type": "code", "execution_count": None, "id": "checks-0", "metadata": {},
+            "outputs": [], "source": source.strip()}  # fmt: skip
+    kernel = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    return {"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4,
+            "nbformat_minor": 5}  # fmt: skip
 
 
 def _wait_for_idle_kernel(tab) -> None:
@@ -173,10 +228,11 @@ def test_a_run_started_by_clicking_shows_its_scorecard(page):
     page.locator(".workbench-seeds input").press("Tab")
     page.locator(".workbench-run").click()
     page.wait_for_function(
-        "() => /done in .*2 seed\\(s\\).*report/.test("
+        "() => /done in .*2 seed\\(s\\)/.test("
         "document.querySelector('.workbench-status').textContent)",
         timeout=90_000,
     )
+    _ready_again(page)
     table = page.locator(".workbench-scorecard table.workbench-scorecard-table")
     text = table.inner_text()
     for arm in ("slow_trend", "buy_and_hold", "momentum"):
@@ -213,6 +269,162 @@ def test_stop_cancels_a_long_run_and_keeps_the_partial_transcript(page, lab):
     _, _, root = lab
     kept = list((root / "out" / "notebooks" / "explore").rglob("seed-5/trend.json"))
     assert kept and kept[0].stat().st_size > 0
-    assert page.locator(".workbench-run").is_enabled()
+    _ready_again(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-stopped.png"))
+
+
+# --- errors, every seed, Stop in the last seed ---------------------------------------------
+def _set(tab, name: str, value: str) -> None:
+    box = tab.locator(f".workbench-{name} input")
+    box.fill(value)
+    box.press("Tab")
+
+
+def _wait_status(tab, pattern: str, timeout: int = 90_000) -> None:
+    tab.wait_for_function(
+        f"() => /{pattern}/.test(document.querySelector('.workbench-status').textContent)",
+        timeout=timeout,
+    )
+
+
+def _ready_again(tab) -> None:
+    """The report of the stopped run is written and linked; Run can be pressed again."""
+    tab.wait_for_selector(".workbench-status a", timeout=180_000)
+    tab.wait_for_function(
+        "() => !document.querySelector('.workbench-run').disabled", timeout=30_000
+    )
+
+
+def test_an_agent_that_raises_shows_its_error_in_the_panel(checks):
+    checks.locator(".workbench-run").click()
+    _wait_status(checks, "done in .*2 seed\\(s\\).*FAILED")
+    _ready_again(checks)
+    colour = checks.locator(".workbench-status span").first.evaluate("e => e.style.color")
+    assert colour in ("rgb(176, 0, 32)", "#b00020")
+    table = checks.locator(".workbench-scorecard table").inner_text()
+    assert "last_error" in table and "FrameworkError" in table
+    failures = checks.locator(".workbench-failures details.workbench-failure-list")
+    failures.locator("summary").first.click()
+    first = failures.locator("details.workbench-failure").first
+    first.locator("summary").click()
+    trace = first.locator("pre").inner_text()
+    assert "in look_up_the_price" in trace and "KeyError" in trace, trace
+    assert "workbench/evaluation" not in trace
+    ARTIFACTS.mkdir(exist_ok=True)
+    checks.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-errors.png"))
+
+
+def test_a_multi_seed_run_shows_every_seed(checks):
+    _set(checks, "seeds", "1,2,3")
+    checks.locator(".workbench-run").click()
+    _wait_status(checks, "done in .*3 seed\\(s\\)")
+    _ready_again(checks)
+    seeds = checks.locator(".workbench-scorecard tbody tr th:first-child").all_inner_texts()
+    assert {"1", "2", "3"} <= set(seeds)
+    picker = checks.locator(".workbench-seed-view select")
+    options = [o.replace("\xa0", " ") for o in picker.locator("option").all_inner_texts()]
+    assert options == ["all seeds", "1", "2", "3"]
+    chart = checks.locator("img.workbench-chart")
+    every = chart.get_attribute("src")
+    ARTIFACTS.mkdir(exist_ok=True)
+    checks.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-seeds.png"))
+    picker.select_option("2")
+    checks.wait_for_function(
+        "old => document.querySelector('img.workbench-chart').src !== old", arg=every
+    )
+
+
+def test_stop_during_the_last_seed_keeps_the_finished_seeds(checks):
+    _set(checks, "seeds", "1,2,3")
+    _set(checks, "days", "40")
+    checks.locator(".workbench-run").click()
+    _wait_status(checks, "running: seed 3 \\(3\\/3\\), step [1-9]", timeout=180_000)
+    checks.locator(".workbench-stop").click()
+    _wait_status(checks, "^stopped at step", timeout=60_000)
+    status = _status(checks)
+    assert "kept 2 finished seed(s) and seed 3 (partial: " in status, status
+    checks.wait_for_function(
+        "() => /partial: /.test(document.querySelector('.workbench-scorecard').textContent)",
+        timeout=30_000,
+    )
+    table = checks.locator(".workbench-scorecard table").inner_text()
+    assert table.count("complete") == 2 * 3 and "partial: " in table  # 3 arms per seed
+    _ready_again(checks)
+    ARTIFACTS.mkdir(exist_ok=True)
+    checks.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-stop.png"))
+
+
+# --- the tearsheet in Chromium ---------------------------------------------------------------
+SECTIONS = (
+    "key-metrics", "equity", "drawdown", "return-distribution", "rolling-sharpe", "orders",
+    "trades", "errors-per-arm", "committee-memos",
+)  # fmt: skip
+
+
+def _reports(folder: Path) -> dict[str, Path]:
+    import numpy as np
+    import pandas as pd
+
+    from workbench import evaluate
+    from workbench.integrations import callable_agent
+    from workbench.report import render_report
+
+    def broken(payload):
+        raise RuntimeError("the model timed out")
+
+    arms = ["buy_and_hold", "momentum", "random", callable_agent(broken, name="flaky", every=6)]
+    runs = [evaluate(arms, seed=s, universe=8, days=45) for s in (1, 2, 3)]
+    memos = {"committee": [{"day": 0, "step": 0, "memo": "analyst: trend up\ntrader: buy"}]}
+    dates = pd.bdate_range("2020-01-01", periods=140).strftime("%Y-%m-%d")
+    rng = np.random.default_rng(1)
+    bars = pd.DataFrame(
+        [
+            {
+                "date": d,
+                "symbol": f"S{s}",
+                "open": c,
+                "high": c,
+                "low": c,
+                "close": c,
+                "volume": 1e6,
+            }
+            for s in range(4)
+            for d, c in zip(dates, 100 * np.exp(np.cumsum(rng.normal(0, 0.01, 140))), strict=True)
+        ]
+    )
+    historical = evaluate(arms, data=bars, seed=1)
+    return {
+        "seeds": render_report(runs, folder / "seeds.html", memos=memos, title="three seeds"),
+        "historical": render_report(historical, folder / "hist.html", memos=memos),
+    }
+
+
+@pytest.mark.parametrize("which", ["seeds", "historical"])
+def test_a_tearsheet_shows_every_item_in_chromium(browser, tmp_path, which):
+    path = _reports(tmp_path)[which]
+    tab = browser.new_page(viewport={"width": 1200, "height": 900})
+    try:
+        tab.goto(path.as_uri())
+        header = tab.locator("table.provenance").inner_text()
+        for fact in ("workbench", "seeds", "cadence", "mode", "results digest"):
+            assert fact in header, fact
+        assert ("data fingerprint" in header) == (which == "historical")
+        for anchor in SECTIONS:
+            assert tab.locator(f"h2#{anchor}").is_visible(), anchor
+        for image in tab.locator("img").all():
+            assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert tab.locator("table.key-metrics th[title]").count() >= 5  # hover definitions
+        assert tab.locator("ol.definitions li").count() >= 5
+        ARTIFACTS.mkdir(exist_ok=True)
+        tab.screenshot(path=str(ARTIFACTS / f"report-{which}.png"), full_page=True)
+        tab.emulate_media(media="print")
+        overflow = tab.evaluate(
+            "() => [...document.querySelectorAll('table')].filter("
+            "t => t.getBoundingClientRect().right > document.body.getBoundingClientRect().right"
+            " + 1).length"
+        )
+        assert overflow == 0, "a table is cut off when printed"
+        tab.pdf(path=str(ARTIFACTS / f"report-{which}.pdf"))
+    finally:
+        tab.close()

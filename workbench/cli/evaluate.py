@@ -49,6 +49,8 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    import sys
+
     from workbench.report.tables import format_scorecard
     from workbench.services import evaluate_arms
 
@@ -61,6 +63,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         steps_per_day=args.steps_per_day,
         ticks_per_step=args.ticks_per_step,
         data=_historical(args),
+        progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
     )
     print(format_scorecard(results))
     if args.json:

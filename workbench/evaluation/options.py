@@ -35,7 +35,9 @@ class RunOptions:
     - ``max_concurrency``: arms asked at once;
     - ``rate_limit``: at most this many asks started per second across arms
       (None: unlimited), for providers that limit requests per second;
-    - ``on_step(k, total, equity_by_arm)``: called after every step is marked.
+    - ``on_step(k, total, equity_by_arm)``: called after every step is marked;
+    - ``progress``: a bar with step, arms waiting, calls and tokens (None: on in a
+      Jupyter kernel, off in scripts and tests).
     """
 
     capital: float = 1_000_000.0
@@ -46,6 +48,7 @@ class RunOptions:
     max_concurrency: int = 16
     rate_limit: float | None = None
     on_step: StepCallback | None = None
+    progress: bool | None = None
 
     def __post_init__(self) -> None:
         if self.on_error not in ("raise", "skip"):
@@ -60,6 +63,8 @@ class RunOptions:
             raise ConfigError(f"max_concurrency must be a whole number >= 1, got {concurrency!r}")
         if self.rate_limit is not None:
             _positive("rate_limit", self.rate_limit)
+        if self.progress not in (None, True, False):
+            raise ConfigError(f"progress must be True, False or None, got {self.progress!r}")
 
     def _check_maintenance(self) -> None:
         if self.maintenance_multiple is None:

@@ -32,6 +32,9 @@ SCORECARD_COLUMNS = (
 )
 # Wall-clock columns differ between runs by nature; they are left out of digests.
 VOLATILE_COLUMNS = ("latency_s",)
+ERROR_COLUMNS = ("arm", "day", "step", "kind", "message", "traceback")
+# A traceback names files on this machine: shown to the user, left out of digests.
+VOLATILE_ERROR_COLUMNS = ("traceback",)
 
 
 def canonical_json(value: Any) -> str:
@@ -76,7 +79,8 @@ class Results:
     - ``exposure``: the same shape, each arm's gross exposure (sum of absolute
       position values at mid, in currency) at the close of every step;
     - ``orders``: one row per action, with fills, clips and refusals;
-    - ``errors``: one row per failed decision (arm, day, step, kind, message);
+    - ``errors``: one row per failed decision (arm, day, step, kind, message, and the
+      traceback of the agent's own code when it raised);
     - ``meta``: the experiment (seed, preset, universe, cadence, roster).
     """
 
@@ -90,7 +94,7 @@ class Results:
     def __post_init__(self) -> None:
         # exception messages reach these columns; no secret in them is shown or written
         self.scorecard = _redacted(self.scorecard, "last_error")
-        self.errors = _redacted(self.errors, "message")
+        self.errors = _redacted(_redacted(self.errors, "message"), "traceback")
         self.orders = _redacted(self.orders, "reason")
 
     def tearsheet(self, benchmark: str | None = None) -> pd.DataFrame:
@@ -113,8 +117,12 @@ class Results:
             "equity": {arm: self.equity[arm].tolist() for arm in self.equity.columns},
             "exposure": {arm: self.exposure[arm].tolist() for arm in self.exposure.columns},
             "orders": self.orders.to_dict(orient="records"),
-            "errors": self.errors.to_dict(orient="records"),
+            "errors": self._stable_errors().to_dict(orient="records"),
         }
+
+    def _stable_errors(self) -> pd.DataFrame:
+        volatile = [c for c in VOLATILE_ERROR_COLUMNS if c in self.errors.columns]
+        return self.errors.drop(columns=volatile)
 
     def to_json(self, *, include_volatile: bool = False) -> str:
         return canonical_json(self.to_dict(include_volatile=include_volatile))

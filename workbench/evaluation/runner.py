@@ -34,9 +34,11 @@ from workbench.errors import (
 )
 from workbench.evaluation import metrics
 from workbench.evaluation.arms import resolve_arms
+from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import Pacer, RunOptions
-from workbench.evaluation.results import SCORECARD_COLUMNS, Results
+from workbench.evaluation.progress import RunProgress
+from workbench.evaluation.results import ERROR_COLUMNS, SCORECARD_COLUMNS, Results
 from workbench.evaluation.world import World
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import printable
@@ -163,9 +165,11 @@ class _Run:
         self.limit = asyncio.Semaphore(options.max_concurrency)
         self.pacer = Pacer(options.rate_limit)
         self.marked = 0  # steps whose equity is marked; less than all if the run stopped
+        self.progress = RunProgress(options.progress, world.trading_steps, arms)
 
     async def go(self) -> Results:
         begun: list[Agent] = []
+        self.progress.start()
         try:
             for i, arm in enumerate(self.arms):
                 arm.begin(self._run_info(i))
@@ -177,6 +181,7 @@ class _Run:
                 exc.add_note(f"the results of the {self.marked} steps run are on .results")
             raise
         finally:
+            self.progress.close()
             for arm in begun:
                 arm.end()
         return self._results()
@@ -203,6 +208,7 @@ class _Run:
             if k < total - 1:
                 forced = self._force(k, row)
                 await self._decide(k, row, forced)
+            self.progress.step()
             if self.options.on_step is not None:
                 by_arm = dict(zip(self.names, self.equity[k].tolist(), strict=True))
                 self.options.on_step(k, total, by_arm)
@@ -279,7 +285,7 @@ class _Run:
         state.decisions += 1
         started = time.perf_counter()
         try:
-            async with self.limit:
+            async with self.limit, self.progress.asking():
                 await self.pacer.wait_turn()
                 raw = await arm.adecide(request)
             return parse_decision(raw)
@@ -306,6 +312,7 @@ class _Run:
                 "step": request.step,
                 "kind": type(exc).__name__,
                 "message": message,
+                "traceback": agent_traceback(exc),
             }
         )
         if self.options.on_error == "raise":
@@ -329,7 +336,7 @@ class _Run:
         equity = pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
         exposure = pd.DataFrame(self.exposure[: self.marked], index=index, columns=list(self.names))
         orders = pd.DataFrame(self.orders, columns=list(ORDER_COLUMNS))
-        errors = pd.DataFrame(self.errors, columns=["arm", "day", "step", "kind", "message"])
+        errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
         card = pd.DataFrame(
             [self._score(i, orders) for i in range(len(self.arms))],
             index=pd.Index(self.names, name="arm"),

@@ -106,9 +106,19 @@ class World:
         )
 
     def describe(self) -> dict[str, Any]:
-        data = {} if self.data is None else {"data": self.data.describe()}
+        """The experiment for the results' meta; historical runs add the dates traded.
+
+        The dates are for the researcher's report: masking hides them from the agents'
+        payloads, and the meta is never part of a payload."""
+        dates: dict[str, Any] = {}
+        if self.data is not None:
+            first = self.warmup_days
+            dates = {
+                "data": self.data.describe(),
+                "dates": self.data.dates[first : first + self.days],
+            }
         return {
-            **data,
+            **dates,
             "seed": self.seed,
             "preset": self.fingerprint,
             "preset_vector": self.preset.vector,

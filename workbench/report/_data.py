@@ -65,13 +65,13 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
 
     The synthetic market is deterministic in (preset, universe, seed, cadence), so
     the path is simulated again rather than stored. ``None`` when the meta does not
-    describe a synthetic market this version can rebuild.
+    describe a synthetic market this version can rebuild (historical bars are not kept).
     """
     from workbench.evaluation.world import World
 
     symbols = list(meta.get("symbols") or [])
-    if symbol not in symbols or not meta.get("preset_vector"):
-        return None
+    if symbol not in symbols or not meta.get("preset_vector") or meta.get("dates"):
+        return None  # historical bars (dated) are data, not something to simulate again
     try:
         world = World(
             seed=int(meta["seed"]),
@@ -85,3 +85,151 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
         return None
     path, first = world.path, world.path.warmup_steps
     return np.asarray(path.close[first : first + world.trading_steps, symbols.index(symbol)])
+
+
+# --- what a tearsheet shows ------------------------------------------------------------
+KEY_COLUMNS = (
+    "return_pct",
+    "pnl",
+    "sharpe",
+    "max_drawdown_pct",
+    "turnover",
+    "trades",
+    "errors",
+    "decisions",
+    "model_calls",
+    "tokens",
+)
+
+
+def key_metrics(results: Results) -> pd.DataFrame:
+    """One row per arm: the tearsheet metrics when ``Results`` has them, else the scorecard's.
+
+    ``Results.tearsheet()`` (CAGR, volatility, Sortino, Calmar, hit rate, ...) is used
+    as soon as this version of ``Results`` provides it; the scorecard's counts of
+    trades, errors and model use are kept beside it.
+    """
+    card = results.scorecard
+    counts = [c for c in KEY_COLUMNS if c in card.columns]
+    tearsheet = getattr(results, "tearsheet", None)
+    if not callable(tearsheet):
+        return card[counts].copy()
+    sheet = tearsheet()
+    extra = [c for c in counts if c not in sheet.columns]
+    return sheet.join(card[extra]) if extra else sheet
+
+
+def key_metrics_over(runs: Sequence[Results]) -> pd.DataFrame:
+    """``key_metrics`` of one run, or the mean over the runs (seeds) of every numeric column."""
+    frames = [key_metrics(run) for run in runs]
+    if len(frames) == 1:
+        return frames[0]
+    stacked = pd.concat(frames)
+    numeric = stacked.select_dtypes("number")
+    order = list(dict.fromkeys(stacked.index))
+    return numeric.groupby(level=0, sort=False).mean().reindex(order)
+
+
+def day_axis(results: Results) -> tuple[np.ndarray | pd.DatetimeIndex, str]:
+    """The x of every equity row: dates for a historical run, else days (step / cadence)."""
+    meta, rows = results.meta, len(results.equity)
+    dates = meta.get("dates")
+    if dates and len(dates) >= rows:
+        return pd.DatetimeIndex(pd.to_datetime(list(dates)[:rows])), "date"
+    steps = int(meta.get("steps_per_day") or 1)
+    return np.arange(rows) / steps, "trading day"
+
+
+def daily_returns(results: Results) -> pd.DataFrame:
+    """Per arm and day, the simple return of equity from the last close (day 0: from the
+    starting equity), as ``metrics.daily_returns`` computes it for the Sharpe ratio."""
+    from workbench.evaluation import metrics
+
+    steps = int(results.meta.get("steps_per_day") or 1)
+    equity = results.equity
+    table = pd.DataFrame(
+        {arm: metrics.daily_returns(equity[arm].to_numpy(), steps) for arm in equity.columns}
+    )
+    table.index.name = "day"
+    return table
+
+
+def dated(results: Results, days: pd.Index) -> pd.Index:
+    """Day numbers as dates for a historical run (as they are for a simulated one)."""
+    dates = results.meta.get("dates")
+    if not dates or len(days) == 0 or int(days.max()) >= len(dates):
+        return days
+    return pd.DatetimeIndex(pd.to_datetime([dates[int(d)] for d in days]))
+
+
+def provenance(runs: Sequence[Results], extra: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Where the numbers come from: version, market, seeds, cadence, mode and digests."""
+    from workbench import __version__
+
+    meta = runs[0].meta
+    fingerprint = str(meta.get("preset"))
+    market = "historical bars" if meta.get("dates") else "simulated market"
+    facts = {
+        "workbench": __version__,
+        "market": market,
+        "data fingerprint" if meta.get("dates") else "preset": fingerprint,
+        "seeds": ", ".join(str(run.meta.get("seed")) for run in runs),
+        "names": str(meta.get("names")),
+        "days": _days_text(meta),
+        "cadence": _cadence_text(meta),
+        "mode": "live",
+        "results digest": runs[0].digest(),
+    }
+    facts.update({str(k): str(v) for k, v in (extra or {}).items()})
+    return facts
+
+
+def _days_text(meta: Mapping[str, Any]) -> str:
+    dates = meta.get("dates")
+    days = f"{meta.get('days')}"
+    return f"{days} ({dates[0]} to {dates[-1]})" if dates else days
+
+
+def _cadence_text(meta: Mapping[str, Any]) -> str:
+    if meta.get("dates"):
+        return "1 decision step per day (daily bars)"
+    steps, ticks = meta.get("steps_per_day"), meta.get("ticks_per_step")
+    return f"{steps} decision steps/day, {ticks} ticks/step"
+
+
+def trade_list(runs: Sequence[Results]) -> pd.DataFrame:
+    """Every filled order of every run, with the seed in front."""
+    frames = []
+    for run in runs:
+        orders = run.orders
+        if orders.empty or "quantity" not in orders:
+            continue
+        filled = orders[orders["quantity"].astype(float) > 0]
+        frames.append(filled.assign(seed=run.meta.get("seed")))
+    if not frames:
+        return pd.DataFrame()
+    shown = ["seed", "arm", "day", "step", "symbol", "side", "quantity", "price", "fee", "status"]
+    table = pd.concat(frames, ignore_index=True)
+    return table[[c for c in shown if c in table.columns]]
+
+
+def errors_by_arm(runs: Sequence[Results]) -> pd.DataFrame:
+    """Per arm and seed: decisions, failures, the share failed and the last error."""
+    rows = []
+    for run in runs:
+        card = run.scorecard
+        for arm in card.index:
+            row = card.loc[arm]
+            decisions = int(row.get("decisions") or 0)
+            failed = int(row.get("errors") or 0)
+            rows.append(
+                {
+                    "seed": run.meta.get("seed"),
+                    "arm": arm,
+                    "decisions": decisions,
+                    "errors": failed,
+                    "failed_pct": 100.0 * failed / decisions if decisions else 0.0,
+                    "last_error": row.get("last_error") or "",
+                }
+            )
+    return pd.DataFrame(rows).set_index(["seed", "arm"])

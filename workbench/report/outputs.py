@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from workbench.evaluation.results import Results
 from workbench.report._data import ResultsLike, as_runs
-from workbench.report.html import write_html
+from workbench.report.html import Memos, write_html
 from workbench.report.plots import all_figures, png_bytes, returns_by_seed
 
 
@@ -20,12 +21,15 @@ def write_outputs(
     title: str | None = None,
     comparison: pd.DataFrame | None = None,
     symbol: str | None = None,
+    about: Mapping[str, Any] | None = None,
+    memos: Memos | None = None,
 ) -> dict[str, Path]:
     """Write scorecard (CSV, JSON, Parquet), equity and orders (Parquet), results.json,
     the plots as PNG and ``report.html`` into ``out_dir``; return the paths by name.
 
     With several runs (seeds) the first run's files are written as above, and
-    ``returns_by_seed.csv`` / ``comparison.csv`` (when given) are added.
+    ``returns_by_seed.csv`` / ``comparison.csv`` (when given) are added. ``about``
+    and ``memos`` go to the report (see ``render_report``).
     """
     runs = as_runs(results)
     out = Path(out_dir)
@@ -46,8 +50,9 @@ def write_outputs(
         paths["scorecards_by_seed"] = out / "scorecards_by_seed.csv"
         _by_seed(runs).to_csv(paths["scorecards_by_seed"], index=False, lineterminator="\n")
     paths["report"] = write_html(
-        runs, out / "report.html", images, title=title, comparison=comparison
-    )
+        runs, out / "report.html", images, title=title, comparison=comparison, about=about,
+        memos=memos,
+    )  # fmt: skip
     return paths
 
 

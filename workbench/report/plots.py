@@ -16,7 +16,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.report._data import ResultsLike, as_results, as_runs, price_path
+from workbench.report._data import (
+    ResultsLike,
+    as_results,
+    as_runs,
+    daily_returns,
+    dated,
+    day_axis,
+    price_path,
+)
 
 _DPI = 100
 
@@ -27,22 +35,24 @@ def _figure(width: float = 9.0, height: float = 4.2) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _title(results: Any, what: str) -> str:
-    meta = results.meta
-    return f"{what} · preset {meta.get('preset')} · seed {meta.get('seed')}"
+def _title(runs: Any, what: str) -> str:
+    runs = runs if isinstance(runs, list) else [runs]
+    meta = runs[0].meta
+    seeds = ", ".join(str(run.meta.get("seed")) for run in runs)
+    plural = "s" if len(runs) > 1 else ""
+    return f"{what} · {meta.get('preset')} · seed{plural} {seeds}"
 
 
-def equity_figure(results: ResultsLike) -> Any:
-    """Each arm's equity, rebased to 100 at the start."""
-    results = as_results(results)
+def equity_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
+    """Each arm's equity rebased to 100, on a day (or date) axis; with several runs (seeds)
+    every seed's curve, their mean (bold) and range (shaded)."""
+    runs = as_runs(runs)
+    curves = [run.equity.reset_index(drop=True) for run in runs]
+    rebased = [frame / frame.iloc[0] * 100 for frame in curves]
     figure = _figure()
     axis = figure.add_subplot()
-    equity = results.equity.reset_index(drop=True)
-    for arm in equity.columns:
-        axis.plot(equity.index, equity[arm] / equity[arm].iloc[0] * 100, label=arm, lw=1.4)
-    axis.set(xlabel="step", ylabel="equity (start = 100)", title=_title(results, "Equity"))
-    axis.grid(alpha=0.3)
-    axis.legend(loc="best", fontsize=8)
+    xlabel = _seed_band(axis, runs, rebased)
+    axis.set(xlabel=xlabel, ylabel="equity (start = 100)", title=_title(runs, "Equity"))
     return figure
 
 
@@ -52,16 +62,96 @@ def drawdown_table(results: ResultsLike) -> pd.DataFrame:
     return (equity / equity.cummax() - 1.0) * 100.0
 
 
-def drawdown_figure(results: ResultsLike) -> Any:
-    results = as_results(results)
+def drawdown_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
+    """The fall from the running peak, per arm, on a day axis; every seed with a mean band."""
+    runs = as_runs(runs)
     figure = _figure(9.0, 3.6)
     axis = figure.add_subplot()
-    table = drawdown_table(results)
-    for arm in table.columns:
-        axis.plot(table.index, table[arm], label=arm, lw=1.2)
-    axis.set(xlabel="step", ylabel="drawdown %", title=_title(results, "Drawdown"))
+    xlabel = _seed_band(axis, runs, [drawdown_table(run) for run in runs])
+    axis.set(xlabel=xlabel, ylabel="drawdown %", title=_title(runs, "Drawdown"))
+    return figure
+
+
+def _seed_band(axis: Any, runs: list[Any], frames: list[pd.DataFrame]) -> str:
+    """Draw ``frames`` (one per run, columns = arms); returns the x-axis label."""
+    longest = max(range(len(runs)), key=lambda i: len(frames[i]))
+    x, xlabel = day_axis(runs[longest])
+    for colour, arm in enumerate(frames[0].columns):
+        style = {"color": f"C{colour % 10}"}
+        stack = np.full((len(frames), len(x)), np.nan)
+        for i, frame in enumerate(frames):
+            stack[i, : len(frame)] = frame[arm].to_numpy()[: len(x)]
+        if len(frames) == 1:
+            axis.plot(x, stack[0], lw=1.4, label=arm, **style)
+            continue
+        for row in stack:
+            axis.plot(x, row, lw=0.7, alpha=0.35, **style)
+        axis.fill_between(x, np.nanmin(stack, 0), np.nanmax(stack, 0), alpha=0.12, **style)
+        axis.plot(x, np.nanmean(stack, 0), lw=1.8, label=f"{arm} (mean)", **style)
     axis.grid(alpha=0.3)
-    axis.legend(loc="lower left", fontsize=8)
+    _legend(axis)
+    return xlabel
+
+
+def _legend(axis: Any) -> None:
+    """The legend beside the plot (never over a line), when anything is labelled."""
+    if axis.get_legend_handles_labels()[0]:
+        axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+
+
+def return_distribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
+    """Per arm, the histogram of daily returns, pooled over every run (seed)."""
+    runs = as_runs(runs)
+    pooled = pd.concat([daily_returns(run) * 100 for run in runs], ignore_index=True)
+    figure = _figure(9.0, 3.6)
+    axis = figure.add_subplot()
+    values = {arm: pooled[arm].dropna().to_numpy() for arm in pooled.columns}
+    flat = [arm for arm, data in values.items() if not np.any(data)]
+    moving = np.concatenate([d for a, d in values.items() if a not in flat] or [np.zeros(0)])
+    if moving.size:
+        bins = np.histogram_bin_edges(moving, bins=min(40, max(5, moving.size // 5)))
+        for colour, (arm, data) in enumerate(values.items()):
+            if arm not in flat:
+                axis.hist(data, bins=bins, histtype="step", lw=1.4, label=arm, color=f"C{colour}")
+    axis.axvline(0.0, color="grey", lw=0.8)
+    title = _title(runs, "Daily returns")
+    if flat:  # a spike at zero would flatten every other histogram
+        title += f"\n(not drawn, never moved: {', '.join(flat)})"
+    axis.set(xlabel="daily return %", ylabel="days", title=title)
+    axis.grid(alpha=0.3)
+    _legend(axis)
+    return figure
+
+
+ROLLING_DAYS = 20
+
+
+def rolling_sharpe_table(results: ResultsLike, window: int = ROLLING_DAYS) -> pd.DataFrame:
+    """Sharpe over the last ``window`` days at every day, annualised as the scorecard's:
+    mean / std (ddof=1) of daily returns x sqrt(252), zero risk-free rate."""
+    returns = daily_returns(as_results(results))
+    rolling = returns.rolling(window, min_periods=window)
+    std = rolling.std(ddof=1)
+    return (rolling.mean() / std.where(std > 0) * np.sqrt(252)).dropna(how="all")
+
+
+def rolling_sharpe_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
+    runs = as_runs(runs)
+    tables = [rolling_sharpe_table(run) for run in runs]
+    figure = _figure(9.0, 3.4)
+    axis = figure.add_subplot()
+    first = tables[0].index
+    x = dated(runs[0], first)
+    for colour, arm in enumerate(tables[0].columns):
+        mean = pd.concat([t[arm] for t in tables], axis=1).mean(axis=1)
+        label = arm if len(runs) == 1 else f"{arm} (mean of {len(runs)} seeds)"
+        axis.plot(x, mean.reindex(first), lw=1.3, label=label, color=f"C{colour % 10}")
+    axis.axhline(0.0, color="grey", lw=0.8)
+    title = f"Rolling {ROLLING_DAYS}-day Sharpe"
+    xlabel = "date" if isinstance(x, pd.DatetimeIndex) else "trading day"
+    axis.set(xlabel=xlabel, ylabel="Sharpe (annualised)", title=_title(runs, title))
+    axis.grid(alpha=0.3)
+    _legend(axis)
     return figure
 
 
@@ -112,12 +202,14 @@ def orders_figure(results: ResultsLike, symbol: str | None = None) -> Any:
     figure = _figure(9.0, 3.8)
     axis = figure.add_subplot()
     prices = price_path(results.meta, symbol) if symbol else None
+    steps = int(results.meta.get("steps_per_day") or 1)
     if prices is not None:
-        axis.plot(np.arange(prices.size), prices, color="black", lw=1.0, label=f"{symbol} close")
-    _draw_fills(axis, results, symbol, int(results.meta.get("steps_per_day") or 1))
-    axis.set(xlabel="step", ylabel="price", title=_title(results, f"Orders on {symbol}"))
+        x = np.arange(prices.size) / steps
+        axis.plot(x, prices, color="black", lw=1.0, label=f"{symbol} close", zorder=1)
+    _draw_fills(axis, results, symbol, steps)
+    axis.set(xlabel="trading day", ylabel="price", title=_title(results, f"Orders on {symbol}"))
     axis.grid(alpha=0.3)
-    axis.legend(loc="best", fontsize=8)
+    _legend(axis)
     return figure
 
 
@@ -126,14 +218,23 @@ def _draw_fills(axis: Any, results: Any, symbol: str | None, steps: int) -> None
     if orders.empty or symbol is None:
         return
     mine = orders[(orders["symbol"] == symbol) & (orders["quantity"].astype(float) > 0)]
+    roster = list(results.scorecard.index)
     for arm, rows in mine.groupby("arm", sort=False):
+        colour = f"C{roster.index(arm) % 10}" if arm in roster else None
         # an order decided at step k is executed against the next step's bar
-        x = rows["day"].astype(int) * steps + rows["step"].astype(int) + 1
+        x = (rows["day"].astype(int) * steps + rows["step"].astype(int) + 1) / steps
         for side, marker in (("buy", "^"), ("sell", "v")):
             pick = (rows["side"] == side).to_numpy()
             if pick.any():
                 axis.scatter(
-                    x[pick], rows["price"][pick], marker=marker, s=36, label=f"{arm} {side}"
+                    x[pick],
+                    rows["price"][pick],
+                    marker=marker,
+                    s=30,
+                    alpha=0.8,
+                    color=colour,
+                    label=f"{arm} {side}",
+                    zorder=2,
                 )
 
 
@@ -157,14 +258,18 @@ def save_equity_plot(results: ResultsLike, path: str | Path) -> Path:
 def all_figures(
     runs: Sequence[ResultsLike] | ResultsLike, symbol: str | None = None
 ) -> dict[str, Any]:
-    """The report's figures by file stem; the distribution only for more than one run."""
+    """The report's figures by file stem: equity and drawdown of every run, the return
+    distribution, rolling Sharpe when the run is long enough, the first run's orders, and
+    the spread of total return across seeds when there is more than one."""
     runs = as_runs(runs)
-    first = runs[0]
     figures = {
-        "equity": equity_figure(first),
-        "drawdown": drawdown_figure(first),
-        "orders": orders_figure(first, symbol),
+        "equity": equity_figure(runs),
+        "drawdown": drawdown_figure(runs),
+        "return_distribution": return_distribution_figure(runs),
     }
+    if len(daily_returns(runs[0])) >= 2 * ROLLING_DAYS:
+        figures["rolling_sharpe"] = rolling_sharpe_figure(runs)
+    figures["orders"] = orders_figure(runs[0], symbol)
     if len(runs) > 1:
         figures["returns_by_seed"] = returns_figure(runs)
     return figures

@@ -34,12 +34,14 @@ def evaluate_arms(
     leverage_cap: float = 2.0,
     fee_bps: float = 0.5,
     data: str | Path | Historical | None = None,
+    progress: bool = False,
 ) -> Results:
     """The shared code path of every front end: check everything, then run once in process.
 
     ``data`` (a bars file or a loaded ``Historical``) trades historical bars; then
     ``names``, ``steps_per_day`` and ``ticks_per_step`` must be left out and ``days``
     defaults to every tradable date. On the simulator they default to 40, 10, 6 and 65.
+    ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr.
     """
     from workbench.bridge import run_sync
     from workbench.evaluation import run_world
@@ -72,6 +74,7 @@ def evaluate_arms(
             capital=money["capital"],
             leverage_cap=money["leverage_cap"],
             fee_bps=money["fee_bps"],
+            progress=progress,
         )
     )
 

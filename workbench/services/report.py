@@ -47,15 +47,29 @@ def _render(runs: RunStore, manifest: dict[str, Any], target: Path) -> None:
     os.close(handle)
     staging = Path(name)
     try:
+        about = _about(manifest)
         if manifest["kind"] == "comparison":
             seeds = [_results(runs, rid) for rid in outcome["evaluation_runs"].values()]
             table = pd.DataFrame(outcome["comparison"]).set_index("arm")
-            draw(seeds, staging, title=f"Comparison {run_id}", comparison=table)
+            draw(seeds, staging, title=f"Comparison {run_id}", comparison=table, about=about)
         else:
-            draw(_results(runs, run_id), staging, title=f"{manifest['kind'].title()} {run_id}")
+            title = f"{manifest['kind'].title()} {run_id}"
+            draw(_results(runs, run_id), staging, title=title, about=about)
         atomic_write(target, staging.read_text(encoding="utf-8"))
     finally:
         staging.unlink(missing_ok=True)
+
+
+def _about(manifest: dict[str, Any]) -> dict[str, str]:
+    """Provenance lines for the report's header: the run, and for a replay its recording."""
+    about = {"run": str(manifest["run_id"])}
+    outcome = manifest.get("outcome") or {}
+    if manifest["kind"] == "replay":
+        about["mode"] = "replay"
+        about["recording"] = str(outcome.get("recording", ""))
+        about["recording digest"] = str(outcome.get("expected_digest", ""))
+        about["replay matched"] = "yes" if outcome.get("matched") else "NO"
+    return about
 
 
 def _results(runs: RunStore, run_id: str) -> dict[str, Any]:

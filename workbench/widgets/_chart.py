@@ -1,28 +1,136 @@
-"""A small equity chart rendered to PNG, redrawn while a run goes on."""
+"""The panel's live equity chart: one figure kept for the whole run, updated in place.
+
+Why not a live-plotting library: the chart needs one PNG every second or so,
+not an interactive canvas, and matplotlib is already how every report is drawn.
+What made the old chart slow was rebuilding the figure and re-plotting every
+point on every draw. Here the figure and one line per (seed, arm) are made
+once; a draw moves each line's data (``set_data``) to at most ``MAX_POINTS``
+points picked by stride, redraws the mean-and-range band, and renders. So a
+draw costs about the same on step 10 and step 10,000: it is bounded by
+seeds x arms x MAX_POINTS, never by the length of the run. How often it draws
+is the panel's business (``_refresh``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from workbench.report.plots import png_bytes
+from workbench.widgets._session import SeedRun
+
+MAX_POINTS = 400
+ALL_SEEDS = "all seeds"
+_DPI = 100
 
 
-def equity_png(curves: Mapping[str, Sequence[float]], total: int, title: str = "") -> bytes:
-    """Each arm's equity so far (rebased to 100) on an x axis fixed at ``total`` steps."""
-    from matplotlib.figure import Figure
+class LiveChart:
+    """Every seed's curve per arm (rebased to 100) on a day axis; a seed can be picked."""
 
-    figure = Figure(figsize=(7.5, 3.0), dpi=80)
-    axis = figure.add_axes((0.08, 0.14, 0.68, 0.76))
-    for arm, values in curves.items():
-        if values:
-            start = values[0] or 1.0
-            axis.plot(range(len(values)), [v / start * 100 for v in values], lw=1.3, label=arm)
-    axis.set_xlim(0, max(total - 1, 1))
-    axis.set_xlabel("step", fontsize=8)
-    axis.set_ylabel("equity (start = 100)", fontsize=8)
-    axis.set_title(title, fontsize=9)
-    axis.tick_params(labelsize=7)
-    axis.grid(alpha=0.3)
-    if curves:
-        axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
-    return png_bytes(figure)
+    def __init__(self, steps_per_day: int, title: str = "") -> None:
+        from matplotlib.figure import Figure
+
+        self.figure = Figure(figsize=(8.0, 3.2), dpi=_DPI)
+        self.axis = self.figure.add_axes((0.07, 0.15, 0.70, 0.75))
+        self.axis.set_xlabel("trading day", fontsize=8)
+        self.axis.set_ylabel("equity (start = 100)", fontsize=8)
+        self.axis.tick_params(labelsize=7)
+        self.axis.grid(alpha=0.3)
+        self.lines: dict[tuple[int, str], Any] = {}
+        self.bands: list[Any] = []
+        self.colours: dict[str, Any] = {}
+        self.reset(steps_per_day, title)
+
+    def reset(self, steps_per_day: int, title: str) -> None:
+        """Empty the chart for a new run; the figure (and its warm caches) is kept."""
+        for artist in [*self.axis.lines, *self.axis.collections]:
+            artist.remove()
+        legend = self.axis.get_legend()
+        if legend is not None:
+            legend.remove()
+        self.lines, self.bands, self.colours = {}, [], {}
+        self.steps_per_day, self.title = max(steps_per_day, 1), title
+
+    def render(self, runs: Sequence[SeedRun], shown: str = ALL_SEEDS) -> bytes:
+        """A PNG of ``runs`` as they are now; ``shown`` is ALL_SEEDS or one seed's label."""
+        one = None if shown == ALL_SEEDS else int(shown)
+        for run in runs:
+            self._update(run, visible=one is None or run.seed == one, bold=one is not None)
+        self._band(runs if one is None else [])
+        self._frame(runs, one)
+        return png_bytes(self.figure)
+
+    def _update(self, run: SeedRun, *, visible: bool, bold: bool) -> None:
+        picked = _stride(run.steps)
+        x = picked / self.steps_per_day
+        for j, arm in enumerate(run.arms):
+            line = self.lines.get((run.seed, arm))
+            if line is None:
+                line = self._new_line(arm)
+                self.lines[(run.seed, arm)] = line
+            curve = run.equity[picked, j]
+            line.set_data(x, curve / (run.equity[0, j] or 1.0) * 100 if curve.size else curve)
+            line.set_visible(visible)
+            line.set_linewidth(1.6 if bold else 1.0)
+            line.set_alpha(1.0 if bold else 0.45)
+
+    def _new_line(self, arm: str) -> Any:
+        if arm not in self.colours:
+            self.colours[arm] = f"C{len(self.colours) % 10}"
+            self.axis.plot([], [], color=self.colours[arm], lw=2.0, label=arm)  # legend entry
+        (line,) = self.axis.plot([], [], color=self.colours[arm])
+        return line
+
+    def _band(self, runs: Sequence[SeedRun]) -> None:
+        """Mean across seeds (bold) and the min-max range (shaded), where 2+ seeds have data."""
+        for artist in self.bands:
+            artist.remove()
+        self.bands = []
+        if len(runs) < 2:
+            return
+        for arm, colour in self.colours.items():
+            stack = _rebased_stack(runs, arm)
+            if stack is None:
+                continue
+            steps, values = stack
+            x = steps / self.steps_per_day
+            low, high = np.nanmin(values, axis=0), np.nanmax(values, axis=0)
+            mean = np.nanmean(values, axis=0)
+            self.bands.append(self.axis.fill_between(x, low, high, color=colour, alpha=0.15))
+            self.bands += self.axis.plot(x, mean, color=colour, lw=2.0)
+
+    def _frame(self, runs: Sequence[SeedRun], one: int | None) -> None:
+        total = max((len(r.equity) for r in runs), default=1)
+        self.axis.set_xlim(0, max(total - 1, 1) / self.steps_per_day)
+        self.axis.relim(visible_only=True)
+        self.axis.autoscale_view(scalex=False)
+        what = "all seeds: mean (bold), range (shaded)" if one is None else f"seed {one}"
+        self.axis.set_title(f"{self.title} · {what}".strip(" ·"), fontsize=9)
+        if self.colours and self.axis.get_legend() is None:
+            self.axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
+
+
+def _stride(steps: int) -> np.ndarray:
+    """At most MAX_POINTS step indices from 0 to steps - 1, always keeping the last."""
+    if steps <= MAX_POINTS:
+        return np.arange(steps)
+    picked = np.linspace(0, steps - 1, MAX_POINTS).astype(int)
+    return np.unique(picked)
+
+
+def _rebased_stack(runs: Sequence[SeedRun], arm: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """(x in days, seeds x points) of ``arm`` rebased to 100, NaN past a seed's last step."""
+    columns = [(r, r.arms.index(arm)) for r in runs if arm in r.arms and r.steps > 1]
+    if len(columns) < 2:
+        return None
+    steps = max(r.steps for r, _ in columns)
+    picked = _stride(steps)
+    rows = []
+    for run, j in columns:
+        curve = np.full(picked.size, np.nan)
+        ok = picked < run.steps
+        curve[ok] = run.equity[picked[ok], j] / (run.equity[0, j] or 1.0) * 100
+        rows.append(curve)
+    return picked, np.vstack(rows)

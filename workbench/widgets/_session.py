@@ -2,24 +2,60 @@
 
 ``RunSession.go()`` is a coroutine the panel schedules as a task on the running
 loop (the kernel's), so other cells keep executing while it runs. After every
-step it reports progress through ``on_progress``; cancelling the task stops the
-run at the next await, and the arms' ``end()`` still runs (the evaluation's
-``finally``), so a recording arm saves the transcript it has so far.
+step ``aevaluate`` calls ``_on_step``, which only stores the equity (the panel
+redraws on its own schedule, see ``_refresh``).
+
+Stop is a request: the next step raises ``RunStopped`` from ``on_step``, the
+evaluation ends its arms (a recording arm saves its transcript) and hands back
+the results of the steps run so far on ``.results``. The session keeps every
+finished seed and that partial one, labelled, so nothing already run is lost.
+Cancelling the task (the panel's fallback when a step does not finish in time)
+keeps the finished seeds and the partial seed's equity curve.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from workbench.agents import Agent
+from workbench.errors import WorkbenchError
 from workbench.evaluation import Results, aevaluate
 
-Progress = Callable[["RunSession"], None]
+
+class RunStopped(WorkbenchError):
+    """Stop was pressed; the evaluation ends after the step it is on."""
+
+
+@dataclass
+class SeedRun:
+    """One seed's equity as it grows (steps x arms), then its results."""
+
+    seed: int
+    arms: list[str] = field(default_factory=list)
+    equity: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))
+    steps: int = 0  # steps marked so far
+    results: Results | None = None
+    complete: bool = False
+
+    def mark(self, k: int, total: int, by_arm: dict[str, float]) -> None:
+        if not self.arms:
+            self.arms = list(by_arm)
+            self.equity = np.full((total, len(self.arms)), np.nan)
+        self.equity[k] = list(by_arm.values())
+        self.steps = k + 1
+
+    @property
+    def label(self) -> str:
+        if self.complete:
+            return "complete"
+        return f"partial: {self.steps:,} of {len(self.equity):,} steps"
 
 
 @dataclass
@@ -29,65 +65,111 @@ class RunSession:
     arms: Callable[[int], Sequence[Agent | str]]  # the roster for a seed
     seeds: Sequence[int]
     market: dict[str, Any]
-    on_progress: Progress | None = None
-    seed_index: int = 0
-    step: int = 0
-    total: int = 0
-    curves: dict[str, list[float]] = field(default_factory=dict)
-    results: list[Results] = field(default_factory=list)
-    state: str = "ready"  # ready, running, done, stopped, failed
+    runs: list[SeedRun] = field(default_factory=list)
+    state: str = "ready"  # ready, running, stopping, done, stopped, failed
     error: str = ""
     started: float = 0.0
+    ended: float = 0.0
+
+    @property
+    def current(self) -> SeedRun | None:
+        return self.runs[-1] if self.runs else None
+
+    @property
+    def total(self) -> int:
+        """Steps per seed (known once the first step is marked)."""
+        return len(self.runs[0].equity) if self.runs and self.runs[0].arms else 0
 
     @property
     def steps_done(self) -> int:
-        return self.seed_index * self.total + self.step
+        return sum(run.steps for run in self.runs)
 
     @property
     def steps_planned(self) -> int:
         return len(self.seeds) * self.total
 
-    async def go(self) -> list[Results]:
-        import asyncio
+    @property
+    def results(self) -> list[Results]:
+        """The results of every finished seed (a stopped seed's partial ones are on ``runs``)."""
+        return [run.results for run in self.runs if run.complete and run.results is not None]
 
+    @property
+    def seconds(self) -> float:
+        return (self.ended or time.perf_counter()) - self.started
+
+    def request_stop(self) -> None:
+        if self.state == "running":
+            self.state = "stopping"
+
+    async def go(self) -> list[Results]:
         self.state, self.started = "running", time.perf_counter()
         try:
-            for i, seed in enumerate(self.seeds):
-                self.seed_index, self.curves = i, {}
-                on_step = self._on_step
-                arms = list(self.arms(seed))
-                self.results.append(
-                    await aevaluate(arms, seed=seed, **self.market, on_step=on_step)
-                )
+            for seed in self.seeds:
+                await self._one_seed(seed)
+                if self.state == "stopped":
+                    break
         except asyncio.CancelledError:
-            self.state = "stopped"
-            self._report()
+            self._end("stopped")
             raise
         except Exception as exc:
-            self.state, self.error = "failed", f"{type(exc).__name__}: {exc}"
-            self._report()
+            self.error = f"{type(exc).__name__}: {exc}"
+            self._end("failed")
             raise
-        self.state = "done"
-        self._report()
+        self._end("stopped" if self.state == "stopped" else "done")
         return self.results
 
-    def _on_step(self, k: int, total: int, equity: dict[str, float]) -> None:
-        self.step, self.total = k + 1, total
-        for arm, value in equity.items():
-            self.curves.setdefault(arm, []).append(value)
-        self._report()
+    async def _one_seed(self, seed: int) -> None:
+        run = SeedRun(seed)
+        self.runs.append(run)
+        roster = list(self.arms(seed))
 
-    def _report(self) -> None:
-        if self.on_progress is not None:
-            self.on_progress(self)
+        def on_step(k: int, total: int, by_arm: dict[str, float]) -> None:
+            run.mark(k, total, by_arm)
+            if self.state == "stopping":
+                raise RunStopped(f"stopped at step {k + 1} of seed {seed}")
 
+        try:
+            run.results = await aevaluate(
+                roster, seed=seed, **self.market, on_step=on_step, progress=False
+            )
+            run.complete = True
+        except WorkbenchError as exc:
+            run.results = getattr(exc, "results", None)
+            if not isinstance(exc, RunStopped):
+                raise
+            self.state = "stopped"
+
+    def _end(self, state: str) -> None:
+        self.state, self.ended = state, time.perf_counter()
+
+    # --- tables ----------------------------------------------------------------------
     def partial_equity(self) -> pd.DataFrame:
         """Equity per arm for the steps run so far on the current seed."""
-        return pd.DataFrame(self.curves)
+        run = self.current
+        if run is None or not run.arms:
+            return pd.DataFrame()
+        return pd.DataFrame(run.equity[: run.steps], columns=run.arms)
 
     def scorecard(self) -> pd.DataFrame:
-        """Every finished seed's scorecard, one row per (seed, arm)."""
-        frames = [r.scorecard.assign(seed=r.meta["seed"]) for r in self.results]
+        """Every seed's scorecard, finished or partial, one row per (seed, arm), labelled."""
+        frames = [
+            r.results.scorecard.assign(seed=r.seed, run=r.label)
+            for r in self.runs
+            if r.results is not None
+        ]
         if not frames:
             return pd.DataFrame()
-        return pd.concat(frames).reset_index().set_index(["seed", "arm"])
+        card = pd.concat(frames).reset_index().set_index(["seed", "arm"])
+        return card[["run", *[c for c in card.columns if c != "run"]]]
+
+    def failures(self) -> pd.DataFrame:
+        """Every failed decision of every seed run so far, with the seed in front."""
+        frames = [
+            r.results.errors.assign(seed=r.seed)
+            for r in self.runs
+            if r.results is not None and not r.results.errors.empty
+        ]
+        if not frames:
+            return pd.DataFrame(columns=["seed", "arm", "day", "step", "kind", "message"])
+        frame = pd.concat(frames, ignore_index=True)
+        return frame[["seed", *[c for c in frame.columns if c != "seed"]]]

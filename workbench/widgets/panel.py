@@ -1,123 +1,112 @@
 """The experiment panel: pick arms, preset, seeds, days and cadence; Run, Replay, Stop.
 
 A run is a task on the kernel's own event loop (``aevaluate`` with an
-``on_step`` callback), so the progress bar and the equity chart update while it
-goes on and other cells still execute. Stop cancels the task: the arms'
-``end()`` runs, so the scripted model arms the panel builds (recording into
-``out_dir/transcripts/``) keep the partial transcript, and the equity seen so
-far stays in ``panel.session.partial_equity()``.
+``on_step`` callback that only stores equity), so other cells still execute.
+The chart, the progress bar and the status are redrawn by a second task on
+their own schedule (``_refresh.Redraws``: the next draw starts only after the
+last one finished, and drawing takes at most a tenth of the run), so a panel
+run costs about what the same ``evaluate`` costs in a cell.
+
+Stop ends the run after the step it is on: every finished seed and the partial
+one are kept, labelled, in the scorecard, the chart and the report; recording
+arms keep their partial transcripts. Failed decisions show in the scorecard
+(``errors``, ``last_error``), turn the status red and are listed with the
+traceback of the agent's own code. An agent that blocks the event loop is
+named in a warning.
 
 Every widget carries a stable CSS class (``workbench-run``, ``workbench-stop``,
 ``workbench-replay``, ``workbench-progress``, ``workbench-status``,
-``workbench-chart``, ``workbench-scorecard`` ...) for tests and styling.
+``workbench-chart``, ``workbench-seed-view``, ``workbench-scorecard``,
+``workbench-failures``, ``workbench-warning`` ...) for tests and styling.
 """
 
 from __future__ import annotations
 
 import asyncio
-import html
-import time
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from workbench.agents import Agent
 from workbench.errors import ConfigError, WorkbenchError
 from workbench.redaction import redact
-from workbench.widgets._chart import equity_png
+from workbench.widgets._chart import LiveChart
+from workbench.widgets._layout import Controls
+from workbench.widgets._refresh import LoopWatch, Redraws
 from workbench.widgets._session import RunSession
+from workbench.widgets._views import AMBER, RED, failures_html, scorecard_html, status_html
 
-_DEFAULT_ARMS = ("buy_and_hold", "momentum")
+DataSource = str | Path | pd.DataFrame | None
 
 
 class ExperimentPanel:
-    """``ExperimentPanel(agents={"mine": my_agent})``; display it (last line of a cell)."""
+    """``ExperimentPanel(agents={"mine": my_agent})``; display it (last line of a cell).
+
+    ``data`` (a CSV/Parquet path or a DataFrame of OHLCV bars) trades historical
+    bars instead of the simulator, exactly as ``evaluate(data=...)`` does.
+    """
 
     def __init__(
         self,
         agents: Mapping[str, Agent] | Sequence[Agent] | None = None,
         *,
         seeds: str = "7",
-        days: int = 5,
+        days: int | None = None,
         steps_per_day: int = 6,
         names: int = 20,
         preset: str | None = None,
+        data: DataSource = None,
         out_dir: str | Path = "out/panel",
         recordings_dir: str = "",
         chart_interval: float = 0.3,
+        stop_grace: float = 5.0,
     ) -> None:
         from workbench.notebooks.parameters import shipped_recordings
 
         self.agents = _named_agents(agents)
+        self.data = data
         self.out_dir = Path(out_dir)
-        self.chart_interval = chart_interval
+        self.chart_interval, self.stop_grace = chart_interval, stop_grace
         self.recordings = {p.name: p for p in shipped_recordings(recordings_dir)}
         self.session: RunSession | None = None
         self.task: asyncio.Task[Any] | None = None
         self.runs = 0
-        self._last_draw = 0.0
-        self._build(seeds, days, steps_per_day, names, preset)
+        self.live: LiveChart | None = None
+        self.watch = LoopWatch()
+        self.redraws: Redraws | None = None
+        self.report: Path | None = None
+        self._shown_results = -1
+        days = _default_days(data) if days is None else days
+        self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, names)
+        self.controls.build(preset, historical=data is not None)
+        self._wire()
+        # an empty chart from the start: no broken-image icon, and the first draw of a run
+        # does not pay for setting up the plotting machinery
+        self.chart_figure = LiveChart(steps_per_day, "press Run")
+        self.blank_chart = self.chart_figure.render([])
+        self.chart.value = self.blank_chart
 
-    # --- layout ----------------------------------------------------------------------
-    def _build(self, seeds: str, days: int, steps: int, names: int, preset: str | None) -> None:
-        import ipywidgets as w
-
-        from workbench.baselines import BASELINES
-        from workbench.engine.presets import DEFAULT_PRESET, list_presets
-        from workbench.notebooks.parameters import SCRIPTED_ARMS
-
-        options = [*self.agents, *SCRIPTED_ARMS, *BASELINES]
-        chosen = [*self.agents, *(a for a in _DEFAULT_ARMS if a not in self.agents)]
-        self.arms = _css(w.SelectMultiple(options=options, value=chosen, rows=6), "arms")
-        self.arms.description = "arms"
-        self.preset = _css(
-            w.Dropdown(options=list_presets(), value=preset or DEFAULT_PRESET), "preset"
-        )
-        self.preset.description = "preset"
-        self.seeds = _css(w.Text(value=seeds, description="seed(s)"), "seeds")
-        self.days = _css(
-            w.BoundedIntText(value=days, min=1, max=10_000, description="days"), "days"
-        )
-        self.cadence = _css(
-            w.BoundedIntText(value=steps, min=1, max=1000, description="steps/day"), "cadence"
-        )
-        self.names = _css(
-            w.BoundedIntText(value=names, min=1, max=5000, description="names"), "names"
-        )
-        shipped = list(self.recordings) or ["(no recordings)"]
-        self.recording = _css(w.Dropdown(options=shipped, description="recording"), "recording")
-        self.run_button = _css(w.Button(description="Run", button_style="primary"), "run")
-        self.replay_button = _css(w.Button(description="Replay"), "replay")
-        self.replay_button.disabled = not self.recordings
-        self.stop_button = _css(w.Button(description="Stop", button_style="danger"), "stop")
-        self.stop_button.disabled = True
-        self.progress = _css(
-            w.IntProgress(value=0, min=0, max=1, description="progress"), "progress"
-        )
-        self.status = _css(w.HTML(value="ready"), "status")
-        self.chart = _css(w.Image(format="png"), "chart")
-        self.scorecard_view = _css(w.HTML(value=""), "scorecard")
-        self.run_button.on_click(lambda _: self.start())
-        self.replay_button.on_click(lambda _: self.replay())
-        self.stop_button.on_click(lambda _: self.stop())
-        settings = w.VBox([self.preset, self.seeds, self.days, self.cadence, self.names])
-        buttons = w.HBox([self.run_button, self.replay_button, self.stop_button, self.recording])
-        self.widget = _css(
-            w.VBox(
-                [
-                    w.HBox([self.arms, settings]),
-                    buttons,
-                    self.progress,
-                    self.status,
-                    self.chart,
-                    self.scorecard_view,
-                ]
-            ),
-            "panel",
-        )
+    # --- layout ------------------------------------------------------------------------
+    def _wire(self) -> None:
+        c = self.controls
+        c.run_button.on_click(lambda _: self.start())
+        c.replay_button.on_click(lambda _: self.replay())
+        c.stop_button.on_click(lambda _: self.stop())
+        c.seed_view.observe(lambda _: self._redraw_soon(), names="value")
+        self.arms, self.preset, self.seeds = c.arms, c.preset, c.seeds
+        self.days, self.cadence, self.names = c.days, c.cadence, c.names
+        self.recording, self.run_button = c.recording, c.run_button
+        self.replay_button, self.stop_button = c.replay_button, c.stop_button
+        self.progress, self.status, self.warning = c.progress, c.status, c.warning
+        self.chart, self.seed_view = c.chart, c.seed_view
+        self.scorecard_view, self.failures_view = c.scorecard_view, c.failures_view
+        self.widget = c.widget
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self.controls.widget._repr_mimebundle_(**kwargs)
 
     # --- actions -----------------------------------------------------------------------
     def start(self) -> asyncio.Task[Any] | None:
@@ -125,7 +114,8 @@ class ExperimentPanel:
         try:
             session = self._new_session()
         except WorkbenchError as exc:
-            self._say(f"cannot run: {exc}", error=True)
+            self._clear()
+            self._say(f"cannot run: {exc}", colour=RED)
             return None
         return self._launch(self._run(session))
 
@@ -133,13 +123,29 @@ class ExperimentPanel:
         """Re-execute the chosen shipped recording offline and show whether it matched."""
         folder = self.recordings.get(self.recording.value)
         if folder is None:
-            self._say("no shipped recording to replay", error=True)
+            self._say("no shipped recording to replay", colour=RED)
             return None
         return self._launch(self._replay(folder))
 
     def stop(self) -> None:
-        """Cancel the running task; arms end cleanly and partial transcripts are kept."""
-        if self.task is not None and not self.task.done():
+        """End the run after the current step, keeping every seed run so far (see module doc).
+
+        A step still going after ``stop_grace`` seconds (a slow model) is cancelled:
+        the finished seeds and the partial seed's equity are kept, its scorecard is not.
+        """
+        if not self.running:
+            return
+        if self.session is not None and self.session.state == "running":
+            self.session.request_stop()
+            self._say("stopping after this step …")
+            asyncio.get_event_loop().call_later(self.stop_grace, self._force_stop)
+        else:
+            self._force_stop()
+
+    def _force_stop(self) -> None:
+        """Cancel a run whose step did not end in time (not one already writing its report)."""
+        evaluating = self.session is None or self.session.state in ("running", "stopping")
+        if self.task is not None and not self.task.done() and evaluating:
             self.task.cancel()
 
     @property
@@ -148,26 +154,27 @@ class ExperimentPanel:
 
     @property
     def results(self) -> list[Any]:
+        """The results of every finished seed."""
         return self.session.results if self.session is not None else []
 
-    # --- internals -----------------------------------------------------------------------
+    # --- a run -------------------------------------------------------------------------
     def _new_session(self) -> RunSession:
-        from workbench.notebooks.parameters import seed_list
-
         if self.running:
             raise ConfigError("a run is already going; press Stop first")
-        if not self.arms.value:
-            raise ConfigError("choose at least one arm")
-        seeds = seed_list("seed(s)", self.seeds.value)
+        seeds, market = self.controls.settings()
+        if self.data is not None:
+            market = {**market, "data": self.data}
         self.runs += 1
-        market = {
-            "universe": int(self.names.value),
-            "days": int(self.days.value),
-            "steps_per_day": int(self.cadence.value),
-            "model": self.preset.value,
-        }
-        self.session = RunSession(self._roster, seeds, market, on_progress=self._progress)
+        self.session = RunSession(self._roster, seeds, market)
+        self.live = self.chart_figure  # one figure for every run: its first draw is warm
+        self.live.reset(market["steps_per_day"], self._cadence(market))
+        self.controls.seed_choices(seeds)
         return self.session
+
+    def _cadence(self, market: Mapping[str, Any]) -> str:
+        if self.data is not None:
+            return "historical bars · 1 step/day"
+        return f"{market['steps_per_day']} steps/day"
 
     def _roster(self, seed: int) -> list[Agent | str]:
         from workbench.integrations.callable import resolve
@@ -191,87 +198,180 @@ class ExperimentPanel:
         return self.out_dir / f"run-{self.runs}" / "transcripts"
 
     def _launch(self, work: Any) -> asyncio.Task[Any]:
+        self._clear()
+        self.watch = LoopWatch()
         self.task = asyncio.get_event_loop().create_task(work)
         self.task.add_done_callback(self._finished)
         self._buttons(running=True)
-        self.scorecard_view.value = ""
         return self.task
 
-    def _progress(self, session: RunSession) -> None:
+    async def _run(self, session: RunSession) -> list[Any]:
+        done = asyncio.Event()
+        self.redraws = Redraws(self._tick, self._draw, self.chart_interval)
+        drawer = asyncio.get_running_loop().create_task(self.redraws.run(done))
+        watcher = asyncio.get_running_loop().create_task(self.watch.run())
+        try:
+            await session.go()
+        finally:
+            done.set()
+            watcher.cancel()
+            await asyncio.shield(drawer)
+        await self._write_report(session)
+        return session.results
+
+    def _tick(self) -> None:
+        """Progress, status and warning; the scorecard and failures when a seed has finished."""
+        session = self.session
+        if session is None:
+            return
+        self._show_tables(session)  # before the status that speaks of them
+        self.warning.value = status_html(self.watch.warning(), colour=AMBER)
         self.progress.max = max(session.steps_planned, 1)
         self.progress.value = session.steps_done
-        seed = session.seeds[session.seed_index]
-        self._say(
-            f"{session.state}: seed {seed} ({session.seed_index + 1}/{len(session.seeds)}), "
-            f"step {session.step}/{session.total}"
-        )
-        now = time.perf_counter()
-        if session.state != "running" or now - self._last_draw >= self.chart_interval:
-            self._last_draw = now
-            self.chart.value = equity_png(session.curves, session.total, f"seed {seed}")
+        self._say(*self._status(session))
+
+    async def _draw(self) -> bool:
+        """The chart, drawn on a worker thread; False when there is nothing to draw yet."""
+        session, live = self.session, self.live
+        if session is None or live is None or session.current is None:
+            return False
+        if not session.current.steps:
+            return False
+        shown = str(self.seed_view.value)
+        self.chart.value = await asyncio.to_thread(live.render, list(session.runs), shown)
+        return True
+
+    def _redraw_soon(self) -> None:
+        """A new seed picked after the run: draw now (during a run the next redraw shows it)."""
+        session, live = self.session, self.live
+        if not self.running and session is not None and live is not None and session.runs:
+            self.chart.value = live.render(list(session.runs), str(self.seed_view.value))
+
+    def _show_tables(self, session: RunSession) -> None:
+        kept = sum(run.results is not None for run in session.runs)
+        if kept == self._shown_results:
+            return
+        self._shown_results = kept
+        self.scorecard_view.value = scorecard_html(session.scorecard())
+        self.failures_view.value = failures_html(session.failures())
+
+    def _status(self, session: RunSession) -> tuple[str, str]:
+        run, n = session.current, len(session.seeds)
+        failed = session.failures()
+        failures = _failure_note(failed)
+        colour = RED if len(failed) else "inherit"
+        cadence = self.live.title if self.live else ""
+        if session.state in ("running", "stopping") and run is not None:
+            steps = f"step {run.steps:,}/{session.total:,}"
+            where = f"seed {run.seed} ({len(session.runs)}/{n}), {steps}"
+            return f"{session.state}: {where} · {cadence}{failures}", colour
+        if session.state == "done":
+            return f"done in {session.seconds:.1f}s: {n} seed(s) · {cadence}{failures}", colour
+        if session.state == "stopped":
+            return self._stopped_text(session) + failures, colour
+        return f"failed: {session.error}{failures}", RED
+
+    def _stopped_text(self, session: RunSession) -> str:
+        finished = [r for r in session.runs if r.complete]
+        partial = [r for r in session.runs if not r.complete]
+        text = f"stopped at step {session.steps_done:,}/{session.steps_planned:,}"
+        text += f": kept {len(finished)} finished seed(s)"
+        if partial:
+            text += f" and seed {partial[0].seed} ({partial[0].label})"
+        kept = list(self.transcript_dir.rglob("*.json"))
+        return text + (f"; partial transcripts kept in {self.transcript_dir}" if kept else "")
+
+    async def _write_report(self, session: RunSession) -> None:
+        from workbench.report import write_outputs
+
+        kept = [run.results for run in session.runs if run.results is not None]
+        if not kept:
+            return
+        folder = self.out_dir / f"run-{self.runs}"
+        title = "panel run" + ("" if session.state == "done" else " (stopped; last seed partial)")
+        text, colour = self._status(session)
+        self._say(f"{text} · writing the report …", colour=colour)
+        paths = await asyncio.to_thread(write_outputs, kept, folder, title=title)
+        self.report = paths["report"]
+        self._say(text, colour=colour, link=_link(self.report))
 
     async def _replay(self, folder: Path) -> None:
         """The replay runs on a worker thread; Stop abandons it (its result is dropped)."""
         from workbench import recordings
 
+        self.session = None
         self.progress.max, self.progress.value = 1, 0
-        self._say(f"replaying {html.escape(folder.name)} …")
+        self._say(f"replaying {folder.name} …")
         report = await asyncio.to_thread(recordings.replay, folder, False)
         self.progress.value = 1
-        curves = {str(arm): list(values) for arm, values in report.results.equity.items()}
-        self.chart.value = equity_png(curves, len(report.results.equity), folder.name)
-        self._show_scorecard(report.results.scorecard)
+        self.controls.show_settings(report.results.meta)
+        self._show_replay(report, folder)
+
+    def _show_replay(self, report: Any, folder: Path) -> None:
+        from workbench.widgets._session import SeedRun
+
+        results = report.results
+        run = SeedRun(int(results.meta.get("seed", 0)), results=results, complete=True)
+        for k, row in enumerate(results.equity.itertuples(index=False)):
+            run.mark(k, len(results.equity), dict(zip(results.equity.columns, row, strict=True)))
+        live = self.chart_figure
+        live.reset(int(results.meta.get("steps_per_day") or 1), f"replay of {folder.name}")
+        self.chart.value = live.render([run])
+        self.scorecard_view.value = scorecard_html(results.scorecard)
         verdict = "matches the recording" if report.matched else "DIFFERS from the recording"
-        self._say(f"replay of {folder.name} {verdict}", error=not report.matched)
+        self._say(f"replay of {folder.name} {verdict}", colour="inherit" if report.matched else RED)
 
     def _finished(self, task: asyncio.Task[Any]) -> None:
         self._buttons(running=False)
         if task.cancelled():
-            self._stopped()
+            if self.session is not None:
+                self._say(*self._status(self.session))
+            self._show_tables(self.session) if self.session is not None else None
         elif task.exception() is not None:
             exc = task.exception()
-            self._say(f"failed: {type(exc).__name__}: {exc}", error=True)
+            if self.session is not None and self.session.state == "failed":
+                self._say(*self._status(self.session))
+            else:
+                self._say(f"failed: {type(exc).__name__}: {exc}", colour=RED)
 
-    def _stopped(self) -> None:
-        session = self.session
-        kept = sorted(p.name for p in self.transcript_dir.rglob("*.json")) if session else []
-        where = f"; partial transcripts kept in {self.transcript_dir}" if kept else ""
-        step = f" at step {session.steps_done}/{session.steps_planned}" if session else ""
-        self._say(f"stopped{step}{where}")
-
-    async def _run(self, session: RunSession) -> list[Any]:
-        from workbench.report import write_outputs
-
-        results = await session.go()
-        self._show_scorecard(session.scorecard())
-        seconds = time.perf_counter() - session.started
-        done = f"done in {seconds:.1f}s: {len(results)} seed(s)"
-        self._say(f"{done}; writing the report …")
-        folder = self.out_dir / f"run-{self.runs}"
-        paths = await asyncio.to_thread(write_outputs, results, folder, title="panel run")
-        self._say(f"{done}; report {paths['report']}")
-        return results
-
-    def _show_scorecard(self, card: Any) -> None:
-        shown = card.drop(columns=[c for c in ("latency_s", "last_error") if c in card.columns])
-        table = shown.to_html(
-            classes="workbench-scorecard-table", float_format=lambda v: f"{v:.3f}"
-        )
-        self.scorecard_view.value = table
+    # --- widgets -----------------------------------------------------------------------
+    def _clear(self) -> None:
+        self.chart.value = self.blank_chart
+        self.scorecard_view.value = self.failures_view.value = self.warning.value = ""
+        self._shown_results = -1
+        self.report = None
 
     def _buttons(self, *, running: bool) -> None:
         self.run_button.disabled = running
         self.replay_button.disabled = running or not self.recordings
         self.stop_button.disabled = not running
 
-    def _say(self, text: str, *, error: bool = False) -> None:
-        colour = "#b00020" if error else "inherit"
-        self.status.value = f'<span style="color:{colour}">{html.escape(redact(text))}</span>'
+    def _say(self, text: str, colour: str = "inherit", link: str = "") -> None:
+        self.status.value = status_html(redact(text), colour=colour, link=link)
 
 
-def _css(widget: Any, name: str) -> Any:
-    widget.add_class(f"workbench-{name}")
-    return widget
+def _failure_note(failed: pd.DataFrame) -> str:
+    if failed.empty:
+        return ""
+    arms = failed["arm"].nunique()
+    return f" · {len(failed):,} decision(s) of {arms} arm(s) FAILED: see the list below"
+
+
+def _link(path: Path) -> str:
+    """The report relative to the kernel's folder, so JupyterLab opens it from the notebook."""
+    try:
+        return os.path.relpath(path.resolve(), Path.cwd())
+    except ValueError:  # another drive
+        return str(path.resolve())
+
+
+def _default_days(data: DataSource) -> int:
+    """Every tradable date of ``data``; the simulator's default is 5 days."""
+    if data is None:
+        return 5
+    from workbench.evaluation import World
+
+    return World(data=data).days
 
 
 def _named_agents(agents: Mapping[str, Agent] | Sequence[Agent] | None) -> dict[str, Agent]:

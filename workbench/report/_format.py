@@ -1,0 +1,129 @@
+"""One way to print a number in every table: panel, notebooks and the HTML report.
+
+Rules by column name: ``*_pct`` columns are percentages with two decimals
+(returns signed), money has thousands separators and no decimals, counts are
+whole numbers with separators, p-values three decimals, every other float two
+decimals (three significant figures when it is small). Text columns are wrapped
+rather than widening the table, so a table fits its cell and prints whole.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pandas as pd
+
+Formatter = Callable[[Any], str]
+
+_SIGNED = ("return_pct", "mean_diff", "pnl", "ci_low", "ci_high", "alpha")
+_MONEY = ("pnl", "capital", "equity")
+_PVALUES = ("p_value", "p_holm")
+_COUNTS = (
+    "trades", "clips", "refusals", "errors", "decisions", "model_calls", "tokens", "quantity",
+    "requested", "clipped_to", "seeds", "failed_decisions", "day", "step",
+)  # fmt: skip
+TABLE_CSS = """
+table.readable { border-collapse: collapse; font-size: 0.85rem; width: 100%;
+  table-layout: auto; }
+table.readable th, table.readable td { border: 1px solid #d0d0d0; padding: 0.2rem 0.45rem;
+  text-align: right; white-space: nowrap; }
+table.readable th { background: #f3f3f3; white-space: normal; }
+table.readable td.text, table.readable th.text { text-align: left; white-space: normal;
+  overflow-wrap: anywhere; min-width: 8em; }
+table.readable tbody th { text-align: left; }
+"""
+
+
+def number(column: str, value: Any) -> str:
+    """``value`` of ``column`` as a reader wants it; blank for a missing value."""
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()  # a numpy scalar
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if not isinstance(value, int | float):
+        return str(value)
+    sign = "+" if column in _SIGNED else ""
+    if column.endswith("_pct"):
+        return f"{value:{sign},.2f}%"
+    if column in _MONEY or isinstance(value, int):
+        return f"{value:{sign},.0f}"
+    if column in _COUNTS:  # a mean over seeds keeps one decimal
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+    if column in _PVALUES:
+        return f"{value:.3f}"
+    if value != 0 and abs(value) < 0.01:
+        return f"{value:{sign}.3g}"
+    return f"{value:{sign},.2f}"
+
+
+def formatters(frame: pd.DataFrame) -> dict[Any, Formatter]:
+    """A formatter per column, for ``DataFrame.to_html(formatters=...)`` or ``Styler.format``."""
+    return {column: _formatter(str(column)) for column in frame.columns}
+
+
+def _formatter(column: str) -> Formatter:
+    def format_one(value: Any) -> str:
+        return number(column, value)
+
+    return format_one
+
+
+def text_columns(frame: pd.DataFrame) -> list[str]:
+    """Columns of text (wrapped in a table rather than widening it)."""
+    numeric = pd.api.types.is_numeric_dtype
+    return [str(c) for c in frame.columns if not numeric(frame[c]) and frame[c].dtype != bool]
+
+
+def html_table(
+    frame: pd.DataFrame,
+    css: str = "",
+    *,
+    index: bool = True,
+    titles: Mapping[str, str] | None = None,
+) -> str:
+    """The frame as an HTML table: numbers formatted, text columns wrapped, and each
+    header in ``titles`` carrying its definition as a hover title."""
+    wrapped = set(text_columns(frame))
+    heads = [html.escape(str(n or "")) for n in (frame.index.names if index else [])]
+    head = "".join(f"<th>{h}</th>" for h in heads)
+    for column in frame.columns:
+        name = str(column)
+        title = (titles or {}).get(name)
+        hover = f' title="{html.escape(title)}"' if title else ""
+        cls = ' class="text"' if name in wrapped else ""
+        head += f"<th{cls}{hover}>{html.escape(name)}</th>"
+    columns = [str(c) for c in frame.columns]
+    rows = [
+        _row(columns, label, values, wrapped, index)
+        for label, values in zip(frame.index, frame.itertuples(index=False), strict=True)
+    ]
+    return (
+        f'<table class="readable {css}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _row(columns: list[str], label: Any, values: Any, wrapped: set[str], index: bool) -> str:
+    """One row; ``values`` come from ``itertuples`` so every column keeps its own dtype."""
+    labels = label if isinstance(label, tuple) else (label,)
+    cells = "".join(f"<th>{html.escape(str(v))}</th>" for v in labels) if index else ""
+    for column, value in zip(columns, values, strict=True):
+        cls = ' class="text"' if column in wrapped else ""
+        cells += f"<td{cls}>{html.escape(number(column, value))}</td>"
+    return f"<tr>{cells}</tr>"
+
+
+def readable(frame: pd.DataFrame) -> Any:
+    """A pandas Styler for notebooks: the same number formats, text columns wrapped."""
+    styler = frame.style.format(formatters(frame))  # type: ignore[arg-type]
+    wrap: list[Any] = text_columns(frame)
+    if wrap:
+        styler = styler.set_properties(
+            subset=wrap, **{"white-space": "normal", "overflow-wrap": "anywhere"}
+        )
+    return styler

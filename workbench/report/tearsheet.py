@@ -1,0 +1,116 @@
+"""The sections of the HTML tearsheet, each a function from runs to HTML.
+
+Provenance first (what produced the numbers, so a shared file can be checked),
+then the key metrics with their definitions from the one glossary
+(``workbench.services.glossary``: a hover title on every header and numbered
+definitions under the table), then the trade list, each arm's failures and the
+committee's memos. Plots are added by ``html``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from workbench.evaluation.results import Results
+from workbench.report._data import errors_by_arm, key_metrics_over, trade_list
+from workbench.report._format import html_table
+
+MAX_TRADES = 100
+MAX_ERRORS = 20
+MAX_MEMOS = 20
+
+
+def glossary_entries() -> dict[str, tuple[str, str]]:
+    """Every metric definition the glossary holds (scorecard, tearsheet, comparison)."""
+    from workbench.services import glossary
+
+    entries: dict[str, tuple[str, str]] = {}
+    for table in ("METRICS", "TEARSHEET", "COMPARISON"):
+        entries.update(getattr(glossary, table, {}))
+    return entries
+
+
+def header(facts: Mapping[str, str]) -> str:
+    rows = "".join(
+        f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts.items()
+    )
+    return f'<table class="provenance"><tbody>{rows}</tbody></table>'
+
+
+def defined_table(frame: pd.DataFrame, css: str, *, index: bool = True) -> str:
+    """A table whose headers carry their glossary definition (hover), numbered below."""
+    entries = glossary_entries()
+    defined = [str(c) for c in frame.columns if str(c) in entries]
+    titles = {name: f"{entries[name][0]} Pitfall: {entries[name][1]}" for name in defined}
+    table = html_table(frame, css, index=index, titles=titles)
+    notes = "".join(
+        f"<li><b>{html.escape(n)}</b>: {html.escape(entries[n][0])} "
+        f'<span class="pitfall">Pitfall: {html.escape(entries[n][1])}</span></li>'
+        for n in defined
+    )
+    return f'<div class="table">{table}</div><ol class="definitions">{notes}</ol>'
+
+
+def key_metrics_section(runs: Sequence[Results]) -> tuple[str, str]:
+    name = "Key metrics" if len(runs) == 1 else f"Key metrics (mean over {len(runs)} seeds)"
+    return name, defined_table(key_metrics_over(runs), "key-metrics")
+
+
+def trades_section(runs: Sequence[Results]) -> tuple[str, str]:
+    trades = trade_list(runs)
+    if trades.empty:
+        return "Trades (0)", "<p>No order was filled.</p>"
+    shown = trades.head(MAX_TRADES)
+    note = (
+        f'<p class="note">Showing the first {len(shown):,} of {len(trades):,} fills; every '
+        "order is in orders.parquet.</p>"
+        if len(trades) > MAX_TRADES
+        else ""
+    )
+    table = html_table(shown, "trades", index=False)
+    return f"Trades ({len(trades):,})", f'{note}<div class="table">{table}</div>'
+
+
+def errors_section(runs: Sequence[Results]) -> tuple[str, str]:
+    summary = errors_by_arm(runs)
+    failed = int(summary["errors"].sum())
+    parts = [f'<div class="table">{html_table(summary, "errors-by-arm")}</div>']
+    if failed:
+        rows = pd.concat(
+            [r.errors.assign(seed=r.meta.get("seed")) for r in runs if not r.errors.empty]
+        )
+        columns = [c for c in ("seed", "arm", "day", "step", "kind", "message") if c in rows]
+        shown = rows[columns].head(MAX_ERRORS)
+        more = f" (first {len(shown):,} of {failed:,})" if failed > len(shown) else ""
+        parts.append(f"<h3>Failed decisions{more}</h3>")
+        parts.append(f'<div class="table">{html_table(shown, "errors", index=False)}</div>')
+    return f"Errors per arm ({failed:,} failed decisions)", "".join(parts)
+
+
+def memos_section(memos: Mapping[str, Sequence[Mapping[str, Any]]]) -> tuple[str, str]:
+    """The committee's memos: what every role said before the executor traded."""
+    parts, total = [], 0
+    for arm, entries in memos.items():
+        total += len(entries)
+        parts.append(f"<h3>{html.escape(arm)} ({len(entries):,} decisions)</h3>")
+        for entry in list(entries)[:MAX_MEMOS]:
+            where = f"day {entry.get('day')} · step {entry.get('step')}"
+            text = html.escape(str(entry.get("memo", "")))
+            parts.append(f'<div class="memo"><b>{where}</b><pre>{text}</pre></div>')
+        if len(entries) > MAX_MEMOS:
+            parts.append(f'<p class="note">… and {len(entries) - MAX_MEMOS:,} more memos.</p>')
+    return f"Committee memos ({total:,})", "".join(parts)
+
+
+def memos_of(agents: Sequence[Any]) -> dict[str, list[dict[str, Any]]]:
+    """The memos a committee arm kept (``agent.record``), by arm name; others are skipped."""
+    found = {}
+    for agent in agents:
+        record = getattr(agent, "record", None)
+        if isinstance(record, list) and any("memo" in entry for entry in record):
+            found[str(agent.name)] = [e for e in record if "memo" in e]
+    return found
