@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint format bench clean install recordings
+.PHONY: demo test test-fast lint format bench clean install recordings test-llm finrobot
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -77,3 +77,21 @@ $(LLM_STAMP):
 
 test-llm: $(STAMP) $(LLM_STAMP)
 	$(BIN)/python -m workbench.testing.smollm2 --llm-python $(LLM_VENV)/bin/python --out recordings
+
+# FinRobot in its own environment (autogen 0.2 pins numpy < 2, so it cannot share .venv),
+# run as a process arm against the same local model server; writes and replays
+# recordings/finrobot-smollm2. Not in CI (it builds two environments).
+FINROBOT_VENV := .venv-finrobot
+FINROBOT_STAMP := $(FINROBOT_VENV)/.installed
+
+$(FINROBOT_STAMP):
+	@test -x $(FINROBOT_VENV)/bin/python || $(PYTHON) -m venv $(FINROBOT_VENV) || python3 -m venv $(FINROBOT_VENV)
+	$(FINROBOT_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(FINROBOT_VENV)/bin/python -m pip install --quiet "finrobot==0.1.5" "pyautogen[retrievechat]==0.2.35" \
+	  "numpy<2" "pandas<3" torch==2.13.0 finnhub-python yfinance backtrader mplfinance reportlab \
+	  sec-api praw ipython matplotlib
+	@touch $(FINROBOT_STAMP)
+
+finrobot: $(STAMP) $(LLM_STAMP) $(FINROBOT_STAMP)
+	$(BIN)/python -m workbench.testing.finrobot_run --python $(FINROBOT_VENV)/bin/python \
+	  --llm-python $(LLM_VENV)/bin/python --out recordings/finrobot-smollm2
