@@ -187,13 +187,17 @@ def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
 def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):
     import time
 
-    async def blocking(payload):
-        time.sleep(0.7)  # the mistake: blocking code inside async def
-        return trend_follower(payload)
+    from workbench import Agent
+
+    class Blocker(Agent):  # the mistake: slow work in an arm that runs on the loop
+        name, inline = "blocker", True
+
+        def decide(self, payload):
+            time.sleep(0.7)
+            return trend_follower(payload)
 
     async def go():
-        built = panel({"blocker": callable_agent(blocking, name="blocker")},
-                      out_dir=tmp_path, days=1, names=3, steps_per_day=2)  # fmt: skip
+        built = panel({"blocker": Blocker()}, out_dir=tmp_path, days=1, names=3, steps_per_day=2)
         built.arms.value = ("blocker",)
         await built.start()
         return built

@@ -42,7 +42,10 @@ _FACTORIES = (
     "workbench.committee.agent:committee_agent",
     "workbench.integrations.committee:committee_agent",
 )
-_HOOKS = ("workbench.testing.scripted:size_contrarian",)
+_HOOKS = (
+    "workbench.testing.scripted:size_contrarian",
+    "workbench.integrations.callable:decision_from_text",
+)
 _registered: set[str] = set()
 
 

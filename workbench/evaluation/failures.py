@@ -14,6 +14,7 @@ import traceback
 from pathlib import Path
 
 import workbench
+from workbench.transcript import printable
 
 _WORKBENCH = Path(workbench.__file__).parent
 _STDLIB = Path(os.__file__).parent
@@ -28,7 +29,8 @@ def agent_traceback(exc: BaseException) -> str:
     if not frames:
         frames = list(traceback.extract_tb(cause.__traceback__))[-1:]
     lines = ["Traceback (most recent call last):\n", *traceback.format_list(frames)]
-    return "".join(lines + traceback.format_exception_only(cause))
+    # an unpaired surrogate in the message would make the text unwritable as UTF-8
+    return printable("".join(lines + traceback.format_exception_only(cause)))
 
 
 def _own(filename: str) -> bool:

@@ -191,10 +191,15 @@ def _days_text(meta: Mapping[str, Any]) -> str:
 
 
 def _cadence_text(meta: Mapping[str, Any]) -> str:
+    from workbench.report.tables import cadence_text
+
+    decide = cadence_text(meta).removeprefix(" · ")  # e.g. "arms decide once a day"
     if meta.get("dates"):
-        return "1 decision step per day (daily bars)"
-    steps, ticks = meta.get("steps_per_day"), meta.get("ticks_per_step")
-    return f"{steps} decision steps/day, {ticks} ticks/step"
+        market = "1 decision step per day (daily bars)"
+    else:
+        steps, ticks = meta.get("steps_per_day"), meta.get("ticks_per_step")
+        market = f"{steps} decision steps/day, {ticks} ticks/step"
+    return f"{market}; {decide}" if decide else market
 
 
 def trade_list(runs: Sequence[Results]) -> pd.DataFrame:

@@ -162,12 +162,13 @@ class ExperimentPanel:
         if self.running:
             raise ConfigError("a run is already going; press Stop first")
         seeds, market = self.controls.settings()
-        if self.data is not None:
-            market = {**market, "data": self.data}
+        steps = 1 if self.data is not None else market["steps_per_day"]
+        if self.data is not None:  # bars bring their names and one step per date
+            market = {"days": market["days"], "model": market["model"], "data": self.data}
         self.runs += 1
         self.session = RunSession(self._roster, seeds, market)
         self.live = self.chart_figure  # one figure for every run: its first draw is warm
-        self.live.reset(market["steps_per_day"], self._cadence(market))
+        self.live.reset(steps, self._cadence(market))
         self.controls.seed_choices(seeds)
         return self.session
 
