@@ -138,6 +138,15 @@ def test_the_child_sees_only_what_it_is_given(
     }
 
 
+def test_files_named_relative_to_the_caller_are_found_from_the_scratch_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(EXAMPLES.parents[1])
+    arm = process_agent(["python3", "docs/process-agents/momentum_agent.py"], name="relative")
+    assert arm.argv[1] == str(EXAMPLES / "momentum_agent.py")
+    assert evaluate([arm], **WORLD).scorecard.loc["relative", "errors"] == 0
+
+
 def test_forwarding_a_variable_that_is_not_set_is_refused() -> None:
     with pytest.raises(ConfigError, match="forward= names NOPE_NOT_SET"):
         process_agent(PYTHON_AGENT, forward=["NOPE_NOT_SET"])

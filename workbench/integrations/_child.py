@@ -52,7 +52,13 @@ def resolve_command(command: Sequence[str] | str) -> list[str]:
     program = shutil.which(argv[0])
     if program is None:
         raise ConfigError(f"agent program {argv[0]!r} not found; give a path or put it on PATH")
-    return [program, *argv[1:]]
+    # the program runs in a scratch folder: files named relative to this one are made absolute
+    files = [os.path.abspath(a) if _relative_file(a) else a for a in argv[1:]]
+    return [os.path.abspath(program), *files]
+
+
+def _relative_file(argument: str) -> bool:
+    return not os.path.isabs(argument) and not argument.startswith("-") and os.path.isfile(argument)
 
 
 class Child:
