@@ -40,7 +40,14 @@ def build_agent() -> Any:
         "api_key": os.environ.get("OPENAI_API_KEY", "not-needed"),
         "price": [0.0, 0.0],  # a local model costs nothing; autogen warns without a price
     }
-    llm_config = {"config_list": [endpoint], "temperature": 0, "cache_seed": None, "timeout": 300}
+    # a small model left unbounded writes until its context is full: cap the answer
+    llm_config = {
+        "config_list": [endpoint],
+        "temperature": 0,
+        "max_tokens": int(os.environ.get("FINROBOT_MAX_TOKENS", "200")),
+        "cache_seed": None,
+        "timeout": 300,
+    }
     analyst = {"name": "Market_Analyst", "profile": TASK, "toolkits": []}
     return SingleAssistant(analyst, llm_config=llm_config, code_execution_config=False)
 
