@@ -5,7 +5,8 @@ have it): ``make finrobot`` builds that environment and runs this program as a
 process arm. Each decide message becomes one FinRobot ``Market_Analyst`` turn
 (FinRobot's agent library, autogen 0.2 underneath) against the OpenAI-compatible
 server named by ``OPENAI_BASE_URL`` and ``FINROBOT_MODEL``; the reply's first
-JSON object is the decision, and a reply without one is passed on as text, so
+JSON object with ``actions`` is the decision, and a reply without one is passed on as
+text, so
 the workbench records it and counts a ``DecisionError``.
 
 FinRobot's data toolkits (Finnhub, yfinance, SEC) are not registered: the agent
@@ -68,14 +69,16 @@ def summary(payload: dict[str, Any]) -> str:
     )
 
 
-def first_json_object(text: str) -> Any:
+def decision_in(text: str) -> Any:
+    """The first JSON object in ``text`` that has ``actions``; else the whole text, so the
+    workbench records what the model said and counts a ``DecisionError``."""
     decoder = json.JSONDecoder()
     for start in (i for i, c in enumerate(text) if c == "{"):
         try:
             value, _ = decoder.raw_decode(text[start:])
         except ValueError:
             continue
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "actions" in value:
             return value
     return text
 
@@ -104,7 +107,7 @@ def decide(agent: Any, payload: dict[str, Any], usage: Usage) -> dict[str, Any]:
         agent.assistant, message=message, max_turns=1, clear_history=True
     )
     text = str(result.chat_history[-1].get("content") or "")
-    return {"type": "decision", "decision": first_json_object(text), "usage": usage.of(result)}
+    return {"type": "decision", "decision": decision_in(text), "usage": usage.of(result)}
 
 
 def protocol_stream() -> Any:
