@@ -5,9 +5,8 @@ have it): ``make finrobot`` builds that environment and runs this program as a
 process arm. Each decide message becomes one FinRobot ``Market_Analyst`` turn
 (FinRobot's agent library, autogen 0.2 underneath) against the OpenAI-compatible
 server named by ``OPENAI_BASE_URL`` and ``FINROBOT_MODEL``; the reply's first
-JSON object with ``actions`` is the decision, and a reply without one is passed on as
-text, so
-the workbench records it and counts a ``DecisionError``.
+JSON object with ``actions`` is the decision, and a reply without one is passed
+on as text, so the workbench records it and counts a ``DecisionError``.
 
 FinRobot's data toolkits (Finnhub, yfinance, SEC) are not registered: the agent
 sees the workbench's payload and nothing from the network, and code execution
