@@ -62,13 +62,16 @@ def test_the_python_example_records_and_replays_bit_for_bit(tmp_path: Path) -> N
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js (node) on PATH")
-def test_the_node_example_trades_like_the_python_one() -> None:
+def test_the_node_example_records_replays_and_trades_like_the_python_one(tmp_path: Path) -> None:
     python = evaluate([process_agent(PYTHON_AGENT, name="agent")], **WORLD)
-    node = evaluate(
-        [process_agent(["node", str(EXAMPLES / "momentum_agent.js")], name="agent")], **WORLD
-    )
+    node_agent = ["node", str(EXAMPLES / "momentum_agent.js")]
+    recorder = tmp_path / "node.json"
+    node = evaluate([process_agent(node_agent, name="agent", mode="record", recorder=recorder)],
+                    **WORLD)  # fmt: skip
     assert node.scorecard.loc["agent", "errors"] == 0
     assert node.digest() == python.digest()
+    again = ProcessAgentAdapter(name="agent", mode="replay", transcript=recorder)
+    assert evaluate([again], **WORLD).digest() == node.digest()
 
 
 def test_a_crash_is_a_framework_error_and_the_program_starts_again(tmp_path: Path) -> None:
