@@ -45,7 +45,11 @@ from workbench.integrations._frameworks import (
 )
 from workbench.integrations._loop import in_daemon_thread
 from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
-from workbench.integrations.output_modes import checked_mode, decision_from_text, instructions_for
+from workbench.integrations.output_modes import (
+    adapter_output_mode,
+    decision_from_text,
+    instructions_for,
+)
 from workbench.schema import DECISION_SCHEMA_VERSION, Decision
 from workbench.transcript import Transcript
 
@@ -192,7 +196,7 @@ class LangGraphAdapter(BaseAdapter):
         timeout: float | None = DEFAULT_TIMEOUT,
         max_calls: int | None = None,
     ) -> None:
-        self.output_mode = _output_mode(output_mode, endpoint, mode)
+        self.output_mode = adapter_output_mode(output_mode, endpoint, mode, default="structured")
         if runnable is None and endpoint is not None and mode != "replay":
             from workbench.integrations.langchain_endpoint import chat_graph
 
@@ -325,12 +329,6 @@ class LangGraphAdapter(BaseAdapter):
 def mode_instructions(mode: str) -> str:
     """The default instructions for ``mode``."""
     return INSTRUCTIONS if mode == "structured" else instructions_for(mode, TASK)
-
-
-def _output_mode(asked: str | None, endpoint: Any, mode: str) -> str:
-    if endpoint is not None and mode != "replay":
-        return str(endpoint.resolve_mode(asked))
-    return checked_mode(asked or "structured")
 
 
 def _kind(message: Any) -> str:

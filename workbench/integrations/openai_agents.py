@@ -52,7 +52,7 @@ from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapte
 from workbench.integrations.common import require
 from workbench.integrations.output_modes import (
     TOOL_NAME,
-    checked_mode,
+    adapter_output_mode,
     decision_from_text,
     instructions_for,
     json_object_format,
@@ -162,7 +162,9 @@ class OpenAIAgentsAdapter(BaseAdapter):
         if model is not None and endpoint is not None:
             raise ConfigError("pass model= or endpoint=, not both: the endpoint makes the model")
         self.agent, self.model, self.endpoint = agent, model, endpoint
-        self.output_mode = _output_mode(output_mode, endpoint, bind_output_type, mode)
+        self.output_mode = adapter_output_mode(
+            output_mode, endpoint, mode, default="structured", bound=bind_output_type
+        )
         self.brief = brief if brief is not None else mode_brief(self.output_mode)
         self.max_turns = at_least_one(max_turns, "max_turns")
         self.tracing, self.run_id, self.context = tracing, run_id, context
@@ -308,19 +310,6 @@ class OpenAIAgentsAdapter(BaseAdapter):
 def mode_brief(mode: str) -> str:
     """The default brief for ``mode``: the task, then how to answer in that mode."""
     return BRIEF if mode == "structured" else instructions_for(mode, TASK)
-
-
-def _output_mode(asked: str | None, endpoint: Any, bind_output_type: bool, mode: str) -> str:
-    if not bind_output_type:
-        if asked is not None:
-            raise ConfigError(
-                "bind_output_type=False keeps the agent's own output type, so output_mode= "
-                "does not apply; drop one of them"
-            )
-        return "structured"
-    if endpoint is not None and mode != "replay":
-        return endpoint.resolve_mode(asked)
-    return checked_mode(asked or "structured")
 
 
 def _model_name(chosen: Any) -> str | None:

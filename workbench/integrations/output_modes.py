@@ -46,6 +46,24 @@ def checked_mode(mode: Any, *, allow_auto: bool = False) -> str:
     return str(mode)
 
 
+def adapter_output_mode(
+    asked: str | None, endpoint: Any, adapter_mode: str, *, default: str, bound: bool = True
+) -> str:
+    """The output mode an adapter runs in: ``default`` when it keeps the agent's own output
+    type (``bound=False``, which takes no ``output_mode``), else the one asked for or the
+    endpoint's choice (detected from the server on a live run), else ``default``."""
+    if not bound:
+        if asked is not None:
+            raise ConfigError(
+                "bind_output_type=False keeps the agent's own output type, so output_mode= "
+                "does not apply; drop one of them"
+            )
+        return default
+    if endpoint is not None and adapter_mode != "replay":
+        return str(endpoint.resolve_mode(asked))
+    return checked_mode(asked or default)
+
+
 def instructions_for(mode: str, task: str) -> str:
     """The task, then how to answer in ``mode``."""
     ending = _ENDINGS[checked_mode(mode)]

@@ -54,7 +54,7 @@ from workbench.integrations._frameworks import (
 from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
 from workbench.integrations.common import require
 from workbench.integrations.output_modes import (
-    checked_mode,
+    adapter_output_mode,
     decision_from_text,
     instructions_for,
     json_object_format,
@@ -158,7 +158,9 @@ class PydanticAIAdapter(BaseAdapter):
         if model is not None and endpoint is not None:
             raise ConfigError("pass model= or endpoint=, not both: the endpoint makes the model")
         self.agent, self.deps, self.model, self.endpoint = agent, deps, model, endpoint
-        self.output_mode = _output_mode(output_mode, endpoint, bind_output_type, mode)
+        self.output_mode = adapter_output_mode(
+            output_mode, endpoint, mode, default="tool", bound=bind_output_type
+        )
         self.bind_output_type = bind_output_type
         if instructions is None:
             instructions = mandate(self.output_mode if bind_output_type else None)
@@ -284,19 +286,6 @@ def mandate(mode: str | None) -> str:
     if mode == "tool":
         return MANDATE
     return instructions_for(mode or "structured", TASK)
-
-
-def _output_mode(asked: str | None, endpoint: Any, bind_output_type: bool, mode: str) -> str:
-    if not bind_output_type:
-        if asked is not None:
-            raise ConfigError(
-                "bind_output_type=False keeps the agent's own output type, so output_mode= "
-                "does not apply; drop one of them"
-            )
-        return "tool"
-    if endpoint is not None and mode != "replay":
-        return endpoint.resolve_mode(asked)
-    return checked_mode(asked or "tool")
 
 
 def mode_options(mode: str) -> dict[str, Any]:
