@@ -91,6 +91,25 @@ def test_a_crash_is_a_framework_error_and_the_program_starts_again(tmp_path: Pat
     assert arm.restarts == 1
 
 
+def test_one_arm_serves_runs_on_several_event_loops_each_with_its_restart_budget(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from workbench import aevaluate
+
+    body = """
+    if count == 2:
+        sys.exit(3)
+    note = "fine"
+    """
+    arm = process_agent(_agent(tmp_path, body), name="flaky", max_restarts=1)
+    runs = [evaluate([arm], **WORLD), evaluate([arm], **WORLD)]
+    runs.append(asyncio.run(aevaluate([arm], **WORLD)))
+    assert [run.scorecard.loc["flaky", "errors"] for run in runs] == [1, 1, 1]
+    assert len({run.digest() for run in runs}) == 1 and not arm.child.running
+
+
 def test_a_hang_is_cut_off_at_the_timeout_and_the_run_goes_on(tmp_path: Path) -> None:
     body = """
     if not os.path.exists("slept"):

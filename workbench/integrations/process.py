@@ -100,6 +100,7 @@ class ProcessAgentAdapter(BaseAdapter):
             raise ConfigError(f"max_restarts must be a whole number >= 0, got {max_restarts!r}")
         self.answer_timeout, self.start_timeout = float(timeout), float(start_timeout)
         self.max_restarts = max_restarts
+        self._starts_before_run = 0
         name = options.pop("name", None) or _default_name(self.argv)
         info = options.pop("info", None) or AdapterInfo(framework="process")
         # the program's own timeout ends (and restarts) it; the base must not cut in first
@@ -115,7 +116,8 @@ class ProcessAgentAdapter(BaseAdapter):
 
     @property
     def restarts(self) -> int:
-        return max(self.child.starts - 1, 0)
+        """Starts of the program in this run after the first (each run starts it afresh)."""
+        return max(self.child.starts - self._starts_before_run - 1, 0)
 
     @property
     def stderr_tail(self) -> list[str]:
@@ -132,10 +134,10 @@ class ProcessAgentAdapter(BaseAdapter):
     async def _running(self) -> None:
         if self.child.running:
             return
-        if self.child.starts > self.max_restarts:
+        if self.restarts >= self.max_restarts:
             raise FrameworkError(
-                f"{self.child.label} stopped {self.child.starts} times; it is not started "
-                f"again (max_restarts={self.max_restarts})"
+                f"{self.child.label} stopped {self.restarts + 1} times this run; it is not "
+                f"started again (max_restarts={self.max_restarts})"
             )
         await asyncio.to_thread(self._start)
 
@@ -147,6 +149,7 @@ class ProcessAgentAdapter(BaseAdapter):
         """Start the program before the market opens, so one that cannot start or does not
         speak the protocol stops the run with a ``ConfigError`` (a replay starts nothing)."""
         super().begin(run)
+        self._starts_before_run = self.child.starts
         if self.mode != "replay":
             self._start()
 
