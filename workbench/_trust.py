@@ -40,7 +40,6 @@ _FACTORIES = (
     "workbench.testing.scripted:contrarian_agent",
     "workbench.committee:committee_agent",
     "workbench.committee.agent:committee_agent",
-    "workbench.integrations.committee:committee_agent",
 )
 _HOOKS = (
     "workbench.testing.scripted:size_contrarian",

@@ -31,14 +31,13 @@ scorecard shows what the committee cost next to what it earned.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import Any, Unpack
 
 import pandas as pd
 
-from workbench.agents import DecisionRequest, Every
+from workbench.agents import DecisionRequest
 from workbench.committee.config import CommitteeSpec, load_spec
 from workbench.committee.coordinator import (
     Advisor,
@@ -61,12 +60,15 @@ from workbench.errors import (
     FrameworkError,
     MissingDependency,
     UntrustedRecording,
-    ValidationError,
+    WorkbenchError,
 )
-from workbench.integrations import _record
-from workbench.integrations._replay import refuse_a_changed_preset, replay_response
-from workbench.integrations._retries import counting_retries
-from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.base import (
+    AdapterInfo,
+    AdapterOptions,
+    BaseAdapter,
+    noting_failure,
+    split_options,
+)
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Transcript, digest, to_plain
 
@@ -87,6 +89,14 @@ FIGURE_COLUMNS = ("day", "step", "role", "figure")
 Source = CommitteeSpec | str | os.PathLike[str] | Mapping[str, Any]
 
 
+class CommitteeOptions(AdapterOptions, total=False):
+    """The adapter keywords, plus the reference committee's settings. Any other setting
+    a committee's YAML declares is taken too, and checked by ``load_spec``."""
+
+    max_debate_rounds: int
+    max_risk_discuss_rounds: int
+
+
 class Committee(BaseAdapter):
     """One arm, many roles. ``Committee()`` is the offline TradingAgents reference committee.
 
@@ -98,44 +108,36 @@ class Committee(BaseAdapter):
     """
 
     framework = "committee"
+    budget_unit = "role calls"
+    stops_run = (ConfigError, MissingDependency)  # the committee cannot run as configured
 
     def __init__(
         self,
         spec: Source = "tradingagents",
         *,
-        name: str | None = None,
         models: Mapping[str, RoleModel] | None = None,
         advisors: Mapping[str, Advisor] | None = None,
         delay: float = 0.0,
-        every: Every = "day",
-        mode: Mode | str = "live",
-        transcript: Transcript | str | os.PathLike[str] | None = None,
-        recorder: Transcript | str | os.PathLike[str] | None = None,
-        prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        max_calls: int | None = None,
-        **settings: int,
+        **options: Unpack[CommitteeOptions],
     ) -> None:
+        adapter_options, settings = split_options(options)
+        if "info" in adapter_options:
+            raise ConfigError("a committee's info comes from its spec and models; drop info=")
         self.spec = spec if isinstance(spec, CommitteeSpec) else load_spec(spec, **settings)
         if settings and isinstance(spec, CommitteeSpec):
             raise ConfigError("settings overrides apply when loading; pass them to load_spec")
         self.models = _role_models(self.spec, models or {}, delay)
         self.advisors = _advisors(self.spec, self.models, advisors or {})
-        info = AdapterInfo(
+        super().__init__(**adapter_options)
+
+    def default_name(self) -> str:
+        return self.spec.id
+
+    def default_info(self) -> AdapterInfo:
+        return AdapterInfo(
             framework=self.framework,
             model=", ".join(f"{k}={m.name}" for k, m in sorted(self.models.items())),
             instructions_digest=digest(self.spec.to_json()),
-        )
-        super().__init__(
-            name=name or self.spec.id,
-            info=info,
-            every=every,
-            mode=mode,
-            transcript=transcript,
-            recorder=recorder,
-            prior=prior,
-            timeout=timeout,
-            max_calls=max_calls,
         )
 
     def state(self) -> dict[str, Any]:
@@ -153,16 +155,7 @@ class Committee(BaseAdapter):
             "observation": to_plain(request.payload),
             "snapshot": verified_snapshot(request.payload),
         }
-        entry: dict[str, Any] = {
-            "arm": request.arm,
-            "day": request.day,
-            "step": request.step,
-            "index": request.index,
-            "digest": digest(base),
-            "snapshot": base["snapshot"],
-        }
-        self.record.append(entry)
-        self._pending[request.index] = entry
+        entry = self.record_entry(request, digest(base), snapshot=base["snapshot"])
         memo = await self.deliberate(request, base)
         entry["roles"] = [{"order": i, **e.to_json()} for i, e in enumerate(memo.entries)]
         for role in entry["roles"]:
@@ -170,10 +163,8 @@ class Committee(BaseAdapter):
         entry["failed_roles"] = [e.role for e in memo.failed]
         entry["memo"] = memo.render()
         try:
-            decision = await self._execute(request, base, memo, entry)
-        except ValidationError as exc:
-            entry["error"] = f"{type(exc).__name__}: {exc}"
-            raise
+            with noting_failure(entry):
+                decision = await self._execute(request, base, memo, entry)
         finally:
             _count_figures(entry)
         entry["decision"] = decision.to_json()
@@ -201,7 +192,7 @@ class Committee(BaseAdapter):
         sent, key = self._sent(executor, payload, EXECUTOR_PHASE)
         entry["executor"] = {"role": executor.role, "model": sent["model"], "key": key}
         entry["executor"]["prompt"] = sent["input"] if isinstance(sent["input"], str) else None
-        text = await self._exchange(request, executor, sent, key)
+        text = checked_text(executor.role, await self.exchange(request, sent, key))
         entry["executor"]["response"] = text
         entry["executor"]["unverified_figures"] = unverified_figures(text, base["snapshot"])
         if self.spec.output == "decision":
@@ -212,7 +203,7 @@ class Committee(BaseAdapter):
         entry["rating_lines"] = render_ratings(ratings)
         return decision
 
-    # --- one role --------------------------------------------------------------------
+    # --- one role: one protected exchange ------------------------------------------
     def _sent(
         self, advisor: Advisor, payload: dict[str, Any], phase: str
     ) -> tuple[dict[str, Any], str]:
@@ -229,70 +220,26 @@ class Committee(BaseAdapter):
         sent, key = self._sent(advisor, payload, phase)
         prompt = sent["input"] if isinstance(sent["input"], str) else None
         try:
-            text = await self._exchange(request, advisor, sent, key)
+            text = checked_text(advisor.role, await self.exchange(request, sent, key))
         except (DecisionError, FrameworkError) as exc:  # a ReplayMiss stops the run instead
             return Consultation(
                 failure_text(exc), False, f"{type(exc).__name__}: {exc}", key, prompt, sent["model"]
             )
         return Consultation(text, key=key, prompt=prompt, model=sent["model"])
 
-    async def _exchange(
-        self, request: DecisionRequest, advisor: Advisor, sent: dict[str, Any], key: str
-    ) -> str:
-        if self.mode == "replay":
-            assert self._replay is not None
-            raw = replay_response(
-                self._replay, key, step=request.step, day=request.day, preset=request.preset
-            )
-            return checked_text(advisor.role, self._reuse(self._replay.get(key), raw))
-        earlier = self.prior.get(key) if self.prior is not None else None
-        resumed = earlier is not None and not _record.is_budget_stop(earlier.error)
-        if self.prior is not None and earlier is not None and resumed:
-            refuse_a_changed_preset(self.prior, request.preset)
-            self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
-            return checked_text(advisor.role, self._reuse(earlier, earlier.response))
-        return await self._call_role(request, advisor, sent, key)
-
-    async def _call_role(
-        self, request: DecisionRequest, advisor: Advisor, sent: dict[str, Any], key: str
-    ) -> str:
-        if self.max_calls is not None and self.calls_made >= self.max_calls:
-            stop = _record.budget_stop(self.name, self.max_calls, "role calls")
-            raise self.budget_stopped(request, key, sent, stop)
-        self.calls_made += 1
-        started, reply, error = time.perf_counter(), Reply(""), None
-        with counting_retries() as retried:
-            try:
-                reply = await self._ask_in_time(request, sent)
-                checked_text(advisor.role, reply.text)
-            except ValidationError as exc:
-                error = exc
-            except (ConfigError, MissingDependency):
-                raise  # the committee cannot run as configured: stop, naming the fix
-            except Exception as exc:
-                error = FrameworkError(f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}")
-                error.__cause__ = exc
-        usage = _record.call_usage(
-            {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
-            time.perf_counter() - started,
-        )
-        if retried:
-            usage["retries"] = len(retried)
-        self.usage.add(_record.usage_of(usage))
-        failure = _record.error_meta(error) if error is not None else None
-        self._keep(request, key, sent, None if error else reply.text, usage, failure)
-        if error is not None:
-            raise error
-        return reply.text
-
-    async def ask(self, request: DecisionRequest, sent: Any) -> Reply:
+    async def ask(self, request: DecisionRequest, sent: Any) -> str:
         """One role's model call: the prompt to its model, or the briefing to a plain advisor."""
         advisor = self.advisors[sent["role"]]
-        if isinstance(advisor, RoleAdvisor):
-            answer: Any = await advisor.model.complete(sent["input"])
-        else:
-            answer = await advisor.advise(to_plain(sent["input"]), sent["phase"])
-        return answer if isinstance(answer, Reply) else Reply(checked_text(advisor.role, answer))
+        try:
+            reply = await _reply(advisor, sent)
+        except WorkbenchError:
+            raise  # ours as raised: a bad answer, or a committee that cannot run as configured
+        except Exception as exc:
+            raise FrameworkError(
+                f"role {advisor.role!r} failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        self.note_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
+        return checked_text(advisor.role, reply.text)
 
     def asked(self, sent: Any) -> str:
         return f"role {sent['role']!r}"
@@ -338,6 +285,14 @@ class Committee(BaseAdapter):
 
     def __repr__(self) -> str:
         return f"Committee({self.spec.id!r}, name={self.name!r}, mode={self.mode!r})"
+
+
+async def _reply(advisor: Advisor, sent: dict[str, Any]) -> Reply:
+    if isinstance(advisor, RoleAdvisor):
+        answer: Any = await advisor.model.complete(sent["input"])
+    else:
+        answer = await advisor.advise(to_plain(sent["input"]), sent["phase"])
+    return answer if isinstance(answer, Reply) else Reply(checked_text(advisor.role, answer))
 
 
 def _trajectory_row(entry: dict[str, Any], order: int, answer: dict[str, Any]) -> dict[str, Any]:

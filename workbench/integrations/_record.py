@@ -1,12 +1,20 @@
-"""Bookkeeping for the adapter base: record entries, transcript meta and run checks."""
+"""Bookkeeping for the adapter base: record entries, transcript meta and run checks.
+
+Imports run one way: ``base`` uses this module, which uses ``_replay``; neither
+reaches back up.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import pickle
 import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from workbench.agents import DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
@@ -17,11 +25,9 @@ from workbench.errors import (
     UsageLimitReached,
     ValidationError,
 )
+from workbench.integrations._replay import require_transcript
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION, refuse_deep
 from workbench.transcript import Transcript, plain_answer, printable, to_plain
-
-if TYPE_CHECKING:
-    from workbench.integrations.base import AdapterInfo
 
 _ERRORS: dict[str, type[ValidationError]] = {
     cls.__name__: cls for cls in (DecisionError, FrameworkError, UsageLimitReached, BudgetExhausted)
@@ -37,6 +43,51 @@ _RUN_FACTS = (
     "every",
     "decision_interval",
 )
+
+
+@dataclass(frozen=True)
+class AdapterInfo:
+    """Who answers: the framework, the model, and a digest of instructions not in the input."""
+
+    framework: str = "custom"
+    model: str | None = None
+    instructions_digest: str | None = None
+    version: str | None = None
+
+    def to_meta(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass
+class CallNotes:
+    """What one model call noted while it ran: usage (``note_usage``) and the model's text."""
+
+    usage: dict[str, int] = field(default_factory=dict)
+    answer: Any = None
+
+
+_notes: contextvars.ContextVar[CallNotes | None] = contextvars.ContextVar(
+    "workbench_call_notes", default=None
+)
+
+
+@contextlib.contextmanager
+def noting_call() -> Iterator[CallNotes]:
+    """One call's notes, seen by the ``ask`` running inside (its tasks and threads too).
+
+    A context variable, not an attribute: a committee's advisors ask concurrently.
+    """
+    notes = CallNotes()
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _notes.reset(token)
+
+
+def current_notes() -> CallNotes | None:
+    """The notes of the call running here, or None outside any call."""
+    return _notes.get()
 
 
 # --- transcript meta -------------------------------------------------------------------
@@ -130,15 +181,25 @@ def refuse_another_run(
 
 
 # --- one entry per decision in adapter.record --------------------------------------------
-def new_entry(request: DecisionRequest, key: str, sent: Any) -> dict[str, Any]:
+def new_entry(request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
     return {
         "arm": request.arm,
         "day": request.day,
         "step": request.step,
         "index": request.index,
         "digest": key,
-        "input": sent,
+        **fields,
     }
+
+
+@contextlib.contextmanager
+def noting_failure(entry: dict[str, Any]) -> Iterator[None]:
+    """A decision that fails keeps its error in its record entry, then raises on."""
+    try:
+        yield
+    except ValidationError as exc:
+        entry["error"] = f"{type(exc).__name__}: {exc}"
+        raise
 
 
 def add_execution(entry: dict[str, Any], report: ExecutionReport) -> None:
@@ -233,17 +294,21 @@ def load_prior(prior: Any, *, purpose: str) -> Transcript:
     ``prior=`` may name the recorder's own path (only its journal exists after a
     crash), the journal itself, or a saved transcript; whichever files exist are read.
     """
-    from workbench.integrations._replay import require_transcript
-
     if not isinstance(prior, str | os.PathLike):
         return require_transcript(prior, purpose=purpose)
     path = Path(prior)
-    found = [p for p in (path, path.with_name(path.name + ".journal")) if p.is_file()]
+    found = [p for p in (path, journal_path(path)) if p.is_file()]
     if not found:
         return Transcript.load(path)  # names the missing file
     loaded = [Transcript.load(p) for p in found]
     merged = Transcript(loaded[-1].meta, [e for t in loaded for e in t], path=found[0])
     return merged
+
+
+def journal_path(path: str | os.PathLike[str]) -> Path:
+    """Where a recorder saved at ``path`` journals its exchanges until the run ends."""
+    target = Path(path)
+    return target.with_name(target.name + ".journal")
 
 
 def private_copy(value: Any) -> Any:

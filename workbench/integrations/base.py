@@ -33,6 +33,20 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
   next to the error, live and on replay.
 - ``replay_spec()`` / ``from_replay_spec(spec, transcript)``: how a recording
   rebuilds this adapter in replay mode (default: name, every and info).
+- ``default_name()`` / ``default_info()``: the arm's name and ``AdapterInfo`` when
+  the caller passes none (read the attributes your constructor set).
+
+Constructor: take your own arguments and ``**options: Unpack[AdapterOptions]``
+(name, info, every, mode, transcript, recorder, prior, timeout, max_calls), and
+hand ``options`` to ``super().__init__`` as they came; ``mode_of(options)`` is the
+mode when your constructor needs it first. An adapter never re-declares them.
+
+One decision, many questions: ``exchange(request, sent)`` is the whole protected
+exchange with the model for one input (replay lookup, ``prior=`` resume, budget,
+timeout, usage, retries and recording). ``adecide`` calls it once; an adapter that
+asks several questions per decision (the committee: once per role) calls it once
+per question, opens its record entry with ``record_entry`` and wraps the decision
+in ``noting_failure``.
 
 Pass ``info=AdapterInfo(framework=..., instructions_digest=digest(INSTRUCTIONS))``
 when your instructions are not in the keyed input: the digest is written to
@@ -74,20 +88,12 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 
-from workbench.agents import (
-    Agent,
-    DecisionRequest,
-    Every,
-    ExecutionReport,
-    RunInfo,
-    Usage,
-)
+from workbench.agents import Agent, DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
-    BudgetExhausted,
     ConfigError,
     DecisionError,
     FrameworkError,
@@ -95,6 +101,7 @@ from workbench.errors import (
 )
 from workbench.integrations import _record
 from workbench.integrations._loop import on_owning_loop
+from workbench.integrations._record import AdapterInfo, journal_path, noting_failure
 from workbench.integrations._replay import (
     refuse_a_changed_preset,
     refuse_other_schemas,
@@ -107,22 +114,36 @@ from workbench.schema import Decision, parse_decision
 from workbench.transcript import Exchange, Transcript, digest
 
 Mode = Literal["live", "record", "replay"]
+DEFAULT_MODE = "live"
 DEFAULT_TIMEOUT = 120.0
 """Seconds one model call may take before it is abandoned as a ``FrameworkError``."""
 MODES: tuple[str, ...] = ("live", "record", "replay")
+TranscriptSource = Transcript | str | os.PathLike[str]
 
 
-@dataclass(frozen=True)
-class AdapterInfo:
-    """Who answers: the framework, the model, and a digest of instructions not in the input."""
+class AdapterOptions(TypedDict, total=False):
+    """The keywords every adapter takes, passed on to ``BaseAdapter`` as given."""
 
-    framework: str = "custom"
-    model: str | None = None
-    instructions_digest: str | None = None
-    version: str | None = None
+    name: str | None
+    info: AdapterInfo | None
+    every: Every
+    mode: Mode | str
+    transcript: TranscriptSource | None
+    recorder: TranscriptSource | None
+    prior: TranscriptSource | None
+    timeout: float | None
+    max_calls: int | None
 
-    def to_meta(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+
+OPTION_NAMES = frozenset(AdapterOptions.__optional_keys__)
+
+
+def mode_of(options: AdapterOptions) -> str:
+    """The mode the options ask for (``DEFAULT_MODE`` when none), checked."""
+    mode = options.get("mode", DEFAULT_MODE)
+    if mode not in MODES:
+        raise ConfigError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+    return mode
 
 
 class BaseAdapter(Agent):
@@ -132,41 +153,42 @@ class BaseAdapter(Agent):
     # The evaluation may hand every adapter the same payload object: the base gives
     # ``ask`` and ``to_decision`` private copies, so no framework can alter it.
     shares_payload = True
+    budget_unit: ClassVar[str] = "model calls"
+    """What ``max_calls`` counts, for the budget-stop message."""
+    stops_run: ClassVar[tuple[type[Exception], ...]] = ()
+    """Errors from ``ask`` that stop the run instead of failing one decision."""
 
-    def __init__(
-        self,
-        *,
-        name: str,
-        info: AdapterInfo | None = None,
-        every: Every = "day",
-        mode: Mode | str = "live",
-        transcript: Transcript | str | os.PathLike[str] | None = None,
-        recorder: Transcript | str | os.PathLike[str] | None = None,
-        prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        max_calls: int | None = None,
-    ) -> None:
-        super().__init__(name, every=every)
-        self.mode = _mode(mode)
-        self.info = info or AdapterInfo(framework=self.framework)
-        self.timeout = timeout
-        self.max_calls = max_calls
+    def __init__(self, **options: Unpack[AdapterOptions]) -> None:
+        _refuse_unknown(type(self).__name__, options)
+        super().__init__(
+            options.get("name") or self.default_name(), every=options.get("every", "day")
+        )
+        self.mode = mode_of(options)
+        self.info = options.get("info") or self.default_info()
+        self.timeout = options.get("timeout", DEFAULT_TIMEOUT)
+        self.max_calls = options.get("max_calls")
         self.calls_made = 0
         self.record: list[dict[str, Any]] = []
         self.run: RunInfo | None = None
         self._pending: dict[int, dict[str, Any]] = {}
-        self._call_usage: dict[str, int] = {}
-        self._call_answer: Any = None
         # The prior is read before the recorder opens its journal: resuming from the
         # journal (or the file) it is about to write never loses what was paid for.
-        self.prior = self._bind_prior(prior)
-        self._replay, self.recorder, self._save_to = self._bind(transcript, recorder)
+        self.prior = self._bind_prior(options.get("prior"))
+        self._replay, self.recorder, self._save_to = self._bind(
+            options.get("transcript"), options.get("recorder")
+        )
 
     # --- the one method a framework adapter writes ---------------------------------
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must implement async ask(request, sent)")
 
     # --- optional hooks --------------------------------------------------------------
+    def default_name(self) -> str:
+        raise ConfigError(f"{type(self).__name__} needs name= (the arm's name)")
+
+    def default_info(self) -> AdapterInfo:
+        return AdapterInfo(framework=self.framework)
+
     def input_for(self, payload: dict[str, Any]) -> Any:
         return payload
 
@@ -184,16 +206,25 @@ class BaseAdapter(Agent):
     def note_usage(
         self, *, input_tokens: int = 0, output_tokens: int = 0, model_calls: int = 0
     ) -> None:
+        notes = _record.current_notes()
+        if notes is None:  # outside a call there is nothing to charge it to
+            return
         for key, value in (
             ("input_tokens", input_tokens),
             ("output_tokens", output_tokens),
             ("model_calls", model_calls),
         ):
-            self._call_usage[key] = self._call_usage.get(key, 0) + int(value)
+            notes.usage[key] = notes.usage.get(key, 0) + int(value)
 
     def note_answer(self, text: Any) -> None:
         """The model's own answer for the transcript when the call then fails."""
-        self._call_answer = _record.plain_response(text)
+        notes = _record.current_notes()
+        if notes is not None:
+            notes.answer = _record.plain_response(text)
+
+    def asked(self, sent: Any) -> str:
+        """Who a call with input ``sent`` asks, for error messages."""
+        return f"arm {self.name!r}"
 
     def replay_spec(self) -> dict[str, Any]:
         """JSON-able arguments ``from_replay_spec`` needs to rebuild this adapter for replay."""
@@ -292,18 +323,20 @@ class BaseAdapter(Agent):
     async def adecide(self, request: DecisionRequest) -> Decision:
         sent = self.input_for(request.payload)
         key = digest(sent)
-        entry = _record.new_entry(request, key, sent)
-        self.record.append(entry)
-        self._pending[request.index] = entry
-        try:
-            raw = await self._answer(request, sent, key)
+        entry = self.record_entry(request, key, input=sent)
+        with noting_failure(entry):
+            raw = await self.exchange(request, sent, key)
             entry["response"] = raw
             decision = self._validated(raw, request.payload)
-        except ValidationError as exc:
-            entry["error"] = f"{type(exc).__name__}: {exc}"
-            raise
         entry["decision"] = decision.to_json()
         return decision
+
+    def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
+        """Open this decision's entry in ``self.record``; its orders are added after execution."""
+        entry = _record.new_entry(request, key, **fields)
+        self.record.append(entry)
+        self._pending[request.index] = entry
+        return entry
 
     def after_execution(
         self, request: DecisionRequest, decision: Decision, report: ExecutionReport
@@ -319,21 +352,31 @@ class BaseAdapter(Agent):
             self.recorder.close_journal()
             journal_path(self._save_to).unlink(missing_ok=True)
 
-    # --- how an answer is found ----------------------------------------------------
-    async def _answer(self, request: DecisionRequest, sent: Any, key: str) -> Any:
+    # --- the protected exchange: one input, one raw answer ------------------------------
+    async def exchange(self, request: DecisionRequest, sent: Any, key: str | None = None) -> Any:
+        """The raw answer to ``sent`` (keyed by ``key``, its digest by default): replayed,
+        resumed from ``prior=``, or asked within the budget and timeout; usage is counted
+        and the exchange recorded every way, and a recorded failure is raised again."""
+        key = digest(sent) if key is None else key
         if self.mode == "replay":
             assert self._replay is not None
             raw = replay_response(
                 self._replay, key, step=request.step, day=request.day, preset=request.preset
             )
             return self._reuse(self._replay.get(key), raw)
-        if self.prior is not None:
-            refuse_a_changed_preset(self.prior, request.preset)
-            earlier = self.prior.get(key)
-            if earlier is not None and not _record.is_budget_stop(earlier.error):
-                self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
-                return self._reuse(earlier, earlier.response)
+        earlier = self._paid_before(request, key)
+        if earlier is not None:
+            self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
+            return self._reuse(earlier, earlier.response)
         return await self._call(request, sent, key)
+
+    def _paid_before(self, request: DecisionRequest, key: str) -> Exchange | None:
+        """The prior run's answer to this input, unless it was a budget stop (unpaid)."""
+        if self.prior is None:
+            return None
+        refuse_a_changed_preset(self.prior, request.preset)
+        earlier = self.prior.get(key)
+        return None if earlier is None or _record.is_budget_stop(earlier.error) else earlier
 
     def _reuse(self, exchange: Exchange | None, raw: Any) -> Any:
         usage = exchange.usage if exchange is not None else {}
@@ -344,34 +387,40 @@ class BaseAdapter(Agent):
 
     async def _call(self, request: DecisionRequest, sent: Any, key: str) -> Any:
         if self.max_calls is not None and self.calls_made >= self.max_calls:
-            raise self.budget_stopped(
-                request, key, sent, _record.budget_stop(self.name, self.max_calls)
-            )
+            stop = _record.budget_stop(self.name, self.max_calls, self.budget_unit)
+            self._keep(request, key, sent, None, {}, _record.error_meta(stop))
+            raise stop  # recorded at this input, so a replay stops at the same point
         self.calls_made += 1
-        self._call_usage, self._call_answer = {}, None
         started = time.perf_counter()
-        raw: Any = None
-        error: ValidationError | None = None
-        with counting_retries() as retried:
-            try:
-                answer = await self._ask_in_time(request, _record.private_copy(sent))
-                raw = _record.plain_response(answer)
-            except ValidationError as exc:
-                error = exc
-            except Exception as exc:
-                error = self.map_error(exc)
-                error.__cause__ = exc
-        usage = _record.call_usage(self._call_usage, time.perf_counter() - started)
+        with counting_retries() as retried, _record.noting_call() as notes:
+            raw, error = await self._asked(request, sent)
+        usage = _record.call_usage(notes.usage, time.perf_counter() - started)
         if retried:
             usage["retries"] = len(retried)
         self.usage.add(_record.usage_of(usage))
         failure = _record.error_meta(error) if error is not None else None
         if error is not None and raw is None:
-            raw = self._call_answer
+            raw = notes.answer
         self._keep(request, key, sent, raw, usage, failure)
         if error is not None:
             raise error
         return raw
+
+    async def _asked(
+        self, request: DecisionRequest, sent: Any
+    ) -> tuple[Any, ValidationError | None]:
+        """The plain answer of one ``ask``, or the error it comes to (mapped at ``map_error``)."""
+        try:
+            answer = await self._ask_in_time(request, _record.private_copy(sent))
+            return _record.plain_response(answer), None
+        except ValidationError as exc:
+            return None, exc
+        except self.stops_run:
+            raise
+        except Exception as exc:
+            error = self.map_error(exc)
+            error.__cause__ = exc
+            return None, error
 
     async def _ask_in_time(self, request: DecisionRequest, sent: Any) -> Any:
         call = on_owning_loop(self.ask(request, sent))
@@ -384,17 +433,6 @@ class BaseAdapter(Agent):
                 f"{self.asked(sent)} gave no answer within {self.timeout}s on day "
                 f"{request.day}, step {request.step}; raise timeout= or check the model"
             ) from exc
-
-    def asked(self, sent: Any) -> str:
-        """Who a call with input ``sent`` asks, for error messages."""
-        return f"arm {self.name!r}"
-
-    def budget_stopped(
-        self, request: DecisionRequest, key: str, sent: Any, stop: BudgetExhausted
-    ) -> BudgetExhausted:
-        """Record the budget stop at this input (a replay stops at the same point)."""
-        self._keep(request, key, sent, None, {}, _record.error_meta(stop))
-        return stop
 
     def _keep(
         self,
@@ -425,16 +463,31 @@ class BaseAdapter(Agent):
         return parse_decision(shaped)
 
 
-def journal_path(path: str | os.PathLike[str]) -> Path:
-    """Where a recorder saved at ``path`` journals its exchanges until the run ends."""
-    target = Path(path)
-    return target.with_name(target.name + ".journal")
+def split_options(options: Mapping[str, Any]) -> tuple[AdapterOptions, dict[str, Any]]:
+    """The adapter keywords among ``options``, and the rest (an adapter's own extras)."""
+    ours = {k: v for k, v in options.items() if k in OPTION_NAMES}
+    return cast(AdapterOptions, ours), {k: v for k, v in options.items() if k not in ours}
 
 
-def _mode(mode: str) -> str:
-    if mode not in MODES:
-        raise ConfigError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
-    return mode
+def _refuse_unknown(adapter: str, options: Mapping[str, object]) -> None:
+    unknown = sorted(set(options) - OPTION_NAMES)
+    if unknown:
+        raise TypeError(
+            f"{adapter}() got unexpected keyword(s) {', '.join(unknown)}; the adapter keywords "
+            f"are {', '.join(sorted(OPTION_NAMES))}, plus the adapter's own"
+        )
 
 
-__all__ = ["DEFAULT_TIMEOUT", "MODES", "AdapterInfo", "BaseAdapter", "Mode", "journal_path"]
+__all__ = [
+    "DEFAULT_MODE",
+    "DEFAULT_TIMEOUT",
+    "MODES",
+    "AdapterInfo",
+    "AdapterOptions",
+    "BaseAdapter",
+    "Mode",
+    "journal_path",
+    "mode_of",
+    "noting_failure",
+    "split_options",
+]

@@ -33,16 +33,15 @@ opens.
 from __future__ import annotations
 
 import inspect
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from workbench.agents import DecisionRequest, Every
+from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError
 from workbench.integrations._loop import in_daemon_thread
 from workbench.integrations._record import private_copy
-from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
 from workbench.transcript import Transcript, digest
 
 if TYPE_CHECKING:
@@ -70,42 +69,26 @@ class CallableAgentAdapter(BaseAdapter):
         self,
         fn: Callable[[dict[str, Any]], Any] | None = None,
         *,
-        name: str | None = None,
-        info: AdapterInfo | None = None,
-        every: Every = "day",
-        mode: Mode | str = "live",
-        transcript: Transcript | str | os.PathLike[str] | None = None,
-        recorder: Transcript | str | os.PathLike[str] | None = None,
-        prior: Transcript | str | os.PathLike[str] | None = None,
         postprocess: Postprocess | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        max_calls: int | None = None,
+        **options: Unpack[AdapterOptions],
     ) -> None:
-        if fn is None and mode != "replay":
+        if fn is None and mode_of(options) != "replay":
             raise ConfigError(
-                f"CallableAgentAdapter in mode {mode!r} needs fn; only a replay runs without it"
+                f"CallableAgentAdapter in mode {mode_of(options)!r} needs fn; only a replay "
+                "runs without it"
             )
         if fn is not None and not callable(fn):
             raise ConfigError(f"fn must be callable, got {type(fn).__name__}")
         if postprocess is not None and not callable(postprocess):
             raise ConfigError(f"postprocess must be callable, got {type(postprocess).__name__}")
-        if name is None:
-            if fn is None:
-                raise ConfigError("a replay without fn needs name= (the recorded arm's name)")
-            name = getattr(fn, "__name__", "callable")
         self.fn = fn
         self.postprocess = postprocess
-        super().__init__(
-            name=name,
-            info=info or AdapterInfo(framework="callable"),
-            every=every,
-            mode=mode,
-            transcript=transcript,
-            recorder=recorder,
-            prior=prior,
-            timeout=timeout,
-            max_calls=max_calls,
-        )
+        super().__init__(**options)
+
+    def default_name(self) -> str:
+        if self.fn is None:
+            raise ConfigError("a replay without fn needs name= (the recorded arm's name)")
+        return getattr(self.fn, "__name__", "callable")
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         assert self.fn is not None  # a replay never asks

@@ -17,15 +17,15 @@ import os
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 from urllib.parse import urlsplit
 
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, FrameworkError
 from workbench.integrations._child import MAX_LINE_BYTES
 from workbench.integrations._protocol import PROTOCOL
-from workbench.integrations.base import AdapterInfo, BaseAdapter
-from workbench.integrations.process import DEFAULT_TIMEOUT, _check_seconds, read_answer
+from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
+from workbench.integrations.process import own_timeout, read_answer
 from workbench.transcript import Transcript
 
 
@@ -40,26 +40,26 @@ class HttpAgentAdapter(BaseAdapter):
         *,
         headers: Mapping[str, str] | None = None,
         token_env: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        **options: Any,
+        **options: Unpack[AdapterOptions],
     ) -> None:
-        if url is None and options.get("mode", "live") != "replay":
+        if url is None and mode_of(options) != "replay":
             raise ConfigError("http_agent needs a url; only a replay runs without one")
         if url is not None and urlsplit(url).scheme not in ("http", "https"):
             raise ConfigError(f"url must start with http:// or https://, got {url!r}")
-        _check_seconds("timeout", timeout)
-        self.url, self.answer_timeout = url, float(timeout)
+        self.url, self.answer_timeout = url, own_timeout(options)  # ours is the socket's
         self.headers = {"Content-Type": "application/json", **(headers or {})}
         if token_env is not None:
             if token_env not in os.environ:
                 raise ConfigError(f"token_env names {token_env!r}, which is not set")
             self.headers["Authorization"] = f"Bearer {os.environ[token_env]}"
-        name = options.pop("name", None) or (urlsplit(url).hostname if url else None)
+        super().__init__(**options)
+        self.label = f"agent at {url} (arm {self.name!r})"
+
+    def default_name(self) -> str:
+        name = urlsplit(self.url).hostname if self.url else None
         if name is None:
             raise ConfigError("a replay without a url needs name= (the recorded arm's name)")
-        info = options.pop("info", None) or AdapterInfo(framework="http")
-        super().__init__(name=name, info=info, timeout=None, **options)  # ours is the socket's
-        self.label = f"agent at {url} (arm {self.name!r})"
+        return name
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         body = json.dumps({"type": "decide", "protocol": PROTOCOL, "payload": sent}).encode()

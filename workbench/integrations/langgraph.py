@@ -30,11 +30,10 @@
 from __future__ import annotations
 
 import inspect
-import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from workbench.agents import DecisionRequest, Every
+from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, DecisionError, ValidationError
 from workbench.integrations._frameworks import (
     TASK,
@@ -44,7 +43,7 @@ from workbench.integrations._frameworks import (
     render_payload,
 )
 from workbench.integrations._loop import in_daemon_thread
-from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
 from workbench.integrations.output_modes import (
     adapter_output_mode,
     decision_from_text,
@@ -178,9 +177,6 @@ class LangGraphAdapter(BaseAdapter):
         self,
         runnable: Any = None,
         *,
-        mode: Mode | str = "live",
-        transcript: Transcript | str | os.PathLike[str] | None = None,
-        recorder: Transcript | str | os.PathLike[str] | None = None,
         input_builder: InputBuilder | None = None,
         output_parser: OutputParser | None = None,
         instructions: str | None = None,
@@ -189,18 +185,14 @@ class LangGraphAdapter(BaseAdapter):
         config: Mapping[str, Any] | None = None,
         thread_id: str | None = None,
         run_id: str | None = None,
-        name: str | None = None,
-        info: AdapterInfo | None = None,
-        every: Every = "day",
-        prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        max_calls: int | None = None,
+        **options: Unpack[AdapterOptions],
     ) -> None:
+        mode = mode_of(options)
         self.output_mode = adapter_output_mode(output_mode, endpoint, mode, default="structured")
         if runnable is None and endpoint is not None and mode != "replay":
             from workbench.integrations.langchain_endpoint import chat_graph
 
-            runnable = chat_graph(endpoint, self.output_mode, name=name or "chat")
+            runnable = chat_graph(endpoint, self.output_mode, name=options.get("name") or "chat")
         _check_runnable(runnable, mode)
         self.runnable, self.endpoint = runnable, endpoint
         self.instructions = (
@@ -209,21 +201,16 @@ class LangGraphAdapter(BaseAdapter):
         self.input_builder = input_builder or default_input_builder
         self.output_parser = output_parser or default_output_parser
         self.config, self.thread_id, self.run_id = dict(config or {}), thread_id, run_id
-        super().__init__(
-            name=name or _name_of(runnable),
-            info=info
-            or AdapterInfo(
-                framework="langgraph",
-                model=None if endpoint is None else endpoint.model,
-                version=installed_version(DISTRIBUTION),
-            ),
-            every=every,
-            mode=mode,
-            transcript=transcript,
-            recorder=recorder,
-            prior=prior,
-            timeout=timeout,
-            max_calls=max_calls,
+        super().__init__(**options)
+
+    def default_name(self) -> str:
+        return _name_of(self.runnable)
+
+    def default_info(self) -> AdapterInfo:
+        return AdapterInfo(
+            framework="langgraph",
+            model=None if self.endpoint is None else self.endpoint.model,
+            version=installed_version(DISTRIBUTION),
         )
 
     def input_for(self, payload: dict[str, Any]) -> Any:

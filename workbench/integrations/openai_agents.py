@@ -33,11 +33,10 @@ all carry over and the agent itself is left unchanged. The keyed input is
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from workbench.agents import DecisionRequest, Every
+from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, DecisionError, ValidationError
 from workbench.integrations._frameworks import (
     TASK,
@@ -48,7 +47,7 @@ from workbench.integrations._frameworks import (
     plain_output,
     render_payload,
 )
-from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
 from workbench.integrations.common import require
 from workbench.integrations.output_modes import (
     TOOL_NAME,
@@ -58,7 +57,7 @@ from workbench.integrations.output_modes import (
     json_object_format,
 )
 from workbench.schema import decision_json_schema
-from workbench.transcript import Transcript, digest
+from workbench.transcript import digest
 
 if TYPE_CHECKING:
     from workbench.integrations.endpoints import Endpoint
@@ -139,9 +138,6 @@ class OpenAIAgentsAdapter(BaseAdapter):
         self,
         agent: Any = None,
         *,
-        mode: Mode | str = "replay",
-        transcript: Transcript | str | os.PathLike[str] | None = None,
-        recorder: Transcript | str | os.PathLike[str] | None = None,
         model: Any = None,
         endpoint: Endpoint | None = None,
         output_mode: str | None = None,
@@ -151,13 +147,10 @@ class OpenAIAgentsAdapter(BaseAdapter):
         run_id: str | None = None,
         bind_output_type: bool = True,
         context: Any = None,
-        name: str | None = None,
-        info: AdapterInfo | None = None,
-        every: Every = "day",
-        prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        max_calls: int | None = None,
+        **options: Unpack[AdapterOptions],
     ) -> None:
+        options.setdefault("mode", "replay")
+        mode = mode_of(options)
         _check_agent(agent, mode, bind_output_type)
         if model is not None and endpoint is not None:
             raise ConfigError("pass model= or endpoint=, not both: the endpoint makes the model")
@@ -170,17 +163,10 @@ class OpenAIAgentsAdapter(BaseAdapter):
         self.tracing, self.run_id, self.context = tracing, run_id, context
         self.bind_output_type = bind_output_type
         self._bound: Any = None
-        super().__init__(
-            name=name or _name_of(agent),
-            info=info or self._info(agent, model if endpoint is None else endpoint.model),
-            every=every,
-            mode=mode,
-            transcript=transcript,
-            recorder=recorder,
-            prior=prior,
-            timeout=timeout,
-            max_calls=max_calls,
-        )
+        super().__init__(**options)
+
+    def default_name(self) -> str:
+        return _name_of(self.agent)
 
     # --- what a decision sends and what changes it ----------------------------------
     def input_items(self, payload: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -288,12 +274,13 @@ class OpenAIAgentsAdapter(BaseAdapter):
         )
 
     # --- building and replaying ------------------------------------------------------
-    def _info(self, agent: Any, model: Any) -> AdapterInfo:
-        chosen = model if model is not None else getattr(agent, "model", None)
+    def default_info(self) -> AdapterInfo:
+        model = self.model if self.endpoint is None else self.endpoint.model
+        chosen = model if model is not None else getattr(self.agent, "model", None)
         return AdapterInfo(
             framework=self.framework,
             model=_model_name(chosen),
-            instructions_digest=None if agent is None else digest(instructions_of(agent)),
+            instructions_digest=None if self.agent is None else digest(instructions_of(self.agent)),
             version=installed_version(DISTRIBUTION),
         )
 

@@ -31,13 +31,13 @@ import asyncio
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from workbench.agents import DecisionRequest, RunInfo
 from workbench.errors import ConfigError, DecisionError, FrameworkError
 from workbench.integrations._child import Child, child_environment, resolve_command
 from workbench.integrations._protocol import PROTOCOL, USAGE_KEYS
-from workbench.integrations.base import AdapterInfo, BaseAdapter
+from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
 from workbench.transcript import Transcript
 
 DEFAULT_TIMEOUT = 60.0
@@ -84,27 +84,21 @@ class ProcessAgentAdapter(BaseAdapter):
         env: Mapping[str, str] | None = None,
         forward: Sequence[str] = (),
         cwd: str | os.PathLike[str] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
         start_timeout: float = DEFAULT_START_TIMEOUT,
         max_restarts: int = 3,
         stderr_path: str | os.PathLike[str] | None = None,
-        **options: Any,
+        **options: Unpack[AdapterOptions],
     ) -> None:
-        mode = options.get("mode", "live")
-        if command is None and mode != "replay":
+        if command is None and mode_of(options) != "replay":
             raise ConfigError("process_agent needs a command; only a replay runs without one")
         self.argv = resolve_command(command) if command is not None else []
-        _check_seconds("timeout", timeout)
-        _check_seconds("start_timeout", start_timeout)
+        self.answer_timeout = own_timeout(options)
+        self.start_timeout = _seconds("start_timeout", start_timeout)
         if isinstance(max_restarts, bool) or not isinstance(max_restarts, int) or max_restarts < 0:
             raise ConfigError(f"max_restarts must be a whole number >= 0, got {max_restarts!r}")
-        self.answer_timeout, self.start_timeout = float(timeout), float(start_timeout)
         self.max_restarts = max_restarts
         self._starts_before_run = 0
-        name = options.pop("name", None) or _default_name(self.argv)
-        info = options.pop("info", None) or AdapterInfo(framework="process")
-        # the program's own timeout ends (and restarts) it; the base must not cut in first
-        super().__init__(name=name, info=info, timeout=None, **options)
+        super().__init__(**options)
         label = f"agent process {os.path.basename(self.argv[0]) if self.argv else '?'}"
         self.child = Child(
             self.argv,
@@ -113,6 +107,9 @@ class ProcessAgentAdapter(BaseAdapter):
             label=f"{label} of arm {self.name!r}",
             stderr_path=stderr_path,
         )
+
+    def default_name(self) -> str:
+        return _default_name(self.argv)
 
     @property
     def restarts(self) -> int:
@@ -179,10 +176,19 @@ def _default_name(argv: list[str]) -> str:
     return os.path.splitext(os.path.basename(script))[0] or "process"
 
 
-def _check_seconds(what: str, value: Any) -> None:
+def own_timeout(options: AdapterOptions) -> float:
+    """The adapter's ``timeout``, which it enforces itself (ending the program or the
+    socket): the base gets none, so it never cuts in first."""
+    timeout = _seconds("timeout", options.get("timeout", DEFAULT_TIMEOUT))
+    options["timeout"] = None
+    return timeout
+
+
+def _seconds(what: str, value: Any) -> float:
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if not (number and 0 < value < float("inf")):
         raise ConfigError(f"{what} must be a positive number of seconds, got {value!r}")
+    return float(value)
 
 
 __all__ = ["ProcessAgentAdapter", "process_agent", "read_answer"]

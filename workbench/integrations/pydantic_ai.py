@@ -37,11 +37,10 @@ instructions (``MANDATE`` by default) are added per run and digested into
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from workbench.agents import DecisionRequest, Every
+from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, DecisionError, UsageLimitReached, ValidationError
 from workbench.integrations._frameworks import (
     TASK,
@@ -51,7 +50,7 @@ from workbench.integrations._frameworks import (
     plain_output,
     render_payload,
 )
-from workbench.integrations.base import DEFAULT_TIMEOUT, AdapterInfo, BaseAdapter, Mode
+from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
 from workbench.integrations.common import require
 from workbench.integrations.output_modes import (
     adapter_output_mode,
@@ -60,7 +59,7 @@ from workbench.integrations.output_modes import (
     json_object_format,
 )
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import Transcript, digest
+from workbench.transcript import digest
 
 if TYPE_CHECKING:
     from workbench.integrations.endpoints import Endpoint
@@ -138,22 +137,15 @@ class PydanticAIAdapter(BaseAdapter):
         agent: Any = None,
         *,
         deps: Any = None,
-        mode: Mode | str = "live",
         model: Any = None,
         endpoint: Endpoint | None = None,
         output_mode: str | None = None,
-        transcript: Transcript | str | os.PathLike[str] | None = None,
-        recorder: Transcript | str | os.PathLike[str] | None = None,
         instructions: str | None = None,
         bind_output_type: bool = True,
         request_limit: int = 8,
-        name: str | None = None,
-        info: AdapterInfo | None = None,
-        every: Every = "day",
-        prior: Transcript | str | os.PathLike[str] | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        max_calls: int | None = None,
+        **options: Unpack[AdapterOptions],
     ) -> None:
+        mode = mode_of(options)
         _check_agent(agent, mode, bind_output_type)
         if model is not None and endpoint is not None:
             raise ConfigError("pass model= or endpoint=, not both: the endpoint makes the model")
@@ -166,18 +158,10 @@ class PydanticAIAdapter(BaseAdapter):
             instructions = mandate(self.output_mode if bind_output_type else None)
         self.instructions = instructions
         self.request_limit = at_least_one(request_limit, "request_limit")
-        chosen = model if endpoint is None else endpoint.model
-        super().__init__(
-            name=name or _name_of(agent),
-            info=info or self._info(agent, chosen, instructions),
-            every=every,
-            mode=mode,
-            transcript=transcript,
-            recorder=recorder,
-            prior=prior,
-            timeout=timeout,
-            max_calls=max_calls,
-        )
+        super().__init__(**options)
+
+    def default_name(self) -> str:
+        return _name_of(self.agent)
 
     def input_for(self, payload: dict[str, Any]) -> Any:
         return render(payload)
@@ -258,13 +242,14 @@ class PydanticAIAdapter(BaseAdapter):
             model_calls=usage.requests or 1,
         )
 
-    def _info(self, agent: Any, model: Any, instructions: str) -> AdapterInfo:
-        chosen = model if model is not None else getattr(agent, "model", None)
-        text = {"agent": instructions_of(agent), "mandate": instructions}
+    def default_info(self) -> AdapterInfo:
+        model = self.model if self.endpoint is None else self.endpoint.model
+        chosen = model if model is not None else getattr(self.agent, "model", None)
+        text = {"agent": instructions_of(self.agent), "mandate": self.instructions}
         return AdapterInfo(
             framework=self.framework,
             model=chosen if isinstance(chosen, str) or chosen is None else _model_name(chosen),
-            instructions_digest=None if agent is None else digest(text),
+            instructions_digest=None if self.agent is None else digest(text),
             version=installed_version(DISTRIBUTION),
         )
 
