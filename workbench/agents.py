@@ -45,6 +45,8 @@ class RunInfo:
     steps_per_day: int
     ticks_per_step: int
     decision_interval: int  # steps between this arm's decisions: its ``every``, resolved
+    # names the exogenous path whatever the universe size, days or mask (see World.market_path)
+    market_path: str = ""
 
 
 @dataclass(frozen=True)

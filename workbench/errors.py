@@ -2,7 +2,9 @@
 
     WorkbenchError
     ├── ConfigError (ValueError)      bad input from the user: unknown preset or dial,
-    │                                 zero names, days <= 0, unknown arm ...
+    │   │                             zero names, days <= 0, unknown arm ...
+    │   └── MemoryLeak                a persisted memory store would remember the future:
+    │                                 it already learnt from this market path
     ├── MissingDependency (ImportError)
     │                                 an optional extra is not installed; says the pip line
     └── ValidationError               something in a run cannot be trusted
@@ -28,6 +30,10 @@ class WorkbenchError(Exception):
 
 class ConfigError(WorkbenchError, ValueError):
     """The caller passed something the workbench cannot run; the message says the fix."""
+
+
+class MemoryLeak(ConfigError):
+    """A persisted memory store already learnt from this market path; reusing it would leak."""
 
 
 class MissingDependency(WorkbenchError, ImportError):

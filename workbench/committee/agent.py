@@ -37,7 +37,7 @@ from typing import Any, Unpack
 
 import pandas as pd
 
-from workbench.agents import DecisionRequest
+from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.committee.config import CommitteeSpec, load_spec
 from workbench.committee.coordinator import (
     Advisor,
@@ -51,8 +51,9 @@ from workbench.committee.coordinator import (
 from workbench.committee.figures import unverified_figures
 from workbench.committee.models import LazyModel, Reply, RoleModel, ScriptedModel
 from workbench.committee.rating import parse_ratings, render_ratings, size
+from workbench.committee.reflection import committee_memory
 from workbench.committee.roles import RoleAdvisor
-from workbench.committee.scripted import REFERENCE_SCRIPTS
+from workbench.committee.scripted import REFERENCE_SCRIPTS, reflection_lesson
 from workbench.committee.snapshot import verified_snapshot
 from workbench.errors import (
     ConfigError,
@@ -69,6 +70,7 @@ from workbench.integrations.base import (
     noting_failure,
     split_options,
 )
+from workbench.memory.settings import Memory
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Transcript, digest, to_plain
 
@@ -105,6 +107,8 @@ class Committee(BaseAdapter):
     to every scripted model call; extra keywords override settings such as
     ``max_debate_rounds``. A role's exchange is keyed by its model's name (or a
     plain advisor's class), so replay with the same names the recording used.
+    ``memory`` (a ``workbench.memory.Memory``) adds recall and reflection (see
+    ``committee.reflection``); without it the committee is exactly as before.
     """
 
     framework = "committee"
@@ -118,6 +122,7 @@ class Committee(BaseAdapter):
         models: Mapping[str, RoleModel] | None = None,
         advisors: Mapping[str, Advisor] | None = None,
         delay: float = 0.0,
+        memory: Memory | Mapping[str, Any] | bool | None = None,
         **options: Unpack[CommitteeOptions],
     ) -> None:
         adapter_options, settings = split_options(options)
@@ -126,6 +131,7 @@ class Committee(BaseAdapter):
         self.spec = spec if isinstance(spec, CommitteeSpec) else load_spec(spec, **settings)
         if settings and isinstance(spec, CommitteeSpec):
             raise ConfigError("settings overrides apply when loading; pass them to load_spec")
+        self.memory = committee_memory(self.spec, memory)  # None: no memory at all
         self.models = _role_models(self.spec, models or {}, delay)
         self.advisors = _advisors(self.spec, self.models, advisors or {})
         super().__init__(**adapter_options)
@@ -141,10 +147,32 @@ class Committee(BaseAdapter):
         )
 
     def state(self) -> dict[str, Any]:
-        return {"committee": self.spec.id, "settings": dict(self.spec.settings)}
+        state = {"committee": self.spec.id, "settings": dict(self.spec.settings)}
+        return state if self.memory is None else {**state, "memory": self.memory.settings()}
+
+    # --- memory (committee/reflection.py): each hook is a no-op without it ----------------
+    def begin(self, run: RunInfo) -> None:
+        super().begin(run)
+        if self.memory is not None:
+            self.memory.open(run, self)
+
+    def after_execution(
+        self, request: DecisionRequest, decision: Decision, report: ExecutionReport
+    ) -> None:
+        super().after_execution(request, decision, report)
+        if self.memory is not None:
+            self.memory.executed(request.index, report)
+
+    def lessons(self) -> pd.DataFrame:
+        """Every lesson the committee's roles wrote or carried in the last run."""
+        if self.memory is None:
+            raise ConfigError(f"committee {self.name!r} has no memory; build it with memory=")
+        return self.memory.store.frame()
 
     def end(self) -> None:
         super().end()
+        if self.memory is not None:
+            self.memory.close()
         for model in self.models.values():
             if isinstance(model, LazyModel):  # models built from YAML are the committee's own
                 model.close()
@@ -156,6 +184,8 @@ class Committee(BaseAdapter):
             "snapshot": verified_snapshot(request.payload),
         }
         entry = self.record_entry(request, digest(base), snapshot=base["snapshot"])
+        if self.memory is not None:
+            entry.update(await self.memory.reflect(self, request))
         memo = await self.deliberate(request, base)
         entry["roles"] = [{"order": i, **e.to_json()} for i, e in enumerate(memo.entries)]
         for role in entry["roles"]:
@@ -168,6 +198,8 @@ class Committee(BaseAdapter):
         finally:
             _count_figures(entry)
         entry["decision"] = decision.to_json()
+        if self.memory is not None:
+            self.memory.remember(request, entry)
         return decision
 
     async def deliberate(self, request: DecisionRequest, base: dict[str, Any]) -> Memo:
@@ -207,6 +239,8 @@ class Committee(BaseAdapter):
     def _sent(
         self, advisor: Advisor, payload: dict[str, Any], phase: str
     ) -> tuple[dict[str, Any], str]:
+        if self.memory is not None:
+            payload = self.memory.with_lessons(advisor.role, payload)
         given: str | dict[str, Any] = payload
         model = f"advisor:{type(advisor).__qualname__}"
         if isinstance(advisor, RoleAdvisor):
@@ -265,7 +299,8 @@ class Committee(BaseAdapter):
 
     # --- replays -----------------------------------------------------------------------
     def replay_spec(self) -> dict[str, Any]:
-        return {**super().replay_spec(), "committee": self.spec.to_json()}
+        spec = {**super().replay_spec(), "committee": self.spec.to_json()}
+        return spec if self.memory is None else {**spec, "memory": self.memory.settings()}
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> Committee:
@@ -281,6 +316,7 @@ class Committee(BaseAdapter):
             every=spec["every"],
             mode="replay",
             transcript=transcript,
+            memory=spec.get("memory"),
         )
 
     def __repr__(self) -> str:
@@ -343,7 +379,10 @@ def _role_models(
         elif entry["backend"] == "scripted":
             roles = [r for r in spec.roles if r.model == key]
             built[key] = ScriptedModel(
-                entry["name"], _scripts(roles), delay=float(entry.get("delay_s", delay))
+                entry["name"],
+                _scripts(roles),
+                delay=float(entry.get("delay_s", delay)),
+                reflect=reflection_lesson,
             )
         else:
             built[key] = LazyModel(entry)

@@ -79,18 +79,31 @@ Script = Callable[[dict[str, Any]], str]
 
 
 class ScriptedModel:
-    """Answers each role with ``scripts[role](briefing)``; ``delay`` stands in for latency."""
+    """Answers each role with ``scripts[role](briefing)``; ``delay`` stands in for latency.
 
-    def __init__(self, name: str, scripts: Mapping[str, Script], *, delay: float = 0.0) -> None:
+    A reflection briefing (``phase: reflection``, see ``workbench.memory``) is answered
+    by ``reflect(briefing)``, whichever the role."""
+
+    def __init__(
+        self,
+        name: str,
+        scripts: Mapping[str, Script],
+        *,
+        delay: float = 0.0,
+        reflect: Script | None = None,
+    ) -> None:
         self.name, self.scripts, self.delay = name, dict(scripts), float(delay)
+        self.reflect = reflect
 
     async def complete(self, prompt: str) -> Reply:
         role, briefing = read_prompt(prompt)
         if self.delay:
             await asyncio.sleep(self.delay)
-        script = self.scripts.get(role)
+        reflecting = briefing.get("phase") == "reflection"
+        script = self.reflect if reflecting else self.scripts.get(role)
         if script is None:
-            raise FrameworkError(f"scripted model {self.name!r} has no script for role {role!r}")
+            what = "reflection script" if reflecting else "script"
+            raise FrameworkError(f"scripted model {self.name!r} has no {what} for role {role!r}")
         text = script(briefing)
         return Reply(text, token_estimate(prompt), token_estimate(text))
 

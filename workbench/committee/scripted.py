@@ -219,8 +219,42 @@ def portfolio_manager(briefing: Briefing) -> str:
         ratings[symbol] = shift(ratings[symbol], -1)
     for symbol in (s for s in downs if s in ratings):
         ratings[symbol] = shift(ratings[symbol], 1)
+    recalled = _recalled_verdicts(briefing)
+    if recalled and recalled.count("LOST") > recalled.count("GAINED"):
+        ratings = {symbol: shift(rating, 1) for symbol, rating in ratings.items()}
     lines = [RATING_LINE.format(symbol=s, rating=r.value) for s, r in sorted(ratings.items())]
-    return "\n".join([*lines, f"Applied {len(ups)} upgrade(s) and {len(downs)} downgrade(s)."])
+    lines.append(f"Applied {len(ups)} upgrade(s) and {len(downs)} downgrade(s).")
+    if "lessons" in briefing:
+        lost, gained = recalled.count("LOST"), recalled.count("GAINED")
+        cautious = "; one tier more cautious" if lost > gained else ""
+        lines.append(f"Recalled {len(recalled)} lesson(s): {lost} lost, {gained} gained{cautious}.")
+    return "\n".join(lines)
+
+
+# --- reflection (with workbench.memory) -----------------------------------------------
+def reflection_lesson(briefing: Briefing) -> str:
+    """A lesson from the realised outcome: what the decision's orders made, and a verdict."""
+    outcome = briefing["outcome"]
+    pnl, returns, decided = outcome["orders_pnl"], outcome["returns_pct"], outcome["decided"]
+    verdict = "GAINED" if pnl > 0 else ("LOST" if pnl < 0 else "FLAT")
+    best = max(returns, key=lambda s: (returns[s], s))
+    worst = min(returns, key=lambda s: (returns[s], s))
+    advice = {
+        "GAINED": "the stance held up; repeat it in a situation like this",
+        "LOST": "the stance did not hold; be more cautious in a situation like this",
+        "FLAT": "the orders made nothing either way; no change",
+    }[verdict]
+    return (
+        f"VERDICT {verdict}: the decision of day {decided['day']} step {decided['step']} made "
+        f"{_n(pnl)} on its orders (equity change {_n(outcome['equity_change'])}); best "
+        f"{best} {_n(returns[best])}%, worst {worst} {_n(returns[worst])}%. Lesson for "
+        f"{briefing['role']}: {advice}."
+    )
+
+
+def _recalled_verdicts(briefing: Briefing) -> list[str]:
+    lessons = briefing.get("lessons", [])
+    return [m.group(1) for item in lessons if (m := re.match(r"VERDICT (\w+)", item["lesson"]))]
 
 
 REFERENCE_SCRIPTS: dict[str, Callable[[Briefing], str]] = {
@@ -237,4 +271,4 @@ REFERENCE_SCRIPTS: dict[str, Callable[[Briefing], str]] = {
     "portfolio_manager": portfolio_manager,
 }
 
-__all__ = ["REFERENCE_SCRIPTS", "defensive", "score", "tier"]
+__all__ = ["REFERENCE_SCRIPTS", "defensive", "reflection_lesson", "score", "tier"]

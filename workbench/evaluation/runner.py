@@ -198,6 +198,7 @@ class _Run:
             steps_per_day=w.steps_per_day,
             ticks_per_step=w.ticks_per_step,
             decision_interval=self.intervals[i],
+            market_path=w.market_path,
         )
 
     async def _trade(self) -> None:

@@ -17,6 +17,7 @@ from workbench.engine.presets import Preset, preset
 from workbench.engine.universe import Universe, resolve_universe
 from workbench.errors import ConfigError
 from workbench.schema import HISTORY_STEPS
+from workbench.transcript import digest
 
 
 def _positive_int(name: str, value: Any, *, most: int) -> int:
@@ -82,6 +83,17 @@ class World:
         if self.data is None:
             return self.preset.fingerprint
         return self.data.fingerprint(self.preset)
+
+    @cached_property
+    def market_path(self) -> str:
+        """Names the exogenous path: the preset and seed on the simulator (whatever the
+        universe, days or cadence), the bars and their variant on historical data (whatever
+        the mask). A persisted memory refuses a path it learnt from."""
+        if self.data is None:
+            named = {"preset": self.preset.fingerprint, "seed": self.seed}
+        else:
+            named = {"bars": self.data.digest, "variant": self.data.variant.describe()}
+        return digest(named)[:16]
 
     @cached_property
     def stamp(self) -> PresetStamp:

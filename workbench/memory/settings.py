@@ -1,0 +1,141 @@
+"""``Memory``: what an arm remembers with — the settings, and the store it opens each run.
+
+``Memory(horizon=1, k=2)`` gives an arm a fresh, empty store at the start of
+every run: nothing persists by default. ``Memory(path="lessons.json")`` keeps the
+store in that file across runs; the file records the runs it learnt from, and a
+run on one of their market paths is refused (``MemoryLeak``). ``embed=`` swaps
+BM25 for your embedding function; ``roles=`` picks a committee's reflecting roles.
+
+``settings()`` is what a recording keeps (horizon, k, the similarity's name and
+the roles); a replay is built with them and a replay under other settings is
+refused. A replay never reads or writes a store file: the lessons a persisted
+store carried into the recorded run are in its transcript.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.agents import RunInfo
+from workbench.errors import ConfigError
+from workbench.memory import persisted
+from workbench.memory.similarity import Similarity, bm25, embedding_similarity
+from workbench.memory.store import Lesson, MemoryStore, _check_horizon
+
+SETTINGS = ("horizon", "k", "similarity", "roles")
+
+
+class Memory:
+    """Point-in-time memory for one arm; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        horizon: int = 1,
+        k: int = 2,
+        roles: Sequence[str] | None = None,
+        path: str | os.PathLike[str] | None = None,
+        embed: Callable[[Sequence[str]], Sequence[Sequence[float]]] | None = None,
+        embed_name: str | None = None,
+    ) -> None:
+        _check_horizon(horizon)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ConfigError(f"k is how many lessons to recall, a whole number >= 1; got {k!r}")
+        self.horizon, self.k = horizon, k
+        self.roles = None if roles is None else tuple(str(r) for r in roles)
+        self.path = Path(path) if path is not None else None
+        self.similarity: Similarity = (
+            bm25 if embed is None else embedding_similarity(embed, embed_name)
+        )
+        self.store = MemoryStore(self.similarity)
+        self._runs: list[dict[str, Any]] = []
+        self._arm: str | None = None  # the arm using this memory in the current run
+
+    def settings(self) -> dict[str, Any]:
+        """The settings a recording keeps and a replay must share."""
+        out: dict[str, Any] = {"horizon": self.horizon, "k": self.k}
+        out["similarity"] = self.similarity.name
+        if self.roles is not None:
+            out["roles"] = list(self.roles)
+        return out
+
+    # --- one run ---------------------------------------------------------------------
+    def open(self, run: RunInfo, *, carried: Sequence[Mapping[str, Any]] | None = None) -> None:
+        """A store for this run: fresh, loaded from ``path``, or (a replay) the lessons the
+        recorded run carried in."""
+        if self._arm is not None:
+            raise ConfigError(
+                f"arm {run.arm!r}: this Memory is already in use by arm {self._arm!r} in a "
+                "run; give each arm its own Memory"
+            )
+        self.store = MemoryStore(self.similarity)
+        if carried is not None:
+            if self.path is not None:
+                raise ConfigError(
+                    f"arm {run.arm!r}: a replay rebuilds its memory from the transcript; "
+                    "build it with a Memory without path="
+                )
+            self.store.carry([Lesson.from_json(item, run=int(item["run"])) for item in carried])
+        elif self.path is not None:
+            self._runs = persisted.load(self.path, self.store)
+            persisted.refuse_a_learnt_path(self.path, self._runs, run)
+            self._runs.append(persisted.run_entry(run))
+        self._arm = run.arm
+
+    def carried(self) -> list[dict[str, Any]]:
+        """The lessons this run started with (from earlier runs), as JSON."""
+        return [
+            {**entry.to_json(), "run": entry.run} for entry in self.store if entry.run is not None
+        ]
+
+    def close(self) -> None:
+        """End the run: a persisted store is written with this run added to its runs."""
+        if self._arm is None:
+            return
+        self._arm = None
+        if self.path is not None and self._runs:
+            persisted.save(self.path, self.store, self._runs)
+            self._runs = []
+
+    def __repr__(self) -> str:
+        where = f", path={str(self.path)!r}" if self.path else ""
+        return f"Memory(horizon={self.horizon}, k={self.k}, {self.similarity.name}{where})"
+
+
+def as_memory(value: Memory | Mapping[str, Any] | bool | None) -> Memory | None:
+    """``memory=`` as given to an arm: a Memory, True (the defaults), recorded settings, or
+    None/False (no memory: exactly the arm without it)."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return Memory()
+    if isinstance(value, Memory):
+        return value
+    if isinstance(value, Mapping):
+        return from_settings(value)
+    raise ConfigError(f"memory must be a Memory, True or None; got {type(value).__name__}")
+
+
+def from_settings(settings: Mapping[str, Any]) -> Memory:
+    """The Memory a recording's settings describe (BM25 only: an embedding is your code)."""
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise ConfigError(f"memory settings {unknown} are unknown; they are {list(SETTINGS)}")
+    similarity = settings.get("similarity", bm25.name)
+    if similarity != bm25.name:
+        raise ConfigError(
+            f"this memory was recorded with similarity {similarity!r}, which is your own "
+            "embedding: build the arm yourself with Memory(embed=<the same function>, "
+            "embed_name=...) and replay it"
+        )
+    return Memory(
+        horizon=int(settings.get("horizon", 1)),
+        k=int(settings.get("k", 2)),
+        roles=settings.get("roles"),
+    )
+
+
+__all__ = ["SETTINGS", "Memory", "as_memory", "from_settings"]
