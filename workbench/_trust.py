@@ -34,10 +34,13 @@ _ADAPTERS = (
     "workbench.integrations.http_agent:HttpAgentAdapter",
     "workbench.committee.agent:Committee",
     "workbench.committee:Committee",
+    "workbench.testing.learner:Learner",
 )
 _FACTORIES = (
     "workbench.testing.scripted:trend_agent",
     "workbench.testing.scripted:contrarian_agent",
+    "workbench.testing.learner:learner_agent",
+    "workbench.testing.learner:remembering_learner",
     "workbench.committee:committee_agent",
     "workbench.committee.agent:committee_agent",
 )

@@ -32,6 +32,7 @@ from workbench.committee.roles import RoleAdvisor, prompt_for
 from workbench.errors import ConfigError
 from workbench.memory.reflection import REFLECT_INSTRUCTIONS, REFLECTION_PHASE, Pending, Reflection
 from workbench.memory.settings import Memory, as_memory
+from workbench.memory.store import MemoryStore
 from workbench.transcript import digest
 
 if TYPE_CHECKING:
@@ -58,6 +59,10 @@ class CommitteeMemory:
 
     def settings(self) -> dict[str, Any]:
         return {**self.memory.settings(), "roles": list(self.roles)}
+
+    @property
+    def store(self) -> MemoryStore:
+        return self.memory.store
 
     # --- one run ---------------------------------------------------------------------
     def open(self, run: RunInfo, committee: Committee) -> None:

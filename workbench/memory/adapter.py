@@ -69,7 +69,7 @@ class Remembers(BaseAdapter):
         state: dict[str, Any] = super().state()
         if self.memory is None:
             return state
-        return {**state, "memory": {**self.memory.settings(), "reflect": self.reflect_name}}
+        return {**state, "memory": self.memory.settings(), "reflect": self.reflect_name}
 
     def replay_spec(self) -> dict[str, Any]:
         spec: dict[str, Any] = super().replay_spec()

@@ -14,12 +14,15 @@ from typing import Any
 from workbench.errors import ConfigError
 
 # Model-backed arms answered offline by scripted models, by the name a notebook
-# parameter uses: two callable stand-ins (workbench.testing.scripted) and the
-# reference committee. Recorded runs name the factory so a replay rebuilds them.
+# parameter uses: two callable stand-ins (workbench.testing.scripted), the
+# reference committee, and the scripted learner without and with memory
+# (workbench.testing.learner). Recorded runs name the factory so a replay rebuilds them.
 SCRIPTED_ARMS = {
     "trend": "workbench.testing.scripted:trend_agent",
     "contrarian": "workbench.testing.scripted:contrarian_agent",
     "committee": "workbench.committee:committee_agent",
+    "learner": "workbench.testing.learner:learner_agent",
+    "learner_memory": "workbench.testing.learner:remembering_learner",
 }
 MODES = ("live", "record", "replay")
 

@@ -12,7 +12,9 @@ An arm is rebuilt for replay from its roster entry: ``factory`` (a
 ``module:function`` called with ``mode="replay", transcript=..., name=...``),
 ``adapter`` (a ``BaseAdapter`` subclass rebuilt with ``from_replay_spec``) or
 ``agent`` (an ordinary agent such as a baseline, rebuilt from its constructor
-arguments).
+arguments). An arm with memory (``workbench.memory``) keeps its memory settings
+in its entry (a factory's) or its adapter spec; the replay is built with them,
+and its transcript refuses any others.
 
 A recording is data, checked before anything is built: every name it uses (the
 three above and the hooks of an adapter spec) must be in the trust registry
@@ -180,6 +182,9 @@ def arm_spec(arm: Agent, factory: str | None) -> dict[str, Any]:
         spec["kwargs"] = _constructor_arguments(arm)
     if factory is not None or isinstance(arm, BaseAdapter):
         spec["transcript"] = f"transcripts/{arm.name}.json"
+    memory = arm.state().get("memory") if isinstance(arm, BaseAdapter) else None
+    if factory is not None and memory is not None:  # an adapter's replay spec holds its own
+        spec["memory"] = memory
     return spec
 
 
@@ -203,7 +208,10 @@ def build_arm(spec: Mapping[str, Any], folder: Path) -> Agent:
         transcript = Transcript.load(recording_file(folder, spec["transcript"], "transcript"))
         if "factory" in spec:
             factory = resolve_trusted(spec["factory"], what="factory", where=where)
-            arm = factory(mode="replay", transcript=transcript, name=name, every=spec["every"])
+            memory = {"memory": spec["memory"]} if "memory" in spec else {}
+            arm = factory(
+                mode="replay", transcript=transcript, name=name, every=spec["every"], **memory
+            )
         else:
             adapter = resolve_trusted(spec["adapter"], what="adapter", where=where)
             arm = adapter.from_replay_spec(spec["spec"], transcript)
