@@ -66,7 +66,7 @@ class CommitteeMemory:
 
     # --- one run ---------------------------------------------------------------------
     def open(self, run: RunInfo, committee: Committee) -> None:
-        replayed = committee._replay if committee.mode == "replay" else None
+        replayed = committee.transcript if committee.mode == "replay" else None
         carried = replayed.meta.get("memory", {}).get("carried", []) if replayed else None
         self.reflection.open(run, carried)
         if committee.recorder is not None:

@@ -82,7 +82,7 @@ class Remembers(BaseAdapter):
         super().begin(run)
         if self.reflection is None:
             return
-        replayed = self._replay if self.mode == "replay" else None
+        replayed = self.transcript if self.mode == "replay" else None
         carried = replayed.meta.get("memory", {}).get("carried", []) if replayed else None
         self.reflection.open(run, carried)
         if self.recorder is not None:
@@ -124,7 +124,7 @@ class Remembers(BaseAdapter):
         briefing = self.reflection.briefing(pending, role, request.payload)
         prompt = reflection_prompt(role, briefing)
         sent = {"reflection": {"role": role, "model": self.reflect_name, "prompt": prompt}}
-        text = await self._answer(request, sent, digest(sent))
+        text = await self.exchange(request, sent, digest(sent))
         if not isinstance(text, str):
             raise DecisionError(
                 f"arm {role!r}: a lesson is text, but the reflection answered with "
