@@ -37,6 +37,12 @@ BAD = {
     ),
 }
 SMALL = {"names": 10, "days": 3, "include_shipped": False}
+LEARNER_SEEDS = list(range(1, 13))
+LEARNER = {  # the scripted learner without and with memory, on the notebook's default market
+    "arms": "learner,learner_memory",
+    "benchmark": "learner",
+    "seeds": ",".join(map(str, LEARNER_SEEDS)),
+}
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +61,9 @@ def runs(tmp_path_factory) -> dict[str, object]:
     )
     for label, (params, _) in BAD.items():
         jobs.append(make_job(NOTEBOOKS / "evaluate.ipynb", root / label, params, name=label))
+    for metric in ("return_pct", "turnover"):  # their own run store, beside root/learner
+        out, params = root / "learner" / metric, {**LEARNER, "metric": metric}
+        jobs.append(make_job(NOTEBOOKS / "compare.ipynb", out, params, name=f"learner-{metric}"))
     result = run_batch(jobs, workers=2, progress=False, timeout=300)
     return {o.job.name: o for o in result.outcomes}
 
@@ -95,6 +104,25 @@ def test_compare_notebook_writes_the_paired_comparison(runs):
     # one trial in the run store beside out_dir; six arms, so the DSR deflates by six
     assert len((out.parent / "runs" / "trials.jsonl").read_text().splitlines()) == 1
     assert set(table["trials"]) == {6} and (table["dsr"].dropna() <= table["psr"].dropna()).all()
+
+
+@pytest.mark.slow
+def test_compare_notebook_shows_the_paired_effect_of_memory_on_the_learner(runs):
+    from workbench.evaluation.compare import paired_comparison
+    from workbench.notebooks import parameters as check
+
+    market = check.market(None, names=20, days=10, preset="standard-v1")
+    here = check.seed_runs(check.build_arms(["learner", "learner_memory"]), LEARNER_SEEDS, market)
+    for metric in ("return_pct", "turnover"):
+        outcome = runs[f"learner-{metric}"]
+        assert outcome.ok, outcome.describe()
+        table = pd.read_csv(outcome.job.out_dir / "comparison.csv", index_col="arm")
+        assert list(table.index) == ["learner_memory"] and table["seeds"].item() == 12
+        expected = paired_comparison(here, "learner", metric=metric).loc["learner_memory"]
+        for column in ("mean_diff", "ci_low", "ci_high", "p_value"):
+            assert table.loc["learner_memory", column] == pytest.approx(expected[column], rel=1e-9)
+    turnover = pd.read_csv(runs["learner-turnover"].job.out_dir / "comparison.csv")
+    assert turnover["ci_low"].item() > 0, "memory changes what the learner does, measurably"
 
 
 @pytest.mark.slow
