@@ -56,6 +56,8 @@ recordings: $(STAMP)
 	  --arms workbench.testing.scripted:trend_agent,momentum,buy_and_hold
 	$(BIN)/workbench record recordings/committee-reference --overwrite --seed 7 --names 5 --days 3 \
 	  --arms workbench.committee:committee_agent,momentum,buy_and_hold
+	$(BIN)/workbench record recordings/committee-memory --overwrite --seed 7 --names 5 --days 4 \
+	  --arms workbench.committee.reflection:reflecting_committee,momentum
 	$(BIN)/python -m workbench.testing.framework_arms recordings
 	$(BIN)/workbench replay recordings --check
 

@@ -115,3 +115,11 @@ def test_bad_recall_arguments_name_the_fix() -> None:
         MemoryStore().recall("s", 1, at=3)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="k is how many"):
         Memory(k=0)
+
+
+def test_the_package_docstring_session_runs() -> None:
+    import doctest
+
+    import workbench.memory
+
+    assert doctest.testmod(workbench.memory).failed == 0

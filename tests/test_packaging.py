@@ -58,6 +58,7 @@ def test_public_subpackages_export_what_they_list() -> None:
         "workbench.baselines",
         "workbench.schema",
         "workbench.errors",
+        "workbench.memory",
     ):
         loaded = importlib.import_module(module)
         for name in loaded.__all__:

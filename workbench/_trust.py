@@ -43,6 +43,7 @@ _FACTORIES = (
     "workbench.testing.learner:remembering_learner",
     "workbench.committee:committee_agent",
     "workbench.committee.agent:committee_agent",
+    "workbench.committee.reflection:reflecting_committee",
 )
 _HOOKS = (
     "workbench.testing.scripted:size_contrarian",

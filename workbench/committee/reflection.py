@@ -159,4 +159,12 @@ def _reflecting_roles(spec: CommitteeSpec, chosen: tuple[str, ...] | None) -> tu
     return tuple(roles)
 
 
-__all__ = ["REFLECTING_ROLES", "CommitteeMemory", "committee_memory"]
+def reflecting_committee(**kwargs: Any) -> Committee:
+    """The reference committee with ``Memory()`` (horizon 1, k 2): a factory recordings name."""
+    from workbench.committee.agent import Committee
+
+    kwargs.setdefault("memory", Memory())
+    return Committee(**kwargs)
+
+
+__all__ = ["REFLECTING_ROLES", "CommitteeMemory", "committee_memory", "reflecting_committee"]
