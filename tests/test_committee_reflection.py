@@ -107,3 +107,23 @@ def test_the_recorded_committee_replays_from_its_folder(tmp_path: Path) -> None:
 def test_reflecting_roles_are_checked(roles, message) -> None:
     with pytest.raises(ConfigError, match=message):
         Committee(memory=Memory(roles=roles))
+
+
+def test_a_failed_reflection_fails_that_decision_visibly_and_replays_the_same(monkeypatch) -> None:
+    real = ScriptedModel.complete
+
+    async def refuses_to_reflect(self, prompt):
+        if "| PHASE reflection |" in prompt.split("\n", 1)[0]:
+            raise RuntimeError("the model is down")
+        return await real(self, prompt)
+
+    monkeypatch.setattr(ScriptedModel, "complete", refuses_to_reflect)
+    committee = Committee(memory=Memory(), mode="record")
+    results = evaluate([committee], seed=7, universe=5, days=4)
+    errors = results.errors  # day 1 fails reflecting on day 0, so day 2 has nothing to reflect on
+    assert list(errors["day"]) == [1, 3] and set(errors["kind"]) == {"FrameworkError"}
+    assert errors["message"].str.contains("role 'bull_researcher' failed: RuntimeError").all()
+    assert len(committee.lessons()) == 0, "a failed reflection writes no lesson"
+    monkeypatch.setattr(ScriptedModel, "complete", real)
+    again = Committee.from_replay_spec(committee.replay_spec(), committee.recorder)
+    assert evaluate([again], seed=7, universe=5, days=4).digest() == results.digest()
