@@ -10,7 +10,8 @@
 debates), ``config`` (YAML loading), ``snapshot`` (the verified snapshot and
 the no-data marker), ``rating`` (the five tiers and the sizing rule),
 ``models`` (role backends), ``roles`` (prompts), ``scripted`` (offline
-scripts) and ``agent`` (the ``Committee`` arm).
+scripts), ``reflection`` (memory: recalled lessons and the reflection phase,
+``Committee(memory=...)``) and ``agent`` (the ``Committee`` arm).
 """
 
 from workbench.committee.agent import EXECUTOR_PHASE, Committee, committee_agent
