@@ -57,12 +57,16 @@ _STREAMS = (
 class MarketPath:
     """Step bars for every name; rows are steps (warm-up steps first).
 
-    The factor paths behind a simulated market are kept for attribution: a name's
-    log fair value moves each step by drift + ``betas[i] * market_factor[step]`` +
-    ``sector_factors[step, universe.sector_index()[i]]`` + its own idiosyncratic
-    shock (traded prices add a mean-reverting mispricing on top). Factor returns
-    are the zero-mean shocks in log terms, the first step of each day carrying
-    the overnight gap. They are ``None`` for historical bars.
+    The factor paths behind a simulated market are kept for attribution
+    (``workbench.evaluation.attribution``): a name's log mid moves from one step's
+    close to the next by exactly ``drift[step]`` (plus ``variance_drag[i]`` on a
+    day's first step) + ``betas[i] * market_factor[step]`` +
+    ``sector_factors[step, universe.sector_index()[i]]`` + the change of its log
+    ``mispricing`` + its own idiosyncratic shock. Factor returns are the zero-mean
+    shocks in log terms, the first step of each day carrying the overnight gap; the
+    ``*_open`` fields are the parts that had arrived by the step's open (its first
+    tick, and the gap), so a step splits into close-to-open and open-to-close. They
+    are ``None`` for historical bars.
     """
 
     universe: Universe
@@ -82,6 +86,12 @@ class MarketPath:
     market_factor: np.ndarray | None = None  # (steps,) market factor log return per step
     sector_factors: np.ndarray | None = None  # (steps, sectors) log return per step and sector
     betas: np.ndarray | None = None  # (names,) each name's loading on the market factor
+    market_factor_open: np.ndarray | None = None  # (steps,) the part in by the step's open
+    sector_factors_open: np.ndarray | None = None  # (steps, sectors) the same per sector
+    drift: np.ndarray | None = None  # (steps,) common log drift: the day's, on its first step
+    variance_drag: np.ndarray | None = None  # (names,) each name's own, on a day's first step
+    mispricing: np.ndarray | None = None  # (steps, names) log mispricing at the step's close
+    mispricing_open: np.ndarray | None = None  # (steps, names) and at its open
 
     @property
     def warmup_steps(self) -> int:
@@ -132,6 +142,7 @@ def simulate(
         levels=int(preset["depth_levels"]),
         level_step=preset["level_step_bps"] / 1e4,
         betas=traits.beta,
+        variance_drag=-0.5 * day_sim.norm_var,
         **bars.arrays(),
     )
 
@@ -158,8 +169,12 @@ class _BarBuilder:
             k: np.empty(shape)
             for k in ("open", "high", "low", "close", "volume", "half_spread", "depth")
         }
-        self._fields["market_factor"] = np.empty(steps)
-        self._fields["sector_factors"] = np.empty((steps, sectors))
+        for name in ("market_factor", "market_factor_open", "drift"):
+            self._fields[name] = np.empty(steps)
+        for name in ("sector_factors", "sector_factors_open"):
+            self._fields[name] = np.empty((steps, sectors))
+        for name in ("mispricing", "mispricing_open"):
+            self._fields[name] = np.empty(shape)
 
     def put(self, rows: slice, **values: np.ndarray) -> None:
         for key, value in values.items():
@@ -251,11 +266,15 @@ class _DaySimulator:
         # the day's variances are those known at the open; its shocks update them at the close
         var = self._variances()
         scales = self._scales(var, shocks)
-        log_price = self._log_prices(growth, shocks, scales)
+        drift = self._drift(growth)
+        log_price = self._log_fair_values(drift, shocks, scales)
+        mispricing = self._mispricing_ticks()
+        log_price += mispricing
         rows = slice(day * self.steps, (day + 1) * self.steps)
         self._reduce(rows, log_price, bars)
         self._liquidity(rows, var, shocks, bars)
         self._factors(rows, shocks, scales, bars)
+        self._attribution_paths(rows, drift, mispricing, bars)
         self._update_variance(shocks)
 
     def _draw(self) -> _Shocks:
@@ -303,20 +322,27 @@ class _DaySimulator:
             "idio_tick": idio * math.sqrt(day),
         }
 
-    def _log_prices(self, growth: float, s: _Shocks, scales: dict[str, np.ndarray]) -> np.ndarray:
-        """(ticks, names) log mid: fair value after the gap and each tick, plus mispricing.
+    def _drift(self, growth: float) -> float:
+        """The day's common log drift: the equity premium, tilted by growth, per day."""
+        p = self.p
+        annual = p["equity_premium"] + p["growth_sensitivity"] * (growth - p["growth_expansion"])
+        return annual / TRADING_DAYS
+
+    def _log_fair_values(
+        self, drift: float, s: _Shocks, scales: dict[str, np.ndarray]
+    ) -> np.ndarray:
+        """(ticks, names) log fair value after the gap and each tick.
 
         The day's drift accrues in the overnight gap, where the equity premium has been
         earned historically (Cliff, Cooper & Gulen 2008, "Return differences between
         trading and non-trading hours: like night and day"). Factor paths are summed at
         their own size and spread over names once: cumsum is linear.
         """
-        p, t = self.p, self.t
-        drift = p["equity_premium"] + p["growth_sensitivity"] * (growth - p["growth_expansion"])
+        t = self.t
         gap = s.idio[0] * scales["idio_night"]
         gap += t.beta * (s.market[0] * scales["market_night"])
         gap += s.sector[0, t.sector] * scales["sector_night"]
-        gap += drift / TRADING_DAYS - 0.5 * self.norm_var
+        gap += drift - 0.5 * self.norm_var
         ticks = s.idio[1:]  # scaled in place: the draws are not needed after this
         ticks *= scales["idio_tick"]
         ticks[0] += self.log_fair + gap
@@ -326,7 +352,6 @@ class _DaySimulator:
         ticks += np.multiply(market[:, None], t.beta, out=self.factor_buffer)
         ticks += np.take(sector, t.sector, axis=1, out=self.factor_buffer)
         self.log_fair = ticks[-1].copy()
-        ticks += self._mispricing_ticks()
         return ticks
 
     def _mispricing_ticks(self) -> np.ndarray:
@@ -396,4 +421,29 @@ class _DaySimulator:
         sector = s.sector[1:].reshape(self.steps, self.ticks, -1).sum(axis=1)
         sector *= scales["sector_tick"]
         sector[0] += s.sector[0] * scales["sector_night"]
-        bars.put(rows, market_factor=market, sector_factors=sector)
+        # the step's first tick (and on the day's first step, the gap) arrive by its open
+        market_open = s.market[1 :: self.ticks][: self.steps] * scales["market_tick"]
+        market_open[0] += s.market[0] * scales["market_night"]
+        sector_open = s.sector[1 :: self.ticks][: self.steps] * scales["sector_tick"]
+        sector_open[0] += s.sector[0] * scales["sector_night"]
+        bars.put(
+            rows,
+            market_factor=market,
+            sector_factors=sector,
+            market_factor_open=market_open,
+            sector_factors_open=sector_open,
+        )
+
+    def _attribution_paths(
+        self, rows: slice, drift: float, mispricing: np.ndarray, bars: _BarBuilder
+    ) -> None:
+        """The day's drift on its first step, and the log mispricing at each step's ends."""
+        ticks = self.ticks
+        step_drift = np.zeros(self.steps)
+        step_drift[0] = drift
+        bars.put(
+            rows,
+            drift=step_drift,
+            mispricing=mispricing[ticks - 1 :: ticks],
+            mispricing_open=mispricing[::ticks],
+        )
