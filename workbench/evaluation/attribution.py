@@ -1,0 +1,239 @@
+"""Where an arm's P&L comes from, step by step: the maths, as pure functions from arrays.
+
+Every trading step is split at its open into two *legs*: the **gap**, from the
+last close to the open, held with the positions the arm had at that close, and
+the **session**, from the open to the close, held with the positions after the
+step's fills (a decision taken at a close executes from the next open). Over a
+leg a name's mid moves from P0 to P1, and its log move L = log(P1 / P0) is a sum
+of log components: on the simulator exactly the engine's own (the drift, beta x
+the market factor, the sector factor, the change of the name's mispricing, and
+its own shock, which is the remainder; ``workbench.engine.market``); on
+historical bars the estimates of ``workbench.evaluation.factor_estimates``. The
+arithmetic move is split in proportion to the log components,
+
+    part_c = (P1 - P0) * l_c / L,
+
+so the parts add up to the move, each has the sign of its log component, and a
+small move's part is about P0 * l_c. The name's own part (selection) is the move
+less the others, so the parts of every leg sum to its move exactly.
+
+Components, in currency, which sum to the step's P&L:
+
+- **market**: shares x the part of beta x market factor, plus the drift every
+  price carries (the equity premium tilted by growth, less each name's variance
+  correction: what bearing the market's risk earns at all), at the arm's
+  *average* exposure (see timing);
+- **sector**: the same for the sector factors, at the average sector exposures;
+- **selection**: each name's own move, its idiosyncratic shock plus the change of
+  its mispricing; ``selection_mispricing`` is the second part alone (the
+  simulator knows it; unknown on historical bars);
+- **timing**: what changing exposure earned against holding the average. Over a
+  leg the arm's market exposure is X = sum of shares x (P1 - P0) x beta / L
+  (currency per unit of factor log return, about its beta-weighted position
+  value), so its market P&L is X x f for the leg's factor return f. With x = X / W,
+  W the equity at the step's start, and x_bar the mean of x over the sessions of
+  the arm's steps (from the first step it could trade to its bust), market is
+  x_bar x W x f and ``timing_market`` is (x - x_bar) x W x f: over a run, the
+  co-movement of exposure with the factor that Treynor & Mazuy (1966) read as
+  timing. ``timing_sector`` does the same per sector. ``timing_entry`` is what a
+  resting limit order gained by waiting: the move from the open to the mid at
+  which the touch reached its limit;
+- **costs**: each fill against the mid: the half-spread at the touch
+  (``costs_spread``), the walk through the book's levels beyond it
+  (``costs_depth``) and fees (``costs_fees``); all negative or zero;
+- **bust_floor**: the loss below zero equity on the step an arm goes bust, which
+  the equity curve (0 from a bust on, never below) does not show; zero otherwise.
+
+Measured beside the sum, never in it: ``lost_to_clips`` and ``lost_to_refusals``,
+the mid-to-mid move the shares an order was cut (participation cap) or refused
+(leverage cap) would have made from the open they were to fill at to the close
+at which the arm next decided, before costs: opportunity lost, not P&L.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.engine import portable
+
+COMPONENTS = ("market", "sector", "selection", "timing", "costs", "bust_floor")
+DETAILS = (
+    "timing_market",
+    "timing_sector",
+    "timing_entry",
+    "selection_mispricing",
+    "costs_spread",
+    "costs_depth",
+    "costs_fees",
+)
+LOST = ("lost_to_clips", "lost_to_refusals")
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One leg (gap or session) of every trading step, per share of every name.
+
+    Shapes: K trading steps, N names, S sectors. ``sector`` is each name's sector
+    index; ``mispricing`` is None when the source does not know it.
+    """
+
+    move: np.ndarray  # (K, N) P1 - P0
+    per_log: np.ndarray  # (K, N) (P1 - P0) / L: what one unit of log move is worth
+    beta: np.ndarray  # (K, N) loading on the market factor
+    market: np.ndarray  # (K,) market factor log return
+    loading: np.ndarray  # (K, N) loading on the name's sector factor
+    sector_factors: np.ndarray  # (K, S) sector factor log returns
+    sector: np.ndarray  # (N,) sector index of each name
+    drift: np.ndarray  # (K, N) log drift
+    mispricing: np.ndarray | None  # (K, N) change of log mispricing
+
+
+def per_log_move(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(P1 - P0, (P1 - P0) / log(P1 / P0)); where the log move is 0 the second is P0."""
+    move = end - start
+    log_move = portable.log(end / start)
+    moved = log_move != 0.0
+    per_log = np.where(moved, move / np.where(moved, log_move, 1.0), start)
+    return move, per_log
+
+
+def group_sum(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
+    """Sum the last axis of ``values`` within each group: (..., N) -> (..., count)."""
+    out = np.zeros((*values.shape[:-1], count))
+    for g in range(count):
+        out[..., g] = values[..., groups == g].sum(axis=-1)
+    return out
+
+
+@dataclass(frozen=True)
+class LegParts:
+    """An arm's P&L on one leg, by source, and the exposures behind the factor parts."""
+
+    total: np.ndarray  # (A, K) shares x move
+    market_exposure: np.ndarray  # (A, K)
+    market: np.ndarray  # (A, K) market_exposure x factor
+    drift: np.ndarray  # (A, K)
+    sector_exposure: np.ndarray  # (A, K, S)
+    sector: np.ndarray  # (A, K, S) sector_exposure x factor
+    mispricing: np.ndarray | None  # (A, K)
+
+    @property
+    def selection(self) -> np.ndarray:
+        return self.total - self.market - self.drift - self.sector.sum(axis=-1)
+
+
+def leg_parts(holdings: np.ndarray, leg: Leg) -> LegParts:
+    """Split ``holdings`` (A, K, N shares over the leg) x each name's move into its sources."""
+    worth = holdings * leg.per_log
+    market_exposure = (worth * leg.beta).sum(axis=-1)
+    sectors = leg.sector_factors.shape[-1]
+    sector_exposure = group_sum(worth * leg.loading, leg.sector, sectors)
+    return LegParts(
+        total=(holdings * leg.move).sum(axis=-1),
+        market_exposure=market_exposure,
+        market=market_exposure * leg.market,
+        drift=(worth * leg.drift).sum(axis=-1),
+        sector_exposure=sector_exposure,
+        sector=sector_exposure * leg.sector_factors,
+        mispricing=None if leg.mispricing is None else (worth * leg.mispricing).sum(axis=-1),
+    )
+
+
+def static_and_timing(
+    gap_exposure: np.ndarray,
+    session_exposure: np.ndarray,
+    gap_factor: np.ndarray,
+    session_factor: np.ndarray,
+    base: np.ndarray,
+    open_legs: tuple[np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Factor P&L at the average exposure, and the timing part from deviations from it.
+
+    Exposures are (A, K, F) (F factors: 1 for the market, S for sectors), factors
+    (K, F), ``base`` the (A, K) equity at each step's start, and ``open_legs`` the
+    (A, K) gap and session legs in which the arm could hold a position (from the
+    session of the first step an order can fill in, to its bust). The average is
+    taken over those sessions. Returns two (A, K) arrays, summed over the factors.
+    """
+    gap_open, session_open = open_legs
+    ratio = session_exposure / np.where(session_open, base, 1.0)[..., None]
+    counted = np.maximum(session_open.sum(axis=1), 1)[:, None]
+    average = np.where(session_open[..., None], ratio, 0.0).sum(axis=1) / counted
+    static_exposure = average[:, None, :] * base[..., None]  # (A, K, F)
+    moved = gap_factor * gap_open[..., None] + session_factor * session_open[..., None]
+    static = static_exposure * moved
+    earned = gap_exposure * gap_factor + session_exposure * session_factor
+    return static.sum(axis=-1), (earned - static).sum(axis=-1)
+
+
+@dataclass(frozen=True)
+class Fills:
+    """Every fill of a run, one entry each: who, when (trading step), what, at what price."""
+
+    arm: np.ndarray  # (F,) arm index
+    step: np.ndarray  # (F,) trading step it executed in
+    name: np.ndarray  # (F,) name index
+    shares: np.ndarray  # (F,) signed: positive bought
+    price: np.ndarray  # (F,) average fill price
+    fee: np.ndarray  # (F,)
+    limit: np.ndarray  # (F,) limit price, NaN for a market order
+    open: np.ndarray  # (F,) the mid at the step's open
+    half_spread: np.ndarray  # (F,) fraction of mid, in the step
+
+
+def fill_parts(fills: Fills) -> dict[str, np.ndarray]:
+    """Per fill: costs_spread, costs_depth, costs_fees and timing_entry (all (F,))."""
+    side = np.sign(fills.shares)
+    size = np.abs(fills.shares)
+    touch = fills.open * (1.0 + side * fills.half_spread)
+    resting = np.where(side > 0, fills.limit < touch, fills.limit > touch)  # NaN: False
+    # a resting order fills when the touch reaches its limit, at a mid of limit / (1 +- h)
+    mid = np.where(resting, fills.price / (1.0 + side * fills.half_spread), fills.open)
+    against_mid = fills.shares * (mid - fills.price)
+    spread = np.where(resting, against_mid, -size * fills.open * fills.half_spread)
+    return {
+        "costs_spread": spread,
+        "costs_depth": against_mid - spread,
+        "costs_fees": -fills.fee,
+        "timing_entry": fills.shares * (fills.open - mid),
+    }
+
+
+def per_step(values: np.ndarray, arm: np.ndarray, step: np.ndarray, shape: tuple[int, int]):
+    """Sum per-fill (or per-order) ``values`` into an (arms, steps) array."""
+    out = np.zeros(shape)
+    np.add.at(out, (arm, step), values)
+    return out
+
+
+def holdings(fills: Fills, arms: int, steps: int, names: int) -> np.ndarray:
+    """(A, K, N) shares held after each step's fills."""
+    change = np.zeros((arms, steps, names))
+    np.add.at(change, (fills.arm, fills.step, fills.name), fills.shares)
+    return np.cumsum(change, axis=1)
+
+
+def cash(fills: Fills, capital: float, arms: int, steps: int) -> np.ndarray:
+    """(A, K) cash after each step's fills: capital less what was paid, fees included."""
+    paid = per_step(fills.shares * fills.price + fills.fee, fills.arm, fills.step, (arms, steps))
+    return capital - np.cumsum(paid, axis=1)
+
+
+__all__ = [
+    "COMPONENTS",
+    "DETAILS",
+    "LOST",
+    "Fills",
+    "Leg",
+    "LegParts",
+    "cash",
+    "fill_parts",
+    "group_sum",
+    "holdings",
+    "leg_parts",
+    "per_log_move",
+    "per_step",
+    "static_and_timing",
+]

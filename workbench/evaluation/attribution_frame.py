@@ -1,0 +1,293 @@
+"""``results.attribution``: every arm's P&L per step, split by source (see ``attribution``).
+
+``attribute(path, orders, equity, capital=..., intervals=...)`` rebuilds each
+arm's positions and cash from its orders, splits each step's P&L with the
+maths of ``workbench.evaluation.attribution`` and the legs of
+``workbench.evaluation.factor_legs`` (exact on the simulator, a regression
+estimate on historical bars, flagged in the ``estimated`` column), and returns
+one row per arm and step. The components (``COMPONENTS``) sum to ``pnl``, the
+step's change of the arm's equity; the details split timing, selection and
+costs further; ``LOST`` is measured beside them, never added.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from workbench.engine.market import MarketPath
+from workbench.errors import ConfigError
+from workbench.evaluation import attribution as at
+from workbench.evaluation.factor_legs import estimated_legs, exact_legs
+
+Method = Literal["exact", "regression"]
+ATTRIBUTION_COLUMNS = (
+    "arm",
+    "day",
+    "step",
+    *at.COMPONENTS,
+    "pnl",
+    *at.DETAILS,
+    *at.LOST,
+    "estimated",
+)
+
+
+def attribute(
+    path: MarketPath,
+    orders: pd.DataFrame,
+    equity: pd.DataFrame,
+    *,
+    capital: float,
+    intervals: Mapping[str, int],
+    method: Method | None = None,
+) -> pd.DataFrame:
+    """One row per arm and trading step (``ATTRIBUTION_COLUMNS``).
+
+    ``equity`` is the run's equity frame (steps x arms, 0 from a bust on),
+    ``orders`` its orders, ``intervals`` each arm's steps between decisions.
+    ``method`` is "exact" (the simulator's own factors; the default when the path
+    has them) or "regression" (the estimate, the only choice on historical bars).
+    """
+    method = _method(path, method)
+    arms, steps = list(equity.columns), len(equity)
+    first = path.warmup_steps
+    legs = (exact_legs if method == "exact" else estimated_legs)(path, first, steps)
+    curve = equity.to_numpy(dtype=float).T  # (A, K)
+    bust = _bust_steps(curve)
+    read = _Orders.read(orders, arms, path, steps, bust)
+    fills = read.fills(path)
+    held = at.holdings(fills, len(arms), steps, path.universe.size)
+    parts = _components(held, fills, legs, curve, capital, bust)
+    parts["bust_floor"] = _bust_floor(path, fills, held, curve, capital, bust, first)
+    parts["pnl"] = np.diff(curve, axis=1, prepend=capital)
+    parts.update(_lost(path, read, arms, steps, intervals))
+    return _frame(arms, steps, path.steps_per_day, parts, estimated=method == "regression")
+
+
+def _method(path: MarketPath, method: Method | None) -> Method:
+    exact_known = path.market_factor is not None and path.mispricing is not None
+    if method is None:
+        return "exact" if exact_known else "regression"
+    if method not in ("exact", "regression"):
+        raise ConfigError(f"method must be 'exact' or 'regression', got {method!r}")
+    if method == "exact" and not exact_known:
+        raise ConfigError(
+            "exact attribution needs the simulator's factor paths, which historical bars do "
+            "not have; use method='regression' (an estimate)"
+        )
+    return method
+
+
+def _bust_steps(curve: np.ndarray) -> np.ndarray:
+    """Each arm's bust step (its first equity at or below zero), or the step count."""
+    broke = curve <= 0.0
+    return np.where(broke.any(axis=1), broke.argmax(axis=1), curve.shape[1])
+
+
+@dataclass(frozen=True)
+class _Orders:
+    """The orders as arrays, once: who, what, when (trading step of execution), how much."""
+
+    arm: np.ndarray
+    name: np.ndarray
+    step: np.ndarray
+    side: np.ndarray  # +1 buy, -1 sell
+    requested: np.ndarray
+    quantity: np.ndarray
+    price: np.ndarray
+    fee: np.ndarray
+    limit: np.ndarray  # NaN for a market order
+    clipped: np.ndarray
+    clipped_to: np.ndarray
+    status: np.ndarray
+
+    @classmethod
+    def read(
+        cls, orders: pd.DataFrame, arms: list[str], path: MarketPath, steps: int, bust: np.ndarray
+    ) -> _Orders:
+        """The orders of ``arms`` on known symbols that executed by each arm's bust; an
+        order stamped with the (day, step) it was decided at executes in the next step."""
+        arm_at = {arm: i for i, arm in enumerate(arms)}
+        name_at = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
+        arm = np.array([arm_at.get(a, -1) for a in orders["arm"].tolist()], dtype=np.int64)
+        name = np.array([name_at.get(s, -1) for s in orders["symbol"].tolist()], dtype=np.int64)
+        decided = orders["day"].to_numpy(dtype=np.int64) * path.steps_per_day
+        step = decided + orders["step"].to_numpy(dtype=np.int64) + 1
+        keep = (arm >= 0) & (name >= 0) & (step < steps)
+        keep &= step <= bust[np.maximum(arm, 0)]
+
+        def column(key: str) -> np.ndarray:
+            return pd.to_numeric(orders[key], errors="coerce").to_numpy(dtype=float)[keep]
+
+        return cls(
+            arm=arm[keep],
+            name=name[keep],
+            step=step[keep],
+            side=np.where(orders["side"].to_numpy()[keep] == "buy", 1.0, -1.0),
+            requested=column("requested"),
+            quantity=column("quantity"),
+            price=column("price"),
+            fee=column("fee"),
+            limit=column("limit_price"),
+            clipped=orders["clipped"].to_numpy(dtype=bool)[keep],
+            clipped_to=column("clipped_to"),
+            status=orders["status"].to_numpy(dtype=object)[keep],
+        )
+
+    def fills(self, path: MarketPath) -> at.Fills:
+        filled = ((self.status == "filled") | (self.status == "partial")) & (self.quantity > 0)
+        step, name = self.step[filled], self.name[filled]
+        rows = path.warmup_steps + step
+        return at.Fills(
+            arm=self.arm[filled],
+            step=step,
+            name=name,
+            shares=(self.side * self.quantity)[filled],
+            price=self.price[filled],
+            fee=self.fee[filled],
+            limit=self.limit[filled],
+            open=path.open[rows, name],
+            half_spread=path.half_spread[rows, name],
+        )
+
+
+def _components(
+    held: np.ndarray,
+    fills: at.Fills,
+    legs: tuple[at.Leg, at.Leg],
+    curve: np.ndarray,
+    capital: float,
+    bust: np.ndarray,
+) -> dict[str, np.ndarray]:
+    arms, steps = curve.shape
+    k = np.arange(steps)[None, :]
+    alive = k <= bust[:, None]
+    held = held * alive[..., None]  # a bust arm's book is not its P&L any more
+    before = np.concatenate([np.zeros_like(held[:, :1]), held[:, :-1]], axis=1)
+    gap, session = at.leg_parts(before, legs[0]), at.leg_parts(held, legs[1])
+    base = np.concatenate([np.full((arms, 1), capital), curve[:, :-1]], axis=1)
+    open_legs = (alive & (k >= 2), alive & (k >= 1))
+    market, timing_market = at.static_and_timing(
+        gap.market_exposure[..., None], session.market_exposure[..., None],
+        legs[0].market[:, None], legs[1].market[:, None], base, open_legs,
+    )  # fmt: skip
+    sector, timing_sector = at.static_and_timing(
+        gap.sector_exposure, session.sector_exposure,
+        legs[0].sector_factors, legs[1].sector_factors, base, open_legs,
+    )  # fmt: skip
+    per_fill = at.fill_parts(fills)
+    costs = {
+        name: at.per_step(values, fills.arm, fills.step, (arms, steps))
+        for name, values in per_fill.items()
+    }
+    mispricing = (
+        gap.mispricing + session.mispricing
+        if gap.mispricing is not None and session.mispricing is not None
+        else np.full((arms, steps), np.nan)
+    )
+    return {
+        "market": market + gap.drift + session.drift,
+        "sector": sector,
+        "selection": gap.selection + session.selection,
+        "timing": timing_market + timing_sector + costs["timing_entry"],
+        "costs": costs["costs_spread"] + costs["costs_depth"] + costs["costs_fees"],
+        "timing_market": timing_market,
+        "timing_sector": timing_sector,
+        "selection_mispricing": mispricing,
+        **costs,
+    }
+
+
+def _bust_floor(
+    path: MarketPath,
+    fills: at.Fills,
+    held: np.ndarray,
+    curve: np.ndarray,
+    capital: float,
+    bust: np.ndarray,
+    first: int,
+) -> np.ndarray:
+    """At a bust step, minus the book's equity there (at or below zero); 0 elsewhere."""
+    arms, steps = curve.shape
+    floor = np.zeros((arms, steps))
+    cash = at.cash(fills, capital, arms, steps)
+    for a in np.flatnonzero(bust < steps):
+        k = int(bust[a])
+        book = math.fsum((cash[a, k], *(held[a, k] * path.close[first + k]).tolist()))
+        floor[a, k] = -book
+    return floor
+
+
+def _lost(
+    path: MarketPath, orders: _Orders, arms: list[str], steps: int, intervals: Mapping[str, int]
+) -> dict[str, np.ndarray]:
+    """What the shares cut by a clip or a refusal would have made, mid to mid, from the
+    open they were to fill at to the close the arm next decided at."""
+    wanted = np.where(orders.clipped, orders.clipped_to, orders.requested)
+    refused = np.where(orders.status == "refused", wanted, 0.0)
+    every = np.array([intervals.get(a, 1) for a in arms], dtype=np.int64)[orders.arm]
+    horizon = path.warmup_steps + np.minimum(orders.step - 1 + every, steps - 1)
+    start = path.open[path.warmup_steps + orders.step, orders.name]
+    move = orders.side * (path.close[horizon, orders.name] - start)
+    cut, shape = orders.requested - wanted, (len(arms), steps)
+    return {
+        "lost_to_clips": at.per_step(cut * move, orders.arm, orders.step, shape),
+        "lost_to_refusals": at.per_step(refused * move, orders.arm, orders.step, shape),
+    }
+
+
+def _frame(
+    arms: list[str],
+    steps: int,
+    steps_per_day: int,
+    parts: dict[str, np.ndarray],
+    *,
+    estimated: bool,
+) -> pd.DataFrame:
+    day, step = np.divmod(np.arange(steps), steps_per_day)
+    columns: dict[str, Any] = {
+        "arm": pd.Categorical.from_codes(np.repeat(np.arange(len(arms)), steps), pd.Index(arms)),
+        "day": np.tile(day, len(arms)),
+        "step": np.tile(step, len(arms)),
+    }
+    for name in ATTRIBUTION_COLUMNS[3:-1]:
+        columns[name] = parts[name].ravel()
+    columns["estimated"] = np.full(len(arms) * steps, estimated)
+    return pd.DataFrame(columns, columns=list(ATTRIBUTION_COLUMNS))
+
+
+def totals(attribution: pd.DataFrame) -> pd.DataFrame:
+    """One row per arm: every component, detail and lost opportunity summed over the run."""
+    numeric = [c for c in ATTRIBUTION_COLUMNS[3:-1] if c in attribution.columns]
+    summed = attribution.groupby("arm", sort=False)[numeric].sum(min_count=1)
+    summed["estimated"] = attribution.groupby("arm", sort=False)["estimated"].any()
+    return summed
+
+
+def per_seed(runs: Sequence[Any], component: str = "selection") -> pd.DataFrame:
+    """``component`` summed over each run, one row per run (its seed), one column per arm:
+    the table ``paired_comparison`` takes to compare arms on it across seeds."""
+    if component not in ATTRIBUTION_COLUMNS[3:-1]:
+        raise ConfigError(
+            f"unknown attribution component {component!r}; choose from "
+            f"{', '.join(ATTRIBUTION_COLUMNS[3:-1])}"
+        )
+    rows: dict[Any, pd.Series] = {}
+    for i, run in enumerate(runs):
+        frame = getattr(run, "attribution", None)
+        if frame is None or frame.empty:
+            raise ConfigError(
+                f"run {i} has no attribution; pass the Results evaluate returned (a results "
+                "file read back carries none)"
+            )
+        seed = run.meta.get("seed", i)
+        rows[seed if seed not in rows else f"{seed}#{i}"] = totals(frame)[component]
+    table = pd.DataFrame(rows).T
+    table.index.name = "seed"
+    return table
