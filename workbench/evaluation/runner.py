@@ -32,13 +32,13 @@ from workbench.errors import (
     ValidationError,
     WorkbenchError,
 )
-from workbench.evaluation import metrics
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import Pacer, RunOptions
 from workbench.evaluation.progress import RunProgress
-from workbench.evaluation.results import ERROR_COLUMNS, SCORECARD_COLUMNS, Results
+from workbench.evaluation.results import ERROR_COLUMNS, Results
+from workbench.evaluation.scorecard import ArmTally, build_scorecard
 from workbench.evaluation.world import World
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import printable
@@ -338,12 +338,8 @@ class _Run:
         exposure = pd.DataFrame(self.exposure[: self.marked], index=index, columns=list(self.names))
         orders = pd.DataFrame(self.orders, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
-        card = pd.DataFrame(
-            [self._score(i, orders) for i in range(len(self.arms))],
-            index=pd.Index(self.names, name="arm"),
-            columns=list(SCORECARD_COLUMNS),
-        )
-        card["bust_step"] = pd.Series(self.bust_step, index=card.index, dtype=object)
+        tallies = [self._tally(i) for i in range(len(self.arms))]
+        card = build_scorecard(equity, orders, tallies, w.steps_per_day)
         meta = {
             **w.describe(),
             "roster": list(self.names),
@@ -360,39 +356,20 @@ class _Run:
             meta=meta,
         )
 
-    def _score(self, i: int, orders: pd.DataFrame) -> dict[str, Any]:
-        curve, steps = self.equity[: self.marked, i], self.world.steps_per_day
-        mine = orders[orders["arm"] == self.names[i]]
+    def _tally(self, i: int) -> ArmTally:
         arm_usage, state = self.arms[i].usage, self.states[i]
-        bust = self.bust_step[i]
-        return {
-            "return_pct": metrics.total_return_pct(curve),
-            "pnl": metrics.pnl(curve),
-            "sharpe": metrics.sharpe(_until_bust(curve, bust, steps), steps),
-            "max_drawdown_pct": metrics.max_drawdown_pct(curve),
-            "turnover": metrics.turnover(self.books[i].traded_notional, curve),
-            "trades": int(mine["status"].isin(["filled", "partial"]).sum()),
-            "clips": int(mine["clipped"].sum()),
-            "refusals": int((mine["status"] == "refused").sum()),
-            "bust": bust is not None,
-            "bust_step": bust,
-            "errors": state.errors,
-            "last_error": state.last_error,
-            "decisions": state.decisions,
-            "model_calls": arm_usage.model_calls,
-            "tokens": arm_usage.input_tokens + arm_usage.output_tokens,
+        return ArmTally(
+            traded_notional=self.books[i].traded_notional,
+            bust_step=self.bust_step[i],
+            errors=state.errors,
+            last_error=state.last_error,
+            decisions=state.decisions,
+            model_calls=arm_usage.model_calls,
+            tokens=arm_usage.input_tokens + arm_usage.output_tokens,
             # an arm that times its own model calls reports them (recorded, so a replay
             # shows the recorded latency); other arms are timed by the loop
-            "latency_s": arm_usage.latency_s or state.usage.latency_s,
-        }
-
-
-def _until_bust(curve: np.ndarray, bust_step: int | None, steps_per_day: int) -> np.ndarray:
-    """A bust arm's equity up to the close of the day it went bust: after that it holds
-    no account, and a return on zero equity is undefined."""
-    if bust_step is None:
-        return curve
-    return curve[: (bust_step // steps_per_day + 1) * steps_per_day]
+            latency_s=arm_usage.latency_s or state.usage.latency_s,
+        )
 
 
 def _first_leaf(group: BaseExceptionGroup) -> BaseException:

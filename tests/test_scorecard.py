@@ -1,0 +1,61 @@
+"""The scorecard is assembled in one function beside the metrics (build_scorecard)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from workbench.evaluation import metrics
+from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.evaluation.runner import ORDER_COLUMNS
+from workbench.evaluation.scorecard import ArmTally, build_scorecard, until_bust
+
+STEPS_PER_DAY = 2
+
+
+def _orders(rows: list[dict]) -> pd.DataFrame:
+    base = dict.fromkeys(ORDER_COLUMNS)
+    base.update(clipped=False, quantity=0.0, fee=0.0, status="filled")
+    return pd.DataFrame([{**base, **row} for row in rows], columns=list(ORDER_COLUMNS))
+
+
+def _tally(**changes) -> ArmTally:
+    fields = dict(
+        traded_notional=500.0, bust_step=None, errors=0, last_error="", decisions=3,
+        model_calls=0, tokens=0, latency_s=0.25,
+    )  # fmt: skip
+    return ArmTally(**{**fields, **changes})
+
+
+def test_each_row_is_the_metrics_of_its_curve_and_the_counts_of_its_orders() -> None:
+    equity = pd.DataFrame({"a": [1000.0, 1010.0, 990.0, 1030.0], "b": [1000.0, 400.0, 0.0, 0.0]})
+    orders = _orders(
+        [
+            {"arm": "a", "status": "filled"},
+            {"arm": "a", "status": "partial", "clipped": True},
+            {"arm": "a", "status": "refused"},
+            {"arm": "b", "status": "filled"},
+        ]
+    )
+    tallies = [_tally(errors=1, last_error="DecisionError: x", tokens=42), _tally(bust_step=2)]
+    card = build_scorecard(equity, orders, tallies, STEPS_PER_DAY)
+    assert list(card.index) == ["a", "b"] and list(card.columns) == list(SCORECARD_COLUMNS)
+    a, b = card.loc["a"], card.loc["b"]
+    curve = equity["a"].to_numpy()
+    assert a["return_pct"] == metrics.total_return_pct(curve) and a["pnl"] == 30.0
+    assert a["sharpe"] == metrics.sharpe(curve, STEPS_PER_DAY)
+    assert a["turnover"] == metrics.turnover(500.0, curve)
+    assert (a["trades"], a["clips"], a["refusals"]) == (2, 1, 1)
+    assert (a["errors"], a["last_error"], a["tokens"], a["latency_s"]) == (
+        1, "DecisionError: x", 42, 0.25,
+    )  # fmt: skip
+    assert b["bust"] and b["bust_step"] == 2 and b["pnl"] == -1000.0 and b["trades"] == 1
+    bust_curve = equity["b"].to_numpy()
+    assert b["sharpe"] == metrics.sharpe(until_bust(bust_curve, 2, STEPS_PER_DAY), STEPS_PER_DAY)
+    assert not a["bust"] and a["bust_step"] is None
+
+
+def test_a_bust_curve_is_read_to_the_close_of_its_bust_day() -> None:
+    curve = np.arange(8.0)
+    assert until_bust(curve, None, 3) is curve
+    assert until_bust(curve, 4, 3).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
