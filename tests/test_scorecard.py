@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
+import pytest
 
 from workbench.evaluation import metrics
 from workbench.evaluation.results import SCORECARD_COLUMNS
 from workbench.evaluation.runner import ORDER_COLUMNS
-from workbench.evaluation.scorecard import ArmTally, build_scorecard, until_bust
+from workbench.evaluation.scorecard import ArmTally, build_scorecard, pnl_share_pct, until_bust
 
 STEPS_PER_DAY = 2
 
@@ -38,7 +41,14 @@ def test_each_row_is_the_metrics_of_its_curve_and_the_counts_of_its_orders() -> 
         ]
     )
     tallies = [_tally(errors=1, last_error="DecisionError: x", tokens=42), _tally(bust_step=2)]
-    card = build_scorecard(equity, orders, tallies, STEPS_PER_DAY)
+    attribution = pd.DataFrame(
+        {
+            "arm": ["a"] * 4 + ["b"] * 4,
+            "market": [0.0, 6.0, 0.0, 3.0, 0.0, -900.0, 0.0, 0.0],
+            "selection": [0.0, 3.0, -20.0, 38.0, 0.0, -100.0, 0.0, 0.0],
+        }
+    )
+    card = build_scorecard(equity, orders, tallies, STEPS_PER_DAY, attribution)
     assert list(card.index) == ["a", "b"] and list(card.columns) == list(SCORECARD_COLUMNS)
     a, b = card.loc["a"], card.loc["b"]
     curve = equity["a"].to_numpy()
@@ -49,6 +59,8 @@ def test_each_row_is_the_metrics_of_its_curve_and_the_counts_of_its_orders() -> 
     assert (a["errors"], a["last_error"], a["tokens"], a["latency_s"]) == (
         1, "DecisionError: x", 42, 0.25,
     )  # fmt: skip
+    assert (a["pnl_market_pct"], a["pnl_selection_pct"]) == pytest.approx((30.0, 70.0))
+    assert (b["pnl_market_pct"], b["pnl_selection_pct"]) == pytest.approx((90.0, 10.0))
     assert b["bust"] and b["bust_step"] == 2 and b["pnl"] == -1000.0 and b["trades"] == 1
     bust_curve = equity["b"].to_numpy()
     assert b["sharpe"] == metrics.sharpe(until_bust(bust_curve, 2, STEPS_PER_DAY), STEPS_PER_DAY)
@@ -59,3 +71,8 @@ def test_a_bust_curve_is_read_to_the_close_of_its_bust_day() -> None:
     curve = np.arange(8.0)
     assert until_bust(curve, None, 3) is curve
     assert until_bust(curve, 4, 3).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+
+
+def test_a_share_of_no_pnl_is_undefined() -> None:
+    assert math.isnan(pnl_share_pct(np.array([1.0, -1.0]), 0.0))
+    assert pnl_share_pct(np.array([1.0, 2.0]), -3.0) == -100.0

@@ -13,11 +13,13 @@ from workbench import services
 from workbench.engine.presets import DIALS
 from workbench.errors import ConfigError, RecordingError, UntrustedRecording
 from workbench.evaluation import evaluate
+from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS
 from workbench.evaluation.compare import COMPARISON_COLUMNS, paired_comparison
 from workbench.evaluation.results import SCORECARD_COLUMNS
 from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
 from workbench.recordings import distrust, trust
 from workbench.services.glossary import (
+    ATTRIBUTION,
     CAVEATS,
     COMPARISON,
     METRICS,
@@ -93,6 +95,18 @@ def test_every_tearsheet_and_comparison_column_has_exactly_one_definition() -> N
     assert "ddof=1" in definition("annual_volatility_pct") and "252" in definition("sortino")
     assert "Bailey" in definition("dsr") and "trials" in definition("dsr")
     assert "trials_in_store" in glossary["caveats"]["trials"]
+
+
+def test_every_attribution_column_has_exactly_one_definition() -> None:
+    glossary = services.metrics_glossary()
+    described = [c for c in ATTRIBUTION_COLUMNS if c not in ("arm", "day", "step", "pnl")]
+    assert list(glossary["attribution"]) == described == list(ATTRIBUTION)
+    books = (METRICS, TEARSHEET, COMPARISON, ATTRIBUTION)
+    for column in described:
+        assert sum(column in book for book in books) == 1, column
+        assert definition(column)
+    assert "not part of the p&l" in definition("lost_to_clips").lower()
+    assert "estimate" in definition("estimated")
 
 
 # --- evaluation and the run store ----------------------------------------------------

@@ -26,6 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     again.add_argument(
         "--check", action="store_true", help="exit with an error if any result differs"
     )
+    again.add_argument(
+        "--accept-new-columns",
+        action="store_true",
+        help="rewrite a recording's expected results and digest when the replay changed no "
+        "recorded value and only added columns or tables; refuse (and list) anything else",
+    )
     again.set_defaults(handler=_replay)
 
 
@@ -58,6 +64,8 @@ def _replay(args: argparse.Namespace) -> int:
     folders = find_recordings(args.path)
     if not folders:
         raise RecordingError(f"no recording (manifest.json) under {args.path}")
+    if args.accept_new_columns:
+        return _accept_new_columns(folders)
     failed = 0
     for folder in folders:
         report = replay(folder, check=False)
@@ -67,5 +75,19 @@ def _replay(args: argparse.Namespace) -> int:
         failed += not report.matched
     if args.check and failed:
         print(f"\n{failed} of {len(folders)} recordings differ", flush=True)
+        return 1
+    return 0
+
+
+def _accept_new_columns(folders: list[Path]) -> int:
+    from workbench.recordings.migrate import accept_new_columns
+
+    refused = 0
+    for folder in folders:
+        migration = accept_new_columns(folder)
+        print(migration.summary(), flush=True)
+        refused += migration.status == "refused"
+    if refused:
+        print(f"\n{refused} of {len(folders)} recordings refused: record them again", flush=True)
         return 1
     return 0

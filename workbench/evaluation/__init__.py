@@ -1,5 +1,11 @@
-"""Evaluation: worlds, the runner, sweeps, results and metrics."""
+"""Evaluation: worlds, the runner, sweeps, results, metrics and P&L attribution."""
 
+from workbench.evaluation.attribution_frame import (
+    ATTRIBUTION_COLUMNS,
+    attribute,
+    attribution_per_seed,
+    attribution_totals,
+)
 from workbench.evaluation.results import Results, canonical_json
 from workbench.evaluation.runner import aevaluate, evaluate, run_world
 from workbench.evaluation.sweep import scorecards, sweep
@@ -7,10 +13,14 @@ from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS, tearsheet
 from workbench.evaluation.world import World
 
 __all__ = [
+    "ATTRIBUTION_COLUMNS",
     "TEARSHEET_COLUMNS",
     "Results",
     "World",
     "aevaluate",
+    "attribute",
+    "attribution_per_seed",
+    "attribution_totals",
     "canonical_json",
     "evaluate",
     "run_world",

@@ -168,8 +168,8 @@ def _components(
     arms, steps = curve.shape
     k = np.arange(steps)[None, :]
     alive = k <= bust[:, None]
-    held = held * alive[..., None]  # a bust arm's book is not its P&L any more
     before = np.concatenate([np.zeros_like(held[:, :1]), held[:, :-1]], axis=1)
+    held, before = held * alive[..., None], before * alive[..., None]  # a bust book is no P&L
     gap, session = at.leg_parts(before, legs[0]), at.leg_parts(held, legs[1])
     base = np.concatenate([np.full((arms, 1), capital), curve[:, :-1]], axis=1)
     open_legs = (alive & (k >= 2), alive & (k >= 1))
@@ -262,7 +262,7 @@ def _frame(
     return pd.DataFrame(columns, columns=list(ATTRIBUTION_COLUMNS))
 
 
-def totals(attribution: pd.DataFrame) -> pd.DataFrame:
+def attribution_totals(attribution: pd.DataFrame) -> pd.DataFrame:
     """One row per arm: every component, detail and lost opportunity summed over the run."""
     numeric = [c for c in ATTRIBUTION_COLUMNS[3:-1] if c in attribution.columns]
     summed = attribution.groupby("arm", sort=False)[numeric].sum(min_count=1)
@@ -270,7 +270,7 @@ def totals(attribution: pd.DataFrame) -> pd.DataFrame:
     return summed
 
 
-def per_seed(runs: Sequence[Any], component: str = "selection") -> pd.DataFrame:
+def attribution_per_seed(runs: Sequence[Any], component: str = "selection") -> pd.DataFrame:
     """``component`` summed over each run, one row per run (its seed), one column per arm:
     the table ``paired_comparison`` takes to compare arms on it across seeds."""
     if component not in ATTRIBUTION_COLUMNS[3:-1]:
@@ -287,7 +287,7 @@ def per_seed(runs: Sequence[Any], component: str = "selection") -> pd.DataFrame:
                 "file read back carries none)"
             )
         seed = run.meta.get("seed", i)
-        rows[seed if seed not in rows else f"{seed}#{i}"] = totals(frame)[component]
+        rows[seed if seed not in rows else f"{seed}#{i}"] = attribution_totals(frame)[component]
     table = pd.DataFrame(rows).T
     table.index.name = "seed"
     return table

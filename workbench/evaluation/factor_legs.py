@@ -71,7 +71,7 @@ def estimated_legs(path: MarketPath, first: int, steps: int) -> tuple[Leg, Leg]:
     sector, kept = _sector_groups(path)
     gap_market, gap_sectors = _indices(gap_log, sector, kept)
     session_market, session_sectors = _indices(session_log, sector, kept)
-    beta, loading = _loadings(
+    beta, loading = trailing_loadings(
         gap_log + session_log, gap_market + session_market, gap_sectors + session_sectors,
         sector, kept, rows,
     )  # fmt: skip
@@ -111,7 +111,7 @@ def _indices(
     return market, sectors
 
 
-def _loadings(
+def trailing_loadings(
     returns: np.ndarray,
     market: np.ndarray,
     sectors: np.ndarray,
@@ -131,7 +131,8 @@ def _loadings(
     x2 = sectors[:, sector] * kept[sector]
     y = returns
     start = np.maximum(rows - WINDOW, 1)
-    n = (rows - start).astype(float)[:, None]
+    count = (rows - start)[:, None]
+    n = np.maximum(count, 1).astype(float)
 
     def window(values: np.ndarray) -> np.ndarray:
         running = np.vstack([np.zeros((1, names)), np.cumsum(values, axis=0)])
@@ -148,7 +149,7 @@ def _loadings(
         two = np.where(kept[sector], det > 1e-12 * c11 * c22, False)
         beta = np.where(two, (c22 * c1y - c12 * c2y) / det, c1y / c11)
         loading = np.where(two, (c11 * c2y - c12 * c1y) / det, 0.0)
-    enough = (n >= MIN_OBSERVATIONS) & (c11 > 0)
+    enough = (count >= MIN_OBSERVATIONS) & (c11 > 0)
     prior = np.broadcast_to(kept[sector].astype(float), loading.shape)
     beta = np.where(enough, beta, 1.0)
     loading = np.where(enough & two, loading, prior)

@@ -15,6 +15,8 @@ from workbench import transcript
 SCORECARD_COLUMNS = (
     "return_pct",
     "pnl",
+    "pnl_market_pct",
+    "pnl_selection_pct",
     "sharpe",
     "max_drawdown_pct",
     "turnover",
@@ -81,7 +83,11 @@ class Results:
     - ``orders``: one row per action, with fills, clips and refusals;
     - ``errors``: one row per failed decision (arm, day, step, kind, message, and the
       traceback of the agent's own code when it raised);
-    - ``meta``: the experiment (seed, preset, universe, cadence, roster).
+    - ``meta``: the experiment (seed, preset, universe, cadence, roster);
+    - ``attribution``: one row per arm and step, the P&L split into market, sector,
+      selection, timing and costs (``workbench.evaluation.attribution``). It is
+      derived from the rest and the market, so it is not part of ``to_dict``, the
+      JSON form or the digest; the scorecard carries its two shares.
     """
 
     scorecard: pd.DataFrame
@@ -90,6 +96,7 @@ class Results:
     errors: pd.DataFrame
     meta: dict[str, Any] = field(default_factory=dict)
     exposure: pd.DataFrame = field(default_factory=pd.DataFrame)
+    attribution: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def __post_init__(self) -> None:
         # exception messages reach these columns; no secret in them is shown or written
@@ -136,8 +143,8 @@ class Results:
         return canonical_json(card.to_dict(orient="records"))
 
     def save(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write scorecard (CSV + JSON), equity, exposure and orders (Parquet), results.json
-        and timing.json.
+        """Write scorecard (CSV + JSON), equity, exposure, orders and attribution (Parquet),
+        results.json and timing.json.
 
         Every file but timing.json (wall-clock latency) is byte-identical across runs.
         """
@@ -149,6 +156,7 @@ class Results:
             "equity": out / "equity.parquet",
             "exposure": out / "exposure.parquet",
             "orders": out / "orders.parquet",
+            "attribution": out / "attribution.parquet",
             "results": out / "results.json",
             "timing": out / "timing.json",
         }
@@ -159,6 +167,7 @@ class Results:
         self.equity.to_parquet(paths["equity"])
         self.exposure.to_parquet(paths["exposure"])
         self.orders.to_parquet(paths["orders"])
+        self.attribution.to_parquet(paths["attribution"])
         paths["results"].write_text(self.to_json())
         return paths
 

@@ -33,6 +33,7 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.evaluation.arms import resolve_arms
+from workbench.evaluation.attribution_frame import attribute
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import Pacer, RunOptions
@@ -338,8 +339,15 @@ class _Run:
         exposure = pd.DataFrame(self.exposure[: self.marked], index=index, columns=list(self.names))
         orders = pd.DataFrame(self.orders, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
+        attribution = attribute(
+            self.path,
+            orders,
+            equity,
+            capital=self.options.capital,
+            intervals=dict(zip(self.names, self.intervals, strict=True)),
+        )
         tallies = [self._tally(i) for i in range(len(self.arms))]
-        card = build_scorecard(equity, orders, tallies, w.steps_per_day)
+        card = build_scorecard(equity, orders, tallies, w.steps_per_day, attribution)
         meta = {
             **w.describe(),
             "roster": list(self.names),
@@ -354,6 +362,7 @@ class _Run:
             orders=orders,
             errors=errors,
             meta=meta,
+            attribution=attribution,
         )
 
     def _tally(self, i: int) -> ArmTally:

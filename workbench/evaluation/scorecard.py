@@ -2,13 +2,15 @@
 
 ``build_scorecard`` is the one place a scorecard row is made: the metrics of
 ``workbench.evaluation.metrics`` on each arm's equity curve, its order counts,
-and what the run tallied for it
+the shares of its P&L from the market and from selection
+(``workbench.evaluation.attribution``), and what the run tallied for it
 (``ArmTally``: traded notional, bust, failures, model use). Column order and
 meaning: ``SCORECARD_COLUMNS`` and the glossary.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +41,7 @@ def build_scorecard(
     orders: pd.DataFrame,
     tallies: Sequence[ArmTally],
     steps_per_day: int,
+    attribution: pd.DataFrame,
 ) -> pd.DataFrame:
     """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``."""
     arms = list(equity.columns)
@@ -48,6 +51,7 @@ def build_scorecard(
             orders[orders["arm"] == arm],
             tally,
             steps_per_day,
+            attribution[attribution["arm"] == arm],
         )
         for arm, tally in zip(arms, tallies, strict=True)
     ]
@@ -62,10 +66,14 @@ def _row(
     orders: pd.DataFrame,
     tally: ArmTally,
     steps_per_day: int,
+    attribution: pd.DataFrame,
 ) -> dict[str, Any]:
+    pnl = metrics.pnl(curve)
     return {
         "return_pct": metrics.total_return_pct(curve),
-        "pnl": metrics.pnl(curve),
+        "pnl": pnl,
+        "pnl_market_pct": pnl_share_pct(attribution["market"].to_numpy(), pnl),
+        "pnl_selection_pct": pnl_share_pct(attribution["selection"].to_numpy(), pnl),
         "sharpe": metrics.sharpe(until_bust(curve, tally.bust_step, steps_per_day), steps_per_day),
         "max_drawdown_pct": metrics.max_drawdown_pct(curve),
         "turnover": metrics.turnover(tally.traded_notional, curve),
@@ -81,6 +89,14 @@ def _row(
         "tokens": tally.tokens,
         "latency_s": tally.latency_s,
     }
+
+
+def pnl_share_pct(part: np.ndarray, pnl: float) -> float:
+    """A component's total (``part``, one value per step) as a percentage of the P&L;
+    NaN when the P&L is zero (nothing to share out)."""
+    if pnl == 0.0:
+        return math.nan
+    return math.fsum(part.tolist()) / pnl * 100.0
 
 
 def until_bust(curve: np.ndarray, bust_step: int | None, steps_per_day: int) -> np.ndarray:

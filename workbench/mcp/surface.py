@@ -61,6 +61,7 @@ FORBIDDEN_TOOLS: frozenset[str] = frozenset(
         # rewrites or removes recorded evidence
         "delete_recording",
         "rewrite_recording",
+        "accept_new_columns",
         "update_recording",
         "save_recording",
         "rerecord",

@@ -25,11 +25,12 @@ MAX_MEMOS = 20
 
 
 def glossary_entries() -> dict[str, tuple[str, str]]:
-    """Every metric definition the glossary holds (scorecard, tearsheet, comparison)."""
+    """Every metric definition the glossary holds (scorecard, tearsheet, comparison,
+    attribution)."""
     from workbench.services import glossary
 
     entries: dict[str, tuple[str, str]] = {}
-    for table in ("METRICS", "TEARSHEET", "COMPARISON"):
+    for table in ("METRICS", "TEARSHEET", "COMPARISON", "ATTRIBUTION"):
         entries.update(getattr(glossary, table, {}))
     return entries
 

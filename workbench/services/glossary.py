@@ -7,7 +7,7 @@ zero risk-free rate, 0.0 when undefined; drawdown as a positive percentage of th
 peak; one-way turnover over mean equity; nothing computed past a bust) and
 ``workbench.evaluation.deflated``. Tool descriptions, the HTML report and the
 notebooks all read the text from here. A test checks that every scorecard,
-tearsheet and comparison column has exactly one entry.
+tearsheet, comparison and attribution column has exactly one entry.
 """
 
 from __future__ import annotations
@@ -29,6 +29,21 @@ METRICS: dict[str, tuple[str, str]] = {
     "pnl": (
         "Final equity minus starting capital, in currency units, marked to mid.",
         "Scales with capital; compare return_pct across runs of different capital.",
+    ),
+    "pnl_market_pct": (
+        "The attribution's market component (beta exposure x the market factor's return, and "
+        "the drift every price carries, at the arm's average exposure) summed over the run, "
+        "as a percentage of pnl. Exact on the simulator, a regression estimate on historical "
+        "bars. Null when pnl is 0.",
+        "A share of a net figure: near-zero pnl makes it huge, and components of opposite "
+        "sign make shares above 100 % or below 0; read the amounts in results.attribution.",
+    ),
+    "pnl_selection_pct": (
+        "The attribution's selection component (each held name's own return: its "
+        "idiosyncratic move and the change of its mispricing) summed over the run, as a "
+        "percentage of pnl. Null when pnl is 0.",
+        "On one path selection is mostly luck; compare it across seeds (the paired "
+        "difference of selection P&L), not from one run.",
     ),
     "sharpe": (
         "Mean of day returns over their sample standard deviation (ddof=1), times sqrt(252), "
@@ -235,6 +250,97 @@ COMPARISON: dict[str, tuple[str, str]] = {
     ),
 }
 
+# columns of results.attribution (workbench.evaluation.attribution); pnl is the scorecard's
+ATTRIBUTION: dict[str, tuple[str, str]] = {
+    "market": (
+        "P&L from the market factor at the arm's average exposure: its average beta-weighted "
+        "position value (as a fraction of equity) x equity x the market factor's return, "
+        "plus the drift every price carries (equity premium, growth tilt, variance "
+        "correction). Each name's arithmetic move is split in proportion to its log "
+        "components, so the components sum to the P&L exactly.",
+        "Average exposure: what changing the exposure earned is in timing, not here.",
+    ),
+    "sector": (
+        "P&L from the sector factors at the arm's average exposure to each sector.",
+        "On historical bars only sectors of three names or more have a factor; a name in a "
+        "smaller sector has its sector moves in selection.",
+    ),
+    "selection": (
+        "P&L from each held name's own return: its idiosyncratic move and the change of its "
+        "mispricing, what is left of its move after market, sector and drift.",
+        "One path's selection is mostly luck; compare it across seeds. On historical bars it "
+        "also holds the regression's intercept and error.",
+    ),
+    "timing": (
+        "P&L from changing exposure against holding the average: timing_market + "
+        "timing_sector + timing_entry.",
+        "Positive timing on one path can be luck like any other P&L; a seed-by-seed "
+        "comparison says more.",
+    ),
+    "costs": (
+        "What fills paid against the mid: costs_spread + costs_depth + costs_fees (zero or "
+        "negative).",
+        "Measured against the mid at the fill, so a price move before the fill is not a cost here.",
+    ),
+    "bust_floor": (
+        "On the step an arm went bust, the loss below zero equity that the equity curve "
+        "(0 from a bust on) does not show; 0 on every other step.",
+        "Non-zero only for a bust arm; the rest of its book's fate after the bust is not its P&L.",
+    ),
+    "timing_market": (
+        "(x - x_bar) x equity x the market factor's return over each leg, x the arm's market "
+        "exposure over equity and x_bar its mean over the arm's sessions: the co-movement of "
+        "exposure with the market (Treynor & Mazuy 1966).",
+        "An arm whose exposure drifts with prices (buy and hold) shows a little timing it "
+        "did not choose.",
+    ),
+    "timing_sector": (
+        "The same as timing_market for each sector factor, summed over sectors.",
+        "Sector exposure changes with every trade in a name, so stock pickers show it too.",
+    ),
+    "timing_entry": (
+        "What resting limit orders gained by waiting: shares x the move from the step's open "
+        "to the mid at which the touch reached the limit.",
+        "Zero for market orders; a limit that never filled earns nothing and is not counted.",
+    ),
+    "selection_mispricing": (
+        "The part of selection from the change of the held names' mispricing (price over "
+        "fair value), which the simulator knows; null on historical bars.",
+        "Mispricing reverts within a step or two: it rewards trading often, before costs.",
+    ),
+    "costs_spread": (
+        "Half-spread paid against the mid at the touch, per fill.",
+        "Wider in stress: the same strategy costs more in a turbulent preset.",
+    ),
+    "costs_depth": (
+        "What walking the book past its first level cost beyond the half-spread.",
+        "Grows with order size against the book's depth; split large orders across steps.",
+    ),
+    "costs_fees": (
+        "Fees charged on traded notional (fee_bps, 0.5 by default), as a negative amount.",
+        "Small beside the spread at the default rate; they scale with turnover, not with "
+        "the order's size against the book.",
+    ),
+    "lost_to_clips": (
+        "Not part of the P&L: what the shares cut by the participation cap would have made, "
+        "mid to mid, from the open they were to fill at to the close the arm next decided "
+        "at, before costs.",
+        "A lost opportunity can be negative (the cut saved money); it is measured, never "
+        "added to the sum.",
+    ),
+    "lost_to_refusals": (
+        "Not part of the P&L: the same for shares of orders the market refused (leverage "
+        "cap, no whole share under the participation cap).",
+        "Unknown symbols and zero-share orders have nothing to value and count 0.",
+    ),
+    "estimated": (
+        "True when the split is a regression estimate (historical bars: equal-weight market "
+        "and sector indices, loadings from the 60 steps before, no look-ahead); False when it "
+        "is exact (the simulator's own factor paths).",
+        "An estimate puts estimation error and the intercept in selection.",
+    ),
+}
+
 CAVEATS: dict[str, str] = {
     "single_path": (
         "One seed is one market path. A ranking from one path is an anecdote; use "
@@ -262,8 +368,8 @@ CAVEATS: dict[str, str] = {
 
 
 def metrics_glossary() -> dict[str, Any]:
-    """Every scorecard, tearsheet and comparison column with its definition and pitfall,
-    plus the caveats every ranking carries."""
+    """Every scorecard, tearsheet, comparison and attribution column with its definition and
+    pitfall, plus the caveats every ranking carries."""
     entries = {**METRICS, **TEARSHEET}
     return {
         "metrics": {
@@ -278,12 +384,17 @@ def metrics_glossary() -> dict[str, Any]:
             name: {"definition": text, "pitfall": pitfall}
             for name, (text, pitfall) in COMPARISON.items()
         },
+        "attribution": {
+            name: {"definition": text, "pitfall": pitfall}
+            for name, (text, pitfall) in ATTRIBUTION.items()
+        },
         "caveats": dict(CAVEATS),
     }
 
 
 def definition(name: str) -> str:
-    """The one definition of ``name`` (a scorecard, tearsheet or comparison column)."""
+    """The one definition of ``name`` (a scorecard, tearsheet, comparison or attribution
+    column)."""
     return _entry(name)[0]
 
 
@@ -297,9 +408,10 @@ def definitions_for(names: Iterable[str]) -> str:
 
 
 def _entry(name: str) -> tuple[str, str]:
-    entries = {**METRICS, **TEARSHEET, **COMPARISON}
+    entries = {**METRICS, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
     if name not in entries:
         raise ConfigError(
-            f"no glossary entry for {name!r}; add one to METRICS, TEARSHEET or COMPARISON"
+            f"no glossary entry for {name!r}; add one to METRICS, TEARSHEET, COMPARISON or "
+            "ATTRIBUTION"
         )
     return entries[name]

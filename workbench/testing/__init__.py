@@ -2,8 +2,10 @@
 
 Tests, examples and notebooks drive the same code offline with these. Modules:
 ``scripted`` (rule-based callable agents standing in for a model), ``oracle``
-(an agent that memorised a historical path: the contamination to detect) and one
-module per framework with a scripted model for it.
+(an agent that memorised a historical path: the contamination to detect),
+``insiders`` (arms that read the simulator's mispricing or coming market factor,
+so attribution has a known answer) and one module per framework with a scripted
+model for it.
 """
 
 from typing import Any
@@ -13,7 +15,9 @@ from workbench.testing._answers import Policy, Refusal, stumbling_policy, trend_
 # Scripted framework models, imported on first use so that importing
 # workbench.testing never imports a framework.
 _LAZY = {
+    "MarketTimer": "workbench.testing.insiders",
     "MemorisingOracle": "workbench.testing.oracle",
+    "MispricingPicker": "workbench.testing.insiders",
     "ScriptedAgentsModel": "workbench.testing.openai_agents",
     "ScriptedPydanticModel": "workbench.testing.pydantic_ai",
     "ScriptedChatModel": "workbench.testing.langgraph",
@@ -34,8 +38,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    # an agent that memorised a historical path (lazy)
+    # an agent that memorised a historical path, and arms that read the simulator's (lazy)
+    "MarketTimer",
     "MemorisingOracle",
+    "MispricingPicker",
     # scripted policies for the framework models
     "Policy",
     "Refusal",

@@ -1,0 +1,120 @@
+"""accept_new_columns: a recording takes newly derived columns only if nothing recorded moved."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from workbench.cli import main
+from workbench.errors import RecordingError
+from workbench.recordings import record, replay
+from workbench.recordings.migrate import accept_new_columns, contained
+
+NEW = ("pnl_market_pct", "pnl_selection_pct")
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("made") / "small"
+    record(
+        folder, ["workbench.testing.scripted:trend_agent", "momentum"], seed=4, universe=5, days=3
+    )
+    return folder
+
+
+def _as_before_the_columns(
+    folder: Path, tamper: Callable[[dict[str, Any]], None] = lambda results: None
+) -> None:
+    """Rewrite ``folder`` as a recording made before NEW existed: the columns dropped from
+    its expected results and manifest, the digest taken again (``tamper`` edits first)."""
+    expected = json.loads((folder / "expected_results.json").read_text())
+    for row in expected["scorecard"]:
+        for column in NEW:
+            del row[column]
+    tamper(expected)
+    text = json.dumps(expected, indent=2, sort_keys=True) + "\n"
+    (folder / "expected_results.json").write_text(text)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["expected"]["digest"] = hashlib.sha256(text.encode()).hexdigest()
+    for row in manifest["expected"]["scorecard"]:
+        for column in NEW:
+            del row[column]
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
+@pytest.fixture
+def older(made: Path, tmp_path: Path) -> Path:
+    folder = Path(shutil.copytree(made, tmp_path / "older"))
+    _as_before_the_columns(folder)
+    return folder
+
+
+def test_a_recording_that_only_lacks_new_columns_takes_them(older: Path, made: Path) -> None:
+    assert not replay(older, check=False).matched
+    migration = accept_new_columns(older)
+    assert migration.status == "accepted" and not migration.differences
+    assert {key.split(".")[-1] for key in migration.added} == set(NEW)
+    assert "results.scorecard[*].pnl_market_pct" in migration.summary()
+    assert replay(older).matched  # check=True raises on any difference
+    for name in ("expected_results.json",):
+        assert (older / name).read_bytes() == (made / name).read_bytes()
+    manifest = json.loads((older / "manifest.json").read_text())
+    assert manifest["expected"] == json.loads((made / "manifest.json").read_text())["expected"]
+    assert accept_new_columns(older).status == "current"
+
+
+def test_a_recorded_value_that_moved_is_refused_and_nothing_is_written(
+    made: Path, tmp_path: Path
+) -> None:
+    folder = Path(shutil.copytree(made, tmp_path / "moved"))
+
+    def nudge(results: dict[str, Any]) -> None:
+        results["equity"]["momentum"][5] += 0.01
+        results["orders"][0]["price"] += 0.01
+
+    _as_before_the_columns(folder, nudge)
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    migration = accept_new_columns(folder)
+    assert migration.status == "refused"
+    assert any(line.startswith("results.equity.momentum[5]:") for line in migration.differences)
+    assert any(line.startswith("results.orders[0].price:") for line in migration.differences)
+    assert "nothing written" in migration.summary()
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+
+
+def test_expected_results_that_are_not_the_recorded_ones_are_refused(older: Path) -> None:
+    path = older / "expected_results.json"
+    path.write_text(path.read_text().replace('"seed": 4', '"seed": 5'))
+    with pytest.raises(RecordingError, match="not the results the manifest's digest names"):
+        accept_new_columns(older)
+
+
+def test_containment_allows_added_keys_only() -> None:
+    added: list[str] = []
+    recorded = {"card": [{"pnl": 1.0}], "n": 3}
+    assert (
+        contained(recorded, {"card": [{"pnl": 1.0, "new": 2}], "n": 3, "t": []}, "r", added) == []
+    )
+    assert sorted(added) == ["r.card[0].new", "r.t"]
+    assert contained(recorded, {"card": [], "n": 3}, "r", []) == ["r.card: 1 rows recorded, 0 now"]
+    assert contained({"n": 3}, {"n": 3.0}, "r", []) == ["r.n: 3 -> 3.0"]
+    assert contained({"n": 3}, {}, "r", []) == ["r.n: recorded, missing now"]
+
+
+def test_the_cli_accepts_new_columns_and_fails_on_a_refusal(
+    older: Path, made: Path, tmp_path: Path, capsys
+) -> None:
+    assert main(["replay", str(older), "--accept-new-columns"]) == 0
+    assert "every recorded value unchanged; accepted" in capsys.readouterr().out
+    assert main(["replay", str(older), "--check"]) == 0
+    moved = Path(shutil.copytree(made, tmp_path / "moved"))
+    _as_before_the_columns(moved, lambda r: r["scorecard"][0].update(trades=99))
+    assert main(["replay", str(moved), "--accept-new-columns"]) == 1
+    out = capsys.readouterr().out
+    assert "refused" in out and "results.scorecard[0].trades: 99 ->" in out

@@ -1,0 +1,126 @@
+"""Accept newly derived columns into a recording, and nothing else.
+
+When the workbench learns to derive something new from a run (a scorecard
+column, a table), every recording's expected results and digest change although
+nothing it recorded did. ``accept_new_columns(path)`` replays the recording
+offline and rewrites its expected results, digest and scorecard only when the
+replay holds every recorded value unchanged, at the same place: the recorded
+results (checked against the recorded digest first) and the manifest's
+scorecard must each be contained in the replayed ones, which may only add keys
+(a column in every scorecard row, a new table). Any changed or missing value, or
+a different number of rows, refuses the migration and lists the differences;
+nothing is written. Transcripts and the rest of the manifest are never touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from workbench.errors import RecordingError
+from workbench.recordings import manifest as mf
+from workbench.recordings.service import replay
+from workbench.transcript import atomic_write
+
+_MAX_LINES = 12
+Status = Literal["current", "accepted", "refused"]
+
+
+@dataclass
+class Migration:
+    """What ``accept_new_columns`` found and did for one recording."""
+
+    path: Path
+    status: Status
+    added: list[str] = field(default_factory=list)  # where new keys appeared
+    differences: list[str] = field(default_factory=list)  # recorded values that moved
+
+    def summary(self) -> str:
+        if self.status == "current":
+            return f"{self.path}: replay matches the recording; nothing to accept"
+        if self.status == "accepted":
+            return f"{self.path}: every recorded value unchanged; accepted {_listed(self.added)}"
+        lines = "\n".join(f"  - {line}" for line in _capped(self.differences))
+        return f"{self.path}: refused, recorded values differ (nothing written):\n{lines}"
+
+
+def accept_new_columns(path: str | Path) -> Migration:
+    """Replay the recording at ``path``; if only new keys appeared, rewrite its expected
+    results, digest and scorecard to include them (see the module docstring)."""
+    folder = Path(path)
+    manifest = mf.load_manifest(folder)
+    recorded = _recorded_results(folder, manifest)
+    report = replay(folder, check=False)
+    if report.matched:
+        return Migration(folder, "current")
+    now = json.loads(report.results.to_json())
+    added: list[str] = []
+    differences = contained(recorded, now, "results", added)
+    card = json.loads(report.results.scorecard_json())
+    differences += contained(manifest["expected"]["scorecard"], card, "manifest scorecard", [])
+    if not differences and not added:
+        differences = ["the results digest differs, but no value and no key does"]
+    if differences:
+        return Migration(folder, "refused", added, differences)
+    atomic_write(folder / mf.EXPECTED, report.results.to_json())
+    manifest = {**manifest, "expected": {"digest": report.results.digest(), "scorecard": card}}
+    atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last, as record does
+    return Migration(folder, "accepted", added)
+
+
+def _recorded_results(folder: Path, manifest: dict[str, Any]) -> Any:
+    """The recorded results, refused unless they are the ones the recorded digest names."""
+    expected = mf.recording_file(folder, mf.EXPECTED, "the expected results")
+    if not expected.is_file():
+        raise RecordingError(
+            f"recording {folder} has no {mf.EXPECTED}, so its recorded values cannot be "
+            "checked one by one; record it again"
+        )
+    text = expected.read_bytes()
+    if hashlib.sha256(text).hexdigest() != manifest["expected"]["digest"]:
+        raise RecordingError(
+            f"recording {folder}: {mf.EXPECTED} is not the results the manifest's digest names "
+            "(edited?); restore it from version control or record again"
+        )
+    return json.loads(text)
+
+
+def contained(recorded: Any, now: Any, where: str, added: list[str]) -> list[str]:
+    """Every way ``now`` fails to hold ``recorded`` unchanged; new dict keys go to ``added``."""
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        lines = [f"{where}.{key}: recorded, missing now" for key in recorded if key not in now]
+        added += [f"{where}.{key}" for key in now if key not in recorded]
+        for key in (k for k in recorded if k in now):
+            lines += contained(recorded[key], now[key], f"{where}.{key}", added)
+        return lines
+    if isinstance(recorded, list) and isinstance(now, list):
+        if len(recorded) != len(now):
+            return [f"{where}: {len(recorded)} rows recorded, {len(now)} now"]
+        lines = []
+        for i, (a, b) in enumerate(zip(recorded, now, strict=True)):
+            lines += contained(a, b, f"{where}[{i}]", added)
+        return lines
+    if type(recorded) is not type(now) or recorded != now:
+        return [f"{where}: {_short(recorded)} -> {_short(now)}"]
+    return []
+
+
+def _listed(added: list[str]) -> str:
+    """New keys with row numbers folded: results.scorecard[*].pnl_market_pct, once."""
+    folded = dict.fromkeys(re.sub(r"\[\d+\]", "[*]", key) for key in added)
+    return ", ".join(folded) or "nothing"
+
+
+def _capped(lines: list[str]) -> list[str]:
+    if len(lines) <= _MAX_LINES:
+        return lines
+    return [*lines[:_MAX_LINES], f"... and {len(lines) - _MAX_LINES} more"]
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 100 else text[:97] + "…"
