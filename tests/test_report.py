@@ -35,8 +35,9 @@ def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
-    # equity, drawdown, return distribution, orders (4 days: too short for rolling Sharpe)
-    assert text.count('src="data:image/png;base64,') == 4
+    # equity, drawdown, return distribution, orders, attribution (4 days: too short for
+    # rolling Sharpe)
+    assert text.count('src="data:image/png;base64,') == 5
     assert 'class="readable key-metrics"' in text
     for arm in ARMS:
         assert f"<th>{arm}</th>" in text
@@ -256,3 +257,28 @@ def test_the_report_shows_the_tearsheet_and_the_glossary_text_of_its_columns(run
     text = render_report(runs, tmp_path / "r.html", comparison=table).read_text()
     for column in ("sharpe", "sortino", "information_ratio", "dsr", "trials"):
         assert f"<li><b>{column}</b>: {html.escape(definition(column))}" in text, column
+
+
+def test_the_report_shows_where_the_pnl_came_from(runs, tmp_path):
+    from workbench.evaluation import attribution_totals
+    from workbench.report.plots import attribution_table
+
+    text = render_report(runs[0], tmp_path / "r.html").read_text()
+    assert "P&amp;L by source" in text and 'class="plot-attribution"' in text
+    assert 'class="readable attribution"' in text and "exact, from the simulator" in text
+    assert 'title="P&amp;L from each held name' in text  # the glossary's selection
+    table = attribution_table(runs[0])
+    totals = attribution_totals(runs[0].attribution)
+    for source in ("market", "selection", "pnl"):
+        last = table[source].iloc[-1]
+        assert last.to_dict() == pytest.approx(totals[source].to_dict())
+
+
+def test_results_read_back_are_attributed_again_on_the_rebuilt_market(runs, tmp_path):
+    from workbench.report._data import attribution_of
+
+    again = attribution_of(as_results(runs[1].to_dict()))
+    numbers = [c for c in again.columns if c not in ("arm", "estimated")]
+    np.testing.assert_array_equal(again[numbers], runs[1].attribution[numbers])
+    several = render_report(runs, tmp_path / "s.html").read_text()
+    assert "P&amp;L by source (mean over 3 seeds)" in several

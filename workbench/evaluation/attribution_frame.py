@@ -26,6 +26,10 @@ from workbench.evaluation import attribution as at
 from workbench.evaluation.factor_legs import estimated_legs, exact_legs
 
 Method = Literal["exact", "regression"]
+_ORDER_FIELDS = (
+    "arm", "day", "step", "symbol", "side", "limit_price", "requested", "quantity", "price",
+    "fee", "status", "clipped", "clipped_to",
+)  # fmt: skip
 ATTRIBUTION_COLUMNS = (
     "arm",
     "day",
@@ -113,6 +117,8 @@ class _Orders:
     ) -> _Orders:
         """The orders of ``arms`` on known symbols that executed by each arm's bust; an
         order stamped with the (day, step) it was decided at executes in the next step."""
+        if not set(_ORDER_FIELDS) <= set(orders.columns):  # e.g. no orders at all, from JSON
+            orders = orders.reindex(columns=list(_ORDER_FIELDS))
         arm_at = {arm: i for i, arm in enumerate(arms)}
         name_at = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
         arm = np.array([arm_at.get(a, -1) for a in orders["arm"].tolist()], dtype=np.int64)

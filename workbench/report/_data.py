@@ -67,15 +67,25 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
     the path is simulated again rather than stored. ``None`` when the meta does not
     describe a synthetic market this version can rebuild (historical bars are not kept).
     """
+    symbols = list(meta.get("symbols") or [])
+    world = _rebuilt_world(meta) if symbol in symbols else None
+    if world is None:
+        return None
+    path, first = world.path, world.path.warmup_steps
+    return np.asarray(path.close[first : first + world.trading_steps, symbols.index(symbol)])
+
+
+def _rebuilt_world(meta: Mapping[str, Any]) -> Any:
+    """The simulated market a run's meta describes, or None (historical bars are data, not
+    something to simulate again)."""
     from workbench.evaluation.world import World
 
-    symbols = list(meta.get("symbols") or [])
-    if symbol not in symbols or not meta.get("preset_vector") or meta.get("dates"):
-        return None  # historical bars (dated) are data, not something to simulate again
+    if not meta.get("symbols") or not meta.get("preset_vector") or meta.get("dates"):
+        return None
     try:
-        world = World(
+        return World(
             seed=int(meta["seed"]),
-            universe=symbols,
+            universe=list(meta["symbols"]),
             days=int(meta["days"]),
             steps_per_day=int(meta["steps_per_day"]),
             ticks_per_step=int(meta["ticks_per_step"]),
@@ -83,8 +93,26 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
         )
     except (KeyError, TypeError, ValueError):
         return None
-    path, first = world.path, world.path.warmup_steps
-    return np.asarray(path.close[first : first + world.trading_steps, symbols.index(symbol)])
+
+
+def attribution_of(results: Results) -> pd.DataFrame:
+    """``results.attribution``; for results read back from JSON (which carry none), split
+    again on the simulated market their meta rebuilds. Empty when that cannot be done
+    (historical bars are not kept)."""
+    from workbench.agents import decision_interval
+    from workbench.evaluation.attribution_frame import attribute
+
+    if not results.attribution.empty:
+        return results.attribution
+    meta, world = results.meta, _rebuilt_world(results.meta)
+    if world is None or "capital" not in meta or results.equity.empty:
+        return pd.DataFrame()
+    steps = world.steps_per_day
+    every = {arm: decision_interval(e, steps) for arm, e in dict(meta.get("every", {})).items()}
+    return attribute(
+        world.path, results.orders, results.equity, capital=float(meta["capital"]),
+        intervals=every,
+    )  # fmt: skip
 
 
 # --- what a tearsheet shows ------------------------------------------------------------

@@ -127,6 +127,9 @@ def _body(
     if comparison is not None:
         table = tearsheet.defined_table(comparison, "comparison")
         parts += _section("Paired comparison", table)
+    attribution = tearsheet.attribution_section(runs)
+    if attribution is not None:
+        parts += _section(*attribution)
     for name, extra in sections.items():  # e.g. the contamination audit of historical bars
         parts += _section(name, tearsheet.defined_table(extra, name.lower().replace(" ", "-")))
     for stem, png in images.items():

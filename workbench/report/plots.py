@@ -1,4 +1,5 @@
-"""Matplotlib figures from ``Results``: equity, drawdowns, returns across seeds, orders on price.
+"""Matplotlib figures from ``Results``: equity, drawdowns, returns across seeds, orders on price,
+and where the P&L came from.
 
 Figures are built with ``matplotlib.figure.Figure`` directly, never pyplot, so
 drawing touches no global state: safe in a kernel with any backend, in threads,
@@ -20,6 +21,7 @@ from workbench.report._data import (
     ResultsLike,
     as_results,
     as_runs,
+    attribution_of,
     daily_returns,
     dated,
     day_axis,
@@ -238,6 +240,91 @@ def _draw_fills(axis: Any, results: Any, symbol: str | None, steps: int) -> None
                 )
 
 
+SOURCES = ("market", "sector", "selection", "timing", "costs", "bust_floor")
+
+
+def attribution_table(results: ResultsLike) -> pd.DataFrame:
+    """Per arm and day, each source's P&L summed from the start to that day's close
+    (columns: arm x source, plus pnl); empty when the run cannot be attributed."""
+    frame = attribution_of(as_results(results))
+    if frame.empty:
+        return pd.DataFrame()
+    daily = frame.groupby(["arm", "day"], sort=True, observed=True)[[*SOURCES, "pnl"]].sum()
+    return pd.DataFrame(daily.groupby(level="arm", observed=True).cumsum().unstack("arm"))
+
+
+def attribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
+    """One panel per arm: its P&L to date split into its sources, stacked away from zero
+    (gains up, losses down) day by day, with the P&L itself as a line; with several runs
+    (seeds) the mean over them. Arms that never made or lost anything are named, not drawn."""
+    runs = as_runs(runs)
+    tables = [attribution_table(run) for run in runs]
+    table = pd.concat(tables).groupby(level=0).mean() if len(tables) > 1 else tables[0]
+    by_arm = {arm: _of_arm(table, arm) for arm in table.columns.get_level_values("arm")}
+    flat = [arm for arm, sources in by_arm.items() if not sources.to_numpy().any()]
+    drawn = [arm for arm in by_arm if arm not in flat]
+    rows = max(1, (len(drawn) + 1) // 2)
+    figure = _figure(9.0, 1.4 + 2.4 * rows)
+    for n, arm in enumerate(drawn):
+        axis = figure.add_subplot(rows, 2, n + 1)
+        _stacked_sources(axis, by_arm[arm])
+        axis.set_title(arm, fontsize=9)
+    title = "Where the P&L came from" + (" (regression estimate)" if _estimated(runs[0]) else "")
+    if len(runs) > 1:
+        title += f", mean of {len(runs)} seeds"
+    title = _title(runs, title)
+    if flat:
+        title += f"\n(not drawn, never moved: {', '.join(flat)})"
+    figure.suptitle(title, fontsize=10)
+    _sources_legend(figure, [source for source in SOURCES if table[source].to_numpy().any()])
+    return figure
+
+
+def _of_arm(table: pd.DataFrame, arm: str) -> pd.DataFrame:
+    """One arm's columns (source -> values) of an ``attribution_table``."""
+    return pd.DataFrame(table.xs(arm, axis=1, level="arm"))
+
+
+def _sources_legend(figure: Any, shown: list[str]) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles: list[Any] = [
+        Patch(color=f"C{i}", label=source) for i, source in enumerate(SOURCES) if source in shown
+    ]
+    handles.append(Line2D([], [], color="black", marker=".", label="P&L"))
+    figure.legend(
+        handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
+        frameon=False,
+    )  # fmt: skip
+
+
+def _stacked_sources(axis: Any, sources: pd.DataFrame) -> None:
+    days = sources.index.to_numpy() + 1  # the P&L to the close of day d
+    up, down = np.zeros(len(days)), np.zeros(len(days))
+    for colour, source in enumerate(SOURCES):
+        values = sources[source].to_numpy()
+        if not np.any(values):
+            continue
+        bottom = np.where(values >= 0, up, down)
+        # one stepped band per source: as quick for 2,000 days as for 10
+        axis.fill_between(
+            days, bottom, bottom + values, step="mid", color=f"C{colour}", lw=0, label=source
+        )
+        up, down = up + np.maximum(values, 0), down + np.minimum(values, 0)
+    marker = "." if len(days) <= 60 else None
+    axis.plot(days, sources["pnl"].to_numpy(), color="black", lw=1.2, marker=marker, label="P&L")
+    axis.axhline(0.0, color="grey", lw=0.8)
+    axis.set_xlabel("trading day", fontsize=8)
+    axis.tick_params(labelsize=7)
+    axis.grid(alpha=0.3, axis="y")
+
+
+def _estimated(results: Any) -> bool:
+    frame = attribution_of(results)
+    return bool(not frame.empty and frame["estimated"].any())
+
+
 def png_bytes(figure: Any) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=_DPI, metadata={"Software": None})
@@ -259,8 +346,9 @@ def all_figures(
     runs: Sequence[ResultsLike] | ResultsLike, symbol: str | None = None
 ) -> dict[str, Any]:
     """The report's figures by file stem: equity and drawdown of every run, the return
-    distribution, rolling Sharpe when the run is long enough, the first run's orders, and
-    the spread of total return across seeds when there is more than one."""
+    distribution, rolling Sharpe when the run is long enough, the first run's orders, where
+    the P&L came from when the run can be attributed, and the spread of total return across
+    seeds when there is more than one."""
     runs = as_runs(runs)
     figures = {
         "equity": equity_figure(runs),
@@ -270,6 +358,8 @@ def all_figures(
     if len(daily_returns(runs[0])) >= 2 * ROLLING_DAYS:
         figures["rolling_sharpe"] = rolling_sharpe_figure(runs)
     figures["orders"] = orders_figure(runs[0], symbol)
+    if not attribution_table(runs[0]).empty:
+        figures["attribution"] = attribution_figure(runs)
     if len(runs) > 1:
         figures["returns_by_seed"] = returns_figure(runs)
     return figures

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.evaluation.results import Results
-from workbench.report._data import errors_by_arm, key_metrics_over, trade_list
+from workbench.report._data import attribution_of, errors_by_arm, key_metrics_over, trade_list
 from workbench.report._format import html_table
 
 MAX_TRADES = 100
@@ -59,6 +59,37 @@ def defined_table(frame: pd.DataFrame, css: str, *, index: bool = True) -> str:
 def key_metrics_section(runs: Sequence[Results]) -> tuple[str, str]:
     name = "Key metrics" if len(runs) == 1 else f"Key metrics (mean over {len(runs)} seeds)"
     return name, defined_table(key_metrics_over(runs), "key-metrics")
+
+
+_ATTRIBUTION_SHOWN = (
+    "market", "sector", "selection", "timing", "costs", "bust_floor", "pnl",
+    "lost_to_clips", "lost_to_refusals",
+)  # fmt: skip
+
+
+def attribution_section(runs: Sequence[Results]) -> tuple[str, str] | None:
+    """Each arm's P&L by source over the run (the mean over seeds), or None when the runs
+    cannot be attributed (historical results read back from a file)."""
+    from workbench.evaluation.attribution_frame import attribution_totals
+
+    frames = [attribution_of(run) for run in runs]
+    if any(frame.empty for frame in frames):
+        return None
+    totals = [attribution_totals(frame) for frame in frames]
+    table = pd.concat(totals).groupby(level=0, sort=False)[list(_ATTRIBUTION_SHOWN)].mean()
+    estimated = any(bool(t["estimated"].any()) for t in totals)
+    how = (
+        "a regression estimate (equal-weight market and sector indices, trailing loadings)"
+        if estimated
+        else "exact, from the simulator's own factor paths"
+    )
+    note = (
+        f'<p class="note">The sources sum to each arm\'s P&amp;L; the split is {how}. '
+        "Lost opportunity is measured beside the sum, never in it. Per step: "
+        "results.attribution.</p>"
+    )
+    name = "P&L by source" + ("" if len(runs) == 1 else f" (mean over {len(runs)} seeds)")
+    return name, note + defined_table(table, "attribution")
 
 
 def trades_section(runs: Sequence[Results]) -> tuple[str, str]:
