@@ -104,6 +104,14 @@ def test_compare_notebook_writes_the_paired_comparison(runs):
     # one trial in the run store beside out_dir; six arms, so the DSR deflates by six
     assert len((out.parent / "runs" / "trials.jsonl").read_text().splitlines()) == 1
     assert set(table["trials"]) == {6} and (table["dsr"].dropna() <= table["psr"].dropna()).all()
+    # the paired difference of selection P&L, seed by seed, with its interval
+    selection = pd.read_csv(out / "selection_by_seed.csv", index_col="seed")
+    paired = pd.read_csv(out / "selection_comparison.csv", index_col="arm")
+    diff = selection["momentum"] - selection["buy_and_hold"]
+    assert paired.loc["momentum", "mean_diff"] == pytest.approx(diff.mean())
+    assert (paired["ci_low"] <= paired["mean_diff"]).all()
+    assert (paired["mean_diff"] <= paired["ci_high"]).all()
+    assert "Selection P&amp;L, paired against the benchmark" in (out / "report.html").read_text()
 
 
 @pytest.mark.slow

@@ -23,13 +23,14 @@ def write_outputs(
     symbol: str | None = None,
     about: Mapping[str, Any] | None = None,
     memos: Memos | None = None,
+    sections: Mapping[str, pd.DataFrame] | None = None,
 ) -> dict[str, Path]:
     """Write scorecard (CSV, JSON, Parquet), equity and orders (Parquet), results.json,
     the plots as PNG and ``report.html`` into ``out_dir``; return the paths by name.
 
     With several runs (seeds) the first run's files are written as above, and
-    ``returns_by_seed.csv`` / ``comparison.csv`` (when given) are added. ``about``
-    and ``memos`` go to the report (see ``render_report``).
+    ``returns_by_seed.csv`` / ``comparison.csv`` (when given) are added. ``about``,
+    ``memos`` and ``sections`` (titled tables) go to the report (see ``render_report``).
     """
     runs = as_runs(results)
     out = Path(out_dir)
@@ -51,7 +52,7 @@ def write_outputs(
         _by_seed(runs).to_csv(paths["scorecards_by_seed"], index=False, lineterminator="\n")
     paths["report"] = write_html(
         runs, out / "report.html", images, title=title, comparison=comparison, about=about,
-        memos=memos,
+        memos=memos, sections=sections,
     )  # fmt: skip
     return paths
 
