@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/service_limits.py
 	$(BIN)/python bench/batch.py
 	$(BIN)/python bench/historical.py
+	$(BIN)/python bench/attribution.py
 
 # Re-record every shipped recording after an intended change to the market or payload.
 # Review `git diff recordings/` before committing: a recording is a regression test.

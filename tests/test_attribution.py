@@ -228,9 +228,9 @@ def test_a_move_is_split_in_proportion_to_its_log_components() -> None:
     log_move = math.log(1.1)
     leg = at.Leg(
         move=move[None, :1], per_log=per_log[None, :1], beta=np.ones((1, 1)),
-        market=np.array([0.75 * log_move]), loading=np.zeros((1, 1)),
+        market=np.array([0.75 * log_move]), loading=None,
         sector_factors=np.zeros((1, 1)), sector=np.zeros(1, dtype=int),
-        drift=np.zeros((1, 1)), mispricing=None,
+        drift=None, mispricing=None,
     )  # fmt: skip
     parts = at.leg_parts(np.array([[[2.0]]]), leg)
     assert parts.market[0, 0] == pytest.approx(2 * 7.5)

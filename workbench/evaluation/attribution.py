@@ -83,10 +83,10 @@ class Leg:
     per_log: np.ndarray  # (K, N) (P1 - P0) / L: what one unit of log move is worth
     beta: np.ndarray  # (K, N) loading on the market factor
     market: np.ndarray  # (K,) market factor log return
-    loading: np.ndarray  # (K, N) loading on the name's sector factor
+    loading: np.ndarray | None  # (K, N) loading on the name's sector factor; None: 1
     sector_factors: np.ndarray  # (K, S) sector factor log returns
     sector: np.ndarray  # (N,) sector index of each name
-    drift: np.ndarray  # (K, N) log drift
+    drift: np.ndarray | None  # (K, N) log drift; None: none
     mispricing: np.ndarray | None  # (K, N) change of log mispricing
 
 
@@ -101,9 +101,14 @@ def per_log_move(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def group_sum(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
     """Sum the last axis of ``values`` within each group: (..., N) -> (..., count)."""
+    order = np.argsort(groups, kind="stable")
+    sizes = np.bincount(groups, minlength=count)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    present = sizes > 0
     out = np.zeros((*values.shape[:-1], count))
-    for g in range(count):
-        out[..., g] = values[..., groups == g].sum(axis=-1)
+    if present.any():
+        summed = np.add.reduceat(values[..., order], starts[present], axis=-1)
+        out[..., present] = summed
     return out
 
 
@@ -129,12 +134,14 @@ def leg_parts(holdings: np.ndarray, leg: Leg) -> LegParts:
     worth = holdings * leg.per_log
     market_exposure = (worth * leg.beta).sum(axis=-1)
     sectors = leg.sector_factors.shape[-1]
-    sector_exposure = group_sum(worth * leg.loading, leg.sector, sectors)
+    loaded = worth if leg.loading is None else worth * leg.loading
+    sector_exposure = group_sum(loaded, leg.sector, sectors)
+    no_drift = np.zeros(holdings.shape[:2])
     return LegParts(
         total=(holdings * leg.move).sum(axis=-1),
         market_exposure=market_exposure,
         market=market_exposure * leg.market,
-        drift=(worth * leg.drift).sum(axis=-1),
+        drift=no_drift if leg.drift is None else (worth * leg.drift).sum(axis=-1),
         sector_exposure=sector_exposure,
         sector=sector_exposure * leg.sector_factors,
         mispricing=None if leg.mispricing is None else (worth * leg.mispricing).sum(axis=-1),

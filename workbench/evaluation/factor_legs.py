@@ -46,18 +46,17 @@ def exact_legs(path: MarketPath, first: int, steps: int) -> tuple[Leg, Leg]:
     rows = np.arange(first, first + steps)
     sector = np.asarray(path.universe.sector_index())
     beta = np.broadcast_to(path.betas, (steps, path.betas.size))
-    ones = np.ones_like(beta)
     day_start = (rows % path.steps_per_day == 0)[:, None]
     drift = path.drift[rows, None] + day_start * path.variance_drag
     move, per_log = per_log_move(path.close[rows - 1], path.open[rows])
     gap = Leg(
-        move, per_log, beta, f_open[rows], ones, g_open[rows], sector, drift,
+        move, per_log, beta, f_open[rows], None, g_open[rows], sector, drift,
         m_open[rows] - m[rows - 1],
     )  # fmt: skip
     move, per_log = per_log_move(path.open[rows], path.close[rows])
     session = Leg(
-        move, per_log, beta, f[rows] - f_open[rows], ones, g[rows] - g_open[rows], sector,
-        np.zeros_like(beta), m[rows] - m_open[rows],
+        move, per_log, beta, f[rows] - f_open[rows], None, g[rows] - g_open[rows], sector,
+        None, m[rows] - m_open[rows],
     )  # fmt: skip
     return gap, session
 
@@ -81,9 +80,8 @@ def estimated_legs(path: MarketPath, first: int, steps: int) -> tuple[Leg, Leg]:
         (open_[rows], close[rows], session_market, session_sectors),
     ):
         move, per_log = per_log_move(start, end)
-        drift = np.zeros_like(move)
         legs.append(
-            Leg(move, per_log, beta, market[rows], loading, sectors[rows], sector, drift, None)
+            Leg(move, per_log, beta, market[rows], loading, sectors[rows], sector, None, None)
         )
     return legs[0], legs[1]
 

@@ -45,13 +45,14 @@ def build_scorecard(
 ) -> pd.DataFrame:
     """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``."""
     arms = list(equity.columns)
+    shares = sources_by_arm(attribution, ("market", "selection"))
     rows = [
         _row(
             equity[arm].to_numpy(dtype=float),
             orders[orders["arm"] == arm],
             tally,
             steps_per_day,
-            attribution[attribution["arm"] == arm],
+            {source: by_arm.get(arm, np.zeros(0)) for source, by_arm in shares.items()},
         )
         for arm, tally in zip(arms, tallies, strict=True)
     ]
@@ -66,14 +67,14 @@ def _row(
     orders: pd.DataFrame,
     tally: ArmTally,
     steps_per_day: int,
-    attribution: pd.DataFrame,
+    sources: dict[str, np.ndarray],
 ) -> dict[str, Any]:
     pnl = metrics.pnl(curve)
     return {
         "return_pct": metrics.total_return_pct(curve),
         "pnl": pnl,
-        "pnl_market_pct": pnl_share_pct(attribution["market"].to_numpy(), pnl),
-        "pnl_selection_pct": pnl_share_pct(attribution["selection"].to_numpy(), pnl),
+        "pnl_market_pct": pnl_share_pct(sources["market"], pnl),
+        "pnl_selection_pct": pnl_share_pct(sources["selection"], pnl),
         "sharpe": metrics.sharpe(until_bust(curve, tally.bust_step, steps_per_day), steps_per_day),
         "max_drawdown_pct": metrics.max_drawdown_pct(curve),
         "turnover": metrics.turnover(tally.traded_notional, curve),
@@ -89,6 +90,21 @@ def _row(
         "tokens": tally.tokens,
         "latency_s": tally.latency_s,
     }
+
+
+def sources_by_arm(
+    attribution: pd.DataFrame, sources: Sequence[str]
+) -> dict[str, dict[str, np.ndarray]]:
+    """Each source's per-step values, split by arm (one pass over the arm column)."""
+    arm = attribution["arm"].array
+    if isinstance(arm, pd.Categorical):  # as attribute builds it: no strings to compare
+        codes, arms = arm.codes, list(arm.categories)
+    else:
+        codes, uniques = pd.factorize(attribution["arm"])
+        arms = list(uniques)
+    rows = {name: np.flatnonzero(codes == i) for i, name in enumerate(arms)}
+    values = {source: attribution[source].to_numpy() for source in sources}
+    return {source: {name: values[source][at] for name, at in rows.items()} for source in sources}
 
 
 def pnl_share_pct(part: np.ndarray, pnl: float) -> float:
