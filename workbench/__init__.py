@@ -5,6 +5,7 @@
 >>> results.scorecard
 """
 
+from workbench._version import __version__
 from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
 from workbench.baselines import BASELINES, baseline
 from workbench.bridge import run_sync
@@ -28,8 +29,6 @@ from workbench.evaluation import Results, World, aevaluate, evaluate
 from workbench.integrations import AdapterInfo, callable_agent
 from workbench.recordings import record, replay
 from workbench.schema import Action, Decision
-
-__version__ = "0.1.0"
 
 __all__ = [  # noqa: RUF022 - grouped by topic
     # running an evaluation

@@ -108,16 +108,6 @@ def redact_data(value: Any) -> Any:
     return value
 
 
-def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any, Any]:
-    """A recorded answer and its error, as plain JSON, redacted: what a transcript stores.
-
-    Redacted before anything is derived from them, so a replay reads exactly what was kept.
-    """
-    from workbench.transcript import plain_answer  # lossless: NaN and surrogates stay
-
-    return redact_data(plain_answer(response)), redact_data(dict(error)) if error else None
-
-
 def redact_error(exc: BaseException) -> str:
     """``"Type: message"`` of an exception, redacted: how errors are shown and stored."""
     return redact(f"{type(exc).__name__}: {exc}")
@@ -136,6 +126,5 @@ __all__ = [
     "redact_data",
     "redact_error",
     "redact_texts",
-    "redacted_answer",
     "secret_values",
 ]

@@ -41,8 +41,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from workbench._stamps import stamp_artefact
 from workbench.errors import ConfigError, RecordingError, TranscriptEdited
-from workbench.redaction import redacted_answer
+from workbench.redaction import redact_data
 
 TRANSCRIPT_FORMAT = "workbench-transcript"
 JOURNAL_FORMAT = "workbench-journal"
@@ -100,6 +101,15 @@ def to_plain(value: Any) -> Any:
     if value is None or isinstance(value, str | bool | int | float):
         return value
     return json.loads(canonical_json(value))
+
+
+def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any, Any]:
+    """A recorded answer and its error, as plain JSON, redacted: what a transcript stores.
+
+    Redacted before anything is derived from them, so a replay reads exactly what was kept.
+    Lossless: NaN and surrogates stay.
+    """
+    return redact_data(plain_answer(response)), redact_data(dict(error)) if error else None
 
 
 def plain_answer(value: Any) -> Any:
@@ -326,8 +336,6 @@ class Transcript:
     # --- saving -------------------------------------------------------------------
     def to_json(self) -> str:
         """The saved text: one exchange per line, everything canonical, LF, final newline."""
-        from workbench.integrations._replay import stamp_artefact
-
         stamp_artefact(self.meta)
         lines = [canonical_json(e.to_json()) for e in self.exchanges]
         body = ",\n".join(lines)
@@ -499,5 +507,6 @@ __all__ = [
     "plain_answer",
     "printable",
     "read_recorded_text",
+    "redacted_answer",
     "to_plain",
 ]

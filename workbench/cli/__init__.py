@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
-        from workbench import __version__
+        from workbench._version import __version__
 
         print(__version__)
         return 0

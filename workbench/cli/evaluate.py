@@ -85,9 +85,9 @@ def _historical(args: argparse.Namespace) -> Any:
             if getattr(args, flag) is not None:
                 raise ConfigError(f"--{flag.replace('_', '-')} needs --data")
         return None
-    from workbench.engine.historical import Historical
+    from workbench.services.evaluation import load_bars
 
-    data = Historical.load(args.data, secret=args.mask_secret, variant=args.variant)
+    data = load_bars(args.data, secret=args.mask_secret, variant=args.variant)
     print(
         f"mask secret {data.secret} (keep it from agents; --mask-secret repeats this run)",
         file=sys.stderr,

@@ -13,10 +13,9 @@ import os
 import traceback
 from pathlib import Path
 
-import workbench
 from workbench.transcript import printable
 
-_WORKBENCH = Path(workbench.__file__).parent
+_WORKBENCH = Path(__file__).parent.parent
 _STDLIB = Path(os.__file__).parent
 
 

@@ -3,7 +3,7 @@
 A pure function of the equity frame (and, when the run recorded it, the gross
 exposure frame), so it can be recomputed from any saved run. The formulas and
 their sources are in ``workbench.evaluation.metrics``; the wording of every
-column is in ``workbench.services.glossary``.
+column is in ``workbench.evaluation.glossary``.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench._version import __version__
 from workbench.agents import DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     BudgetExhausted,
@@ -94,8 +95,6 @@ def current_notes() -> CallNotes | None:
 def adapter_meta(
     name: str, every: Every, info: AdapterInfo, cls: type, state: dict[str, Any]
 ) -> dict[str, Any]:
-    from workbench import __version__
-
     meta: dict[str, Any] = {
         "arm": name,
         "every": every,

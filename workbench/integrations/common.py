@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from workbench._stamps import PRESET_VECTOR_KEY, stamp_artefact
 from workbench.bridge import run_sync
 from workbench.errors import (
     DecisionError,
@@ -24,11 +25,9 @@ from workbench.errors import (
     ValidationError,
 )
 from workbench.integrations._replay import (
-    PRESET_VECTOR_KEY,
     preset_of,
     refuse_a_changed_preset,
     replay_response,
-    stamp_artefact,
     stamp_preset,
 )
 from workbench.integrations.base import AdapterInfo, BaseAdapter

@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ConfigError
-from workbench.evaluation.results import canonical_json
 from workbench.redaction import redact_data
-from workbench.services.store import package_version
+from workbench.services.store import canonical_json, package_version
 
 AUDIT_LOG = "mcp_audit.jsonl"
 # Keys that depend on where or when a call ran, not on what it computed.

@@ -12,18 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ConfigError
-
-# Model-backed arms answered offline by scripted models, by the name a notebook
-# parameter uses: two callable stand-ins (workbench.testing.scripted), the
-# reference committee, and the scripted learner without and with memory
-# (workbench.testing.learner). Recorded runs name the factory so a replay rebuilds them.
-SCRIPTED_ARMS = {
-    "trend": "workbench.testing.scripted:trend_agent",
-    "contrarian": "workbench.testing.scripted:contrarian_agent",
-    "committee": "workbench.committee:committee_agent",
-    "learner": "workbench.testing.learner:learner_agent",
-    "learner_memory": "workbench.testing.learner:remembering_learner",
-}
+from workbench.services.agents import SCRIPTED_ARMS, baseline_names, scripted_arm
 MODES = ("live", "record", "replay")
 
 
@@ -52,12 +41,11 @@ def name_list(param: str, value: str | Sequence[str]) -> list[str]:
 
 def arm_names(param: str, value: str | Sequence[str], *, extra: Sequence[str] = ()) -> list[str]:
     """Baseline names, ``baselines`` (all of them), scripted arms and ``extra`` names."""
-    from workbench.baselines import BASELINES
-
-    known = [*BASELINES, *SCRIPTED_ARMS, *extra]
+    baselines = baseline_names()
+    known = [*baselines, *SCRIPTED_ARMS, *extra]
     arms: list[str] = []
     for name in name_list(param, value):
-        expanded = list(BASELINES) if name == "baselines" else [name]
+        expanded = baselines if name == "baselines" else [name]
         for arm in expanded:
             if arm not in known:
                 raise _bad(
@@ -85,10 +73,10 @@ def seed_list(param: str, value: str | int | Sequence[int]) -> list[int]:
 
 
 def preset_name(param: str, value: str) -> str:
-    from workbench.engine.presets import list_presets
+    from workbench.services.presets import preset_names
 
-    if value not in list_presets():
-        raise _bad(param, f"unknown preset {value!r}", f"choose from {', '.join(list_presets())}")
+    if value not in preset_names():
+        raise _bad(param, f"unknown preset {value!r}", f"choose from {', '.join(preset_names())}")
     return value
 
 
@@ -100,15 +88,16 @@ def choice(param: str, value: str, options: Sequence[str]) -> str:
 
 def recording_folder(param: str, value: str) -> Path:
     """An existing recording folder (with its manifest)."""
-    from workbench.recordings.manifest import MANIFEST
+    from workbench.services.recorded import manifest_of
 
     if not value:
         raise _bad(param, "is empty", "pass the path of a recording folder")
     folder = Path(value)
-    if not (folder / MANIFEST).is_file():
+    manifest = manifest_of(folder)
+    if not manifest.is_file():
         raise _bad(
             param,
-            f"no recording at {str(folder)!r} (no {MANIFEST} there)",
+            f"no recording at {str(folder)!r} (no {manifest.name} there)",
             "record one with mode='record' or pass the path of an existing recording folder",
         )
     return folder
@@ -125,10 +114,10 @@ def output_folder(param: str, value: str) -> Path:
 
 def shipped_recordings(root: str = "") -> list[Path]:
     """Every recording under ``root`` (default: the repository's ``recordings/``)."""
-    from workbench.recordings import find_recordings
+    from workbench.services.recorded import recordings_under
 
     base = Path(root) if root else repository_root() / "recordings"
-    return find_recordings(base) if base.is_dir() else []
+    return recordings_under(base) if base.is_dir() else []
 
 
 def repository_root() -> Path:
@@ -139,9 +128,7 @@ def repository_root() -> Path:
 
 def build_arms(names: Sequence[str]) -> list[Any]:
     """Agents for live runs: baseline names stay names, scripted arm names become adapters."""
-    from workbench.integrations.callable import resolve
-
-    return [resolve(SCRIPTED_ARMS[n])(name=n) if n in SCRIPTED_ARMS else n for n in names]
+    return [scripted_arm(n) if n in SCRIPTED_ARMS else n for n in names]
 
 
 def recording_roster(names: Sequence[str]) -> dict[str, str]:
@@ -185,9 +172,9 @@ def market(
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
         return chosen
-    from workbench.engine.historical import Historical
+    from workbench.services.evaluation import load_bars
 
-    Historical.load(data)  # the bars are checked here, before anything is written
+    load_bars(data)  # the bars are checked here, before anything is written
     return {**chosen, "data": data}
 
 
@@ -199,10 +186,10 @@ def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list
 
     if "data" not in market:
         return run_seeds(agents, seeds, **market)
-    from workbench.engine.historical import Historical
+    from workbench.services.evaluation import load_bars
 
     options = {k: v for k, v in market.items() if k != "data"}
-    real = Historical.load(market["data"])
+    real = load_bars(market["data"])
     return [
         evaluate(agents, seed=s, data=real.with_variant(f"bootstrap:{s}"), **options) for s in seeds
     ]

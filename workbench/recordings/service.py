@@ -22,6 +22,8 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._stamps import utc_now
+from workbench._version import __version__
 from workbench.agents import Agent
 from workbench.engine.historical import Historical
 from workbench.engine.presets import Preset, list_presets, preset
@@ -187,8 +189,6 @@ def _manifest(
     ticks_per_step: int,
     options: Mapping[str, Any],
 ) -> dict[str, Any]:
-    from workbench import __version__
-    from workbench.integrations._replay import utc_now
 
     meta = results.meta
     return {

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench._version import __version__
 from workbench.errors import ConfigError
 from workbench.evaluation.results import SCORECARD_COLUMNS, Results
 
@@ -192,8 +193,6 @@ def dated(results: Results, days: pd.Index) -> pd.Index:
 
 def provenance(runs: Sequence[Results], extra: Mapping[str, Any] | None = None) -> dict[str, str]:
     """Where the numbers come from: version, market, seeds, cadence, mode and digests."""
-    from workbench import __version__
-
     meta = runs[0].meta
     fingerprint = str(meta.get("preset"))
     market = "historical bars" if meta.get("dates") else "simulated market"

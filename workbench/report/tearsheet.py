@@ -2,7 +2,7 @@
 
 Provenance first (what produced the numbers, so a shared file can be checked),
 then the key metrics with their definitions from the one glossary
-(``workbench.services.glossary``: a hover title on every header and numbered
+(``workbench.evaluation.glossary``: a hover title on every header and numbered
 definitions under the table), then the trade list, each arm's failures and the
 committee's memos. Plots are added by ``html``.
 """
@@ -27,12 +27,9 @@ MAX_MEMOS = 20
 def glossary_entries() -> dict[str, tuple[str, str]]:
     """Every metric definition the glossary holds (scorecard, tearsheet, comparison,
     attribution)."""
-    from workbench.services import glossary
+    from workbench.evaluation.glossary import ATTRIBUTION, COMPARISON, METRICS, TEARSHEET
 
-    entries: dict[str, tuple[str, str]] = {}
-    for table in ("METRICS", "TEARSHEET", "COMPARISON", "ATTRIBUTION"):
-        entries.update(getattr(glossary, table, {}))
-    return entries
+    return {**METRICS, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
 
 
 def header(facts: Mapping[str, str]) -> str:

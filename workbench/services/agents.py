@@ -20,6 +20,17 @@ from workbench.agents import Agent
 from workbench.errors import ConfigError
 
 COMMITTEE_PREFIX = "committee:"
+# Model-backed arms answered offline by scripted models, by the short name notebooks and
+# the panel use: two callable stand-ins (workbench.testing.scripted), the reference
+# committee, and the scripted learner without and with memory (workbench.testing.learner).
+# Recorded runs name the factory so a replay rebuilds them.
+SCRIPTED_ARMS = {
+    "trend": "workbench.testing.scripted:trend_agent",
+    "contrarian": "workbench.testing.scripted:contrarian_agent",
+    "committee": "workbench.committee:committee_agent",
+    "learner": "workbench.testing.learner:learner_agent",
+    "learner_memory": "workbench.testing.learner:remembering_learner",
+}
 
 
 def list_agents(recordings: str | Path | None = None) -> dict[str, Any]:
@@ -39,6 +50,22 @@ def list_agents(recordings: str | Path | None = None) -> dict[str, Any]:
             "market it was recorded on; no model is called."
         ),
     }
+
+
+def baseline_names() -> list[str]:
+    """The baselines' names, in their fixed order."""
+    from workbench.baselines import BASELINES
+
+    return list(BASELINES)
+
+
+def scripted_arm(name: str, **options: Any) -> Agent:
+    """A fresh scripted arm by its short name in ``SCRIPTED_ARMS`` (``options`` go to its
+    factory, e.g. ``mode="record", recorder=path``)."""
+    from workbench.integrations.callable import resolve
+
+    built: Agent = resolve(SCRIPTED_ARMS[name])(name=name, **options)
+    return built
 
 
 def _baselines() -> list[dict[str, str]]:

@@ -79,6 +79,14 @@ def evaluate_arms(
     )
 
 
+def load_bars(
+    path: str | Path, *, secret: str | None = None, variant: str | None = None
+) -> Historical:
+    """Historical bars from a CSV or Parquet file, checked and masked (``secret`` repeats
+    an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``)."""
+    return Historical.load(path, secret=secret, variant=variant)
+
+
 def run_evaluation(
     store: RunStore | str | Path,
     arms: list[str],

@@ -7,6 +7,16 @@ from typing import Any
 from workbench.engine import presets as _presets
 
 
+def preset_names() -> list[str]:
+    """The shipped presets' names, sorted."""
+    return list(_presets.list_presets())
+
+
+def default_preset() -> str:
+    """The name of the preset a market uses when none is given."""
+    return str(_presets.DEFAULT_PRESET)
+
+
 def list_presets() -> dict[str, Any]:
     """The shipped presets, each with its fingerprint and the dials it moves from the default."""
     default = _presets.DEFAULT_PRESET

@@ -124,6 +124,20 @@ def _files(folder: Path) -> list[Path]:
     return found
 
 
+def recordings_under(root: str | Path) -> list[Path]:
+    """Every recording folder under ``root`` (itself included), in a stable order."""
+    from workbench.recordings import find_recordings
+
+    return find_recordings(root)
+
+
+def manifest_of(folder: str | Path) -> Path:
+    """Where the manifest of a recording in ``folder`` is (it may not exist)."""
+    from workbench.recordings.manifest import MANIFEST
+
+    return Path(folder) / MANIFEST
+
+
 def recording_folder(name: str, recordings: str | Path | None = None) -> Path:
     """The folder of recording ``name``, confined to the recordings folder."""
     root = _root(recordings)

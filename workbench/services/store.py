@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench._version import __version__
 from workbench.errors import ConfigError, RecordingError
 from workbench.evaluation.results import canonical_json
 
@@ -48,8 +49,6 @@ _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
 def package_version() -> str:
-    from workbench import __version__
-
     return __version__
 
 

@@ -67,17 +67,16 @@ class Controls:
     def _inputs(self, preset: str | None, historical: bool) -> None:
         import ipywidgets as w
 
-        from workbench.baselines import BASELINES
-        from workbench.engine.presets import DEFAULT_PRESET, list_presets
-        from workbench.notebooks.parameters import SCRIPTED_ARMS
+        from workbench.services.agents import SCRIPTED_ARMS, baseline_names
+        from workbench.services.presets import default_preset, preset_names
 
-        options = [*self.agents, *SCRIPTED_ARMS, *BASELINES]
+        options = [*self.agents, *SCRIPTED_ARMS, *baseline_names()]
         chosen = [*self.agents, *(a for a in _DEFAULT_ARMS if a not in self.agents)]
         rows = min(len(options), 12)  # every arm in view: a chosen one never scrolls away
         self.arms = css(w.SelectMultiple(options=options, value=chosen, rows=rows), "arms")
         self.arms.description = "arms"
         self.preset = css(
-            w.Dropdown(options=list_presets(), value=preset or DEFAULT_PRESET), "preset"
+            w.Dropdown(options=preset_names(), value=preset or default_preset()), "preset"
         )
         self.preset.description = "preset"
         self.seeds = css(w.Text(value=self.initial["seeds"], description="seed(s)"), "seeds")

@@ -178,8 +178,7 @@ class ExperimentPanel:
         return f"{market['steps_per_day']} steps/day"
 
     def _roster(self, seed: int) -> list[Agent | str]:
-        from workbench.integrations.callable import resolve
-        from workbench.notebooks.parameters import SCRIPTED_ARMS
+        from workbench.services.agents import SCRIPTED_ARMS, scripted_arm
 
         folder = self.transcript_dir / f"seed-{seed}"
         roster: list[Agent | str] = []
@@ -188,8 +187,7 @@ class ExperimentPanel:
                 roster.append(self.agents[name])
             elif name in SCRIPTED_ARMS:
                 recorder = folder / f"{name}.json"
-                factory = resolve(SCRIPTED_ARMS[name])
-                roster.append(factory(name=name, mode="record", recorder=recorder))
+                roster.append(scripted_arm(name, mode="record", recorder=recorder))
             else:
                 roster.append(name)
         return roster

@@ -1,0 +1,215 @@
+"""The package's layers, read from the import statements of every module (lazy ones too).
+
+Lowest first; a module may import its own layer and the layers below, never above:
+
+    0  errors, _version
+    1  schema, redaction, bridge, engine, _stamps
+    2  agents, transcript, baselines
+    3  integrations, _trust                the adapters: unaware of committee and front ends
+    4  committee
+    5  evaluation
+    6  recordings
+    7  report
+    8  services, testing                   the service core; the shipped test doubles
+    9  cli, widgets, notebooks, mcp        the front ends (and ``python -m workbench``)
+
+Two more rules: nothing inside the package imports the top package ``workbench``
+(import from the module that defines the name), and a front end imports, besides the
+services and the other front ends, only the words every layer speaks (errors, schema,
+agents, redaction, bridge) and the report; anything else only where ``NO_SERVICE``
+says no service exists for what it does. The checker runs on a source tree, so each
+rule is also shown failing on a deliberately bad module written into a copy of the tree.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "_version"),
+    ("schema", "redaction", "bridge", "engine", "_stamps"),
+    ("agents", "transcript", "baselines"),
+    ("integrations", "_trust"),
+    ("committee",),
+    ("evaluation",),
+    ("recordings",),
+    ("report",),
+    ("services", "testing"),
+    ("cli", "widgets", "notebooks", "mcp", "__main__"),
+)
+FRONT_ENDS = frozenset(LAYERS[-1])
+# What a front end may import without the service core: the words every layer speaks
+# (errors, the decision schema, the Agent protocol, redaction, the bridge), and the
+# presentation (report), besides the services themselves.
+FRONT_END_MAY_USE = frozenset({"errors", "_version", "schema", "agents", "redaction", "bridge"})
+FRONT_END_MAY_USE |= {"report", "services"}
+# (front-end module, module it imports) -> why no service stands between them.
+NO_SERVICE: dict[tuple[str, str], str] = {
+    ("cli.audit", "evaluation.contamination"): "the contamination audit has no service",
+    ("cli.recordings", "recordings"): (
+        "recording spends model money and replaying into a folder rewrites files: the "
+        "service core (and so the MCP server) keeps recordings read-only"
+    ),
+    ("widgets._session", "evaluation"): "the panel runs aevaluate on the kernel's loop; "
+    "the evaluation service is synchronous",
+    ("widgets.panel", "evaluation"): "the panel builds the World it shows before running it",
+    ("widgets.panel", "recordings"): "the panel replays a recording into its own folder",
+    ("notebooks.parameters", "evaluation"): "the notebooks evaluate the agents they are "
+    "given in process, per seed; the services take arm names",
+    ("notebooks.parameters", "evaluation.compare"): "as above, for the comparison notebook",
+}
+UNITS = {unit: rank for rank, layer in enumerate(LAYERS) for unit in layer}
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str  # dotted, without the "workbench." prefix ("" for the top package)
+    target: str  # likewise; "" is the top package itself
+    where: str
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(root: Path) -> list[Import]:
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        source = _module_name(path, root)
+        where = f"workbench/{path.relative_to(root)}"
+        for line, names in _imported_names(path.read_text(encoding="utf-8")):
+            for target in _targets(names, root):
+                found.append(Import(source, target, f"{where}:{line}"))
+    return found
+
+
+@functools.cache
+def _imported_names(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """(line, dotted names) of every import in a module's text, nested ones included;
+    ``from workbench import a`` gives ``workbench:a`` (a submodule or a package name)."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found.append((node.lineno, tuple(alias.name for alias in node.names)))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "workbench":
+                names = tuple(f"workbench:{alias.name}" for alias in node.names)
+            else:
+                names = (node.module,)
+            found.append((node.lineno, names))
+    return tuple(found)
+
+
+def _targets(names: tuple[str, ...], root: Path) -> list[str]:
+    targets = []
+    for name in names:
+        member = name.partition(":")[2]
+        if member:  # "from workbench import x": the submodule x, or a name of the top package
+            targets.append(member if _is_module(root, member) else "")
+        elif name.split(".")[0] == "workbench":
+            targets.append(name.partition(".")[2])
+    return targets
+
+
+def _is_module(root: Path, name: str) -> bool:
+    return (root / f"{name}.py").is_file() or (root / name / "__init__.py").is_file()
+
+
+def _unit(module: str) -> str:
+    return module.split(".")[0]
+
+
+def violations(root: Path) -> list[str]:
+    """Every import under ``root`` (a ``workbench`` source tree) that breaks a rule."""
+    broken = []
+    for link in _imports(root):
+        if link.source == "":  # the top package is the front door: it imports everything
+            continue
+        problem = _problem(link)
+        if problem:
+            broken.append(f"{link.where}: {link.source} -> {link.target or 'workbench'}: {problem}")
+    return broken
+
+
+def _problem(link: Import) -> str | None:
+    if link.target == "":
+        return "imports the top package; import the name from the module that defines it"
+    source, target = _unit(link.source), _unit(link.target)
+    if source == target:
+        return None
+    if source not in UNITS or target not in UNITS:
+        return f"{source if source not in UNITS else target} is in no layer; add it to LAYERS"
+    if UNITS[target] > UNITS[source]:
+        return f"layer {UNITS[source]} ({source}) imports layer {UNITS[target]} ({target}) above it"
+    if source in FRONT_ENDS and _past_the_services(link, target):
+        return (
+            "a front end goes past the service core: call the service, or say in "
+            "NO_SERVICE why none exists"
+        )
+    return None
+
+
+def _past_the_services(link: Import, target: str) -> bool:
+    allowed = target in FRONT_ENDS or target in FRONT_END_MAY_USE
+    return not allowed and (link.source, link.target) not in NO_SERVICE
+
+
+def test_the_package_keeps_its_layers() -> None:
+    assert violations(PACKAGE) == []
+
+
+def test_every_module_is_in_a_layer() -> None:
+    units = {_unit(_module_name(path, PACKAGE)) for path in PACKAGE.rglob("*.py")}
+    assert units - {""} <= set(UNITS)
+
+
+def test_every_exception_is_still_needed() -> None:
+    used = {(link.source, link.target) for link in _imports(PACKAGE)}
+    assert set(NO_SERVICE) <= used, "drop the NO_SERVICE entries no front end needs any more"
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    copy = tmp_path_factory.mktemp("tree") / "workbench"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.yaml", "*.json"))
+    return copy
+
+
+BAD_IMPORTS = [
+    ("engine/market.py", "from workbench.evaluation import evaluate", "layer 1 (engine) imports"),
+    ("schema.py", "from workbench.evaluation.results import Results", "layer 1 (schema) imports"),
+    ("engine/lazy.py", "def f():\n    from workbench.evaluation import evaluate", "above it"),
+    ("transcript.py", "from workbench.integrations._replay import preset_of", "(transcript)"),
+    ("integrations/bad.py", "from workbench.committee import Committee", "(committee) above"),
+    ("integrations/ui.py", "import workbench.widgets", "(widgets) above it"),
+    ("services/bad.py", "from workbench.cli import main", "(cli) above it"),
+    ("mcp/bad.py", "from workbench.engine.presets import preset", "past the service core"),
+    ("widgets/bad.py", "from workbench.integrations import callable_agent", "past the service"),
+    ("recordings/bad.py", "from workbench import __version__", "top package"),
+    ("newpart.py", "from workbench.errors import ConfigError", "newpart is in no layer"),
+]
+
+
+@pytest.mark.parametrize(("module", "line", "message"), BAD_IMPORTS)
+def test_a_bad_import_is_caught(tree: Path, module: str, line: str, message: str) -> None:
+    path = tree / module
+    original = path.read_text(encoding="utf-8") if path.exists() else None
+    path.write_text((original or "") + "\n" + line + "\n", encoding="utf-8")
+    try:
+        found = violations(tree)
+    finally:
+        if original is None:
+            path.unlink()
+        else:
+            path.write_text(original, encoding="utf-8")
+    assert len(found) == 1 and message in found[0], found

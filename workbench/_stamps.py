@@ -1,0 +1,52 @@
+"""What every saved artefact is stamped with: when it was made, on which market, under
+which payload schemas. Plain data, below transcripts and adapters alike."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from typing import Any
+
+from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
+
+PRESET_KEY = "model_preset"
+PRESET_VECTOR_KEY = "model_preset_vector"
+SCHEMA_KEYS = {
+    "observation_schema_version": OBSERVATION_SCHEMA_VERSION,
+    "decision_schema_version": DECISION_SCHEMA_VERSION,
+}
+_FALLBACK_DEFAULT_PRESET = "standard-v1"
+
+
+def stamp_artefact(meta: dict[str, Any]) -> dict[str, Any]:
+    """Write ``recorded_utc`` and, if none was stamped, the shipped default preset name."""
+    meta.setdefault("recorded_utc", utc_now())
+    meta.setdefault(PRESET_KEY, default_preset_name())
+    for key, running in SCHEMA_KEYS.items():
+        meta.setdefault(key, running)
+    return meta
+
+
+def utc_now() -> str:
+    """Now in UTC to the second; honours SOURCE_DATE_EPOCH for reproducible artefacts."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = _dt.datetime.fromtimestamp(int(fixed), _dt.UTC) if fixed else _dt.datetime.now(_dt.UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def default_preset_name() -> str:
+    try:
+        from workbench.engine.presets import DEFAULT_PRESET
+    except ImportError:  # pragma: no cover - the engine ships with the package
+        return _FALLBACK_DEFAULT_PRESET
+    return str(DEFAULT_PRESET)
+
+
+__all__ = [
+    "PRESET_KEY",
+    "PRESET_VECTOR_KEY",
+    "SCHEMA_KEYS",
+    "default_preset_name",
+    "stamp_artefact",
+    "utc_now",
+]

@@ -1,0 +1,417 @@
+"""One definition per metric, read by the scorecard's readers: tool descriptions, reports, docs.
+
+The definitions restate the conventions fixed in ``workbench.evaluation.metrics``
+(simple returns of marked-to-mid equity; day returns from the start and the day
+closes, with no structural zero; Sharpe from day returns, ddof=1, times sqrt(252),
+zero risk-free rate, 0.0 when undefined; drawdown as a positive percentage of the
+peak; one-way turnover over mean equity; nothing computed past a bust) and
+``workbench.evaluation.deflated``. Tool descriptions, the HTML report and the
+notebooks all read the text from here. A test checks that every scorecard,
+tearsheet, comparison and attribution column has exactly one entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from workbench.errors import ConfigError
+from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
+
+# metric -> (definition, pitfall)
+METRICS: dict[str, tuple[str, str]] = {
+    "return_pct": (
+        "Total simple return of the arm's equity, marked to mid, from the starting capital to "
+        "the last step's close, in percent.",
+        "One market path: a return is an outcome, not a skill estimate; compare across seeds.",
+    ),
+    "pnl": (
+        "Final equity minus starting capital, in currency units, marked to mid.",
+        "Scales with capital; compare return_pct across runs of different capital.",
+    ),
+    "pnl_market_pct": (
+        "The attribution's market component (beta exposure x the market factor's return, and "
+        "the drift every price carries, at the arm's average exposure) summed over the run, "
+        "as a percentage of pnl. Exact on the simulator, a regression estimate on historical "
+        "bars. Null when pnl is 0.",
+        "A share of a net figure: near-zero pnl makes it huge, and components of opposite "
+        "sign make shares above 100 % or below 0; read the amounts in results.attribution.",
+    ),
+    "pnl_selection_pct": (
+        "The attribution's selection component (each held name's own return: its "
+        "idiosyncratic move and the change of its mispricing) summed over the run, as a "
+        "percentage of pnl. Null when pnl is 0.",
+        "On one path selection is mostly luck; compare it across seeds (the paired "
+        "difference of selection P&L), not from one run.",
+    ),
+    "sharpe": (
+        "Mean of day returns over their sample standard deviation (ddof=1), times sqrt(252), "
+        "zero risk-free rate. Day returns run between the start and each day's close (no "
+        "structural zero at one step a day). 0.0 when there are fewer than two day returns or "
+        "no variation.",
+        "Few days make it noisy; the best of many arms or runs is biased upward (multiple "
+        "testing), so an in-sample winner needs confirming on fresh seeds.",
+    ),
+    "max_drawdown_pct": (
+        "Largest peak-to-trough fall of step equity, as a positive percentage of the peak.",
+        "Measured at step closes, so a deeper intraday dip is not seen.",
+    ),
+    "turnover": (
+        "Traded notional divided by mean equity over the run; one-way, not annualised.",
+        "Depends on run length; divide by days to compare runs of different length.",
+    ),
+    "trades": (
+        "Orders that filled in full or in part, forced liquidation orders included.",
+        "A clipped order still counts once; see clips. Liquidation orders carry the reason "
+        "'liquidation' in the orders.",
+    ),
+    "clips": (
+        "Orders cut down to the participation cap (a share of the symbol's volume in the step).",
+        "Many clips mean the arm wanted more size than the market could take.",
+    ),
+    "refusals": (
+        "Actions the market refused with a reason (leverage cap, unknown symbol, zero shares); "
+        "the rest of the decision still traded.",
+        "A refusal is the market's answer to a valid decision, not an agent failure.",
+    ),
+    "bust": (
+        "True when the arm's equity reached zero or below at a step close: from that step it "
+        "is not asked again, its equity is 0, and its positions are closed by liquidation "
+        "orders. Its Sharpe is computed up to the close of the day it went bust.",
+        "A bust arm's return is -100 % whatever the market did later; compare bust arms by "
+        "when they went bust (bust_step). Its Sharpe, a ratio of arithmetic daily returns, "
+        "can stay positive when large gains came before the ruin: read bust first.",
+    ),
+    "bust_step": (
+        "Index of the trading step (0-based, as in the equity frame) at whose close the arm "
+        "went bust, or null.",
+        "A step, not a day: divide by steps_per_day for the day.",
+    ),
+    "errors": (
+        "Decisions that failed: an invalid answer (DecisionError) or a framework or network "
+        "failure (FrameworkError). The arm holds for that step. A spent budget "
+        "(BudgetExhausted) counts once: the arm is asked nothing more and holds to the end.",
+        "A failed arm and a declining arm are never the same: holding by choice is not an error.",
+    ),
+    "last_error": (
+        "Type and message of the arm's most recent failed decision, or null.",
+        "Only the last one; the full list is in the run's errors.",
+    ),
+    "decisions": (
+        "Times the arm was asked for a decision. Every arm is asked once per trading day "
+        "unless its every says 'step' or a number of steps.",
+        "Arms with another cadence (every) are asked more or less often; an arm under a "
+        "margin call or bust is not asked.",
+    ),
+    "model_calls": (
+        "Model requests the arm made (recorded calls when replayed).",
+        "Zero for rule-based baselines.",
+    ),
+    "tokens": (
+        "Input plus output tokens reported by the framework (as recorded when replayed).",
+        "Provider counts differ; compare within one provider.",
+    ),
+    "latency_s": (
+        "Wall-clock seconds spent waiting for the arm's decisions.",
+        "Varies between runs; it is left out of result digests and audit summaries.",
+    ),
+}
+
+# tearsheet columns that are not scorecard columns (workbench.evaluation.tearsheet)
+TEARSHEET: dict[str, tuple[str, str]] = {
+    "annual_return_pct": (
+        "Compound annual growth rate: (final equity / start) ** (252 / day returns) - 1, in "
+        "percent.",
+        "Compounding a few days to a year magnifies them: a short run's CAGR is a wild number.",
+    ),
+    "annual_volatility_pct": (
+        "Sample standard deviation (ddof=1) of day returns times sqrt(252), in percent.",
+        "Assumes independent days; trending or mean-reverting returns make it misstate risk.",
+    ),
+    "sortino": (
+        "Mean day return over the downside deviation sqrt(mean(min(r, 0)^2)) taken over every "
+        "day, times sqrt(252), zero target (Sortino & Price 1994). Null when no day lost.",
+        "Few losing days make the downside deviation tiny and the ratio huge.",
+    ),
+    "calmar": (
+        "annual_return_pct divided by max_drawdown_pct over the whole run (Young 1991 uses "
+        "the trailing 36 months). Null with no drawdown.",
+        "One drawdown sets it; a short run has not yet met its worst one.",
+    ),
+    "hit_rate_pct": (
+        "Share of day returns above zero, in percent; a flat day is not a hit.",
+        "Says nothing of size: many small wins and one large loss score high.",
+    ),
+    "avg_gross_exposure": (
+        "Mean over step closes of gross exposure (sum of |position value|, marked to mid) "
+        "divided by equity, while equity is positive; 1.0 is fully invested long. Null when "
+        "the run recorded no exposure.",
+        "An average hides peaks: a book can be far above it on its worst day.",
+    ),
+    "benchmark": (
+        "The arm the relative columns are measured against: buy_and_hold when it is an arm, "
+        "or the one named; null when there is none.",
+        "Against itself the benchmark has beta 1, alpha 0 and no tracking error.",
+    ),
+    "beta": (
+        "cov(arm, benchmark) / var(benchmark) of day returns (ddof=1): the least-squares slope "
+        "on the benchmark (CAPM beta).",
+        "Estimated from few days it is noisy; it assumes a straight-line relation.",
+    ),
+    "alpha_pct": (
+        "Jensen's alpha: mean(arm) - beta * mean(benchmark) of day returns, zero risk-free "
+        "rate, times 252, in percent.",
+        "In-sample, on one path: an intercept fitted to noise, not a skill estimate.",
+    ),
+    "tracking_error_pct": (
+        "Standard deviation (ddof=1) of the active day return (arm minus benchmark) times "
+        "sqrt(252), in percent.",
+        "Low tracking error with a big return gap means few, large differences.",
+    ),
+    "information_ratio": (
+        "Mean active day return over its standard deviation (ddof=1), times sqrt(252). Null "
+        "against itself.",
+        "Like Sharpe, noisy on few days and biased upward when chosen as the best of many.",
+    ),
+}
+
+# columns of a paired comparison across seeds (workbench.evaluation.compare)
+COMPARISON: dict[str, tuple[str, str]] = {
+    "seeds": (
+        "Number of seeds (market paths) in the comparison: one paired observation each.",
+        "Few seeds give wide intervals; the interval, not the mean, says how few is too few.",
+    ),
+    "mean_arm": (
+        "Mean over seeds of the arm's metric.",
+        "An average of outcomes on a handful of paths, not the arm's expected value.",
+    ),
+    "mean_benchmark": (
+        "Mean over seeds of the benchmark arm's metric.",
+        "Read with mean_arm; the paired difference is what cancels market luck.",
+    ),
+    "mean_diff": (
+        "Mean over seeds of the arm's metric minus the benchmark's on the same seed (paired).",
+        "Paired on identical market paths, so market luck cancels; strategy luck does not.",
+    ),
+    "ci_low": (
+        "Lower end of the confidence interval of mean_diff (Student t on the per-seed "
+        "differences, or a percentile bootstrap over seeds).",
+        "Null with one seed: there is no spread to estimate.",
+    ),
+    "ci_high": (
+        "Upper end of the confidence interval of mean_diff.",
+        "An interval that excludes zero is not yet corrected for the number of arms; read p_holm.",
+    ),
+    "p_value": (
+        "Two-sided p-value of the paired t-test of the per-seed differences against zero.",
+        "Uncorrected: with several arms, one small p-value is expected by chance.",
+    ),
+    "p_holm": (
+        "p_value adjusted for the number of arms compared with Holm's step-down method.",
+        "Corrects within one comparison only, not for every comparison you have run.",
+    ),
+    "significant": (
+        "True when p_holm is below 1 - confidence.",
+        "Significance is not size: read mean_diff and its interval too.",
+    ),
+    "pooled_sharpe": (
+        "The arm's Sharpe ratio from its day returns pooled over every seed (each seed's days "
+        "one after another), annualised by sqrt(252).",
+        "Pooling assumes the seeds are draws of the same process; it is not the mean of the "
+        "per-seed Sharpe ratios.",
+    ),
+    "psr": (
+        "Probabilistic Sharpe ratio PSR(0) (Bailey & López de Prado 2012): the probability "
+        "that the arm's true Sharpe ratio is above zero, from its pooled day returns, their "
+        "number, skewness and kurtosis.",
+        "Not corrected for how many arms or runs were tried; read dsr.",
+    ),
+    "dsr": (
+        "Deflated Sharpe ratio (Bailey & López de Prado 2014): PSR against sharpe_hurdle, "
+        "the Sharpe ratio the best of `trials` skill-less trials is expected to reach.",
+        "Only as honest as the trial count: trials not run in this store are not counted.",
+    ),
+    "trials": (
+        "The number of trials dsr deflates by: the arms in the comparison, or the trials the "
+        "run store had counted when the comparison ran (including it), whichever is larger.",
+        "A trial is a request that ran; arms and presets tried elsewhere are invisible to it.",
+    ),
+    "sharpe_hurdle": (
+        "The expected largest Sharpe ratio of `trials` skill-less trials, sqrt(V) * ((1 - "
+        "gamma) * z(1 - 1/N) + gamma * z(1 - 1/(N e))), V the variance of the arms' Sharpe "
+        "estimates; annualised by sqrt(252). 0 for one trial.",
+        "V comes from the arms compared here, standing in for every trial counted.",
+    ),
+    "failed_decisions": (
+        "Decisions the arm failed to make (DecisionError or FrameworkError), summed over seeds.",
+        "A failed decision holds the book unchanged, so an arm that failed often can score "
+        "like one that chose to wait: a non-zero count means its mean_diff measures failures.",
+    ),
+}
+
+# columns of results.attribution (workbench.evaluation.attribution); pnl is the scorecard's
+ATTRIBUTION: dict[str, tuple[str, str]] = {
+    "market": (
+        "P&L from the market factor at the arm's average exposure: its average beta-weighted "
+        "position value (as a fraction of equity) x equity x the market factor's return, "
+        "plus the drift every price carries (equity premium, growth tilt, variance "
+        "correction). Each name's arithmetic move is split in proportion to its log "
+        "components, so the components sum to the P&L exactly.",
+        "Average exposure: what changing the exposure earned is in timing, not here.",
+    ),
+    "sector": (
+        "P&L from the sector factors at the arm's average exposure to each sector.",
+        "On historical bars only sectors of three names or more have a factor; a name in a "
+        "smaller sector has its sector moves in selection.",
+    ),
+    "selection": (
+        "P&L from each held name's own return: its idiosyncratic move and the change of its "
+        "mispricing, what is left of its move after market, sector and drift.",
+        "One path's selection is mostly luck; compare it across seeds. On historical bars it "
+        "also holds the regression's intercept and error.",
+    ),
+    "timing": (
+        "P&L from changing exposure against holding the average: timing_market + "
+        "timing_sector + timing_entry.",
+        "Positive timing on one path can be luck like any other P&L; a seed-by-seed "
+        "comparison says more.",
+    ),
+    "costs": (
+        "What fills paid against the mid: costs_spread + costs_depth + costs_fees (zero or "
+        "negative).",
+        "Measured against the mid at the fill, so a price move before the fill is not a cost here.",
+    ),
+    "bust_floor": (
+        "On the step an arm went bust, the loss below zero equity that the equity curve "
+        "(0 from a bust on) does not show; 0 on every other step.",
+        "Non-zero only for a bust arm; the rest of its book's fate after the bust is not its P&L.",
+    ),
+    "timing_market": (
+        "(x - x_bar) x equity x the market factor's return over each leg, x the arm's market "
+        "exposure over equity and x_bar its mean over the arm's sessions: the co-movement of "
+        "exposure with the market (Treynor & Mazuy 1966).",
+        "An arm whose exposure drifts with prices (buy and hold) shows a little timing it "
+        "did not choose.",
+    ),
+    "timing_sector": (
+        "The same as timing_market for each sector factor, summed over sectors.",
+        "Sector exposure changes with every trade in a name, so stock pickers show it too.",
+    ),
+    "timing_entry": (
+        "What resting limit orders gained by waiting: shares x the move from the step's open "
+        "to the mid at which the touch reached the limit.",
+        "Zero for market orders; a limit that never filled earns nothing and is not counted.",
+    ),
+    "selection_mispricing": (
+        "The part of selection from the change of the held names' mispricing (price over "
+        "fair value), which the simulator knows; null on historical bars.",
+        "Mispricing reverts within a step or two: it rewards trading often, before costs.",
+    ),
+    "costs_spread": (
+        "Half-spread paid against the mid at the touch, per fill.",
+        "Wider in stress: the same strategy costs more in a turbulent preset.",
+    ),
+    "costs_depth": (
+        "What walking the book past its first level cost beyond the half-spread.",
+        "Grows with order size against the book's depth; split large orders across steps.",
+    ),
+    "costs_fees": (
+        "Fees charged on traded notional (fee_bps, 0.5 by default), as a negative amount.",
+        "Small beside the spread at the default rate; they scale with turnover, not with "
+        "the order's size against the book.",
+    ),
+    "lost_to_clips": (
+        "Not part of the P&L: what the shares cut by the participation cap would have made, "
+        "mid to mid, from the open they were to fill at to the close the arm next decided "
+        "at, before costs.",
+        "A lost opportunity can be negative (the cut saved money); it is measured, never "
+        "added to the sum.",
+    ),
+    "lost_to_refusals": (
+        "Not part of the P&L: the same for shares of orders the market refused (leverage "
+        "cap, no whole share under the participation cap).",
+        "Unknown symbols and zero-share orders have nothing to value and count 0.",
+    ),
+    "estimated": (
+        "True when the split is a regression estimate (historical bars: equal-weight market "
+        "and sector indices, loadings from the 60 steps before, no look-ahead); False when it "
+        "is exact (the simulator's own factor paths).",
+        "An estimate puts estimation error and the intercept in selection.",
+    ),
+}
+
+CAVEATS: dict[str, str] = {
+    "single_path": (
+        "One seed is one market path. A ranking from one path is an anecdote; use "
+        "compare_runs over several seeds before believing an ordering."
+    ),
+    "multiple_testing": (
+        "Every extra arm, preset or run tried is another look at noise: the best of many is "
+        "expected to look good by luck. Count the trials and confirm on seeds not used to choose."
+    ),
+    "replayed": (
+        "A replayed arm re-executes recorded model answers on the market they were recorded on; "
+        "it shows the recording is reproducible, not that the agent generalises (in-sample)."
+    ),
+    "trials": (
+        "trials_in_store counts every evaluation and comparison this run store ran (repeats "
+        "answered from the store are not counted). A ranking is the best of all of them, not "
+        "of this run alone: the more trials, the higher the best Sharpe by luck; dsr deflates "
+        "by that count."
+    ),
+    "marked_to_mid": (
+        "Equity is marked to mid; an arm holding a large position would realise less when "
+        "it crossed the spread to close it."
+    ),
+}
+
+
+def metrics_glossary() -> dict[str, Any]:
+    """Every scorecard, tearsheet, comparison and attribution column with its definition and
+    pitfall, plus the caveats every ranking carries."""
+    entries = {**METRICS, **TEARSHEET}
+    return {
+        "metrics": {
+            name: {"definition": METRICS[name][0], "pitfall": METRICS[name][1]}
+            for name in SCORECARD_COLUMNS
+        },
+        "tearsheet": {
+            name: {"definition": entries[name][0], "pitfall": entries[name][1]}
+            for name in TEARSHEET_COLUMNS
+        },
+        "comparison": {
+            name: {"definition": text, "pitfall": pitfall}
+            for name, (text, pitfall) in COMPARISON.items()
+        },
+        "attribution": {
+            name: {"definition": text, "pitfall": pitfall}
+            for name, (text, pitfall) in ATTRIBUTION.items()
+        },
+        "caveats": dict(CAVEATS),
+    }
+
+
+def definition(name: str) -> str:
+    """The one definition of ``name`` (a scorecard, tearsheet, comparison or attribution
+    column)."""
+    return _entry(name)[0]
+
+
+def definitions_for(names: Iterable[str]) -> str:
+    """Glossary text for ``names``, one line each, for appending to a tool description."""
+    lines = []
+    for name in names:
+        text, pitfall = _entry(name)
+        lines.append(f"- {name}: {text} Pitfall: {pitfall}")
+    return "\n".join(lines)
+
+
+def _entry(name: str) -> tuple[str, str]:
+    entries = {**METRICS, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
+    if name not in entries:
+        raise ConfigError(
+            f"no glossary entry for {name!r}; add one to METRICS, TEARSHEET, COMPARISON or "
+            "ATTRIBUTION"
+        )
+    return entries[name]
