@@ -161,8 +161,8 @@ def test_orders_decided_at_t_execute_at_t_plus_one() -> None:
         ({"days": 0}, "days must be between 1"),
         ({"days": -2}, "days must be between 1"),
         ({"steps_per_day": 0}, "steps_per_day"),
-        ({"model": "nope"}, "unknown preset 'nope'"),
-        ({"model": {"spred_bps": 1}}, "unknown dial"),
+        ({"preset": "nope"}, "unknown preset 'nope'"),
+        ({"preset": {"spred_bps": 1}}, "unknown dial"),
         ({"seed": -1}, "seed must be a non-negative"),
         ({"on_error": "ignore"}, "on_error must be"),
         ({"capital": float("nan")}, "capital"),
@@ -177,6 +177,27 @@ def test_bad_experiment_input_is_refused_before_the_market_opens(
 ) -> None:
     with pytest.raises(ConfigError, match=fragment):
         evaluate(["cash"], **{**SMALL, **kwargs})
+
+
+def test_model_is_the_old_name_of_preset_for_one_release() -> None:
+    with pytest.warns(DeprecationWarning, match=r"evaluate\(model=\.\.\.\) is deprecated.*preset="):
+        old = evaluate(["momentum"], **SMALL, model="calm-v1")
+    assert old.digest() == evaluate(["momentum"], **SMALL, preset="calm-v1").digest()
+    with pytest.warns(DeprecationWarning, match=r"World\(model=\.\.\.\)"):
+        assert World(model="calm-v1").preset.fingerprint == "calm-v1"
+    with pytest.raises(ConfigError, match="pass preset= only"):
+        evaluate(["cash"], **SMALL, preset="calm-v1", model="calm-v1")
+
+
+def test_evaluate_aevaluate_and_world_share_one_market_signature() -> None:
+    from workbench.evaluation.options import EvaluateOptions, RunKeywords, RunOptions
+    from workbench.evaluation.world import MARKET_KEYS
+
+    run_fields = {field.name for field in dataclasses.fields(RunOptions)}
+    assert set(RunKeywords.__optional_keys__) == run_fields
+    assert set(EvaluateOptions.__optional_keys__) == MARKET_KEYS | run_fields
+    with pytest.raises(TypeError, match=r"'univers'\. Did you mean 'universe'"):
+        World(univers=3)
 
 
 def test_unknown_and_duplicate_arms_are_refused() -> None:
@@ -297,6 +318,6 @@ def test_no_look_ahead_payloads_do_not_depend_on_the_horizon() -> None:
     # an agent asked on day 2 of a 3-day run and of a 6-day run must see the same thing;
     # anything drawn for the later days would show up here
     short, long = Scripted("a", lambda p: {"actions": []}), Scripted("a", lambda p: {"actions": []})
-    evaluate([short], seed=4, universe=6, days=3, model="crisis-v1")
-    evaluate([long], seed=4, universe=6, days=6, model="crisis-v1")
+    evaluate([short], seed=4, universe=6, days=3, preset="crisis-v1")
+    evaluate([long], seed=4, universe=6, days=6, preset="crisis-v1")
     assert short.seen == long.seen[: len(short.seen)]

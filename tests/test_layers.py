@@ -2,7 +2,7 @@
 
 Lowest first; a module may import its own layer and the layers below, never above:
 
-    0  errors, _version
+    0  errors, _version, _checks
     1  schema, redaction, bridge, engine, _stamps
     2  agents, transcript, baselines
     3  integrations, _trust                the adapters: unaware of committee and front ends
@@ -33,7 +33,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_version"),
+    ("errors", "_version", "_checks"),
     ("schema", "redaction", "bridge", "engine", "_stamps"),
     ("agents", "transcript", "baselines"),
     ("integrations", "_trust"),
@@ -48,7 +48,8 @@ FRONT_ENDS = frozenset(LAYERS[-1])
 # What a front end may import without the service core: the words every layer speaks
 # (errors, the decision schema, the Agent protocol, redaction, the bridge), and the
 # presentation (report), besides the services themselves.
-FRONT_END_MAY_USE = frozenset({"errors", "_version", "schema", "agents", "redaction", "bridge"})
+FRONT_END_MAY_USE = frozenset({"errors", "_version", "_checks", "schema", "agents", "redaction"})
+FRONT_END_MAY_USE |= {"bridge"}
 FRONT_END_MAY_USE |= {"report", "services"}
 # (front-end module, module it imports) -> why no service stands between them.
 NO_SERVICE: dict[tuple[str, str], str] = {

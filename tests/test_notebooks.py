@@ -86,7 +86,7 @@ def test_notebook_runs_top_to_bottom_with_its_defaults(runs, name):
 def test_evaluate_notebook_reproduces_the_in_process_run(runs):
     out = runs["evaluate"].job.out_dir
     arms = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion", "random"]
-    here = evaluate(arms, seed=7, universe=40, days=10, model="standard-v1")
+    here = evaluate(arms, seed=7, universe=40, days=10, preset="standard-v1")
     assert (out / "scorecard.json").read_text() == here.scorecard_json()
     shipped = pd.read_csv(out / "shipped_recordings.csv")
     assert set(shipped["recording"]) == {p.name for p in shipped_recordings()}

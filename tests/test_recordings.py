@@ -108,7 +108,12 @@ def test_a_changed_roster_is_named(recording: Path) -> None:
 
 def test_a_changed_preset_name_is_named(recording: Path) -> None:
     with pytest.raises(ReplayMiss, match=r"recorded on preset 'standard-v1'.*runs 'calm-v1'"):
-        replay(recording, model="calm-v1")
+        replay(recording, preset="calm-v1")
+    with (
+        pytest.warns(DeprecationWarning, match=r"replay\(model=\.\.\.\)"),
+        pytest.raises(ReplayMiss, match="runs 'calm-v1'"),
+    ):
+        replay(recording, model="calm-v1")  # the old name, for one release
 
 
 def test_a_moved_dial_of_the_recorded_preset_is_listed(recording: Path, monkeypatch) -> None:
@@ -233,7 +238,7 @@ def test_cli_record_passes_the_market_to_the_service(tmp_path: Path, monkeypatch
     argv = ["record", str(tmp_path / "r"), "--arms", "momentum, cash", "--seed", "3"]
     assert main([*argv, "--names", "7", "--days", "2", "--preset", "calm-v1"]) == 2
     assert seen["arms"] == ["momentum", "cash"] and seen["seed"] == 3
-    assert seen["universe"] == 7 and seen["days"] == 2 and seen["model"] == "calm-v1"
+    assert seen["universe"] == 7 and seen["days"] == 2 and seen["preset"] == "calm-v1"
 
 
 @pytest.mark.slow

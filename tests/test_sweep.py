@@ -24,7 +24,7 @@ def test_an_in_process_sweep_runs_every_cell_in_grid_order() -> None:
         ("crisis-v1", 2),
     ]
     alone = evaluate(
-        ["buy_and_hold", RandomTrader(seed=5)], seed=2, model="crisis-v1", universe=6, days=2
+        ["buy_and_hold", RandomTrader(seed=5)], seed=2, preset="crisis-v1", universe=6, days=2
     )
     assert runs[3].digest() == alone.digest()
     table = scorecards(runs)

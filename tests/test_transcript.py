@@ -173,7 +173,7 @@ def test_a_different_preset_name_is_named_with_the_fix() -> None:
         replay_response(_stamped(), "missing", step=0, day=0, preset=other)
     message = str(caught.value)
     assert "'standard-v1'" in message and "'calm-v1'" in message
-    assert "evaluate(..., model='standard-v1')" in message and "record the run again" in message
+    assert "evaluate(..., preset='standard-v1')" in message and "record the run again" in message
 
 
 def test_the_same_name_with_moved_dials_lists_the_dials() -> None:

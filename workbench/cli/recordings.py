@@ -48,7 +48,7 @@ def _record(args: argparse.Namespace) -> int:
         days=10 if args.days is None else args.days,
         steps_per_day=6 if args.steps_per_day is None else args.steps_per_day,
         ticks_per_step=65 if args.ticks_per_step is None else args.ticks_per_step,
-        model=args.preset,
+        preset=args.preset,
         overwrite=args.overwrite,
     )
     print(format_scorecard(results))

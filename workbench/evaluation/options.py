@@ -8,9 +8,10 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, cast
 
 from workbench.errors import ConfigError
+from workbench.evaluation.world import MARKET_KEYS, MarketOptions
 
 OnError = Literal["raise", "skip"]
 MAINTENANCE_OVER_CAP = 1.5  # default maintenance multiple, relative to the leverage cap
@@ -101,6 +102,31 @@ class RunOptions:
                     f"unknown option {name!r}.{hint} Options are: {', '.join(known)}."
                 )
         return cls(**options)
+
+
+class RunKeywords(TypedDict, total=False):
+    """The fields of ``RunOptions`` as keywords (a test keeps the two in step)."""
+
+    capital: float
+    leverage_cap: float
+    maintenance_multiple: float | None
+    fee_bps: float
+    on_error: OnError
+    max_concurrency: int
+    rate_limit: float | None
+    on_step: StepCallback | None
+    progress: bool | None
+
+
+class EvaluateOptions(MarketOptions, RunKeywords, total=False):
+    """Everything ``evaluate`` and ``aevaluate`` take besides the agents: the market
+    (``World``'s keywords) and how the arms trade (``RunOptions``)."""
+
+
+def split_market(options: Mapping[str, Any]) -> tuple[MarketOptions, dict[str, Any]]:
+    """The market keywords among ``options`` (for ``World``) and the run options."""
+    market = {k: v for k, v in options.items() if k in MARKET_KEYS}
+    return cast(MarketOptions, market), {k: v for k, v in options.items() if k not in market}
 
 
 def _is_number(value: Any) -> bool:

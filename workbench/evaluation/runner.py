@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
@@ -22,9 +21,6 @@ from workbench.agents import (
 from workbench.bridge import run_sync
 from workbench.engine import margin
 from workbench.engine.execution import Executor, Portfolio
-from workbench.engine.historical import Historical
-from workbench.engine.presets import Preset
-from workbench.engine.universe import Universe
 from workbench.errors import (
     BudgetExhausted,
     DecisionError,
@@ -36,11 +32,11 @@ from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.attribution_frame import attribute
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
-from workbench.evaluation.options import Pacer, RunOptions
+from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
 from workbench.evaluation.progress import RunProgress
 from workbench.evaluation.results import ERROR_COLUMNS, Results
 from workbench.evaluation.scorecard import ArmTally, build_scorecard
-from workbench.evaluation.world import World
+from workbench.evaluation.world import World, renamed_preset
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import printable
 
@@ -65,15 +61,7 @@ ORDER_COLUMNS = (
 
 def evaluate(
     agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
-    *,
-    seed: int = 0,
-    universe: Universe | int | Sequence[str] | None = None,
-    days: int | None = None,
-    steps_per_day: int | None = None,
-    ticks_per_step: int | None = None,
-    model: str | Preset | Mapping[str, Any] | None = None,
-    data: Historical | str | Path | pd.DataFrame | None = None,
-    **options: Any,
+    **options: Unpack[EvaluateOptions],
 ) -> Results:
     """Run every arm on one market and return the ``Results``; see ``aevaluate``.
 
@@ -82,54 +70,32 @@ def evaluate(
     default to 40, 10, 6 and 65; with ``data`` the first is the data's names, ``days``
     every tradable date, and the other two cannot be set.
     """
-    return run_sync(
-        aevaluate(
-            agents,
-            seed=seed,
-            universe=universe,
-            days=days,
-            steps_per_day=steps_per_day,
-            ticks_per_step=ticks_per_step,
-            model=model,
-            data=data,
-            **options,
-        )
-    )
+    chosen: dict[str, Any] = dict(options)
+    renamed_preset(chosen, "evaluate")
+    return run_sync(aevaluate(agents, **chosen))
 
 
 async def aevaluate(
     agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str,
-    *,
-    seed: int = 0,
-    universe: Universe | int | Sequence[str] | None = None,
-    days: int | None = None,
-    steps_per_day: int | None = None,
-    ticks_per_step: int | None = None,
-    model: str | Preset | Mapping[str, Any] | None = None,
-    data: Historical | str | Path | pd.DataFrame | None = None,
-    **options: Any,
+    **options: Unpack[EvaluateOptions],
 ) -> Results:
     """Async twin of ``evaluate``: arms due at a decision point are asked concurrently.
 
-    ``options`` are the fields of ``RunOptions``: ``capital``, ``leverage_cap``,
-    ``maintenance_multiple``, ``fee_bps``, ``on_error`` ("skip" or "raise"),
-    ``max_concurrency``, ``rate_limit`` (asks per second) and ``on_step``.
+    The market keywords are ``World``'s (``seed``, ``universe``, ``days``,
+    ``steps_per_day``, ``ticks_per_step``, ``preset``, ``data``); the rest are the
+    fields of ``RunOptions``: ``capital``, ``leverage_cap``, ``maintenance_multiple``,
+    ``fee_bps``, ``on_error`` ("skip" or "raise"), ``max_concurrency``, ``rate_limit``
+    (asks per second), ``on_step`` and ``progress``.
 
     Each arm is asked on its cadence (``every``: once per trading day by default).
     At every step close each book is marked; a book past the maintenance multiple
     is liquidated in the next step instead of being asked, and an arm whose equity
     reaches zero is bust (see ``workbench.engine.margin``).
     """
-    world = World(
-        seed=seed,
-        universe=universe,
-        days=days,
-        steps_per_day=steps_per_day,
-        ticks_per_step=ticks_per_step,
-        model=model,
-        data=data,
-    )
-    return await run_world(world, agents, **options)
+    chosen: dict[str, Any] = dict(options)
+    renamed_preset(chosen, "aevaluate")
+    market, run = split_market(chosen)
+    return await run_world(World(**market), agents, **run)
 
 
 async def run_world(

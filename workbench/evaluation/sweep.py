@@ -47,7 +47,7 @@ def sweep(
         raise ConfigError("a sweep needs at least one seed, e.g. seeds=range(5)")
     if any(isinstance(s, bool) or not isinstance(s, int) for s in seeds):
         raise ConfigError(f"seeds must be whole numbers, got {list(seeds)!r}")
-    taken = sorted({"seed", "model", "agents"} & set(world))
+    taken = sorted({"seed", "preset", "model", "agents"} & set(world))
     if taken:
         raise ConfigError(
             f"a sweep sets {', '.join(taken)} itself; pass seeds=[...] and presets=[...] instead"
@@ -68,7 +68,7 @@ def run_cell(cell: Cell, arms: Sequence[ArmSpec], world: Mapping[str, Any]) -> R
     from workbench.evaluation.runner import evaluate
 
     fresh = [arm if isinstance(arm, str) else arm() for arm in arms]
-    return evaluate(fresh, seed=cell.seed, model=cell.preset, **world)
+    return evaluate(fresh, seed=cell.seed, preset=cell.preset, **world)
 
 
 def _on_dask(

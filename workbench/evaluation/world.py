@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import pandas as pd
 
+from workbench._checks import is_whole, refuse_unknown_keywords
 from workbench.agents import PresetStamp
 from workbench.engine.historical import Historical
 from workbench.engine.market import MarketPath, simulate
@@ -21,18 +23,59 @@ from workbench.transcript import digest
 
 
 def _positive_int(name: str, value: Any, *, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         raise ConfigError(f"{name} must be a whole number, got {value!r}")
     if not 1 <= value <= most:
         raise ConfigError(f"{name} must be between 1 and {most}, got {value}")
     return value
 
 
+PresetSpec = str | Preset | Mapping[str, Any]
+DataSpec = Historical | str | Path | pd.DataFrame
+
+
+class MarketOptions(TypedDict, total=False):
+    """One experiment's market, as ``World``, ``evaluate`` and ``aevaluate`` all take it.
+
+    ``model`` is the old name of ``preset``, kept for one release with a warning.
+    """
+
+    seed: int
+    universe: Universe | int | Sequence[str] | None
+    days: int | None
+    steps_per_day: int | None
+    ticks_per_step: int | None
+    preset: PresetSpec | None
+    data: DataSpec | None
+    model: PresetSpec | None
+
+
+MARKET_KEYS = frozenset(MarketOptions.__optional_keys__)
+
+
+def renamed_preset(options: dict[str, Any], caller: str) -> None:
+    """Turn the deprecated ``model=`` of ``caller`` into ``preset=``, in place."""
+    if "model" not in options:
+        return
+    old = options.pop("model")
+    if options.get("preset") is not None:
+        raise ConfigError(
+            f"{caller} got preset= and model=; pass preset= only (model= is its old name)"
+        )
+    warnings.warn(
+        f"{caller}(model=...) is deprecated: the market preset is preset= (model= means the "
+        "LLM in every adapter); model= goes in the next release",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    options["preset"] = old
+
+
 class World:
     """The exogenous market every arm of an evaluation trades in.
 
-    ``model`` is the preset: a shipped name (``"calm-v1"``), a ``Preset``, or a
-    dict of dial overrides (``{"base": "calm-v1", "spread_bps": 3}``).
+    ``preset`` is a shipped name (``"calm-v1"``), a ``Preset``, or a dict of dial
+    overrides (``{"base": "calm-v1", "spread_bps": 3}``).
 
     ``data`` replays historical OHLCV bars (a CSV/Parquet path, a DataFrame or a
     ``Historical``) instead of simulating: one step per date, symbols masked,
@@ -41,22 +84,18 @@ class World:
     ``ticks_per_step`` have no meaning there and are refused by name.
     """
 
-    def __init__(
-        self,
-        *,
-        seed: int = 0,
-        universe: Universe | int | Sequence[str] | None = None,
-        days: int | None = None,
-        steps_per_day: int | None = None,
-        ticks_per_step: int | None = None,
-        model: str | Preset | Mapping[str, Any] | None = None,
-        data: Historical | str | Path | pd.DataFrame | None = None,
-    ) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    def __init__(self, **market: Unpack[MarketOptions]) -> None:
+        options: dict[str, Any] = dict(market)
+        refuse_unknown_keywords("World", options, MARKET_KEYS)
+        renamed_preset(options, "World")
+        seed = options.get("seed", 0)
+        if not is_whole(seed) or seed < 0:
             raise ConfigError(f"seed must be a non-negative whole number, got {seed!r}")
         self.seed = seed
-        self.preset = preset(model)
-        self.data = _historical(data)
+        self.preset = preset(options.get("preset"))
+        self.data = _historical(options.get("data"))
+        universe, days = options.get("universe"), options.get("days")
+        steps_per_day, ticks_per_step = options.get("steps_per_day"), options.get("ticks_per_step")
         if self.data is None:
             self.universe = resolve_universe(40 if universe is None else universe)
             steps_per_day = 6 if steps_per_day is None else steps_per_day
@@ -148,7 +187,7 @@ class World:
         )
 
 
-def _historical(data: Historical | str | Path | pd.DataFrame | None) -> Historical | None:
+def _historical(data: DataSpec | None) -> Historical | None:
     if data is None or isinstance(data, Historical):
         return data
     return Historical.load(data)

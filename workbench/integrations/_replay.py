@@ -84,7 +84,7 @@ def refuse_a_changed_preset(transcript: Transcript, preset: Any) -> None:
     if stamp.name != recorded:
         raise ReplayMiss(
             f"{_where(transcript)} was recorded on preset {recorded!r}, but this market runs "
-            f"{stamp.name!r}. Replay on the recorded preset with evaluate(..., model="
+            f"{stamp.name!r}. Replay on the recorded preset with evaluate(..., preset="
             f"{recorded!r}) (or its recorded dial vector), or record the run again."
         )
     vector = transcript.meta.get(PRESET_VECTOR_KEY)

@@ -92,6 +92,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 
+from workbench._checks import refuse_unknown_keywords
 from workbench.agents import Agent, DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     ConfigError,
@@ -159,7 +160,7 @@ class BaseAdapter(Agent):
     """Errors from ``ask`` that stop the run instead of failing one decision."""
 
     def __init__(self, **options: Unpack[AdapterOptions]) -> None:
-        _refuse_unknown(type(self).__name__, options)
+        refuse_unknown_keywords(type(self).__name__, options, OPTION_NAMES)
         super().__init__(
             options.get("name") or self.default_name(), every=options.get("every", "day")
         )
@@ -467,15 +468,6 @@ def split_options(options: Mapping[str, Any]) -> tuple[AdapterOptions, dict[str,
     """The adapter keywords among ``options``, and the rest (an adapter's own extras)."""
     ours = {k: v for k, v in options.items() if k in OPTION_NAMES}
     return cast(AdapterOptions, ours), {k: v for k, v in options.items() if k not in ours}
-
-
-def _refuse_unknown(adapter: str, options: Mapping[str, object]) -> None:
-    unknown = sorted(set(options) - OPTION_NAMES)
-    if unknown:
-        raise TypeError(
-            f"{adapter}() got unexpected keyword(s) {', '.join(unknown)}; the adapter keywords "
-            f"are {', '.join(sorted(OPTION_NAMES))}, plus the adapter's own"
-        )
 
 
 __all__ = [

@@ -164,7 +164,7 @@ def market(
 ) -> dict[str, Any]:
     """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
     own names and trade one step a date, so ``names`` and ``steps_per_day`` do not apply)."""
-    chosen: dict[str, Any] = {"days": days, "model": preset}
+    chosen: dict[str, Any] = {"days": days, "preset": preset}
     if seed is not None:
         chosen["seed"] = seed
     if data is None:

@@ -26,11 +26,13 @@ from workbench._stamps import utc_now
 from workbench._version import __version__
 from workbench.agents import Agent
 from workbench.engine.historical import Historical
-from workbench.engine.presets import Preset, list_presets, preset
+from workbench.engine.presets import Preset, list_presets
+from workbench.engine.presets import preset as make_preset
 from workbench.engine.universe import Universe
 from workbench.engine.variants import Variant
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
+from workbench.evaluation.world import renamed_preset
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import resolve
@@ -41,7 +43,7 @@ from workbench.transcript import atomic_write
 
 ArmLike = Agent | str
 BARS_FILE = "bars.parquet"
-_OVERRIDABLE = ("seed", "universe", "days", "steps_per_day", "ticks_per_step", "model")
+_OVERRIDABLE = ("seed", "universe", "days", "steps_per_day", "ticks_per_step", "preset")
 
 
 @dataclass
@@ -74,7 +76,7 @@ def record(
     days: int | None = None,
     steps_per_day: int | None = None,
     ticks_per_step: int | None = None,
-    model: str | Preset | Mapping[str, Any] | None = None,
+    preset: str | Preset | Mapping[str, Any] | None = None,
     data: str | Path | pd.DataFrame | Historical | None = None,
     overwrite: bool = False,
     **options: Any,
@@ -89,6 +91,10 @@ def record(
     secret drawn for this recording, so the replay masks the same way; the secret stays
     out of every payload and of what agents are told.
     """
+    if "model" in options:
+        given = {**options, "preset": preset}
+        renamed_preset(given, "record")
+        preset, options = given.pop("preset"), given
     folder = Path(path)
     if (folder / mf.MANIFEST).exists() and not overwrite:
         raise ConfigError(f"{folder} already holds a recording; pass overwrite=True to replace it")
@@ -101,11 +107,11 @@ def record(
         market: dict[str, Any] = dict(
             seed=seed, universe=universe, days=days, steps_per_day=steps_per_day
         )
-        results = evaluate(arms, **market, ticks_per_step=ticks_per_step, model=model, **options)
+        results = evaluate(arms, **market, ticks_per_step=ticks_per_step, preset=preset, **options)
     else:
         bars = _recorded_bars(data)
         market = dict(seed=seed, days=days, steps_per_day=steps_per_day, universe=universe)
-        market.update(ticks_per_step=ticks_per_step, model=model, data=bars)
+        market.update(ticks_per_step=ticks_per_step, preset=preset, data=bars)
         results = evaluate(arms, **market, **options)
     roster = [mf.arm_spec(arm, factories.get(arm.name)) for arm in arms]
     for arm, spec in zip(arms, roster, strict=True):
@@ -117,7 +123,7 @@ def record(
         manifest = _manifest(results, roster, universe, ticks_per_step or 65, options)
     else:
         manifest = _manifest(results, roster, results.meta["names"], 1, options)
-        manifest["preset"]["name"] = preset(model).fingerprint  # the liquidity dials' own name
+        manifest["preset"]["name"] = make_preset(preset).fingerprint  # the liquidity dials' name
         manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
@@ -222,16 +228,17 @@ def _margin(meta: Mapping[str, Any]) -> dict[str, float]:
 def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayReport:
     """Re-execute a recording offline; with ``check`` any difference raises RecordingError.
 
-    ``overrides`` (seed, universe, days, steps_per_day, ticks_per_step, model)
+    ``overrides`` (seed, universe, days, steps_per_day, ticks_per_step, preset)
     replay the recording under a changed experiment, which fails naming the change.
     """
+    renamed_preset(overrides, "replay")
     folder = Path(path)
     manifest = mf.load_manifest(folder)
     unknown = sorted(set(overrides) - set(_OVERRIDABLE))
     if unknown:
         raise ConfigError(f"replay cannot override {', '.join(unknown)}; only {_OVERRIDABLE}")
     refuse_other_schemas(manifest, where=f"recording {folder}")
-    model = overrides.pop("model", None) or _recorded_preset(manifest, folder)
+    market_preset = overrides.pop("preset", None) or _recorded_preset(manifest, folder)
     arms = [mf.build_arm(spec, folder) for spec in manifest["roster"]]
     market: dict[str, Any] = {"seed": manifest["seed"], "days": manifest["days"]}
     if "data" in manifest:
@@ -241,7 +248,7 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
         market["steps_per_day"] = manifest.get("steps_per_day", 6)
         market["ticks_per_step"] = manifest.get("ticks_per_step", 65)
     market.update(overrides)
-    results = evaluate(arms, **market, model=model, **manifest.get("options", {}))
+    results = evaluate(arms, **market, preset=market_preset, **manifest.get("options", {}))
     report = ReplayReport(folder, results, manifest["expected"]["digest"], results.digest())
     if report.digest != report.expected_digest:
         report.differences = differences(folder, manifest, results)
@@ -254,7 +261,7 @@ def _recorded_preset(manifest: Mapping[str, Any], folder: Path) -> Preset:
     """The recorded market; a shipped preset cut again since then is refused by dial."""
     name, vector = manifest["preset"]["name"], manifest["preset"]["vector"]
     if name in list_presets():
-        shipped = preset(name).vector
+        shipped = make_preset(name).vector
         if shipped != vector:
             raise ReplayMiss(
                 f"recording {folder} was made on preset {name!r}, whose dials have moved since: "

@@ -90,7 +90,7 @@ def _rebuilt_world(meta: Mapping[str, Any]) -> Any:
             days=int(meta["days"]),
             steps_per_day=int(meta["steps_per_day"]),
             ticks_per_step=int(meta["ticks_per_step"]),
-            model=dict(meta["preset_vector"]),
+            preset=dict(meta["preset_vector"]),
         )
     except (KeyError, TypeError, ValueError):
         return None

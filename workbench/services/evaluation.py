@@ -54,7 +54,7 @@ def evaluate_arms(
             days=10 if days is None else days,
             steps_per_day=6 if steps_per_day is None else steps_per_day,
             ticks_per_step=65 if ticks_per_step is None else ticks_per_step,
-            model=preset,
+            preset=preset,
         )
     else:
         shape = {"names": names, "steps_per_day": steps_per_day, "ticks_per_step": ticks_per_step}
@@ -64,7 +64,7 @@ def evaluate_arms(
                 f"{', '.join(passed)} cannot be set with data: historical bars bring their own "
                 "names and trade one step per date; leave them out"
             )
-        world = World(seed=seed, days=days, model=preset, data=data)
+        world = World(seed=seed, days=days, preset=preset, data=data)
     agents = build_arms(arms)
     money = _numbers({"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps})
     return run_sync(
@@ -182,7 +182,7 @@ def check_request(
         days=days,
         steps_per_day=steps_per_day,
         ticks_per_step=ticks_per_step,
-        model=preset,
+        preset=preset,
     )
     size = estimate(check_arm_names(arms), names, days, steps_per_day, ticks_per_step)
     refuse_oversized(size, seeds=seeds)

@@ -118,7 +118,7 @@ class Controls:
             "universe": values["names"],
             "days": values["days"],
             "steps_per_day": values["cadence"],
-            "model": self.preset.value,
+            "preset": self.preset.value,
         }
         return seeds, market
 

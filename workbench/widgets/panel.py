@@ -164,7 +164,7 @@ class ExperimentPanel:
         seeds, market = self.controls.settings()
         steps = 1 if self.data is not None else market["steps_per_day"]
         if self.data is not None:  # bars bring their names and one step per date
-            market = {"days": market["days"], "model": market["model"], "data": self.data}
+            market = {"days": market["days"], "preset": market["preset"], "data": self.data}
         self.runs += 1
         self.session = RunSession(self._roster, seeds, market)
         self.live = self.chart_figure  # one figure for every run: its first draw is warm
