@@ -77,7 +77,7 @@ def test_record_then_replay_matches_bit_for_bit_without_a_model() -> None:
     live = openai_agents_arm(name="arm", mode="record")
     recorded = evaluate([live, "momentum"], **MARKET)
     assert live.recorder is not None and len(live.recorder) == 2
-    with_agent = OpenAIAgentsAdapter(_agent(), transcript=live.recorder)  # replay by default
+    with_agent = OpenAIAgentsAdapter(_agent(), mode="replay", transcript=live.recorder)
     spec_only = OpenAIAgentsAdapter.from_replay_spec(live.replay_spec(), live.recorder)
     for again in (with_agent, spec_only):
         replayed = evaluate([again, "momentum"], **MARKET)
@@ -205,11 +205,13 @@ def test_changed_instructions_or_brief_are_refused_when_the_replay_is_built() ->
     live = openai_agents_arm(name="arm", mode="record")
     evaluate([live], **MARKET)
     with pytest.raises(ValidationError, match="instructions"):
-        OpenAIAgentsAdapter(_agent(instructions="Be bold."), transcript=live.recorder)
+        OpenAIAgentsAdapter(
+            _agent(instructions="Be bold."), mode="replay", transcript=live.recorder
+        )
     with pytest.raises(ValidationError, match="brief_digest"):
-        OpenAIAgentsAdapter(_agent(), transcript=live.recorder, brief="Trade fast.")
+        OpenAIAgentsAdapter(_agent(), mode="replay", transcript=live.recorder, brief="Trade fast.")
     with pytest.raises(ValidationError, match="max_turns"):
-        OpenAIAgentsAdapter(_agent(), transcript=live.recorder, max_turns=3)
+        OpenAIAgentsAdapter(_agent(), mode="replay", transcript=live.recorder, max_turns=3)
 
 
 def test_an_agent_with_its_own_output_type_is_refused_unless_kept_on_purpose() -> None:
@@ -238,6 +240,10 @@ def test_tracing_is_switched_off_per_run_unless_asked_for() -> None:
     assert loud._run_config(agents, _request()).tracing_disabled is False
 
 
+def test_the_adapter_is_live_by_default_like_every_adapter() -> None:
+    assert OpenAIAgentsAdapter(_agent()).mode == "live" == openai_agent(_agent()).mode
+
+
 def test_bad_construction_is_refused_with_the_fix() -> None:
     with pytest.raises(ConfigError, match=r"needs an agents\.Agent"):
         openai_agent(object())
@@ -246,4 +252,4 @@ def test_bad_construction_is_refused_with_the_fix() -> None:
     with pytest.raises(ConfigError, match=r"needs the agents\.Agent"):
         OpenAIAgentsAdapter(None, mode="live", name="arm")
     with pytest.raises(ConfigError, match="needs transcript="):
-        OpenAIAgentsAdapter(_agent())
+        OpenAIAgentsAdapter(_agent(), mode="replay")

@@ -60,9 +60,10 @@ a whole number of steps is an explicit finer or coarser choice. The transcript's
 run meta records ``every`` and the steps between decisions it gave, and a replay
 (or a resumed run) on another cadence is refused before the first decision.
 
-Modes: ``"live"`` calls the framework and records only into a given
-``transcript``/``recorder``; ``"record"`` calls and records (a new ``Transcript``
-when none is given; a path is journalled as it goes and saved at ``end()``);
+Modes (``"live"``, ``DEFAULT_MODE``, is every adapter's default): ``"live"`` calls
+the framework and records only into a given ``transcript``/``recorder``;
+``"record"`` calls and records (a new ``Transcript`` when none is given; a path is
+journalled as it goes and saved at ``end()``);
 ``"replay"`` never calls the framework. ``prior=`` (live/record) resumes a
 half-finished run from its transcript or journal (a path is read with the
 journal beside it, so ``prior=`` may be the recorder's own path): recorded inputs

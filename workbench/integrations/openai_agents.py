@@ -130,7 +130,7 @@ def instructions_of(agent: Any) -> str:
 
 
 class OpenAIAgentsAdapter(BaseAdapter):
-    """An ``agents.Agent`` as an arm; ``mode="replay"`` by default (``openai_agent`` is live)."""
+    """An ``agents.Agent`` as an arm (``mode="live"`` by default, as for every adapter)."""
 
     framework = "openai-agents"
 
@@ -149,7 +149,6 @@ class OpenAIAgentsAdapter(BaseAdapter):
         context: Any = None,
         **options: Unpack[AdapterOptions],
     ) -> None:
-        options.setdefault("mode", "replay")
         mode = mode_of(options)
         _check_agent(agent, mode, bind_output_type)
         if model is not None and endpoint is not None:
@@ -308,8 +307,7 @@ def _model_name(chosen: Any) -> str | None:
 
 
 def openai_agent(agent: Any, **kwargs: Any) -> OpenAIAgentsAdapter:
-    """An ``OpenAIAgentsAdapter`` that calls the model (``mode="live"`` unless given)."""
-    kwargs.setdefault("mode", "live")
+    """``OpenAIAgentsAdapter(agent, **kwargs)``: the convenience constructor."""
     return OpenAIAgentsAdapter(agent, **kwargs)
 
 
