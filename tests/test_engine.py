@@ -42,7 +42,7 @@ def test_diff_lists_exactly_the_dials_that_moved() -> None:
 
 
 def test_unknown_dials_and_presets_are_refused_by_name_with_a_hint() -> None:
-    with pytest.raises(ConfigError, match=r"'sprad_bps' \(did you mean 'spread_bps'\?\)"):
+    with pytest.raises(ConfigError, match=r"'sprad_bps'\. Did you mean 'spread_bps'\?"):
         preset({"sprad_bps": 2})
     with pytest.raises(ConfigError, match=r"unknown preset 'calm'.*calm-v1"):
         preset("calm")

@@ -199,7 +199,7 @@ def test_a_typo_is_refused_with_the_nearest_real_parameter(tmp_path: Path) -> No
     assert result.is_error
     message = text(result)
     assert "run_evaluation does not accept: sead." in message
-    assert "not a parameter of this tool. Did you mean seed?" in message
+    assert "not a parameter of this tool. Did you mean 'seed'?" in message
     assert "Refused rather than ignored" in message
     assert called == []
 

@@ -73,7 +73,7 @@ def test_a_client_lists_tools_runs_replays_and_is_refused_a_typo(tmp_path: Path)
 
     typo = seen["typo"]
     assert typo.is_error
-    assert "metrc: not a parameter of this tool. Did you mean metric?" in typo.content[0].text
+    assert "metrc: not a parameter of this tool. Did you mean 'metric'?" in typo.content[0].text
 
     report = seen["report"].structured_content
     assert (store / report["report"]).read_text(encoding="utf-8").lstrip().startswith("<")

@@ -178,7 +178,9 @@ def test_a_bad_parameter_stops_at_the_checks_and_writes_nothing(runs, label):
 
 
 def test_a_misspelled_parameter_is_refused_by_name_before_any_kernel_starts(tmp_path):
-    with pytest.raises(ConfigError, match=r"'dayz' is not a parameter of evaluate\.ipynb; did you"):
+    with pytest.raises(
+        ConfigError, match=r"'dayz' is not a parameter of evaluate\.ipynb\. Did you"
+    ):
         run_notebook(NOTEBOOKS / "evaluate.ipynb", tmp_path / "out", {"dayz": 2})
     assert not (tmp_path / "out").exists()
 

@@ -14,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.schema import Decision
 
@@ -149,7 +150,7 @@ def check_every(every: Any, arm: str) -> Every:
     """``every`` if it is a cadence (``"day"``, ``"step"`` or a whole number >= 1)."""
     if every in ("day", "step"):
         return str(every)  # type: ignore[return-value]
-    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+    if not is_whole(every) or every < 1:
         raise ConfigError(
             f"arm {arm!r}: every must be 'day' (once per trading day, the default), 'step' "
             f"(every step) or a whole number of steps >= 1, got {every!r}"

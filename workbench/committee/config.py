@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from workbench._checks import is_whole
 from workbench.committee.rating import SizingRule
 from workbench.errors import ConfigError
 
@@ -165,7 +166,7 @@ def _settings(raw: Mapping[str, Any], overrides: Mapping[str, int]) -> dict[str,
         raise ConfigError(f"unknown setting(s) {sorted(unknown)}; this committee has {sorted(raw)}")
     merged = {**raw, **overrides}
     for key, value in merged.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not is_whole(value) or value < 1:
             raise ConfigError(f"setting {key} must be a whole number >= 1, got {value!r}")
     return dict(sorted(merged.items()))
 
@@ -216,7 +217,7 @@ def _rounds(value: Any, phase: str, settings: Mapping[str, int]) -> tuple[int, s
         if value not in settings:
             raise ConfigError(f"phase {phase!r}: rounds names setting {value!r}, which is not set")
         return settings[value], value
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole(value) or value < 1:
         raise ConfigError(f"phase {phase!r}: rounds must be a whole number >= 1 or a setting name")
     return value, None
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from workbench._checks import did_you_mean
 from workbench.errors import ConfigError
 
 # Dials with the unit each is expressed in. Rates and vols are annualised unless noted.
@@ -232,15 +233,8 @@ def _check_ranges(dials: Mapping[str, float]) -> None:
 def _refuse_unknown(overrides: Mapping[str, Any]) -> None:
     unknown = sorted(set(overrides) - set(DIALS))
     if unknown:
-        import difflib
-
-        hints = []
-        for dial in unknown:
-            near = difflib.get_close_matches(dial, DIALS, n=1)
-            hints.append(f"{dial!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
-        raise ConfigError(
-            f"unknown dial(s): {', '.join(hints)}. See `workbench presets show` for the dials."
-        )
+        hints = " ".join(f"{dial!r}.{did_you_mean(dial, DIALS)}" for dial in unknown)
+        raise ConfigError(f"unknown dial(s): {hints} See `workbench presets show` for the dials.")
 
 
 def list_presets() -> list[str]:
@@ -258,12 +252,9 @@ def preset(spec: str | Preset | Mapping[str, Any] | None = None) -> Preset:
         return spec
     if isinstance(spec, str):
         if spec not in _SHIPPED:
-            import difflib
-
-            near = difflib.get_close_matches(spec, list(_SHIPPED), n=1)
-            hint = f" Did you mean {near[0]!r}?" if near else ""
             raise ConfigError(
-                f"unknown preset {spec!r}.{hint} Shipped presets: {', '.join(list_presets())}."
+                f"unknown preset {spec!r}.{did_you_mean(spec, _SHIPPED)} Shipped presets: "
+                f"{', '.join(list_presets())}."
             )
         return Preset(name=spec, dials=_SHIPPED[spec])
     if isinstance(spec, Mapping):

@@ -6,6 +6,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workbench._checks import is_whole
 from workbench.errors import ConfigError
 
 SECTORS: tuple[str, ...] = (
@@ -43,7 +44,7 @@ class Universe:
 
     @classmethod
     def synthetic(cls, names: int = 40) -> Universe:
-        if isinstance(names, bool) or not isinstance(names, int):
+        if not is_whole(names):
             raise ConfigError(f"names must be a whole number, got {names!r}")
         if not 1 <= names <= _MAX_NAMES:
             raise ConfigError(f"names must be between 1 and {_MAX_NAMES}, got {names}")
@@ -85,7 +86,7 @@ def _ticker(index: int) -> str:
 def resolve_universe(universe: Universe | int | Sequence[str]) -> Universe:
     if isinstance(universe, Universe):
         return universe
-    if isinstance(universe, int) and not isinstance(universe, bool):
+    if is_whole(universe):
         return Universe.synthetic(universe)
     if isinstance(universe, Sequence) and not isinstance(universe, str):
         return Universe.of(universe)

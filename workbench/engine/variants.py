@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench._checks import is_whole
 from workbench.engine import portable
 from workbench.errors import ConfigError
 
@@ -50,7 +51,7 @@ class Variant:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ConfigError(f"unknown variant {self.kind!r}; choose from {', '.join(KINDS)}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+        if not is_whole(self.seed) or self.seed < 0:
             raise ConfigError(f"a variant seed must be a whole number >= 0, got {self.seed!r}")
         block = self.block
         if isinstance(block, bool) or not isinstance(block, int | float) or not block >= 1:
@@ -136,7 +137,7 @@ def bootstrap_variants(
     count: int, *, first_seed: int = 1, block: float = DEFAULT_BLOCK
 ) -> list[Variant]:
     """``count`` bootstrap variants with consecutive seeds."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+    if not is_whole(count) or count < 1:
         raise ConfigError(f"the number of variants must be a whole number >= 1, got {count!r}")
     if not math.isfinite(block):
         raise ConfigError(f"a bootstrap block must be finite, got {block!r}")

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from workbench._checks import is_whole
 from workbench.engine.market import TRADING_DAYS
 from workbench.errors import ConfigError
 from workbench.evaluation import deflated, metrics
@@ -166,7 +167,7 @@ def deflate(returns: Mapping[str, np.ndarray], trials: int) -> pd.DataFrame:
 def _trials(trials: int | None, arms: int) -> int:
     if trials is None:
         return arms
-    if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < arms:
+    if not (is_whole(trials) or isinstance(trials, np.integer)) or trials < arms:
         raise ConfigError(
             f"trials must be a whole number at least the number of arms compared ({arms}), "
             f"got {trials!r}: every arm looked at is a trial"
@@ -200,7 +201,7 @@ def _check(
         raise ConfigError(f"confidence must be between 0 and 1, got {confidence!r}")
     if method not in ("t", "bootstrap"):
         raise ConfigError(f"method must be 't' or 'bootstrap', got {method!r}")
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 100:
+    if not is_whole(resamples) or resamples < 100:
         raise ConfigError(f"resamples must be a whole number >= 100, got {resamples!r}")
 
 

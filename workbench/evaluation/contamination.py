@@ -36,6 +36,7 @@ import pandas as pd
 from scipy.optimize import linear_sum_assignment
 from scipy.stats import binom
 
+from workbench._checks import is_whole
 from workbench.engine.bars import read_bars
 from workbench.engine.historical import Historical
 from workbench.engine.presets import preset
@@ -190,7 +191,7 @@ def audit(
 
 def _check_shape(dates: int, days: int, trials: int, pre_days: int) -> None:
     for name, value in (("days", days), ("trials", trials), ("pre_days", pre_days)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not is_whole(value) or value < 1:
             raise ConfigError(f"{name} must be a whole number >= 1, got {value!r}")
     needed = pre_days + HISTORY_STEPS + days
     if dates < needed:

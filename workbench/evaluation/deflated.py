@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from workbench._checks import is_whole
 from workbench.errors import ConfigError
 
 EULER_GAMMA = 0.5772156649015329
@@ -62,7 +63,7 @@ def expected_max_sharpe(trials: int, variance: float) -> float:
     Sharpe estimates have ``variance`` across trials (0.0 for one trial)."""
     from scipy.stats import norm
 
-    if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 1:
+    if not (is_whole(trials) or isinstance(trials, np.integer)) or trials < 1:
         raise ConfigError(f"trials must be a whole number >= 1, got {trials!r}")
     if trials == 1:
         return 0.0

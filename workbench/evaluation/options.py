@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import difflib
 import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, TypedDict, cast
 
+from workbench._checks import did_you_mean, is_whole
 from workbench.errors import ConfigError
 from workbench.evaluation.world import MARKET_KEYS, MarketOptions
 
@@ -60,7 +60,7 @@ class RunOptions:
         if not (_is_number(self.fee_bps) and 0 <= self.fee_bps < 10_000):
             raise ConfigError(f"fee_bps must be a number in [0, 10000), got {self.fee_bps!r}")
         concurrency = self.max_concurrency
-        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        if not is_whole(concurrency) or concurrency < 1:
             raise ConfigError(f"max_concurrency must be a whole number >= 1, got {concurrency!r}")
         if self.rate_limit is not None:
             _positive("rate_limit", self.rate_limit)
@@ -96,10 +96,9 @@ class RunOptions:
         known = [f.name for f in fields(cls)]
         for name in options:
             if name not in known:
-                near = difflib.get_close_matches(name, known, n=1)
-                hint = f" Did you mean {near[0]!r}?" if near else ""
                 raise ConfigError(
-                    f"unknown option {name!r}.{hint} Options are: {', '.join(known)}."
+                    f"unknown option {name!r}.{did_you_mean(name, known)} Options are: "
+                    f"{', '.join(known)}."
                 )
         return cls(**options)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._checks import is_whole
 from workbench.agents import Agent
 from workbench.errors import ConfigError, MissingDependency
 from workbench.evaluation.results import VOLATILE_COLUMNS, Results
@@ -45,7 +46,7 @@ def sweep(
     """
     if not seeds:
         raise ConfigError("a sweep needs at least one seed, e.g. seeds=range(5)")
-    if any(isinstance(s, bool) or not isinstance(s, int) for s in seeds):
+    if any(not is_whole(s) for s in seeds):
         raise ConfigError(f"seeds must be whole numbers, got {list(seeds)!r}")
     taken = sorted({"seed", "preset", "model", "agents"} & set(world))
     if taken:

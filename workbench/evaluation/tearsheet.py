@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.evaluation import metrics
 
@@ -98,7 +99,7 @@ def _row(
 def _check(equity: pd.DataFrame, steps_per_day: int, benchmark: str | None) -> None:
     if equity.empty:
         raise ConfigError("a tearsheet needs an equity frame with at least one step per arm")
-    if isinstance(steps_per_day, bool) or not isinstance(steps_per_day, int | np.integer):
+    if not (is_whole(steps_per_day) or isinstance(steps_per_day, np.integer)):
         raise ConfigError(f"steps_per_day must be a whole number, got {steps_per_day!r}")
     if steps_per_day < 1:
         raise ConfigError(f"steps_per_day must be at least 1, got {steps_per_day}")

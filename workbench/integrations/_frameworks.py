@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench._checks import is_whole
 from workbench.errors import (
     ConfigError,
     DecisionError,
@@ -106,7 +107,7 @@ def installed_version(distribution: str) -> str | None:
 
 def at_least_one(value: Any, what: str) -> int:
     """``value`` if it is a whole number >= 1; otherwise a ``ConfigError`` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole(value) or value < 1:
         raise ConfigError(f"{what} must be a whole number >= 1, got {value!r}")
     return value
 

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from workbench._checks import is_whole
 from workbench.bridge import run_sync
 from workbench.errors import ConfigError, FrameworkError
 from workbench.integrations._frameworks import TASK, render_payload
@@ -83,7 +84,7 @@ class Endpoint:
             raise ConfigError(f"base_url must start with http:// or https://, got {base_url!r}")
         if not model:
             raise ConfigError("model= must name the model the server serves")
-        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        if not is_whole(retries) or retries < 0:
             raise ConfigError(f"retries must be a whole number >= 0, got {retries!r}")
         self.base_url, self.model = base_url.rstrip("/"), model
         self.api_key_env, self.output_mode = api_key_env, checked_mode(output_mode, allow_auto=True)

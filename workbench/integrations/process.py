@@ -33,6 +33,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
+from workbench._checks import is_whole
 from workbench.agents import DecisionRequest, RunInfo
 from workbench.errors import ConfigError, DecisionError, FrameworkError
 from workbench.integrations._child import Child, child_environment, resolve_command
@@ -69,7 +70,7 @@ def read_answer(line: str, label: str) -> tuple[Any, dict[str, int]]:
 
 
 def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return is_whole(value) and value >= 0
 
 
 class ProcessAgentAdapter(BaseAdapter):
@@ -94,7 +95,7 @@ class ProcessAgentAdapter(BaseAdapter):
         self.argv = resolve_command(command) if command is not None else []
         self.answer_timeout = own_timeout(options)
         self.start_timeout = _seconds("start_timeout", start_timeout)
-        if isinstance(max_restarts, bool) or not isinstance(max_restarts, int) or max_restarts < 0:
+        if not is_whole(max_restarts) or max_restarts < 0:
             raise ConfigError(f"max_restarts must be a whole number >= 0, got {max_restarts!r}")
         self.max_restarts = max_restarts
         self._starts_before_run = 0

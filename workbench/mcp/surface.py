@@ -15,8 +15,9 @@ Plain data with no SDK import, so tests and docs read it without the ``mcp`` ext
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
+
+from workbench._checks import did_you_mean
 
 _STORE = (
     "bound once when the server starts (--store): an agent cannot choose where files are "
@@ -91,9 +92,7 @@ def refusal(tool: str, unknown: Iterable[str], accepted: Iterable[str]) -> str:
         if name in withheld:
             lines.append(f"  {name}: withheld from this tool on purpose: {withheld[name]}.")
             continue
-        near = difflib.get_close_matches(name, accepted, n=1, cutoff=0.6)
-        hint = f" Did you mean {near[0]}?" if near else ""
-        lines.append(f"  {name}: not a parameter of this tool.{hint}")
+        lines.append(f"  {name}: not a parameter of this tool.{did_you_mean(name, accepted)}")
     lines.append(f"Parameters of {tool}: {', '.join(accepted) or 'none'}.")
     lines.append(
         "Refused rather than ignored: an argument dropped in silence would leave you "

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.services.agents import SCRIPTED_ARMS, baseline_names, scripted_arm
 MODES = ("live", "record", "replay")
@@ -21,7 +22,7 @@ def _bad(param: str, problem: str, fix: str) -> ConfigError:
 
 
 def whole_number(param: str, value: Any, *, minimum: int = 1, maximum: int = 100_000) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         raise _bad(param, f"must be a whole number, got {value!r}", f"pass e.g. -p {param} 5")
     if not minimum <= value <= maximum:
         raise _bad(

@@ -12,7 +12,6 @@ shows a progress bar, keeps going when a run fails, and collects every run's
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import sys
@@ -25,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._checks import did_you_mean, is_whole
 from workbench.errors import ConfigError
 
 DEFAULT_KERNEL = "python3"
@@ -145,11 +145,9 @@ def _refuse_unknown_parameters(path: Path, parameters: Mapping[str, Any]) -> Non
     declared = list(dict.fromkeys([*papermill.inspect_notebook(str(path)), "out_dir"]))
     for given in parameters:
         if given not in declared:
-            near = difflib.get_close_matches(given, declared, n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
             raise ConfigError(
-                f"{given!r} is not a parameter of {path.name}{hint} "
-                f"(its parameters: {', '.join(declared)})"
+                f"{given!r} is not a parameter of {path.name}.{did_you_mean(given, declared)} "
+                f"Its parameters: {', '.join(declared)}."
             )
 
 
@@ -240,7 +238,7 @@ def run_batch(
     With ``summary_dir``, writes ``scorecards.csv`` (every run's scorecard, with
     the run name and its parameters) and ``batch.json`` (every outcome) there.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if not is_whole(workers) or workers < 1:
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
     _refuse_shared_folders(jobs)
     started = time.perf_counter()

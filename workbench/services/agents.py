@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
+from workbench._checks import did_you_mean
 from workbench.agents import Agent
 from workbench.errors import ConfigError
 
@@ -141,10 +141,8 @@ def build_arms(arms: Any) -> list[Agent]:
 
 
 def _unknown_arm(name: str, known: list[str]) -> str:
-    near = difflib.get_close_matches(name, known, n=1)
-    hint = f" Did you mean {near[0]!r}?" if near else ""
     return (
-        f"unknown arm {name!r}.{hint} Known: {', '.join(known)}; committees are "
-        f"'{COMMITTEE_PREFIX}<name>'. Recorded arms run "
+        f"unknown arm {name!r}.{did_you_mean(name, known)} Known: {', '.join(known)}; "
+        f"committees are '{COMMITTEE_PREFIX}<name>'. Recorded arms run "
         "by replaying their recording (replay_recording, or `workbench replay`)."
     )

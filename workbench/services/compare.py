@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.evaluation.results import SCORECARD_COLUMNS, canonical_json
 from workbench.services._answers import finish, plain_row
@@ -146,7 +147,7 @@ def _check(
         raise ConfigError("a comparison needs the benchmark and at least one other arm")
     if not isinstance(seeds, list | tuple) or not seeds:
         raise ConfigError(f"seeds must be a non-empty list of whole numbers, got {seeds!r}")
-    if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+    if any(not is_whole(s) or s < 0 for s in seeds):
         raise ConfigError(f"seeds must be non-negative whole numbers, got {seeds!r}")
     if len(set(seeds)) != len(seeds) or len(seeds) > MAX_SEEDS:
         raise ConfigError(f"seeds must be unique and at most {MAX_SEEDS}, got {len(seeds)}")

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from workbench._checks import is_whole
 from workbench.engine.historical import Historical
 from workbench.errors import ConfigError
 from workbench.evaluation import Results, World
@@ -232,7 +233,7 @@ def _source(arm: str) -> str:
 
 
 def _names(names: Any) -> int:
-    if isinstance(names, bool) or not isinstance(names, int):
+    if not is_whole(names):
         raise ConfigError(f"names must be a whole number of synthetic names, got {names!r}")
     return names
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench._checks import is_whole
 from workbench._version import __version__
 from workbench.errors import ConfigError, RecordingError
 from workbench.evaluation.results import canonical_json
@@ -258,7 +259,7 @@ def _utc_now() -> str:
 
 def capped(items: list[Any], limit: int, *, key: str) -> dict[str, Any]:
     """A list output capped at ``limit`` with the number left off, so nothing is cut silently."""
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+    if not is_whole(limit) or limit < 1:
         raise ConfigError(f"limit must be a whole number >= 1, got {limit!r}")
     shown = items[:limit]
     return {key: shown, "total": len(items), "truncated": len(items) - len(shown)}
