@@ -11,7 +11,7 @@ from agents.testing import ScriptedModel, assistant_message, function_call
 from pydantic import BaseModel
 
 from workbench.agents import DecisionRequest, PresetStamp
-from workbench.errors import ConfigError, DecisionError, FrameworkError, ValidationError
+from workbench.errors import ConfigError, DecisionError, FrameworkError, RunError
 from workbench.evaluation import evaluate
 from workbench.integrations._frameworks import exception_classes
 from workbench.integrations.openai_agents import (
@@ -204,13 +204,13 @@ def test_the_provider_sees_the_strict_decision_schema() -> None:
 def test_changed_instructions_or_brief_are_refused_when_the_replay_is_built() -> None:
     live = openai_agents_arm(name="arm", mode="record")
     evaluate([live], **MARKET)
-    with pytest.raises(ValidationError, match="instructions"):
+    with pytest.raises(RunError, match="instructions"):
         OpenAIAgentsAdapter(
             _agent(instructions="Be bold."), mode="replay", transcript=live.recorder
         )
-    with pytest.raises(ValidationError, match="brief_digest"):
+    with pytest.raises(RunError, match="brief_digest"):
         OpenAIAgentsAdapter(_agent(), mode="replay", transcript=live.recorder, brief="Trade fast.")
-    with pytest.raises(ValidationError, match="max_turns"):
+    with pytest.raises(RunError, match="max_turns"):
         OpenAIAgentsAdapter(_agent(), mode="replay", transcript=live.recorder, max_turns=3)
 
 

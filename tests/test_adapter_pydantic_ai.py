@@ -16,8 +16,8 @@ from workbench.errors import (
     ConfigError,
     DecisionError,
     FrameworkError,
+    RunError,
     UsageLimitReached,
-    ValidationError,
 )
 from workbench.evaluation import evaluate
 from workbench.integrations._frameworks import exception_classes
@@ -146,13 +146,13 @@ def test_changed_instructions_are_refused_when_the_replay_is_built() -> None:
     live = pydantic_ai_arm(name="arm", mode="record")
     evaluate([live], **MARKET)
     assert live.recorder is not None and "instructions_digest" in live.recorder.meta
-    with pytest.raises(ValidationError, match="instructions"):
+    with pytest.raises(RunError, match="instructions"):
         PydanticAIAdapter(_agent(instructions="Be bold."), mode="replay", transcript=live.recorder)
-    with pytest.raises(ValidationError, match="instructions"):
+    with pytest.raises(RunError, match="instructions"):
         PydanticAIAdapter(
             _agent(), mode="replay", transcript=live.recorder, instructions=MANDATE + " Hurry."
         )
-    with pytest.raises(ValidationError, match="request_limit"):
+    with pytest.raises(RunError, match="request_limit"):
         PydanticAIAdapter(_agent(), mode="replay", transcript=live.recorder, request_limit=3)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from workbench.errors import ConfigError, FrameworkError, ReplayMiss, ValidationError
+from workbench.errors import ConfigError, FrameworkError, ReplayMiss, RunError
 from workbench.evaluation import evaluate
 from workbench.integrations import AdapterInfo, CallableAgentAdapter, callable_agent
 from workbench.integrations.base import journal_path
@@ -95,7 +95,7 @@ def test_a_replay_under_other_instructions_fails_when_built(tmp_path: Path) -> N
     live = callable_agent(buy_first, name="a", mode="record", info=_info(), every=6)
     evaluate([live], **MARKET)
     path = live.recorder.save(tmp_path / "a.json")
-    with pytest.raises(ValidationError, match="instructions changed"):
+    with pytest.raises(RunError, match="instructions changed"):
         callable_agent(None, name="a", mode="replay", transcript=path, info=_info(PROMPT + "!"))
     # without an AdapterInfo digest the adapter cannot see the prompt: it replays
     blind = callable_agent(None, name="a", mode="replay", transcript=path, every=6)
@@ -250,7 +250,7 @@ def test_common_exports_the_shared_layer_of_the_contract() -> None:
         "DECISION_SCHEMA_VERSION", "OBSERVATION_SCHEMA_VERSION", "Action", "Decision",
         "AdapterInfo", "require", "digest", "replay_response", "preset_of", "stamp_preset",
         "refuse_a_changed_preset", "stamp_artefact", "PRESET_VECTOR_KEY", "run_sync",
-        "ValidationError", "DecisionError", "FrameworkError", "ReplayMiss",
+        "RunError", "DecisionError", "FrameworkError", "ReplayMiss",
     }  # fmt: skip
     assert contract <= set(common.__all__)
     assert all(hasattr(common, name) for name in common.__all__)

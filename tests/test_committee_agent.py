@@ -12,7 +12,7 @@ import pytest
 from workbench.committee import CallableModel, Committee, ScriptedModel, parse_ratings, size
 from workbench.committee.models import Reply, read_prompt
 from workbench.committee.scripted import REFERENCE_SCRIPTS
-from workbench.errors import ReplayMiss, ValidationError
+from workbench.errors import ReplayMiss, RunError
 from workbench.evaluation import evaluate
 from workbench.transcript import Transcript, canonical_json
 
@@ -204,11 +204,11 @@ def test_replay_reproduces_a_failed_advisor() -> None:
 def test_replay_under_other_rounds_or_prompts_is_refused_before_the_market_opens() -> None:
     recorder = Transcript()
     evaluate([Committee(recorder=recorder)], **MARKET)
-    with pytest.raises(ValidationError, match="instructions"):
+    with pytest.raises(RunError, match="instructions"):
         Committee(mode="replay", transcript=recorder, max_debate_rounds=2)
     spec = Committee().spec.to_json()
     spec["phases"][0]["roles"][0]["prompt"] = "Say something else."
-    with pytest.raises(ValidationError, match="instructions"):
+    with pytest.raises(RunError, match="instructions"):
         Committee(spec, mode="replay", transcript=recorder)
 
 

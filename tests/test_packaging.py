@@ -63,3 +63,23 @@ def test_public_subpackages_export_what_they_list() -> None:
         loaded = importlib.import_module(module)
         for name in loaded.__all__:
             assert hasattr(loaded, name), f"{module}.{name}"
+
+
+def test_validation_error_is_the_old_name_of_run_error_for_one_release() -> None:
+    import pytest
+
+    from workbench import errors
+    from workbench.integrations import common
+
+    for module in (workbench, errors, common):
+        with pytest.warns(DeprecationWarning, match=r"ValidationError is now RunError"):
+            assert module.ValidationError is errors.RunError
+        assert "ValidationError" not in module.__all__
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        errors.Nope  # noqa: B018
+
+
+def test_the_version_is_the_installed_distributions() -> None:
+    from importlib.metadata import version
+
+    assert workbench.__version__ == version("workbench")

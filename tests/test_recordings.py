@@ -14,7 +14,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.engine import presets
-from workbench.errors import RecordingError, ReplayMiss, ValidationError
+from workbench.errors import RecordingError, ReplayMiss, RunError
 from workbench.recordings import find_recordings, record, replay
 from workbench.testing import scripted
 
@@ -142,7 +142,7 @@ def test_changed_instructions_are_refused_when_the_adapter_is_built(
     recording: Path, monkeypatch
 ) -> None:
     monkeypatch.setattr(scripted, "TREND_INSTRUCTIONS", scripted.TREND_INSTRUCTIONS + " Be bold.")
-    with pytest.raises(ValidationError, match=r"arm 'trend'.*instructions changed"):
+    with pytest.raises(RunError, match=r"arm 'trend'.*instructions changed"):
         replay(recording)
 
 

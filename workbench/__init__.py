@@ -5,6 +5,8 @@
 >>> results.scorecard
 """
 
+from typing import Any
+
 from workbench._version import __version__
 from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
 from workbench.baselines import BASELINES, baseline
@@ -19,11 +21,12 @@ from workbench.errors import (
     MissingDependency,
     RecordingError,
     ReplayMiss,
+    RunError,
     TranscriptEdited,
     UntrustedRecording,
     UsageLimitReached,
-    ValidationError,
     WorkbenchError,
+    renamed,
 )
 from workbench.evaluation import Results, World, aevaluate, evaluate
 from workbench.integrations import AdapterInfo, callable_agent
@@ -67,10 +70,14 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "MissingDependency",
     "RecordingError",
     "ReplayMiss",
+    "RunError",
     "TranscriptEdited",
     "UntrustedRecording",
     "UsageLimitReached",
-    "ValidationError",
     "WorkbenchError",
     "__version__",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return renamed(name, __name__)  # ValidationError, the old name of RunError

@@ -7,7 +7,7 @@
     │                                 it already learnt from this market path
     ├── MissingDependency (ImportError)
     │                                 an optional extra is not installed; says the pip line
-    └── ValidationError               something in a run cannot be trusted
+    └── RunError                      something in a run cannot be trusted
         ├── DecisionError             the agent answered badly (its own outcome)
         ├── FrameworkError            the framework or network failed around the agent
         │   └── UsageLimitReached     a deliberate budget stop (request limit)
@@ -19,9 +19,16 @@
 
 A DecisionError and a FrameworkError are kept apart so that a weak agent is not
 mistaken for an unreliable network, and neither is ever turned into "no trade".
+
+``RunError`` was called ``ValidationError`` until it was renamed so as not to be
+mistaken for ``pydantic.ValidationError``; the old name still works, with a
+``DeprecationWarning``, for one release.
 """
 
 from __future__ import annotations
+
+import warnings
+from typing import Any
 
 
 class WorkbenchError(Exception):
@@ -48,15 +55,15 @@ class MissingDependency(WorkbenchError, ImportError):
         )
 
 
-class ValidationError(WorkbenchError):
+class RunError(WorkbenchError):
     """A run cannot be trusted as it stands."""
 
 
-class DecisionError(ValidationError):
+class DecisionError(RunError):
     """The agent's answer is not a valid decision (its own bad outcome)."""
 
 
-class FrameworkError(ValidationError):
+class FrameworkError(RunError):
     """The framework around the agent failed; the original exception is chained."""
 
 
@@ -68,11 +75,11 @@ class BudgetExhausted(UsageLimitReached):
     """An arm used its whole budget (``max_calls``): it is asked nothing more and holds."""
 
 
-class ReplayMiss(ValidationError):
+class ReplayMiss(RunError):
     """A replay found no recorded answer for this input, or a different market."""
 
 
-class RecordingError(ValidationError):
+class RecordingError(RunError):
     """A recording is unreadable, truncated or inconsistent with its manifest."""
 
 
@@ -92,6 +99,28 @@ class UntrustedRecording(RecordingError):
     """
 
 
+RENAMED = {"ValidationError": "RunError"}
+
+
+def renamed(name: str, module: str) -> Any:
+    """An error under its old name (``RENAMED``), with a DeprecationWarning; for a
+    module's ``__getattr__``."""
+    if name not in RENAMED:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    new = RENAMED[name]
+    warnings.warn(
+        f"{module}.{name} is now {new} (the old name is pydantic's too); {name} goes in the "
+        "next release",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return globals()[new]
+
+
+def __getattr__(name: str) -> Any:
+    return renamed(name, __name__)
+
+
 __all__ = [
     "BudgetExhausted",
     "ConfigError",
@@ -100,9 +129,9 @@ __all__ = [
     "MissingDependency",
     "RecordingError",
     "ReplayMiss",
+    "RunError",
     "TranscriptEdited",
     "UntrustedRecording",
     "UsageLimitReached",
-    "ValidationError",
     "WorkbenchError",
 ]

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from workbench.errors import DecisionError, FrameworkError, ValidationError, WorkbenchError
+from workbench.errors import DecisionError, FrameworkError, RunError, WorkbenchError
 from workbench.transcript import to_plain
 
 FAILED = "ADVISOR FAILED"
@@ -223,7 +223,7 @@ def _wrapped(role: str, exc: Exception) -> FrameworkError:
     return wrapped
 
 
-def _failed(error: ValidationError) -> Consultation:
+def _failed(error: RunError) -> Consultation:
     return Consultation(
         text=failure_text(error), ok=False, error=f"{type(error).__name__}: {error}"
     )

@@ -25,7 +25,7 @@ from workbench.errors import (
     BudgetExhausted,
     DecisionError,
     FrameworkError,
-    ValidationError,
+    RunError,
     WorkbenchError,
 )
 from workbench.evaluation.arms import resolve_arms
@@ -240,14 +240,14 @@ class _Run:
         outcomes = {i: tasks[i].result() for i in due}
         for i in due:  # failures are recorded in roster order, whichever arm finished first
             failure = outcomes[i]
-            if isinstance(failure, ValidationError):
+            if isinstance(failure, RunError):
                 self._failed(i, requests[i], failure)
         for i in due:
             decision = outcomes[i]
             if isinstance(decision, Decision):
                 self._execute(i, requests[i], decision, row + 1)
 
-    async def _ask(self, i: int, request: DecisionRequest) -> Decision | ValidationError:
+    async def _ask(self, i: int, request: DecisionRequest) -> Decision | RunError:
         """The arm's validated decision, or the DecisionError/FrameworkError it failed with."""
         arm, state = self.arms[i], self.states[i]
         state.decisions += 1
@@ -268,7 +268,7 @@ class _Run:
         finally:
             state.usage.latency_s += time.perf_counter() - started
 
-    def _failed(self, i: int, request: DecisionRequest, exc: ValidationError) -> None:
+    def _failed(self, i: int, request: DecisionRequest, exc: RunError) -> None:
         state, message = self.states[i], printable(str(exc))
         state.errors += 1
         state.last_error = f"{type(exc).__name__}: {message}"

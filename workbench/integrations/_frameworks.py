@@ -31,8 +31,8 @@ from workbench.errors import (
     ConfigError,
     DecisionError,
     FrameworkError,
+    RunError,
     UsageLimitReached,
-    ValidationError,
 )
 from workbench.transcript import canonical_json, plain_answer
 
@@ -70,7 +70,7 @@ class ErrorTable:
                 return self.categories[cls.__name__]
         return "framework"
 
-    def translate(self, error: BaseException, *, where: str = "") -> ValidationError:
+    def translate(self, error: BaseException, *, where: str = "") -> RunError:
         """Our error for ``error``; the caller raises it ``from error`` to keep the chain."""
         category = self.classify(error)
         at = f" at {where}" if where else ""

@@ -23,14 +23,14 @@ from workbench.errors import (
     DecisionError,
     FrameworkError,
     ReplayMiss,
+    RunError,
     UsageLimitReached,
-    ValidationError,
 )
 from workbench.integrations._replay import require_transcript
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION, refuse_deep
 from workbench.transcript import Transcript, plain_answer, printable, to_plain
 
-_ERRORS: dict[str, type[ValidationError]] = {
+_ERRORS: dict[str, type[RunError]] = {
     cls.__name__: cls for cls in (DecisionError, FrameworkError, UsageLimitReached, BudgetExhausted)
 }
 # Run facts a replay must share with its recording; days may only shrink.
@@ -134,7 +134,7 @@ def refuse_other_instructions(recorded: Transcript, info: AdapterInfo, arm: str)
     theirs = recorded.meta.get("instructions_digest")
     if theirs != ours:
         was = f"instructions digest {theirs[:12]}…" if theirs else "no instructions digest"
-        raise ValidationError(
+        raise RunError(
             f"arm {arm!r}: {_where(recorded)} was recorded with {was}, but this adapter's "
             f"instructions digest is {ours[:12]}…. The instructions changed since the "
             "recording, so its answers do not belong to them: restore the instructions or "
@@ -149,7 +149,7 @@ def refuse_other_state(recorded: Transcript, state: dict[str, Any], arm: str) ->
         return
     moved = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
     details = ", ".join(f"{k} {theirs.get(k)!r} -> {ours.get(k)!r}" for k in moved)
-    raise ValidationError(
+    raise RunError(
         f"arm {arm!r}: {_where(recorded)} was recorded with other adapter settings ({details}); "
         "build the adapter with the recorded settings or record the run again"
     )
@@ -196,7 +196,7 @@ def noting_failure(entry: dict[str, Any]) -> Iterator[None]:
     """A decision that fails keeps its error in its record entry, then raises on."""
     try:
         yield
-    except ValidationError as exc:
+    except RunError as exc:
         entry["error"] = f"{type(exc).__name__}: {exc}"
         raise
 
@@ -252,7 +252,7 @@ def usage_of(recorded: dict[str, Any]) -> Usage:
     )
 
 
-def error_meta(error: ValidationError) -> dict[str, str]:
+def error_meta(error: RunError) -> dict[str, str]:
     cls = type(error)
     base = next((c.__name__ for c in cls.__mro__ if c.__name__ in _ERRORS), "FrameworkError")
     message = printable(str(error))
@@ -271,7 +271,7 @@ def is_budget_stop(error: dict[str, str] | None) -> bool:
     return error is not None and error.get("base") == BudgetExhausted.__name__
 
 
-def recorded_error(error: dict[str, str]) -> ValidationError:
+def recorded_error(error: dict[str, str]) -> RunError:
     """The error a recorded failed call raised, raised again on replay.
 
     The exact class is used when its module is already imported (a replay never
@@ -279,7 +279,7 @@ def recorded_error(error: dict[str, str]) -> ValidationError:
     """
     module, _, qualname = error.get("type", "").partition(":")
     cls: Any = getattr(sys.modules.get(module), qualname, None)
-    if not (isinstance(cls, type) and issubclass(cls, ValidationError)):
+    if not (isinstance(cls, type) and issubclass(cls, RunError)):
         cls = _ERRORS.get(error.get("base", ""), FrameworkError)
     try:
         return cls(error.get("message", "the recorded call failed"))

@@ -19,7 +19,7 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
   the keyed input (e.g. ``max_turns``); written to ``meta["adapter_state"]`` and a
   replay under a different state is refused when the adapter is built. Set the
   attributes it reads *before* calling ``super().__init__``.
-- ``map_error(exc) -> ValidationError``: the one boundary where framework
+- ``map_error(exc) -> RunError``: the one boundary where framework
   exceptions become ``DecisionError`` (the agent's own bad outcome) or
   ``FrameworkError`` (default). ``DecisionError``/``FrameworkError`` raised by
   ``ask`` pass through untouched.
@@ -51,7 +51,7 @@ in ``noting_failure``.
 Pass ``info=AdapterInfo(framework=..., instructions_digest=digest(INSTRUCTIONS))``
 when your instructions are not in the keyed input: the digest is written to
 ``meta["instructions_digest"]`` and a replay under other instructions raises
-``ValidationError`` when the adapter is built. Import the framework lazily,
+``RunError`` when the adapter is built. Import the framework lazily,
 inside ``ask``: a replay never calls ``ask``, so it needs no framework installed.
 
 Cadence: ``every="day"`` (the default for every adapter, as for every arm) asks
@@ -99,7 +99,7 @@ from workbench.errors import (
     ConfigError,
     DecisionError,
     FrameworkError,
-    ValidationError,
+    RunError,
 )
 from workbench.integrations import _record
 from workbench.integrations._loop import on_owning_loop
@@ -197,7 +197,7 @@ class BaseAdapter(Agent):
     def state(self) -> dict[str, Any]:
         return {}
 
-    def map_error(self, exc: Exception) -> ValidationError:
+    def map_error(self, exc: Exception) -> RunError:
         return FrameworkError(
             f"{self.info.framework} failed for arm {self.name!r}: {type(exc).__name__}: {exc}"
         )
@@ -408,14 +408,12 @@ class BaseAdapter(Agent):
             raise error
         return raw
 
-    async def _asked(
-        self, request: DecisionRequest, sent: Any
-    ) -> tuple[Any, ValidationError | None]:
+    async def _asked(self, request: DecisionRequest, sent: Any) -> tuple[Any, RunError | None]:
         """The plain answer of one ``ask``, or the error it comes to (mapped at ``map_error``)."""
         try:
             answer = await self._ask_in_time(request, _record.private_copy(sent))
             return _record.plain_response(answer), None
-        except ValidationError as exc:
+        except RunError as exc:
             return None, exc
         except self.stops_run:
             raise
@@ -455,7 +453,7 @@ class BaseAdapter(Agent):
     def _validated(self, raw: Any, payload: dict[str, Any]) -> Decision:
         try:
             shaped = self.to_decision(_record.private_copy(raw), payload)
-        except ValidationError:
+        except RunError:
             raise
         except Exception as exc:
             raise DecisionError(

@@ -26,7 +26,7 @@ is abandoned and never keeps the interpreter from exiting.
 The replay key is the payload alone. The adapter cannot see a prompt inside
 your function, so pass ``info=AdapterInfo(framework="callable",
 instructions_digest=digest(PROMPT))`` when you record and when you replay; a
-replay built with another digest raises ``ValidationError`` before the market
+replay built with another digest raises ``RunError`` before the market
 opens.
 """
 

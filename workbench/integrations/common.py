@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any
 
 from workbench._stamps import PRESET_VECTOR_KEY, stamp_artefact
 from workbench.bridge import run_sync
@@ -21,8 +22,9 @@ from workbench.errors import (
     MissingDependency,
     RecordingError,
     ReplayMiss,
+    RunError,
     UsageLimitReached,
-    ValidationError,
+    renamed,
 )
 from workbench.integrations._replay import (
     preset_of,
@@ -76,9 +78,9 @@ __all__ = [
     "MissingDependency",
     "RecordingError",
     "ReplayMiss",
+    "RunError",
     "Transcript",
     "UsageLimitReached",
-    "ValidationError",
     # functions
     "canonical_json",
     "digest",
@@ -91,3 +93,7 @@ __all__ = [
     "stamp_artefact",
     "stamp_preset",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return renamed(name, __name__)  # ValidationError, the old name of RunError

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Unpack
 
 from workbench.agents import DecisionRequest
-from workbench.errors import ConfigError, DecisionError, ValidationError
+from workbench.errors import ConfigError, DecisionError, RunError
 from workbench.integrations._frameworks import (
     TASK,
     ErrorTable,
@@ -250,7 +250,7 @@ class LangGraphAdapter(BaseAdapter):
             model_calls=len(since),
         )
 
-    def map_error(self, exc: Exception) -> ValidationError:
+    def map_error(self, exc: Exception) -> RunError:
         if type(exc).__name__ in ("GraphInterrupt", "NodeInterrupt"):
             return _interrupted(exc.args[0] if exc.args else [])
         return ERRORS.translate(exc, where=f"arm {self.name!r}")

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Unpack
 
 from workbench.agents import DecisionRequest
-from workbench.errors import ConfigError, DecisionError, ValidationError
+from workbench.errors import ConfigError, DecisionError, RunError
 from workbench.integrations._frameworks import (
     TASK,
     ErrorTable,
@@ -213,7 +213,7 @@ class OpenAIAgentsAdapter(BaseAdapter):
             )
         return plain_output(result.final_output)
 
-    def map_error(self, exc: Exception) -> ValidationError:
+    def map_error(self, exc: Exception) -> RunError:
         return ERRORS.translate(exc, where=f"arm {self.name!r}")
 
     def _bound_agent(self) -> Any:

@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Unpack
 
 from workbench.agents import DecisionRequest
-from workbench.errors import ConfigError, DecisionError, UsageLimitReached, ValidationError
+from workbench.errors import ConfigError, DecisionError, RunError, UsageLimitReached
 from workbench.integrations._frameworks import (
     TASK,
     ErrorTable,
@@ -201,10 +201,10 @@ class PydanticAIAdapter(BaseAdapter):
         self._note(result)
         return plain_output(result.output)
 
-    def map_error(self, exc: Exception) -> ValidationError:
+    def map_error(self, exc: Exception) -> RunError:
         return ERRORS.translate(exc, where=f"arm {self.name!r}")
 
-    def _explained(self, exc: Exception, messages: list[Any]) -> ValidationError:
+    def _explained(self, exc: Exception, messages: list[Any]) -> RunError:
         """The mapped error plus the last correction the model was asked for."""
         error = self.map_error(exc)
         asked = [

@@ -74,9 +74,9 @@ class RecordingItem(pytest.Item):
         replay(self.path.parent, check=True)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        from workbench.errors import ValidationError
+        from workbench.errors import RunError
 
-        if isinstance(excinfo.value, ValidationError):
+        if isinstance(excinfo.value, RunError):
             return f"{type(excinfo.value).__name__}: {excinfo.value}"
         return super().repr_failure(excinfo)
 
