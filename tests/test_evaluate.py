@@ -296,8 +296,8 @@ def test_on_error_raise_keeps_what_ran_and_says_where_it_stopped() -> None:
     late = Scripted("late", lambda p: RuntimeError("boom") if p["day"] == 2 else {"actions": []})
     with pytest.raises(FrameworkError) as caught:
         evaluate([late, "buy_and_hold"], on_error="raise", **SMALL)
-    partial = caught.value.results  # type: ignore[attr-defined]
-    assert len(partial.equity) == 2 * 6 + 1
+    partial = caught.value.results
+    assert partial is not None and len(partial.equity) == 2 * 6 + 1
     assert partial.scorecard.loc["buy_and_hold", "trades"] == 8
     notes = "\n".join(caught.value.__notes__)
     assert "day 2, step 0" in notes and "on_error='skip'" in notes

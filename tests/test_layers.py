@@ -13,7 +13,9 @@ Lowest first; a module may import its own layer and the layers below, never abov
     8  services, testing                   the service core; the shipped test doubles
     9  cli, widgets, notebooks, mcp        the front ends (and ``python -m workbench``)
 
-Two more rules: nothing inside the package imports the top package ``workbench``
+Imports under ``if TYPE_CHECKING:`` are not counted: they never run (the errors
+name the ``Results`` an error keeps that way). Two more rules: nothing inside the
+package imports the top package ``workbench``
 (import from the module that defines the name), and a front end imports, besides the
 services and the other front ends, only the words every layer speaks (errors, schema,
 agents, redaction, bridge) and the report; anything else only where ``NO_SERVICE``
@@ -99,7 +101,11 @@ def _imported_names(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """(line, dotted names) of every import in a module's text, nested ones included;
     ``from workbench import a`` gives ``workbench:a`` (a submodule or a package name)."""
     found = []
-    for node in ast.walk(ast.parse(text)):
+    tree = ast.parse(text)
+    type_only = {id(n) for block in _type_checking_blocks(tree) for n in ast.walk(block)}
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         if isinstance(node, ast.Import):
             found.append((node.lineno, tuple(alias.name for alias in node.names)))
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -109,6 +115,17 @@ def _imported_names(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
                 names = (node.module,)
             found.append((node.lineno, names))
     return tuple(found)
+
+
+def _type_checking_blocks(tree: ast.AST) -> list[ast.stmt]:
+    """The bodies of ``if TYPE_CHECKING:``: read by the type checker, never run."""
+    return [
+        stmt
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If)
+        and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for stmt in node.body
+    ]
 
 
 def _targets(names: tuple[str, ...], root: Path) -> list[str]:
@@ -198,6 +215,11 @@ BAD_IMPORTS = [
     ("widgets/bad.py", "from workbench.integrations import callable_agent", "past the service"),
     ("recordings/bad.py", "from workbench import __version__", "top package"),
     ("newpart.py", "from workbench.errors import ConfigError", "newpart is in no layer"),
+    (
+        "schema.py",
+        "import typing\nif typing.TYPE_CHECKING:\n    pass\nfrom workbench.cli import main",
+        "(cli)",
+    ),
 ]
 
 

@@ -28,11 +28,20 @@ mistaken for ``pydantic.ValidationError``; the old name still works, with a
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for the annotation only: the errors import nothing of the package
+    from workbench.evaluation.results import Results
 
 
 class WorkbenchError(Exception):
-    """Base of every error raised by the workbench."""
+    """Base of every error raised by the workbench.
+
+    ``results``: an evaluation that stops on this error after some steps ran keeps the
+    ``Results`` of those steps here (and says so in a note); otherwise None.
+    """
+
+    results: Results | None = None
 
 
 class ConfigError(WorkbenchError, ValueError):

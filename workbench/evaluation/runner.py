@@ -144,7 +144,7 @@ class _Run:
             await self._trade()
         except WorkbenchError as exc:
             if self.marked:
-                exc.results = self._results()  # type: ignore[attr-defined]
+                exc.results = self._results()
                 exc.add_note(f"the results of the {self.marked} steps run are on .results")
             raise
         finally:

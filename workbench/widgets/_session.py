@@ -134,7 +134,7 @@ class RunSession:
             )
             run.complete = True
         except WorkbenchError as exc:
-            run.results = getattr(exc, "results", None)
+            run.results = exc.results
             if not isinstance(exc, RunStopped):
                 raise
             self.state = "stopped"
