@@ -79,6 +79,7 @@ def test_glossary_has_one_entry_per_scorecard_column_in_the_metric_conventions()
     assert "marked to mid" in glossary["metrics"]["return_pct"]["definition"]
     assert set(glossary["comparison"]) == set(COMPARISON)
     assert {"single_path", "multiple_testing", "replayed"} <= set(glossary["caveats"])
+    assert set(glossary["steps"]) == {"step", "trading step", "path row", "steps run"}
     assert METRICS["sharpe"][0] in definitions_for(["sharpe"])
     with pytest.raises(ConfigError, match="no glossary entry"):
         definitions_for(["alpha"])

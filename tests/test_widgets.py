@@ -81,7 +81,7 @@ def test_stop_ends_cleanly_and_keeps_the_partial_transcript(tmp_path):
     assert built.session.state == "stopped"
     steps = len(built.session.partial_equity())
     assert 20 <= steps < 200 * 6
-    assert built.status.value.count("stopped at step")
+    assert built.status.value.count("stopped after")
     kept = Transcript.load(built.transcript_dir / "seed-7" / "trend.json")
     assert 1 <= len(kept) <= steps // 6 + 1
     assert not built.results  # no seed finished

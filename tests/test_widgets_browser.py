@@ -259,7 +259,7 @@ def test_stop_cancels_a_long_run_and_keeps_the_partial_transcript(page, lab):
     )
     page.locator(".workbench-stop").click()
     page.wait_for_function(
-        "() => /^stopped at step/.test(document.querySelector('.workbench-status').textContent)",
+        "() => /^stopped after/.test(document.querySelector('.workbench-status').textContent)",
         timeout=30_000,
     )
     status = _status(page)
@@ -341,7 +341,7 @@ def test_stop_during_the_last_seed_keeps_the_finished_seeds(checks):
     checks.locator(".workbench-run").click()
     _wait_status(checks, "running: seed 3 \\(3\\/3\\), step [1-9]", timeout=180_000)
     checks.locator(".workbench-stop").click()
-    _wait_status(checks, "^stopped at step", timeout=60_000)
+    _wait_status(checks, "^stopped after", timeout=60_000)
     status = _status(checks)
     assert "kept 2 finished seed(s) and seed 3 (partial: " in status, status
     checks.wait_for_function(

@@ -56,8 +56,8 @@ class DecisionRequest:
 
     arm: str
     day: int
-    step: int
-    index: int
+    step: int  # the step of the day (see the glossary's STEPS)
+    index: int  # the trading step, counted from the run's first
     payload: dict[str, Any]
     preset: PresetStamp
 

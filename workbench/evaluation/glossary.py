@@ -341,6 +341,27 @@ ATTRIBUTION: dict[str, tuple[str, str]] = {
     ),
 }
 
+# One word for each notion of "step"; code, docs and messages use these words only.
+STEPS: dict[str, str] = {
+    "step": (
+        "The decision step within a trading day, 0 to steps_per_day - 1: the step of "
+        "(day, step) in payloads, transcripts, orders, errors and the equity frame's index."
+    ),
+    "trading step": (
+        "A step counted from the run's first step, 0 to days x steps_per_day - 1: "
+        "DecisionRequest.index, the row of the equity frame, bust_step. Trading step t is "
+        "day t // steps_per_day, step t % steps_per_day."
+    ),
+    "path row": (
+        "A row of the simulated or historical market path, warm-up included: trading step t "
+        "is path row warmup_steps + t. Only the engine and the payload builder count rows."
+    ),
+    "steps run": (
+        "How many trading steps have been marked (a count, so trading step t done is t + 1 "
+        "steps run): what progress bars, on_step's total and a stopped run report."
+    ),
+}
+
 CAVEATS: dict[str, str] = {
     "single_path": (
         "One seed is one market path. A ranking from one path is an anecdote; use "
@@ -369,7 +390,7 @@ CAVEATS: dict[str, str] = {
 
 def metrics_glossary() -> dict[str, Any]:
     """Every scorecard, tearsheet, comparison and attribution column with its definition and
-    pitfall, plus the caveats every ranking carries."""
+    pitfall, the caveats every ranking carries, and the words for each notion of step."""
     entries = {**METRICS, **TEARSHEET}
     return {
         "metrics": {
@@ -389,6 +410,7 @@ def metrics_glossary() -> dict[str, Any]:
             for name, (text, pitfall) in ATTRIBUTION.items()
         },
         "caveats": dict(CAVEATS),
+        "steps": dict(STEPS),
     }
 
 

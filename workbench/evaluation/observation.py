@@ -26,7 +26,7 @@ _REGIMES = ("expansion", "contraction")
 
 
 def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
-    """Everything shared by the arms at path row ``row`` (a warm-up-inclusive step index)."""
+    """Everything shared by the arms at path row ``row`` (warm-up included; see STEPS)."""
     steps = path.steps_per_day
     day, step = divmod(row - path.warmup_steps, steps)
     history = np.round(path.close[row - HISTORY_STEPS + 1 : row + 1], 4).T.tolist()

@@ -126,7 +126,7 @@ class RunSession:
         def on_step(k: int, total: int, by_arm: dict[str, float]) -> None:
             run.mark(k, total, by_arm)
             if self.state == "stopping":
-                raise RunStopped(f"stopped at step {k + 1} of seed {seed}")
+                raise RunStopped(f"stopped after {k + 1} trading steps of seed {seed}")
 
         try:
             run.results = await aevaluate(

@@ -273,7 +273,7 @@ class ExperimentPanel:
     def _stopped_text(self, session: RunSession) -> str:
         finished = [r for r in session.runs if r.complete]
         partial = [r for r in session.runs if not r.complete]
-        text = f"stopped at step {session.steps_done:,}/{session.steps_planned:,}"
+        text = f"stopped after {session.steps_done:,}/{session.steps_planned:,} steps"
         text += f": kept {len(finished)} finished seed(s)"
         if partial:
             text += f" and seed {partial[0].seed} ({partial[0].label})"
