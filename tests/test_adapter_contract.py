@@ -14,6 +14,7 @@ import pytest
 
 import workbench.committee
 import workbench.integrations
+import workbench.memory
 from workbench.agents import DecisionRequest
 from workbench.evaluation import evaluate
 from workbench.integrations import callable_agent
@@ -25,7 +26,7 @@ MARKET: dict[str, Any] = {"seed": 3, "universe": 3, "days": 3}
 
 
 def _adapters() -> list[type[BaseAdapter]]:
-    for package in (workbench.integrations, workbench.committee):
+    for package in (workbench.integrations, workbench.committee, workbench.memory):
         for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             importlib.import_module(module.name)
     found, todo = [], list(BaseAdapter.__subclasses__())

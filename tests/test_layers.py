@@ -6,7 +6,7 @@ Lowest first; a module may import its own layer and the layers below, never abov
     1  schema, redaction, bridge, engine, _stamps
     2  agents, transcript, baselines
     3  integrations, _trust                the adapters: unaware of committee and front ends
-    4  committee
+    4  committee, memory                   arms that ask several questions per decision
     5  evaluation
     6  recordings
     7  report
@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schema", "redaction", "bridge", "engine", "_stamps"),
     ("agents", "transcript", "baselines"),
     ("integrations", "_trust"),
-    ("committee",),
+    ("committee", "memory"),
     ("evaluation",),
     ("recordings",),
     ("report",),

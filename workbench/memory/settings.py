@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench._checks import is_whole
 from workbench.agents import RunInfo
 from workbench.errors import ConfigError
 from workbench.memory import persisted
@@ -42,7 +43,7 @@ class Memory:
         embed_name: str | None = None,
     ) -> None:
         _check_horizon(horizon)
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        if not is_whole(k) or k < 1:
             raise ConfigError(f"k is how many lessons to recall, a whole number >= 1; got {k!r}")
         self.horizon, self.k = horizon, k
         self.roles = None if roles is None else tuple(str(r) for r in roles)

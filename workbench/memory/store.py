@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.memory.similarity import Similarity, bm25
 
@@ -144,7 +145,7 @@ class MemoryStore:
         self, situation: str, k: int = 2, *, at: At, role: str | None = None
     ) -> list[Recalled]:
         """The ``k`` lessons closest to ``situation`` among those visible at ``at``."""
-        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        if not is_whole(k) or k < 0:
             raise ConfigError(f"k is how many lessons to recall, a whole number >= 0; got {k!r}")
         seen = self.visible(at, role)
         if not seen or k == 0:
@@ -183,7 +184,7 @@ class MemoryStore:
 
 
 def _check_horizon(horizon: Any) -> None:
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
+    if not is_whole(horizon) or horizon < 1:
         raise ConfigError(
             f"horizon is the days until a decision's outcome is known, a whole number >= 1; "
             f"got {horizon!r} (an outcome is never known at the step it was decided)"
