@@ -9,7 +9,7 @@ import pytest
 from workbench import evaluate
 from workbench.committee import Committee, ScriptedModel
 from workbench.committee.reflection import REFLECTING_ROLES
-from workbench.errors import ConfigError, ValidationError
+from workbench.errors import ConfigError, RunError
 from workbench.memory import Memory
 from workbench.recordings import record, replay
 
@@ -70,14 +70,14 @@ def test_a_replay_rebuilds_the_same_memory_bit_for_bit_with_no_model_call(
 )
 def test_a_replay_with_other_memory_settings_is_refused(recorded, memory) -> None:
     committee, _ = recorded
-    with pytest.raises(ValidationError, match=r"recorded with other adapter settings .*memory"):
+    with pytest.raises(RunError, match=r"recorded with other adapter settings .*memory"):
         Committee(mode="replay", transcript=committee.recorder, memory=memory)
 
 
 def test_a_recording_without_memory_refuses_a_replay_with_it() -> None:
     plain = Committee(mode="record")
     evaluate([plain], seed=7, universe=5, days=2)
-    with pytest.raises(ValidationError, match=r"memory None -> \{"):
+    with pytest.raises(RunError, match=r"memory None -> \{"):
         Committee(mode="replay", transcript=plain.recorder, memory=Memory())
 
 

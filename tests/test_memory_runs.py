@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench import evaluate
-from workbench.errors import ConfigError, MemoryLeak, ValidationError
+from workbench.errors import ConfigError, MemoryLeak, RunError
 from workbench.memory import Memory
 from workbench.recordings import record, replay
 from workbench.testing.learner import learner_agent, remembering_learner, style_from
@@ -77,7 +77,7 @@ def test_a_replay_rebuilds_a_persisted_memory_from_its_transcript_alone(tmp_path
 
 def test_the_learners_lessons_change_what_it_does() -> None:
     without, with_memory = learner_agent(), remembering_learner()
-    evaluate([without, with_memory], seed=2, model="turbulent-v1", universe=20, days=10)
+    evaluate([without, with_memory], seed=2, preset="turbulent-v1", universe=20, days=10)
     styles = [e["decision"]["rationale"].split(":")[0] for e in with_memory.record]
     assert {e["decision"]["rationale"].split(":")[0] for e in without.record} == {"style follow"}
     assert "style fade" in styles
@@ -95,7 +95,7 @@ def test_the_manifest_keeps_the_memory_settings_and_a_replay_refuses_others(
     assert manifest["roster"][0]["memory"] == {"horizon": 1, "k": 3, "similarity": "bm25"}
     manifest["roster"][0]["memory"]["k"] = 5
     (folder / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(ValidationError, match=r"other adapter settings \(memory .*'k': 5"):
+    with pytest.raises(RunError, match=r"other adapter settings \(memory .*'k': 5"):
         replay(folder)
 
 
