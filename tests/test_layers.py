@@ -60,6 +60,10 @@ NO_SERVICE: dict[tuple[str, str], str] = {
         "recording spends model money and replaying into a folder rewrites files: the "
         "service core (and so the MCP server) keeps recordings read-only"
     ),
+    ("cli.recordings", "recordings.migrate"): (
+        "accepting new result columns rewrites a recording's expected results, which the "
+        "service core never does"
+    ),
     ("widgets._session", "evaluation"): "the panel runs aevaluate on the kernel's loop; "
     "the evaluation service is synchronous",
     ("widgets.panel", "evaluation"): "the panel builds the World it shows before running it",
