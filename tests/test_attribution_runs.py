@@ -41,7 +41,7 @@ def _assert_sums_to_pnl(results) -> None:
 
 @pytest.mark.parametrize("preset", list_presets())
 def test_every_baseline_on_every_preset_is_split_exactly_into_its_pnl(preset: str) -> None:
-    results = evaluate(BASELINES, seed=3, universe=30, days=8, model=preset)
+    results = evaluate(BASELINES, seed=3, universe=30, days=8, preset=preset)
     _assert_sums_to_pnl(results)
     assert not results.attribution["estimated"].any()
     cash = attribution_totals(results.attribution).loc["cash"]
