@@ -14,6 +14,7 @@ from typing import Any
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.services.agents import SCRIPTED_ARMS, baseline_names, scripted_arm
+
 MODES = ("live", "record", "replay")
 
 
