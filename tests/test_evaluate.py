@@ -220,16 +220,28 @@ class Sleepy(Agent):
         return {"actions": []}
 
 
-def test_aevaluate_asks_due_arms_concurrently() -> None:
-    async def run(limit: int) -> float:
-        started = time.perf_counter()
-        arms = [Sleepy(f"s{i}", every=6) for i in range(5)]
-        await aevaluate(arms, seed=1, universe=4, days=2, max_concurrency=limit)
-        return time.perf_counter() - started
+class Counted(Agent):
+    """Notes how many asks of the run are in flight whenever one starts."""
 
-    one_at_a_time, together = asyncio.run(run(1)), asyncio.run(run(5))
-    assert one_at_a_time >= 10 * 0.05  # ten asks of 50 ms, one after another
-    assert together < one_at_a_time / 2.5
+    def __init__(self, name: str, flight: list[int], peaks: list[int]) -> None:
+        super().__init__(name, every=6)
+        self.flight, self.peaks = flight, peaks
+
+    async def adecide(self, request: DecisionRequest) -> dict:
+        self.flight[0] += 1
+        self.peaks.append(self.flight[0])
+        await asyncio.sleep(0.01)
+        self.flight[0] -= 1
+        return {"actions": []}
+
+
+@pytest.mark.parametrize("limit", [1, 3, 5])
+def test_aevaluate_asks_due_arms_concurrently_up_to_the_limit(limit: int) -> None:
+    flight, peaks = [0], []
+    arms = [Counted(f"s{i}", flight, peaks) for i in range(5)]
+    asyncio.run(aevaluate(arms, seed=1, universe=4, days=2, max_concurrency=limit))
+    assert len(peaks) == 10  # five arms, once a day, two days
+    assert max(peaks) == limit  # every due arm asked at once, never more than the limit
 
 
 def test_evaluate_works_inside_a_running_event_loop() -> None:
