@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.evaluation.results import SCORECARD_COLUMNS, canonical_json
 from workbench.services._answers import finish, plain_row
 from workbench.services.agents import check_arm_names
-from workbench.services.evaluation import check_request, evaluation_request, evaluation_run
+from workbench.services.evaluation import (
+    MarketKeywords,
+    MarketRequest,
+    evaluation_request,
+    evaluation_run,
+)
 from workbench.services.glossary import CAVEATS
 from workbench.services.store import RunStore
 
@@ -34,11 +40,7 @@ def compare_runs(
     metric: str = "return_pct",
     confidence: float = 0.95,
     method: str = "t",
-    preset: str | None = None,
-    names: int = 40,
-    days: int = 10,
-    steps_per_day: int = 6,
-    ticks_per_step: int = 65,
+    **market: Unpack[MarketKeywords],
 ) -> dict[str, Any]:
     """Every arm on every seed; per arm, the paired difference from ``benchmark`` with an
     interval, a p-value and the Holm-adjusted p-value over the arms compared, and the arm's
@@ -46,13 +48,7 @@ def compare_runs(
     the trials this store had counted when the comparison ran (this one included), or the
     number of arms if larger. A comparison that runs counts as one trial; its seeds do not."""
     runs = RunStore.open(store)
-    market: dict[str, Any] = {
-        "preset": preset,
-        "names": names,
-        "days": days,
-        "steps_per_day": steps_per_day,
-        "ticks_per_step": ticks_per_step,
-    }
+    path = MarketRequest(**market)
     request: dict[str, Any] = {
         "arms": check_arm_names(arms),
         "benchmark": benchmark,
@@ -60,24 +56,26 @@ def compare_runs(
         "metric": metric,
         "confidence": float(confidence),
         "method": method,
-        **market,
+        **asdict(path),
     }
-    check_request(arms, request["seeds"][0], **market, seeds=len(request["seeds"]))
+    path.check(arms, request["seeds"][0], seeds=len(request["seeds"]))
 
     def build(folder: Path) -> dict[str, Any]:
-        return _compare(runs, request, market, folder)
+        return _compare(runs, request, path, folder)
 
     run_id, manifest, reused = runs.create("comparison", request, build, trial=True)
     return finish(runs, run_id, manifest, reused)
 
 
 def _compare(
-    runs: RunStore, request: Mapping[str, Any], market: Mapping[str, Any], folder: Path
+    runs: RunStore, request: Mapping[str, Any], market: MarketRequest, folder: Path
 ) -> dict[str, Any]:
     from workbench.evaluation.compare import paired_comparison, per_seed
 
     evaluations = [
-        evaluation_run(runs, evaluation_request(request["arms"], seed=seed, **market), trial=False)
+        evaluation_run(
+            runs, evaluation_request(request["arms"], seed=seed, market=market), trial=False
+        )
         for seed in request["seeds"]
     ]
     results = [_load(runs, answer["artefacts"]["results"]) for answer in evaluations]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from workbench._checks import is_whole
 from workbench.engine.historical import Historical
@@ -20,6 +21,48 @@ from workbench.services.store import RunStore
 
 RANK_BY = "sharpe"
 _ERRORS_SHOWN = 10
+
+
+class MarketKeywords(TypedDict, total=False):
+    """The simulated market of a stored request, as keywords (defaults in ``MarketRequest``)."""
+
+    preset: str | None
+    names: int
+    days: int
+    steps_per_day: int
+    ticks_per_step: int
+
+
+@dataclass(frozen=True)
+class MarketRequest:
+    """The simulated market a stored evaluation or comparison runs on, checked before use."""
+
+    preset: str | None = None
+    names: int = 40
+    days: int = 10
+    steps_per_day: int = 6
+    ticks_per_step: int = 65
+
+    def world(self, seed: int) -> World:
+        """The market for ``seed`` (built lazily: this checks every argument)."""
+        return World(
+            seed=seed,
+            universe=_names(self.names),
+            days=self.days,
+            steps_per_day=self.steps_per_day,
+            ticks_per_step=self.ticks_per_step,
+            preset=self.preset,
+        )
+
+    def check(self, arms: list[str], seed: int, *, seeds: int = 1) -> None:
+        """Every argument checked and the work sized, for one run or ``seeds`` runs, before
+        the store is touched; the arms are built once to prove they can be."""
+        self.world(seed)
+        size = estimate(
+            check_arm_names(arms), self.names, self.days, self.steps_per_day, self.ticks_per_step
+        )
+        refuse_oversized(size, seeds=seeds)
+        build_arms(arms)
 
 
 def evaluate_arms(
@@ -93,31 +136,19 @@ def run_evaluation(
     arms: list[str],
     *,
     seed: int = 7,
-    preset: str | None = None,
-    names: int = 40,
-    days: int = 10,
-    steps_per_day: int = 6,
-    ticks_per_step: int = 65,
     capital: float = 1_000_000.0,
     leverage_cap: float = 2.0,
     fee_bps: float = 0.5,
+    **market: Unpack[MarketKeywords],
 ) -> dict[str, Any]:
     """Run the arms on one market path; artefacts go to a run directory, a summary comes back.
 
-    A request that runs (not one answered from the store) is counted as a trial."""
+    The market keywords are ``MarketRequest``'s (preset, names, days, steps_per_day,
+    ticks_per_step). A request that runs (not one answered from the store) is counted as a
+    trial."""
     runs = RunStore.open(store)
-    request = evaluation_request(
-        arms,
-        seed=seed,
-        preset=preset,
-        names=names,
-        days=days,
-        steps_per_day=steps_per_day,
-        ticks_per_step=ticks_per_step,
-        capital=capital,
-        leverage_cap=leverage_cap,
-        fee_bps=fee_bps,
-    )
+    money = {"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps}
+    request = evaluation_request(arms, seed=seed, market=MarketRequest(**market), **money)
     return evaluation_run(runs, request, trial=True)
 
 
@@ -125,36 +156,25 @@ def evaluation_request(
     arms: list[str],
     *,
     seed: int,
+    market: MarketRequest,
     capital: float = 1_000_000.0,
     leverage_cap: float = 2.0,
     fee_bps: float = 0.5,
-    **market: Any,
 ) -> dict[str, Any]:
     """The stored form of an evaluation request (its digest names the run)."""
     return {
         "arms": check_arm_names(arms),
         "seed": seed,
-        "preset": market["preset"],
-        "names": market["names"],
-        "days": market["days"],
-        "steps_per_day": market["steps_per_day"],
-        "ticks_per_step": market["ticks_per_step"],
+        **asdict(market),
         **_numbers({"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps}),
     }
 
 
 def evaluation_run(runs: RunStore, request: dict[str, Any], *, trial: bool) -> dict[str, Any]:
-    """The evaluation run for ``request`` (run_evaluation's arguments), made or reused; with
-    ``trial`` a run that was made counts as a trial (a comparison's seeds do not)."""
-    check_request(
-        request["arms"],
-        request["seed"],
-        request["preset"],
-        request["names"],
-        request["days"],
-        request["steps_per_day"],
-        request["ticks_per_step"],
-    )
+    """The evaluation run for ``request`` (``evaluation_request``'s form), made or reused;
+    with ``trial`` a run that was made counts as a trial (a comparison's seeds do not)."""
+    market = MarketRequest(**{field.name: request[field.name] for field in fields(MarketRequest)})
+    market.check(request["arms"], request["seed"])
 
     def build(folder: Path) -> dict[str, Any]:
         results = evaluate_arms(**request)
@@ -162,32 +182,6 @@ def evaluation_run(runs: RunStore, request: dict[str, Any], *, trial: bool) -> d
 
     run_id, manifest, reused = runs.create("evaluation", request, build, trial=trial)
     return finish(runs, run_id, manifest, reused)
-
-
-def check_request(
-    arms: list[str],
-    seed: int,
-    preset: str | None,
-    names: int,
-    days: int,
-    steps_per_day: int,
-    ticks_per_step: int,
-    *,
-    seeds: int = 1,
-) -> None:
-    """Every argument checked (market built lazily, arms built) and the work sized, for one
-    run or ``seeds`` runs, before the store is touched."""
-    World(
-        seed=seed,
-        universe=_names(names),
-        days=days,
-        steps_per_day=steps_per_day,
-        ticks_per_step=ticks_per_step,
-        preset=preset,
-    )
-    size = estimate(check_arm_names(arms), names, days, steps_per_day, ticks_per_step)
-    refuse_oversized(size, seeds=seeds)
-    build_arms(arms)
 
 
 def summarise(results: Results, folder: Path) -> dict[str, Any]:
