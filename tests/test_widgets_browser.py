@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -264,7 +265,9 @@ def test_stop_cancels_a_long_run_and_keeps_the_partial_transcript(page, lab):
     )
     status = _status(page)
     assert "partial transcripts kept in" in status
-    step = int(status.split("at step ")[1].split("/")[0])
+    done = re.match(r"stopped after ([\d,]+)/", status)
+    assert done, status
+    step = int(done.group(1).replace(",", ""))
     assert 0 < step < 400 * 6
     _, _, root = lab
     kept = list((root / "out" / "notebooks" / "explore").rglob("seed-5/trend.json"))
