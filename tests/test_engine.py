@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.engine import DIALS, Preset, Universe, diff, list_presets, preset, simulate
+from workbench.engine import DIALS, Preset, Universe, diff, list_presets, market, preset, simulate
 from workbench.engine.presets import DEFAULT_PRESET
 from workbench.errors import ConfigError
 
@@ -76,6 +76,26 @@ def test_same_inputs_give_identical_paths_and_a_new_seed_a_new_path() -> None:
     for field in (*fields, "market_factor", "sector_factors", "betas"):
         assert np.array_equal(getattr(first, field), getattr(again, field)), field
     assert not np.array_equal(first.close, other.close)
+
+
+def test_finishing_the_bars_a_day_at_a_time_gives_the_bits_of_the_whole_run_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fields = ("open", "high", "low", "close", "volume", "half_spread", "depth")
+    whole = path(names=13, days=7)
+    monkeypatch.setattr(market, "_FINISH_BLOCK", 1)  # one day per block
+    by_day = path(names=13, days=7)
+    for field in fields:
+        assert getattr(whole, field).tobytes() == getattr(by_day, field).tobytes(), field
+
+
+@pytest.mark.parametrize("columns", [1, 2, 7, 40])
+def test_running_sums_down_the_rows_match_numpy_bit_for_bit(columns: int) -> None:
+    a = np.random.default_rng(columns).normal(0, 1, (391, columns))
+    want = np.cumsum(a[1:], axis=0)
+    rows = a[1:]  # a view whose rows are contiguous, as the simulator passes it
+    market.cumsum_down(rows)
+    assert rows.tobytes() == want.tobytes()
 
 
 def test_bars_are_consistent() -> None:

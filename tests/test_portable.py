@@ -52,6 +52,26 @@ def test_special_values_follow_the_c_library() -> None:
     assert portable.log(np.array([5e-324]))[0] == pytest.approx(math.log(5e-324), rel=1e-15)
 
 
+@pytest.mark.parametrize("size", [1, 7, 4_096, 8_192, 8_193, 30_000])
+def test_one_call_over_many_elements_gives_the_bits_of_a_call_per_element(size: int) -> None:
+    rng = np.random.default_rng(size)
+    specials = [np.nan, np.inf, -np.inf, 0.0, -0.0, 5e-324, 710.0, -746.0, -2.0]
+    x = np.concatenate([rng.normal(0, 4, size), np.exp(rng.normal(0, 20, size)), specials])
+    rng.shuffle(x)
+    for fn in (portable.exp, portable.log):
+        whole = fn(x)
+        pieces = np.concatenate([fn(part) for part in np.array_split(x, 13)])
+        alone = np.array([fn(value) for value in x[:300]])
+        assert whole.tobytes() == pieces.tobytes(), fn.__name__
+        assert whole[:300].tobytes() == alone.tobytes(), fn.__name__
+        assert fn(x.reshape(-1, 1)).tobytes() == whole.tobytes(), fn.__name__
+
+
+def test_a_scalar_gives_a_zero_dimensional_array() -> None:
+    assert portable.exp(0.0).shape == () and portable.log(1.0).shape == ()
+    assert portable.exp(np.empty(0)).shape == (0,)
+
+
 def _digest_in_a_process(disabled: str) -> str:
     code = (
         "import hashlib, numpy as np\n"

@@ -22,6 +22,7 @@ the Elementary Functions"; the log series is the one fdlibm's ``e_log.c`` uses
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -35,47 +36,82 @@ _EXP_TAYLOR = tuple(1.0 / math.factorial(n) for n in range(14))
 # 1/(2n + 1) for 2 atanh(s) = 2 s (1 + s^2/3 + s^4/5 + ...), |s| <= 0.1716: s^24 < 1e-18
 _LOG_SERIES = tuple(1.0 / (2 * n + 1) for n in range(13))
 _SQRT_HALF = math.sqrt(0.5)
+_CHUNK = 4096  # elements per pass: the ~40 passes over a chunk stay in the CPU's cache
 
 
 def exp(x: np.ndarray | float) -> np.ndarray:
     """e**x elementwise, identical on every machine."""
-    x = np.asarray(x, dtype=np.float64)
-    inside = np.clip(np.nan_to_num(x, nan=0.0), _EXP_MIN, _EXP_MAX)
-    k = np.rint(inside * _INV_LN2)
-    r = (inside - k * _LN2_HI) - k * _LN2_LO
-    series = np.full_like(r, _EXP_TAYLOR[-1])
-    for coefficient in _EXP_TAYLOR[-2::-1]:
-        series *= r
-        series += coefficient
-    # ldexp of 2**k in two halves keeps a result just below the float range finite
-    half = np.floor_divide(k, 2).astype(np.int64)
-    out = np.ldexp(np.ldexp(series, half), k.astype(np.int64) - half)
-    out = np.where(x > _EXP_MAX, np.inf, out)
-    out = np.where(x < _EXP_MIN, 0.0, out)
-    return np.where(np.isnan(x), np.nan, out)
+    return _by_chunks(_exp, np.asarray(x, dtype=np.float64))
 
 
 def log(x: np.ndarray | float) -> np.ndarray:
     """Natural log elementwise, identical on every machine (nan below 0, -inf at 0)."""
-    x = np.asarray(x, dtype=np.float64)
-    usable = (x > 0) & np.isfinite(x)
-    mantissa, exponent = np.frexp(np.where(usable, x, 1.0))
-    low = mantissa < _SQRT_HALF  # move the mantissa to [sqrt(1/2), sqrt(2))
-    mantissa = np.where(low, mantissa * 2.0, mantissa)
-    k = (exponent - low).astype(np.float64)
-    f = mantissa - 1.0  # exact (Sterbenz)
-    s = f / (2.0 + f)
-    z = s * s
-    series = np.full_like(z, _LOG_SERIES[-1])
-    for coefficient in _LOG_SERIES[-2::-1]:
-        series *= z
-        series += coefficient
-    out = k * _LN2_HI + (2.0 * s * series + k * _LN2_LO)
-    out = np.where(x == 0, -np.inf, out)
-    out = np.where(x == np.inf, np.inf, out)
-    return np.where((x < 0) | np.isnan(x), np.nan, out)
+    return _by_chunks(_log, np.asarray(x, dtype=np.float64))
 
 
 def power(base: np.ndarray | float, exponent: np.ndarray | float) -> np.ndarray:
     """base**exponent for positive bases, identical on every machine."""
     return exp(np.asarray(exponent, dtype=np.float64) * log(base))
+
+
+def _by_chunks(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """``fn`` over ``x`` a chunk at a time; elementwise, so the bits are those of one call.
+
+    Each call costs a fixed ~40 NumPy operations, so callers gain by handing over
+    large arrays at once (the market exponentiates a whole run's bars in one call).
+    """
+    flat = x.ravel()
+    if flat.size <= _CHUNK:
+        return fn(flat).reshape(x.shape)
+    out = np.empty(flat.size)
+    for start in range(0, flat.size, _CHUNK):
+        out[start : start + _CHUNK] = fn(flat[start : start + _CHUNK])
+    return out.reshape(x.shape)
+
+
+def _exp(x: np.ndarray) -> np.ndarray:
+    inside = np.fmin(np.fmax(x, _EXP_MIN), _EXP_MAX)  # nan becomes _EXP_MIN, put back below
+    k = np.rint(inside * _INV_LN2)
+    r = (inside - k * _LN2_HI) - k * _LN2_LO
+    series = _horner(r, _EXP_TAYLOR)
+    # ldexp of 2**k in two halves keeps a result just below the float range finite
+    whole = k.astype(np.int64)
+    half = whole >> 1
+    out = np.ldexp(series, half, out=series)
+    out = np.ldexp(out, whole - half, out=out)
+    if x.size == 0 or (np.min(x) >= _EXP_MIN and np.max(x) <= _EXP_MAX):  # False for any nan
+        return out
+    out = np.where(x > _EXP_MAX, np.inf, out)
+    out = np.where(x < _EXP_MIN, 0.0, out)
+    return np.where(np.isnan(x), np.nan, out)
+
+
+def _log(x: np.ndarray) -> np.ndarray:
+    ordinary = x.size == 0 or (np.min(x) > 0 and np.max(x) < np.inf)  # False for any nan
+    mantissa, exponent = np.frexp(x if ordinary else np.where(_usable(x), x, 1.0))
+    low = mantissa < _SQRT_HALF  # move the mantissa to [sqrt(1/2), sqrt(2))
+    mantissa = np.where(low, mantissa * 2.0, mantissa)
+    k = (exponent - low).astype(np.float64)
+    f = mantissa - 1.0  # exact (Sterbenz)
+    s = f / (2.0 + f)
+    series = _horner(s * s, _LOG_SERIES)
+    out = k * _LN2_HI + (2.0 * s * series + k * _LN2_LO)
+    if ordinary:
+        return out
+    out = np.where(x == 0, -np.inf, out)
+    out = np.where(x == np.inf, np.inf, out)
+    return np.where((x < 0) | np.isnan(x), np.nan, out)
+
+
+def _usable(x: np.ndarray) -> np.ndarray:
+    return (x > 0) & np.isfinite(x)
+
+
+def _horner(r: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
+    """sum(c[n] * r**n), innermost term first, in place on one array."""
+    series = r * coefficients[-1]
+    series += coefficients[-2]
+    for coefficient in coefficients[-3::-1]:
+        series *= r
+        series += coefficient
+    return series

@@ -79,6 +79,13 @@ class LogVariance:
         self.state = self.decays[:, None] * self.state + scale * innovation
 
 
+def variances(*sources: LogVariance) -> list[np.ndarray]:
+    """Each source's ``variance``, from one ``portable.exp`` call (each call has a fixed cost)."""
+    typical = np.concatenate([source.typical for source in sources])
+    joint = typical * portable.exp(np.concatenate([source.deviation for source in sources]))
+    return np.split(joint, np.cumsum([source.typical.size for source in sources])[:-1])
+
+
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
     """sqrt(w), w = (dof - 2) / chi2(dof): a unit normal times it is a unit-variance Student-t."""
     chi2 = 2.0 * rng.standard_gamma(dof / 2.0, size)
