@@ -15,6 +15,7 @@ from workbench.schema import (
     OBSERVATION_SCHEMA_VERSION,
     ORDER_TYPES,
     SIDES,
+    Action,
     Decision,
     decision_json_schema,
     parse_decision,
@@ -155,3 +156,49 @@ def test_the_schema_a_model_sees_asks_for_whole_shares_as_an_integer() -> None:
     quantity = decision_json_schema()["$defs"]["Action"]["properties"]["quantity"]
     assert quantity["type"] == "integer" and quantity["minimum"] == 0
     assert parse_decision({"actions": [action(quantity=10.0)]}).actions[0].quantity == 10
+
+
+def _counting_validations(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    seen: list[object] = []
+    original = Decision.model_validate.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Decision], obj: object, **kwargs: object) -> Decision:
+        seen.append(obj)
+        return original(cls, obj, **kwargs)
+
+    monkeypatch.setattr(Decision, "model_validate", classmethod(counted))
+    return seen
+
+
+def test_a_validated_decision_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed = parse_decision({"actions": [action()], "rationale": "r"})
+    built = Decision(actions=[Action(symbol="AAA", side="sell", quantity=3.0)])
+    validations = _counting_validations(monkeypatch)
+    assert parse_decision(parsed) is parsed
+    assert parse_decision(built) is built
+    assert validations == []
+    parse_decision({"actions": []})  # an answer as data is validated, once
+    assert len(validations) == 1
+
+
+def test_a_decision_built_without_validation_is_validated() -> None:
+    bad = Action.model_construct(symbol="AAA", side="buy", quantity=-5.0)
+    with pytest.raises(DecisionError, match="greater than or equal to 0"):
+        parse_decision(Decision.model_construct(actions=[bad], rationale=""))
+    checked = parse_decision({"actions": [action()]})
+    with pytest.raises(DecisionError, match="greater than or equal to 0"):
+        parse_decision(checked.model_copy(update={"actions": [bad]}))
+    with pytest.raises(DecisionError, match="greater than or equal to 0"):
+        parse_decision(Decision(actions=[bad]))  # pydantic takes an Action instance as it is
+
+
+def test_a_validated_decision_whose_actions_changed_is_validated_again() -> None:
+    checked = parse_decision({"actions": [action()]})
+    checked.actions.append(Action.model_construct(symbol="", side="buy", quantity=1.0))
+    with pytest.raises(DecisionError, match=r"actions\.1\.symbol"):
+        parse_decision(checked)
+
+
+def test_a_decision_built_with_an_unpaired_surrogate_is_refused_as_before() -> None:
+    with pytest.raises(DecisionError, match="rationale holds an unpaired surrogate at character 4"):
+        parse_decision(Decision(actions=[], rationale="bad \udc80"))

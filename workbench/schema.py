@@ -4,7 +4,11 @@ The observation payload is an allowlist serialised to plain JSON (see
 ``workbench.evaluation.observation``); the decision is validated in two stages:
 
 1. structure (this module): ``parse_decision`` turns whatever the agent returned
-   into a ``Decision`` or raises ``DecisionError`` naming the field at fault;
+   into a ``Decision`` or raises ``DecisionError`` naming the field at fault. A
+   ``Decision`` that pydantic validated (built with ``Decision(...)`` or by
+   ``parse_decision`` itself, free of unpaired surrogates and still holding the
+   actions it was validated with) is taken as it is, so an adapter's validated
+   decision is not validated again by the evaluation;
 2. market (``workbench.engine.execution``): each action is checked against the
    book and the portfolio, and an action the market cannot take is refused with
    a reason while the rest of the decision still trades.
@@ -15,10 +19,18 @@ from __future__ import annotations
 import json
 import math
 import re
+import weakref
 from typing import Any, Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    field_validator,
+    model_validator,
+)
 
 from workbench.errors import DecisionError
 
@@ -77,6 +89,14 @@ class Action(BaseModel):
             raise ValueError("a market order takes no limit_price; use order_type='limit'")
         return self
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember(cls, data: Any, handler: ModelWrapValidatorHandler[Action]) -> Action:
+        action = handler(data)
+        if not isinstance(data, Action):  # an instance passes through unvalidated
+            _VALIDATED.add(action)
+        return action
+
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
@@ -89,11 +109,44 @@ class Decision(BaseModel):
     actions: list[Action]
     rationale: str = ""
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember(cls, data: Any, handler: ModelWrapValidatorHandler[Decision]) -> Decision:
+        decision = handler(data)
+        if isinstance(data, Decision):  # an instance passes through unvalidated
+            return decision
+        actions = tuple(decision.actions)  # so do Action instances in it: ask each
+        if all(_VALIDATED.holds(a) for a in actions) and not _unpaired_surrogate(decision):
+            _VALIDATED.add(decision, actions)
+        return decision
+
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
 
-HOLD = Decision(actions=[], rationale="hold")
+class _Validated:
+    """The models pydantic validated, by identity, each with the parts it held then.
+
+    ``model_construct`` and ``model_copy`` skip validation and make new objects, so
+    theirs are never here. A decision is here only if every action in it is too
+    and its texts are valid Unicode; its action list is its one mutable part, so a
+    decision whose list has changed since does not count either.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[weakref.ref[BaseModel], tuple[Any, ...]]] = {}
+
+    def add(self, model: BaseModel, parts: tuple[Any, ...] = ()) -> None:
+        key = id(model)
+        forget = lambda _: self._seen.pop(key, None)  # noqa: E731 - runs as the model dies
+        self._seen[key] = (weakref.ref(model, forget), parts)
+
+    def holds(self, model: BaseModel, parts: tuple[Any, ...] = ()) -> bool:
+        seen = self._seen.get(id(model))
+        return seen is not None and seen[0]() is model and seen[1] == parts
+
+
+_VALIDATED = _Validated()
 
 
 def parse_decision(raw: Any) -> Decision:
@@ -102,7 +155,9 @@ def parse_decision(raw: Any) -> Decision:
     Every malformed answer, whatever its shape (a number, NaN, ``{"actions": true}``,
     text nested thousands deep, an unpaired surrogate), is a ``DecisionError``.
     """
-    # A Decision is validated again: it may have been built without validation.
+    if isinstance(raw, Decision) and _VALIDATED.holds(raw, tuple(raw.actions)):
+        return raw
+    # any other Decision is validated again: it may have been built without validation
     checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
     _refuse_unpaired_surrogates(checked)
     return checked
@@ -203,10 +258,26 @@ def _refuse_non_finite(raw: dict[str, Any]) -> None:
                 raise DecisionError(f"invalid decision: actions.{index}.{key} must be finite")
 
 
-def _refuse_unpaired_surrogates(decision: Decision) -> None:
+def _texts(decision: Decision) -> dict[str, str]:
     texts = {"rationale": decision.rationale}
     texts.update({f"actions.{i}.symbol": a.symbol for i, a in enumerate(decision.actions)})
-    for where, text in texts.items():
+    return texts
+
+
+def _unpaired_surrogate(decision: Decision) -> bool:
+    return not all(text.isascii() or _encodes(text) for text in _texts(decision).values())
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refuse_unpaired_surrogates(decision: Decision) -> None:
+    for where, text in _texts(decision).items():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as exc:
@@ -228,6 +299,8 @@ def decision_json_schema() -> dict[str, Any]:
     """The JSON schema a provider sees when the decision is bound as output type."""
     return Decision.model_json_schema()
 
+
+HOLD = Decision(actions=[], rationale="hold")
 
 __all__ = [
     "DECISION_SCHEMA_VERSION",
