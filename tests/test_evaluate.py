@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from workbench import Agent, DecisionRequest, World, aevaluate, evaluate
+from workbench import Agent, DecisionRequest, World, aevaluate, baseline, evaluate
 from workbench.errors import ConfigError, DecisionError, FrameworkError
 from workbench.evaluation.observation import market_payload
 from workbench.evaluation.results import SCORECARD_COLUMNS
@@ -333,3 +333,36 @@ def test_no_look_ahead_payloads_do_not_depend_on_the_horizon() -> None:
     evaluate([short], seed=4, universe=6, days=3, preset="crisis-v1")
     evaluate([long], seed=4, universe=6, days=6, preset="crisis-v1")
     assert short.seen == long.seen[: len(short.seen)]
+
+
+def _on_a_thread(name: str) -> Agent:
+    """The baseline ``name`` asked like any arm: in a worker thread, as a task."""
+    arm = baseline(name)
+    arm.inline = False
+    return arm
+
+
+def test_arms_that_answer_on_the_loop_are_asked_in_turn_with_the_same_results() -> None:
+    names = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion", "random"]
+    in_turn = evaluate(names, **SMALL)
+    as_tasks = evaluate([_on_a_thread(name) for name in names], **SMALL)
+    assert in_turn.digest() == as_tasks.digest()
+
+
+class _Stops(Agent):
+    inline = True
+
+    def decide(self, payload: dict[str, Any]) -> Any:
+        if payload["day"] == 1:
+            raise ConfigError("bad configuration")
+        return {"actions": []}
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_stop_raised_in_turn_is_raised_after_every_arm_was_asked(inline: bool) -> None:
+    stops = _Stops("stops")
+    stops.inline = inline
+    with pytest.raises(ConfigError, match="bad configuration") as caught:
+        evaluate(["cash", stops, "momentum"], **SMALL)
+    partial = caught.value.results  # type: ignore[attr-defined]
+    assert partial.scorecard["decisions"].tolist() == [2, 2, 2]

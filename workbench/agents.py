@@ -12,11 +12,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.schema import Decision
+
+if TYPE_CHECKING:
+    from workbench.engine.execution import OrderRecord
 
 Every = Literal["day", "step"] | int
 """How often an arm is asked: ``"day"`` (the default: once per trading day, at the
@@ -81,20 +84,21 @@ class Usage:
 class ExecutionReport:
     """What the market made of one decision.
 
-    ``orders`` has one row per action (symbol, side, order_type, requested,
-    quantity filled, price, status, reason, clipped); ``clips`` and ``refusals``
-    are the rows that were clipped to the participation cap or refused.
+    ``orders`` has one ``OrderRecord`` per action (symbol, side, order_type,
+    limit_price, requested, quantity filled, price, fee, status, reason, clipped,
+    clipped_to); ``clips`` and ``refusals`` are the records that were clipped to the
+    participation cap or refused.
     """
 
-    orders: tuple[dict[str, Any], ...] = ()
+    orders: tuple[OrderRecord, ...] = ()
 
     @property
-    def clips(self) -> list[dict[str, Any]]:
-        return [order for order in self.orders if order["clipped"]]
+    def clips(self) -> list[OrderRecord]:
+        return [order for order in self.orders if order.clipped]
 
     @property
-    def refusals(self) -> list[dict[str, Any]]:
-        return [order for order in self.orders if order["status"] == "refused"]
+    def refusals(self) -> list[OrderRecord]:
+        return [order for order in self.orders if order.status == "refused"]
 
 
 class Agent:

@@ -1,6 +1,6 @@
 """The synthetic market: presets, universes, simulated paths and execution."""
 
-from workbench.engine.execution import Executor, Portfolio
+from workbench.engine.execution import Executor, OrderRecord, Portfolio
 from workbench.engine.market import MarketPath, simulate
 from workbench.engine.presets import DEFAULT_PRESET, DIALS, Preset, diff, list_presets, preset
 from workbench.engine.universe import SECTORS, Universe
@@ -11,6 +11,7 @@ __all__ = [
     "SECTORS",
     "Executor",
     "MarketPath",
+    "OrderRecord",
     "Portfolio",
     "Preset",
     "Universe",

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,6 +42,37 @@ from workbench.engine.market import MarketPath
 from workbench.schema import MAX_PARTICIPATION, Action, Decision
 
 LIQUIDATION = "liquidation"  # the reason every forced order is recorded with
+
+
+def max_order(volume: float) -> int:
+    """The most shares one step's orders on a name may take: MAX_PARTICIPATION of
+    ``volume``, the volume of the step the decision was taken on (the payload's
+    ``max_order``)."""
+    return math.floor(MAX_PARTICIPATION * volume)
+
+
+class OrderRecord(NamedTuple):
+    """What the market made of one action: a row of ``Results.orders`` after its arm,
+    day and step."""
+
+    symbol: str
+    side: str
+    order_type: str
+    limit_price: float | None
+    requested: float  # the action's quantity
+    quantity: float = 0.0  # shares filled
+    price: float | None = None  # average fill price
+    fee: float = 0.0
+    status: str = "refused"  # filled, partial, unfilled or refused
+    reason: str = ""  # why it was refused or fell short
+    clipped: bool = False  # cut to the participation cap
+    clipped_to: float | None = None  # the quantity it was cut to
+
+    @classmethod
+    def of(cls, action: Action, **outcome: Any) -> OrderRecord:
+        """The record of ``action`` with the ``outcome`` fields set (refused by default)."""
+        a = action
+        return cls(a.symbol, a.side, a.order_type, a.limit_price, a.quantity, **outcome)
 
 
 @dataclass
@@ -63,7 +94,11 @@ class Portfolio:
         return math.fsum((np.abs(self.positions) * mid).tolist())
 
     def buying_power(self, mid: np.ndarray) -> float:
-        return max(0.0, self.leverage_cap * self.equity(mid) - self.gross(mid))
+        return self.buying_power_at(self.equity(mid), self.gross(mid))
+
+    def buying_power_at(self, equity: float, gross: float) -> float:
+        """Buying power at a mark whose equity and gross exposure are already known."""
+        return max(0.0, self.leverage_cap * equity - gross)
 
     def book_fill(self, i: int, signed_shares: float, cost: float) -> float:
         """Apply a fill of ``signed_shares`` costing ``cost`` (price x shares); return the fee."""
@@ -75,8 +110,7 @@ class Portfolio:
         return fee
 
 
-@dataclass(frozen=True)
-class _Touch:
+class _Touch(NamedTuple):
     """Book state for one symbol in the execution step."""
 
     open_mid: float
@@ -95,27 +129,22 @@ class Executor:
         self.path = path
         self.index = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
 
-    def execute(self, portfolio: Portfolio, decision: Decision, step: int) -> list[dict[str, Any]]:
+    def execute(self, portfolio: Portfolio, decision: Decision, step: int) -> list[OrderRecord]:
         """Execute ``decision`` during ``step``, exposure-reducing actions first; return one
         order record per action, in the order the actions were given."""
         mark = self.path.open[step]
         cap_left: dict[int, float] = {}
         actions = decision.actions
-        records: list[dict[str, Any]] = [{} for _ in actions]
+        records: dict[int, OrderRecord] = {}
         for n in self._reducing_first(portfolio, actions):
             records[n] = self._one(portfolio, actions[n], step, mark, cap_left)
-        return records
+        return [records[n] for n in range(len(actions))]
 
-    def liquidate(
-        self, portfolio: Portfolio, decision: Decision, step: int
-    ) -> list[dict[str, Any]]:
+    def liquidate(self, portfolio: Portfolio, decision: Decision, step: int) -> list[OrderRecord]:
         """Execute forced orders (a margin call or a bust arm's close-out) like any order;
         each record's reason says ``liquidation``, then why it fell short, if it did."""
         records = self.execute(portfolio, decision, step)
-        for record in records:
-            why = record["reason"]
-            record["reason"] = f"{LIQUIDATION}; {why}" if why else LIQUIDATION
-        return records
+        return [record._replace(reason=_forced(record.reason)) for record in records]
 
     def _reducing_first(self, portfolio: Portfolio, actions: list[Action]) -> list[int]:
         def adds_exposure(n: int) -> bool:
@@ -126,9 +155,8 @@ class Executor:
         return sorted(range(len(actions)), key=adds_exposure)
 
     def max_order(self, step: int, i: int) -> int:
-        """The cap for an order executing in ``step``: MAX_PARTICIPATION of the volume
-        of the step it was decided on, the ``max_order`` its payload showed."""
-        return math.floor(MAX_PARTICIPATION * self.path.volume[step - 1, i])
+        """The cap for an order executing in ``step``: the ``max_order`` its payload showed."""
+        return max_order(float(self.path.volume[step - 1, i]))
 
     def _one(
         self,
@@ -137,36 +165,37 @@ class Executor:
         step: int,
         mark: np.ndarray,
         cap_left: dict[int, float],
-    ) -> dict[str, Any]:
-        record = _record(action)
+    ) -> OrderRecord:
         i = self.index.get(action.symbol)
         if i is None:
             reason = f"unknown symbol {action.symbol!r}; trade a symbol listed in the payload"
-            return _refuse(record, reason)
+            return OrderRecord.of(action, reason=reason)
         if action.quantity <= 0:
-            return _refuse(record, "zero quantity; leave the action out to hold")
+            return OrderRecord.of(action, reason="zero quantity; leave the action out to hold")
         available = cap_left.setdefault(i, self.max_order(step, i))
         wanted = min(action.quantity, available)
-        if wanted < action.quantity:
-            record.update(clipped=True, clipped_to=wanted)
+        clip = {"clipped": True, "clipped_to": wanted} if wanted < action.quantity else {}
         if wanted <= 0:
-            return _refuse(record, _cap_reason(self.max_order(step, i)))
+            return OrderRecord.of(action, reason=_cap_reason(self.max_order(step, i)), **clip)
         sign = 1.0 if action.side == "buy" else -1.0
         refusal = _leverage_refusal(portfolio, mark, i, sign * wanted)
         if refusal:
-            return _refuse(record, refusal)
+            return OrderRecord.of(action, reason=refusal, **clip)
         filled, cost = _fill(self._touch(step, i), action, wanted)
         if filled == 0:
             market = action.order_type == "market"
             reason = "the book had no depth" if market else "the price did not reach the limit"
-            return {**record, "status": "unfilled", "reason": reason}
+            return OrderRecord.of(action, status="unfilled", reason=reason, **clip)
         cap_left[i] = available - filled
         fee = portfolio.book_fill(i, sign * filled, cost)
-        record.update(quantity=filled, price=cost / filled, fee=fee, status="filled")
+        status, reason = "filled", ""
         if filled < wanted:
             within = "" if action.order_type == "market" else " within the limit"
-            record.update(status="partial", reason=f"book depth exhausted{within}")
-        return record
+            status, reason = "partial", f"book depth exhausted{within}"
+        price = cost / filled
+        return OrderRecord.of(
+            action, quantity=filled, price=price, fee=fee, status=status, reason=reason, **clip
+        )
 
     def _touch(self, step: int, i: int) -> _Touch:
         p = self.path
@@ -181,26 +210,8 @@ class Executor:
         )
 
 
-def _record(action: Action) -> dict[str, Any]:
-    return {
-        "symbol": action.symbol,
-        "side": action.side,
-        "order_type": action.order_type,
-        "limit_price": action.limit_price,
-        "requested": action.quantity,
-        "quantity": 0.0,
-        "price": None,
-        "fee": 0.0,
-        "status": "refused",
-        "reason": "",
-        "clipped": False,
-        "clipped_to": None,
-    }
-
-
-def _refuse(record: dict[str, Any], reason: str) -> dict[str, Any]:
-    record.update(status="refused", reason=reason)
-    return record
+def _forced(why: str) -> str:
+    return f"{LIQUIDATION}; {why}" if why else LIQUIDATION
 
 
 def _cap_reason(cap: int) -> str:
@@ -215,10 +226,12 @@ def _cap_reason(cap: int) -> str:
 def _leverage_refusal(portfolio: Portfolio, mark: np.ndarray, i: int, delta: float) -> str:
     held, price = float(portfolio.positions[i]), float(mark[i])
     before, after = abs(held) * price, abs(held + delta) * price
+    if after <= before:
+        return ""  # an order that does not add exposure is never refused for it
     gross_other = portfolio.gross(mark) - before
     equity = portfolio.equity(mark)
     limit = portfolio.leverage_cap * max(equity, 0.0)
-    if after <= before or gross_other + after <= limit:
+    if gross_other + after <= limit:
         return ""
     # the largest trade in this direction keeps |held + q| <= (limit - gross_other) / price
     room = max(limit - gross_other, 0.0) / price if price > 0 else 0.0

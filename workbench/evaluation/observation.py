@@ -13,14 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.execution import Portfolio
+from workbench.engine.execution import Portfolio, max_order
 from workbench.engine.market import MarketPath
-from workbench.schema import (
-    HISTORY_STEPS,
-    MAX_PARTICIPATION,
-    OBSERVABLE_MACRO,
-    OBSERVATION_SCHEMA_VERSION,
-)
+from workbench.schema import HISTORY_STEPS, OBSERVABLE_MACRO, OBSERVATION_SCHEMA_VERSION
 
 _REGIMES = ("expansion", "contraction")
 
@@ -43,7 +38,7 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
             "bid": bid[i],
             "ask": ask[i],
             "volume": volume[i],
-            "max_order": math.floor(MAX_PARTICIPATION * volume[i]),
+            "max_order": max_order(volume[i]),
         }
     return {
         "schema_version": OBSERVATION_SCHEMA_VERSION,
@@ -69,25 +64,29 @@ def _macro(path: MarketPath, day_row: int) -> dict[str, Any]:
 def arm_payload(
     market: dict[str, Any],
     portfolio: Portfolio,
-    mid: np.ndarray,
     symbols: tuple[str, ...],
     *,
+    equity: float,
+    gross: float,
     private: bool = True,
 ) -> dict[str, Any]:
     """The market part plus this arm's own cash, equity and positions.
 
-    With ``private`` the market part is a deep copy (a JSON round trip, the
-    fastest deep copy of plain JSON), so the arm may mutate what it got.
+    ``equity`` and ``gross`` are the portfolio's at the decision close (the
+    evaluation has just marked them). With ``private`` the market part is a deep
+    copy (a JSON round trip, the fastest deep copy of plain JSON), so the arm may
+    mutate what it got.
     """
-    held = np.flatnonzero(portfolio.positions)
+    held = portfolio.positions.nonzero()[0]
+    shares = zip(held.tolist(), portfolio.positions[held].tolist(), strict=True)
     if private:
         market = json.loads(json.dumps(market))
     return {
         **market,
         "portfolio": {
             "cash": round(portfolio.cash, 2),
-            "equity": round(portfolio.equity(mid), 2),
-            "buying_power": round(portfolio.buying_power(mid), 2),
-            "positions": {symbols[i]: float(portfolio.positions[i]) for i in held},
+            "equity": round(equity, 2),
+            "buying_power": round(portfolio.buying_power_at(equity, gross), 2),
+            "positions": {symbols[i]: quantity for i, quantity in shares},
         },
     }

@@ -10,9 +10,8 @@ that waits seconds on a live model still shows who it is waiting for.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from workbench.agents import Agent
@@ -46,14 +45,9 @@ class RunProgress:
         if self.bar is not None:
             self.ticker = asyncio.get_running_loop().create_task(self._tick())
 
-    @contextlib.asynccontextmanager
-    async def asking(self) -> AsyncIterator[None]:
+    def asking(self) -> _Asking:
         """Around one ask: the arm counts as waiting on its model until it answers."""
-        self.waiting += 1
-        try:
-            yield
-        finally:
-            self.waiting -= 1
+        return _Asking(self)
 
     def step(self) -> None:
         if self.bar is not None:
@@ -77,3 +71,18 @@ class RunProgress:
         tokens = sum(arm.usage.input_tokens + arm.usage.output_tokens for arm in self.arms)
         text = f"waiting {self.waiting}/{len(self.arms)} · calls {calls:,} · tokens {tokens:,}"
         self.bar.set_postfix_str(text, refresh=refresh)
+
+
+class _Asking:
+    """``async with progress.asking()``: a plain class, as it runs around every ask."""
+
+    __slots__ = ("progress",)
+
+    def __init__(self, progress: RunProgress) -> None:
+        self.progress = progress
+
+    async def __aenter__(self) -> None:
+        self.progress.waiting += 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.progress.waiting -= 1

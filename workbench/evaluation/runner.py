@@ -20,7 +20,7 @@ from workbench.agents import (
 )
 from workbench.bridge import run_sync
 from workbench.engine import margin
-from workbench.engine.execution import Executor, Portfolio
+from workbench.engine.execution import Executor, OrderRecord, Portfolio
 from workbench.errors import (
     BudgetExhausted,
     DecisionError,
@@ -40,23 +40,7 @@ from workbench.evaluation.world import World, renamed_preset
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import printable
 
-ORDER_COLUMNS = (
-    "arm",
-    "day",
-    "step",
-    "symbol",
-    "side",
-    "order_type",
-    "limit_price",
-    "requested",
-    "quantity",
-    "price",
-    "fee",
-    "status",
-    "reason",
-    "clipped",
-    "clipped_to",
-)
+ORDER_COLUMNS = ("arm", "day", "step", *OrderRecord._fields)
 
 
 def evaluate(
@@ -124,10 +108,13 @@ class _Run:
             for _ in arms
         ]
         self.states = [ArmState() for _ in arms]
+        # arms that answer on the loop without awaiting: asked in turn, no task each
+        self.in_turn = [arm.inline and type(arm).adecide is Agent.adecide for arm in arms]
+        self.marks = [(options.capital, 0.0)] * len(arms)  # equity, gross at the last close
         self.equity = np.empty((world.trading_steps, len(arms)))
         self.exposure = np.empty((world.trading_steps, len(arms)))
         self.bust_step: list[int | None] = [None] * len(arms)
-        self.orders: list[dict[str, Any]] = []
+        self.orders: list[tuple[str, int, int, OrderRecord]] = []  # arm, day, step, record
         self.errors: list[dict[str, Any]] = []
         self.limit = asyncio.Semaphore(options.max_concurrency)
         self.pacer = Pacer(options.rate_limit)
@@ -184,11 +171,12 @@ class _Run:
     def _mark(self, k: int, mid: np.ndarray) -> None:
         """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
         for i, book in enumerate(self.books):
-            equity = book.equity(mid)
+            equity, gross = book.equity(mid), book.gross(mid)
             if self.bust_step[i] is None and margin.is_bust(equity):
                 self.bust_step[i] = k
             self.equity[k, i] = 0.0 if self.bust_step[i] is not None else equity
-            self.exposure[k, i] = book.gross(mid)
+            self.exposure[k, i] = gross
+            self.marks[i] = (equity, gross)
         self.marked = k + 1
 
     def _force(self, k: int, row: int) -> set[int]:
@@ -204,9 +192,8 @@ class _Run:
                 continue
             forced.add(i)
             day, step = divmod(k, self.world.steps_per_day)
-            stamp = {"arm": self.names[i], "day": day, "step": step}
             records = self.executor.liquidate(book, orders, row + 1)
-            self.orders.extend({**stamp, **record} for record in records)
+            self.orders.extend((self.names[i], day, step, record) for record in records)
         return forced
 
     async def _decide(self, k: int, row: int, forced: set[int]) -> None:
@@ -218,26 +205,11 @@ class _Run:
         if not due:
             return
         market = market_payload(self.path, row)
-        mid, symbols = self.path.close[row], self.world.universe.symbols
-        requests = {
-            i: DecisionRequest(
-                arm=self.names[i],
-                day=market["day"],
-                step=market["step"],
-                index=k,
-                payload=arm_payload(
-                    market, self.books[i], mid, symbols, private=not self.arms[i].shares_payload
-                ),
-                preset=self.world.stamp,
-            )
-            for i in due
-        }
-        try:
-            async with asyncio.TaskGroup() as group:
-                tasks = {i: group.create_task(self._ask(i, requests[i])) for i in due}
-        except BaseExceptionGroup as stopped:  # a replay miss or a bad configuration
-            raise _first_leaf(stopped)  # noqa: B904 - keep the original cause chain
-        outcomes = {i: tasks[i].result() for i in due}
+        requests = {i: self._request(i, k, market) for i in due}
+        if all(self.in_turn[i] for i in due) and not self.pacer.interval:
+            outcomes = await self._ask_in_turn(due, requests)
+        else:
+            outcomes = await self._ask_together(due, requests)
         for i in due:  # failures are recorded in roster order, whichever arm finished first
             failure = outcomes[i]
             if isinstance(failure, RunError):
@@ -246,6 +218,46 @@ class _Run:
             decision = outcomes[i]
             if isinstance(decision, Decision):
                 self._execute(i, requests[i], decision, row + 1)
+
+    def _request(self, i: int, k: int, market: dict[str, Any]) -> DecisionRequest:
+        equity, gross = self.marks[i]
+        private = not self.arms[i].shares_payload
+        symbols = self.world.universe.symbols
+        return DecisionRequest(
+            arm=self.names[i],
+            day=market["day"],
+            step=market["step"],
+            index=k,
+            payload=arm_payload(
+                market, self.books[i], symbols, equity=equity, gross=gross, private=private
+            ),
+            preset=self.world.stamp,
+        )
+
+    async def _ask_together(
+        self, due: list[int], requests: dict[int, DecisionRequest]
+    ) -> dict[int, Decision | RunError]:
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = {i: group.create_task(self._ask(i, requests[i])) for i in due}
+        except BaseExceptionGroup as stopped:  # a replay miss or a bad configuration
+            raise _first_leaf(stopped)  # noqa: B904 - keep the original cause chain
+        return {i: tasks[i].result() for i in due}
+
+    async def _ask_in_turn(
+        self, due: list[int], requests: dict[int, DecisionRequest]
+    ) -> dict[int, Decision | RunError]:
+        """What a task group does with arms that never wait (each runs to its end in
+        turn, every arm is asked, the first stop is raised), without a task per arm."""
+        outcomes, stop = {}, None
+        for i in due:
+            try:
+                outcomes[i] = await self._ask(i, requests[i])
+            except WorkbenchError as exc:
+                stop = stop or exc
+        if stop is not None:
+            raise stop
+        return outcomes
 
     async def _ask(self, i: int, request: DecisionRequest) -> Decision | RunError:
         """The arm's validated decision, or the DecisionError/FrameworkError it failed with."""
@@ -293,8 +305,7 @@ class _Run:
     def _execute(self, i: int, request: DecisionRequest, decision: Decision, row: int) -> None:
         records = self.executor.execute(self.books[i], decision, row)
         self.arms[i].after_execution(request, decision, ExecutionReport(tuple(records)))
-        stamp = {"arm": self.names[i], "day": request.day, "step": request.step}
-        self.orders.extend({**stamp, **record} for record in records)
+        self.orders.extend((self.names[i], request.day, request.step, r) for r in records)
 
     def _results(self) -> Results:
         w = self.world
@@ -303,7 +314,8 @@ class _Run:
         )[: self.marked]
         equity = pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
         exposure = pd.DataFrame(self.exposure[: self.marked], index=index, columns=list(self.names))
-        orders = pd.DataFrame(self.orders, columns=list(ORDER_COLUMNS))
+        rows = [(arm, day, step, *record) for arm, day, step, record in self.orders]
+        orders = pd.DataFrame(rows, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
         attribution = attribute(
             self.path,

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench._version import __version__
 from workbench.agents import DecisionRequest, Every, ExecutionReport, RunInfo, Usage
@@ -29,6 +29,9 @@ from workbench.errors import (
 from workbench.integrations._replay import require_transcript
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION, refuse_deep
 from workbench.transcript import Transcript, plain_answer, printable, to_plain
+
+if TYPE_CHECKING:
+    from workbench.engine.execution import OrderRecord
 
 _ERRORS: dict[str, type[RunError]] = {
     cls.__name__: cls for cls in (DecisionError, FrameworkError, UsageLimitReached, BudgetExhausted)
@@ -204,32 +207,31 @@ def noting_failure(entry: dict[str, Any]) -> Iterator[None]:
 def add_execution(entry: dict[str, Any], report: ExecutionReport) -> None:
     entry["orders"] = [_order(row) for row in report.orders]
     entry["clips"] = [
-        {"symbol": row["symbol"], "requested": row.get("requested"), "to": row.get("clipped_to")}
+        {"symbol": row.symbol, "requested": row.requested, "to": row.clipped_to}
         for row in report.clips
     ]
     entry["refused"] = [
-        {"symbol": row["symbol"], "side": row["side"], "order": _held(row), "reason": row["reason"]}
+        {"symbol": row.symbol, "side": row.side, "order": _held(row), "reason": row.reason}
         for row in report.refusals
     ]
 
 
-def _order(row: dict[str, Any]) -> dict[str, Any]:
+def _order(row: OrderRecord) -> dict[str, Any]:
     return {
-        "symbol": row["symbol"],
-        "side": row["side"],
+        "symbol": row.symbol,
+        "side": row.side,
         "order": _held(row),
-        "status": row.get("status"),
-        "filled": row.get("quantity"),
-        "price": row.get("price"),
+        "status": row.status,
+        "filled": row.quantity,
+        "price": row.price,
     }
 
 
-def _held(row: dict[str, Any]) -> Any:
+def _held(row: OrderRecord) -> Any:
     """A market order is held as its quantity; a limit order as {quantity, limit_price}."""
-    quantity = row.get("requested", row.get("quantity"))
-    if row.get("order_type") == "limit":
-        return {"quantity": quantity, "limit_price": row.get("limit_price")}
-    return quantity
+    if row.order_type == "limit":
+        return {"quantity": row.requested, "limit_price": row.limit_price}
+    return row.requested
 
 
 # --- usage and errors ----------------------------------------------------------------

@@ -143,9 +143,9 @@ class Reflection:
         for pending in self.pending:
             if pending.index == index:
                 pending.orders = [
-                    {k: row.get(k) for k in ("symbol", "side", "quantity", "price", "fee")}
+                    {k: getattr(row, k) for k in ("symbol", "side", "quantity", "price", "fee")}
                     for row in report.orders
-                    if row.get("quantity") and row.get("price") is not None
+                    if row.quantity and row.price is not None
                 ]
 
     def briefing(self, pending: Pending, role: str, payload: dict[str, Any]) -> dict[str, Any]:
