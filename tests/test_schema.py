@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workbench import schema
 from workbench.errors import DecisionError
 from workbench.schema import (
     DECISION_SCHEMA_VERSION,
@@ -19,6 +21,7 @@ from workbench.schema import (
     Decision,
     decision_json_schema,
     parse_decision,
+    refuse_deep,
 )
 
 
@@ -170,15 +173,15 @@ def _counting_validations(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return seen
 
 
-def test_a_validated_decision_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_parsed_decision_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
     parsed = parse_decision({"actions": [action()], "rationale": "r"})
     built = Decision(actions=[Action(symbol="AAA", side="sell", quantity=3.0)])
     validations = _counting_validations(monkeypatch)
     assert parse_decision(parsed) is parsed
-    assert parse_decision(built) is built
     assert validations == []
-    parse_decision({"actions": []})  # an answer as data is validated, once
-    assert len(validations) == 1
+    again = parse_decision(built)  # built by hand: validated, once
+    assert again == built and len(validations) == 1
+    assert parse_decision(again) is again and len(validations) == 1
 
 
 def test_a_decision_built_without_validation_is_validated() -> None:
@@ -190,6 +193,8 @@ def test_a_decision_built_without_validation_is_validated() -> None:
         parse_decision(checked.model_copy(update={"actions": [bad]}))
     with pytest.raises(DecisionError, match="greater than or equal to 0"):
         parse_decision(Decision(actions=[bad]))  # pydantic takes an Action instance as it is
+    with pytest.raises(DecisionError, match="greater than or equal to 0"):
+        parse_decision({"actions": [bad]})
 
 
 def test_a_validated_decision_whose_actions_changed_is_validated_again() -> None:
@@ -202,3 +207,46 @@ def test_a_validated_decision_whose_actions_changed_is_validated_again() -> None
 def test_a_decision_built_with_an_unpaired_surrogate_is_refused_as_before() -> None:
     with pytest.raises(DecisionError, match="rationale holds an unpaired surrogate at character 4"):
         parse_decision(Decision(actions=[], rationale="bad \udc80"))
+
+
+def _walk_one_by_one(value: object, depth: int, items: int) -> str:
+    """refuse_deep's walk, one value at a time: the refusal it must give, or ''."""
+    stack, seen = [(value, 1)], 0
+    while stack:
+        item, level = stack.pop()
+        seen += 1
+        if seen > items:
+            return "items"
+        if isinstance(item, dict | list | tuple):
+            if level > depth:
+                return f"depth {level}"
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return ""
+
+
+def _random_tree(rng: random.Random, deepest: int, level: int = 1) -> object:
+    if level > deepest or rng.random() < 0.25:
+        return rng.choice([1, "x", None, 2.5])
+    children = [_random_tree(rng, deepest, level + 1) for _ in range(rng.randrange(0, 7))]
+    return dict(enumerate(children)) if rng.random() < 0.4 else children
+
+
+def test_the_depth_and_size_refusals_follow_a_walk_one_value_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(7)
+    monkeypatch.setattr(schema, "MAX_ANSWER_DEPTH", 4)
+    monkeypatch.setattr(schema, "MAX_ANSWER_ITEMS", 30)
+    outcomes = set()
+    for _ in range(1_500):
+        tree = _random_tree(rng, deepest=rng.randrange(1, 8))
+        want = _walk_one_by_one(tree, 4, 30)
+        try:
+            refuse_deep(tree)
+            got = ""
+        except DecisionError as exc:
+            got = "items" if "values" in str(exc) else f"depth {str(exc).split()[4]}"
+        assert got == want, tree
+        outcomes.add(want.split()[0] if want else want)
+    assert outcomes == {"", "items", "depth"}

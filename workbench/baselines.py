@@ -14,7 +14,7 @@ import numpy as np
 
 from workbench.agents import Agent, Every, RunInfo
 from workbench.errors import ConfigError
-from workbench.schema import HOLD, Action, Decision
+from workbench.schema import HOLD, Decision, parse_decision
 
 _MIN_TRADE_FRACTION = 0.002  # skip rebalancing trades smaller than 0.2% of equity
 
@@ -56,8 +56,10 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
         if abs(delta) * price < _MIN_TRADE_FRACTION * equity or delta == 0:
             continue
         side: Literal["buy", "sell"] = "buy" if delta > 0 else "sell"
-        actions.append(Action(symbol=symbol, side=side, quantity=float(abs(delta))))
-    return Decision(actions=actions, rationale=f"{why}: rebalance to {len(targets)} names")
+        actions.append({"symbol": symbol, "side": side, "quantity": float(abs(delta))})
+    return parse_decision(
+        {"actions": actions, "rationale": f"{why}: rebalance to {len(targets)} names"}
+    )
 
 
 class EqualWeight(_TargetWeights):
@@ -154,10 +156,9 @@ class RandomTrader(Agent):
         for i, side in zip(picks.tolist(), sides.tolist(), strict=True):
             quantity = math.floor(budget / payload["symbols"][symbols[i]]["last"])
             if quantity > 0:
-                actions.append(
-                    Action(symbol=symbols[i], side=("buy", "sell")[side], quantity=float(quantity))
-                )
-        return Decision(actions=actions, rationale="random")
+                order = {"symbol": symbols[i], "side": ("buy", "sell")[side]}
+                actions.append({**order, "quantity": float(quantity)})
+        return parse_decision({"actions": actions, "rationale": "random"})
 
 
 BASELINES: dict[str, type[Agent]] = {

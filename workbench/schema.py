@@ -5,10 +5,9 @@ The observation payload is an allowlist serialised to plain JSON (see
 
 1. structure (this module): ``parse_decision`` turns whatever the agent returned
    into a ``Decision`` or raises ``DecisionError`` naming the field at fault. A
-   ``Decision`` that pydantic validated (built with ``Decision(...)`` or by
-   ``parse_decision`` itself, free of unpaired surrogates and still holding the
-   actions it was validated with) is taken as it is, so an adapter's validated
-   decision is not validated again by the evaluation;
+   ``Decision`` that ``parse_decision`` itself returned (and whose actions have not
+   changed since) is taken as it is, so a decision an adapter validated is not
+   validated again by the evaluation;
 2. market (``workbench.engine.execution``): each action is checked against the
    book and the portfolio, and an action the market cannot take is refused with
    a reason while the rest of the decision still trades.
@@ -23,14 +22,7 @@ import weakref
 from typing import Any, Literal
 
 import pydantic
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ModelWrapValidatorHandler,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from workbench.errors import DecisionError
 
@@ -89,14 +81,6 @@ class Action(BaseModel):
             raise ValueError("a market order takes no limit_price; use order_type='limit'")
         return self
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _remember(cls, data: Any, handler: ModelWrapValidatorHandler[Action]) -> Action:
-        action = handler(data)
-        if not isinstance(data, Action):  # an instance passes through unvalidated
-            _VALIDATED.add(action)
-        return action
-
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
@@ -109,44 +93,32 @@ class Decision(BaseModel):
     actions: list[Action]
     rationale: str = ""
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _remember(cls, data: Any, handler: ModelWrapValidatorHandler[Decision]) -> Decision:
-        decision = handler(data)
-        if isinstance(data, Decision):  # an instance passes through unvalidated
-            return decision
-        actions = tuple(decision.actions)  # so do Action instances in it: ask each
-        if all(_VALIDATED.holds(a) for a in actions) and not _unpaired_surrogate(decision):
-            _VALIDATED.add(decision, actions)
-        return decision
-
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
 
-class _Validated:
-    """The models pydantic validated, by identity, each with the parts it held then.
+class _Parsed:
+    """The decisions ``parse_decision`` returned, by identity, with the actions each held.
 
-    ``model_construct`` and ``model_copy`` skip validation and make new objects, so
-    theirs are never here. A decision is here only if every action in it is too
-    and its texts are valid Unicode; its action list is its one mutable part, so a
-    decision whose list has changed since does not count either.
+    Every other decision (built with ``Decision(...)``, ``model_construct`` or
+    ``model_copy``) is a new object, never here; the action list is a decision's one
+    mutable part, so a decision whose list has changed since does not count either.
     """
 
     def __init__(self) -> None:
-        self._seen: dict[int, tuple[weakref.ref[BaseModel], tuple[Any, ...]]] = {}
+        self._seen: dict[int, tuple[weakref.ref[Decision], tuple[Action, ...]]] = {}
 
-    def add(self, model: BaseModel, parts: tuple[Any, ...] = ()) -> None:
-        key = id(model)
-        forget = lambda _: self._seen.pop(key, None)  # noqa: E731 - runs as the model dies
-        self._seen[key] = (weakref.ref(model, forget), parts)
+    def add(self, decision: Decision) -> None:
+        key = id(decision)
+        forget = lambda _: self._seen.pop(key, None)  # noqa: E731 - runs as the object dies
+        self._seen[key] = (weakref.ref(decision, forget), tuple(decision.actions))
 
-    def holds(self, model: BaseModel, parts: tuple[Any, ...] = ()) -> bool:
-        seen = self._seen.get(id(model))
-        return seen is not None and seen[0]() is model and seen[1] == parts
+    def holds(self, decision: Decision) -> bool:
+        seen = self._seen.get(id(decision))
+        return seen is not None and seen[0]() is decision and seen[1] == tuple(decision.actions)
 
 
-_VALIDATED = _Validated()
+_PARSED = _Parsed()
 
 
 def parse_decision(raw: Any) -> Decision:
@@ -155,11 +127,12 @@ def parse_decision(raw: Any) -> Decision:
     Every malformed answer, whatever its shape (a number, NaN, ``{"actions": true}``,
     text nested thousands deep, an unpaired surrogate), is a ``DecisionError``.
     """
-    if isinstance(raw, Decision) and _VALIDATED.holds(raw, tuple(raw.actions)):
+    if isinstance(raw, Decision) and _PARSED.holds(raw):
         return raw
     # any other Decision is validated again: it may have been built without validation
     checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
     _refuse_unpaired_surrogates(checked)
+    _PARSED.add(checked)
     return checked
 
 
@@ -174,7 +147,17 @@ def _structured(raw: Any) -> Decision:
         )
     refuse_deep(raw)
     _refuse_non_finite(raw)
-    return _validated(raw)
+    return _validated(_plain_actions(raw))
+
+
+def _plain_actions(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` with any Action (or other model) in its actions as plain data: pydantic
+    takes a model instance as it is, and every action is to be validated here."""
+    actions = raw.get("actions")
+    if not isinstance(actions, list) or not any(isinstance(a, BaseModel) for a in actions):
+        return raw
+    plain = [a.model_dump() if isinstance(a, BaseModel) else a for a in actions]
+    return {**raw, "actions": plain}
 
 
 def _validated(raw: dict[str, Any]) -> Decision:
@@ -220,22 +203,38 @@ def _refuse_deep_text(text: str) -> None:
 
 def refuse_deep(value: Any) -> None:
     """Refuse plain data nested deeper than MAX_ANSWER_DEPTH or holding more than
-    MAX_ANSWER_ITEMS values (walked without recursion, so no depth can overflow it)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    MAX_ANSWER_ITEMS values (walked without recursion, so no depth can overflow it).
+
+    The walk visits values depth first, last child first; a run of values that hold
+    no others is counted in one step, in its place in that order.
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]  # a container and its level, or a run
     seen = 0
     while stack:
         item, level = stack.pop()
-        seen += 1
+        seen += level if item is _RUN else 1
         if seen > MAX_ANSWER_ITEMS:
             raise DecisionError(
                 f"the decision holds more than {MAX_ANSWER_ITEMS:,} values; that is not an answer"
             )
-        if not isinstance(item, dict | list | tuple):
+        if item is _RUN or not isinstance(item, dict | list | tuple):
             continue
         if level > MAX_ANSWER_DEPTH:
             raise _too_deep(level)
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, level + 1) for child in children)
+        run = 0
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list | tuple):
+                if run:
+                    stack.append((_RUN, run))
+                    run = 0
+                stack.append((child, level + 1))
+            else:
+                run += 1
+        if run:
+            stack.append((_RUN, run))
+
+
+_RUN = object()  # on refuse_deep's stack: a run of that many values holding no others
 
 
 def _too_deep(level: int) -> DecisionError:
@@ -258,26 +257,10 @@ def _refuse_non_finite(raw: dict[str, Any]) -> None:
                 raise DecisionError(f"invalid decision: actions.{index}.{key} must be finite")
 
 
-def _texts(decision: Decision) -> dict[str, str]:
+def _refuse_unpaired_surrogates(decision: Decision) -> None:
     texts = {"rationale": decision.rationale}
     texts.update({f"actions.{i}.symbol": a.symbol for i, a in enumerate(decision.actions)})
-    return texts
-
-
-def _unpaired_surrogate(decision: Decision) -> bool:
-    return not all(text.isascii() or _encodes(text) for text in _texts(decision).values())
-
-
-def _encodes(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _refuse_unpaired_surrogates(decision: Decision) -> None:
-    for where, text in _texts(decision).items():
+    for where, text in texts.items():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as exc:
@@ -300,7 +283,7 @@ def decision_json_schema() -> dict[str, Any]:
     return Decision.model_json_schema()
 
 
-HOLD = Decision(actions=[], rationale="hold")
+HOLD = parse_decision({"actions": [], "rationale": "hold"})
 
 __all__ = [
     "DECISION_SCHEMA_VERSION",
