@@ -217,13 +217,13 @@ def refuse_deep(value: Any) -> None:
             raise DecisionError(
                 f"the decision holds more than {MAX_ANSWER_ITEMS:,} values; that is not an answer"
             )
-        if item is _RUN or not isinstance(item, dict | list | tuple):
+        if item is _RUN or not isinstance(item, _CONTAINERS):
             continue
         if level > MAX_ANSWER_DEPTH:
             raise _too_deep(level)
         run = 0
         for child in item.values() if isinstance(item, dict) else item:
-            if isinstance(child, dict | list | tuple):
+            if isinstance(child, _CONTAINERS):
                 if run:
                     stack.append((_RUN, run))
                     run = 0
@@ -235,6 +235,7 @@ def refuse_deep(value: Any) -> None:
 
 
 _RUN = object()  # on refuse_deep's stack: a run of that many values holding no others
+_CONTAINERS = (dict, list, tuple)
 
 
 def _too_deep(level: int) -> DecisionError:
@@ -258,6 +259,8 @@ def _refuse_non_finite(raw: dict[str, Any]) -> None:
 
 
 def _refuse_unpaired_surrogates(decision: Decision) -> None:
+    if decision.rationale.isascii() and all(a.symbol.isascii() for a in decision.actions):
+        return  # no surrogate in ASCII
     texts = {"rationale": decision.rationale}
     texts.update({f"actions.{i}.symbol": a.symbol for i, a in enumerate(decision.actions)})
     for where, text in texts.items():
