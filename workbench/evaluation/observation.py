@@ -11,8 +11,6 @@ import json
 import math
 from typing import Any
 
-import numpy as np
-
 from workbench.engine.execution import Portfolio, max_order
 from workbench.engine.market import MarketPath
 from workbench.schema import HISTORY_STEPS, OBSERVABLE_MACRO, OBSERVATION_SCHEMA_VERSION
@@ -24,15 +22,15 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
     """Everything shared by the arms at path row ``row`` (warm-up included; see STEPS)."""
     steps = path.steps_per_day
     day, step = divmod(row - path.warmup_steps, steps)
-    history = np.round(path.close[row - HISTORY_STEPS + 1 : row + 1], 4).T.tolist()
-    close = path.close[row]
-    bid = np.round(close * (1 - path.half_spread[row]), 4).tolist()
-    ask = np.round(close * (1 + path.half_spread[row]), 4).tolist()
+    close, spread = path.close[row], path.half_spread[row]
+    history = path.close[row - HISTORY_STEPS + 1 : row + 1].round(4).T.tolist()
+    bid = (close * (1 - spread)).round(4).tolist()
+    ask = (close * (1 + spread)).round(4).tolist()
     volume = path.volume[row].tolist()
-    symbols = {}
-    for i, symbol in enumerate(path.universe.symbols):
-        symbols[symbol] = {
-            "sector": path.universe.sectors[i],
+    sectors = path.universe.sectors
+    symbols = {
+        symbol: {
+            "sector": sectors[i],
             "history": history[i],
             "last": history[i][-1],
             "bid": bid[i],
@@ -40,6 +38,8 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
             "volume": volume[i],
             "max_order": max_order(volume[i]),
         }
+        for i, symbol in enumerate(path.universe.symbols)
+    }
     return {
         "schema_version": OBSERVATION_SCHEMA_VERSION,
         "day": day,
