@@ -78,8 +78,10 @@ def redact(text: str) -> str:
 def redact_texts(texts: list[Any]) -> list[Any] | None:
     """Each string of ``texts`` redacted, or None when none holds a secret (the common case,
     decided by one search over all of them)."""
-    values = _values_pattern(secret_values())
     joined = "\n".join(t for t in texts if isinstance(t, str))
+    if not joined:
+        return None  # nothing to search (empty reasons and messages), so no env scan
+    values = _values_pattern(secret_values())
     if not _holds_secret(values, joined):
         return None
     return [_redact_with(values, t) if isinstance(t, str) else t for t in texts]
