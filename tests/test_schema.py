@@ -250,3 +250,17 @@ def test_the_depth_and_size_refusals_follow_a_walk_one_value_at_a_time(
         assert got == want, tree
         outcomes.add(want.split()[0] if want else want)
     assert outcomes == {"", "items", "depth"}
+
+
+def test_a_decision_of_plain_data_is_validated_once_and_taken_as_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built = Decision.of([action(quantity=5.0)], rationale="rebalance")
+    assert built == parse_decision({"actions": [action(quantity=5.0)], "rationale": "rebalance"})
+    validations = _counting_validations(monkeypatch)
+    assert parse_decision(built) is built and validations == []
+    with pytest.raises(DecisionError, match=r"actions\.0\.quantity"):
+        Decision.of([action(quantity=2.5)])
+    bad = Action.model_construct(symbol="AAA", side="buy", quantity=-5.0)
+    with pytest.raises(DecisionError, match="greater than or equal to 0"):
+        Decision.of([bad])  # type: ignore[list-item]

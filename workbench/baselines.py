@@ -14,7 +14,7 @@ import numpy as np
 
 from workbench.agents import Agent, Every, RunInfo
 from workbench.errors import ConfigError
-from workbench.schema import HOLD, Decision, parse_decision
+from workbench.schema import HOLD, Decision
 
 _MIN_TRADE_FRACTION = 0.002  # skip rebalancing trades smaller than 0.2% of equity
 
@@ -57,9 +57,7 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
             continue
         side: Literal["buy", "sell"] = "buy" if delta > 0 else "sell"
         actions.append({"symbol": symbol, "side": side, "quantity": float(abs(delta))})
-    return parse_decision(
-        {"actions": actions, "rationale": f"{why}: rebalance to {len(targets)} names"}
-    )
+    return Decision.of(actions, rationale=f"{why}: rebalance to {len(targets)} names")
 
 
 class EqualWeight(_TargetWeights):
@@ -158,7 +156,7 @@ class RandomTrader(Agent):
             if quantity > 0:
                 order = {"symbol": symbols[i], "side": ("buy", "sell")[side]}
                 actions.append({**order, "quantity": float(quantity)})
-        return parse_decision({"actions": actions, "rationale": "random"})
+        return Decision.of(actions, rationale="random")
 
 
 BASELINES: dict[str, type[Agent]] = {

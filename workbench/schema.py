@@ -5,9 +5,9 @@ The observation payload is an allowlist serialised to plain JSON (see
 
 1. structure (this module): ``parse_decision`` turns whatever the agent returned
    into a ``Decision`` or raises ``DecisionError`` naming the field at fault. A
-   ``Decision`` that ``parse_decision`` itself returned (and whose actions have not
-   changed since) is taken as it is, so a decision an adapter validated is not
-   validated again by the evaluation;
+   ``Decision`` that ``parse_decision`` or ``Decision.of`` returned (and whose
+   actions have not changed since) is taken as it is, so a decision an adapter
+   validated is not validated again by the evaluation;
 2. market (``workbench.engine.execution``): each action is checked against the
    book and the portfolio, and an action the market cannot take is refused with
    a reason while the rest of the decision still trades.
@@ -19,6 +19,7 @@ import json
 import math
 import re
 import weakref
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import pydantic
@@ -93,12 +94,20 @@ class Decision(BaseModel):
     actions: list[Action]
     rationale: str = ""
 
+    @classmethod
+    def of(cls, actions: Iterable[Mapping[str, Any]], rationale: str = "") -> Decision:
+        """A decision from plain action data that code built, validated once (the
+        evaluation takes it as it is). A model's answer goes through ``parse_decision``,
+        which first refuses oversized, too deep and non-finite data by name."""
+        data = _plain_actions({"actions": list(actions), "rationale": rationale})
+        return _accepted(_validated(data))
+
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
 
 class _Parsed:
-    """The decisions ``parse_decision`` returned, by identity, with the actions each held.
+    """The decisions stage one returned, by identity, with the actions each held then.
 
     Every other decision (built with ``Decision(...)``, ``model_construct`` or
     ``model_copy``) is a new object, never here; the action list is a decision's one
@@ -131,9 +140,13 @@ def parse_decision(raw: Any) -> Decision:
         return raw
     # any other Decision is validated again: it may have been built without validation
     checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
-    _refuse_unpaired_surrogates(checked)
-    _PARSED.add(checked)
-    return checked
+    return _accepted(checked)
+
+
+def _accepted(decision: Decision) -> Decision:
+    _refuse_unpaired_surrogates(decision)
+    _PARSED.add(decision)
+    return decision
 
 
 def _structured(raw: Any) -> Decision:
@@ -286,7 +299,7 @@ def decision_json_schema() -> dict[str, Any]:
     return Decision.model_json_schema()
 
 
-HOLD = parse_decision({"actions": [], "rationale": "hold"})
+HOLD = Decision.of([], rationale="hold")
 
 __all__ = [
     "DECISION_SCHEMA_VERSION",
