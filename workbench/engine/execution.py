@@ -132,9 +132,11 @@ class Executor:
     def execute(self, portfolio: Portfolio, decision: Decision, step: int) -> list[OrderRecord]:
         """Execute ``decision`` during ``step``, exposure-reducing actions first; return one
         order record per action, in the order the actions were given."""
+        actions = decision.actions
+        if not actions:
+            return []
         mark = self.path.open[step]
         cap_left: dict[int, float] = {}
-        actions = decision.actions
         records: dict[int, OrderRecord] = {}
         for n in self._reducing_first(portfolio, actions):
             records[n] = self._one(portfolio, actions[n], step, mark, cap_left)
@@ -156,7 +158,7 @@ class Executor:
 
     def max_order(self, step: int, i: int) -> int:
         """The cap for an order executing in ``step``: the ``max_order`` its payload showed."""
-        return max_order(float(self.path.volume[step - 1, i]))
+        return max_order(self.path.volume.item(step - 1, i))
 
     def _one(
         self,
@@ -172,7 +174,7 @@ class Executor:
             return OrderRecord.of(action, reason=reason)
         if action.quantity <= 0:
             return OrderRecord.of(action, reason="zero quantity; leave the action out to hold")
-        available = cap_left.setdefault(i, self.max_order(step, i))
+        available = cap_left[i] if i in cap_left else self.max_order(step, i)
         wanted = min(action.quantity, available)
         clip = {"clipped": True, "clipped_to": wanted} if wanted < action.quantity else {}
         if wanted <= 0:
@@ -200,11 +202,11 @@ class Executor:
     def _touch(self, step: int, i: int) -> _Touch:
         p = self.path
         return _Touch(
-            open_mid=float(p.open[step, i]),
-            low_mid=float(p.low[step, i]),
-            high_mid=float(p.high[step, i]),
-            half_spread=float(p.half_spread[step, i]),
-            depth=float(p.depth[step, i]),
+            open_mid=p.open.item(step, i),
+            low_mid=p.low.item(step, i),
+            high_mid=p.high.item(step, i),
+            half_spread=p.half_spread.item(step, i),
+            depth=p.depth.item(step, i),
             levels=p.levels,
             level_step=p.level_step,
         )
@@ -224,7 +226,7 @@ def _cap_reason(cap: int) -> str:
 
 
 def _leverage_refusal(portfolio: Portfolio, mark: np.ndarray, i: int, delta: float) -> str:
-    held, price = float(portfolio.positions[i]), float(mark[i])
+    held, price = portfolio.positions.item(i), mark.item(i)
     before, after = abs(held) * price, abs(held + delta) * price
     if after <= before:
         return ""  # an order that does not add exposure is never refused for it
