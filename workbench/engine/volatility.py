@@ -57,6 +57,7 @@ class LogVariance:
             [decay(p["vol_fast_halflife_days"]), decay(p["vol_slow_halflife_days"])]
         )
         self.sds = np.array([p["vol_fast_vol"], p["vol_slow_vol"]])[:, None]
+        self.scale = self.sds * np.sqrt(1.0 - self.decays**2)[:, None]  # of each innovation
         self.shift = 0.5 * float((self.sds**2).sum())
         self.typical = long_run * math.exp(-self.shift)
         self.state = rng.standard_normal((2, long_run.size)) * self.sds
@@ -75,15 +76,18 @@ class LogVariance:
         """Fold in the day's unit normal return shock; ``variance`` is then the next day's."""
         fresh = self.rng.standard_normal(self.state.shape)
         innovation = -self.leverage * unit_shock + math.sqrt(1.0 - self.leverage**2) * fresh
-        scale = self.sds * np.sqrt(1.0 - self.decays**2)[:, None]
-        self.state = self.decays[:, None] * self.state + scale * innovation
+        self.state = self.decays[:, None] * self.state + self.scale * innovation
 
 
 def variances(*sources: LogVariance) -> list[np.ndarray]:
     """Each source's ``variance``, from one ``portable.exp`` call (each call has a fixed cost)."""
     typical = np.concatenate([source.typical for source in sources])
     joint = typical * portable.exp(np.concatenate([source.deviation for source in sources]))
-    return np.split(joint, np.cumsum([source.typical.size for source in sources])[:-1])
+    parts, start = [], 0
+    for source in sources:
+        parts.append(joint[start : start + source.typical.size])
+        start += source.typical.size
+    return parts
 
 
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
