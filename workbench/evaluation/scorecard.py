@@ -46,10 +46,11 @@ def build_scorecard(
     """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``."""
     arms = list(equity.columns)
     shares = sources_by_arm(attribution, ("market", "selection"))
+    counts = order_counts(orders)
     rows = [
         _row(
             equity[arm].to_numpy(dtype=float),
-            orders[orders["arm"] == arm],
+            counts.get(arm, _NO_ORDERS),
             tally,
             steps_per_day,
             {source: by_arm.get(arm, np.zeros(0)) for source, by_arm in shares.items()},
@@ -64,7 +65,7 @@ def build_scorecard(
 
 def _row(
     curve: np.ndarray,
-    orders: pd.DataFrame,
+    orders: dict[str, int],
     tally: ArmTally,
     steps_per_day: int,
     sources: dict[str, np.ndarray],
@@ -78,9 +79,7 @@ def _row(
         "sharpe": metrics.sharpe(until_bust(curve, tally.bust_step, steps_per_day), steps_per_day),
         "max_drawdown_pct": metrics.max_drawdown_pct(curve),
         "turnover": metrics.turnover(tally.traded_notional, curve),
-        "trades": int(orders["status"].isin(["filled", "partial"]).sum()),
-        "clips": int(orders["clipped"].sum()),
-        "refusals": int((orders["status"] == "refused").sum()),
+        **orders,
         "bust": tally.bust_step is not None,
         "bust_step": tally.bust_step,
         "errors": tally.errors,
@@ -90,6 +89,21 @@ def _row(
         "tokens": tally.tokens,
         "latency_s": tally.latency_s,
     }
+
+
+_NO_ORDERS = {"trades": 0, "clips": 0, "refusals": 0}
+
+
+def order_counts(orders: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Each arm's trades (filled or partial orders), clips and refusals, in one pass."""
+    counts: dict[str, dict[str, int]] = {}
+    columns = (orders[name].tolist() for name in ("arm", "status", "clipped"))
+    for arm, status, clipped in zip(*columns, strict=True):
+        tally = counts.setdefault(arm, dict(_NO_ORDERS))
+        tally["trades"] += status in ("filled", "partial")
+        tally["clips"] += bool(clipped)
+        tally["refusals"] += status == "refused"
+    return counts
 
 
 def sources_by_arm(
