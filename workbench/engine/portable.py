@@ -36,7 +36,7 @@ _EXP_TAYLOR = tuple(1.0 / math.factorial(n) for n in range(14))
 # 1/(2n + 1) for 2 atanh(s) = 2 s (1 + s^2/3 + s^4/5 + ...), |s| <= 0.1716: s^24 < 1e-18
 _LOG_SERIES = tuple(1.0 / (2 * n + 1) for n in range(13))
 _SQRT_HALF = math.sqrt(0.5)
-_CHUNK = 8192  # elements per pass: the ~40 passes over a chunk stay in the CPU's cache
+_CHUNK = 8192  # elements per pass: the passes over a chunk stay in the CPU's cache
 
 
 def exp(x: np.ndarray | float) -> np.ndarray:
@@ -57,7 +57,7 @@ def power(base: np.ndarray | float, exponent: np.ndarray | float) -> np.ndarray:
 def _by_chunks(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
     """``fn`` over ``x`` a chunk at a time; elementwise, so the bits are those of one call.
 
-    Each call costs a fixed ~40 NumPy operations, so callers gain by handing over
+    Each call costs a fixed few dozen NumPy operations, so callers gain by handing over
     large arrays at once (the market exponentiates a whole run's bars in one call).
     """
     flat = x.ravel()
@@ -70,16 +70,15 @@ def _by_chunks(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndar
 
 
 def _exp(x: np.ndarray) -> np.ndarray:
-    inside = np.fmin(np.fmax(x, _EXP_MIN), _EXP_MAX)  # nan becomes _EXP_MIN, put back below
+    ordinary = x.size == 0 or (np.min(x) >= _EXP_MIN and np.max(x) <= _EXP_MAX)  # no nan either
+    inside = x if ordinary else np.fmin(np.fmax(x, _EXP_MIN), _EXP_MAX)  # nan: put back below
     k = np.rint(inside * _INV_LN2)
     r = (inside - k * _LN2_HI) - k * _LN2_LO
     series = _horner(r, _EXP_TAYLOR)
-    # ldexp of 2**k in two halves keeps a result just below the float range finite
-    whole = k.astype(np.int64)
-    half = whole >> 1
-    out = np.ldexp(series, half, out=series)
-    out = np.ldexp(out, whole - half, out=out)
-    if x.size == 0 or (np.min(x) >= _EXP_MIN and np.max(x) <= _EXP_MAX):  # False for any nan
+    # an exact scaling by 2**k (series * 2**k stays below the float range; a subnormal
+    # result is rounded once)
+    out = np.ldexp(series, k.astype(np.int64), out=series)
+    if ordinary:
         return out
     out = np.where(x > _EXP_MAX, np.inf, out)
     out = np.where(x < _EXP_MIN, 0.0, out)
