@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import json
 import time
@@ -366,3 +367,27 @@ def test_a_stop_raised_in_turn_is_raised_after_every_arm_was_asked(inline: bool)
         evaluate(["cash", stops, "momentum"], **SMALL)
     partial = caught.value.results  # type: ignore[attr-defined]
     assert partial.scorecard["decisions"].tolist() == [2, 2, 2]
+
+
+_SEEN: contextvars.ContextVar[str] = contextvars.ContextVar("seen", default="")
+
+
+class _Marks(Agent):
+    """Records what the context held when asked, then sets it to its own name."""
+
+    inline = True
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.saw: list[str] = []
+
+    def decide(self, payload: dict[str, Any]) -> Any:
+        self.saw.append(_SEEN.get())
+        _SEEN.set(self.name)
+        return {"actions": []}
+
+
+def test_arms_asked_in_turn_each_get_their_own_context_as_tasks_do() -> None:
+    first, second = _Marks("first"), _Marks("second")
+    evaluate([first, second], **SMALL)
+    assert first.saw == second.saw == [""] * SMALL["days"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
@@ -207,7 +208,7 @@ class _Run:
         market = market_payload(self.path, row)
         requests = {i: self._request(i, k, market) for i in due}
         if all(self.in_turn[i] for i in due) and not self.pacer.interval:
-            outcomes = await self._ask_in_turn(due, requests)
+            outcomes = self._ask_in_turn(due, requests)
         else:
             outcomes = await self._ask_together(due, requests)
         for i in due:  # failures are recorded in roster order, whichever arm finished first
@@ -244,15 +245,16 @@ class _Run:
             raise _first_leaf(stopped)  # noqa: B904 - keep the original cause chain
         return {i: tasks[i].result() for i in due}
 
-    async def _ask_in_turn(
+    def _ask_in_turn(
         self, due: list[int], requests: dict[int, DecisionRequest]
     ) -> dict[int, Decision | RunError]:
-        """What a task group does with arms that never wait (each runs to its end in
-        turn, every arm is asked, the first stop is raised), without a task per arm."""
+        """What a task group does with arms that decide on the loop without waiting (each
+        runs to its end in turn, in a copy of the context as a task would, every arm is
+        asked, the first stop is raised), without a task or a coroutine per arm."""
         outcomes, stop = {}, None
         for i in due:
             try:
-                outcomes[i] = await self._ask(i, requests[i])
+                outcomes[i] = contextvars.copy_context().run(self._ask_inline, i, requests[i])
             except WorkbenchError as exc:
                 stop = stop or exc
         if stop is not None:
@@ -261,22 +263,29 @@ class _Run:
 
     async def _ask(self, i: int, request: DecisionRequest) -> Decision | RunError:
         """The arm's validated decision, or the DecisionError/FrameworkError it failed with."""
-        arm, state = self.arms[i], self.states[i]
+        state = self.states[i]
         state.decisions += 1
         started = time.perf_counter()
         try:
             async with self.limit, self.progress.asking():
                 await self.pacer.wait_turn()
-                raw = await arm.adecide(request)
+                raw = await self.arms[i].adecide(request)
             return parse_decision(raw)
-        except (DecisionError, FrameworkError) as exc:
-            return exc
-        except WorkbenchError:
-            raise  # a replay miss or a bad configuration stops the run
         except Exception as exc:
-            wrapped = FrameworkError(f"arm {arm.name!r} raised {type(exc).__name__}: {exc}")
-            wrapped.__cause__ = exc
-            return wrapped
+            return _failure(self.arms[i], exc)
+        finally:
+            state.usage.latency_s += time.perf_counter() - started
+
+    def _ask_inline(self, i: int, request: DecisionRequest) -> Decision | RunError:
+        """``_ask`` for an arm in turn: its ``adecide`` is ``decide`` on the loop, so that is
+        called as it is, with no slot or pacing to wait for."""
+        state = self.states[i]
+        state.decisions += 1
+        started = time.perf_counter()
+        try:
+            return parse_decision(self.arms[i].decide(request.payload))
+        except Exception as exc:
+            return _failure(self.arms[i], exc)
         finally:
             state.usage.latency_s += time.perf_counter() - started
 
@@ -357,6 +366,19 @@ class _Run:
             # shows the recorded latency); other arms are timed by the loop
             latency_s=arm_usage.latency_s or state.usage.latency_s,
         )
+
+
+def _failure(arm: Agent, exc: Exception) -> RunError:
+    """What a failed ask is: the arm's DecisionError or FrameworkError as it is, any other
+    exception a FrameworkError naming the arm; another WorkbenchError (a replay miss, a
+    bad configuration) is raised and stops the run."""
+    if isinstance(exc, DecisionError | FrameworkError):
+        return exc
+    if isinstance(exc, WorkbenchError):
+        raise exc
+    wrapped = FrameworkError(f"arm {arm.name!r} raised {type(exc).__name__}: {exc}")
+    wrapped.__cause__ = exc
+    return wrapped
 
 
 def _first_leaf(group: BaseExceptionGroup) -> BaseException:
