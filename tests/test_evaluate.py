@@ -391,3 +391,22 @@ def test_arms_asked_in_turn_each_get_their_own_context_as_tasks_do() -> None:
     first, second = _Marks("first"), _Marks("second")
     evaluate([first, second], **SMALL)
     assert first.saw == second.saw == [""] * SMALL["days"]
+
+
+def test_arms_asked_in_turn_leave_the_loop_free_between_decision_points() -> None:
+    async def go() -> list[int]:
+        wakeups, at_step = [0], []
+
+        async def ticker() -> None:
+            while True:
+                wakeups[0] += 1
+                await asyncio.sleep(0)
+
+        beat = asyncio.get_running_loop().create_task(ticker())
+        on_step = lambda k, total, by_arm: at_step.append(wakeups[0])  # noqa: E731
+        await aevaluate(["cash", "momentum"], seed=1, universe=4, days=12, on_step=on_step)
+        beat.cancel()
+        return at_step
+
+    at_step = asyncio.run(go())
+    assert at_step[-1] - at_step[0] >= 11  # the loop ran at each of the 11 later decision points

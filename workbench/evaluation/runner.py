@@ -209,6 +209,7 @@ class _Run:
         requests = {i: self._request(i, k, market) for i in due}
         if all(self.in_turn[i] for i in due) and not self.pacer.interval:
             outcomes = self._ask_in_turn(due, requests)
+            await asyncio.sleep(0)  # the loop runs between decision points, as with tasks
         else:
             outcomes = await self._ask_together(due, requests)
         for i in due:  # failures are recorded in roster order, whichever arm finished first
