@@ -243,3 +243,13 @@ def test_the_payload_shows_the_cap_the_executor_applies() -> None:
         caps = [executor.max_order(row + 1, i) for i in range(path.universe.size)]
         assert [quotes[s]["max_order"] for s in path.universe.symbols] == caps
         assert caps == [max_order(v) for v in path.volume[row].tolist()]
+
+
+def test_marks_are_equity_and_gross_to_the_bit() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        shares = rng.integers(-5_000, 5_000, 40).astype(float) * (rng.random(40) < 0.6)
+        prices = np.exp(rng.normal(4.0, 1.5, 40))
+        portfolio = Portfolio(float(rng.normal(1e6, 1e5)), shares, 2.0, 0.0)
+        equity, gross = portfolio.marks(prices)
+        assert (equity, gross) == (portfolio.equity(prices), portfolio.gross(prices))

@@ -93,6 +93,12 @@ class Portfolio:
     def gross(self, mid: np.ndarray) -> float:
         return math.fsum((np.abs(self.positions) * mid).tolist())
 
+    def marks(self, mid: np.ndarray) -> tuple[float, float]:
+        """``(equity(mid), gross(mid))`` from one product: prices are positive, so
+        ``|position x price|`` is ``|position| x price`` to the bit."""
+        values = (self.positions * mid).tolist()
+        return math.fsum((self.cash, *values)), math.fsum(map(abs, values))
+
     def buying_power(self, mid: np.ndarray) -> float:
         return self.buying_power_at(self.equity(mid), self.gross(mid))
 
@@ -230,8 +236,8 @@ def _leverage_refusal(portfolio: Portfolio, mark: np.ndarray, i: int, delta: flo
     before, after = abs(held) * price, abs(held + delta) * price
     if after <= before:
         return ""  # an order that does not add exposure is never refused for it
-    gross_other = portfolio.gross(mark) - before
-    equity = portfolio.equity(mark)
+    equity, gross = portfolio.marks(mark)
+    gross_other = gross - before
     limit = portfolio.leverage_cap * max(equity, 0.0)
     if gross_other + after <= limit:
         return ""

@@ -172,7 +172,7 @@ class _Run:
     def _mark(self, k: int, mid: np.ndarray) -> None:
         """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
         for i, book in enumerate(self.books):
-            equity, gross = book.equity(mid), book.gross(mid)
+            equity, gross = book.marks(mid)
             if self.bust_step[i] is None and margin.is_bust(equity):
                 self.bust_step[i] = k
             self.equity[k, i] = 0.0 if self.bust_step[i] is not None else equity
