@@ -163,10 +163,12 @@ def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
 def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
     from workbench.widgets._refresh import BUDGET
 
+    DAYS = 400
+
     async def go():
         built = _panel(tmp_path, chart_interval=0.0)
         built.arms.value = ("buy_and_hold", "momentum", "random")  # busy: no waiting on models
-        built.days.value = 100
+        built.days.value = DAYS  # long enough for draws mid-run on a fast machine
         task = built.start()
         while built.running and built.session.state == "ready":
             await asyncio.sleep(0)
@@ -177,11 +179,11 @@ def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
 
     built = asyncio.run(go())
     redraws = built.redraws
-    assert 2 <= redraws.count < 100 * 6 / 20, redraws.count  # far fewer draws than steps
+    assert 2 <= redraws.count < DAYS * 6 / 20, redraws.count  # far fewer draws than steps
     # beyond the first and the last draw, drawing took at most BUDGET of the run's time
     seconds = built.session.seconds
     assert redraws.spent - 2 * redraws.longest <= BUDGET * seconds, (redraws.spent, seconds)
-    assert built.progress.value == built.progress.max == 100 * 6
+    assert built.progress.value == built.progress.max == DAYS * 6
 
 
 def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):
