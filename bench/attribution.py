@@ -5,8 +5,8 @@
 Every evaluation splits each arm's P&L by source (``results.attribution``) before
 it returns. This times, best of several, the CPU of a whole run of 5 baselines x
 40 names x 10 days (second call in-process, attribution included) and the CPU of
-the attribution alone on that run's own orders and equity (with the scorecard's
-two shares taken from it), and prints the
+the attribution alone on that run's own orders and equity (the split, its frame
+and the scorecard's two sources, as the run does them), and prints the
 attribution's share of the rest of the run (target <= 0.10). The two are timed in
 turn, best of 15 each, so a machine shared with other work slows both alike. The same for a
 historical run, where the split is the trailing regression estimate.
@@ -20,8 +20,8 @@ from pathlib import Path
 
 from workbench.agents import decision_interval
 from workbench.engine.historical import Historical
-from workbench.evaluation import World, attribute, evaluate
-from workbench.evaluation.scorecard import sources_by_arm
+from workbench.evaluation import World, evaluate
+from workbench.evaluation.attribution_frame import split_pnl
 
 BASELINE_ARMS = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion"]
 BARS = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "example_bars.csv"
@@ -45,13 +45,13 @@ def measure(label: str, world: World, run: Callable[[], object]) -> bool:
     steps = world.steps_per_day
     every = {arm: decision_interval(e, steps) for arm, e in results.meta["every"].items()}
     path = world.path
+    rows = list(results.orders.itertuples(index=False, name=None))  # as the run holds them
 
-    def split() -> object:  # the split, and the scorecard's two shares taken from it
-        frame = attribute(
-            path, results.orders, results.equity, capital=results.meta["capital"],
-            intervals=every,
-        )  # fmt: skip
-        return sources_by_arm(frame, ("market", "selection"))
+    def split() -> object:  # what the run does: the split, its frame, the scorecard's shares
+        parts = split_pnl(
+            path, rows, results.equity, capital=results.meta["capital"], intervals=every
+        )
+        return parts.frame(), parts.by_arm("market"), parts.by_arm("selection")
 
     whole, alone = best_of_interleaved(run, split)
     ratio = alone / (whole - alone)

@@ -16,7 +16,7 @@ from workbench.evaluation.attribution_frame import (
     attribute,
     attribution_totals,
 )
-from workbench.evaluation.runner import ORDER_COLUMNS
+from workbench.evaluation.results import ORDER_COLUMNS
 
 CAPITAL = 10_000.0
 HALF_SPREAD = 0.0005

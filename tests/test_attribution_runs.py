@@ -48,6 +48,21 @@ def test_every_baseline_on_every_preset_is_split_exactly_into_its_pnl(preset: st
     assert not cash[list(at.COMPONENTS)].any()
 
 
+def test_the_frame_a_run_returns_is_what_its_orders_frame_gives_again() -> None:
+    """A run splits its own order rows; ``attribute`` on ``results.orders`` (the frame a
+    user holds) must give the same bits, and both sum to the P&L."""
+    world = World(seed=4, universe=25, days=6)
+    results = run_sync(run_world(world, BASELINES))
+    steps = world.steps_per_day
+    every = {arm: decision_interval(e, steps) for arm, e in results.meta["every"].items()}
+    again = attribute(
+        world.path, results.orders, results.equity, capital=results.meta["capital"],
+        intervals=every,
+    )  # fmt: skip
+    assert len(results.orders) > 50
+    assert again.equals(results.attribution)
+
+
 def test_an_arm_asked_every_step_is_split_exactly_too() -> None:
     arms = [baseline("momentum", every="step"), baseline("mean_reversion", every=4)]
     results = evaluate(arms, seed=5, universe=20, days=5)

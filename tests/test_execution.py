@@ -11,7 +11,7 @@ from workbench.engine import Executor, MarketPath, OrderRecord, Portfolio, Unive
 from workbench.engine.execution import max_order
 from workbench.evaluation import World, evaluate
 from workbench.evaluation.observation import market_payload
-from workbench.evaluation.runner import ORDER_COLUMNS
+from workbench.evaluation.results import ORDER_COLUMNS
 from workbench.schema import Action, Decision
 
 

@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 
 from workbench.evaluation import metrics
-from workbench.evaluation.results import SCORECARD_COLUMNS
-from workbench.evaluation.runner import ORDER_COLUMNS
+from workbench.evaluation.results import ORDER_COLUMNS, SCORECARD_COLUMNS
 from workbench.evaluation.scorecard import ArmTally, build_scorecard, pnl_share_pct, until_bust
 
 STEPS_PER_DAY = 2
@@ -41,14 +40,11 @@ def test_each_row_is_the_metrics_of_its_curve_and_the_counts_of_its_orders() -> 
         ]
     )
     tallies = [_tally(errors=1, last_error="DecisionError: x", tokens=42), _tally(bust_step=2)]
-    attribution = pd.DataFrame(
-        {
-            "arm": ["a"] * 4 + ["b"] * 4,
-            "market": [0.0, 6.0, 0.0, 3.0, 0.0, -900.0, 0.0, 0.0],
-            "selection": [0.0, 3.0, -20.0, 38.0, 0.0, -100.0, 0.0, 0.0],
-        }
-    )
-    card = build_scorecard(equity, orders, tallies, STEPS_PER_DAY, attribution)
+    sources = {
+        "market": {"a": np.array([0.0, 6.0, 0.0, 3.0]), "b": np.array([0.0, -900.0, 0.0, 0.0])},
+        "selection": {"a": np.array([0.0, 3.0, -20.0, 38.0]), "b": np.array([0.0, -100, 0, 0])},
+    }
+    card = build_scorecard(equity, orders, tallies, STEPS_PER_DAY, sources)
     assert list(card.index) == ["a", "b"] and list(card.columns) == list(SCORECARD_COLUMNS)
     a, b = card.loc["a"], card.loc["b"]
     curve = equity["a"].to_numpy()

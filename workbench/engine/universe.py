@@ -63,8 +63,11 @@ class Universe:
         return len(self.symbols)
 
     def sector_index(self) -> tuple[int, ...]:
-        known = sorted(set(self.sectors), key=self.sectors.index)
-        return tuple(known.index(s) for s in self.sectors)
+        """Each name's sector as a number, sectors numbered in order of first appearance."""
+        number: dict[str, int] = {}
+        for sector in self.sectors:
+            number.setdefault(sector, len(number))
+        return tuple(number[s] for s in self.sectors)
 
     def describe(self) -> dict[str, object]:
         return {"names": self.size, "symbols": list(self.symbols), "sectors": list(self.sectors)}

@@ -52,6 +52,8 @@ at which the arm next decided, before costs: opportunity lost, not P&L.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,15 +103,23 @@ def per_log_move(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def group_sum(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
     """Sum the last axis of ``values`` within each group: (..., N) -> (..., count)."""
-    order = np.argsort(groups, kind="stable")
-    sizes = np.bincount(groups, minlength=count)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    present = sizes > 0
+    order, starts, present = _grouping(np.asarray(groups, dtype=np.int64).tobytes(), count)
     out = np.zeros((*values.shape[:-1], count))
     if present.any():
-        summed = np.add.reduceat(values[..., order], starts[present], axis=-1)
-        out[..., present] = summed
+        out[..., present] = np.add.reduceat(values[..., order], starts, axis=-1)
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _grouping(groups: bytes, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The stable order that brings each group together, where each present group
+    starts in it, and which groups are present (a run asks for the same few often)."""
+    index = np.frombuffer(groups, dtype=np.int64)
+    order = np.argsort(index, kind="stable")
+    sizes = np.bincount(index, minlength=count)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    present = sizes > 0
+    return order, starts[present], present
 
 
 @dataclass(frozen=True)
@@ -209,17 +219,22 @@ def fill_parts(fills: Fills) -> dict[str, np.ndarray]:
 
 
 def per_step(values: np.ndarray, arm: np.ndarray, step: np.ndarray, shape: tuple[int, int]):
-    """Sum per-fill (or per-order) ``values`` into an (arms, steps) array."""
-    out = np.zeros(shape)
-    np.add.at(out, (arm, step), values)
-    return out
+    """Sum per-fill (or per-order) ``values`` into an (arms, steps) array, in their order."""
+    return _binned(values, np.ravel_multi_index((arm, step), shape), shape)
 
 
 def holdings(fills: Fills, arms: int, steps: int, names: int) -> np.ndarray:
     """(A, K, N) shares held after each step's fills."""
-    change = np.zeros((arms, steps, names))
-    np.add.at(change, (fills.arm, fills.step, fills.name), fills.shares)
-    return np.cumsum(change, axis=1)
+    shape = (arms, steps, names)
+    at = np.ravel_multi_index((fills.arm, fills.step, fills.name), shape)
+    return np.cumsum(_binned(fills.shares, at, shape), axis=1)
+
+
+def _binned(values: np.ndarray, at: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    # bincount adds each bin's values one by one in their order from 0.0, as np.add.at does
+    size = math.prod(shape)
+    binned = np.bincount(at, weights=values, minlength=size)  # int64 when there is nothing
+    return binned.astype(float, copy=False).reshape(shape)
 
 
 def cash(fills: Fills, capital: float, arms: int, steps: int) -> np.ndarray:

@@ -24,6 +24,7 @@ from workbench.engine.market import MarketPath
 from workbench.errors import ConfigError
 from workbench.evaluation import attribution as at
 from workbench.evaluation.factor_legs import estimated_legs, exact_legs
+from workbench.evaluation.results import ORDER_COLUMNS
 
 Method = Literal["exact", "regression"]
 _ORDER_FIELDS = (
@@ -42,21 +43,63 @@ ATTRIBUTION_COLUMNS = (
 )
 
 
+OrderRows = Sequence[Sequence[Any]]  # rows in ``ORDER_COLUMNS`` order, as a run builds them
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """Every arm's P&L per trading step, split by source: (arms, steps) arrays by name.
+
+    ``frame()`` is ``results.attribution``; ``by_arm`` hands the scorecard its
+    sources without building the frame first."""
+
+    arms: tuple[str, ...]
+    steps: int
+    steps_per_day: int
+    parts: Mapping[str, np.ndarray]
+    estimated: bool
+
+    def by_arm(self, source: str) -> dict[str, np.ndarray]:
+        """``source`` per step, one array per arm."""
+        values = self.parts[source]
+        return {arm: values[i] for i, arm in enumerate(self.arms)}
+
+    def frame(self) -> pd.DataFrame:
+        """One row per arm and trading step, ``ATTRIBUTION_COLUMNS``."""
+        return _frame(list(self.arms), self.steps, self.steps_per_day, self.parts, self.estimated)
+
+
 def attribute(
     path: MarketPath,
-    orders: pd.DataFrame,
+    orders: pd.DataFrame | OrderRows,
     equity: pd.DataFrame,
     *,
     capital: float,
     intervals: Mapping[str, int],
     method: Method | None = None,
 ) -> pd.DataFrame:
-    """One row per arm and trading step (``ATTRIBUTION_COLUMNS``).
+    """One row per arm and trading step (``ATTRIBUTION_COLUMNS``); see ``split_pnl``."""
+    return split_pnl(
+        path, orders, equity, capital=capital, intervals=intervals, method=method
+    ).frame()
+
+
+def split_pnl(
+    path: MarketPath,
+    orders: pd.DataFrame | OrderRows,
+    equity: pd.DataFrame,
+    *,
+    capital: float,
+    intervals: Mapping[str, int],
+    method: Method | None = None,
+) -> Attribution:
+    """Split every arm's P&L per step by source.
 
     ``equity`` is the run's equity frame (steps x arms, 0 from a bust on),
-    ``orders`` its orders, ``intervals`` each arm's steps between decisions.
-    ``method`` is "exact" (the simulator's own factors; the default when the path
-    has them) or "regression" (the estimate, the only choice on historical bars).
+    ``orders`` its orders (``results.orders``, or the run's rows in its column
+    order), ``intervals`` each arm's steps between decisions. ``method`` is
+    "exact" (the simulator's own factors; the default when the path has them) or
+    "regression" (the estimate, the only choice on historical bars).
     """
     method = _method(path, method)
     arms, steps = list(equity.columns), len(equity)
@@ -64,14 +107,28 @@ def attribute(
     legs = (exact_legs if method == "exact" else estimated_legs)(path, first, steps)
     curve = equity.to_numpy(dtype=float).T  # (A, K)
     bust = _bust_steps(curve)
-    read = _Orders.read(orders, arms, path, steps, bust)
+    read = _Orders.read(_order_columns(orders), arms, path, steps, bust)
     fills = read.fills(path)
     held = at.holdings(fills, len(arms), steps, path.universe.size)
     parts = _components(held, fills, legs, curve, capital, bust)
     parts["bust_floor"] = _bust_floor(path, fills, held, curve, capital, bust, first)
     parts["pnl"] = np.diff(curve, axis=1, prepend=capital)
     parts.update(_lost(path, read, arms, steps, intervals))
-    return _frame(arms, steps, path.steps_per_day, parts, estimated=method == "regression")
+    return Attribution(tuple(arms), steps, path.steps_per_day, parts, method == "regression")
+
+
+def _order_columns(orders: pd.DataFrame | OrderRows) -> dict[str, list[Any]]:
+    """The columns attribution reads, as lists, from the orders frame or a run's rows."""
+    if isinstance(orders, pd.DataFrame):
+        if not set(_ORDER_FIELDS) <= set(orders.columns):  # e.g. no orders at all, from JSON
+            orders = orders.reindex(columns=list(_ORDER_FIELDS))
+        table = orders.to_numpy(dtype=object)  # one conversion; columns taken from it
+        return {key: table[:, orders.columns.get_loc(key)].tolist() for key in _ORDER_FIELDS}
+    where = {key: ORDER_COLUMNS.index(key) for key in _ORDER_FIELDS}
+    if not orders:
+        return {key: [] for key in _ORDER_FIELDS}
+    columns = list(zip(*orders, strict=True))
+    return {key: list(columns[where[key]]) for key in _ORDER_FIELDS}
 
 
 def _method(path: MarketPath, method: Method | None) -> Method:
@@ -113,43 +170,40 @@ class _Orders:
 
     @classmethod
     def read(
-        cls, orders: pd.DataFrame, arms: list[str], path: MarketPath, steps: int, bust: np.ndarray
+        cls,
+        columns: dict[str, list[Any]],
+        arms: list[str],
+        path: MarketPath,
+        steps: int,
+        bust: np.ndarray,
     ) -> _Orders:
         """The orders of ``arms`` on known symbols that executed by each arm's bust; an
         order stamped with the (day, step) it was decided at executes in the next step."""
-        if not set(_ORDER_FIELDS) <= set(orders.columns):  # e.g. no orders at all, from JSON
-            orders = orders.reindex(columns=list(_ORDER_FIELDS))
-        table = orders.to_numpy(dtype=object)  # one conversion; columns taken from it
-        where = {key: orders.columns.get_loc(key) for key in _ORDER_FIELDS}
-
-        def column(key: str) -> list[Any]:
-            return table[:, where[key]].tolist()
-
         arm_at = {arm: i for i, arm in enumerate(arms)}
         name_at = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
-        arm = np.array([arm_at.get(a, -1) for a in column("arm")], dtype=np.int64)
-        name = np.array([name_at.get(s, -1) for s in column("symbol")], dtype=np.int64)
-        decided = np.array(column("day"), dtype=np.int64) * path.steps_per_day
-        step = decided + np.array(column("step"), dtype=np.int64) + 1
+        arm = np.array([arm_at.get(a, -1) for a in columns["arm"]], dtype=np.int64)
+        name = np.array([name_at.get(s, -1) for s in columns["symbol"]], dtype=np.int64)
+        decided = np.array(columns["day"], dtype=np.int64) * path.steps_per_day
+        step = decided + np.array(columns["step"], dtype=np.int64) + 1
         keep = (arm >= 0) & (name >= 0) & (step < steps)
         keep &= step <= bust[np.maximum(arm, 0)]
 
         def number(key: str) -> np.ndarray:  # None (no limit, no clip) is NaN
-            return np.array(column(key), dtype=float)[keep]
+            return np.array(columns[key], dtype=float)[keep]
 
         return cls(
             arm=arm[keep],
             name=name[keep],
             step=step[keep],
-            side=np.where(np.array(column("side"), dtype=object)[keep] == "buy", 1.0, -1.0),
+            side=np.where(np.array(columns["side"], dtype=object)[keep] == "buy", 1.0, -1.0),
             requested=number("requested"),
             quantity=number("quantity"),
             price=number("price"),
             fee=number("fee"),
             limit=number("limit_price"),
-            clipped=np.array(column("clipped"), dtype=bool)[keep],
+            clipped=np.array(columns["clipped"], dtype=bool)[keep],
             clipped_to=number("clipped_to"),
-            status=np.array(column("status"), dtype=object)[keep],
+            status=np.array(columns["status"], dtype=object)[keep],
         )
 
     def fills(self, path: MarketPath) -> at.Fills:
@@ -258,8 +312,7 @@ def _frame(
     arms: list[str],
     steps: int,
     steps_per_day: int,
-    parts: dict[str, np.ndarray],
-    *,
+    parts: Mapping[str, np.ndarray],
     estimated: bool,
 ) -> pd.DataFrame:
     day, step = np.divmod(np.arange(steps), steps_per_day)

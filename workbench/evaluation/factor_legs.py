@@ -43,20 +43,24 @@ def exact_legs(path: MarketPath, first: int, steps: int) -> tuple[Leg, Leg]:
     if f is None or f_open is None or g is None or g_open is None or m is None or m_open is None:
         raise ValueError("exact attribution needs a simulated path; use estimated_legs")
     assert path.betas is not None and path.drift is not None and path.variance_drag is not None
-    rows = np.arange(first, first + steps)
+    if first < 1:
+        raise ValueError("the gap leg of the first step needs the close before it; first >= 1")
+    rows, before = slice(first, first + steps), slice(first - 1, first + steps - 1)
     sector = np.asarray(path.universe.sector_index())
     beta = np.broadcast_to(path.betas, (steps, path.betas.size))
-    day_start = (rows % path.steps_per_day == 0)[:, None]
+    day_start = (np.arange(first, first + steps) % path.steps_per_day == 0)[:, None]
     drift = path.drift[rows, None] + day_start * path.variance_drag
-    move, per_log = per_log_move(path.close[rows - 1], path.open[rows])
+    # both legs' moves from one log call (portable maths has a fixed cost per call)
+    starts = np.concatenate([path.close[before], path.open[rows]])
+    ends = np.concatenate([path.open[rows], path.close[rows]])
+    move, per_log = per_log_move(starts, ends)
     gap = Leg(
-        move, per_log, beta, f_open[rows], None, g_open[rows], sector, drift,
-        m_open[rows] - m[rows - 1],
+        move[:steps], per_log[:steps], beta, f_open[rows], None, g_open[rows], sector, drift,
+        m_open[rows] - m[before],
     )  # fmt: skip
-    move, per_log = per_log_move(path.open[rows], path.close[rows])
     session = Leg(
-        move, per_log, beta, f[rows] - f_open[rows], None, g[rows] - g_open[rows], sector,
-        None, m[rows] - m_open[rows],
+        move[steps:], per_log[steps:], beta, f[rows] - f_open[rows], None,
+        g[rows] - g_open[rows], sector, None, m[rows] - m_open[rows],
     )  # fmt: skip
     return gap, session
 

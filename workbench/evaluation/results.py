@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from workbench import transcript
+from workbench.engine.execution import OrderRecord
 
 SCORECARD_COLUMNS = (
     "return_pct",
@@ -34,6 +35,8 @@ SCORECARD_COLUMNS = (
 )
 # Wall-clock columns differ between runs by nature; they are left out of digests.
 VOLATILE_COLUMNS = ("latency_s",)
+# One row per order: who decided it and when (the decision's day and step), then its record.
+ORDER_COLUMNS = ("arm", "day", "step", *OrderRecord._fields)
 ERROR_COLUMNS = ("arm", "day", "step", "kind", "message", "traceback")
 # A traceback names files on this machine: shown to the user, left out of digests.
 VOLATILE_ERROR_COLUMNS = ("traceback",)

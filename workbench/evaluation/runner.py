@@ -30,18 +30,16 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.evaluation.arms import resolve_arms
-from workbench.evaluation.attribution_frame import attribute
+from workbench.evaluation.attribution_frame import split_pnl
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
 from workbench.evaluation.progress import RunProgress
-from workbench.evaluation.results import ERROR_COLUMNS, Results
+from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
 from workbench.evaluation.scorecard import ArmTally, build_scorecard
 from workbench.evaluation.world import World, renamed_preset
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import printable
-
-ORDER_COLUMNS = ("arm", "day", "step", *OrderRecord._fields)
 
 
 def evaluate(
@@ -327,15 +325,16 @@ class _Run:
         rows = [(arm, day, step, *record) for arm, day, step, record in self.orders]
         orders = pd.DataFrame(rows, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
-        attribution = attribute(
+        attribution = split_pnl(
             self.path,
-            orders,
+            rows,
             equity,
             capital=self.options.capital,
             intervals=dict(zip(self.names, self.intervals, strict=True)),
         )
         tallies = [self._tally(i) for i in range(len(self.arms))]
-        card = build_scorecard(equity, orders, tallies, w.steps_per_day, attribution)
+        sources = {source: attribution.by_arm(source) for source in ("market", "selection")}
+        card = build_scorecard(equity, orders, tallies, w.steps_per_day, sources)
         meta = {
             **w.describe(),
             "roster": list(self.names),
@@ -350,7 +349,7 @@ class _Run:
             orders=orders,
             errors=errors,
             meta=meta,
-            attribution=attribution,
+            attribution=attribution.frame(),
         )
 
     def _tally(self, i: int) -> ArmTally:

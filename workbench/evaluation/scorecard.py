@@ -11,7 +11,7 @@ meaning: ``SCORECARD_COLUMNS`` and the glossary.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +41,14 @@ def build_scorecard(
     orders: pd.DataFrame,
     tallies: Sequence[ArmTally],
     steps_per_day: int,
-    attribution: pd.DataFrame,
+    sources: Mapping[str, Mapping[str, np.ndarray]],
 ) -> pd.DataFrame:
-    """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``."""
+    """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``.
+
+    ``sources`` holds the attribution's "market" and "selection" per step, by arm
+    (``Attribution.by_arm``)."""
     arms = list(equity.columns)
-    shares = sources_by_arm(attribution, ("market", "selection"))
+    shares = {source: sources[source] for source in ("market", "selection")}
     counts = order_counts(orders)
     rows = [
         _row(
@@ -104,21 +107,6 @@ def order_counts(orders: pd.DataFrame) -> dict[str, dict[str, int]]:
         tally["clips"] += bool(clipped)
         tally["refusals"] += status == "refused"
     return counts
-
-
-def sources_by_arm(
-    attribution: pd.DataFrame, sources: Sequence[str]
-) -> dict[str, dict[str, np.ndarray]]:
-    """Each source's per-step values, split by arm (one pass over the arm column)."""
-    arm = attribution["arm"].array
-    if isinstance(arm, pd.Categorical):  # as attribute builds it: no strings to compare
-        codes, arms = arm.codes, list(arm.categories)
-    else:
-        codes, uniques = pd.factorize(attribution["arm"])
-        arms = list(uniques)
-    rows = {name: np.flatnonzero(codes == i) for i, name in enumerate(arms)}
-    values = {source: attribution[source].to_numpy() for source in sources}
-    return {source: {name: values[source][at] for name, at in rows.items()} for source in sources}
 
 
 def pnl_share_pct(part: np.ndarray, pnl: float) -> float:
