@@ -36,9 +36,11 @@ from workbench.engine import portable
 from workbench.engine.macro import macro_path
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
-from workbench.engine.volatility import LogVariance, mixing_scale, variances
+from workbench.engine.volatility import LogVariance, decay, mixing_scale, variances
 
 TRADING_DAYS = 252
+_LOG_TYPICAL_PRICE = portable.log_of(60.0)  # names start around $60
+_LOG_1E4 = portable.log_of(1e4)
 _FINISH_BLOCK = 1 << 16  # name-steps finished at once, so temporaries stay small in any run
 # one independent stream per source, so no draw moves when another source's length changes
 _STREAMS = (
@@ -159,7 +161,7 @@ def _draw_traits(preset: Preset, universe: Universe, rng: np.random.Generator) -
     return _NameTraits(
         beta=np.clip(rng.normal(1.0, 0.25, n), 0.3, 2.0),
         idio_vol=preset["idio_vol"] * rng.lognormal(0.0, 0.25, n),
-        price=portable.exp(rng.normal(math.log(60.0), 0.6, n)),
+        price=portable.exp(rng.normal(_LOG_TYPICAL_PRICE, 0.6, n)),
         volume=preset["base_volume"] * rng.lognormal(0.0, 0.5, n),
         sector=sector,
         sectors=int(sector.max()) + 1,
@@ -233,29 +235,31 @@ class _DaySimulator:
         self.p, self.t, self.rngs = p, traits, rngs
         self.steps, self.ticks = steps_per_day, ticks_per_step
         self.market = LogVariance(
-            np.array([p["market_vol"] ** 2 / TRADING_DAYS]),
+            np.array([p["market_vol"] * p["market_vol"] / TRADING_DAYS]),
             p,
             leverage=p["market_leverage"],
             rng=rngs["market_vol"],
         )
         self.idio = LogVariance(
-            traits.idio_vol**2 / TRADING_DAYS, p, leverage=p["idio_leverage"], rng=rngs["idio_vol"]
+            _square(traits.idio_vol) / TRADING_DAYS,
+            p,
+            leverage=p["idio_leverage"],
+            rng=rngs["idio_vol"],
         )
-        self.sector_var = p["sector_vol"] ** 2 / TRADING_DAYS
+        self.sector_var = p["sector_vol"] * p["sector_vol"] / TRADING_DAYS
         self.log_fair = portable.log(traits.price)
         self.mispricing = np.zeros(traits.beta.size)
         self._prepare_mispricing(p, steps_per_day * ticks_per_step)
-        self.norm_var = (
-            traits.beta**2 * p["market_vol"] ** 2 + p["sector_vol"] ** 2 + traits.idio_vol**2
-        ) / TRADING_DAYS
+        factor_typical = _square(traits.beta) * _square(p["market_vol"]) + _square(p["sector_vol"])
+        self.norm_var = (factor_typical + _square(traits.idio_vol)) / TRADING_DAYS
         self.coupling = p["idio_vol_coupling"]
         # liquidity sits at its dials when every variance is at its typical (median) level
-        factor_typical = traits.beta**2 * p["market_vol"] ** 2 + p["sector_vol"] ** 2
-        idio_typical = traits.idio_vol**2 * math.exp(-(self.coupling**2) * self.market.shift)
+        coupling_drag = _square(self.coupling) * self.market.shift
+        idio_typical = _square(traits.idio_vol) * portable.exp_of(-coupling_drag)
         self.typical_var = (
-            (factor_typical + idio_typical) / TRADING_DAYS * math.exp(-self.market.shift)
+            (factor_typical + idio_typical) / TRADING_DAYS * portable.exp_of(-self.market.shift)
         )
-        profile = 1.0 + p["volume_u_shape"] * np.linspace(-1.0, 1.0, steps_per_day) ** 2
+        profile = 1.0 + p["volume_u_shape"] * _square(np.linspace(-1.0, 1.0, steps_per_day))
         self.volume_profile = (profile / profile.sum())[:, None]
         # tick-sized buffers reused every day: fresh ones would page-fault in on each use
         k, names = steps_per_day * ticks_per_step, traits.beta.size
@@ -267,9 +271,10 @@ class _DaySimulator:
         self.intensity = np.empty((days, names))
 
     def _prepare_mispricing(self, p: Preset, ticks: int) -> None:
-        ar = 0.5 ** (1.0 / p["mispricing_halflife_ticks"])
-        sigma = p["mispricing_vol"] * math.sqrt(1.0 - ar**2)
-        self.ar_block = max(1, min(ticks, int(math.log(1e4) / -math.log(ar))))
+        ar = decay(p["mispricing_halflife_ticks"])
+        sigma = p["mispricing_vol"] * math.sqrt(1.0 - ar * ar)
+        # blocks short enough that ar^-block stays below 1e4
+        self.ar_block = max(1, min(ticks, int(_LOG_1E4 / -portable.log_of(ar))))
         powers = np.arange(1, self.ar_block + 1, dtype=float)[:, None]
         self.ar_up = sigma * portable.power(ar, -powers)
         self.ar_down = portable.power(ar, powers)
@@ -315,7 +320,8 @@ class _DaySimulator:
         market_dev = self.market.deviation[0]
         market_var, idio_var = variances(self.market, self.idio)
         market = float(market_var[0])
-        coupled = math.exp(self.coupling * market_dev - self.coupling**2 * self.market.shift)
+        drag = _square(self.coupling) * self.market.shift
+        coupled = portable.exp_of(self.coupling * market_dev - drag)
         return _Variances(
             market=market,
             sector=self.sector_var * market / float(self.market.long_run[0]),
@@ -409,9 +415,9 @@ class _DaySimulator:
     ) -> None:
         """Spreads follow the variance known at the open; volume the day's realised intensity."""
         t, p = self.t, self.p
-        factor_var = t.beta**2 * var.market + var.sector
+        factor_var = _square(t.beta) * var.market + var.sector
         self.stress[day] = np.sqrt((factor_var + var.idio) / self.typical_var)
-        today = factor_var * s.market_mix**2 + var.idio * s.idio_mix**2
+        today = factor_var * _square(s.market_mix) + var.idio * _square(s.idio_mix)
         self.intensity[day] = np.sqrt(today / self.typical_var)
         noise = self.rngs["volume"].lognormal(0.0, p["volume_noise"], (self.steps, t.beta.size))
         bars.put(rows, volume=noise)
@@ -479,6 +485,10 @@ class _DaySimulator:
             mispricing=mispricing[ticks - 1 :: ticks],
             mispricing_open=mispricing[::ticks],
         )
+
+
+def _square(x):  # x * x: Python's ** on a float calls the C library's pow
+    return x * x
 
 
 def cumsum_down(a: np.ndarray) -> None:

@@ -26,7 +26,6 @@ contamination audit (``workbench.evaluation.contamination``) measures both.
 from __future__ import annotations
 
 import hashlib
-import math
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,13 +75,13 @@ class Mask:
         """Prices and volumes of ``panel`` (rows × names) with every level replaced."""
         names = panel["close"].shape[1]
         draws = self.rng("levels")
-        low, high = math.log(LEVELS[0]), math.log(LEVELS[1])
+        low, high = portable.log_of(LEVELS[0]), portable.log_of(LEVELS[1])
         level = portable.exp(draws.uniform(low, high, names))
         universe_factor = portable.exp(
-            draws.uniform(-math.log(UNIVERSE_SPREAD), math.log(UNIVERSE_SPREAD))
+            draws.uniform(-portable.log_of(UNIVERSE_SPREAD), portable.log_of(UNIVERSE_SPREAD))
         )
         name_factor = portable.exp(
-            draws.uniform(-math.log(NAME_SPREAD), math.log(NAME_SPREAD), names)
+            draws.uniform(-portable.log_of(NAME_SPREAD), portable.log_of(NAME_SPREAD), names)
         )
         price_scale = level / panel["close"][0]
         prices = {k: panel[k] * price_scale for k in ("open", "high", "low", "close")}

@@ -49,6 +49,16 @@ def log(x: np.ndarray | float) -> np.ndarray:
     return _by_chunks(_log, np.asarray(x, dtype=np.float64))
 
 
+def exp_of(x: float) -> float:
+    """e**x of one number, as a float (``math.exp`` is the C library's, machine by machine)."""
+    return float(exp(x))
+
+
+def log_of(x: float) -> float:
+    """The natural log of one number, as a float."""
+    return float(log(x))
+
+
 def power(base: np.ndarray | float, exponent: np.ndarray | float) -> np.ndarray:
     """base**exponent for positive bases, identical on every machine."""
     return exp(np.asarray(exponent, dtype=np.float64) * log(base))

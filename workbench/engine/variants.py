@@ -123,7 +123,7 @@ def block_bootstrap(panel: Panel, seed: int, block: float) -> Panel:
 
 
 def mirrored(panel: Panel) -> Panel:
-    k = panel["close"][0] ** 2
+    k = panel["close"][0] * panel["close"][0]
     return {
         "open": k / panel["open"],
         "high": k / panel["low"],

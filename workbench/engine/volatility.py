@@ -43,7 +43,7 @@ from workbench.engine.presets import Preset
 
 def decay(halflife_days: float) -> float:
     """The AR(1) coefficient with the given half-life in days."""
-    return 0.5 ** (1.0 / halflife_days)
+    return float(portable.power(0.5, 1.0 / halflife_days))
 
 
 class LogVariance:
@@ -57,9 +57,10 @@ class LogVariance:
             [decay(p["vol_fast_halflife_days"]), decay(p["vol_slow_halflife_days"])]
         )
         self.sds = np.array([p["vol_fast_vol"], p["vol_slow_vol"]])[:, None]
-        self.scale = self.sds * np.sqrt(1.0 - self.decays**2)[:, None]  # of each innovation
-        self.shift = 0.5 * float((self.sds**2).sum())
-        self.typical = long_run * math.exp(-self.shift)
+        # the scale of each innovation
+        self.scale = self.sds * np.sqrt(1.0 - self.decays * self.decays)[:, None]
+        self.shift = 0.5 * float((self.sds * self.sds).sum())
+        self.typical = long_run * portable.exp_of(-self.shift)
         self.state = rng.standard_normal((2, long_run.size)) * self.sds
 
     @property
@@ -75,7 +76,8 @@ class LogVariance:
     def update(self, unit_shock: np.ndarray) -> None:
         """Fold in the day's unit normal return shock; ``variance`` is then the next day's."""
         fresh = self.rng.standard_normal(self.state.shape)
-        innovation = -self.leverage * unit_shock + math.sqrt(1.0 - self.leverage**2) * fresh
+        own = math.sqrt(1.0 - self.leverage * self.leverage)
+        innovation = -self.leverage * unit_shock + own * fresh
         self.state = self.decays[:, None] * self.state + self.scale * innovation
 
 
