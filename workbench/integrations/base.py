@@ -140,6 +140,18 @@ class AdapterOptions(TypedDict, total=False):
 OPTION_NAMES = frozenset(AdapterOptions.__optional_keys__)
 
 
+def replay_options(spec: dict[str, Any], transcript: Transcript) -> AdapterOptions:
+    """The base keywords that rebuild a recorded arm for replay: the name, cadence and
+    info its ``replay_spec`` wrote, in replay mode on ``transcript``."""
+    return {
+        "name": spec["name"],
+        "every": spec["every"],
+        "info": AdapterInfo(**spec.get("info", {})),
+        "mode": "replay",
+        "transcript": transcript,
+    }
+
+
 def mode_of(options: AdapterOptions) -> str:
     """The mode the options ask for (``DEFAULT_MODE`` when none), checked."""
     mode = options.get("mode", DEFAULT_MODE)
@@ -237,15 +249,7 @@ class BaseAdapter(Agent):
         """Rebuild for replay: the base keys, and every key a subclass's ``replay_spec``
         added passed on as the constructor keyword of the same name."""
         extra = {k: v for k, v in spec.items() if k not in ("name", "every", "info")}
-        info = AdapterInfo(**spec.get("info", {}))
-        return cls(
-            name=spec["name"],
-            every=spec["every"],
-            info=info,
-            mode="replay",
-            transcript=transcript,
-            **extra,
-        )
+        return cls(**replay_options(spec, transcript), **extra)
 
     # --- the transcript this adapter reads or writes ---------------------------------
     @property

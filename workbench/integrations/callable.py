@@ -41,7 +41,13 @@ from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError
 from workbench.integrations._loop import in_daemon_thread
 from workbench.integrations._record import private_copy
-from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
+from workbench.integrations.base import (
+    AdapterInfo,
+    AdapterOptions,
+    BaseAdapter,
+    mode_of,
+    replay_options,
+)
 from workbench.transcript import Transcript, digest
 
 if TYPE_CHECKING:
@@ -126,16 +132,10 @@ class CallableAgentAdapter(BaseAdapter):
 
         postprocess = spec.get("postprocess")
         where = f"arm {spec.get('name')!r}"
-        return cls(
-            name=spec["name"],
-            every=spec["every"],
-            info=AdapterInfo(**spec.get("info", {})),
-            mode="replay",
-            transcript=transcript,
-            postprocess=resolve_trusted(postprocess, what="postprocess", where=where)
-            if postprocess
-            else None,
+        trusted = (
+            resolve_trusted(postprocess, what="postprocess", where=where) if postprocess else None
         )
+        return cls(postprocess=trusted, **replay_options(spec, transcript))
 
 
 def callable_agent(

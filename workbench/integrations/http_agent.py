@@ -24,7 +24,12 @@ from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, FrameworkError
 from workbench.integrations._child import MAX_LINE_BYTES
 from workbench.integrations._protocol import PROTOCOL
-from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
+from workbench.integrations.base import (
+    AdapterOptions,
+    BaseAdapter,
+    mode_of,
+    replay_options,
+)
 from workbench.integrations.process import own_timeout, read_answer
 from workbench.transcript import Transcript
 
@@ -91,10 +96,7 @@ class HttpAgentAdapter(BaseAdapter):
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
         """Rebuild for replay from the name, cadence and info only: a recording cannot
         make a replay start a program or call a URL, whatever else its spec holds."""
-        info = AdapterInfo(**spec.get("info", {}))
-        return cls(
-            name=spec["name"], every=spec["every"], info=info, mode="replay", transcript=transcript
-        )
+        return cls(**replay_options(spec, transcript))
 
 
 def http_agent(url: str, **kwargs: Any) -> HttpAgentAdapter:

@@ -43,7 +43,13 @@ from workbench.integrations._frameworks import (
     render_payload,
 )
 from workbench.integrations._loop import in_daemon_thread
-from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
+from workbench.integrations.base import (
+    AdapterInfo,
+    AdapterOptions,
+    BaseAdapter,
+    mode_of,
+    replay_options,
+)
 from workbench.integrations.output_modes import (
     adapter_output_mode,
     decision_from_text,
@@ -284,11 +290,7 @@ class LangGraphAdapter(BaseAdapter):
         where = f"arm {spec.get('name')!r}"
         return cls(
             None,
-            mode="replay",
-            transcript=transcript,
-            name=spec["name"],
-            every=spec["every"],
-            info=AdapterInfo(**spec.get("info", {})),
+            **replay_options(spec, transcript),
             instructions=spec.get("instructions", INSTRUCTIONS),
             input_builder=resolve_trusted(builder, what="input_builder", where=where)
             if builder

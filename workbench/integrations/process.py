@@ -38,7 +38,12 @@ from workbench.agents import DecisionRequest, RunInfo
 from workbench.errors import ConfigError, DecisionError, FrameworkError
 from workbench.integrations._child import Child, child_environment, resolve_command
 from workbench.integrations._protocol import PROTOCOL, USAGE_KEYS
-from workbench.integrations.base import AdapterInfo, AdapterOptions, BaseAdapter, mode_of
+from workbench.integrations.base import (
+    AdapterOptions,
+    BaseAdapter,
+    mode_of,
+    replay_options,
+)
 from workbench.transcript import Transcript
 
 DEFAULT_TIMEOUT = 60.0
@@ -159,10 +164,7 @@ class ProcessAgentAdapter(BaseAdapter):
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
         """Rebuild for replay from the name, cadence and info only: a recording cannot
         make a replay start a program or call a URL, whatever else its spec holds."""
-        info = AdapterInfo(**spec.get("info", {}))
-        return cls(
-            name=spec["name"], every=spec["every"], info=info, mode="replay", transcript=transcript
-        )
+        return cls(**replay_options(spec, transcript))
 
 
 def process_agent(command: Sequence[str] | str, **kwargs: Any) -> ProcessAgentAdapter:

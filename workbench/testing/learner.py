@@ -24,10 +24,11 @@ import math
 import re
 from typing import Any
 
-from workbench.integrations.base import AdapterInfo, BaseAdapter
+from workbench.integrations.base import BaseAdapter, replay_options
 from workbench.integrations.callable import CallableAgentAdapter
 from workbench.memory import Memory, Remembers, read_reflection
-from workbench.transcript import Transcript, digest
+from workbench.testing.scripted import scripted_info
+from workbench.transcript import Transcript
 
 LEARNER_INSTRUCTIONS = (
     "Hold the two names of the day: the strongest trends when following, the weakest when "
@@ -93,25 +94,14 @@ class Learner(Remembers, CallableAgentAdapter):
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
-        return cls(
-            name=spec["name"],
-            every=spec["every"],
-            info=AdapterInfo(**spec.get("info", {})),
-            mode="replay",
-            transcript=transcript,
-            memory=spec.get("memory"),
-            reflect_name=spec.get("reflect_name"),
-        )
+        options = replay_options(spec, transcript)
+        return cls(memory=spec.get("memory"), reflect_name=spec.get("reflect_name"), **options)
 
 
 def learner_agent(**kwargs: Any) -> Learner:
     """The learner without memory (``name='learner'``): it always follows."""
     kwargs.setdefault("name", "learner")
-    info = AdapterInfo(
-        framework="callable",
-        model="scripted-learner",
-        instructions_digest=digest(LEARNER_INSTRUCTIONS),
-    )
+    info = scripted_info("scripted-learner", LEARNER_INSTRUCTIONS)
     reflect = (
         learner_reflection if kwargs.get("memory") and kwargs.get("mode") != "replay" else None
     )

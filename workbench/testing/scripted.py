@@ -95,23 +95,22 @@ def size_contrarian(raw: dict[str, Any], payload: dict[str, Any]) -> dict[str, A
     return {"actions": actions, "rationale": f"contrarian at conviction {raw['conviction']}"}
 
 
+def scripted_info(model: str, instructions: str) -> AdapterInfo:
+    """What a scripted callable arm says it is: its model name and its instructions' digest."""
+    return AdapterInfo(framework="callable", model=model, instructions_digest=digest(instructions))
+
+
 def trend_agent(**kwargs: Any) -> CallableAgentAdapter:
     """The sync scripted arm (``name='trend'``); kwargs go to ``CallableAgentAdapter``."""
     kwargs.setdefault("name", "trend")
-    info = AdapterInfo(
-        framework="callable", model="scripted-trend", instructions_digest=digest(TREND_INSTRUCTIONS)
-    )
+    info = scripted_info("scripted-trend", TREND_INSTRUCTIONS)
     return CallableAgentAdapter(trend_follower, info=info, **kwargs)
 
 
 def contrarian_agent(**kwargs: Any) -> CallableAgentAdapter:
     """The async scripted arm (``name='contrarian'``) with ``size_contrarian`` as postprocess."""
     kwargs.setdefault("name", "contrarian")
-    info = AdapterInfo(
-        framework="callable",
-        model="scripted-contrarian",
-        instructions_digest=digest(CONTRARIAN_INSTRUCTIONS),
-    )
+    info = scripted_info("scripted-contrarian", CONTRARIAN_INSTRUCTIONS)
     return CallableAgentAdapter(contrarian, info=info, postprocess=size_contrarian, **kwargs)
 
 
@@ -120,6 +119,7 @@ __all__ = [
     "TREND_INSTRUCTIONS",
     "contrarian",
     "contrarian_agent",
+    "scripted_info",
     "size_contrarian",
     "trend_agent",
     "trend_follower",
