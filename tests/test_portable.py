@@ -150,3 +150,11 @@ def test_one_number_gets_the_bits_of_the_array_functions() -> None:
         assert portable.exp_of(x) == float(portable.exp(np.array([x]))[0])
     for x in (1e-4, 1.0, 60.0, 1e4, 5e-324):
         assert portable.log_of(x) == float(portable.log(np.array([x]))[0])
+
+
+def test_exp_each_gives_each_part_the_bits_and_shape_of_its_own_call() -> None:
+    rng = np.random.default_rng(5)
+    parts = [rng.normal(0, 2, 7), rng.normal(0, 2, (3, 4)), np.array([0.25])]
+    for joint, part in zip(portable.exp_each(*parts), parts, strict=True):
+        assert joint.shape == part.shape
+        assert joint.tobytes() == portable.exp(part).tobytes()

@@ -36,7 +36,7 @@ from workbench.engine import portable
 from workbench.engine.macro import macro_path
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
-from workbench.engine.volatility import LogVariance, decay, mixing_scale, variances
+from workbench.engine.volatility import LogVariance, decay, mixing_scale
 
 TRADING_DAYS = 252
 _LOG_TYPICAL_PRICE = portable.log_of(60.0)  # names start around $60
@@ -317,15 +317,17 @@ class _DaySimulator:
         Sector variance moves with the market's, and each name's own variance partly too
         (the common factor in idiosyncratic volatility, Herskovic et al. 2016), so names
         calm and storm together and co-move more when the market is stressed."""
-        market_dev = self.market.deviation[0]
-        market_var, idio_var = variances(self.market, self.idio)
-        market = float(market_var[0])
+        market_dev = self.market.deviation
         drag = _square(self.coupling) * self.market.shift
-        coupled = portable.exp_of(self.coupling * market_dev - drag)
+        market_rise, idio_rise, coupled = portable.exp_each(
+            market_dev, self.idio.deviation, self.coupling * market_dev - drag
+        )
+        market = float(self.market.typical[0] * market_rise[0])
+        idio_var = self.idio.typical * idio_rise
         return _Variances(
             market=market,
             sector=self.sector_var * market / float(self.market.long_run[0]),
-            idio=idio_var * coupled,
+            idio=idio_var * coupled[0],
         )
 
     def _scales(self, var: _Variances, s: _Shocks) -> dict[str, np.ndarray]:
@@ -372,7 +374,8 @@ class _DaySimulator:
         market = np.cumsum(s.market[1:]) * scales["market_tick"]
         sector = np.cumsum(s.sector[1:], axis=0) * scales["sector_tick"]
         ticks += np.multiply(market[:, None], t.beta, out=self.factor_buffer)
-        ticks += sector[:, t.sector]
+        # names gathered as rows of the (sectors, ticks) transpose: 4x a column gather
+        ticks += np.ascontiguousarray(sector.T)[t.sector].T
         self.log_fair = ticks[-1].copy()
         return ticks
 

@@ -81,17 +81,6 @@ class LogVariance:
         self.state = self.decays[:, None] * self.state + self.scale * innovation
 
 
-def variances(*sources: LogVariance) -> list[np.ndarray]:
-    """Each source's ``variance``, from one ``portable.exp`` call (each call has a fixed cost)."""
-    typical = np.concatenate([source.typical for source in sources])
-    joint = typical * portable.exp(np.concatenate([source.deviation for source in sources]))
-    parts, start = [], 0
-    for source in sources:
-        parts.append(joint[start : start + source.typical.size])
-        start += source.typical.size
-    return parts
-
-
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
     """sqrt(w), w = (dof - 2) / chi2(dof): a unit normal times it is a unit-variance Student-t."""
     chi2 = 2.0 * rng.standard_gamma(dof / 2.0, size)
