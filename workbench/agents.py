@@ -153,7 +153,7 @@ class Agent:
 def check_every(every: Any, arm: str) -> Every:
     """``every`` if it is a cadence (``"day"``, ``"step"`` or a whole number >= 1)."""
     if every in ("day", "step"):
-        return str(every)  # type: ignore[return-value]
+        return "day" if every == "day" else "step"
     if not is_whole(every) or every < 1:
         raise ConfigError(
             f"arm {arm!r}: every must be 'day' (once per trading day, the default), 'step' "

@@ -136,15 +136,17 @@ class Child:
             )
 
     def _spawn(self) -> None:
-        if self.cwd is None:
+        cwd = self.cwd
+        if cwd is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="workbench-agent-")
+            cwd = self._scratch.name
         self.process = subprocess.Popen(
             self.argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=self.env,
-            cwd=self.cwd if self.cwd is not None else self._scratch.name,  # type: ignore[union-attr]
+            cwd=cwd,
             start_new_session=True,  # a kernel interrupt is not delivered to the agent
         )
         self.starts += 1
