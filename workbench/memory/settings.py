@@ -46,13 +46,14 @@ class Memory:
         if not is_whole(k) or k < 1:
             raise ConfigError(f"k is how many lessons to recall, a whole number >= 1; got {k!r}")
         self.horizon, self.k = horizon, k
-        self.roles = None if roles is None else tuple(str(r) for r in roles)
+        self.roles = _roles(roles)
         self.path = Path(path) if path is not None else None
         self.similarity: Similarity = (
             bm25 if embed is None else embedding_similarity(embed, embed_name)
         )
         self.store = MemoryStore(self.similarity)
-        self._runs: list[dict[str, Any]] = []
+        self._entry: dict[str, Any] | None = None  # this run, in a persisted store's runs
+        self._replaced: list[dict[str, Any]] = []  # the stopped runs it takes the place of
         self._arm: str | None = None  # the arm using this memory in the current run
 
     def settings(self) -> dict[str, Any]:
@@ -81,9 +82,10 @@ class Memory:
                 )
             self.store.carry([Lesson.from_json(item, run=int(item["run"])) for item in carried])
         elif self.path is not None:
-            self._runs = persisted.load(self.path, self.store)
-            persisted.refuse_a_learnt_path(self.path, self._runs, run)
-            self._runs.append(persisted.run_entry(run))
+            stored = persisted.read(self.path)
+            self._replaced = persisted.claim(self.path, stored[0], run)
+            self.store.carry(persisted.without(stored, self._replaced)[1])
+            self._entry = persisted.run_entry(run)
         self._arm = run.arm
 
     def carried(self) -> list[dict[str, Any]]:
@@ -92,18 +94,29 @@ class Memory:
             {**entry.to_json(), "run": entry.run} for entry in self.store if entry.run is not None
         ]
 
-    def close(self) -> None:
-        """End the run: a persisted store is written with this run added to its runs."""
+    def close(self, *, complete: bool = False) -> None:
+        """End the run: a persisted store is written with this run added to its runs,
+        ``complete`` if it reached its last decision (a stopped run may be resumed)."""
         if self._arm is None:
             return
         self._arm = None
-        if self.path is not None and self._runs:
-            persisted.save(self.path, self.store, self._runs)
-            self._runs = []
+        if self.path is not None and self._entry is not None:
+            entry = {**self._entry, "complete": complete}
+            learnt = [lesson for lesson in self.store if lesson.run is None]
+            persisted.save(self.path, entry, learnt, self._replaced)
+            self._entry, self._replaced = None, []
 
     def __repr__(self) -> str:
         where = f", path={str(self.path)!r}" if self.path else ""
         return f"Memory(horizon={self.horizon}, k={self.k}, {self.similarity.name}{where})"
+
+
+def _roles(roles: Sequence[str] | None) -> tuple[str, ...] | None:
+    if roles is None:
+        return None
+    if isinstance(roles, str) or not all(isinstance(role, str) for role in roles):
+        raise ConfigError(f"roles is a list of role names, e.g. roles=['trader']; got {roles!r}")
+    return tuple(roles)
 
 
 def as_memory(value: Memory | Mapping[str, Any] | bool | None) -> Memory | None:
