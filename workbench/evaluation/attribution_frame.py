@@ -20,6 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from workbench._checks import did_you_mean
 from workbench.engine.market import MarketPath
 from workbench.errors import ConfigError
 from workbench.evaluation import attribution as at
@@ -100,12 +101,16 @@ def split_pnl(
     order), ``intervals`` each arm's steps between decisions. ``method`` is
     "exact" (the simulator's own factors; the default when the path has them) or
     "regression" (the estimate, the only choice on historical bars).
+
+    Orders and equity that do not belong together (a column missing, a price that
+    is not a number, a symbol of another universe, orders that do not account for
+    the equity's moves) are refused with a ``ConfigError``, never split.
     """
     method = _method(path, method)
     arms, steps = list(equity.columns), len(equity)
     first = path.warmup_steps
+    curve = _equity_curve(path, equity)  # (A, K)
     legs = (exact_legs if method == "exact" else estimated_legs)(path, first, steps)
-    curve = equity.to_numpy(dtype=float).T  # (A, K)
     bust = _bust_steps(curve)
     read = _Orders.read(_order_columns(orders), arms, path, steps, bust)
     fills = read.fills(path)
@@ -114,6 +119,7 @@ def split_pnl(
     parts["bust_floor"] = _bust_floor(path, fills, held, curve, capital, bust, first)
     parts["pnl"] = np.diff(curve, axis=1, prepend=capital)
     parts.update(_lost(path, read, arms, steps, intervals))
+    _refuse_unexplained_pnl(parts, arms, path.steps_per_day, curve, capital)
     return Attribution(tuple(arms), steps, path.steps_per_day, parts, method == "regression")
 
 
@@ -121,6 +127,7 @@ def _order_columns(orders: pd.DataFrame | OrderRows) -> dict[str, list[Any]]:
     """The columns attribution reads, as lists, from the orders frame or a run's rows."""
     if isinstance(orders, pd.DataFrame):
         if not set(_ORDER_FIELDS) <= set(orders.columns):  # e.g. no orders at all, from JSON
+            _refuse_missing_columns(orders)
             orders = orders.reindex(columns=list(_ORDER_FIELDS))
         table = orders.to_numpy(dtype=object)  # one conversion; columns taken from it
         return {key: table[:, orders.columns.get_loc(key)].tolist() for key in _ORDER_FIELDS}
@@ -129,6 +136,64 @@ def _order_columns(orders: pd.DataFrame | OrderRows) -> dict[str, list[Any]]:
         return {key: [] for key in _ORDER_FIELDS}
     columns = list(zip(*orders, strict=True))
     return {key: list(columns[where[key]]) for key in _ORDER_FIELDS}
+
+
+def _refuse_missing_columns(orders: pd.DataFrame) -> None:
+    """An orders frame with rows has every column attribution reads (none: no orders)."""
+    if orders.empty:
+        return
+    missing = [key for key in _ORDER_FIELDS if key not in orders.columns]
+    extra = [str(c) for c in orders.columns if c not in ORDER_COLUMNS]
+    hints = "".join(did_you_mean(key, extra) for key in missing)
+    raise ConfigError(
+        f"the orders frame has no column {', '.join(map(repr, missing))}.{hints} Pass "
+        f"results.orders as the run returned it (columns {', '.join(ORDER_COLUMNS)})"
+    )
+
+
+def _equity_curve(path: MarketPath, equity: pd.DataFrame) -> np.ndarray:
+    """The equity frame as (arms, steps) numbers: finite, and no longer than the path."""
+    available = path.close.shape[0] - path.warmup_steps
+    if len(equity) == 0 or len(equity.columns) == 0:
+        raise ConfigError("the equity frame is empty: there is nothing to split")
+    if len(equity) > available:
+        raise ConfigError(
+            f"the equity frame has {len(equity)} steps but the market path has {available}: "
+            "pass the equity and the market path of the same run"
+        )
+    try:
+        curve = equity.to_numpy(dtype=float).T
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"the equity frame must hold numbers ({exc})") from None
+    if not np.isfinite(curve).all():
+        arm, step = np.argwhere(~np.isfinite(curve))[0]
+        raise ConfigError(
+            f"the equity of arm {equity.columns[arm]!r} at row {step} is {curve[arm, step]}; "
+            "equity is finite at every step (0 from a bust on): pass the run's equity frame"
+        )
+    return curve
+
+
+def _refuse_unexplained_pnl(
+    parts: Mapping[str, np.ndarray],
+    arms: list[str],
+    steps_per_day: int,
+    curve: np.ndarray,
+    capital: float,
+) -> None:
+    """The components sum to the equity's move at every step, or the orders are not the
+    equity's (another run, rows missing or edited): a split of them would be wrong."""
+    summed = np.sum([parts[name] for name in at.COMPONENTS], axis=0)
+    scale = np.maximum(np.abs(np.concatenate([np.full((len(arms), 1), capital), curve], 1)), 1.0)
+    off = np.abs(summed - parts["pnl"]) > 1e-8 * np.maximum(scale[:, 1:], scale[:, :-1])
+    if off.any():
+        arm, k = np.argwhere(off)[0]
+        day, step = divmod(int(k), steps_per_day)
+        raise ConfigError(
+            f"the orders do not account for the equity of arm {arms[arm]!r} at day {day} "
+            f"step {step}: they make {summed[arm, k]:.2f}, the equity moved "
+            f"{parts['pnl'][arm, k]:.2f}. Pass the orders and equity of the same run, whole"
+        )
 
 
 def _method(path: MarketPath, method: Method | None) -> Method:
@@ -183,19 +248,26 @@ class _Orders:
         name_at = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
         arm = np.array([arm_at.get(a, -1) for a in columns["arm"]], dtype=np.int64)
         name = np.array([name_at.get(s, -1) for s in columns["symbol"]], dtype=np.int64)
-        decided = np.array(columns["day"], dtype=np.int64) * path.steps_per_day
-        step = decided + np.array(columns["step"], dtype=np.int64) + 1
+        status = np.array(columns["status"], dtype=object)
+        traded = (status == "filled") | (status == "partial")
+        if (unknown := (arm >= 0) & (name < 0) & traded).any():  # refused ones may name any
+            _refuse_other_symbols(np.array(columns["symbol"], dtype=object)[unknown], path)
+        decided = _whole(columns["day"], "day") * path.steps_per_day
+        step = decided + _whole(columns["step"], "step") + 1
         keep = (arm >= 0) & (name >= 0) & (step < steps)
         keep &= step <= bust[np.maximum(arm, 0)]
 
         def number(key: str) -> np.ndarray:  # None (no limit, no clip) is NaN
             return np.array(columns[key], dtype=float)[keep]
 
+        side = np.array(columns["side"], dtype=object)[keep]
+        if (bad := (side != "buy") & (side != "sell")).any():
+            raise _bad_orders(f"a side is {side[bad][0]!r}, not 'buy' or 'sell'")
         return cls(
             arm=arm[keep],
             name=name[keep],
             step=step[keep],
-            side=np.where(np.array(columns["side"], dtype=object)[keep] == "buy", 1.0, -1.0),
+            side=np.where(side == "buy", 1.0, -1.0),
             requested=number("requested"),
             quantity=number("quantity"),
             price=number("price"),
@@ -203,11 +275,16 @@ class _Orders:
             limit=number("limit_price"),
             clipped=np.array(columns["clipped"], dtype=bool)[keep],
             clipped_to=number("clipped_to"),
-            status=np.array(columns["status"], dtype=object)[keep],
+            status=status[keep],
         )
 
     def fills(self, path: MarketPath) -> at.Fills:
-        filled = ((self.status == "filled") | (self.status == "partial")) & (self.quantity > 0)
+        filled = (self.status == "filled") | (self.status == "partial")
+        for key in ("quantity", "price", "fee"):
+            values = getattr(self, key)[filled]
+            if (bad := ~(np.isfinite(values) & (values >= 0))).any():
+                raise _bad_orders(f"a filled order's {key} is {float(values[bad][0])}")
+        filled &= self.quantity > 0
         step, name = self.step[filled], self.name[filled]
         rows = path.warmup_steps + step
         return at.Fills(
@@ -221,6 +298,28 @@ class _Orders:
             open=path.open[rows, name],
             half_spread=path.half_spread[rows, name],
         )
+
+
+def _whole(values: list[Any], key: str) -> np.ndarray:
+    try:
+        return np.array(values, dtype=np.int64)
+    except (TypeError, ValueError):
+        raise _bad_orders(f"{key} is not a whole number in every row") from None
+
+
+def _refuse_other_symbols(symbols: np.ndarray, path: MarketPath) -> None:
+    known = path.universe.symbols
+    raise ConfigError(
+        f"filled orders name {sorted(set(map(str, symbols)))}, which the market path does not "
+        f"trade (its symbols: {', '.join(known[:8])}{' ...' if len(known) > 8 else ''}): "
+        "pass the orders and the market path of the same run"
+    )
+
+
+def _bad_orders(problem: str) -> ConfigError:
+    return ConfigError(
+        f"the orders cannot be split: {problem}. Pass results.orders as the run returned it"
+    )
 
 
 def _components(
@@ -347,6 +446,8 @@ def attribution_per_seed(runs: Sequence[Any], component: str = "selection") -> p
             f"unknown attribution component {component!r}; choose from "
             f"{', '.join(ATTRIBUTION_COLUMNS[3:-1])}"
         )
+    if not runs:
+        raise ConfigError("attribution_per_seed needs at least one run (the Results of a seed)")
     rows: dict[Any, pd.Series] = {}
     for i, run in enumerate(runs):
         frame = getattr(run, "attribution", None)
