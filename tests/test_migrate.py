@@ -13,7 +13,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.errors import RecordingError
-from workbench.recordings import record, replay
+from workbench.recordings import migrate, record, replay
 from workbench.recordings.migrate import accept_new_columns, contained
 
 NEW = ("pnl_market_pct", "pnl_selection_pct")
@@ -118,3 +118,74 @@ def test_the_cli_accepts_new_columns_and_fails_on_a_refusal(
     assert main(["replay", str(moved), "--accept-new-columns"]) == 1
     out = capsys.readouterr().out
     assert "refused" in out and "results.scorecard[0].trades: 99 ->" in out
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def test_an_edited_expected_file_fails_a_replay_that_matches_the_manifest(
+    made: Path, tmp_path: Path
+) -> None:
+    folder = Path(shutil.copytree(made, tmp_path / "edited"))
+    path = folder / "expected_results.json"
+    path.write_text(path.read_text().replace('"trades": ', '"trades": 1', 1))
+    report = replay(folder, check=False)
+    assert report.digest == report.expected_digest and not report.matched
+    with pytest.raises(RecordingError, match=r"expected_results\.json is not the results the"):
+        replay(folder)
+
+
+def test_a_migration_stopped_between_its_two_writes_never_passes(
+    older: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real, writes = migrate.atomic_write, []
+
+    def killed_after_one(path: Path, text: str) -> Path:
+        writes.append(path.name)
+        if len(writes) == 2:
+            raise KeyboardInterrupt  # the process stopped before the manifest was written
+        return real(path, text)
+
+    monkeypatch.setattr(migrate, "atomic_write", killed_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        accept_new_columns(older)
+    monkeypatch.setattr(migrate, "atomic_write", real)
+    assert writes == ["expected_results.json", "manifest.json"]
+    assert not replay(older, check=False).matched
+    with pytest.raises(RecordingError, match="or a migration stopped between its two writes"):
+        accept_new_columns(older)
+
+
+def test_a_folder_that_cannot_be_written_is_refused_with_nothing_written(
+    older: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def denied(path: Path, text: str) -> Path:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    before = _files(older)
+    monkeypatch.setattr(migrate, "atomic_write", denied)
+    with pytest.raises(RecordingError, match=r"cannot write expected_results\.json \(Permission"):
+        accept_new_columns(older)
+    assert _files(older) == before
+
+
+def test_a_column_the_workbench_no_longer_derives_is_refused(made: Path, tmp_path: Path) -> None:
+    folder = Path(shutil.copytree(made, tmp_path / "removed"))
+    _as_before_the_columns(folder, lambda r: [row.update(old_metric=1.0) for row in r["scorecard"]])
+    migration = accept_new_columns(folder)
+    assert migration.status == "refused"
+    assert "results.scorecard[0].old_metric: recorded, missing now" in migration.differences
+
+
+def test_the_cli_migrates_the_others_when_one_recording_is_broken(
+    made: Path, tmp_path: Path, capsys
+) -> None:
+    root = tmp_path / "many"
+    broken, fine = (Path(shutil.copytree(made, root / name)) for name in ("a-broken", "b-fine"))
+    _as_before_the_columns(fine)
+    (broken / "expected_results.json").write_text("{}")
+    assert main(["replay", str(root), "--accept-new-columns"]) == 1
+    out = capsys.readouterr().out
+    assert "a-broken: refused: recording" in out and "b-fine: every recorded value unchanged" in out
+    assert replay(fine).matched

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,6 +30,20 @@ def differences(folder: Path, manifest: Mapping[str, Any], results: Results) -> 
     if len(lines) > _MAX_LINES:
         lines = [*lines[:_MAX_LINES], f"... and {len(lines) - _MAX_LINES} more"]
     return lines
+
+
+def edited_expected(folder: Path, digest: str) -> list[str]:
+    """The expected results file, where there is one, must be the results the digest
+    names: a replay that matches the manifest does not vouch for an edited file."""
+    expected_path = mf.recording_file(folder, mf.EXPECTED, "the expected results")
+    if not expected_path.is_file():
+        return []
+    if hashlib.sha256(expected_path.read_bytes()).hexdigest() == digest:
+        return []
+    return [
+        f"{mf.EXPECTED} is not the results the manifest's digest names, though the replay is: "
+        "it was edited (or a migration stopped half way); restore it from version control"
+    ]
 
 
 def _scorecard(expected: list[dict[str, Any]], now: list[dict[str, Any]]) -> list[str]:

@@ -10,6 +10,11 @@ scorecard must each be contained in the replayed ones, which may only add keys
 (a column in every scorecard row, a new table). Any changed or missing value, or
 a different number of rows, refuses the migration and lists the differences;
 nothing is written. Transcripts and the rest of the manifest are never touched.
+
+Each file is written atomically, the expected results first and the manifest
+last; a migration stopped between the two leaves a recording that replays as
+differing (its manifest names the old digest), never one that passes, and that
+a second migration refuses until both files are restored.
 """
 
 from __future__ import annotations
@@ -66,10 +71,23 @@ def accept_new_columns(path: str | Path) -> Migration:
         differences = ["the results digest differs, but no value and no key does"]
     if differences:
         return Migration(folder, "refused", added, differences)
-    atomic_write(folder / mf.EXPECTED, report.results.to_json())
     manifest = {**manifest, "expected": {"digest": report.results.digest(), "scorecard": card}}
-    atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last, as record does
+    _write(folder, mf.EXPECTED, report.results.to_json())
+    _write(folder, mf.MANIFEST, mf.manifest_text(manifest))  # last, as record does
     return Migration(folder, "accepted", added)
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    """One file of the migration, atomically; a failure names what was (not) written."""
+    try:
+        atomic_write(folder / name, text)
+    except OSError as exc:
+        done = "nothing was written" if name == mf.EXPECTED else f"{mf.EXPECTED} was written"
+        raise RecordingError(
+            f"recording {folder}: cannot write {name} ({exc.strerror or exc}); {done}. Make "
+            "the folder writable and accept again"
+            + (" after restoring both files from version control" if name == mf.MANIFEST else "")
+        ) from exc
 
 
 def _recorded_results(folder: Path, manifest: dict[str, Any]) -> Any:
@@ -83,8 +101,10 @@ def _recorded_results(folder: Path, manifest: dict[str, Any]) -> Any:
     text = expected.read_bytes()
     if hashlib.sha256(text).hexdigest() != manifest["expected"]["digest"]:
         raise RecordingError(
-            f"recording {folder}: {mf.EXPECTED} is not the results the manifest's digest names "
-            "(edited?); restore it from version control or record again"
+            f"recording {folder}: {mf.EXPECTED} is not the results the manifest's digest names: "
+            "it was edited, or a migration stopped between its two writes. Restore both files "
+            f"({mf.EXPECTED} and {mf.MANIFEST}) from version control and accept again, or "
+            "record again"
         )
     return json.loads(text)
 

@@ -37,7 +37,7 @@ from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import resolve
 from workbench.recordings import manifest as mf
-from workbench.recordings.compare import differences
+from workbench.recordings.compare import differences, edited_expected
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
 from workbench.transcript import atomic_write
 
@@ -252,6 +252,8 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
     report = ReplayReport(folder, results, manifest["expected"]["digest"], results.digest())
     if report.digest != report.expected_digest:
         report.differences = differences(folder, manifest, results)
+    else:
+        report.differences = edited_expected(folder, report.digest)
     if check and not report.matched:
         raise RecordingError(report.summary())
     return report
