@@ -127,3 +127,27 @@ def test_a_refused_order_may_name_a_symbol_the_market_does_not_trade(run) -> Non
     refused = orders.iloc[:1].assign(symbol="HALLUCINATED", status="refused", quantity=0.0)
     with_it = pd.concat([orders, refused.assign(price=np.nan)], ignore_index=True)
     assert _split(run, with_it).equals(run[0].attribution)
+
+
+def test_a_run_whose_split_does_not_sum_keeps_its_results_and_leaves_the_shares_empty(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run is never lost over its derived view: were the split ever inconsistent (a
+    bug), the run returns whole, warns, and shows no market or selection share."""
+    from workbench.evaluation import attribution_frame
+
+    honest = attribution_frame._components
+
+    def off_by_one(*args, **kwargs):
+        parts = honest(*args, **kwargs)
+        parts["market"] = parts["market"] + 1.0
+        return parts
+
+    monkeypatch.setattr(attribution_frame, "_components", off_by_one)
+    with pytest.warns(RuntimeWarning, match="attribution is inconsistent"):
+        results = evaluate(ARMS, seed=3, universe=5, days=2)
+    card = results.scorecard
+    assert card["pnl_market_pct"].isna().all() and card["pnl_selection_pct"].isna().all()
+    assert card.loc["momentum", "trades"] > 0 and len(results.equity) == 12
+    with pytest.raises(ConfigError, match="do not account for the equity"):
+        _split((results, World(seed=3, universe=list(results.meta["symbols"]), days=2)))

@@ -59,6 +59,7 @@ class Attribution:
     steps_per_day: int
     parts: Mapping[str, np.ndarray]
     estimated: bool
+    unexplained: str | None = None  # why the parts do not sum to the P&L (None: they do)
 
     def by_arm(self, source: str) -> dict[str, np.ndarray]:
         """``source`` per step, one array per arm."""
@@ -93,6 +94,7 @@ def split_pnl(
     capital: float,
     intervals: Mapping[str, int],
     method: Method | None = None,
+    strict: bool = True,
 ) -> Attribution:
     """Split every arm's P&L per step by source.
 
@@ -104,7 +106,10 @@ def split_pnl(
 
     Orders and equity that do not belong together (a column missing, a price that
     is not a number, a symbol of another universe, orders that do not account for
-    the equity's moves) are refused with a ``ConfigError``, never split.
+    the equity's moves) are refused with a ``ConfigError``, never split. With
+    ``strict=False`` (a run splitting its own orders, which must not lose the run
+    over a derived view) parts that do not sum are returned with the reason in
+    ``Attribution.unexplained`` instead.
     """
     method = _method(path, method)
     arms, steps = list(equity.columns), len(equity)
@@ -119,8 +124,12 @@ def split_pnl(
     parts["bust_floor"] = _bust_floor(path, fills, held, curve, capital, bust, first)
     parts["pnl"] = np.diff(curve, axis=1, prepend=capital)
     parts.update(_lost(path, read, arms, steps, intervals))
-    _refuse_unexplained_pnl(parts, arms, path.steps_per_day, curve, capital)
-    return Attribution(tuple(arms), steps, path.steps_per_day, parts, method == "regression")
+    unexplained = _unexplained_pnl(parts, arms, path.steps_per_day, curve, capital)
+    if unexplained and strict:
+        raise ConfigError(f"{unexplained}. Pass the orders and equity of the same run, whole")
+    return Attribution(
+        tuple(arms), steps, path.steps_per_day, parts, method == "regression", unexplained
+    )
 
 
 def _order_columns(orders: pd.DataFrame | OrderRows) -> dict[str, list[Any]]:
@@ -174,26 +183,27 @@ def _equity_curve(path: MarketPath, equity: pd.DataFrame) -> np.ndarray:
     return curve
 
 
-def _refuse_unexplained_pnl(
+def _unexplained_pnl(
     parts: Mapping[str, np.ndarray],
     arms: list[str],
     steps_per_day: int,
     curve: np.ndarray,
     capital: float,
-) -> None:
-    """The components sum to the equity's move at every step, or the orders are not the
-    equity's (another run, rows missing or edited): a split of them would be wrong."""
+) -> str | None:
+    """None when the components sum to the equity's move at every step; otherwise where
+    they do not: the orders are not the equity's (another run, rows missing or edited)."""
     summed = np.sum([parts[name] for name in at.COMPONENTS], axis=0)
     scale = np.maximum(np.abs(np.concatenate([np.full((len(arms), 1), capital), curve], 1)), 1.0)
     off = np.abs(summed - parts["pnl"]) > 1e-8 * np.maximum(scale[:, 1:], scale[:, :-1])
-    if off.any():
-        arm, k = np.argwhere(off)[0]
-        day, step = divmod(int(k), steps_per_day)
-        raise ConfigError(
-            f"the orders do not account for the equity of arm {arms[arm]!r} at day {day} "
-            f"step {step}: they make {summed[arm, k]:.2f}, the equity moved "
-            f"{parts['pnl'][arm, k]:.2f}. Pass the orders and equity of the same run, whole"
-        )
+    if not off.any():
+        return None
+    arm, k = np.argwhere(off)[0]
+    day, step = divmod(int(k), steps_per_day)
+    return (
+        f"the orders do not account for the equity of arm {arms[arm]!r} at day {day} "
+        f"step {step}: they make {summed[arm, k]:.2f}, the equity moved "
+        f"{parts['pnl'][arm, k]:.2f}"
+    )
 
 
 def _method(path: MarketPath, method: Method | None) -> Method:

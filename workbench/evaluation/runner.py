@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
@@ -30,7 +31,7 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.evaluation.arms import resolve_arms
-from workbench.evaluation.attribution_frame import split_pnl
+from workbench.evaluation.attribution_frame import Attribution, split_pnl
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
@@ -331,10 +332,12 @@ class _Run:
             equity,
             capital=self.options.capital,
             intervals=dict(zip(self.names, self.intervals, strict=True)),
+            strict=False,
         )
         tallies = [self._tally(i) for i in range(len(self.arms))]
-        sources = {source: attribution.by_arm(source) for source in ("market", "selection")}
-        card = build_scorecard(equity, orders, tallies, w.steps_per_day, sources)
+        card = build_scorecard(
+            equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution)
+        )
         meta = {
             **w.describe(),
             "roster": list(self.names),
@@ -385,3 +388,22 @@ def _first_leaf(group: BaseExceptionGroup) -> BaseException:
     """The first original exception inside a (possibly nested) exception group."""
     first = group.exceptions[0]
     return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+def _scorecard_sources(attribution: Attribution) -> dict[str, dict[str, np.ndarray]]:
+    """The market and selection P&L per step by arm; NaN, and a warning, when the split
+    does not sum to the P&L (a bug to report: the run itself is kept whole)."""
+    sources = {name: attribution.by_arm(name) for name in ("market", "selection")}
+    if attribution.unexplained is None:
+        return sources
+    warnings.warn(
+        f"P&L attribution is inconsistent: {attribution.unexplained}. The scorecard's "
+        "pnl_market_pct and pnl_selection_pct are left empty; the run's equity, orders and "
+        "transcripts are unaffected. Please report this as a workbench bug.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    return {
+        name: {arm: np.full_like(v, np.nan) for arm, v in by_arm.items()}
+        for name, by_arm in sources.items()
+    }
