@@ -65,6 +65,11 @@ def test_one_memory_serves_one_arm_at_a_time() -> None:
         evaluate(arms, seed=1, **SMALL)
 
 
+def test_roles_are_refused_on_an_arm_that_reflects_as_one() -> None:
+    with pytest.raises(ConfigError, match="picks a committee's reflecting roles"):
+        remembering_learner(memory=Memory(roles=["trader"]))
+
+
 def test_a_replay_rebuilds_a_persisted_memory_from_its_transcript_alone(tmp_path: Path) -> None:
     path = tmp_path / "lessons.json"
     evaluate([remembering_learner(memory=Memory(path=path))], seed=1, **SMALL)

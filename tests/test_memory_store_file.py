@@ -125,3 +125,14 @@ def test_a_folder_is_not_a_store(tmp_path: Path) -> None:
 def test_roles_are_a_list_of_names_not_one_string() -> None:
     with pytest.raises(ConfigError, match=r"roles is a list of role names.*'trader'"):
         Memory(roles="trader")
+
+
+def test_a_store_that_could_not_be_written_is_refused_before_the_run(tmp_path: Path) -> None:
+    """Found at the start, not after the run has paid for its model calls."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the store's folder should be")
+    steps: list[int] = []
+    arm = remembering_learner(memory=Memory(path=blocker / "lessons.json"))
+    with pytest.raises(ConfigError, match="cannot be written"):
+        evaluate([arm], seed=1, on_step=lambda k, total, equity: steps.append(k), **SMALL)
+    assert steps == [] and blocker.read_text().startswith("a file")

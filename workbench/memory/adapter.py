@@ -53,6 +53,11 @@ class Remembers(BaseAdapter):
         **kwargs: Any,
     ) -> None:
         self.memory = as_memory(memory)
+        if self.memory is not None and self.memory.roles is not None:
+            raise ConfigError(
+                f"Memory(roles={list(self.memory.roles)!r}) picks a committee's reflecting "
+                "roles; an adapter arm reflects as one, so leave roles out here"
+            )
         self.reflection = Reflection(self.memory) if self.memory is not None else None
         self.reflect_model = _model(reflect)
         self.reflect_name = reflect_name or getattr(self.reflect_model, "name", None)

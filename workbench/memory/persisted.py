@@ -173,18 +173,37 @@ def save(
     path: Path, entry: dict[str, Any], learnt: list[Lesson], replaced: list[dict[str, Any]]
 ) -> None:
     """Add this run (``entry``) and the lessons it ``learnt`` to the file as it is now."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(path):
-        runs, lessons = without(read(path), replaced)
-        written = [{**lesson.to_json(), "run": lesson.run} for lesson in lessons]
-        written += [{**lesson.to_json(), "run": len(runs)} for lesson in learnt]
-        data = {"format": FORMAT, "version": VERSION, "runs": [*runs, entry], "lessons": written}
-        atomic_write(path, canonical_json(data, indent=1) + "\n")
+    try:
+        with _locked(path):
+            runs, lessons = without(read(path), replaced)
+            written = [{**lesson.to_json(), "run": lesson.run} for lesson in lessons]
+            written += [{**lesson.to_json(), "run": len(runs)} for lesson in learnt]
+            runs.append(entry)
+            data = {"format": FORMAT, "version": VERSION, "runs": runs, "lessons": written}
+            atomic_write(path, canonical_json(data, indent=1) + "\n")
+    except OSError as exc:
+        raise ConfigError(
+            f"memory store {path} could not be written ({exc}); the run's lessons are in its "
+            "transcript: make the folder writable and resume the run with prior= to keep them"
+        ) from None
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before a run pays for anything, a store that could not be written at its end."""
+    try:
+        with _locked(path):
+            pass
+    except OSError as exc:
+        raise ConfigError(
+            f"memory store {path} cannot be written ({exc}); pass a path in a folder you can "
+            "write, or none (a fresh memory for this run)"
+        ) from None
 
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
     """Runs sharing a store write it one at a time (an advisory lock; POSIX, none elsewhere)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_name(path.name + ".lock"), "a") as handle:
         try:
             import fcntl
@@ -195,4 +214,13 @@ def _locked(path: Path) -> Iterator[None]:
         yield
 
 
-__all__ = ["FORMAT", "VERSION", "claim", "read", "run_entry", "save", "without"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "check_writable",
+    "claim",
+    "read",
+    "run_entry",
+    "save",
+    "without",
+]

@@ -84,6 +84,7 @@ class Memory:
         elif self.path is not None:
             stored = persisted.read(self.path)
             self._replaced = persisted.claim(self.path, stored[0], run)
+            persisted.check_writable(self.path)
             self.store.carry(persisted.without(stored, self._replaced)[1])
             self._entry = persisted.run_entry(run)
         self._arm = run.arm
