@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -41,6 +42,7 @@ from workbench.engine.volatility import LogVariance, decay, mixing_scale
 TRADING_DAYS = 252
 _LOG_TYPICAL_PRICE = portable.log_of(60.0)  # names start around $60
 _LOG_1E4 = portable.log_of(1e4)
+_Number = TypeVar("_Number", float, np.ndarray)
 _FINISH_BLOCK = 1 << 16  # name-steps finished at once, so temporaries stay small in any run
 # one independent stream per source, so no draw moves when another source's length changes
 _STREAMS = (
@@ -235,7 +237,7 @@ class _DaySimulator:
         self.p, self.t, self.rngs = p, traits, rngs
         self.steps, self.ticks = steps_per_day, ticks_per_step
         self.market = LogVariance(
-            np.array([p["market_vol"] * p["market_vol"] / TRADING_DAYS]),
+            np.array([_square(p["market_vol"]) / TRADING_DAYS]),
             p,
             leverage=p["market_leverage"],
             rng=rngs["market_vol"],
@@ -246,7 +248,7 @@ class _DaySimulator:
             leverage=p["idio_leverage"],
             rng=rngs["idio_vol"],
         )
-        self.sector_var = p["sector_vol"] * p["sector_vol"] / TRADING_DAYS
+        self.sector_var = _square(p["sector_vol"]) / TRADING_DAYS
         self.log_fair = portable.log(traits.price)
         self.mispricing = np.zeros(traits.beta.size)
         self._prepare_mispricing(p, steps_per_day * ticks_per_step)
@@ -490,7 +492,7 @@ class _DaySimulator:
         )
 
 
-def _square(x):  # x * x: Python's ** on a float calls the C library's pow
+def _square(x: _Number) -> _Number:  # not x ** 2: a float's ** is the C library's pow
     return x * x
 
 
