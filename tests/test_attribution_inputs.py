@@ -129,25 +129,30 @@ def test_a_refused_order_may_name_a_symbol_the_market_does_not_trade(run) -> Non
     assert _split(run, with_it).equals(run[0].attribution)
 
 
-def test_a_run_whose_split_does_not_sum_keeps_its_results_and_leaves_the_shares_empty(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("breakage", ["off_by_one", "nan", "refused"])
+def test_a_run_whose_split_cannot_be_trusted_keeps_its_results_and_leaves_it_out(
+    monkeypatch: pytest.MonkeyPatch, breakage: str
 ) -> None:
-    """A run is never lost over its derived view: were the split ever inconsistent (a
-    bug), the run returns whole, warns, and shows no market or selection share."""
+    """A run is never lost over its derived view: were the split ever wrong (a bug), the
+    run returns whole, warns, and shows no market or selection share and no rows."""
     from workbench.evaluation import attribution_frame
 
     honest = attribution_frame._components
 
-    def off_by_one(*args, **kwargs):
+    def broken(*args, **kwargs):
+        if breakage == "refused":
+            raise ConfigError("a check the run's own orders should never fail")
         parts = honest(*args, **kwargs)
-        parts["market"] = parts["market"] + 1.0
+        parts["market"] = parts["market"] + (1.0 if breakage == "off_by_one" else np.nan)
         return parts
 
-    monkeypatch.setattr(attribution_frame, "_components", off_by_one)
-    with pytest.warns(RuntimeWarning, match="attribution is inconsistent"):
+    monkeypatch.setattr(attribution_frame, "_components", broken)
+    with pytest.warns(RuntimeWarning, match="attribution is left out of these results"):
         results = evaluate(ARMS, seed=3, universe=5, days=2)
     card = results.scorecard
     assert card["pnl_market_pct"].isna().all() and card["pnl_selection_pct"].isna().all()
     assert card.loc["momentum", "trades"] > 0 and len(results.equity) == 12
-    with pytest.raises(ConfigError, match="do not account for the equity"):
-        _split((results, World(seed=3, universe=list(results.meta["symbols"]), days=2)))
+    assert results.attribution.empty and "market" in results.attribution.columns
+    if breakage != "refused":  # the same split asked for by hand is refused, not returned
+        with pytest.raises(ConfigError, match="do not account for the equity"):
+            _split((results, World(seed=3, universe=list(results.meta["symbols"]), days=2)))

@@ -410,3 +410,42 @@ def test_arms_asked_in_turn_leave_the_loop_free_between_decision_points() -> Non
 
     at_step = asyncio.run(go())
     assert at_step[-1] - at_step[0] >= 11  # the loop ran at each of the 11 later decision points
+
+
+class _EndsBadly(Agent):
+    inline = True
+
+    def __init__(self, name: str, fails: bool) -> None:
+        super().__init__(name)
+        self.fails, self.ended, self.completed = fails, False, False
+
+    def decide(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"actions": []}
+
+    def run_completed(self) -> None:
+        self.completed = True
+
+    def end(self) -> None:
+        self.ended = True
+        if self.fails:
+            raise OSError("disk full")
+
+
+def test_every_arm_ends_though_one_fails_and_that_failure_is_raised_after() -> None:
+    arms = [_EndsBadly("first", fails=True), _EndsBadly("second", fails=False)]
+    with pytest.raises(OSError, match="disk full") as raised:
+        evaluate(arms, seed=1, universe=3, days=2)
+    assert all(arm.ended and arm.completed for arm in arms)
+    assert "arm 'first'" in " ".join(raised.value.__notes__)
+
+
+def test_a_run_stopped_by_an_error_keeps_it_and_notes_an_arm_that_failed_to_end() -> None:
+    class Broken(_EndsBadly):
+        def decide(self, payload: dict[str, Any]) -> dict[str, Any]:
+            raise ValueError("the agent's own bug")
+
+    arms = [_EndsBadly("first", fails=True), Broken("broken", fails=False)]
+    with pytest.raises(FrameworkError, match="the agent's own bug") as raised:
+        evaluate(arms, seed=1, universe=3, days=2, on_error="raise")
+    assert all(arm.ended and not arm.completed for arm in arms)
+    assert any("disk full" in note for note in raised.value.__notes__)

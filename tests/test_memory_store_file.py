@@ -52,6 +52,34 @@ def test_a_stopped_run_resumes_on_its_store_and_takes_its_own_place(tmp_path: Pa
     assert [lesson["run"] for lesson in stored["lessons"]] == [0] * 4 + [1] * 4
 
 
+def test_a_run_saved_between_the_stop_and_the_resume_does_not_make_it_pay_again(
+    tmp_path: Path,
+) -> None:
+    """The resumed run starts with what the stopped one started with, so its prompts and
+    the answers ``prior=`` holds for them are the same."""
+    path, journal = _stopped_run(tmp_path)
+    evaluate([remembering_learner(memory=Memory(path=path))], seed=5, **SMALL)  # saved since
+    memory = Memory(path=path)
+    arm = remembering_learner(memory=memory, mode="record", transcript=journal, prior=journal)
+    evaluate([arm], seed=1, **SMALL)
+    assert {e.run for e in memory.store if e.run is not None} == {0}, "seed 5 not carried in"
+    assert arm.calls_made == 4, "as without the run in between"
+    stored = json.loads(path.read_text())
+    assert [(r["seed"], r["complete"]) for r in stored["runs"]] == [(9, True), (5, True), (1, True)]
+
+
+def test_a_run_that_reached_its_end_is_complete_though_its_arm_stopped_early(
+    tmp_path: Path,
+) -> None:
+    """An arm out of budget (or bust) is not asked at the last step, but the run went on
+    to the end: its path is learnt, and running it again is refused."""
+    path = tmp_path / "lessons.json"
+    evaluate([remembering_learner(memory=Memory(path=path), max_calls=3)], seed=1, **SMALL)
+    assert [r["complete"] for r in json.loads(path.read_text())["runs"]] == [True]
+    with pytest.raises(MemoryLeak, match="remember the future"):
+        evaluate([remembering_learner(memory=Memory(path=path))], seed=1, **SMALL)
+
+
 def test_only_the_stopped_run_itself_may_run_again_on_its_path(tmp_path: Path) -> None:
     path, _ = _stopped_run(tmp_path)
     before = path.read_bytes()

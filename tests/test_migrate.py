@@ -182,10 +182,15 @@ def test_the_cli_migrates_the_others_when_one_recording_is_broken(
     made: Path, tmp_path: Path, capsys
 ) -> None:
     root = tmp_path / "many"
-    broken, fine = (Path(shutil.copytree(made, root / name)) for name in ("a-broken", "b-fine"))
+    names = ("a-broken", "b-fine", "c-impossible")
+    broken, fine, impossible = (Path(shutil.copytree(made, root / name)) for name in names)
     _as_before_the_columns(fine)
     (broken / "expected_results.json").write_text("{}")
+    manifest = json.loads((impossible / "manifest.json").read_text())
+    (impossible / "manifest.json").write_text(json.dumps({**manifest, "days": 0}))
     assert main(["replay", str(root), "--accept-new-columns"]) == 1
     out = capsys.readouterr().out
-    assert "a-broken: refused: recording" in out and "b-fine: every recorded value unchanged" in out
+    assert "a-broken: refused: RecordingError: recording" in out
+    assert "c-impossible: refused: ConfigError: days must be between" in out
+    assert "b-fine: every recorded value unchanged" in out and "2 of 3 recordings refused" in out
     assert replay(fine).matched

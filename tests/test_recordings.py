@@ -256,3 +256,19 @@ def test_the_pytest_plugin_turns_each_recording_into_a_test(made: Path, tmp_path
     assert run.returncode == 1, output
     assert "1 failed, 1 passed" in run.stdout, output
     assert "RecordingError" in run.stdout and "replay differs" in run.stdout, output
+
+
+def test_git_never_converts_the_line_endings_of_a_recording() -> None:
+    """Replays check recorded files byte for byte; a checkout that turned LF into CRLF
+    (Git for Windows' default) would make every shipped recording look edited."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    probe = "recordings/callable-sync-trend/expected_results.json"
+    done = subprocess.run(
+        ["git", "check-attr", "text", probe], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == f"{probe}: text: unset"

@@ -143,6 +143,10 @@ class Agent:
     ) -> None:
         """Called after the market executed this arm's decision."""
 
+    def run_completed(self) -> None:
+        """Called once, before ``end``, when the run reached its last step (not when it
+        stopped early): what the arm learnt covers the whole market path."""
+
     def end(self) -> None:
         """Called once after the market closes (or the run stopped)."""
 

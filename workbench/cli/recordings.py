@@ -80,15 +80,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _accept_new_columns(folders: list[Path]) -> int:
-    from workbench.errors import RecordingError
+    from workbench.errors import WorkbenchError
     from workbench.recordings.migrate import accept_new_columns
 
     refused = 0
     for folder in folders:  # one broken recording does not stop the others' migration
         try:
             migration = accept_new_columns(folder)
-        except RecordingError as exc:
-            print(f"{folder}: refused: {exc}", flush=True)
+        except WorkbenchError as exc:  # e.g. a framework not installed, a replay miss
+            print(f"{folder}: refused: {type(exc).__name__}: {exc}", flush=True)
             refused += 1
             continue
         print(migration.summary(), flush=True)

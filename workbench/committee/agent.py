@@ -169,6 +169,11 @@ class Committee(BaseAdapter):
             raise ConfigError(f"committee {self.name!r} has no memory; build it with memory=")
         return self.memory.store.frame()
 
+    def run_completed(self) -> None:
+        super().run_completed()
+        if self.memory is not None:
+            self.memory.reflection.run_completed()
+
     def end(self) -> None:
         super().end()
         if self.memory is not None:

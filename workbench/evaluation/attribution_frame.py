@@ -194,7 +194,8 @@ def _unexplained_pnl(
     they do not: the orders are not the equity's (another run, rows missing or edited)."""
     summed = np.sum([parts[name] for name in at.COMPONENTS], axis=0)
     scale = np.maximum(np.abs(np.concatenate([np.full((len(arms), 1), capital), curve], 1)), 1.0)
-    off = np.abs(summed - parts["pnl"]) > 1e-8 * np.maximum(scale[:, 1:], scale[:, :-1])
+    # not "> tolerance": a NaN part compares False with anything and must count as off
+    off = ~(np.abs(summed - parts["pnl"]) <= 1e-8 * np.maximum(scale[:, 1:], scale[:, :-1]))
     if not off.any():
         return None
     arm, k = np.argwhere(off)[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import sys
 import time
 import warnings
 from collections.abc import Mapping, Sequence
@@ -25,13 +26,14 @@ from workbench.engine import margin
 from workbench.engine.execution import Executor, OrderRecord, Portfolio
 from workbench.errors import (
     BudgetExhausted,
+    ConfigError,
     DecisionError,
     FrameworkError,
     RunError,
     WorkbenchError,
 )
 from workbench.evaluation.arms import resolve_arms
-from workbench.evaluation.attribution_frame import Attribution, split_pnl
+from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS, Attribution, split_pnl
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
@@ -129,6 +131,8 @@ class _Run:
                 arm.begin(self._run_info(i))
                 begun.append(arm)
             await self._trade()
+            for arm in self.arms:
+                arm.run_completed()
         except WorkbenchError as exc:
             if self.marked:
                 exc.results = self._results()
@@ -136,8 +140,7 @@ class _Run:
             raise
         finally:
             self.progress.close()
-            for arm in begun:
-                arm.end()
+            _end_every(begun)
         return self._results()
 
     def _run_info(self, i: int) -> RunInfo:
@@ -326,17 +329,10 @@ class _Run:
         rows = [(arm, day, step, *record) for arm, day, step, record in self.orders]
         orders = pd.DataFrame(rows, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
-        attribution = split_pnl(
-            self.path,
-            rows,
-            equity,
-            capital=self.options.capital,
-            intervals=dict(zip(self.names, self.intervals, strict=True)),
-            strict=False,
-        )
+        attribution = self._attribution(rows, equity)
         tallies = [self._tally(i) for i in range(len(self.arms))]
         card = build_scorecard(
-            equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution)
+            equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution, equity)
         )
         meta = {
             **w.describe(),
@@ -352,8 +348,40 @@ class _Run:
             orders=orders,
             errors=errors,
             meta=meta,
-            attribution=attribution.frame(),
+            attribution=(
+                attribution.frame()
+                if attribution
+                else pd.DataFrame(columns=list(ATTRIBUTION_COLUMNS))
+            ),
         )
+
+    def _attribution(self, rows: list[tuple[Any, ...]], equity: pd.DataFrame) -> Attribution | None:
+        """The run's own split, or None with a warning if it cannot be trusted: the run is
+        never lost (nor the error that stopped it hidden) over a view derived from it."""
+        try:
+            split = split_pnl(
+                self.path,
+                rows,
+                equity,
+                capital=self.options.capital,
+                intervals=dict(zip(self.names, self.intervals, strict=True)),
+                strict=False,
+            )
+        except ConfigError as exc:
+            reason = str(exc)
+        else:
+            if split.unexplained is None:
+                return split
+            reason = split.unexplained
+        warnings.warn(
+            f"P&L attribution is left out of these results: {reason}. The scorecard's "
+            "pnl_market_pct and pnl_selection_pct are empty and results.attribution has no "
+            "rows; the run's equity, orders and transcripts are unaffected. Please report "
+            "this as a workbench bug.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
 
     def _tally(self, i: int) -> ArmTally:
         arm_usage, state = self.arms[i].usage, self.states[i]
@@ -390,20 +418,29 @@ def _first_leaf(group: BaseExceptionGroup) -> BaseException:
     return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
-def _scorecard_sources(attribution: Attribution) -> dict[str, dict[str, np.ndarray]]:
-    """The market and selection P&L per step by arm; NaN, and a warning, when the split
-    does not sum to the P&L (a bug to report: the run itself is kept whole)."""
-    sources = {name: attribution.by_arm(name) for name in ("market", "selection")}
-    if attribution.unexplained is None:
-        return sources
-    warnings.warn(
-        f"P&L attribution is inconsistent: {attribution.unexplained}. The scorecard's "
-        "pnl_market_pct and pnl_selection_pct are left empty; the run's equity, orders and "
-        "transcripts are unaffected. Please report this as a workbench bug.",
-        RuntimeWarning,
-        stacklevel=2,
-    )
-    return {
-        name: {arm: np.full_like(v, np.nan) for arm, v in by_arm.items()}
-        for name, by_arm in sources.items()
-    }
+def _scorecard_sources(
+    attribution: Attribution | None, equity: pd.DataFrame
+) -> dict[str, dict[str, np.ndarray]]:
+    """The market and selection P&L per step by arm (NaN when the split was left out)."""
+    if attribution is None:
+        empty = {str(arm): np.full(len(equity), np.nan) for arm in equity.columns}
+        return {"market": empty, "selection": empty}
+    return {name: attribution.by_arm(name) for name in ("market", "selection")}
+
+
+def _end_every(arms: list[Agent]) -> None:
+    """``end`` every arm, even after one fails; the first failure is raised after them all,
+    or, when the run is already stopping on an error, noted on that error instead."""
+    failures: list[BaseException] = []
+    for arm in arms:
+        try:
+            arm.end()
+        except Exception as exc:  # every arm still ends: each may hold a file or a process
+            exc.add_note(f"raised by arm {arm.name!r} as its run ended")
+            failures.append(exc)
+    stopping = sys.exc_info()[1]
+    if stopping is not None:
+        for failure in failures:
+            stopping.add_note(f"also, as the run ended: {type(failure).__name__}: {failure}")
+    elif failures:
+        raise failures[0]

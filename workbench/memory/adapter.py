@@ -94,6 +94,11 @@ class Remembers(BaseAdapter):
             assert self.memory is not None
             self.recorder.update_meta(memory={"carried": self.memory.carried()})
 
+    def run_completed(self) -> None:
+        super().run_completed()
+        if self.reflection is not None:
+            self.reflection.run_completed()
+
     def end(self) -> None:
         super().end()
         if self.reflection is not None:

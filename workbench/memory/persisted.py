@@ -168,6 +168,17 @@ def without(stored: Stored, replaced: list[dict[str, Any]]) -> Stored:
     ]
 
 
+def carried_into(stored: Stored, replaced: list[dict[str, Any]]) -> list[Lesson]:
+    """The lessons a run starts with: all of them, or for a resumed run those of the runs
+    listed before the run it replaces — what it started with the first time, so its
+    prompts, and so its ``prior=`` answers, are the same (a run saved since is left out)."""
+    lessons = without(stored, replaced)[1]
+    if not replaced:
+        return lessons
+    first = next(i for i, entry in enumerate(stored[0]) if entry in replaced)
+    return [lesson for lesson in lessons if lesson.run is not None and lesson.run < first]
+
+
 # --- writing -------------------------------------------------------------------------------
 def save(
     path: Path, entry: dict[str, Any], learnt: list[Lesson], replaced: list[dict[str, Any]]
@@ -217,6 +228,7 @@ def _locked(path: Path) -> Iterator[None]:
 __all__ = [
     "FORMAT",
     "VERSION",
+    "carried_into",
     "check_writable",
     "claim",
     "read",

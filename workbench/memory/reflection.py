@@ -85,12 +85,6 @@ def _order_outcome(order: dict[str, Any], last: float) -> dict[str, Any]:
     }
 
 
-def last_decision(run: RunInfo) -> int:
-    """The trading step of a run's last decision (none is asked at its final close)."""
-    interval = run.decision_interval
-    return (run.days * run.steps_per_day - 2) // interval * interval
-
-
 def reflection_prompt(role: str, briefing: dict[str, Any]) -> str:
     """The prompt an adapter's reflecting model gets; ``read_reflection`` reads it back."""
     return f"ROLE {role} | PHASE {REFLECTION_PHASE}\n{REFLECT_INSTRUCTIONS}{_MARK}" + (
@@ -112,14 +106,15 @@ class Reflection:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self.pending: list[Pending] = []
-        self.last_index = -1  # the run's last decision; a store learns if it was reached
-        self.complete = True
+        self.complete = False  # the run reached its last step: its store learnt the path
 
     def open(self, run: RunInfo, carried: list[dict[str, Any]] | None = None) -> None:
         self.pending = []
-        self.last_index = last_decision(run)
-        self.complete = self.last_index < 0
+        self.complete = False
         self.memory.open(run, carried=carried)
+
+    def run_completed(self) -> None:
+        self.complete = True
 
     def close(self) -> None:
         self.pending = []
@@ -134,7 +129,6 @@ class Reflection:
         return ready
 
     def remember(self, request: DecisionRequest, situation: str, said: dict[str, str]) -> None:
-        self.complete = self.complete or request.index >= self.last_index
         payload = request.payload
         marks = {symbol: quote["last"] for symbol, quote in payload["symbols"].items()}
         self.pending.append(

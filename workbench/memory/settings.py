@@ -85,7 +85,7 @@ class Memory:
             stored = persisted.read(self.path)
             self._replaced = persisted.claim(self.path, stored[0], run)
             persisted.check_writable(self.path)
-            self.store.carry(persisted.without(stored, self._replaced)[1])
+            self.store.carry(persisted.carried_into(stored, self._replaced))
             self._entry = persisted.run_entry(run)
         self._arm = run.arm
 
