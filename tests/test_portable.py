@@ -94,7 +94,12 @@ def test_the_bits_do_not_depend_on_the_vector_extensions_numpy_uses() -> None:
 # the C library's functions, which glibc picks by CPU (FMA or not) when a program starts
 MATH_DISPATCHED = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt"}
 MATH_DISPATCHED |= {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh"}
-MATH_DISPATCHED |= {"erf", "erfc", "gamma", "lgamma"}
+MATH_DISPATCHED |= {"asinh", "acosh", "atanh", "hypot", "erf", "erfc", "gamma", "lgamma"}
+# NumPy samplers whose values pass through the C library's exp, log or pow (normal,
+# uniform, integers and standard_gamma's values are sums and products of draws)
+SAMPLERS = {"lognormal", "exponential", "standard_exponential", "standard_t", "pareto"}
+SAMPLERS |= {"weibull", "power", "laplace", "gumbel", "logistic", "rayleigh", "wald"}
+SAMPLERS |= {"vonmises", "beta", "logseries", "chisquare", "f", "noncentral_chisquare"}
 
 
 def _constant(node: ast.expr) -> bool:
@@ -107,16 +112,38 @@ def _constant(node: ast.expr) -> bool:
 def _dispatched_calls(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            module = node.value.id
-            if module in ("np", "numpy") and node.attr in DISPATCHED:
-                found.append(f"{path.name}:{node.lineno} np.{node.attr}")
-            if module == "math" and node.attr in MATH_DISPATCHED:
-                found.append(f"{path.name}:{node.lineno} math.{node.attr}")
-        # a float's ** is the C library's pow, and an array's is NumPy's dispatched power
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and not _constant(node):
-            found.append(f"{path.name}:{node.lineno} ** (use x * x or portable.power)")
+        found += [f"{path.name}:{node.lineno} {what}" for what in _dispatched(node)]
     return found
+
+
+def _dispatched(node: ast.AST) -> list[str]:
+    """What in ``node`` computes market data with machine-dependent maths."""
+    if isinstance(node, ast.Attribute):
+        module = node.value.id if isinstance(node.value, ast.Name) else None
+        if module in ("np", "numpy") and node.attr in DISPATCHED:
+            return [f"np.{node.attr}"]
+        if module == "math" and node.attr in MATH_DISPATCHED:
+            return [f"math.{node.attr}"]
+    if isinstance(node, ast.ImportFrom) and node.module in ("math", "numpy", "cmath"):
+        return [f"from {node.module} import {alias.name}" for alias in node.names]
+    if isinstance(node, ast.Import):
+        return [
+            f"import {a.name} as {a.asname}"
+            for a in node.names
+            if a.asname and a.name in ("math", "cmath")
+        ]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "pow":
+        return ["pow() (use x * x or portable.power)"]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        owner = node.func.value.id if isinstance(node.func.value, ast.Name) else None
+        if node.func.attr in SAMPLERS and owner != "portable":  # a Generator's method
+            return [f".{node.func.attr}() (draw normals and use portable.exp)"]
+    # a float's ** is the C library's pow, and an array's is NumPy's dispatched power
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and not _constant(node):
+        return ["** (use x * x or portable.power)"]
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Pow):
+        return ["**= (use x * x or portable.power)"]
+    return []
 
 
 def test_the_engine_uses_only_portable_transcendentals() -> None:
@@ -135,6 +162,8 @@ def test_the_rule_catches_a_dispatched_call(tmp_path: Path) -> None:
     bad.write_text(
         "import math\nimport numpy as np\n"
         "y = np.exp(x) + z ** k + w**2 + math.exp(v) + math.log(60.0) + 2**20 + math.sqrt(u)\n"
+        "from math import exp\nimport math as m\nv = rng.lognormal(0, 1) + pow(a, b)\n"
+        "v **= 3\nq = rng.normal(0, 1) + rng.standard_normal(3)\n"
     )
     assert sorted(_dispatched_calls(bad)) == [
         "bad.py:3 ** (use x * x or portable.power)",
@@ -142,6 +171,11 @@ def test_the_rule_catches_a_dispatched_call(tmp_path: Path) -> None:
         "bad.py:3 math.exp",
         "bad.py:3 math.log",
         "bad.py:3 np.exp",
+        "bad.py:4 from math import exp",
+        "bad.py:5 import math as m",
+        "bad.py:6 .lognormal() (draw normals and use portable.exp)",
+        "bad.py:6 pow() (use x * x or portable.power)",
+        "bad.py:7 **= (use x * x or portable.power)",
     ]
 
 

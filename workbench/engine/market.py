@@ -162,9 +162,9 @@ def _draw_traits(preset: Preset, universe: Universe, rng: np.random.Generator) -
     sector = np.asarray(universe.sector_index(), dtype=np.int64)
     return _NameTraits(
         beta=np.clip(rng.normal(1.0, 0.25, n), 0.3, 2.0),
-        idio_vol=preset["idio_vol"] * rng.lognormal(0.0, 0.25, n),
+        idio_vol=preset["idio_vol"] * _lognormal(rng, 0.25, n),
         price=portable.exp(rng.normal(_LOG_TYPICAL_PRICE, 0.6, n)),
-        volume=preset["base_volume"] * rng.lognormal(0.0, 0.5, n),
+        volume=preset["base_volume"] * _lognormal(rng, 0.5, n),
         sector=sector,
         sectors=int(sector.max()) + 1,
     )
@@ -424,7 +424,7 @@ class _DaySimulator:
         self.stress[day] = np.sqrt((factor_var + var.idio) / self.typical_var)
         today = factor_var * _square(s.market_mix) + var.idio * _square(s.idio_mix)
         self.intensity[day] = np.sqrt(today / self.typical_var)
-        noise = self.rngs["volume"].lognormal(0.0, p["volume_noise"], (self.steps, t.beta.size))
+        noise = _lognormal(self.rngs["volume"], p["volume_noise"], (self.steps, t.beta.size))
         bars.put(rows, volume=noise)
 
     def finish(self, bars: _BarBuilder) -> None:
@@ -490,6 +490,12 @@ class _DaySimulator:
             mispricing=mispricing[ticks - 1 :: ticks],
             mispricing_open=mispricing[::ticks],
         )
+
+
+def _lognormal(rng: np.random.Generator, sigma: float, size: int | tuple[int, ...]) -> np.ndarray:
+    """``rng.lognormal(0, sigma, size)``'s draws, exponentiated by ``portable.exp``: NumPy's
+    own takes the C library's ``exp``."""
+    return portable.exp(rng.normal(0.0, sigma, size))
 
 
 def _square(x: _Number) -> _Number:  # not x ** 2: a float's ** is the C library's pow

@@ -12,7 +12,13 @@ every CPU and every vector width gives identical results. They are accurate to
 a few ulp, not correctly rounded; that is plenty for a simulator and the point
 is that they are the same everywhere. Only the market engine needs them: a
 transcendental applied to market data (prices, volumes, variances) must come
-from here, which ``tests/test_portable.py`` checks for the engine's modules.
+from here, which ``tests/test_portable.py`` checks for the engine's modules —
+the C library's ``math`` functions and ``**`` on floats included, and NumPy's
+samplers whose values pass through ``exp`` or ``log`` (``lognormal`` is
+``exp`` of a normal draw). ``normal``, ``uniform`` and ``standard_gamma``
+return sums and products of draws; the C library reaches them only in a
+rejection test, which a last-bit difference could flip only for a draw within
+an ulp of its boundary.
 
 References: the range reductions are Cody & Waite (1980), "Software Manual for
 the Elementary Functions"; the log series is the one fdlibm's ``e_log.c`` uses
