@@ -449,3 +449,17 @@ def test_a_run_stopped_by_an_error_keeps_it_and_notes_an_arm_that_failed_to_end(
         evaluate(arms, seed=1, universe=3, days=2, on_error="raise")
     assert all(arm.ended and not arm.completed for arm in arms)
     assert any("disk full" in note for note in raised.value.__notes__)
+
+
+def test_an_arm_failing_to_end_is_raised_though_the_caller_is_handling_another_error() -> None:
+    """What stops a run is what the runner caught, not whatever exception the caller's
+    own ``except`` block happens to be handling (a notebook retrying, say)."""
+
+    async def retry() -> None:
+        try:
+            raise KeyError("the caller's own, already handled")
+        except KeyError:
+            await aevaluate([_EndsBadly("first", fails=True)], seed=1, universe=3, days=2)
+
+    with pytest.raises(OSError, match="disk full"):
+        asyncio.run(retry())

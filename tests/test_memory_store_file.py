@@ -11,6 +11,7 @@ from workbench import evaluate
 from workbench.errors import ConfigError, MemoryLeak
 from workbench.memory import Memory
 from workbench.testing.learner import remembering_learner
+from workbench.transcript import Transcript
 
 SMALL = {"universe": 6, "days": 5}
 
@@ -66,6 +67,26 @@ def test_a_run_saved_between_the_stop_and_the_resume_does_not_make_it_pay_again(
     assert arm.calls_made == 4, "as without the run in between"
     stored = json.loads(path.read_text())
     assert [(r["seed"], r["complete"]) for r in stored["runs"]] == [(9, True), (5, True), (1, True)]
+
+
+def test_a_run_stopped_twice_resumes_with_what_it_first_started_with(tmp_path: Path) -> None:
+    """Each resume carries in what its ``prior=`` transcript says the stopped run carried,
+    whatever was saved to the store since (here a whole run between the two stops)."""
+    path, first = _stopped_run(tmp_path)
+    carried_first = Transcript.load(first).meta["memory"]["carried"]
+    evaluate([remembering_learner(memory=Memory(path=path))], seed=5, **SMALL)
+    second = tmp_path / "second.jsonl"
+    arm = remembering_learner(
+        memory=Memory(path=path), mode="record", transcript=second, prior=first
+    )
+    with pytest.raises(KeyboardInterrupt):
+        evaluate([arm], seed=1, **SMALL, on_step=_stop_at(20))
+    memory = Memory(path=path)
+    third = remembering_learner(memory=memory, mode="record", transcript=second, prior=second)
+    evaluate([third], seed=1, **SMALL)
+    again = [e.to_json() for e in memory.store if e.run is not None]
+    assert [item["lesson"] for item in again] == [item["lesson"] for item in carried_first]
+    assert third.calls_made <= 4, "the answers of both stopped runs were resumed"
 
 
 def test_a_run_that_reached_its_end_is_complete_though_its_arm_stopped_early(

@@ -100,6 +100,7 @@ MATH_DISPATCHED |= {"asinh", "acosh", "atanh", "hypot", "erf", "erfc", "gamma", 
 SAMPLERS = {"lognormal", "exponential", "standard_exponential", "standard_t", "pareto"}
 SAMPLERS |= {"weibull", "power", "laplace", "gumbel", "logistic", "rayleigh", "wald"}
 SAMPLERS |= {"vonmises", "beta", "logseries", "chisquare", "f", "noncentral_chisquare"}
+SAMPLERS |= {"gamma", "geometric", "dirichlet"}
 
 
 def _constant(node: ast.expr) -> bool:
@@ -122,8 +123,8 @@ def _dispatched(node: ast.AST) -> list[str]:
         module = node.value.id if isinstance(node.value, ast.Name) else None
         if module in ("np", "numpy") and node.attr in DISPATCHED:
             return [f"np.{node.attr}"]
-        if module == "math" and node.attr in MATH_DISPATCHED:
-            return [f"math.{node.attr}"]
+        if module in ("math", "cmath") and node.attr in MATH_DISPATCHED:
+            return [f"{module}.{node.attr}"]
     if isinstance(node, ast.ImportFrom) and node.module in ("math", "numpy", "cmath"):
         return [f"from {node.module} import {alias.name}" for alias in node.names]
     if isinstance(node, ast.Import):
@@ -136,7 +137,7 @@ def _dispatched(node: ast.AST) -> list[str]:
         return ["pow() (use x * x or portable.power)"]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         owner = node.func.value.id if isinstance(node.func.value, ast.Name) else None
-        if node.func.attr in SAMPLERS and owner != "portable":  # a Generator's method
+        if node.func.attr in SAMPLERS and owner not in ("portable", "np", "numpy"):
             return [f".{node.func.attr}() (draw normals and use portable.exp)"]
     # a float's ** is the C library's pow, and an array's is NumPy's dispatched power
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and not _constant(node):
@@ -163,7 +164,8 @@ def test_the_rule_catches_a_dispatched_call(tmp_path: Path) -> None:
         "import math\nimport numpy as np\n"
         "y = np.exp(x) + z ** k + w**2 + math.exp(v) + math.log(60.0) + 2**20 + math.sqrt(u)\n"
         "from math import exp\nimport math as m\nv = rng.lognormal(0, 1) + pow(a, b)\n"
-        "v **= 3\nq = rng.normal(0, 1) + rng.standard_normal(3)\n"
+        "v **= 3\nq = rng.normal(0, 1) + rng.standard_normal(3) + cmath.exp(q)\n"
+        "w = np.power(a, b) + portable.power(a, b) + t.beta + rngs['x'].gamma(2.0)\n"
     )
     assert sorted(_dispatched_calls(bad)) == [
         "bad.py:3 ** (use x * x or portable.power)",
@@ -176,6 +178,9 @@ def test_the_rule_catches_a_dispatched_call(tmp_path: Path) -> None:
         "bad.py:6 .lognormal() (draw normals and use portable.exp)",
         "bad.py:6 pow() (use x * x or portable.power)",
         "bad.py:7 **= (use x * x or portable.power)",
+        "bad.py:8 cmath.exp",
+        "bad.py:9 .gamma() (draw normals and use portable.exp)",
+        "bad.py:9 np.power",
     ]
 
 

@@ -31,7 +31,7 @@ from workbench.committee.coordinator import checked_text
 from workbench.committee.roles import RoleAdvisor, prompt_for
 from workbench.errors import ConfigError
 from workbench.memory.reflection import REFLECT_INSTRUCTIONS, REFLECTION_PHASE, Pending, Reflection
-from workbench.memory.settings import Memory, as_memory
+from workbench.memory.settings import Memory, as_memory, carried_by
 from workbench.memory.store import MemoryStore
 from workbench.transcript import digest
 
@@ -67,8 +67,8 @@ class CommitteeMemory:
     # --- one run ---------------------------------------------------------------------
     def open(self, run: RunInfo, committee: Committee) -> None:
         replayed = committee.transcript if committee.mode == "replay" else None
-        carried = replayed.meta.get("memory", {}).get("carried", []) if replayed else None
-        self.reflection.open(run, carried)
+        carried = (carried_by(replayed) or []) if replayed else None
+        self.reflection.open(run, carried, resumed=carried_by(committee.prior))
         if committee.recorder is not None:
             committee.recorder.update_meta(memory={"carried": self.memory.carried()})
 

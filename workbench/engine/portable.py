@@ -15,10 +15,13 @@ transcendental applied to market data (prices, volumes, variances) must come
 from here, which ``tests/test_portable.py`` checks for the engine's modules —
 the C library's ``math`` functions and ``**`` on floats included, and NumPy's
 samplers whose values pass through ``exp`` or ``log`` (``lognormal`` is
-``exp`` of a normal draw). ``normal``, ``uniform`` and ``standard_gamma``
-return sums and products of draws; the C library reaches them only in a
+``exp`` of a normal draw). ``uniform`` and ``standard_gamma`` (shape >= 1)
+return sums and products of draws, the C library reaching them only in a
 rejection test, which a last-bit difference could flip only for a draw within
-an ulp of its boundary.
+an ulp of its boundary. One gap is known: ``normal``'s ziggurat returns a value
+through ``log1p`` in its far tail (about 3 draws in 10,000, beyond 3.65 sd);
+no CPU-dependent ``log1p`` has been seen, and replacing NumPy's normal sampler
+would change every market.
 
 References: the range reductions are Cody & Waite (1980), "Software Manual for
 the Elementary Functions"; the log series is the one fdlibm's ``e_log.c`` uses

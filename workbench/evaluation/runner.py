@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import sys
 import time
 import warnings
 from collections.abc import Mapping, Sequence
@@ -26,7 +25,6 @@ from workbench.engine import margin
 from workbench.engine.execution import Executor, OrderRecord, Portfolio
 from workbench.errors import (
     BudgetExhausted,
-    ConfigError,
     DecisionError,
     FrameworkError,
     RunError,
@@ -125,6 +123,7 @@ class _Run:
 
     async def go(self) -> Results:
         begun: list[Agent] = []
+        stopping: BaseException | None = None  # what stopped the run, if anything did
         self.progress.start()
         try:
             for i, arm in enumerate(self.arms):
@@ -134,14 +133,28 @@ class _Run:
             for arm in self.arms:
                 arm.run_completed()
         except WorkbenchError as exc:
-            if self.marked:
-                exc.results = self._results()
-                exc.add_note(f"the results of the {self.marked} steps run are on .results")
+            stopping = exc
+            self._attach_results(exc)
+            raise
+        except BaseException as exc:
+            stopping = exc
             raise
         finally:
             self.progress.close()
-            _end_every(begun)
+            _end_every(begun, stopping)
         return self._results()
+
+    def _attach_results(self, exc: WorkbenchError) -> None:
+        """The results of the steps run, on the error that stopped the run; building them
+        must never replace that error."""
+        if not self.marked:
+            return
+        try:
+            exc.results = self._results()
+        except Exception as failure:  # a bug in building them: say so, keep the real error
+            exc.add_note(f"its partial results could not be built ({failure!r})")
+            return
+        exc.add_note(f"the results of the {self.marked} steps run are on .results")
 
     def _run_info(self, i: int) -> RunInfo:
         w = self.world
@@ -367,8 +380,8 @@ class _Run:
                 intervals=dict(zip(self.names, self.intervals, strict=True)),
                 strict=False,
             )
-        except ConfigError as exc:
-            reason = str(exc)
+        except Exception as exc:  # a derived view: whatever goes wrong, the run is kept
+            reason = f"{type(exc).__name__}: {exc}"
         else:
             if split.unexplained is None:
                 return split
@@ -428,9 +441,9 @@ def _scorecard_sources(
     return {name: attribution.by_arm(name) for name in ("market", "selection")}
 
 
-def _end_every(arms: list[Agent]) -> None:
+def _end_every(arms: list[Agent], stopping: BaseException | None) -> None:
     """``end`` every arm, even after one fails; the first failure is raised after them all,
-    or, when the run is already stopping on an error, noted on that error instead."""
+    or, when the run is ``stopping`` on an error, noted on that error instead."""
     failures: list[BaseException] = []
     for arm in arms:
         try:
@@ -438,7 +451,6 @@ def _end_every(arms: list[Agent]) -> None:
         except Exception as exc:  # every arm still ends: each may hold a file or a process
             exc.add_note(f"raised by arm {arm.name!r} as its run ended")
             failures.append(exc)
-    stopping = sys.exc_info()[1]
     if stopping is not None:
         for failure in failures:
             stopping.add_note(f"also, as the run ended: {type(failure).__name__}: {failure}")

@@ -30,7 +30,7 @@ from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.errors import ConfigError, DecisionError
 from workbench.integrations.base import BaseAdapter
 from workbench.memory.reflection import Pending, Reflection, reflection_prompt
-from workbench.memory.settings import Memory, as_memory
+from workbench.memory.settings import Memory, as_memory, carried_by
 from workbench.memory.situation import describe
 from workbench.schema import Decision
 from workbench.transcript import canonical_json, digest
@@ -88,8 +88,8 @@ class Remembers(BaseAdapter):
         if self.reflection is None:
             return
         replayed = self.transcript if self.mode == "replay" else None
-        carried = replayed.meta.get("memory", {}).get("carried", []) if replayed else None
-        self.reflection.open(run, carried)
+        carried = (carried_by(replayed) or []) if replayed else None
+        self.reflection.open(run, carried, resumed=carried_by(self.prior))
         if self.recorder is not None:
             assert self.memory is not None
             self.recorder.update_meta(memory={"carried": self.memory.carried()})

@@ -2,13 +2,14 @@
 
 The file is JSON (``format: workbench-memory``): ``runs``, one entry per run
 that wrote to it (its market path fingerprint, preset, seed, arm, days and
-whether it reached its last decision, ``complete``), and ``lessons``, each
+whether the run reached its last step, ``complete``), and ``lessons``, each
 naming the run it came from by its index in ``runs``. A run on a market path
 the store already learnt from is refused (``MemoryLeak``): the store holds
-lessons about that path's future. One exception: a run that stopped before its
-last decision (an error, an interrupt) may be run again by the same arm on the
-same preset and seed — resumed with ``prior=`` — and it replaces the stopped
-run and its lessons, which it learns again point in time.
+lessons about that path's future. One exception: a run that stopped before the
+market's last step (an error, an interrupt) may be run again by the same arm on
+the same preset and seed — resumed with ``prior=`` — and it replaces the stopped
+run and its lessons, which it learns again point in time, starting from the
+lessons the stopped run started with.
 
 A file that is not a store, or whose entries are not what this version writes,
 is refused with the entry at fault; nothing is coerced. The file is written
@@ -21,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -168,13 +169,20 @@ def without(stored: Stored, replaced: list[dict[str, Any]]) -> Stored:
     ]
 
 
-def carried_into(stored: Stored, replaced: list[dict[str, Any]]) -> list[Lesson]:
-    """The lessons a run starts with: all of them, or for a resumed run those of the runs
-    listed before the run it replaces — what it started with the first time, so its
-    prompts, and so its ``prior=`` answers, are the same (a run saved since is left out)."""
+def carried_into(
+    stored: Stored,
+    replaced: list[dict[str, Any]],
+    resumed: Sequence[Mapping[str, Any]] | None = None,
+) -> list[Lesson]:
+    """The lessons a run starts with: every one in the store; or, for a run taking a
+    stopped run's place, what that run started with — ``resumed``, from its transcript,
+    when known (so its prompts, and the answers ``prior=`` holds for them, are the same);
+    otherwise the lessons of the runs listed before it."""
     lessons = without(stored, replaced)[1]
     if not replaced:
         return lessons
+    if resumed is not None:
+        return [Lesson.from_json(item, run=int(item["run"])) for item in resumed]
     first = next(i for i, entry in enumerate(stored[0]) if entry in replaced)
     return [lesson for lesson in lessons if lesson.run is not None and lesson.run < first]
 

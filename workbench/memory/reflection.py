@@ -108,10 +108,15 @@ class Reflection:
         self.pending: list[Pending] = []
         self.complete = False  # the run reached its last step: its store learnt the path
 
-    def open(self, run: RunInfo, carried: list[dict[str, Any]] | None = None) -> None:
+    def open(
+        self,
+        run: RunInfo,
+        carried: list[dict[str, Any]] | None = None,
+        resumed: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.pending = []
         self.complete = False
-        self.memory.open(run, carried=carried)
+        self.memory.open(run, carried=carried, resumed=resumed)
 
     def run_completed(self) -> None:
         self.complete = True

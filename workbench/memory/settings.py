@@ -65,9 +65,16 @@ class Memory:
         return out
 
     # --- one run ---------------------------------------------------------------------
-    def open(self, run: RunInfo, *, carried: Sequence[Mapping[str, Any]] | None = None) -> None:
+    def open(
+        self,
+        run: RunInfo,
+        *,
+        carried: Sequence[Mapping[str, Any]] | None = None,
+        resumed: Sequence[Mapping[str, Any]] | None = None,
+    ) -> None:
         """A store for this run: fresh, loaded from ``path``, or (a replay) the lessons the
-        recorded run carried in."""
+        recorded run carried in. ``resumed`` is what a ``prior=`` transcript says its run
+        carried in: a run taking a stopped run's place starts with exactly that."""
         if self._arm is not None:
             raise ConfigError(
                 f"arm {run.arm!r}: this Memory is already in use by arm {self._arm!r} in a "
@@ -85,7 +92,7 @@ class Memory:
             stored = persisted.read(self.path)
             self._replaced = persisted.claim(self.path, stored[0], run)
             persisted.check_writable(self.path)
-            self.store.carry(persisted.carried_into(stored, self._replaced))
+            self.store.carry(persisted.carried_into(stored, self._replaced, resumed))
             self._entry = persisted.run_entry(run)
         self._arm = run.arm
 
@@ -97,7 +104,7 @@ class Memory:
 
     def close(self, *, complete: bool = False) -> None:
         """End the run: a persisted store is written with this run added to its runs,
-        ``complete`` if it reached its last decision (a stopped run may be resumed)."""
+        ``complete`` if the run reached its last step (a stopped run may be resumed)."""
         if self._arm is None:
             return
         self._arm = None
@@ -118,6 +125,14 @@ def _roles(roles: Sequence[str] | None) -> tuple[str, ...] | None:
     if isinstance(roles, str) or not all(isinstance(role, str) for role in roles):
         raise ConfigError(f"roles is a list of role names, e.g. roles=['trader']; got {roles!r}")
     return tuple(roles)
+
+
+def carried_by(transcript: Any) -> list[dict[str, Any]] | None:
+    """The lessons the run that wrote ``transcript`` carried in (None: none recorded)."""
+    if transcript is None:
+        return None
+    carried = transcript.meta.get("memory", {}).get("carried")
+    return list(carried) if isinstance(carried, list) else None
 
 
 def as_memory(value: Memory | Mapping[str, Any] | bool | None) -> Memory | None:
