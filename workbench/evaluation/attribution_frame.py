@@ -465,7 +465,7 @@ def attribution_per_seed(runs: Sequence[Any], component: str = "selection") -> p
         if frame is None or frame.empty:
             raise ConfigError(
                 f"run {i} has no attribution; pass the Results evaluate returned (a results "
-                "file read back carries none)"
+                "file read back carries none, nor a run that warned its split was left out)"
             )
         seed = run.meta.get("seed", i)
         rows[seed if seed not in rows else f"{seed}#{i}"] = attribution_totals(frame)[component]

@@ -363,7 +363,7 @@ class _Run:
             meta=meta,
             attribution=(
                 attribution.frame()
-                if attribution
+                if attribution is not None
                 else pd.DataFrame(columns=list(ATTRIBUTION_COLUMNS))
             ),
         )
