@@ -100,7 +100,7 @@ class Portfolio:
         return math.fsum((self.cash, *values)), math.fsum(map(abs, values))
 
     def buying_power(self, mid: np.ndarray) -> float:
-        return self.buying_power_at(self.equity(mid), self.gross(mid))
+        return self.buying_power_at(*self.marks(mid))
 
     def buying_power_at(self, equity: float, gross: float) -> float:
         """Buying power at a mark whose equity and gross exposure are already known."""

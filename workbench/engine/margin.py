@@ -47,8 +47,8 @@ def margin_call(gross: float, equity: float, maintenance: float) -> bool:
 
 def deleverage(portfolio: Portfolio, mid: np.ndarray, symbols: tuple[str, ...]) -> Decision:
     """Market orders cutting every position pro rata to gross = cap x equity at ``mid``."""
-    gross = portfolio.gross(mid)
-    target = portfolio.leverage_cap * max(portfolio.equity(mid), 0.0)
+    equity, gross = portfolio.marks(mid)
+    target = portfolio.leverage_cap * max(equity, 0.0)
     cut = 1.0 - target / gross if gross > 0 else 0.0
     sizes = np.minimum(np.abs(portfolio.positions), np.ceil(cut * np.abs(portfolio.positions)))
     return _reducing(portfolio.positions, sizes, symbols, "maintenance: gross above the multiple")

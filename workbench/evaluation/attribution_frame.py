@@ -32,6 +32,7 @@ _ORDER_FIELDS = (
     "arm", "day", "step", "symbol", "side", "limit_price", "requested", "quantity", "price",
     "fee", "status", "clipped", "clipped_to",
 )  # fmt: skip
+_ROW_INDEX = {key: ORDER_COLUMNS.index(key) for key in _ORDER_FIELDS}  # in a run's rows
 ATTRIBUTION_COLUMNS = (
     "arm",
     "day",
@@ -140,11 +141,10 @@ def _order_columns(orders: pd.DataFrame | OrderRows) -> dict[str, list[Any]]:
             orders = orders.reindex(columns=list(_ORDER_FIELDS))
         table = orders.to_numpy(dtype=object)  # one conversion; columns taken from it
         return {key: table[:, orders.columns.get_loc(key)].tolist() for key in _ORDER_FIELDS}
-    where = {key: ORDER_COLUMNS.index(key) for key in _ORDER_FIELDS}
     if not orders:
         return {key: [] for key in _ORDER_FIELDS}
     columns = list(zip(*orders, strict=True))
-    return {key: list(columns[where[key]]) for key in _ORDER_FIELDS}
+    return {key: list(columns[_ROW_INDEX[key]]) for key in _ORDER_FIELDS}
 
 
 def _refuse_missing_columns(orders: pd.DataFrame) -> None:
@@ -260,8 +260,8 @@ class _Orders:
         arm = np.array([arm_at.get(a, -1) for a in columns["arm"]], dtype=np.int64)
         name = np.array([name_at.get(s, -1) for s in columns["symbol"]], dtype=np.int64)
         status = np.array(columns["status"], dtype=object)
-        traded = (status == "filled") | (status == "partial")
-        if (unknown := (arm >= 0) & (name < 0) & traded).any():  # refused ones may name any
+        # a refused order may name any symbol; one that traded must be the path's
+        if (unknown := (arm >= 0) & (name < 0) & _traded(status)).any():
             _refuse_other_symbols(np.array(columns["symbol"], dtype=object)[unknown], path)
         decided = _whole(columns["day"], "day") * path.steps_per_day
         step = decided + _whole(columns["step"], "step") + 1
@@ -290,7 +290,7 @@ class _Orders:
         )
 
     def fills(self, path: MarketPath) -> at.Fills:
-        filled = (self.status == "filled") | (self.status == "partial")
+        filled = _traded(self.status)
         for key in ("quantity", "price", "fee"):
             values = getattr(self, key)[filled]
             if (bad := ~(np.isfinite(values) & (values >= 0))).any():
@@ -309,6 +309,11 @@ class _Orders:
             open=path.open[rows, name],
             half_spread=path.half_spread[rows, name],
         )
+
+
+def _traded(status: np.ndarray) -> np.ndarray:
+    """Which orders filled, in whole or in part."""
+    return (status == "filled") | (status == "partial")
 
 
 def _whole(values: list[Any], key: str) -> np.ndarray:
