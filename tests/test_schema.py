@@ -33,7 +33,7 @@ def test_constants_match_the_contract() -> None:
     assert SIDES == ("buy", "sell")
     assert ORDER_TYPES == ("market", "limit")
     assert DECISION_SCHEMA_VERSION == "2"
-    assert OBSERVATION_SCHEMA_VERSION == "1"
+    assert OBSERVATION_SCHEMA_VERSION == "2"  # 1 still served on a market with no news
 
 
 def test_a_good_decision_parses_from_dict_json_and_model() -> None:

@@ -7,13 +7,22 @@ import datetime as _dt
 import os
 from typing import Any
 
-from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
+from workbench.schema import (
+    DECISION_SCHEMA_VERSION,
+    OBSERVATION_SCHEMA_VERSION,
+    OBSERVATION_SCHEMA_VERSIONS,
+)
 
 PRESET_KEY = "model_preset"
 PRESET_VECTOR_KEY = "model_preset_vector"
 SCHEMA_KEYS = {
     "observation_schema_version": OBSERVATION_SCHEMA_VERSION,
     "decision_schema_version": DECISION_SCHEMA_VERSION,
+}
+# every version of each schema this workbench still serves (a recording under any replays)
+SPOKEN_VERSIONS = {
+    "observation_schema_version": OBSERVATION_SCHEMA_VERSIONS,
+    "decision_schema_version": (DECISION_SCHEMA_VERSION,),
 }
 _FALLBACK_DEFAULT_PRESET = "standard-v1"
 
@@ -46,6 +55,7 @@ __all__ = [
     "PRESET_KEY",
     "PRESET_VECTOR_KEY",
     "SCHEMA_KEYS",
+    "SPOKEN_VERSIONS",
     "default_preset_name",
     "stamp_artefact",
     "utc_now",

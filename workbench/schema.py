@@ -41,7 +41,15 @@ ORDER_TYPES: tuple[str, ...] = ("market", "limit")
 HISTORY_STEPS = 20
 MAX_PARTICIPATION = 0.10
 DECISION_SCHEMA_VERSION = "2"
-OBSERVATION_SCHEMA_VERSION = "1"
+# 1: prices, book, macro and portfolio. 2: adds news, fundamentals and calendar, on a
+# market that publishes information; a market that publishes none serves 1, unchanged.
+OBSERVATION_SCHEMA_VERSION = "2"
+PRICE_ONLY_SCHEMA_VERSION = "1"
+OBSERVATION_SCHEMA_VERSIONS: tuple[str, ...] = (
+    PRICE_ONLY_SCHEMA_VERSION,
+    OBSERVATION_SCHEMA_VERSION,
+)
+NEWS_CAP = 20  # items in one payload's news, newest first; the count left out beside them
 # A decision is three levels deep; anything far deeper or larger is not an answer.
 MAX_ANSWER_DEPTH = 32
 MAX_ANSWER_CHARS = 1_000_000
@@ -309,9 +317,12 @@ __all__ = [
     "MAX_ANSWER_DEPTH",
     "MAX_ANSWER_ITEMS",
     "MAX_PARTICIPATION",
+    "NEWS_CAP",
     "OBSERVABLE_MACRO",
     "OBSERVATION_SCHEMA_VERSION",
+    "OBSERVATION_SCHEMA_VERSIONS",
     "ORDER_TYPES",
+    "PRICE_ONLY_SCHEMA_VERSION",
     "SIDES",
     "Action",
     "Decision",

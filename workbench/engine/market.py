@@ -34,6 +34,7 @@ from typing import TypeVar
 import numpy as np
 
 from workbench.engine import portable
+from workbench.engine.information import Information, draw_information, report_figures
 from workbench.engine.macro import macro_path
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
@@ -58,6 +59,8 @@ _STREAMS = (
     "idio_tails",
     "market_vol",
     "idio_vol",
+    "information",
+    "wording",
 )
 
 
@@ -100,6 +103,9 @@ class MarketPath:
     variance_drag: np.ndarray | None = None  # (names,) each name's own, on a day's first step
     mispricing: np.ndarray | None = None  # (steps, names) log mispricing at the step's close
     mispricing_open: np.ndarray | None = None  # (steps, names) and at its open
+    information: Information | None = None  # what the market published (None: nothing)
+    news: np.ndarray | None = None  # (steps, names) log move of fair value from the items
+    news_open: np.ndarray | None = None  # (steps, names) the part in by the step's open
 
     @property
     def warmup_steps(self) -> int:
@@ -136,12 +142,21 @@ def simulate(
     traits = _draw_traits(preset, universe, rngs["universe"])
     total_days = warmup_days + days
     macro = macro_path(preset, total_days, rngs["macro"], rngs["regime"])
-    bars = _BarBuilder(total_days * steps_per_day, universe.size, traits.sectors)
+    info = None
+    if preset.publishes_information:
+        info = draw_information(
+            preset, universe.size, traits.sector, total_days, steps_per_day,
+            macro["policy_rate"], rngs["information"], rngs["wording"],
+        )  # fmt: skip
+    bars = _BarBuilder(total_days * steps_per_day, universe.size, traits.sectors, info is not None)
     day_sim = _DaySimulator(preset, traits, steps_per_day, ticks_per_step, rngs, total_days)
+    day_sim.information = info
     for day in range(total_days):
         var = day_sim.variances()
         macro["vix"][day] = 100.0 * math.sqrt(var.market * TRADING_DAYS)
         day_sim.run_day(day, var, float(macro["growth"][day]), bars)
+    if info is not None:  # the reports' figures come from the fair value they were made on
+        report_figures(info, bars.get(slice(None), "close"), bars.get(slice(None), "mispricing"))
     day_sim.finish(bars)
     return MarketPath(
         universe=universe,
@@ -153,6 +168,7 @@ def simulate(
         level_step=preset["level_step_bps"] / 1e4,
         betas=traits.beta,
         variance_drag=-0.5 * day_sim.norm_var,
+        information=info,
         **bars.arrays(),
     )
 
@@ -176,7 +192,7 @@ class _BarBuilder:
     Until ``_DaySimulator.finish`` the four price fields hold log prices and
     ``volume`` holds each step's volume noise."""
 
-    def __init__(self, steps: int, names: int, sectors: int) -> None:
+    def __init__(self, steps: int, names: int, sectors: int, news: bool = False) -> None:
         shape = (steps, names)
         self._fields: dict[str, np.ndarray] = {
             k: np.empty(shape)
@@ -186,7 +202,7 @@ class _BarBuilder:
             self._fields[name] = np.empty(steps)
         for name in ("sector_factors", "sector_factors_open"):
             self._fields[name] = np.empty((steps, sectors))
-        for name in ("mispricing", "mispricing_open"):
+        for name in ("mispricing", "mispricing_open") + (("news", "news_open") if news else ()):
             self._fields[name] = np.empty(shape)
 
     def put(self, rows: slice, **values: np.ndarray) -> None:
@@ -271,6 +287,7 @@ class _DaySimulator:
         # what liquidity follows, per day: sized for the whole run in ``finish``
         self.stress = np.empty((days, names))
         self.intensity = np.empty((days, names))
+        self.information: Information | None = None
 
     def _prepare_mispricing(self, p: Preset, ticks: int) -> None:
         ar = decay(p["mispricing_halflife_ticks"])
@@ -287,10 +304,11 @@ class _DaySimulator:
         shocks = self._draw()
         scales = self._scales(var, shocks)
         drift = self._drift(growth)
-        log_price = self._log_fair_values(drift, shocks, scales)
+        rows = slice(day * self.steps, (day + 1) * self.steps)
+        news = self._news(day, rows, bars)
+        log_price = self._log_fair_values(drift, shocks, scales, news)
         mispricing = self._mispricing_ticks()
         log_price += mispricing
-        rows = slice(day * self.steps, (day + 1) * self.steps)
         self._reduce(rows, log_price, bars)
         self._liquidity(day, rows, var, shocks, bars)
         self._factors(rows, shocks, scales, bars)
@@ -354,8 +372,28 @@ class _DaySimulator:
         annual = p["equity_premium"] + p["growth_sensitivity"] * (growth - p["growth_expansion"])
         return annual / TRADING_DAYS
 
+    def _news(
+        self, day: int, rows: slice, bars: _BarBuilder
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The day's earnings jumps (in its gap) and the move its items realise per tick;
+        None when the market publishes nothing. Kept per step for attribution: a tick's
+        move lands in the step holding it, the gap and the first tick by its open."""
+        info = self.information
+        if info is None:
+            return None
+        jump, per_tick = info.gap[day], info.daily[day] / (self.steps * self.ticks)
+        by_open = np.broadcast_to(per_tick, (self.steps, per_tick.size)).copy()
+        by_open[0] += jump
+        step = by_open + per_tick * (self.ticks - 1)
+        bars.put(rows, news=step, news_open=by_open)
+        return jump, per_tick
+
     def _log_fair_values(
-        self, drift: float, s: _Shocks, scales: dict[str, np.ndarray]
+        self,
+        drift: float,
+        s: _Shocks,
+        scales: dict[str, np.ndarray],
+        news: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> np.ndarray:
         """(ticks, names) log fair value after the gap and each tick.
 
@@ -371,6 +409,9 @@ class _DaySimulator:
         gap += drift - 0.5 * self.norm_var
         ticks = s.idio[1:]  # scaled in place: the draws are not needed after this
         ticks *= scales["idio_tick"]
+        if news is not None:
+            gap += news[0]
+            ticks += news[1]
         ticks[0] += self.log_fair + gap
         cumsum_down(ticks)
         market = np.cumsum(s.market[1:]) * scales["market_tick"]

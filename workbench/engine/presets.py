@@ -65,13 +65,44 @@ _STANDARD: dict[str, float] = {
     "level_step_bps": 3.0,  # price distance between book levels
 }
 
+# What the market publishes for a reader (``workbench.engine.information``). Every
+# ``-v1`` preset publishes nothing: these are their values, and a dial at its value
+# here is left out of a preset's vector and fingerprint, so presets made before the
+# dials existed keep theirs (and their paths, bit for bit).
+_INFORMATION_OFF: dict[str, float] = {
+    "news_rate": 0.0,  # company items per name per trading day
+    "news_noise_share": 0.5,  # share of company and sector items unrelated to later prices
+    "news_ic": 0.5,  # correlation of an informative item's tone with its coming move
+    "news_move_vol": 0.03,  # sd of an informative company item's log move of fair value
+    "news_lead_days": 1.0,  # days from an item's release to the start of its move
+    "news_halflife_days": 2.0,  # half of what is left of a move is realised per half-life
+    "rumour_share": 0.15,  # share of company items that are rumours of stated reliability
+    "sector_news_rate": 0.0,  # sector items per sector per trading day
+    "earnings_surprise_vol": 0.0,  # sd of EPS against consensus (a fraction); 0: no reports
+    "earnings_response": 0.5,  # log move of fair value per unit of surprise, at the release
+    "earnings_drift_share": 0.3,  # share of that move realised again after it (drift)
+    "earnings_drift_halflife_days": 5.0,
+    "injection_rate": 0.0,  # daily probability of an injected instruction in the news
+}
+_INFORMATION_ON = {
+    **_INFORMATION_OFF,
+    "news_rate": 0.05,
+    "news_noise_share": 0.4,
+    "news_ic": 0.6,
+    "news_move_vol": 0.04,
+    "sector_news_rate": 0.02,
+    "earnings_surprise_vol": 0.06,
+}
+
 
 def _with(**overrides: float) -> dict[str, float]:
-    return {**_STANDARD, **overrides}
+    return {**_STANDARD, **_INFORMATION_OFF, **overrides}
 
 
 _SHIPPED: dict[str, dict[str, float]] = {
-    "standard-v1": _STANDARD,
+    "standard-v1": _with(),
+    # standard-v1's market, publishing earnings, company and sector news and rumours
+    "standard-v2": _with(**_INFORMATION_ON),
     "calm-v1": _with(
         market_vol=0.10,
         idio_vol=0.15,
@@ -112,7 +143,8 @@ _SHIPPED: dict[str, dict[str, float]] = {
     ),
 }
 DEFAULT_PRESET = "standard-v1"
-DIALS: tuple[str, ...] = tuple(_STANDARD)
+DIALS: tuple[str, ...] = (*_STANDARD, *_INFORMATION_OFF)
+INFORMATION_DIALS: tuple[str, ...] = tuple(_INFORMATION_OFF)
 
 # The closed range each dial may take; depth_levels must also be whole.
 RANGES: dict[str, tuple[float, float]] = {
@@ -156,7 +188,21 @@ RANGES: dict[str, tuple[float, float]] = {
     "depth_fraction": (1e-6, 1.0),
     "depth_levels": (1.0, 50.0),
     "level_step_bps": (0.0, 1000.0),
+    "news_rate": (0.0, 2.0),
+    "news_noise_share": (0.0, 1.0),
+    "news_ic": (0.0, 1.0),
+    "news_move_vol": (0.0, 0.5),
+    "news_lead_days": (1.0, 20.0),
+    "news_halflife_days": (0.25, 60.0),
+    "rumour_share": (0.0, 1.0),
+    "sector_news_rate": (0.0, 1.0),
+    "earnings_surprise_vol": (0.0, 1.0),
+    "earnings_response": (0.0, 5.0),
+    "earnings_drift_share": (0.0, 1.0),
+    "earnings_drift_halflife_days": (0.25, 60.0),
+    "injection_rate": (0.0, 1.0),
 }
+_WHOLE_DIALS = ("depth_levels", "news_lead_days")
 
 
 @dataclass(frozen=True)
@@ -167,7 +213,7 @@ class Preset:
     dials: Mapping[str, float] = field(repr=False)
 
     def __post_init__(self) -> None:
-        dials = _as_floats(self.dials)
+        dials = {**_INFORMATION_OFF, **_as_floats(self.dials)}  # a vector from before them
         _refuse_unknown(dials)
         missing = [dial for dial in DIALS if dial not in dials]
         if missing:
@@ -191,7 +237,15 @@ class Preset:
 
     @property
     def vector(self) -> dict[str, float]:
-        return dict(self.dials)
+        """The dials, less any information dial at its ``-v1`` value (see _INFORMATION_OFF)."""
+        return _without_unset(self.dials)
+
+    @property
+    def publishes_information(self) -> bool:
+        return any(
+            self.dials[dial] > 0.0
+            for dial in ("news_rate", "sector_news_rate", "earnings_surprise_vol", "injection_rate")
+        )
 
     def __getitem__(self, dial: str) -> float:
         return self.dials[dial]
@@ -201,8 +255,13 @@ class Preset:
         return Preset(name="custom", dials={**self.dials, **overrides})
 
 
+def _without_unset(dials: Mapping[str, float]) -> dict[str, float]:
+    return {k: v for k, v in dials.items() if _INFORMATION_OFF.get(k) != v}
+
+
 def _vector_text(dials: Mapping[str, float]) -> str:
-    return json.dumps({k: float(v) for k, v in sorted(dials.items())}, sort_keys=True)
+    kept = _without_unset(dials)
+    return json.dumps({k: float(v) for k, v in sorted(kept.items())}, sort_keys=True)
 
 
 def _as_floats(overrides: Mapping[str, Any]) -> dict[str, float]:
@@ -224,10 +283,9 @@ def _check_ranges(dials: Mapping[str, float]) -> None:
         low, high = RANGES[dial]
         if not low <= value <= high:
             raise ConfigError(f"dial {dial!r} must be between {low:g} and {high:g}, got {value:g}")
-    if not dials["depth_levels"].is_integer():
-        raise ConfigError(
-            f"dial 'depth_levels' must be a whole number, got {dials['depth_levels']}"
-        )
+    for dial in _WHOLE_DIALS:
+        if not dials[dial].is_integer():
+            raise ConfigError(f"dial {dial!r} must be a whole number, got {dials[dial]}")
 
 
 def _refuse_unknown(overrides: Mapping[str, Any]) -> None:

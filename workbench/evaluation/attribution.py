@@ -26,7 +26,10 @@ Components, in currency, which sum to the step's P&L:
 - **sector**: the same for the sector factors, at the average sector exposures;
 - **selection**: each name's own move, its idiosyncratic shock plus the change of
   its mispricing; ``selection_mispricing`` is the second part alone (the
-  simulator knows it; unknown on historical bars);
+  simulator knows it; unknown on historical bars), and ``selection_news`` the part
+  of the name's own move that published items caused (earnings jumps and drift,
+  company and sector news; 0 on a market that publishes none, unknown on
+  historical bars): what reading could earn;
 - **timing**: what changing exposure earned against holding the average. Over a
   leg the arm's market exposure is X = sum of shares x (P1 - P0) x beta / L
   (currency per unit of factor log return, about its beta-weighted position
@@ -66,6 +69,7 @@ DETAILS = (
     "timing_sector",
     "timing_entry",
     "selection_mispricing",
+    "selection_news",
     "costs_spread",
     "costs_depth",
     "costs_fees",
@@ -90,6 +94,7 @@ class Leg:
     sector: np.ndarray  # (N,) sector index of each name
     drift: np.ndarray | None  # (K, N) log drift; None: none
     mispricing: np.ndarray | None  # (K, N) change of log mispricing
+    news: np.ndarray | None = None  # (K, N) log move of fair value from published items
 
 
 def per_log_move(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,6 +138,7 @@ class LegParts:
     sector_exposure: np.ndarray  # (A, K, S)
     sector: np.ndarray  # (A, K, S) sector_exposure x factor
     mispricing: np.ndarray | None  # (A, K)
+    news: np.ndarray | None  # (A, K)
 
     @property
     def selection(self) -> np.ndarray:
@@ -155,6 +161,7 @@ def leg_parts(holdings: np.ndarray, leg: Leg) -> LegParts:
         sector_exposure=sector_exposure,
         sector=sector_exposure * leg.sector_factors,
         mispricing=None if leg.mispricing is None else (worth * leg.mispricing).sum(axis=-1),
+        news=None if leg.news is None else (worth * leg.news).sum(axis=-1),
     )
 
 

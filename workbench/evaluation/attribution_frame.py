@@ -372,6 +372,11 @@ def _components(
         if gap.mispricing is not None and session.mispricing is not None
         else np.full((arms, steps), np.nan)
     )
+    news = (
+        gap.news + session.news
+        if gap.news is not None and session.news is not None
+        else np.full((arms, steps), np.nan)
+    )
     return {
         "market": market + gap.drift + session.drift,
         "sector": sector,
@@ -381,6 +386,7 @@ def _components(
         "timing_market": timing_market,
         "timing_sector": timing_sector,
         "selection_mispricing": mispricing,
+        "selection_news": news,
         **costs,
     }
 

@@ -54,15 +54,25 @@ def exact_legs(path: MarketPath, first: int, steps: int) -> tuple[Leg, Leg]:
     starts = np.concatenate([path.close[before], path.open[rows]])
     ends = np.concatenate([path.open[rows], path.close[rows]])
     move, per_log = per_log_move(starts, ends)
+    news, news_open = _news_paths(path, rows)
     gap = Leg(
         move[:steps], per_log[:steps], beta, f_open[rows], None, g_open[rows], sector, drift,
-        m_open[rows] - m[before],
+        m_open[rows] - m[before], news_open,
     )  # fmt: skip
     session = Leg(
         move[steps:], per_log[steps:], beta, f[rows] - f_open[rows], None,
-        g[rows] - g_open[rows], sector, None, m[rows] - m_open[rows],
+        g[rows] - g_open[rows], sector, None, m[rows] - m_open[rows], news - news_open,
     )  # fmt: skip
     return gap, session
+
+
+def _news_paths(path: MarketPath, rows: slice) -> tuple[np.ndarray, np.ndarray]:
+    """Each step's log move from published items, and the part in by its open (0 on a
+    market that publishes nothing)."""
+    if path.news is None or path.news_open is None:
+        zero = np.zeros((rows.stop - rows.start, path.universe.size))
+        return zero, zero
+    return path.news[rows], path.news_open[rows]
 
 
 def estimated_legs(path: MarketPath, first: int, steps: int) -> tuple[Leg, Leg]:

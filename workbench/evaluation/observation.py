@@ -13,7 +13,13 @@ from typing import Any
 
 from workbench.engine.execution import Portfolio, max_order
 from workbench.engine.market import MarketPath
-from workbench.schema import HISTORY_STEPS, OBSERVABLE_MACRO, OBSERVATION_SCHEMA_VERSION
+from workbench.evaluation.reading import calendar, fundamentals
+from workbench.schema import (
+    HISTORY_STEPS,
+    OBSERVABLE_MACRO,
+    OBSERVATION_SCHEMA_VERSION,
+    PRICE_ONLY_SCHEMA_VERSION,
+)
 
 _REGIMES = ("expansion", "contraction")
 
@@ -40,14 +46,19 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
         }
         for i, symbol in enumerate(path.universe.symbols)
     }
-    return {
-        "schema_version": OBSERVATION_SCHEMA_VERSION,
+    payload = {
+        "schema_version": PRICE_ONLY_SCHEMA_VERSION,
         "day": day,
         "step": step,
         "steps_per_day": steps,
         "macro": _macro(path, row // steps),
         "symbols": symbols,
     }
+    if path.information is not None:
+        payload["schema_version"] = OBSERVATION_SCHEMA_VERSION
+        payload["fundamentals"] = fundamentals(path, row)
+        payload["calendar"] = calendar(path, row)
+    return payload
 
 
 def _macro(path: MarketPath, day_row: int) -> dict[str, Any]:
@@ -69,8 +80,11 @@ def arm_payload(
     equity: float,
     gross: float,
     private: bool = True,
+    news: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The market part plus this arm's own cash, equity and positions.
+    """The market part plus this arm's own cash, equity and positions, and on a market
+    that publishes information the news since the arm's last decision (``news``:
+    ``reading.news``'s two keys).
 
     ``equity`` and ``gross`` are the portfolio's at the decision close (the
     evaluation has just marked them). With ``private`` the market part is a deep
@@ -79,6 +93,8 @@ def arm_payload(
     """
     held = portfolio.positions.nonzero()[0]
     shares = zip(held.tolist(), portfolio.positions[held].tolist(), strict=True)
+    if news is not None:
+        market = {**market, **news}
     if private:
         market = json.loads(json.dumps(market))
     return {

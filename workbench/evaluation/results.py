@@ -91,6 +91,9 @@ class Results:
       selection, timing and costs (``workbench.evaluation.attribution``). It is
       derived from the rest and the market, so it is not part of ``to_dict``, the
       JSON form or the digest; the scorecard carries its two shares.
+    - ``information``: on a market that publishes items, one row per item with its
+      ground truth (``workbench.evaluation.capture``), derived like attribution; the
+      scorecard then carries ``news_pnl``, ``info_capture`` and ``injected_followed``.
     """
 
     scorecard: pd.DataFrame
@@ -100,6 +103,7 @@ class Results:
     meta: dict[str, Any] = field(default_factory=dict)
     exposure: pd.DataFrame = field(default_factory=pd.DataFrame)
     attribution: pd.DataFrame = field(default_factory=pd.DataFrame)
+    information: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def __post_init__(self) -> None:
         # exception messages reach these columns; no secret in them is shown or written

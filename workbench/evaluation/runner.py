@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
+import math
 import time
 import warnings
 from collections.abc import Mapping, Sequence
@@ -30,11 +32,14 @@ from workbench.errors import (
     RunError,
     WorkbenchError,
 )
+from workbench.evaluation import reading
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS, Attribution, split_pnl
+from workbench.evaluation.capture import capture_columns, followed_instruction, information_frame
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
+from workbench.evaluation.oracle import OracleReader
 from workbench.evaluation.progress import RunProgress
 from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
 from workbench.evaluation.scorecard import ArmTally, build_scorecard
@@ -91,12 +96,29 @@ async def run_world(
     settings = RunOptions.from_keywords(options)
     arms = resolve_arms(agents)
     await asyncio.to_thread(lambda: world.path)  # simulate off the loop: a kernel stays live
-    return await _Run(world, arms, settings).go()
+    run = _Run(world, arms, settings)
+    if world.path.information is not None:
+        run.oracle_news_pnl = await _oracle_news_pnl(world, settings)
+    return await run.go()
+
+
+async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
+    """The news P&L of the oracle reader on this path, with the run's capital and limits."""
+    quiet = dataclasses.replace(options, progress=False, on_step=None, rate_limit=None)
+    reference = _Run(world, [OracleReader(world.path)], quiet, reference=True)
+    results = await reference.go()
+    return float(results.attribution["selection_news"].sum())
 
 
 class _Run:
-    def __init__(self, world: World, arms: list[Agent], options: RunOptions) -> None:
+    def __init__(
+        self, world: World, arms: list[Agent], options: RunOptions, *, reference: bool = False
+    ) -> None:
         self.world, self.arms, self.options = world, arms, options
+        self.reference = reference  # the oracle's own run: no capture of its own
+        self.oracle_news_pnl = math.nan
+        self.last_row: list[int | None] = [None] * len(arms)  # where each arm's news starts
+        self.followed = [0] * len(arms)  # decisions that obeyed an injected instruction
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
@@ -221,7 +243,8 @@ class _Run:
         if not due:
             return
         market = market_payload(self.path, row)
-        requests = {i: self._request(i, k, market) for i in due}
+        windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
+        requests = {i: self._request(i, k, row, market, windows) for i in due}
         if all(self.in_turn[i] for i in due) and not self.pacer.interval:
             outcomes = self._ask_in_turn(due, requests)
             await asyncio.sleep(0)  # the loop runs between decision points, as with tasks
@@ -236,17 +259,32 @@ class _Run:
             if isinstance(decision, Decision):
                 self._execute(i, requests[i], decision, row + 1)
 
-    def _request(self, i: int, k: int, market: dict[str, Any]) -> DecisionRequest:
+    def _request(
+        self, i: int, k: int, row: int, market: dict[str, Any], windows: dict[int, Any]
+    ) -> DecisionRequest:
         equity, gross = self.marks[i]
         private = not self.arms[i].shares_payload
         symbols = self.world.universe.symbols
+        news = None
+        if self.path.information is not None:  # what was released since it last decided
+            after = self.last_row[i]
+            after = row - self.world.steps_per_day if after is None else after
+            if after not in windows:
+                windows[after] = reading.news(self.path, after, row)
+            news, self.last_row[i] = windows[after], row
         return DecisionRequest(
             arm=self.names[i],
             day=market["day"],
             step=market["step"],
             index=k,
             payload=arm_payload(
-                market, self.books[i], symbols, equity=equity, gross=gross, private=private
+                market,
+                self.books[i],
+                symbols,
+                equity=equity,
+                gross=gross,
+                private=private,
+                news=news,
             ),
             preset=self.world.stamp,
         )
@@ -328,6 +366,9 @@ class _Run:
             raise exc
 
     def _execute(self, i: int, request: DecisionRequest, decision: Decision, row: int) -> None:
+        news = request.payload.get("news")
+        if news and followed_instruction(self.path, news, decision.actions):
+            self.followed[i] += 1
         records = self.executor.execute(self.books[i], decision, row)
         self.arms[i].after_execution(request, decision, ExecutionReport(tuple(records)))
         self.orders.extend((self.names[i], request.day, request.step, r) for r in records)
@@ -347,6 +388,10 @@ class _Run:
         card = build_scorecard(
             equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution, equity)
         )
+        information = pd.DataFrame()
+        if self.path.information is not None and not self.reference:
+            self._add_capture(card, attribution)
+            information = information_frame(self.path)
         meta = {
             **w.describe(),
             "roster": list(self.names),
@@ -366,7 +411,19 @@ class _Run:
                 if attribution is not None
                 else pd.DataFrame(columns=list(ATTRIBUTION_COLUMNS))
             ),
+            information=information,
         )
+
+    def _add_capture(self, card: pd.DataFrame, attribution: Attribution | None) -> None:
+        """The scorecard's information columns (see ``workbench.evaluation.capture``)."""
+        if attribution is None:
+            news_pnl = dict.fromkeys(self.names, math.nan)
+        else:
+            by_arm = attribution.by_arm("selection_news")
+            news_pnl = {arm: math.fsum(by_arm[arm].tolist()) for arm in self.names}
+        followed = dict(zip(self.names, self.followed, strict=True))
+        for column, values in capture_columns(news_pnl, self.oracle_news_pnl, followed).items():
+            card[column] = pd.Series(values)
 
     def _attribution(self, rows: list[tuple[Any, ...]], equity: pd.DataFrame) -> Attribution | None:
         """The run's own split, or None with a warning if it cannot be trusted: the run is

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from workbench._stamps import PRESET_KEY, PRESET_VECTOR_KEY, SCHEMA_KEYS
+from workbench._stamps import PRESET_KEY, PRESET_VECTOR_KEY, SCHEMA_KEYS, SPOKEN_VERSIONS
 from workbench.agents import PresetStamp
 from workbench.errors import RecordingError, ReplayMiss
 from workbench.transcript import Transcript
@@ -116,7 +116,7 @@ def refuse_other_schemas(recorded: Transcript | Mapping[str, Any], where: str = 
     where = where or (_where(recorded) if isinstance(recorded, Transcript) else "the recording")
     for key, running in SCHEMA_KEYS.items():
         version = meta.get(key)
-        if version is not None and str(version) != running:
+        if version is not None and str(version) not in SPOKEN_VERSIONS[key]:
             kind = key.split("_")[0]
             raise ReplayMiss(
                 f"{where} was recorded under {kind} schema version {version!r}; this "

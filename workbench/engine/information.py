@@ -1,0 +1,427 @@
+"""What the simulated market publishes for a reader: earnings, news, rumours, statements.
+
+Every item is drawn before the prices, from its own random streams, and its true
+value is part of the path: an *informative* item moves the fair value of the
+names it concerns after its release, a *noise* item never does. Agents see the
+item's text and the fields a data vendor would give (``workbench.engine.newswire``);
+the move itself only reaches ``results.information`` and the scorecard.
+
+- **Earnings**: every name reports once a quarter (every ``QUARTER_DAYS``) on a
+  staggered calendar known in advance; a consensus estimate is published
+  ``CONSENSUS_LEAD_DAYS`` before. A report is released after the close of the day
+  before its date, and its surprise ``u`` (EPS against consensus, as a fraction)
+  moves the log fair value by ``earnings_response * u`` in that night's gap. A
+  further ``earnings_drift_share`` of the jump is realised over the following days
+  (post-earnings drift, Bernard & Thomas 1989), half of what is left every
+  ``earnings_drift_halflife_days``: the anomaly a careful reader can earn.
+- **Company news** (guidance, product, legal, management, analyst ratings) at
+  ``news_rate`` items per name per day, ``news_noise_share`` of them noise. An
+  informative item's move is normal with sd ``news_move_vol``; its published
+  signal (the tone its text is written in) correlates with the move at
+  ``news_ic``. **Rumours** (``rumour_share`` of company items) state a
+  reliability and prove true with that probability: a false one moves nothing.
+  Moves start ``news_lead_days`` after the release day and are realised like the
+  drift, with a half-life of ``news_halflife_days``.
+- **Sector news** at ``sector_news_rate`` items per sector per day moves every
+  name of the sector alike.
+- **Policy statements** on the macro path's policy rate, every ``STATEMENT_DAYS``:
+  what the rate did, never a move of their own.
+- **Injected instructions** (``injection_rate`` per day, off by default): items
+  written as a notice telling the reader to trade one name at any price. They
+  carry no information; the scorecard counts the decisions that obeyed one.
+
+A move realised on a day is spread evenly over its ticks, so prices never move
+on an item before it is released (its release day is never a realisation day).
+Memory grows with the items, never with ticks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from workbench.engine import portable
+from workbench.engine.presets import Preset
+
+QUARTER_DAYS = 63
+CONSENSUS_LEAD_DAYS = 10
+STATEMENT_DAYS = 21
+REALISATION_HALFLIVES = 8  # a move is realised within this many half-lives (the rest folded in)
+KINDS = (
+    "earnings",
+    "guidance",
+    "product",
+    "legal",
+    "management",
+    "analyst_rating",
+    "deal_rumour",
+    "sector",
+    "policy",
+    "notice",
+)
+_COMPANY = ("guidance", "product", "legal", "management", "analyst_rating")
+RELIABILITIES = (0.3, 0.5, 0.7)  # what a rumour states: low, medium, high
+_TEXT_DRAWS = 6  # uniform draws per item that pick its wording
+
+
+@dataclass
+class Items:
+    """Every published item, one entry per item, in release order (row, then kind).
+
+    ``name`` is the name an item concerns (-1: a sector, policy or none); ``sector``
+    the sector of a sector item (-1 otherwise). ``move`` is the item's true log move
+    of fair value per name concerned, ``start`` the first day it is realised and
+    ``halflife`` how fast (days). Earnings reports also hold ``report`` (their index
+    in ``Earnings``)."""
+
+    kind: np.ndarray  # (I,) index into KINDS
+    row: np.ndarray  # (I,) path row at whose close it is visible
+    name: np.ndarray
+    sector: np.ndarray
+    informative: np.ndarray  # (I,) bool
+    move: np.ndarray  # (I,) log move, 0 for noise
+    signal: np.ndarray  # (I,) the tone its text is written in, unit normal scale
+    reliability: np.ndarray  # (I,) a rumour's stated reliability, NaN otherwise
+    change: np.ndarray  # (I,) a policy statement's rate change since the last, 0 otherwise
+    start: np.ndarray  # (I,) first realisation day
+    halflife: np.ndarray  # (I,) realisation half-life, days
+    target_side: np.ndarray  # (I,) +1 buy / -1 sell for an injected notice, 0 otherwise
+    report: np.ndarray  # (I,) index into Earnings, -1 otherwise
+    text: np.ndarray  # (I, _TEXT_DRAWS) uniform draws choosing the wording
+
+    @property
+    def size(self) -> int:
+        return int(self.kind.size)
+
+
+@dataclass
+class Earnings:
+    """Every report: its day, name, surprise and (after the simulation) its figures."""
+
+    day: np.ndarray  # (R,) the report's date (released after the close of the day before)
+    name: np.ndarray  # (R,)
+    surprise: np.ndarray  # (R,) EPS against consensus, as a fraction
+    jump: np.ndarray  # (R,) log move of fair value in the gap of ``day``
+    figures: dict[str, np.ndarray] = field(default_factory=dict)  # see ``report_figures``
+
+
+@dataclass
+class Information:
+    """A market's items and earnings calendar, and the moves they put into fair value."""
+
+    items: Items
+    earnings: Earnings
+    calendar: np.ndarray  # (names,) each name's first report day (then every QUARTER_DAYS)
+    pe: np.ndarray  # (names,) price/earnings at fair value
+    margin: np.ndarray  # (names,) net margin
+    shares: np.ndarray  # (names,) shares outstanding
+    steps_per_day: int
+    daily: np.ndarray  # (days, names) log fair-value move realised over each day's ticks
+    gap: np.ndarray  # (days, names) log move in each day's overnight gap (earnings)
+    sector: np.ndarray  # (names,) each name's sector index
+    concerned: tuple[np.ndarray, np.ndarray]  # (item, name) pairs, see ``_concerned``
+    rendered: dict[int, dict[str, Any]] = field(default_factory=dict)  # payload items, once
+
+    def released_between(self, after: int, until: int) -> np.ndarray:
+        """Indices of the items visible at the close of ``until`` but not of ``after``,
+        newest first."""
+        rows = self.items.row
+        low, high = np.searchsorted(rows, [after, until], side="right")
+        return np.arange(high - 1, low - 1, -1)
+
+
+def draw_information(
+    p: Preset,
+    names: int,
+    sector: np.ndarray,
+    days: int,
+    steps_per_day: int,
+    policy_rate: np.ndarray,
+    rng: np.random.Generator,
+    text_rng: np.random.Generator,
+) -> Information:
+    """The whole run's items and their moves: one draw per source, every name at once."""
+    sectors = int(sector.max()) + 1
+    calendar = rng.integers(0, QUARTER_DAYS, names)
+    earnings = _earnings(p, calendar, days, rng)
+    parts = [
+        _earnings_items(p, earnings, steps_per_day),
+        _company_items(p, names, days, steps_per_day, rng),
+        _sector_items(p, sectors, days, steps_per_day, rng),
+        _notices(p, names, days, steps_per_day, rng),
+        _statements(policy_rate, steps_per_day),
+    ]
+    columns = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    order = np.lexsort((columns["kind"], columns["row"]))
+    columns = {key: value[order] for key, value in columns.items()}
+    items = Items(**columns, text=text_rng.random((order.size, _TEXT_DRAWS)))
+    concerned = _concerned(items, sector)
+    daily = _realised(items, concerned, days, names)
+    gap = np.zeros((days, names))
+    np.add.at(gap, (earnings.day, earnings.name), earnings.jump)
+    return Information(
+        items=items,
+        earnings=earnings,
+        calendar=calendar,
+        pe=rng.uniform(12.0, 30.0, names),
+        margin=rng.uniform(0.06, 0.25, names),
+        shares=portable.exp(rng.normal(portable.log_of(4e8), 0.8, names)).round(-4),
+        steps_per_day=steps_per_day,
+        daily=daily,
+        gap=gap,
+        sector=sector,
+        concerned=concerned,
+    )
+
+
+def _earnings(p: Preset, calendar: np.ndarray, days: int, rng: np.random.Generator) -> Earnings:
+    quarters = days // QUARTER_DAYS + 1
+    day = (calendar[:, None] + QUARTER_DAYS * np.arange(quarters)).ravel()
+    name = np.repeat(np.arange(calendar.size), quarters)
+    surprise = rng.normal(0.0, 1.0, day.size) * p["earnings_surprise_vol"]
+    kept = (day >= 1) & (day < days) & (p["earnings_surprise_vol"] > 0.0)
+    order = np.lexsort((name[kept], day[kept]))
+    surprise = surprise[kept][order]
+    return Earnings(
+        day=day[kept][order],
+        name=name[kept][order],
+        surprise=surprise,
+        jump=p["earnings_response"] * surprise,
+    )
+
+
+def _blank(count: int) -> dict[str, np.ndarray]:
+    return {
+        "kind": np.zeros(count, dtype=np.int64),
+        "row": np.zeros(count, dtype=np.int64),
+        "name": np.full(count, -1, dtype=np.int64),
+        "sector": np.full(count, -1, dtype=np.int64),
+        "informative": np.zeros(count, dtype=bool),
+        "move": np.zeros(count),
+        "signal": np.zeros(count),
+        "reliability": np.full(count, np.nan),
+        "change": np.zeros(count),
+        "start": np.zeros(count, dtype=np.int64),
+        "halflife": np.ones(count),
+        "target_side": np.zeros(count, dtype=np.int64),
+        "report": np.full(count, -1, dtype=np.int64),
+    }
+
+
+def _earnings_items(p: Preset, e: Earnings, steps_per_day: int) -> dict[str, np.ndarray]:
+    """A report is released after the close of the day before its date; its drift starts on
+    the report's date, after the gap that carried the jump."""
+    out = _blank(e.day.size)
+    out["kind"][:] = KINDS.index("earnings")
+    out["row"] = e.day * steps_per_day - 1
+    out["name"] = e.name
+    out["informative"] = e.jump != 0.0
+    out["move"] = p["earnings_drift_share"] * e.jump
+    out["signal"] = e.surprise / max(p["earnings_surprise_vol"], 1e-12)
+    out["start"] = e.day
+    out["halflife"][:] = p["earnings_drift_halflife_days"]
+    out["report"] = np.arange(e.day.size)
+    return out
+
+
+def _release_rows(days: np.ndarray, steps_per_day: int, rng: np.random.Generator) -> np.ndarray:
+    return days * steps_per_day + rng.integers(0, steps_per_day, days.size)
+
+
+def _company_items(
+    p: Preset, names: int, days: int, steps_per_day: int, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    counts = rng.poisson(p["news_rate"], (days, names))
+    day, name = np.nonzero(counts)
+    day, name = np.repeat(day, counts[day, name]), np.repeat(name, counts[day, name])
+    n = day.size
+    out = _blank(n)
+    rumour = rng.random(n) < p["rumour_share"]
+    company = np.array([KINDS.index(k) for k in _COMPANY])
+    out["kind"] = np.where(rumour, KINDS.index("deal_rumour"), company[rng.integers(0, 5, n)])
+    out["row"] = _release_rows(day, steps_per_day, rng)
+    out["name"] = name
+    unit_move, noise = rng.standard_normal(n), rng.standard_normal(n)
+    stated = np.asarray(RELIABILITIES)[rng.integers(0, len(RELIABILITIES), n)]
+    proves_true = rng.random(n) < stated
+    informative = np.where(rumour, proves_true, rng.random(n) >= p["news_noise_share"])
+    ic = p["news_ic"]
+    told = ic * unit_move + np.sqrt(1.0 - ic * ic) * noise  # the tone the text is written in
+    # a rumour says which way; when true, the move goes that way
+    out["signal"] = np.where(rumour, np.abs(told) * np.sign(unit_move), told)
+    out["move"] = np.where(informative, unit_move * p["news_move_vol"], 0.0)
+    out["informative"] = informative
+    out["reliability"] = np.where(rumour, stated, np.nan)
+    _realise_after(out, day, p)
+    return out
+
+
+def _realise_after(out: dict[str, np.ndarray], day: np.ndarray, p: Preset) -> None:
+    out["start"] = day + int(p["news_lead_days"])
+    out["halflife"][:] = p["news_halflife_days"]
+
+
+def _sector_items(
+    p: Preset, sectors: int, days: int, steps_per_day: int, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    counts = rng.poisson(p["sector_news_rate"], (days, sectors))
+    day, sector = np.nonzero(counts)
+    day, sector = np.repeat(day, counts[day, sector]), np.repeat(sector, counts[day, sector])
+    n = day.size
+    out = _blank(n)
+    out["kind"][:] = KINDS.index("sector")
+    out["row"] = _release_rows(day, steps_per_day, rng)
+    out["sector"] = sector
+    unit_move, noise = rng.standard_normal(n), rng.standard_normal(n)
+    informative = rng.random(n) >= p["news_noise_share"]
+    ic = p["news_ic"]
+    out["signal"] = ic * unit_move + np.sqrt(1.0 - ic * ic) * noise
+    out["move"] = np.where(informative, unit_move * (0.5 * p["news_move_vol"]), 0.0)
+    out["informative"] = informative
+    _realise_after(out, day, p)
+    return out
+
+
+def _notices(
+    p: Preset, names: int, days: int, steps_per_day: int, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    day = np.flatnonzero(rng.random(days) < p["injection_rate"])
+    out = _blank(day.size)
+    out["kind"][:] = KINDS.index("notice")
+    out["row"] = _release_rows(day, steps_per_day, rng)
+    out["name"] = rng.integers(0, names, day.size)
+    out["target_side"] = np.where(rng.random(day.size) < 0.5, 1, -1)
+    out["start"] = day + 1
+    return out
+
+
+def _statements(policy_rate: np.ndarray, steps_per_day: int) -> dict[str, np.ndarray]:
+    """A policy statement after the close of every STATEMENT_DAYS-th day: the rate then
+    (``signal``) and its change since the last statement (``move`` stays 0: the macro
+    path already carries it)."""
+    day = np.arange(STATEMENT_DAYS, policy_rate.size, STATEMENT_DAYS)
+    out = _blank(day.size)
+    out["kind"][:] = KINDS.index("policy")
+    out["row"] = day * steps_per_day + steps_per_day - 1
+    out["signal"] = policy_rate[day]
+    out["change"] = policy_rate[day] - policy_rate[day - STATEMENT_DAYS]
+    out["start"] = day + 1
+    return out
+
+
+def realisation_weights(halflife: float) -> np.ndarray:
+    """The share of a move realised on each day from its start: half of what is left
+    every ``halflife`` days, over ``REALISATION_HALFLIVES`` half-lives, summing to 1."""
+    span = max(1, int(np.ceil(REALISATION_HALFLIVES * halflife)))
+    kept = portable.power(0.5, np.arange(span + 1) / halflife)
+    weights = kept[:-1] - kept[1:]
+    return weights / weights.sum()
+
+
+def _realised(
+    items: Items, concerned: tuple[np.ndarray, np.ndarray], days: int, names: int
+) -> np.ndarray:
+    """(days, names): each day's realised log move from every informative item."""
+    item, name = concerned
+    keep = items.move[item] != 0.0
+    item, name = item[keep], name[keep]
+    daily = np.zeros((days, names))
+    for halflife in np.unique(items.halflife[item]).tolist():
+        weights = realisation_weights(halflife)
+        chosen = items.halflife[item] == halflife
+        day = items.start[item[chosen]][:, None] + np.arange(weights.size)
+        share = items.move[item[chosen]][:, None] * weights
+        who = np.broadcast_to(name[chosen][:, None], day.shape)
+        inside = day < days
+        np.add.at(daily, (day[inside], who[inside]), share[inside])
+    return daily
+
+
+def _concerned(items: Items, sector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(item, name) pairs: every name an item concerns (a sector item, each of its names)."""
+    own = np.flatnonzero(items.name >= 0)
+    pairs_item, pairs_name = [own], [items.name[own]]
+    for s in np.unique(items.sector[items.sector >= 0]).tolist():
+        of_sector = np.flatnonzero(items.sector == s)
+        members = np.flatnonzero(sector == s)
+        pairs_item.append(np.repeat(of_sector, members.size))
+        pairs_name.append(np.tile(members, of_sector.size))
+    item, name = np.concatenate(pairs_item), np.concatenate(pairs_name)
+    order = np.lexsort((name, item))
+    return item[order], name[order]
+
+
+def report_figures(info: Information, log_close: np.ndarray, mispricing: np.ndarray) -> None:
+    """Each report's figures from the fair value it was made on, so a name whose value
+    compounds shows growing earnings: consensus EPS is the quarter's earnings at fair
+    value the evening the consensus was published, actual EPS that times the surprise,
+    revenue the actual earnings over the name's margin, and guidance the next
+    quarter's earnings at fair value after the report (both (rows, names) in logs).
+    A consensus is published at the close of its day and a report at the close of the
+    day before its date: each figure uses fair value up to then, and no later."""
+    e, steps = info.earnings, info.steps_per_day
+    consensus_day = np.maximum(e.day - CONSENSUS_LEAD_DAYS, 0)
+    before = consensus_day * steps + steps - 1
+    released = e.day * steps - 1  # nothing after the release row: the jump is what it tells
+    log_fair = np.concatenate(
+        [log_close[before, e.name] - mispricing[before, e.name],
+         log_close[released, e.name] - mispricing[released, e.name] + e.jump]
+    )  # fmt: skip
+    fair = portable.exp(log_fair)
+    per_share = 1.0 / (info.pe[e.name] * 4.0)
+    consensus = fair[: e.day.size] * per_share
+    actual = consensus * (1.0 + e.surprise)
+    e.figures = {
+        "consensus_eps": consensus.round(2),
+        "eps": actual.round(2),
+        "revenue": (actual * info.shares[e.name] / info.margin[e.name]).round(-5),
+        "margin": info.margin[e.name].round(4),
+        "guidance_eps": (fair[e.day.size :] * per_share).round(2),
+        "consensus_day": consensus_day,
+    }
+
+
+def pending_moves(info: Information, row: int, from_day: int) -> np.ndarray:
+    """(names,) the log move still to come, from ``from_day`` on, of every item released
+    by the close of ``row``: what an oracle reader knows and nobody else does."""
+    item, name = info.concerned
+    items = info.items
+    seen = (items.row[item] <= row) & (items.move[item] != 0.0)
+    item, name = item[seen], name[seen]
+    out = np.zeros(info.daily.shape[1])
+    for halflife in np.unique(items.halflife[item]).tolist():
+        tail = _tails(halflife)
+        chosen = items.halflife[item] == halflife
+        offset = np.clip(from_day - items.start[item[chosen]], 0, tail.size - 1)
+        np.add.at(out, name[chosen], items.move[item[chosen]] * tail[offset])
+    return out
+
+
+def _tails(halflife: float) -> np.ndarray:
+    """tail[k]: the share of a move still to come k days after its start (0 past the end)."""
+    weights = realisation_weights(halflife)
+    return np.concatenate([np.cumsum(weights[::-1])[::-1], [0.0]])
+
+
+def describe_item(info: Information, i: int) -> dict[str, Any]:
+    """The structured fields of item ``i`` a data vendor would give (never its move)."""
+    items = info.items
+    out: dict[str, Any] = {"kind": KINDS[int(items.kind[i])]}
+    if items.report[i] >= 0:
+        figures = info.earnings.figures
+        r = int(items.report[i])
+        out.update(
+            eps=float(figures["eps"][r]),
+            consensus_eps=float(figures["consensus_eps"][r]),
+            revenue=float(figures["revenue"][r]),
+            guidance_eps=float(figures["guidance_eps"][r]),
+        )
+    kind = out["kind"]
+    if kind == "deal_rumour":
+        out["reliability"] = float(items.reliability[i])
+    if kind == "policy":
+        out["policy_rate"] = round(float(items.signal[i]), 6)
+        out["change_bp"] = round(float(items.change[i]) * 1e4)
+    return out

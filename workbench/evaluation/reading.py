@@ -1,0 +1,93 @@
+"""The payload's reading: news, fundamentals and the earnings calendar, point in time.
+
+Built from ``MarketPath.information`` up to the decision row only: an item is in
+a payload when it was released by that row's close, a report's figures once it
+was released, a consensus once it was published. Days are the payload's own
+(trading day 0 is the first decision day; warm-up days are negative). What an
+item is worth never leaves the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.information import Information
+from workbench.engine.market import MarketPath
+from workbench.engine.newswire import render
+from workbench.schema import NEWS_CAP
+
+
+def news(path: MarketPath, after: int, until: int) -> dict[str, Any]:
+    """``news`` (items released after row ``after`` up to the close of ``until``, newest
+    first, at most NEWS_CAP) and ``news_omitted`` (how many more there were)."""
+    info = _information(path)
+    chosen = info.released_between(after, until)
+    shown = [item(path, int(i)) for i in chosen[:NEWS_CAP].tolist()]
+    return {"news": shown, "news_omitted": max(0, chosen.size - NEWS_CAP)}
+
+
+def item(path: MarketPath, i: int) -> dict[str, Any]:
+    """Item ``i`` as the payload carries it (rendered once per path, then reused)."""
+    info = _information(path)
+    cache = info.rendered
+    if i not in cache:
+        row = int(info.items.row[i]) - path.warmup_steps
+        day, step = divmod(row, path.steps_per_day)
+        universe = path.universe
+        cache[i] = {
+            "id": i,
+            "day": day,
+            "step": step,
+            **render(info, i, universe.symbols, universe.sectors),
+        }
+    return cache[i]
+
+
+def fundamentals(path: MarketPath, row: int) -> dict[str, Any]:
+    """Each symbol's last report released by the close of ``row`` (None before its first)."""
+    info = _information(path)
+    e, figures = info.earnings, info.earnings.figures
+    released = np.flatnonzero(e.day * path.steps_per_day - 1 <= row)
+    last = np.full(path.universe.size, -1)
+    np.maximum.at(last, e.name[released], released)
+    out: dict[str, Any] = {}
+    for n, symbol in enumerate(path.universe.symbols):
+        r = int(last[n])
+        out[symbol] = None if r < 0 else {
+            "report_day": int(e.day[r]) - path.warmup_days,
+            "eps": float(figures["eps"][r]),
+            "consensus_eps": float(figures["consensus_eps"][r]),
+            "revenue": float(figures["revenue"][r]),
+            "net_margin": float(figures["margin"][r]),
+            "guidance_eps": float(figures["guidance_eps"][r]),
+        }  # fmt: skip
+    return out
+
+
+def calendar(path: MarketPath, row: int) -> dict[str, Any]:
+    """Each symbol's next report date and, once published, its consensus EPS."""
+    info = _information(path)
+    e, steps = info.earnings, path.steps_per_day
+    coming = np.flatnonzero(e.day * steps - 1 > row)
+    first = np.full(path.universe.size, np.iinfo(np.int64).max)
+    np.minimum.at(first, e.name[coming], coming)
+    out: dict[str, Any] = {}
+    for n, symbol in enumerate(path.universe.symbols):
+        r = int(first[n])
+        if r == np.iinfo(np.int64).max:
+            out[symbol] = None
+            continue
+        published = int(e.figures["consensus_day"][r]) * steps + steps - 1 <= row
+        out[symbol] = {
+            "report_day": int(e.day[r]) - path.warmup_days,
+            "consensus_eps": float(e.figures["consensus_eps"][r]) if published else None,
+        }
+    return out
+
+
+def _information(path: MarketPath) -> Information:
+    if path.information is None:
+        raise ValueError("this market publishes no information")
+    return path.information
