@@ -159,6 +159,94 @@ class RandomTrader(Agent):
         return Decision.of(actions, rationale="random")
 
 
+_GOOD_WORDS = (
+    "raises", "lifts", "higher", "better", "record", "wins", "approval", "upbeat", "expands",
+    "cleared", "dismissal", "respected", "strengthens", "buys", "upgrades", "raise", "beats",
+    "tops", "above", "surges", "brightens", "pick up", "talks", "takeover", "buyback",
+    "holding up",
+)  # fmt: skip
+_BAD_WORDS = (
+    "trims", "slashes", "warns", "decline", "delays", "fails", "recalls", "halts", "defects",
+    "lawsuit", "inquiry", "loses", "fined", "departs", "sell", "resigns", "ousts", "cuts",
+    "downgrades", "misses", "short of", "trails", "soften", "drop", "losing", "collapsed",
+    "asset sale",
+)  # fmt: skip
+_READ_KINDS = frozenset(
+    ("guidance", "product", "legal", "management", "analyst_rating", "deal_rumour", "sector")
+)
+
+
+def headline_score(headline: str) -> int:
+    """Good words less bad words in a headline (a word list, no model: negation and hedging
+    fool it, which is the point of a baseline to beat)."""
+    text = headline.lower()
+    return sum(word in text for word in _GOOD_WORDS) - sum(word in text for word in _BAD_WORDS)
+
+
+class _Reader(Agent):
+    """Holds names on what it read, each for ``hold_days`` after the item, then lets go."""
+
+    shares_payload = True
+    inline = True
+    hold_days = 5
+    weight = 0.1  # of equity per name held
+
+    def __init__(self, name: str | None = None, *, every: Every | None = None) -> None:
+        super().__init__(name, every=every)
+        self._views: dict[str, tuple[float, int]] = {}  # symbol -> (direction, until day)
+
+    def begin(self, run: RunInfo) -> None:
+        self._views = {}
+
+    def views(self, payload: dict[str, Any]) -> dict[str, float]:
+        raise NotImplementedError
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        day = payload["day"]
+        for symbol, direction in self.views(payload).items():
+            self._views[symbol] = (direction, day + self.hold_days)
+        self._views = {s: v for s, v in self._views.items() if v[1] > day}
+        targets = {s: direction * self.weight for s, (direction, _) in self._views.items()}
+        gross = sum(abs(w) for w in targets.values())
+        if gross > 0.95:
+            targets = {s: w * 0.95 / gross for s, w in targets.items()}
+        return rebalance(payload, targets, type(self).__name__)
+
+
+class HeadlineSentiment(_Reader):
+    """Long a name after good headlines, short after bad ones, by a word count."""
+
+    name = "headline_sentiment"
+
+    def views(self, payload: dict[str, Any]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for item in reversed(payload.get("news", [])):  # oldest first: the newest view wins
+            if item["kind"] not in _READ_KINDS:
+                continue
+            score = headline_score(item["headline"])
+            for symbol in item["symbols"]:
+                if score:
+                    out[symbol] = 1.0 if score > 0 else -1.0
+        return out
+
+
+class EarningsDrift(_Reader):
+    """Follows earnings surprises: long a beat, short a miss, for the drift that follows."""
+
+    name = "earnings_drift"
+    hold_days = 10
+
+    def views(self, payload: dict[str, Any]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for item in payload.get("news", []):
+            if item["kind"] != "earnings" or not item["consensus_eps"]:
+                continue
+            surprise = item["eps"] / item["consensus_eps"] - 1.0
+            if abs(surprise) >= 0.02:
+                out[item["symbols"][0]] = 1.0 if surprise > 0 else -1.0
+        return out
+
+
 BASELINES: dict[str, type[Agent]] = {
     "cash": Cash,
     "buy_and_hold": BuyAndHold,
@@ -166,6 +254,8 @@ BASELINES: dict[str, type[Agent]] = {
     "momentum": Momentum,
     "mean_reversion": MeanReversion,
     "random": RandomTrader,
+    "headline_sentiment": HeadlineSentiment,
+    "earnings_drift": EarningsDrift,
 }
 
 
@@ -185,10 +275,13 @@ __all__ = [
     "BASELINES",
     "BuyAndHold",
     "Cash",
+    "EarningsDrift",
     "EqualWeight",
+    "HeadlineSentiment",
     "MeanReversion",
     "Momentum",
     "RandomTrader",
     "baseline",
+    "headline_score",
     "rebalance",
 ]
