@@ -107,6 +107,7 @@ class World:
             _refuse_with_data(
                 universe=universe, steps_per_day=steps_per_day, ticks_per_step=ticks_per_step
             )
+            _refuse_news_on_bars(self.preset)
             self.steps_per_day = self.ticks_per_step = 1
             self.universe = self.data.universe
             if days is None:
@@ -191,6 +192,21 @@ def _historical(data: DataSpec | None) -> Historical | None:
     if data is None or isinstance(data, Historical):
         return data
     return Historical.load(data)
+
+
+def _refuse_news_on_bars(chosen: Preset) -> None:
+    """Historical bars publish no simulated items: a preset that asks for them is refused."""
+    if chosen.publishes_information:
+        asked = [
+            f"{dial}={chosen[dial]:g}"
+            for dial in ("news_rate", "sector_news_rate", "earnings_surprise_vol", "injection_rate")
+            if chosen[dial] > 0.0
+        ]
+        raise ConfigError(
+            f"preset {chosen.fingerprint!r} publishes simulated news ({', '.join(asked)}), but "
+            "historical bars have none to publish: with data= use a preset without news "
+            "(standard-v1, or set those dials to 0)"
+        )
 
 
 def _refuse_with_data(**options: Any) -> None:
