@@ -9,7 +9,10 @@
 - CPU seconds of 5 baselines x 40 names x 10 days, second call in-process
   (target <= 0.05 s; tradefloor 0.10.2 takes 1.0-1.3 s on this machine);
 - peak memory of a 500-name x 252-day run in a fresh process (target <= 1 GiB),
-  next to the same process's memory after imports.
+  next to the same process's memory after imports;
+- with news on (``standard-v2``) against off (``standard-v1``), in turn in this run:
+  name-ticks per CPU-second at 200 names (target >= 0.9x) and the cost of building
+  a decision's payload at 40 names, news included (target <= 1.2x).
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ import time
 import numpy as np
 
 from workbench.engine import Universe, preset, simulate
-from workbench.evaluation import evaluate
+from workbench.engine.execution import Portfolio
+from workbench.evaluation import evaluate, reading
+from workbench.evaluation.observation import arm_payload, market_payload
 
 BASELINE_ARMS = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion"]
 TICK_TARGET = 20_000_000
@@ -39,14 +44,15 @@ def cpu(fn, repeat: int = 3) -> float:
     return best
 
 
-def name_ticks(names: int, days: int = 20) -> tuple[float, float]:
+def name_ticks(names: int, days: int = 20, chosen: str = "standard-v1") -> tuple[float, float]:
     universe = Universe.synthetic(names)
     ticks = names * (days + 4) * 6 * 65
 
     def model() -> None:
         simulate(
-            preset(), universe, seed=1, days=days, steps_per_day=6, ticks_per_step=65, warmup_days=4
-        )
+            preset(chosen), universe, seed=1, days=days, steps_per_day=6, ticks_per_step=65,
+            warmup_days=4,
+        )  # fmt: skip
 
     def floor() -> None:
         rng = np.random.default_rng(1)
@@ -55,6 +61,43 @@ def name_ticks(names: int, days: int = 20) -> tuple[float, float]:
 
     # best of five: one slow run on a shared machine says nothing about the engine
     return ticks / cpu(model, repeat=5), ticks / cpu(floor, repeat=5)
+
+
+def payload_cost(chosen: str, days: int = 60, private: bool = False) -> float:
+    """CPU seconds to build every daily decision's payload of one arm at 40 names; with
+    ``private`` each is also deep-copied, as for an arm that does not share its payload."""
+    path = simulate(
+        preset(chosen), Universe.synthetic(40), seed=1, days=days, steps_per_day=6,
+        ticks_per_step=65, warmup_days=4,
+    )  # fmt: skip
+    book = Portfolio(1e6, np.zeros(40), 2.0, 0.5)
+    rows = range(path.warmup_steps, path.steps, 6)
+
+    def build() -> None:
+        last = None
+        for row in rows:
+            news = None
+            if path.information is not None:
+                news = reading.news(path, row - 6 if last is None else last, row)
+                last = row
+            market = market_payload(path, row)
+            arm_payload(
+                market, book, path.universe.symbols, equity=1e6, gross=0.0, news=news,
+                private=private,
+            )  # fmt: skip
+
+    build()  # items rendered once per path, as in a run
+    return cpu(build, repeat=5)
+
+
+def news_ratios() -> tuple[float, float, float]:
+    """Ticks per second with news / without at 200 names; a payload's cost with / without,
+    built, and built and copied for a private arm."""
+    on, _ = name_ticks(200, chosen="standard-v2")
+    off, _ = name_ticks(200, chosen="standard-v1")
+    built = payload_cost("standard-v2") / payload_cost("standard-v1")
+    copied = payload_cost("standard-v2", private=True) / payload_cost("standard-v1", private=True)
+    return on / off, built, copied
 
 
 def peak_memory_mb() -> tuple[float, float]:
@@ -89,6 +132,13 @@ def main() -> None:
         f"5 baselines x 40 names x 10 days: {spent:.3f} s CPU   "
         f"target 0.05 s: {spent / EVAL_TARGET_S:.2f} of target   "
         f"tradefloor 1.0-1.3 s: {1.0 / spent:.0f}-{1.3 / spent:.0f}x faster"
+    )
+
+    ticks, built, copied = news_ratios()
+    print(
+        f"news on / off: name-ticks at 200 names {ticks:.2f}x (target >= 0.9x)   "
+        f"payload at 40 names built {built:.2f}x (target <= 1.2x), "
+        f"built and copied for a private arm {copied:.2f}x (the copy grows with the text)"
     )
 
     before, after = peak_memory_mb()

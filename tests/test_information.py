@@ -94,7 +94,7 @@ def test_an_item_released_during_step_t_plus_1_is_never_seen_at_the_close_of_t()
         poisoned = dataclasses.replace(
             honest,
             information=dataclasses.replace(
-                info, items=poisoned_items, earnings=earnings, rendered={}
+                info, items=poisoned_items, earnings=earnings, rendered={}, memo={}
             ),
         )
         assert market_payload(poisoned, row) == market_payload(honest, row)

@@ -123,13 +123,7 @@ class Information:
     sector: np.ndarray  # (names,) each name's sector index
     concerned: tuple[np.ndarray, np.ndarray]  # (item, name) pairs, see ``_concerned``
     rendered: dict[int, dict[str, Any]] = field(default_factory=dict)  # payload items, once
-
-    def released_between(self, after: int, until: int) -> np.ndarray:
-        """Indices of the items visible at the close of ``until`` but not of ``after``,
-        newest first."""
-        rows = self.items.row
-        low, high = np.searchsorted(rows, [after, until], side="right")
-        return np.arange(high - 1, low - 1, -1)
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # payload parts, per change
 
 
 def draw_information(

@@ -9,6 +9,8 @@ item is worth never leaves the engine.
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,9 +25,10 @@ def news(path: MarketPath, after: int, until: int) -> dict[str, Any]:
     """``news`` (items released after row ``after`` up to the close of ``until``, newest
     first, at most NEWS_CAP) and ``news_omitted`` (how many more there were)."""
     info = _information(path)
-    chosen = info.released_between(after, until)
-    shown = [item(path, int(i)) for i in chosen[:NEWS_CAP].tolist()]
-    return {"news": shown, "news_omitted": max(0, chosen.size - NEWS_CAP)}
+    rows = _rows(info, "items", lambda: info.items.row)
+    low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
+    newest = range(high - 1, max(low, high - NEWS_CAP) - 1, -1)
+    return {"news": [item(path, i) for i in newest], "news_omitted": max(0, high - low - NEWS_CAP)}
 
 
 def item(path: MarketPath, i: int) -> dict[str, Any]:
@@ -46,10 +49,20 @@ def item(path: MarketPath, i: int) -> dict[str, Any]:
 
 
 def fundamentals(path: MarketPath, row: int) -> dict[str, Any]:
-    """Each symbol's last report released by the close of ``row`` (None before its first)."""
+    """Each symbol's last report released by the close of ``row`` (None before its first).
+
+    It changes only when a report is released, so it is built once per report."""
     info = _information(path)
+    released = bisect.bisect_right(_report_rows(path, info), row)
+    key = ("fundamentals", released)
+    if key not in info.memo:
+        info.memo[key] = _fundamentals(path, info, released)
+    return info.memo[key]
+
+
+def _fundamentals(path: MarketPath, info: Information, count: int) -> dict[str, Any]:
     e, figures = info.earnings, info.earnings.figures
-    released = np.flatnonzero(e.day * path.steps_per_day - 1 <= row)
+    released = np.arange(count)
     last = np.full(path.universe.size, -1)
     np.maximum.at(last, e.name[released], released)
     out: dict[str, Any] = {}
@@ -67,8 +80,19 @@ def fundamentals(path: MarketPath, row: int) -> dict[str, Any]:
 
 
 def calendar(path: MarketPath, row: int) -> dict[str, Any]:
-    """Each symbol's next report date and, once published, its consensus EPS."""
+    """Each symbol's next report date and, once published, its consensus EPS (built once
+    per change: a report released or a consensus published)."""
     info = _information(path)
+    e, steps = info.earnings, path.steps_per_day
+    released = bisect.bisect_right(_report_rows(path, info), row)
+    consensus = _rows(info, "consensus", lambda: e.figures["consensus_day"] * steps + steps - 1)
+    key = ("calendar", released, bisect.bisect_right(consensus, row))
+    if key not in info.memo:
+        info.memo[key] = _calendar(path, info, row)
+    return info.memo[key]
+
+
+def _calendar(path: MarketPath, info: Information, row: int) -> dict[str, Any]:
     e, steps = info.earnings, path.steps_per_day
     coming = np.flatnonzero(e.day * steps - 1 > row)
     first = np.full(path.universe.size, np.iinfo(np.int64).max)
@@ -85,6 +109,20 @@ def calendar(path: MarketPath, row: int) -> dict[str, Any]:
             "consensus_eps": float(e.figures["consensus_eps"][r]) if published else None,
         }
     return out
+
+
+def _report_rows(path: MarketPath, info: Information) -> list[int]:
+    """The rows after whose close each report is released, in order."""
+    return _rows(info, "reports", lambda: info.earnings.day * path.steps_per_day - 1)
+
+
+def _rows(info: Information, name: str, rows: Callable[[], np.ndarray]) -> list[int]:
+    """A sorted row column as a list, kept: a scalar bisect is many times a NumPy call's
+    speed, and a run asks at every decision."""
+    key = ("rows", name)
+    if key not in info.memo:
+        info.memo[key] = rows().tolist()
+    return info.memo[key]
 
 
 def _information(path: MarketPath) -> Information:

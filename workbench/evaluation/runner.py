@@ -399,6 +399,8 @@ class _Run:
             "capital": self.options.capital,
             **self.options.margin,
         }
+        if self.path.information is not None and not self.reference:
+            meta["oracle_news_pnl"] = self.oracle_news_pnl  # what info_capture divides by
         return Results(
             scorecard=card,
             equity=equity,
