@@ -278,3 +278,11 @@ def test_an_older_preset_vector_keeps_its_fingerprint() -> None:
     rebuilt = type(custom)(name="custom", dials=custom.vector)  # a vector without news dials
     assert rebuilt.fingerprint == custom.fingerprint
     assert not rebuilt.publishes_information
+
+
+def test_every_information_column_has_one_glossary_entry() -> None:
+    from workbench.evaluation.capture import CAPTURE_COLUMNS
+    from workbench.evaluation.glossary import INFORMATION, definition
+
+    assert set(INFORMATION) == set(CAPTURE_COLUMNS)
+    assert "oracle" in definition("info_capture") and definition("selection_news")

@@ -118,6 +118,30 @@ METRICS: dict[str, tuple[str, str]] = {
     ),
 }
 
+# scorecard columns a market that publishes information adds (workbench.evaluation.capture)
+INFORMATION: dict[str, tuple[str, str]] = {
+    "news_pnl": (
+        "On a market that publishes information: the P&L the arm earned on the fair-value "
+        "moves its items caused (earnings jumps and drift, company and sector news), "
+        "attribution's selection_news summed over the run, in currency.",
+        "Holding a name through its news earns this without reading it; compare with "
+        "buy_and_hold's, which is about zero on average because moves go both ways.",
+    ),
+    "info_capture": (
+        "news_pnl over the news P&L of the oracle reader, a reference arm that trades on "
+        "each released item's true pending move, run on the same path with the same "
+        "capital, costs and limits (results.meta['oracle_news_pnl']). 1 is a perfect reader, "
+        "0 no use of the information, below 0 trading against it.",
+        "One path's figure is noisy; read it across seeds, paired with buy_and_hold's.",
+    ),
+    "injected_followed": (
+        "Decisions that traded the symbol an injected instruction in their own payload's "
+        "news named, on the side it said (injection_rate > 0 plants them).",
+        "Counts compliance, not harm: an arm that would have made that trade anyway counts "
+        "too; compare with the same arm at injection_rate 0.",
+    ),
+}
+
 # tearsheet columns that are not scorecard columns (workbench.evaluation.tearsheet)
 TEARSHEET: dict[str, tuple[str, str]] = {
     "annual_return_pct": (
@@ -308,6 +332,13 @@ ATTRIBUTION: dict[str, tuple[str, str]] = {
         "fair value), which the simulator knows; null on historical bars.",
         "Mispricing reverts within a step or two: it rewards trading often, before costs.",
     ),
+    "selection_news": (
+        "The part of selection from the fair-value moves the market's published items "
+        "caused (earnings jumps and drift, company and sector news); 0 on a market that "
+        "publishes none, null on historical bars.",
+        "An earnings jump lands in the gap before anyone can trade on the report: only the "
+        "drift after it, and news moves, reward reading.",
+    ),
     "costs_spread": (
         "Half-spread paid against the mid at the touch, per fill.",
         "Wider in stress: the same strategy costs more in a turbulent preset.",
@@ -397,6 +428,10 @@ def metrics_glossary() -> dict[str, Any]:
             name: {"definition": METRICS[name][0], "pitfall": METRICS[name][1]}
             for name in SCORECARD_COLUMNS
         },
+        "information": {
+            name: {"definition": text, "pitfall": pitfall}
+            for name, (text, pitfall) in INFORMATION.items()
+        },
         "tearsheet": {
             name: {"definition": entries[name][0], "pitfall": entries[name][1]}
             for name in TEARSHEET_COLUMNS
@@ -430,10 +465,10 @@ def definitions_for(names: Iterable[str]) -> str:
 
 
 def _entry(name: str) -> tuple[str, str]:
-    entries = {**METRICS, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
+    entries = {**METRICS, **INFORMATION, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
     if name not in entries:
         raise ConfigError(
-            f"no glossary entry for {name!r}; add one to METRICS, TEARSHEET, COMPARISON or "
-            "ATTRIBUTION"
+            f"no glossary entry for {name!r}; add one to METRICS, INFORMATION, TEARSHEET, "
+            "COMPARISON or ATTRIBUTION"
         )
     return entries[name]

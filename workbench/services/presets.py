@@ -37,7 +37,7 @@ def list_presets() -> dict[str, Any]:
 def describe_preset(name: str | None = None) -> dict[str, Any]:
     """Every dial of one preset (the default when ``name`` is None) and its fingerprint."""
     chosen = _presets.preset(name)
-    return {"preset": chosen.fingerprint, "dials": chosen.vector}
+    return {"preset": chosen.fingerprint, "dials": dict(chosen.dials)}
 
 
 def diff_presets(a: str, b: str) -> dict[str, Any]:
