@@ -11,9 +11,12 @@
 3. records one folder per adapter under ``--out`` (callable, OpenAI Agents,
    PydanticAI and LangGraph in JSON mode over three decisions, and one committee
    decision with every role on the model), each next to a buy-and-hold baseline;
-4. replays every folder it recorded and checks it matches;
-5. stops the server and prints arm -> calls / valid / DecisionError /
-   FrameworkError / wall.
+4. records the callable arm and the committee again on ``standard-v2``, the preset
+   that publishes news, earnings and fundamentals, and reports their information
+   capture (``--only`` picks any of adapters, committee, news);
+5. replays every folder it recorded and checks it matches;
+6. stops the server and prints arm -> calls / valid / DecisionError /
+   FrameworkError / wall (and info_capture on the news preset).
 
 A 135M model answers badly often; every bad answer is a counted error, which is
 what the run shows. The recordings replay in ``make test`` with no server.
@@ -37,6 +40,10 @@ from typing import Any
 MODEL = "smollm2-135m-instruct"
 MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3}
 COMMITTEE_MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 1}
+# the same on a market that publishes news, earnings and fundamentals (information capture)
+NEWS_MARKET: dict[str, Any] = {"seed": 11, "universe": 8, "days": 10, "preset": "standard-v2"}
+NEWS_COMMITTEE_MARKET: dict[str, Any] = {**NEWS_MARKET, "days": 2}
+PARTS = ("adapters", "committee", "news")
 ARM_TIMEOUT = 600.0  # one decision; the server answers one request at a time
 SERVER_FLAGS = ("--n_ctx", "8192", "--n_threads", "2", "--model_alias", MODEL)
 FIND_GGUF = (
@@ -150,7 +157,7 @@ def record_one(folder: Path, arm: Any, market: dict[str, Any]) -> dict[str, Any]
         matched = False
     kinds = results.errors[results.errors["arm"] == arm.name]["kind"].value_counts()
     card = results.scorecard.loc[arm.name]
-    return {
+    row = {
         "arm": arm.name,
         "calls": int(card["model_calls"]),
         "decisions": int(card["decisions"]),
@@ -161,32 +168,56 @@ def record_one(folder: Path, arm: Any, market: dict[str, Any]) -> dict[str, Any]
         "wall_s": round(wall, 1),
         "replay_matches": matched,
     }
+    if "info_capture" in card:
+        row["info_capture"] = float(card["info_capture"])
+        row["news_pnl"] = float(card["news_pnl"])
+    return row
 
 
-def run(url: str, out: Path) -> list[dict[str, Any]]:
-    from workbench.committee import Committee
+def run(url: str, out: Path, parts: tuple[str, ...] = PARTS) -> list[dict[str, Any]]:
+    from workbench.integrations import callable_agent
     from workbench.integrations.endpoints import Endpoint
 
     rows = []
     with Endpoint(url, MODEL, output_mode="json", max_tokens=320, timeout=ARM_TIMEOUT) as ep:
-        for folder, build in adapter_arms(ep).items():
-            rows.append(record_one(out / folder, build(), MARKET))
+        if "adapters" in parts:
+            for folder, build in adapter_arms(ep).items():
+                rows.append(record_one(out / folder, build(), MARKET))
+                print(json.dumps(rows[-1]), flush=True)
+        if "news" in parts:
+            arm = callable_agent(
+                endpoint=ep, name="callable-news-smollm2", mode="record", timeout=ARM_TIMEOUT
+            )
+            rows.append(record_one(out / "callable-news-smollm2", arm, NEWS_MARKET))
             print(json.dumps(rows[-1]), flush=True)
-    committee = Committee(committee_spec(url), mode="record", timeout=ARM_TIMEOUT)
-    rows.append(record_one(out / "committee-smollm2", committee, COMMITTEE_MARKET))
-    rows[-1]["unverified_figures"] = sum(e.get("unverified_count", 0) for e in committee.record)
-    print(json.dumps(rows[-1]), flush=True)
+    if "committee" in parts:
+        rows.append(_committee(url, out, "committee-smollm2", COMMITTEE_MARKET))
+    if "news" in parts:
+        rows.append(_committee(url, out, "committee-news-smollm2", NEWS_COMMITTEE_MARKET))
     return rows
+
+
+def _committee(url: str, out: Path, folder: str, market: dict[str, Any]) -> dict[str, Any]:
+    from workbench.committee import Committee
+
+    spec = {**committee_spec(url), "id": folder}
+    committee = Committee(spec, mode="record", timeout=ARM_TIMEOUT)
+    row = record_one(out / folder, committee, market)
+    row["unverified_figures"] = sum(e.get("unverified_count", 0) for e in committee.record)
+    print(json.dumps(row), flush=True)
+    return row
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     """The run as a Markdown table."""
-    head = "| arm | calls | valid | DecisionError | FrameworkError | wall |"
-    lines = [head, "|---|---:|---:|---:|---:|---:|"]
+    head = "| arm | calls | valid | DecisionError | FrameworkError | wall | info_capture |"
+    lines = [head, "|---|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
+        capture = f"{row['info_capture']:+.3f}" if "info_capture" in row else ""
         lines.append(
             f"| {row['arm']} | {row['calls']} | {row['valid']}/{row['decisions']} | "
-            f"{row['DecisionError']} | {row['FrameworkError']} | {row['wall_s']:.0f} s |"
+            f"{row['DecisionError']} | {row['FrameworkError']} | {row['wall_s']:.0f} s | "
+            f"{capture} |"
         )
     return "\n".join(lines)
 
@@ -197,12 +228,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="recordings", type=Path)
     parser.add_argument("--port", default=8765, type=int)
     parser.add_argument("--log", default=Path("out/llama-server.log"), type=Path)
+    parser.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS))
     args = parser.parse_args(argv)
     args.log.parent.mkdir(parents=True, exist_ok=True)
     gguf = find_gguf(args.llm_python)
     print(f"model {gguf}; server log {args.log}", flush=True)
     with llama_server(args.llm_python, gguf, args.port, args.log) as url:
-        rows = run(url, args.out)
+        rows = run(url, args.out, tuple(args.only))
     print(table(rows))
     failed = [row["arm"] for row in rows if not row["replay_matches"]]
     if failed:
