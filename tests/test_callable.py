@@ -254,7 +254,7 @@ def test_common_exports_the_shared_layer_of_the_contract() -> None:
     }  # fmt: skip
     assert contract <= set(common.__all__)
     assert all(hasattr(common, name) for name in common.__all__)
-    assert common.DECISION_SCHEMA_VERSION == "2" and common.OBSERVATION_SCHEMA_VERSION == "1"
+    assert common.DECISION_SCHEMA_VERSION == "2" and common.OBSERVATION_SCHEMA_VERSION == "2"
     with pytest.raises(common.MissingDependency, match=r'pip install "workbench\[nope\]"'):
         common.require("no_such_module_here", extra="nope", purpose="This test")
 

@@ -26,6 +26,7 @@ def test_every_recorded_role_exchange_rebuilds_the_memo_once() -> None:
     transcript = Transcript.load(FOLDER / "transcripts" / "tradingagents-reference.json")
     arm = committee_agent(mode="replay", transcript=transcript)
     market = {k: manifest[k] for k in ("seed", "universe", "days", "steps_per_day")}
+    market["preset"] = manifest["preset"]["name"]
     evaluate([arm, "momentum", "buy_and_hold"], **market)
     used = []
     for entry in arm.record:

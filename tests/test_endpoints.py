@@ -392,7 +392,7 @@ def test_the_smollm2_run_records_every_adapter_and_replays_them(tmp_path: Path) 
     from workbench.testing import smollm2
 
     with StubServer() as server:  # the model's place, answering every arm the same way
-        rows = smollm2.run(server.url, tmp_path)
+        rows = smollm2.run(server.url, tmp_path, ("adapters", "committee"))
     assert [row["arm"] for row in rows] == [
         "callable-smollm2",
         "openai-agents-smollm2",

@@ -36,7 +36,7 @@ def test_a_shipped_preset_is_fingerprinted_by_name_and_a_custom_one_by_hash() ->
 
 
 def test_diff_lists_exactly_the_dials_that_moved() -> None:
-    moved = diff("standard-v1", {"spread_bps": 9.0, "tail_dof": 4.0})
+    moved = diff("standard-v1", {"base": "standard-v1", "spread_bps": 9.0, "tail_dof": 4.0})
     assert moved == {"spread_bps": (4.0, 9.0), "tail_dof": (6.0, 4.0)}
     assert diff("calm-v1", "calm-v1") == {}
 
@@ -51,7 +51,7 @@ def test_unknown_dials_and_presets_are_refused_by_name_with_a_hint() -> None:
 
 
 def test_presets_are_frozen() -> None:
-    chosen = preset()
+    chosen = preset("standard-v1")
     with pytest.raises(TypeError):
         chosen.dials["spread_bps"] = 1.0  # type: ignore[index]
     # information dials at their -v1 values are left out, so older vectors keep their hash
@@ -184,12 +184,14 @@ def test_a_preset_built_by_hand_is_validated_too() -> None:
 
 
 def test_dials_equal_to_a_shipped_preset_carry_its_name() -> None:
-    assert preset({"spread_bps": 4.0}).fingerprint == "standard-v1"
+    assert preset({"spread_bps": 4.0}).fingerprint == "standard-v2"  # on the default
+    assert preset({"base": "standard-v1", "spread_bps": 4.0}).fingerprint == "standard-v1"
     assert preset({"base": "calm-v1", "spread_bps": 2.0}).fingerprint == "calm-v1"
 
 
 def test_the_attribution_paths_split_each_step_at_its_open() -> None:
-    # with almost no idiosyncratic risk, drift + factors + mispricing explain every log move
+    # with almost no idiosyncratic risk, drift + factors + mispricing + news explain every
+    # move (the default preset publishes news: its moves are in the paths too)
     bars = simulate(
         preset({"idio_vol": 0.01}), Universe.synthetic(16), seed=5, days=6,
         steps_per_day=6, ticks_per_step=65, warmup_days=1,
@@ -201,10 +203,10 @@ def test_the_attribution_paths_split_each_step_at_its_open() -> None:
     sector_open, sectors = bars.sector_factors_open[:, sector], bars.sector_factors[:, sector]
     gap = np.log(bars.open[1:] / bars.close[:-1])
     gap_parts = bars.betas * market_open[1:, None] + sector_open[1:] + drift[1:]
-    gap_parts += bars.mispricing_open[1:] - bars.mispricing[:-1]
+    gap_parts += bars.mispricing_open[1:] - bars.mispricing[:-1] + bars.news_open[1:]
     session = np.log(bars.close / bars.open)
     session_parts = bars.betas * (market - market_open)[:, None] + sectors - sector_open
-    session_parts += bars.mispricing - bars.mispricing_open
+    session_parts += bars.mispricing - bars.mispricing_open + bars.news - bars.news_open
     assert np.std(gap - gap_parts) < 0.1 * np.std(gap)
     assert np.std(session - session_parts) < 0.1 * np.std(session)
     assert np.all(bars.drift[~first[:, 0]] == 0.0) and np.all(bars.drift[first[:, 0]] != 0.0)

@@ -18,7 +18,7 @@ from workbench.evaluation.observation import market_payload
 from workbench.evaluation.results import SCORECARD_COLUMNS
 from workbench.schema import HISTORY_STEPS, OBSERVABLE_MACRO
 
-SMALL = {"seed": 3, "universe": 8, "days": 3}
+SMALL = {"seed": 3, "universe": 8, "days": 3, "preset": "standard-v1"}  # prices only
 
 
 class Scripted(Agent):
@@ -181,13 +181,14 @@ def test_bad_experiment_input_is_refused_before_the_market_opens(
 
 
 def test_model_is_the_old_name_of_preset_for_one_release() -> None:
+    market = {k: v for k, v in SMALL.items() if k != "preset"}
     with pytest.warns(DeprecationWarning, match=r"evaluate\(model=\.\.\.\) is deprecated.*preset="):
-        old = evaluate(["momentum"], **SMALL, model="calm-v1")
-    assert old.digest() == evaluate(["momentum"], **SMALL, preset="calm-v1").digest()
+        old = evaluate(["momentum"], **market, model="calm-v1")
+    assert old.digest() == evaluate(["momentum"], **market, preset="calm-v1").digest()
     with pytest.warns(DeprecationWarning, match=r"World\(model=\.\.\.\)"):
         assert World(model="calm-v1").preset.fingerprint == "calm-v1"
     with pytest.raises(ConfigError, match="pass preset= only"):
-        evaluate(["cash"], **SMALL, preset="calm-v1", model="calm-v1")
+        evaluate(["cash"], **market, preset="calm-v1", model="calm-v1")
 
 
 def test_evaluate_aevaluate_and_world_share_one_market_signature() -> None:

@@ -44,8 +44,9 @@ def test_the_bar_counts_steps_and_shows_who_is_waiting(monkeypatch):
 
     def spy(self, *args, **kwargs):
         original(self, *args, **kwargs)
-        self.bar.fp = io.StringIO()
-        created.append(self)
+        if self.bar is not None:  # the oracle reader's reference run shows no bar
+            self.bar.fp = io.StringIO()
+            created.append(self)
 
     monkeypatch.setattr(progress_module.RunProgress, "__init__", spy)
     monkeypatch.setattr(progress_module, "_TICK_S", 0.01)

@@ -21,8 +21,9 @@ GAUSSIAN = {"tail_dof": 1000.0, "vol_fast_vol": 0.0, "vol_slow_vol": 0.0, "overn
 
 
 def run(model: str | dict = "standard-v1", *, names: int = 30, days: int = 250, seed: int = 1):
+    chosen = {"base": "standard-v1", **model} if isinstance(model, dict) else model
     return simulate(
-        preset(model),
+        preset(chosen),  # the price model alone: dicts move dials of standard-v1
         Universe.synthetic(names),
         seed=seed,
         days=days,

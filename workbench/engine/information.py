@@ -89,7 +89,7 @@ class Items:
     halflife: np.ndarray  # (I,) realisation half-life, days
     target_side: np.ndarray  # (I,) +1 buy / -1 sell for an injected notice, 0 otherwise
     report: np.ndarray  # (I,) index into Earnings, -1 otherwise
-    text: np.ndarray  # (I, _TEXT_DRAWS) uniform draws choosing the wording
+    text: np.ndarray  # (I, _TEXT_DRAWS) uniform draws choosing the wording (0.5: fixed)
 
     @property
     def size(self) -> int:
@@ -105,6 +105,10 @@ class Earnings:
     surprise: np.ndarray  # (R,) EPS against consensus, as a fraction
     jump: np.ndarray  # (R,) log move of fair value in the gap of ``day``
     figures: dict[str, np.ndarray] = field(default_factory=dict)  # see ``report_figures``
+
+    @property
+    def size(self) -> int:
+        return int(self.day.size)
 
 
 @dataclass
@@ -133,57 +137,115 @@ def draw_information(
     days: int,
     steps_per_day: int,
     policy_rate: np.ndarray,
-    rng: np.random.Generator,
-    text_rng: np.random.Generator,
+    seeds: np.random.SeedSequence,
 ) -> Information:
-    """The whole run's items and their moves: one draw per source, every name at once."""
+    """The whole run's items and their moves, every name at once.
+
+    The names' traits come from one generator, each day's draws from a generator of
+    that day's own (``seeds``' child number ``day``), so a longer run publishes the
+    same items on the days the shorter one has: a run resumed or extended meets the
+    market it left. The draws are gathered day by day and turned into items at once."""
+    traits = np.random.default_rng(seeds.spawn(1)[0])
+    calendar = traits.integers(0, QUARTER_DAYS, names)
+    pe, margin = traits.uniform(12.0, 30.0, names), traits.uniform(0.06, 0.25, names)
+    shares = portable.exp(traits.normal(portable.log_of(4e8), 0.8, names)).round(-4)
     sectors = int(sector.max()) + 1
-    calendar = rng.integers(0, QUARTER_DAYS, names)
-    earnings = _earnings(p, calendar, days, rng)
+    draws = _Draws.of_days(p, calendar, sectors, seeds.spawn(days))
+    earnings = draws.earnings(p)
     parts = [
         _earnings_items(p, earnings, steps_per_day),
-        _company_items(p, names, days, steps_per_day, rng),
-        _sector_items(p, sectors, days, steps_per_day, rng),
-        _notices(p, names, days, steps_per_day, rng),
-        _statements(policy_rate, steps_per_day),
+        _company_items(p, draws, steps_per_day),
+        _sector_items(p, draws, steps_per_day),
+        _notices(draws, names, steps_per_day),
     ]
     columns = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    columns["text"] = np.concatenate(
+        [draws.text["earnings"], draws.text["company"], draws.text["sector"], draws.text["notice"]]
+    )
+    statements = _statements(policy_rate, steps_per_day)
+    statements["text"] = np.full((statements["row"].size, _TEXT_DRAWS), 0.5)
+    columns = {key: np.concatenate([columns[key], statements[key]]) for key in columns}
     order = np.lexsort((columns["kind"], columns["row"]))
-    columns = {key: value[order] for key, value in columns.items()}
-    items = Items(**columns, text=text_rng.random((order.size, _TEXT_DRAWS)))
+    items = Items(**{key: value[order] for key, value in columns.items()})
     concerned = _concerned(items, sector)
-    daily = _realised(items, concerned, days, names)
     gap = np.zeros((days, names))
     np.add.at(gap, (earnings.day, earnings.name), earnings.jump)
     return Information(
         items=items,
         earnings=earnings,
         calendar=calendar,
-        pe=rng.uniform(12.0, 30.0, names),
-        margin=rng.uniform(0.06, 0.25, names),
-        shares=portable.exp(rng.normal(portable.log_of(4e8), 0.8, names)).round(-4),
+        pe=pe,
+        margin=margin,
+        shares=shares,
         steps_per_day=steps_per_day,
-        daily=daily,
+        daily=_realised(items, concerned, days, names),
         gap=gap,
         sector=sector,
         concerned=concerned,
     )
 
 
-def _earnings(p: Preset, calendar: np.ndarray, days: int, rng: np.random.Generator) -> Earnings:
-    quarters = days // QUARTER_DAYS + 1
-    day = (calendar[:, None] + QUARTER_DAYS * np.arange(quarters)).ravel()
-    name = np.repeat(np.arange(calendar.size), quarters)
-    surprise = rng.normal(0.0, 1.0, day.size) * p["earnings_surprise_vol"]
-    kept = (day >= 1) & (day < days) & (p["earnings_surprise_vol"] > 0.0)
-    order = np.lexsort((name[kept], day[kept]))
-    surprise = surprise[kept][order]
-    return Earnings(
-        day=day[kept][order],
-        name=name[kept][order],
-        surprise=surprise,
-        jump=p["earnings_response"] * surprise,
-    )
+@dataclass
+class _Draws:
+    """Every day's raw draws, gathered: per source the day of each draw and its numbers."""
+
+    day: dict[str, np.ndarray]  # source -> (n,) the day each drawn item belongs to
+    index: dict[str, np.ndarray]  # source -> (n,) its name (company, report) or sector
+    uniform: dict[str, np.ndarray]  # source -> (n, k) uniform draws
+    normal: dict[str, np.ndarray]  # source -> (n, k) unit normal draws
+    text: dict[str, np.ndarray]  # source -> (n, _TEXT_DRAWS)
+
+    @classmethod
+    def of_days(
+        cls, p: Preset, calendar: np.ndarray, sectors: int, seeds: list[np.random.SeedSequence]
+    ) -> _Draws:
+        rows: dict[str, list[tuple[Any, ...]]] = {s: [] for s in _SOURCES}
+        reports = p["earnings_surprise_vol"] > 0.0
+        for day, seed in enumerate(seeds):
+            rng = np.random.default_rng(seed)
+            company = np.repeat(
+                np.arange(calendar.size), rng.poisson(p["news_rate"], calendar.size)
+            )
+            sector = np.repeat(np.arange(sectors), rng.poisson(p["sector_news_rate"], sectors))
+            notice = rng.random(4)
+            planted = notice[:1] < p["injection_rate"]
+            due = np.flatnonzero((day - calendar) % QUARTER_DAYS == 0)
+            if not (reports and day):  # no report on day 0: its evening before is not simulated
+                due = due[:0]
+            for source, index, uniforms, normals in (
+                ("company", company, 5, 2),
+                ("sector", sector, 2, 2),
+                ("earnings", due, 0, 1),
+            ):
+                n = index.size
+                rows[source].append(
+                    (day, index, rng.random((n, uniforms)), rng.standard_normal((n, normals)),
+                     rng.random((n, _TEXT_DRAWS)))
+                )  # fmt: skip
+            kept = notice[None, 1:] if planted[0] else np.zeros((0, 3))
+            rows["notice"].append(
+                (day, np.zeros(kept.shape[0], np.int64), kept, np.zeros((kept.shape[0], 0)),
+                 rng.random((kept.shape[0], _TEXT_DRAWS)))
+            )  # fmt: skip
+        return cls(*(
+            {s: _gathered(rows[s], field) for s in _SOURCES} for field in range(5)
+        ))  # fmt: skip
+
+    def earnings(self, p: Preset) -> Earnings:
+        surprise = self.normal["earnings"][:, 0] * p["earnings_surprise_vol"]
+        return Earnings(
+            day=self.day["earnings"], name=self.index["earnings"], surprise=surprise,
+            jump=p["earnings_response"] * surprise,
+        )  # fmt: skip
+
+
+_SOURCES = ("company", "sector", "earnings", "notice")
+
+
+def _gathered(rows: list[tuple[Any, ...]], field: int) -> np.ndarray:
+    if field == 0:  # the day, once per drawn item
+        return np.concatenate([np.full(len(row[1]), row[0], dtype=np.int64) for row in rows])
+    return np.concatenate([row[field] for row in rows])
 
 
 def _blank(count: int) -> dict[str, np.ndarray]:
@@ -207,7 +269,7 @@ def _blank(count: int) -> dict[str, np.ndarray]:
 def _earnings_items(p: Preset, e: Earnings, steps_per_day: int) -> dict[str, np.ndarray]:
     """A report is released after the close of the day before its date; its drift starts on
     the report's date, after the gap that carried the jump."""
-    out = _blank(e.day.size)
+    out = _blank(e.size)
     out["kind"][:] = KINDS.index("earnings")
     out["row"] = e.day * steps_per_day - 1
     out["name"] = e.name
@@ -216,31 +278,28 @@ def _earnings_items(p: Preset, e: Earnings, steps_per_day: int) -> dict[str, np.
     out["signal"] = e.surprise / max(p["earnings_surprise_vol"], 1e-12)
     out["start"] = e.day
     out["halflife"][:] = p["earnings_drift_halflife_days"]
-    out["report"] = np.arange(e.day.size)
+    out["report"] = np.arange(e.size)
     return out
 
 
-def _release_rows(days: np.ndarray, steps_per_day: int, rng: np.random.Generator) -> np.ndarray:
-    return days * steps_per_day + rng.integers(0, steps_per_day, days.size)
+def _step_of(uniform: np.ndarray, steps_per_day: int) -> np.ndarray:
+    return np.minimum((uniform * steps_per_day).astype(np.int64), steps_per_day - 1)
 
 
-def _company_items(
-    p: Preset, names: int, days: int, steps_per_day: int, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    counts = rng.poisson(p["news_rate"], (days, names))
-    day, name = np.nonzero(counts)
-    day, name = np.repeat(day, counts[day, name]), np.repeat(name, counts[day, name])
+def _company_items(p: Preset, d: _Draws, steps_per_day: int) -> dict[str, np.ndarray]:
+    day, u, z = d.day["company"], d.uniform["company"], d.normal["company"]
     n = day.size
     out = _blank(n)
-    rumour = rng.random(n) < p["rumour_share"]
+    rumour = u[:, 0] < p["rumour_share"]
     company = np.array([KINDS.index(k) for k in _COMPANY])
-    out["kind"] = np.where(rumour, KINDS.index("deal_rumour"), company[rng.integers(0, 5, n)])
-    out["row"] = _release_rows(day, steps_per_day, rng)
-    out["name"] = name
-    unit_move, noise = rng.standard_normal(n), rng.standard_normal(n)
-    stated = np.asarray(RELIABILITIES)[rng.integers(0, len(RELIABILITIES), n)]
-    proves_true = rng.random(n) < stated
-    informative = np.where(rumour, proves_true, rng.random(n) >= p["news_noise_share"])
+    pick = np.minimum((u[:, 1] * len(_COMPANY)).astype(np.int64), len(_COMPANY) - 1)
+    out["kind"] = np.where(rumour, KINDS.index("deal_rumour"), company[pick])
+    out["row"] = day * steps_per_day + _step_of(u[:, 2], steps_per_day)
+    out["name"] = d.index["company"]
+    unit_move, noise = z[:, 0], z[:, 1]
+    stated = np.asarray(RELIABILITIES)[np.minimum((u[:, 4] * 3).astype(np.int64), 2)]
+    proves_true = u[:, 3] < stated  # a rumour's truth; any other item's use of u[:, 3] below
+    informative = np.where(rumour, proves_true, u[:, 3] >= p["news_noise_share"])
     ic = p["news_ic"]
     told = ic * unit_move + np.sqrt(1.0 - ic * ic) * noise  # the tone the text is written in
     # a rumour says which way; when true, the move goes that way
@@ -257,36 +316,28 @@ def _realise_after(out: dict[str, np.ndarray], day: np.ndarray, p: Preset) -> No
     out["halflife"][:] = p["news_halflife_days"]
 
 
-def _sector_items(
-    p: Preset, sectors: int, days: int, steps_per_day: int, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    counts = rng.poisson(p["sector_news_rate"], (days, sectors))
-    day, sector = np.nonzero(counts)
-    day, sector = np.repeat(day, counts[day, sector]), np.repeat(sector, counts[day, sector])
-    n = day.size
-    out = _blank(n)
+def _sector_items(p: Preset, d: _Draws, steps_per_day: int) -> dict[str, np.ndarray]:
+    day, u, z = d.day["sector"], d.uniform["sector"], d.normal["sector"]
+    out = _blank(day.size)
     out["kind"][:] = KINDS.index("sector")
-    out["row"] = _release_rows(day, steps_per_day, rng)
-    out["sector"] = sector
-    unit_move, noise = rng.standard_normal(n), rng.standard_normal(n)
-    informative = rng.random(n) >= p["news_noise_share"]
+    out["row"] = day * steps_per_day + _step_of(u[:, 0], steps_per_day)
+    out["sector"] = d.index["sector"]
+    informative = u[:, 1] >= p["news_noise_share"]
     ic = p["news_ic"]
-    out["signal"] = ic * unit_move + np.sqrt(1.0 - ic * ic) * noise
-    out["move"] = np.where(informative, unit_move * (0.5 * p["news_move_vol"]), 0.0)
+    out["signal"] = ic * z[:, 0] + np.sqrt(1.0 - ic * ic) * z[:, 1]
+    out["move"] = np.where(informative, z[:, 0] * (0.5 * p["news_move_vol"]), 0.0)
     out["informative"] = informative
     _realise_after(out, day, p)
     return out
 
 
-def _notices(
-    p: Preset, names: int, days: int, steps_per_day: int, rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    day = np.flatnonzero(rng.random(days) < p["injection_rate"])
+def _notices(d: _Draws, names: int, steps_per_day: int) -> dict[str, np.ndarray]:
+    day, u = d.day["notice"], d.uniform["notice"]
     out = _blank(day.size)
     out["kind"][:] = KINDS.index("notice")
-    out["row"] = _release_rows(day, steps_per_day, rng)
-    out["name"] = rng.integers(0, names, day.size)
-    out["target_side"] = np.where(rng.random(day.size) < 0.5, 1, -1)
+    out["row"] = day * steps_per_day + _step_of(u[:, 0], steps_per_day)
+    out["name"] = np.minimum((u[:, 1] * names).astype(np.int64), names - 1)
+    out["target_side"] = np.where(u[:, 2] < 0.5, 1, -1)
     out["start"] = day + 1
     return out
 

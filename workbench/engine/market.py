@@ -60,7 +60,6 @@ _STREAMS = (
     "market_vol",
     "idio_vol",
     "information",
-    "wording",
 )
 
 
@@ -146,7 +145,7 @@ def simulate(
     if preset.publishes_information:
         info = draw_information(
             preset, universe.size, traits.sector, total_days, steps_per_day,
-            macro["policy_rate"], rngs["information"], rngs["wording"],
+            macro["policy_rate"], streams["information"],
         )  # fmt: skip
     bars = _BarBuilder(total_days * steps_per_day, universe.size, traits.sectors, info is not None)
     day_sim = _DaySimulator(preset, traits, steps_per_day, ticks_per_step, rngs, total_days)

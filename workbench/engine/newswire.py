@@ -11,8 +11,6 @@ reads the same in every process.
 
 from __future__ import annotations
 
-from typing import Any
-
 from workbench.engine.information import KINDS, Information, describe_item
 
 # (strongly good, good, mixed, bad, strongly bad) phrasings per kind; {s} is the symbol.
@@ -139,8 +137,9 @@ def _company(kind: str, signal: float, subject: str, draws: list[float]) -> tupl
     band = tone_band(signal)
     headline = _pick(_PHRASES[kind][band], draws[_TEXT_CHOICE]).format(s=subject)
     hedge = _pick(_HEDGES, draws[_HEDGE_CHOICE]) if band in (1, 3) else ""
-    if hedge:
-        headline = hedge + headline[0].lower() + headline[1:]
+    if hedge:  # "Sources suggest analyst raises ...", the symbol left as it is
+        lead = headline[0] if headline.startswith(subject) else headline[0].lower()
+        headline = hedge + lead + headline[1:]
     mood = ("good", "good", "mixed", "bad", "bad")[band]
     if draws[_MIX_CHOICE] < 0.2 and band != 2:  # a body that pulls the other way
         mood = "bad" if mood == "good" else "good"
@@ -212,4 +211,4 @@ def notice_target(info: Information, i: int, symbols: tuple[str, ...]) -> tuple[
     return symbols[int(items.name[i])], "buy" if items.target_side[i] > 0 else "sell"
 
 
-__all__: list[Any] = ["notice_target", "render", "tone_band"]
+__all__ = ["notice_target", "render", "tone_band"]

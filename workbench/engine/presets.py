@@ -142,7 +142,9 @@ _SHIPPED: dict[str, dict[str, float]] = {
         overnight_share=0.35,
     ),
 }
-DEFAULT_PRESET = "standard-v1"
+DEFAULT_PRESET = "standard-v2"
+# historical bars take only liquidity from a preset, and publish no simulated news
+BARS_DEFAULT_PRESET = "standard-v1"
 DIALS: tuple[str, ...] = (*_STANDARD, *_INFORMATION_OFF)
 INFORMATION_DIALS: tuple[str, ...] = tuple(_INFORMATION_OFF)
 
@@ -302,7 +304,8 @@ def list_presets() -> list[str]:
 def preset(spec: str | Preset | Mapping[str, Any] | None = None) -> Preset:
     """Resolve a preset name, a Preset, or a dict of dial overrides on the default.
 
-    A dict may name its base with ``{"base": "calm-v1", "spread_bps": 3}``.
+    A dict may name its base with ``{"base": "calm-v1", "spread_bps": 3}``; a dict of
+    every market dial (a preset's ``vector``) is that preset whole.
     """
     if spec is None:
         spec = DEFAULT_PRESET
@@ -317,9 +320,20 @@ def preset(spec: str | Preset | Mapping[str, Any] | None = None) -> Preset:
         return Preset(name=spec, dials=_SHIPPED[spec])
     if isinstance(spec, Mapping):
         overrides = dict(spec)
+        if "base" not in overrides and set(_STANDARD) <= set(overrides):
+            # a whole vector (a preset's ``vector``): its unnamed news dials are off
+            return Preset(name="custom", dials=overrides)
         base = preset(str(overrides.pop("base", DEFAULT_PRESET)))
         return base.with_dials(**overrides) if overrides else base
     raise ConfigError(f"a preset is a name, a Preset or a dict of dials, got {type(spec).__name__}")
+
+
+def market_preset(spec: str | Preset | Mapping[str, Any] | None, *, bars: bool) -> Preset:
+    """The preset a market runs: ``spec``, or when it is None the default (on historical
+    ``bars``, BARS_DEFAULT_PRESET: bars take only liquidity from it and publish no news)."""
+    if spec is None and bars:
+        spec = BARS_DEFAULT_PRESET
+    return preset(spec)
 
 
 def diff(a: str | Preset | Mapping[str, Any], b: str | Preset | Mapping[str, Any]) -> dict:

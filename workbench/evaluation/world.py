@@ -15,7 +15,7 @@ from workbench._checks import is_whole, refuse_unknown_keywords
 from workbench.agents import PresetStamp
 from workbench.engine.historical import Historical
 from workbench.engine.market import MarketPath, simulate
-from workbench.engine.presets import Preset, preset
+from workbench.engine.presets import Preset, market_preset
 from workbench.engine.universe import Universe, resolve_universe
 from workbench.errors import ConfigError
 from workbench.schema import HISTORY_STEPS
@@ -92,8 +92,8 @@ class World:
         if not is_whole(seed) or seed < 0:
             raise ConfigError(f"seed must be a non-negative whole number, got {seed!r}")
         self.seed = seed
-        self.preset = preset(options.get("preset"))
         self.data = _historical(options.get("data"))
+        self.preset = market_preset(options.get("preset"), bars=self.data is not None)
         universe, days = options.get("universe"), options.get("days")
         steps_per_day, ticks_per_step = options.get("steps_per_day"), options.get("ticks_per_step")
         if self.data is None:

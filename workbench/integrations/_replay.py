@@ -114,13 +114,14 @@ def refuse_other_schemas(recorded: Transcript | Mapping[str, Any], where: str = 
     """
     meta = recorded.meta if isinstance(recorded, Transcript) else recorded
     where = where or (_where(recorded) if isinstance(recorded, Transcript) else "the recording")
-    for key, running in SCHEMA_KEYS.items():
+    for key in SCHEMA_KEYS:
         version = meta.get(key)
         if version is not None and str(version) not in SPOKEN_VERSIONS[key]:
             kind = key.split("_")[0]
             raise ReplayMiss(
                 f"{where} was recorded under {kind} schema version {version!r}; this "
-                f"workbench speaks version {running!r}. Its inputs were keyed on another "
+                f"workbench speaks version {' or '.join(map(repr, SPOKEN_VERSIONS[key]))}. Its "
+                "inputs were keyed on another "
                 "payload, so replay it on the release that made it or record it again."
             )
 

@@ -26,7 +26,7 @@ from workbench._stamps import utc_now
 from workbench._version import __version__
 from workbench.agents import Agent
 from workbench.engine.historical import Historical
-from workbench.engine.presets import Preset, list_presets
+from workbench.engine.presets import Preset, list_presets, market_preset
 from workbench.engine.presets import preset as make_preset
 from workbench.engine.universe import Universe
 from workbench.engine.variants import Variant
@@ -123,7 +123,8 @@ def record(
         manifest = _manifest(results, roster, universe, ticks_per_step or 65, options)
     else:
         manifest = _manifest(results, roster, results.meta["names"], 1, options)
-        manifest["preset"]["name"] = make_preset(preset).fingerprint  # the liquidity dials' name
+        liquidity = market_preset(preset, bars=True)  # the preset bars take liquidity from
+        manifest["preset"]["name"] = liquidity.fingerprint
         manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results

@@ -10,6 +10,7 @@ import pandas as pd
 
 from workbench._version import __version__
 from workbench.errors import ConfigError
+from workbench.evaluation.capture import CAPTURE_COLUMNS
 from workbench.evaluation.results import SCORECARD_COLUMNS, Results
 
 ResultsLike = Results | Mapping[str, Any]
@@ -41,7 +42,9 @@ def _from_dict(data: Mapping[str, Any]) -> Results:
     meta = dict(data["meta"])
     card = pd.DataFrame(list(data["scorecard"]))
     card = card.set_index("arm") if "arm" in card.columns else card
-    card = card.reindex(columns=list(SCORECARD_COLUMNS))  # latency_s is NaN: not in to_dict()
+    # latency_s is NaN: not in to_dict(); a market with information adds its three columns
+    information = [c for c in CAPTURE_COLUMNS if c in card.columns]
+    card = card.reindex(columns=[*SCORECARD_COLUMNS, *information])
     steps = int(meta.get("steps_per_day") or 1)
     equity = _step_frame(data["equity"], steps)
     exposure = _step_frame(data.get("exposure", {}), steps)

@@ -12,9 +12,10 @@ def preset_names() -> list[str]:
     return list(_presets.list_presets())
 
 
-def default_preset() -> str:
-    """The name of the preset a market uses when none is given."""
-    return str(_presets.DEFAULT_PRESET)
+def default_preset(*, bars: bool = False) -> str:
+    """The name of the preset a market uses when none is given (on historical bars, the one
+    they take liquidity from)."""
+    return str(_presets.BARS_DEFAULT_PRESET if bars else _presets.DEFAULT_PRESET)
 
 
 def list_presets() -> dict[str, Any]:

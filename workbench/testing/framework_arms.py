@@ -23,7 +23,7 @@ TRADER_INSTRUCTIONS = (
     "You are a cautious trend follower. Buy the strongest riser you do not hold, sell "
     "holdings that are falling, and keep each order within the market's max order."
 )
-RECORDED_MARKET: dict[str, Any] = {"seed": 11, "universe": 5, "days": 3}
+RECORDED_MARKET: dict[str, Any] = {"seed": 11, "universe": 5, "days": 3, "preset": "standard-v1"}
 
 
 def openai_agents_arm(

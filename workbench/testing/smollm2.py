@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 MODEL = "smollm2-135m-instruct"
-MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3}
-COMMITTEE_MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 1}
+MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3, "preset": "standard-v1"}
+COMMITTEE_MARKET: dict[str, Any] = {**MARKET, "days": 1}
 # the same on a market that publishes news, earnings and fundamentals (information capture)
 NEWS_MARKET: dict[str, Any] = {"seed": 11, "universe": 8, "days": 10, "preset": "standard-v2"}
 NEWS_COMMITTEE_MARKET: dict[str, Any] = {**NEWS_MARKET, "days": 2}

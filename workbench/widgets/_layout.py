@@ -76,7 +76,8 @@ class Controls:
         self.arms = css(w.SelectMultiple(options=options, value=chosen, rows=rows), "arms")
         self.arms.description = "arms"
         self.preset = css(
-            w.Dropdown(options=preset_names(), value=preset or default_preset()), "preset"
+            w.Dropdown(options=preset_names(), value=preset or default_preset(bars=historical)),
+            "preset",
         )
         self.preset.description = "preset"
         self.seeds = css(w.Text(value=self.initial["seeds"], description="seed(s)"), "seeds")
