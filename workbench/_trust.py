@@ -38,6 +38,7 @@ _ADAPTERS = (
 )
 _FACTORIES = (
     "workbench.testing.scripted:trend_agent",
+    "workbench.testing.scripted:news_agent",
     "workbench.testing.scripted:contrarian_agent",
     "workbench.testing.learner:learner_agent",
     "workbench.testing.learner:remembering_learner",
