@@ -6,6 +6,7 @@ import html
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from workbench.engine.presets import preset
@@ -69,6 +70,7 @@ def test_a_price_only_report_has_no_information_section_and_no_news_plot(tmp_pat
     text = render_report(run, tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="information"' not in text and "plot-news" not in text
     assert "news_pnl" not in text and "info_capture" not in text
+    assert "information" not in write_outputs(run, tmp_path / "out")
 
 
 def test_several_seeds_average_the_capture_and_count_every_seeds_items(tmp_path):
@@ -100,4 +102,5 @@ def test_the_news_plot_marks_every_item_on_its_symbol_where_it_was_released(news
 def test_write_outputs_leaves_the_news_plot_beside_the_others(news_run, tmp_path):
     paths = write_outputs(news_run, tmp_path / "out")
     assert paths[f"{NEWS_FIGURE}_png"].read_bytes().startswith(b"\x89PNG")
+    pd.testing.assert_frame_equal(pd.read_parquet(paths["information"]), news_run.information)
     assert 'id="information"' in paths["report"].read_text(encoding="utf-8")
