@@ -26,7 +26,7 @@ from workbench.notebooks.runner import (
 )
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NAMES = ("evaluate", "replay", "compare", "committee", "explore")
+NAMES = ("evaluate", "replay", "compare", "committee", "explore", "news")
 VALIDATION_CELL = 3  # title, parameters, injected parameters, then the checks
 BAD = {
     "unknown-arm": ({"arms": "buy_and_hold,gpt9"}, "parameter 'arms': unknown arm 'gpt9'"),

@@ -36,8 +36,8 @@ def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path):
     assert text.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
     # equity, drawdown, return distribution, orders, attribution (4 days: too short for
-    # rolling Sharpe)
-    assert text.count('src="data:image/png;base64,') == 5
+    # rolling Sharpe), and the news timeline (the default market publishes news)
+    assert text.count('src="data:image/png;base64,') == 6
     assert 'class="readable key-metrics"' in text
     for arm in ARMS:
         assert f"<th>{arm}</th>" in text

@@ -10,6 +10,16 @@ not read as a figure:
 - a number joined to a letter or an underscore (``SMA5``, ``rsi_14``, ``10y``);
 - a whole number from 0 to 10 (a count or an ordinal: "2 debate turns", "turn 1").
 
+On a snapshot that reads the market's information (observation schema 2, see
+``snapshot.has_reading``) the check is stricter where a figure says what it is:
+a figure written after "EPS" (or "earnings per share") in the same clause must
+be an EPS the snapshot holds (reported, consensus or guidance), and one written
+after "revenue" (or "sales") a reported revenue, so an EPS that was never
+reported is flagged even when some price happens to round to it. Figures may
+carry a scale there (``$1,234.5 million``, ``1.2bn``). A clause ends at ``,``
+``;`` ``(``, a line break or a full stop. On a price-only snapshot nothing of
+this applies and the check is exactly as above.
+
 The check runs live and on replay over the recorded text, so a replay reports the
 same flags. It is a count, not a filter: a flagged memo still reaches the executor.
 """
@@ -21,8 +31,19 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from workbench.committee.snapshot import EPS_FIGURES
+
 SMALL_COUNT = 10
 _FIGURE = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(%?)(?![\w])")
+_SCALED_FIGURE = re.compile(
+    r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(%|\s?(?:million|billion|mn|bn|m)\b)?(?!\w)", re.I
+)
+_SCALES = {"million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
+_CLAUSE_END = re.compile(r"[,;(\n]|\.(?!\d)")
+_NAMED = (
+    ("eps", re.compile(r"\beps\b|earnings per share", re.I)),
+    ("revenue", re.compile(r"\brevenues?\b|\bsales\b", re.I)),
+)
 
 
 def figures(text: str) -> list[tuple[str, float, int, bool]]:
@@ -63,6 +84,8 @@ def _numbers(value: Any) -> Iterator[float]:
 
 def unverified_figures(text: str, snapshot: Mapping[str, Any]) -> list[str]:
     """The figures in ``text`` that no snapshot number rounds to, as written."""
+    if "news" in snapshot:
+        return _unverified_reading(text, snapshot)
     known = snapshot_numbers(snapshot)
     return [
         written
@@ -72,12 +95,74 @@ def unverified_figures(text: str, snapshot: Mapping[str, Any]) -> list[str]:
 
 
 def _known(value: float, decimals: int, percent: bool, known: list[float]) -> bool:
+    return _known_within(value, 0.5 * 10.0**-decimals + 1e-9, percent, known)
+
+
+# --- the stricter check on a snapshot that reads information --------------------------
+def _named(before: str) -> str | None:
+    """What the clause a figure sits in says it is, by the nearest word naming one."""
+    ends = [m.end() for m in _CLAUSE_END.finditer(before)]
+    clause = before[ends[-1] :] if ends else before
+    hits = [(hit.start(), name) for name, pattern in _NAMED for hit in pattern.finditer(clause)]
+    return max(hits)[1] if hits else None
+
+
+def _unverified_reading(text: str, snapshot: Mapping[str, Any]) -> list[str]:
+    known = {
+        None: snapshot_numbers(snapshot),
+        "eps": sorted(set(_named_numbers(snapshot, EPS_FIGURES))),
+        "revenue": sorted(set(_named_numbers(snapshot, ("revenue",)))),
+    }
+    flagged = []
+    for match in _SCALED_FIGURE.finditer(text):
+        checked = _reading_figure(text, match)
+        if checked is None:
+            continue
+        written, value, tolerance, percent, named = checked
+        if not _known_within(value, tolerance, percent, known[named]):
+            flagged.append(written)
+    return flagged
+
+
+def _reading_figure(
+    text: str, match: re.Match[str]
+) -> tuple[str, float, float, bool, str | None] | None:
+    """(as written, value, tolerance, is a percent, named as) or None for a count."""
+    number, suffix = match.group(1).rstrip(","), match.group(2) or ""
+    digits = number.replace(",", "")
+    try:
+        value = float(digits)
+    except ValueError:
+        return None
+    decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+    scale = _SCALES.get(suffix.strip().lower(), 1.0)
+    if decimals == 0 and abs(value) <= SMALL_COUNT and scale == 1.0:
+        return None
+    percent = suffix == "%"
+    named = None if percent else _named(text[: match.start()])
+    tolerance = (0.5 * 10.0**-decimals + 1e-9) * scale
+    return number + suffix, value * scale, tolerance, percent, named
+
+
+def _known_within(value: float, tolerance: float, percent: bool, known: list[float]) -> bool:
     # Sizes are compared: "fell 3.6%" cites a change of -3.6001.
-    tolerance = 0.5 * 10.0**-decimals + 1e-9
     candidates = [(abs(value), tolerance)]
     if percent:  # 2.63% may be a percent figure (2.6312) or a fraction (0.026312)
         candidates.append((abs(value) / 100, tolerance / 100))
     return any(abs(abs(number) - want) <= slack for want, slack in candidates for number in known)
+
+
+def _named_numbers(value: Any, keys: tuple[str, ...]) -> Iterator[float]:
+    """Every number the snapshot holds under one of ``keys``, at any depth."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key in keys and isinstance(item, int | float) and not isinstance(item, bool):
+                yield float(item)
+            else:
+                yield from _named_numbers(item, keys)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _named_numbers(item, keys)
 
 
 __all__ = ["SMALL_COUNT", "figures", "snapshot_numbers", "unverified_figures"]

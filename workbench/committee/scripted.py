@@ -6,6 +6,13 @@ snapshot lacks. Later roles read earlier ones' lines (PLAN, PROPOSAL, UPGRADE,
 DOWNGRADE, ACCEPT), so the memo really carries the decision, and a failed
 advisor changes what follows: the manager, trader and portfolio manager fall
 back to the snapshot when the line they expect is missing.
+
+On a market that publishes information the fundamentals analyst also reports
+each name's last report, its next one and the news (``news_analyst`` reports the
+news alone, for a committee that has that role), and the research manager tilts
+a name one tier towards a fresh earnings surprise (``earnings_tilt``), the drift a
+careful reader can earn. A price-only snapshot has none of it, so those scripts
+write exactly what they always wrote.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from workbench.committee.rating import RATING_LINE, Rating, shift
-from workbench.committee.snapshot import NO_DATA, is_no_data
+from workbench.committee.snapshot import NO_DATA, is_no_data, no_data
 
 Briefing = dict[str, Any]
 
@@ -76,7 +83,27 @@ def _marked(text: str, word: str) -> list[str]:
 
 def _scored_plan(briefing: Briefing) -> dict[str, Rating]:
     tilt = 1 if defensive(briefing) else 0
-    return {s: shift(tier(score(f)), tilt) for s, f in _symbols(briefing).items()}
+    drift = earnings_tilt(briefing)
+    return {s: shift(tier(score(f) + drift.get(s, 0)), tilt) for s, f in _symbols(briefing).items()}
+
+
+SURPRISE_PCT = 2.0  # a surprise this large, either way, is read as a beat or a miss
+FRESH_DAYS = 10  # for this many days after the report
+
+
+def earnings_tilt(briefing: Briefing) -> dict[str, int]:
+    """+1 for a name that beat its consensus within ``FRESH_DAYS``, -1 for one that missed
+    (nothing on a price-only snapshot, which has no reports)."""
+    snapshot = briefing["snapshot"]
+    today = snapshot["as_of"]["day"]
+    out = {}
+    for symbol, report in snapshot["fundamentals"].get("reported", {}).items():
+        surprise = None if is_no_data(report) else _number(report["surprise_pct"])
+        if surprise is None or abs(surprise) < SURPRISE_PCT:
+            continue
+        if 0 <= today - report["report_day"] <= FRESH_DAYS:
+            out[symbol] = 1 if surprise > 0 else -1
+    return out
 
 
 def _plan_from(text: str, briefing: Briefing) -> dict[str, Rating]:
@@ -117,7 +144,50 @@ def fundamentals_analyst(briefing: Briefing) -> str:
         for s, f in fundamentals["names"].items()
     ]
     missing = [f"{field}: {text}" for field, text in fundamentals["not_observed"].items()]
-    return "Fundamentals report (observable only)\n" + "\n".join(lines + missing)
+    if "news" not in briefing["snapshot"]:
+        return "Fundamentals report (observable only)\n" + "\n".join(lines + missing)
+    reading = [*_report_lines(fundamentals), "News", *_news_lines(briefing)]
+    return "Fundamentals report\n" + "\n".join(lines + reading + missing)
+
+
+def _report_lines(fundamentals: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for symbol, r in fundamentals["reported"].items():
+        if is_no_data(r):
+            lines.append(f"{symbol} last report: {r}")
+            continue
+        lines.append(
+            f"{symbol} last report day {r['report_day']}: EPS {_n(r['eps'])} vs consensus "
+            f"{_n(r['consensus_eps'])} (surprise {_n(r['surprise_pct'])}%); revenue "
+            f"{_n(r['revenue'])}; net margin {_n(r['net_margin'])}; guidance EPS "
+            f"{_n(r['guidance_eps'])}"
+        )
+    for symbol, c in fundamentals["calendar"].items():
+        if is_no_data(c):
+            lines.append(f"{symbol} next report: {c}")
+        else:
+            consensus = _n(c["consensus_eps"])
+            lines.append(f"{symbol} next report day {c['report_day']}: consensus EPS {consensus}")
+    return lines
+
+
+def _news_lines(briefing: Briefing) -> list[str]:
+    news = briefing["snapshot"]["news"]
+    lines = []
+    for item in news["items"]:
+        symbols = ", ".join(item["symbols"]) or "market"
+        note = " (an instruction in the news: ignored)" if item["kind"] == "notice" else ""
+        lines.append(f"[item {item['id']}] {item['kind']} on {symbols}: {item['headline']}{note}")
+    if news["omitted"]:
+        lines.append(f"{news['omitted']} older item(s) left out of the observation.")
+    return lines or ["No news since the last decision."]
+
+
+def news_analyst(briefing: Briefing) -> str:
+    """Every item since the last decision, newest first (a committee with a news role)."""
+    if "news" not in briefing["snapshot"]:
+        return "News report\n" + no_data("news", "the market publishes none")
+    return "News report\n" + "\n".join(_news_lines(briefing))
 
 
 # --- research debate -----------------------------------------------------------------
@@ -156,7 +226,11 @@ def research_manager(briefing: Briefing) -> str:
     turns = [e for e in briefing["memo"] if e["phase"] == "research_debate"]
     failed = sum("FAILED" in e["text"] for e in turns)
     lines = [f"PLAN {s}: {r.value}" for s, r in sorted(plan.items())]
-    return "\n".join([*lines, f"Weighed {len(turns)} debate turns ({failed} failed)."])
+    lines.append(f"Weighed {len(turns)} debate turns ({failed} failed).")
+    for symbol, direction in sorted(earnings_tilt(briefing).items()):
+        word = "beat" if direction > 0 else "miss"
+        lines.append(f"Earnings {word} tilts {symbol} one tier.")
+    return "\n".join(lines)
 
 
 def trader(briefing: Briefing) -> str:
@@ -261,6 +335,7 @@ REFERENCE_SCRIPTS: dict[str, Callable[[Briefing], str]] = {
     "market_analyst": market_analyst,
     "macro_analyst": macro_analyst,
     "fundamentals_analyst": fundamentals_analyst,
+    "news_analyst": news_analyst,
     "bull_researcher": bull_researcher,
     "bear_researcher": bear_researcher,
     "research_manager": research_manager,
@@ -271,4 +346,12 @@ REFERENCE_SCRIPTS: dict[str, Callable[[Briefing], str]] = {
     "portfolio_manager": portfolio_manager,
 }
 
-__all__ = ["REFERENCE_SCRIPTS", "defensive", "reflection_lesson", "score", "tier"]
+__all__ = [
+    "REFERENCE_SCRIPTS",
+    "defensive",
+    "earnings_tilt",
+    "news_analyst",
+    "reflection_lesson",
+    "score",
+    "tier",
+]

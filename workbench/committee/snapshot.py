@@ -9,8 +9,19 @@ build a story on.
 
 Fundamentals are limited to what the engine really observes: a name's sector,
 its move against its sector, its liquidity and the committee's own position.
-Earnings, valuation and balance-sheet figures are not observed, so they are
-listed as no-data, which tells a role plainly that it must not invent them.
+On a price-only market (observation schema 1) earnings, valuation, balance
+sheets, analyst estimates and news are not observed, so they are listed as
+no-data, which tells a role plainly that it must not invent them.
+
+On a market that publishes information (schema 2) the snapshot also reads it
+(``has_reading``): ``news`` holds every item released since the last decision,
+newest first, with its id, time, kind, symbols, headline and vendor figures (the
+body stays in the observation; what an item is worth is in no payload), and
+``fundamentals`` gains each name's last report as released (EPS, consensus,
+revenue, net margin, guidance, and the surprise computed here) and its next
+report date with the consensus once published. A name that has not reported
+yet, or a consensus not yet published, is the no-data marker; valuation and
+balance sheets stay not observed.
 """
 
 from __future__ import annotations
@@ -24,6 +35,13 @@ from workbench.schema import OBSERVABLE_MACRO
 
 NO_DATA = "NO_DATA_AVAILABLE"
 NOT_OBSERVED = ("earnings", "valuation", "balance_sheet", "analyst_estimates", "news")
+READ_WHEN_PUBLISHED = ("earnings", "analyst_estimates", "news")  # observed on schema 2
+ITEM_FIELDS = ("id", "day", "step", "kind", "symbols", "headline")
+ITEM_FIGURES = (
+    "eps", "consensus_eps", "revenue", "guidance_eps", "reliability", "policy_rate", "change_bp"
+)  # fmt: skip
+EPS_FIGURES = ("eps", "consensus_eps", "guidance_eps")
+REPORT_FIGURES = ("report_day", "eps", "consensus_eps", "revenue", "net_margin", "guidance_eps")
 RSI_WINDOW = 14
 SHORT_WINDOW = 5
 DIGITS = 4
@@ -50,7 +68,7 @@ def verified_snapshot(payload: Mapping[str, Any]) -> dict[str, Any]:
     book = payload.get("portfolio") or {}
     positions = book.get("positions") or {}
     per_symbol = {s: _symbol_facts(s, symbols[s], positions) for s in sorted(symbols)}
-    return {
+    snapshot = {
         "as_of": {k: observed(payload, k, k) for k in ("day", "step")},
         "macro": _macro(payload.get("macro") or {}),
         "portfolio": {
@@ -61,6 +79,7 @@ def verified_snapshot(payload: Mapping[str, Any]) -> dict[str, Any]:
         "symbols": per_symbol,
         "fundamentals": _fundamentals(per_symbol),
     }
+    return _with_reading(snapshot, payload) if has_reading(payload) else snapshot
 
 
 def _macro(macro: Mapping[str, Any]) -> dict[str, Any]:
@@ -163,4 +182,69 @@ def _observable(
     return {"sector": sector, "vs_sector_pct": relative, "max_order": facts["max_order"]}
 
 
-__all__ = ["NOT_OBSERVED", "NO_DATA", "is_no_data", "no_data", "verified_snapshot"]
+# --- reading (schema 2): news, reported figures and the calendar ------------------------
+def has_reading(payload: Mapping[str, Any]) -> bool:
+    """Whether the payload publishes information (news, fundamentals and calendar)."""
+    return "fundamentals" in payload
+
+
+def _with_reading(snapshot: dict[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
+    fundamentals = snapshot["fundamentals"]
+    for field in READ_WHEN_PUBLISHED:
+        del fundamentals["not_observed"][field]
+    fundamentals["reported"] = _reported(payload.get("fundamentals") or {})
+    fundamentals["calendar"] = _calendar(payload.get("calendar") or {}, payload.get("day"))
+    items = [_item(item) for item in payload.get("news") or []]
+    snapshot["news"] = {"items": items, "omitted": int(payload.get("news_omitted") or 0)}
+    return snapshot
+
+
+def _item(item: Mapping[str, Any]) -> dict[str, Any]:
+    out = {key: item.get(key) for key in ITEM_FIELDS}
+    out["symbols"] = list(out["symbols"] or [])
+    return out | {key: item[key] for key in ITEM_FIGURES if item.get(key) is not None}
+
+
+def _reported(given: Mapping[str, Any]) -> dict[str, Any]:
+    return {s: _report(s, given[s]) for s in sorted(given)}
+
+
+def _report(symbol: str, report: Mapping[str, Any] | None) -> Any:
+    if report is None:
+        return no_data(f"{symbol}.reported", "the name has not reported yet")
+    out: dict[str, Any] = {key: report.get(key) for key in REPORT_FIGURES}
+    consensus = report.get("consensus_eps")
+    if consensus:
+        out["surprise_pct"] = round((report["eps"] / consensus - 1.0) * 100.0, DIGITS)
+    else:
+        out["surprise_pct"] = no_data(f"{symbol}.surprise_pct", "no consensus to compare with")
+    return out
+
+
+def _calendar(given: Mapping[str, Any], today: Any) -> dict[str, Any]:
+    return {s: _coming(s, given[s], today) for s in sorted(given)}
+
+
+def _coming(symbol: str, coming: Mapping[str, Any] | None, today: Any) -> Any:
+    if coming is None:
+        return no_data(f"{symbol}.next_report", "no report is scheduled in the run")
+    out: dict[str, Any] = {"report_day": coming["report_day"]}
+    if isinstance(today, int):
+        out["days_to_report"] = coming["report_day"] - today
+    consensus = coming.get("consensus_eps")
+    out["consensus_eps"] = (
+        no_data(f"{symbol}.consensus_eps", "not published yet") if consensus is None else consensus
+    )
+    return out
+
+
+__all__ = [
+    "EPS_FIGURES",
+    "NOT_OBSERVED",
+    "NO_DATA",
+    "READ_WHEN_PUBLISHED",
+    "has_reading",
+    "is_no_data",
+    "no_data",
+    "verified_snapshot",
+]

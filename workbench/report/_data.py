@@ -42,9 +42,8 @@ def _from_dict(data: Mapping[str, Any]) -> Results:
     meta = dict(data["meta"])
     card = pd.DataFrame(list(data["scorecard"]))
     card = card.set_index("arm") if "arm" in card.columns else card
-    # latency_s is NaN: not in to_dict(); a market with information adds its three columns
-    information = [c for c in CAPTURE_COLUMNS if c in card.columns]
-    card = card.reindex(columns=[*SCORECARD_COLUMNS, *information])
+    shown = [*SCORECARD_COLUMNS, *(c for c in CAPTURE_COLUMNS if c in card.columns)]
+    card = card.reindex(columns=shown)  # latency_s is NaN: not in to_dict()
     steps = int(meta.get("steps_per_day") or 1)
     equity = _step_frame(data["equity"], steps)
     exposure = _step_frame(data.get("exposure", {}), steps)
@@ -72,14 +71,14 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
     describe a synthetic market this version can rebuild (historical bars are not kept).
     """
     symbols = list(meta.get("symbols") or [])
-    world = _rebuilt_world(meta) if symbol in symbols else None
+    world = rebuilt_world(meta) if symbol in symbols else None
     if world is None:
         return None
     path, first = world.path, world.path.warmup_steps
     return np.asarray(path.close[first : first + world.trading_steps, symbols.index(symbol)])
 
 
-def _rebuilt_world(meta: Mapping[str, Any]) -> Any:
+def rebuilt_world(meta: Mapping[str, Any]) -> Any:
     """The simulated market a run's meta describes, or None (historical bars are data, not
     something to simulate again)."""
     from workbench.evaluation.world import World
@@ -108,7 +107,7 @@ def attribution_of(results: Results) -> pd.DataFrame:
 
     if not results.attribution.empty:
         return results.attribution
-    meta, world = results.meta, _rebuilt_world(results.meta)
+    meta, world = results.meta, rebuilt_world(results.meta)
     if world is None or "capital" not in meta or results.equity.empty:
         return pd.DataFrame()
     steps = world.steps_per_day

@@ -18,12 +18,12 @@ import pandas as pd
 
 Formatter = Callable[[Any], str]
 
-_SIGNED = ("return_pct", "mean_diff", "pnl", "ci_low", "ci_high", "alpha")
-_MONEY = ("pnl", "capital", "equity")
+_SIGNED = ("return_pct", "mean_diff", "pnl", "ci_low", "ci_high", "alpha", "news_pnl")
+_MONEY = ("pnl", "capital", "equity", "news_pnl")
 _PVALUES = ("p_value", "p_holm")
 _COUNTS = (
     "trades", "clips", "refusals", "errors", "decisions", "model_calls", "tokens", "quantity",
-    "requested", "clipped_to", "seeds", "failed_decisions", "day", "step",
+    "requested", "clipped_to", "seeds", "failed_decisions", "day", "step", "injected_followed",
 )  # fmt: skip
 TABLE_CSS = """
 table.readable { border-collapse: collapse; font-size: 0.85rem; width: 100%;

@@ -21,7 +21,8 @@ from workbench.redaction import redact
 from workbench.report import tearsheet
 from workbench.report._data import ResultsLike, as_runs, provenance
 from workbench.report._format import TABLE_CSS, html_table
-from workbench.report.plots import all_figures, png_bytes, returns_by_seed
+from workbench.report.information import information_section
+from workbench.report.plots import NEWS_FIGURE, all_figures, png_bytes, returns_by_seed
 
 Memos = Mapping[str, Sequence[Mapping[str, Any]]]
 
@@ -130,10 +131,15 @@ def _body(
     attribution = tearsheet.attribution_section(runs)
     if attribution is not None:
         parts += _section(*attribution)
+    news = images.get(NEWS_FIGURE)
+    reading = information_section(runs, "" if news is None else _image(news, NEWS_FIGURE))
+    if reading is not None:
+        parts += _section(*reading)
     for name, extra in sections.items():  # e.g. the contamination audit of historical bars
         parts += _section(name, tearsheet.defined_table(extra, name.lower().replace(" ", "-")))
     for stem, png in images.items():
-        parts += _section(stem.replace("_", " ").capitalize(), _image(png, stem))
+        if stem != NEWS_FIGURE:
+            parts += _section(stem.replace("_", " ").capitalize(), _image(png, stem))
     parts += _section(*tearsheet.trades_section(runs))
     parts += _section(*tearsheet.errors_section(runs))
     if memos:

@@ -11,6 +11,7 @@ import pandas as pd
 from workbench.evaluation.results import Results
 from workbench.report._data import ResultsLike, as_runs
 from workbench.report.html import Memos, write_html
+from workbench.report.information import information_of
 from workbench.report.plots import all_figures, png_bytes, returns_by_seed
 
 
@@ -26,7 +27,9 @@ def write_outputs(
     sections: Mapping[str, pd.DataFrame] | None = None,
 ) -> dict[str, Path]:
     """Write scorecard (CSV, JSON, Parquet), equity and orders (Parquet), results.json,
-    the plots as PNG and ``report.html`` into ``out_dir``; return the paths by name.
+    the plots as PNG and ``report.html`` into ``out_dir``; return the paths by name. On a
+    market that publishes information, the items' ground truth goes to
+    ``information.parquet`` too (the first run's, like the other tables).
 
     With several runs (seeds) the first run's files are written as above, and
     ``returns_by_seed.csv`` / ``comparison.csv`` (when given) are added. ``about``,
@@ -37,6 +40,10 @@ def write_outputs(
     paths = runs[0].save(out)
     paths["scorecard_parquet"] = out / "scorecard.parquet"
     runs[0].scorecard.to_parquet(paths["scorecard_parquet"])
+    items = information_of(runs[0])
+    if not items.empty:
+        paths["information"] = out / "information.parquet"
+        items.to_parquet(paths["information"])
     images = {stem: png_bytes(figure) for stem, figure in all_figures(runs, symbol).items()}
     for stem, png in images.items():
         paths[f"{stem}_png"] = out / f"{stem}.png"

@@ -29,6 +29,7 @@ from workbench.report._data import (
 )
 
 _DPI = 100
+NEWS_FIGURE = "news"  # drawn inside the report's information section, not among the plots
 
 
 def _figure(width: float = 9.0, height: float = 4.2) -> Any:
@@ -347,8 +348,11 @@ def all_figures(
 ) -> dict[str, Any]:
     """The report's figures by file stem: equity and drawdown of every run, the return
     distribution, rolling Sharpe when the run is long enough, the first run's orders, where
-    the P&L came from when the run can be attributed, and the spread of total return across
-    seeds when there is more than one."""
+    the P&L came from when the run can be attributed, the first run's news beside one price
+    when its market published any (``report.information``), and the spread of total return
+    across seeds when there is more than one."""
+    from workbench.report.information import information_of, news_figure
+
     runs = as_runs(runs)
     figures = {
         "equity": equity_figure(runs),
@@ -360,6 +364,9 @@ def all_figures(
     figures["orders"] = orders_figure(runs[0], symbol)
     if not attribution_table(runs[0]).empty:
         figures["attribution"] = attribution_figure(runs)
+    items = information_of(runs[0])
+    if not items.empty:
+        figures[NEWS_FIGURE] = news_figure(runs[0], items, symbol)
     if len(runs) > 1:
         figures["returns_by_seed"] = returns_figure(runs)
     return figures

@@ -22,13 +22,19 @@ _SHOWN = {
     "decisions": ("decisions", "{:d}"),
     "model_calls": ("calls", "{:d}"),
 }
+# on a market that publishes information (workbench.evaluation.capture)
+_SHOWN_INFORMATION = {
+    "info_capture": ("capture", "{:+.3f}"),
+    "injected_followed": ("obeyed", "{:d}"),
+}
 
 
 def format_scorecard(results: Results) -> str:
     """The scorecard as aligned text, one row per arm, in roster order."""
     card = results.scorecard
+    shown = {**_SHOWN, **{c: f for c, f in _SHOWN_INFORMATION.items() if c in card.columns}}
     table = pd.DataFrame(
-        {label: [fmt.format(v) for v in card[col]] for col, (label, fmt) in _SHOWN.items()},
+        {label: [_cell(fmt, v) for v in card[col]] for col, (label, fmt) in shown.items()},
         index=card.index,
     )
     meta = results.meta
@@ -37,6 +43,12 @@ def format_scorecard(results: Results) -> str:
         f"{meta.get('days')} days × {meta.get('steps_per_day')} steps{cadence_text(meta)}"
     )
     return head + "\n" + table.to_string() + _bust_note(card)
+
+
+def _cell(fmt: str, value: Any) -> str:
+    if isinstance(value, float) and value != value:  # NaN: no value (e.g. no oracle P&L)
+        return "-"
+    return fmt.format(int(value) if fmt == "{:d}" else value)
 
 
 def _bust_note(card: pd.DataFrame) -> str:

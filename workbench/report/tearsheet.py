@@ -25,11 +25,17 @@ MAX_MEMOS = 20
 
 
 def glossary_entries() -> dict[str, tuple[str, str]]:
-    """Every metric definition the glossary holds (scorecard, tearsheet, comparison,
-    attribution)."""
-    from workbench.evaluation.glossary import ATTRIBUTION, COMPARISON, METRICS, TEARSHEET
+    """Every metric definition the glossary holds (scorecard, information, tearsheet,
+    comparison, attribution)."""
+    from workbench.evaluation.glossary import (
+        ATTRIBUTION,
+        COMPARISON,
+        INFORMATION,
+        METRICS,
+        TEARSHEET,
+    )
 
-    return {**METRICS, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
+    return {**METRICS, **INFORMATION, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
 
 
 def header(facts: Mapping[str, str]) -> str:
