@@ -96,9 +96,11 @@ def record(
         renamed_preset(given, "record")
         preset, options = given.pop("preset"), given
     folder = Path(path)
-    if (folder / mf.MANIFEST).exists() and not overwrite:
-        raise ConfigError(f"{folder} already holds a recording; pass overwrite=True to replace it")
+    _refuse_to_overwrite(folder, overwrite)
+    if isinstance(agents, Mapping):  # the names given, before any arm is built
+        mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
+    mf.refuse_unsafe_names([arm.name for arm in arms], where=f"recording {folder}")
     if data is None:
         if universe is None or days is None:
             raise ConfigError("record needs universe= and days= on the simulator (or data=)")
@@ -127,6 +129,29 @@ def record(
         manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
+
+
+def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:
+    """Before any work: a file, a recording or a folder of other files is never written over
+    unless ``overwrite`` says so (a file never: a recording is a folder)."""
+    if folder.exists() and not folder.is_dir():
+        raise RecordingError(
+            f"{folder} is a file; a recording is a folder (manifest, transcripts, expected "
+            "results): pass the path of a new folder"
+        )
+    if overwrite or not folder.is_dir():
+        return
+    if (folder / mf.MANIFEST).exists():
+        raise RecordingError(
+            f"{folder} already holds a recording; pass overwrite=True (--overwrite on the CLI) "
+            "to replace it, or record into a new folder"
+        )
+    if any(folder.iterdir()):
+        raise RecordingError(
+            f"{folder} holds files but no recording (an unfinished recording, or something "
+            "else); pass overwrite=True (--overwrite on the CLI) to record into it, or pick "
+            "an empty folder"
+        )
 
 
 def _recorded_bars(data: str | Path | pd.DataFrame | Historical) -> Historical:
@@ -173,11 +198,11 @@ def _arms_for_recording(
     arms, factories = [], {}
     for name, item in items:
         if isinstance(item, str) and ":" in item:
-            arm = resolve(item)(mode="record", **({"name": name} if name else {}))
+            arm = resolve(item)(mode="record", **({"name": name} if name is not None else {}))
             factories[arm.name] = item
         else:
             arm = baseline(item) if isinstance(item, str) else item
-            if name:
+            if name is not None:
                 arm.name = name
         if isinstance(arm, BaseAdapter) and arm.recorder is None:
             raise ConfigError(
