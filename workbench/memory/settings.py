@@ -54,6 +54,7 @@ class Memory:
         self.store = MemoryStore(self.similarity)
         self._entry: dict[str, Any] | None = None  # this run, in a persisted store's runs
         self._replaced: list[dict[str, Any]] = []  # the stopped runs it takes the place of
+        self._met: list[dict[str, Any]] = []  # the runs the store listed when this run opened
         self._arm: str | None = None  # the arm using this memory in the current run
 
     def settings(self) -> dict[str, Any]:
@@ -91,9 +92,10 @@ class Memory:
         elif self.path is not None:
             stored = persisted.read(self.path)
             self._replaced = persisted.claim(self.path, stored[0], run)
+            entry = persisted.run_entry(run)
             persisted.check_writable(self.path)
             self.store.carry(persisted.carried_into(stored, self._replaced, resumed))
-            self._entry = persisted.run_entry(run)
+            self._entry, self._met = entry, stored[0]
         self._arm = run.arm
 
     def carried(self) -> list[dict[str, Any]]:
@@ -111,8 +113,10 @@ class Memory:
         if self.path is not None and self._entry is not None:
             entry = {**self._entry, "complete": complete}
             learnt = [lesson for lesson in self.store if lesson.run is None]
-            persisted.save(self.path, entry, learnt, self._replaced)
-            self._entry, self._replaced = None, []
+            try:
+                persisted.save(self.path, entry, learnt, self._replaced, self._met)
+            finally:
+                self._entry, self._replaced, self._met = None, [], []
 
     def __repr__(self) -> str:
         where = f", path={str(self.path)!r}" if self.path else ""
