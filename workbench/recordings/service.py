@@ -88,8 +88,12 @@ def record(
     On the simulator ``universe`` and ``days`` are required. ``data`` records a run on
     historical bars instead: the checked bars are copied into the recording
     (``bars.parquet``) and the manifest keeps their digest, the variant and the mask
-    secret drawn for this recording, so the replay masks the same way; the secret stays
-    out of every payload and of what agents are told.
+    secret (the one given with a ``Historical``, else derived from the bars and the
+    project's key), so the replay masks the same way anywhere; the secret stays out of
+    every payload and of what agents are told.
+
+    Nothing is run when ``path`` is a file, or a folder holding a recording or other
+    files and ``overwrite`` is false; nor when an arm's name is not a safe file name.
     """
     if "model" in options:
         given = {**options, "preset": preset}
