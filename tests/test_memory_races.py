@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +16,7 @@ import pytest
 
 from workbench import aevaluate, evaluate
 from workbench.errors import ConfigError, MemoryLeak
-from workbench.memory import Memory
+from workbench.memory import Memory, running
 from workbench.testing.learner import (
     LEARNER_INSTRUCTIONS,
     Learner,
@@ -36,75 +40,63 @@ def _runs(path: Path) -> list[tuple[str, int, bool]]:
 
 
 # --- item: two runs on one market path at once -------------------------------------------
-def _at_once(*runs: tuple[Any, dict[str, Any]]) -> list[Any]:
-    """Evaluations run concurrently in one loop: each opens the store at its start, before
-    any has saved. Each one's results, or its error."""
-
-    async def together() -> list[Any]:
-        started = [aevaluate([arm], **market) for arm, market in runs]
-        return await asyncio.gather(*started, return_exceptions=True)
-
-    return asyncio.run(together())
+Run = tuple[Any, dict[str, Any]]
 
 
-def _one_refused(outcomes: list[Any]) -> tuple[int, MemoryLeak]:
-    """The one run refused at its save (the other saved), whichever saved second."""
-    refused = [i for i, item in enumerate(outcomes) if isinstance(item, MemoryLeak)]
-    others = [item for item in outcomes if isinstance(item, BaseException)]
-    assert len(refused) == 1 and len(others) == 1, outcomes
-    return refused[0], outcomes[refused[0]]
+def _second_during_first(first: Run, second: Run, *, at_step: int = 10) -> tuple[Any, Any]:
+    """``second`` starts while ``first`` is going (from its ``on_step``); both outcomes."""
+
+    async def both() -> tuple[Any, Any]:
+        started: list[asyncio.Task[Any]] = []
+
+        def on_step(k: int, total: int, equity: dict[str, float]) -> None:
+            if k == at_step and not started:
+                loop = asyncio.get_running_loop()
+                started.append(loop.create_task(aevaluate([second[0]], **second[1])))
+
+        try:
+            done = await aevaluate([first[0]], **first[1], on_step=on_step)
+        except Exception as exc:
+            done = exc
+        assert started, "the second run was started"
+        return done, (await asyncio.gather(started[0], return_exceptions=True))[0]
+
+    return asyncio.run(both())
 
 
-def test_a_second_run_on_the_same_path_at_once_is_refused_at_save_and_loses_nothing(
-    tmp_path: Path,
-) -> None:
+def test_a_second_run_on_a_path_being_learnt_is_refused_before_it_pays(tmp_path: Path) -> None:
     path = tmp_path / "lessons.json"
-    journals = [tmp_path / "five_days.json", tmp_path / "three_days.json"]
-    arms = [_learner(path, mode="record", transcript=journal) for journal in journals]
-    outcomes = _at_once((arms[0], {"seed": 1, **SMALL}), (arms[1], {"seed": 1, **SHORT}))
-    loser, refused = _one_refused(outcomes)
-    saved_days = (5, 3)[1 - loser]
+    first, second = _learner(path), _learner(path)
+    done, refused = _second_during_first(
+        (first, {"seed": 1, **SMALL}), (second, {"seed": 1, **SMALL})
+    )
+    assert not isinstance(done, BaseException), done
+    assert isinstance(refused, MemoryLeak), refused
     message = str(refused)
-    assert "was written, while this run was going, by another run on this market path" in message
-    assert f"arm 'learner_memory', preset 'standard-v1', seed 1, {saved_days} days" in message
-    assert "prior=" in message and "Nothing paid is lost" in message
-    stored = json.loads(path.read_text())
-    assert [(r["arm"], r["days"]) for r in stored["runs"]] == [("learner_memory", saved_days)]
-    # calls paid against calls made: each run paid for its decisions and reflections
-    # (days + days - 1); every answer the refused run paid for is in its transcript, and a
-    # resume on a fresh store pays for none of them again
-    made = [arm.calls_made for arm in arms]
-    assert made == [9, 5] and [len(Transcript.load(j)) for j in journals] == made
-    fresh = tmp_path / "fresh.json"
-    market = {"seed": 1, **(SMALL, SHORT)[loser]}
-    again = _learner(
-        fresh, mode="record", transcript=tmp_path / "again.json", prior=journals[loser]
-    )
-    evaluate([again], **market)
-    assert again.calls_made == 0, "resumed from the transcript, nothing paid twice"
-    assert len(json.loads(fresh.read_text())["lessons"]) == made[loser] // 2
-    assert _runs(fresh) == [("learner_memory", 1, True)]
+    assert "is learning this market path right now, in a run of another evaluation" in message
+    assert "refused before it pays for anything" in message
+    # calls paid against calls made: the first paid for its 5 decisions and 4 lessons and
+    # saved them; the second paid for nothing
+    assert (first.calls_made, second.calls_made) == (9, 0)
+    assert _runs(path) == [("learner_memory", 1, True)]
+    assert len(json.loads(path.read_text())["lessons"]) == 4
+    assert running.holding() == {}, "every hold let go"
 
 
-def test_another_arm_run_at_once_in_another_evaluation_is_refused_too(tmp_path: Path) -> None:
+def test_another_arm_on_the_path_in_another_evaluation_is_refused_too(tmp_path: Path) -> None:
     path = tmp_path / "lessons.json"
-    outcomes = _at_once(
-        (_learner(path, name="mine"), {"seed": 1, **SMALL}),
-        (_learner(path, name="other"), {"seed": 1, **SHORT}),
-    )
-    loser, refused = _one_refused(outcomes)
-    saved, refused_arm = ("mine", "other")[1 - loser], ("mine", "other")[loser]
-    assert f"arm {refused_arm!r}: memory store" in str(refused)
-    assert f"another run on this market path (arm {saved!r}" in str(refused)
-    assert _runs(path) == [(saved, 1, True)]
+    mine, other = _learner(path, name="mine"), _learner(path, name="other")
+    _, refused = _second_during_first((mine, {"seed": 1, **SMALL}), (other, {"seed": 1, **SHORT}))
+    assert isinstance(refused, MemoryLeak) and "arm 'other'" in str(refused)
+    assert other.calls_made == 0 and _runs(path) == [("mine", 1, True)]
 
 
 def test_a_run_on_another_path_at_once_is_saved_beside_it(tmp_path: Path) -> None:
     path = tmp_path / "lessons.json"
-    outcomes = _at_once(
+    done, second = _second_during_first(
         (_learner(path), {"seed": 1, **SMALL}), (_learner(path), {"seed": 2, **SHORT})
     )
-    assert not any(isinstance(item, BaseException) for item in outcomes), outcomes
+    assert not isinstance(done, BaseException) and not isinstance(second, BaseException)
     assert sorted(_runs(path)) == [("learner_memory", 1, True), ("learner_memory", 2, True)]
 
 
@@ -119,9 +111,98 @@ def test_two_resumes_of_one_stopped_run_at_once_keep_one(tmp_path: Path) -> None
         evaluate([_learner(path, mode="record", transcript=journal)], seed=1, **SMALL, on_step=stop)
     assert _runs(path) == [("learner_memory", 1, False)]
     resumes = [_learner(path, prior=journal) for _ in range(2)]
-    _, refused = _one_refused(_at_once(*((arm, {"seed": 1, **SMALL}) for arm in resumes)))
-    assert "two runs cannot both learn one path" in str(refused)
+    done, refused = _second_during_first(*((arm, {"seed": 1, **SMALL}) for arm in resumes))
+    assert not isinstance(done, BaseException) and isinstance(refused, MemoryLeak)
+    assert resumes[1].calls_made == 0 and _runs(path) == [("learner_memory", 1, True)]
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from workbench import evaluate
+from workbench.memory import Memory, running
+from workbench.testing.learner import remembering_learner
+
+store, ready, go = map(Path, sys.argv[1:4])
+
+def on_step(k, total, equity):
+    if k == 10:
+        ready.write_text("holding")
+        deadline = time.monotonic() + 240
+        while not go.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+arm = remembering_learner(memory=Memory(path=store))
+evaluate([arm], seed=1, universe=6, days=5, on_step=on_step)
+print(arm.calls_made)
+"""
+
+
+def test_a_run_on_a_path_another_process_is_learning_is_refused_before_it_pays(
+    tmp_path: Path,
+) -> None:
+    path, ready, go = tmp_path / "lessons.json", tmp_path / "ready", tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), str(ready), str(go)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while not ready.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ready.exists(), "the other process reached its tenth step"
+        arm = _learner(path)
+        with pytest.raises(MemoryLeak, match="right now, in a run of another process"):
+            evaluate([arm], seed=1, **SMALL)
+        assert arm.calls_made == 0
+        go.write_text("go")
+        out, _ = child.communicate(timeout=240)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(timeout=60)
+    assert child.returncode == 0 and out.strip() == "9"
     assert _runs(path) == [("learner_memory", 1, True)]
+    evaluate([_learner(path)], seed=2, **SMALL)  # the lock went with the process
+
+
+def test_without_locks_the_check_at_save_refuses_the_second_and_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no lock can be taken (no fcntl), two runs at once both run; the one that
+    saves second is refused at its save, and what it paid for is in its transcript."""
+    monkeypatch.setattr(running, "hold", lambda store, run: None)
+    path = tmp_path / "lessons.json"
+    journals = [tmp_path / "first.json", tmp_path / "second.json"]
+    first, second = (_learner(path, mode="record", transcript=j) for j in journals)
+    done, refused = _second_during_first(
+        (first, {"seed": 1, **SMALL}), (second, {"seed": 1, **SHORT}), at_step=2
+    )
+    # whichever saves second is refused at its save (here the shorter usually saves first)
+    outcomes = [done, refused]
+    loser = next(i for i, item in enumerate(outcomes) if isinstance(item, MemoryLeak))
+    assert not isinstance(outcomes[1 - loser], BaseException), outcomes
+    saved_days = (5, 3)[1 - loser]
+    message = str(outcomes[loser])
+    assert "was written, while this run was going, by another run on this market path" in message
+    assert f"arm 'learner_memory', preset 'standard-v1', seed 1, {saved_days} days" in message
+    assert "Nothing paid is lost" in message and "prior=" in message
+    stored = json.loads(path.read_text())["runs"]
+    assert [(r["arm"], r["days"]) for r in stored] == [("learner_memory", saved_days)]
+    # calls paid against calls made: 5 + 4 and 3 + 2, every one in its run's transcript;
+    # a resume of the refused run on a fresh store pays for none of them again
+    made = [first.calls_made, second.calls_made]
+    assert made == [9, 5] and [len(Transcript.load(j)) for j in journals] == made
+    fresh = tmp_path / "fresh.json"
+    again = _learner(
+        fresh, mode="record", transcript=tmp_path / "again.json", prior=journals[loser]
+    )
+    evaluate([again], seed=1, **(SMALL, SHORT)[loser])
+    assert again.calls_made == 0, "resumed from the transcript, nothing paid twice"
+    assert len(json.loads(fresh.read_text())["lessons"]) == made[loser] // 2
 
 
 # --- item: text a store cannot write back ---------------------------------------------------

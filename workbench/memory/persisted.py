@@ -1,8 +1,9 @@
 """A memory store kept in a file across runs, with the runs it learnt from.
 
 The file is JSON (``format: workbench-memory``): ``runs``, one entry per run
-that wrote to it (its market path fingerprint, preset, seed, arm, days and
-whether the run reached its last step, ``complete``), and ``lessons``, each
+that wrote to it (its market path fingerprint, preset, seed, arm, days, the
+evaluation's roster and whether the run reached its last step, ``complete``),
+and ``lessons``, each
 naming the run it came from by its index in ``runs``. A run on a market path
 the store already learnt from is refused (``MemoryLeak``): the store holds
 lessons about that path's future. One exception: a run that stopped before the
@@ -11,20 +12,23 @@ the same preset and seed — resumed with ``prior=`` — and it replaces the sto
 run and its lessons, which it learns again point in time, starting from the
 lessons the stopped run started with.
 
-A file that is not a store, or whose entries are not what this version writes,
-is refused with the entry at fault; nothing is coerced. That includes text UTF-8
-cannot write (an escaped unpaired surrogate such as ``"\\ud800"``): found when the
-store is opened, before the run pays for anything, not when it is saved. The file is written
-when the run ends, under a lock, merged with what other runs wrote to it
-meanwhile, and atomically (a crash leaves the old file or the new, never half).
-Under that lock the leak check runs again: a run on the same market path saved
-while this one was going (two notebooks on one seed, two resumes of one stopped
-run) makes this one's save refused (``MemoryLeak`` naming that run), so one run
-owns a path. The refused run's answers and lessons are in its transcript; a
-resume with ``prior=`` on a fresh store keeps them without paying again. The
-other arms of the same evaluation (the same roster, preset, seed and days) save
-beside each other: they opened the store together and read none of each other's
-lessons.
+A file that is not a store, or whose entries are not what this version writes, is
+refused with the entry at fault; nothing is coerced. That includes text UTF-8 cannot
+write (an escaped unpaired surrogate such as ``"\\ud800"``): found when the store is
+opened, before the run pays for anything, not when it is saved.
+
+The file is written when the run ends, under a lock, merged with what other runs
+wrote to it meanwhile, and atomically (a crash leaves the old file or the new, never
+half). A run holds its market path while it goes (``workbench.memory.running``), so
+a second run on that path, from another evaluation or process, is refused as it
+opens, before it pays. As the backstop (no locks on this system, a store shared over
+a network), the leak check runs again under the save's lock: a run on the same
+market path saved while this one was going (two notebooks on one seed, two resumes
+of one stopped run) makes this one's save refused (``MemoryLeak`` naming that run),
+so one run owns a path. The refused run's answers and lessons are in its transcript;
+a resume with ``prior=`` on a fresh store keeps them without paying again. The other
+arms of the same evaluation (the same roster, preset, seed and days) save beside
+each other: they opened the store together and read none of each other's lessons.
 """
 
 from __future__ import annotations
