@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from workbench.cli import main
 from workbench.errors import RecordingError
 from workbench.recordings import record, replay, service
 
@@ -94,3 +95,19 @@ def test_recording_into_a_folder_of_other_files_refuses_unless_overwrite(
     assert (folder / "transcripts" / "trend.json").read_text().startswith("an unfinished")
     record(folder, [TREND], **MARKET, overwrite=True)
     assert replay(folder).matched
+
+
+def test_the_cli_refuses_to_record_over_a_recording_unless_overwrite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "rec"
+    argv = ["record", str(folder), "--arms", "momentum", "--names", "4", "--days", "2"]
+    assert main([*argv, "--seed", "1"]) == 0
+    before = (folder / "manifest.json").read_bytes()
+    capsys.readouterr()
+    assert main([*argv, "--seed", "2"]) == 2
+    error = capsys.readouterr().err
+    assert "already holds a recording" in error and "--overwrite" in error
+    assert "Traceback" not in error and (folder / "manifest.json").read_bytes() == before
+    assert main([*argv, "--seed", "2", "--overwrite"]) == 0
+    assert replay(folder).results.meta["seed"] == 2
