@@ -73,7 +73,8 @@ def test_a_second_run_on_a_path_being_learnt_is_refused_before_it_pays(tmp_path:
     assert not isinstance(done, BaseException), done
     assert isinstance(refused, MemoryLeak), refused
     message = str(refused)
-    assert "is learning this market path right now, in a run of another evaluation" in message
+    assert "is learning this market path right now, in the run of 'learner_memory'" in message
+    assert "(preset 'standard-v1', seed 1, 5 days, process" in message and "this process" in message
     assert "refused before it pays for anything" in message
     # calls paid against calls made: the first paid for its 5 decisions and 4 lessons and
     # saved them; the second paid for nothing
@@ -88,6 +89,7 @@ def test_another_arm_on_the_path_in_another_evaluation_is_refused_too(tmp_path: 
     mine, other = _learner(path, name="mine"), _learner(path, name="other")
     _, refused = _second_during_first((mine, {"seed": 1, **SMALL}), (other, {"seed": 1, **SHORT}))
     assert isinstance(refused, MemoryLeak) and "arm 'other'" in str(refused)
+    assert "in the run of 'mine' (preset" in str(refused)
     assert other.calls_made == 0 and _runs(path) == [("mine", 1, True)]
 
 
@@ -155,7 +157,8 @@ def test_a_run_on_a_path_another_process_is_learning_is_refused_before_it_pays(
             time.sleep(0.05)
         assert ready.exists(), "the other process reached its tenth step"
         arm = _learner(path)
-        with pytest.raises(MemoryLeak, match="right now, in a run of another process"):
+        pattern = r"right now, in the run of 'learner_memory' \(.*5 days, process \d+\), in another"
+        with pytest.raises(MemoryLeak, match=pattern):
             evaluate([arm], seed=1, **SMALL)
         assert arm.calls_made == 0
         go.write_text("go")
