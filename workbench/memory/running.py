@@ -9,8 +9,9 @@ refused as it opens, before it pays for anything. The arms of one evaluation sha
 the hold: they are told the same roster object by the runner.
 
 The files stay (removing a lock file another process may be opening would let two
-runs hold one path); each is empty. Where ``fcntl`` is missing (Windows) nothing
-is held, and the check at save (``persisted.refuse_a_rival``) is what refuses.
+runs hold one path); each is emptied as its run lets go. Where ``fcntl`` is missing
+(Windows) nothing is held, and the check at save (``persisted.refuse_a_rival``) is
+what refuses.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ def release(key: Path | None) -> None:
         held.arms -= 1
         if held.arms == 0:
             del _HELD[key]
+            held.handle.truncate(0)  # still locked: no reader meets a holder that is gone
             held.handle.close()  # closing the file drops its lock
 
 
