@@ -149,6 +149,17 @@ def test_an_unsealed_journal_is_refused_unless_accepted(recorded: Path, tmp_path
         assert len(Transcript.load(unsealed, accept_unsealed=True)) == len(text)
 
 
+def test_an_unsealed_transcript_in_a_recording_folder_is_refused_naming_it(
+    tmp_path: Path,
+) -> None:
+    folder = Path(shutil.copytree(SHIPPED, tmp_path / "rec"))
+    _unsealed(folder / "transcripts" / "contrarian.json")
+    with pytest.raises(
+        RecordingError, match=r"contrarian\.json was written before .*accept_unsealed"
+    ):
+        replay(folder)
+
+
 def test_an_unknown_format_version_is_refused(recorded: Path) -> None:
     data = json.loads(recorded.read_text())
     data["version"] = 3
