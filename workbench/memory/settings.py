@@ -103,11 +103,11 @@ class Memory:
         try:  # read again under the hold: a run that ended meanwhile is in the file now
             stored = persisted.read(self.path)
             self._replaced = persisted.claim(self.path, stored[0], run)
+            self.store.carry(persisted.carried_into(stored, self._replaced, resumed))
         except BaseException:
             running.release(self._held)
             self._held = None
             raise
-        self.store.carry(persisted.carried_into(stored, self._replaced, resumed))
         self._entry, self._met = entry, stored[0]
 
     def carried(self) -> list[dict[str, Any]]:
