@@ -83,6 +83,16 @@ def test_recording_into_a_file_is_refused_before_the_run(
     assert runs == [] and target.read_text() == "something of the user's"
 
 
+def test_recording_under_a_file_is_refused_before_the_run(
+    tmp_path: Path, runs: list[dict[str, Any]]
+) -> None:
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file where a folder should be")
+    with pytest.raises(RecordingError, match=r"cannot be made: .*notes\.txt is a file"):
+        record(blocker / "rec", [TREND], **MARKET)
+    assert runs == []
+
+
 def test_recording_into_a_folder_of_other_files_refuses_unless_overwrite(
     tmp_path: Path, runs: list[dict[str, Any]]
 ) -> None:

@@ -15,6 +15,7 @@ Finally the results digest is compared with the recorded one.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,6 +143,12 @@ def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:
         raise RecordingError(
             f"{folder} is a file; a recording is a folder (manifest, transcripts, expected "
             "results): pass the path of a new folder"
+        )
+    nearest = next(p for p in (folder, *folder.parents) if p.exists() or p == p.parent)
+    if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+        what = "is a file" if nearest.exists() and not nearest.is_dir() else "cannot be written"
+        raise RecordingError(
+            f"{folder} cannot be made: {nearest} {what}; pass a folder you can write"
         )
     if overwrite or not folder.is_dir():
         return
