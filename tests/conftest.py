@@ -6,6 +6,9 @@
 - Every socket connection a test opens in this process must go to loopback or a
   Unix socket; anything else fails at once with a message. A test that really
   needs the outside world is marked ``@pytest.mark.network`` (none is today).
+- The mask key historical runs derive their secret from is one file for the whole
+  session, outside the checkout (``WORKBENCH_MASK_FILE``), so no test writes a key
+  into the project and every subprocess a test starts masks as the test does.
 """
 
 from __future__ import annotations
@@ -71,3 +74,16 @@ def _loopback_only(
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _mask_key_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    from workbench.engine.masking import KEY_FILE_VARIABLE
+
+    before = os.environ.get(KEY_FILE_VARIABLE)
+    os.environ[KEY_FILE_VARIABLE] = str(tmp_path_factory.mktemp("mask") / "mask-key")
+    yield
+    if before is None:
+        os.environ.pop(KEY_FILE_VARIABLE, None)
+    else:
+        os.environ[KEY_FILE_VARIABLE] = before

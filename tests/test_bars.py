@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from workbench import World, evaluate
+from workbench.engine.sample_bars import sample_bars
 from workbench.errors import ConfigError
 
 
@@ -128,3 +129,17 @@ def test_a_ticker_that_reads_like_a_missing_value_stays_a_ticker(tmp_path: Path)
     edited(3, volume=np.nan).to_csv(source, index=False)
     with pytest.raises(ConfigError, match="BBB on 2022-01-04 has no volume"):
         World(data=source)
+
+
+@pytest.mark.parametrize("column", ["symbol", "sector"])
+def test_text_utf8_cannot_write_is_refused_naming_the_row(column: str) -> None:
+    """A DataFrame may hold an unpaired surrogate; it is refused before any run, not met
+    as a raw UnicodeEncodeError when the results are written."""
+    frame = sample_bars(days=30, names=3, seed=2)
+    if column == "sector":
+        frame["sector"] = "tech"
+    values = frame[column].astype(object).tolist()
+    values[4] = str(values[4]) + "\ud800"
+    frame[column] = pd.Series(values, dtype=object)
+    with pytest.raises(ConfigError, match=rf"data row 5: {column} '.*\\\\ud800' holds an unpaired"):
+        evaluate(["momentum"], data=frame)

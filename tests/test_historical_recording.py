@@ -34,20 +34,25 @@ def test_a_historical_recording_replays_with_its_own_secret(
     assert data["variant"] == {"kind": "real", "label": "real"}
     assert manifest["preset"]["name"] == "standard-v1"
     transcripts = (folder / "transcripts" / "trend.json").read_text()
-    assert data["secret"] not in transcripts + (folder / "expected_results.json").read_text()
+    assert data["secret"] not in transcripts, "never in what an agent was asked"
+    expected = json.loads((folder / "expected_results.json").read_text())
+    assert expected["meta"]["data"]["secret"] == data["secret"], "the results keep it too"
     shutil.rmtree(bars_file.parent)  # the recording carries its own copy of the bars
     report = replay(folder)
     assert report.matched and report.digest == results.digest()
 
 
-def test_two_recordings_of_the_same_bars_draw_different_secrets(
+def test_two_recordings_of_the_same_bars_mask_them_the_same_way(
     tmp_path: Path, bars_file: Path
 ) -> None:
-    secrets = set()
+    """The secret is derived from the bars and the project's key, not drawn per recording:
+    recording the same run again gives the same results."""
+    secrets, digests = set(), set()
     for name in ("a", "b"):
-        record(tmp_path / name, ["momentum"], seed=2, days=5, data=bars_file)
+        results = record(tmp_path / name, ["momentum"], seed=2, days=5, data=bars_file)
         secrets.add(json.loads((tmp_path / name / "manifest.json").read_text())["data"]["secret"])
-    assert len(secrets) == 2
+        digests.add(results.digest())
+    assert len(secrets) == 1 and len(digests) == 1
 
 
 def test_edited_missing_or_outside_bars_fail_the_replay_naming_the_file(

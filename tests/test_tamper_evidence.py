@@ -94,15 +94,74 @@ def test_an_edited_transcript_in_a_recording_folder_is_named(tmp_path: Path) -> 
         replay(folder)
 
 
-def test_a_transcript_from_before_digests_loads_with_a_warning(recorded: Path) -> None:
-    data = json.loads(recorded.read_text())
+def _unsealed(path: Path, edit: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    """``path`` set back to format 1 with its seals stripped (and, given ``edit``, its last
+    answer edited): what a hand edit that also hides its tracks leaves."""
+    data = json.loads(path.read_text())
     data["version"] = 1
     for exchange in data["exchanges"]:
         exchange.pop("sha256")
-    recorded.write_text(json.dumps(data))
+    if edit is not None:
+        edit(data["exchanges"][-1])
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_an_unsealed_transcript_with_an_edited_answer_is_refused_on_a_direct_replay(
+    recorded: Path,
+) -> None:
+    honest = _replay(recorded)
+    _unsealed(recorded, EDITS["response"])
+    with pytest.raises(RecordingError, match=r"accept_unsealed=True") as caught:
+        _replay(recorded)
+    assert "format version 1" in str(caught.value) and str(recorded) in str(caught.value)
+    with pytest.raises(RecordingError, match="an edited answer in it would replay"):
+        Transcript.load(recorded)
+    assert honest.scorecard.loc["trader", "trades"] > 0
+
+
+def test_an_unsealed_transcript_loads_only_when_accepted_and_saving_seals_it(
+    recorded: Path,
+) -> None:
+    _unsealed(recorded)
     with pytest.warns(UnsealedTranscriptWarning, match="record it again to seal it"):
-        old = Transcript.load(recorded)
+        old = Transcript.load(recorded, accept_unsealed=True)
     assert len(old) == 4
+    old.save(recorded)
+    assert json.loads(recorded.read_text())["version"] == 2
+    _edit_last(recorded, EDITS["response"])
+    with pytest.raises(TranscriptEdited, match="was edited"):
+        Transcript.load(recorded)
+
+
+def test_an_unsealed_journal_is_refused_unless_accepted(recorded: Path, tmp_path: Path) -> None:
+    text = Transcript.load(recorded)
+    lines = ['{"format":"workbench-journal","version":1}', json.dumps({"meta": text.meta})]
+    for exchange in text.exchanges:
+        item = exchange.to_json()
+        item.pop("sha256")
+        lines.append(json.dumps({"exchange": item}))
+    unsealed = tmp_path / "old.jsonl"
+    unsealed.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordingError, match=r"journal .*old\.jsonl.*accept_unsealed=True"):
+        Transcript.load(unsealed)
+    with pytest.warns(UnsealedTranscriptWarning):
+        assert len(Transcript.load(unsealed, accept_unsealed=True)) == len(text)
+
+
+def test_an_unsealed_transcript_in_a_recording_folder_is_refused_naming_it(
+    tmp_path: Path,
+) -> None:
+    folder = Path(shutil.copytree(SHIPPED, tmp_path / "rec"))
+    _unsealed(folder / "transcripts" / "contrarian.json")
+    with pytest.raises(
+        RecordingError, match=r"contrarian\.json was written before .*accept_unsealed"
+    ):
+        replay(folder)
+
+
+def test_an_unknown_format_version_is_refused(recorded: Path) -> None:
+    data = json.loads(recorded.read_text())
     data["version"] = 3
     recorded.write_text(json.dumps(data))
     with pytest.raises(RecordingError, match="format version 3"):

@@ -22,7 +22,10 @@ day, step, input) and of its answer (response, usage, error). Loading checks
 them all before anything is replayed; an edited exchange raises
 ``TranscriptEdited`` naming it. The digests detect edits, not forgery: anyone
 can recompute them. A transcript of format version 1 (written before digests)
-still loads, with an ``UnsealedTranscriptWarning``: record it again to seal it.
+is refused unless its caller vouches for it with ``accept_unsealed=True`` (an
+edit to it could not be detected, and an edited answer would replay as
+recorded); it then loads with an ``UnsealedTranscriptWarning``, and saving it
+seals it.
 
 A file that is corrupt or truncated raises ``RecordingError`` naming the file.
 """
@@ -48,7 +51,7 @@ from workbench.redaction import redact_data
 TRANSCRIPT_FORMAT = "workbench-transcript"
 JOURNAL_FORMAT = "workbench-journal"
 FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 1 has no digests: read with a warning
+READABLE_VERSIONS = (1, 2)  # version 1 has no digests: read only when accept_unsealed
 
 
 class UnsealedTranscriptWarning(UserWarning):
@@ -361,19 +364,25 @@ class Transcript:
 
     # --- loading ------------------------------------------------------------------
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Transcript:
-        """Read a saved transcript or a journal; a bad file raises ``RecordingError``."""
+    def load(cls, path: str | os.PathLike[str], *, accept_unsealed: bool = False) -> Transcript:
+        """Read a saved transcript or a journal; a bad file raises ``RecordingError``.
+
+        A file from before exchanges were sealed (format version 1) is refused unless
+        ``accept_unsealed=True``: pass it only for a file you trust, then save it to seal it.
+        """
         source = Path(path)
         text = read_recorded_text(source, "transcript file")
         if text.startswith('{"format":"' + JOURNAL_FORMAT):
-            transcript = _from_journal(text, source)
+            transcript = _from_journal(text, source, accept_unsealed)
         else:
-            transcript = cls.from_json(text, source=str(source))
+            transcript = cls.from_json(text, source=str(source), accept_unsealed=accept_unsealed)
         transcript.path = source
         return transcript
 
     @classmethod
-    def from_json(cls, text: str, *, source: str = "<string>") -> Transcript:
+    def from_json(
+        cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
+    ) -> Transcript:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -385,7 +394,7 @@ class Transcript:
             raise RecordingError(f"transcript {source} is nested too deeply to be one") from None
         if not isinstance(data, dict) or data.get("format") != TRANSCRIPT_FORMAT:
             raise RecordingError(f"{source} is not a workbench transcript (no 'format' field)")
-        sealed = _sealed_version(data.get("version"), f"transcript {source}")
+        sealed = _sealed_version(data.get("version"), f"transcript {source}", accept_unsealed)
         try:
             items, meta = data["exchanges"], dict(data["meta"])
             if not isinstance(items, list):
@@ -395,12 +404,20 @@ class Transcript:
         return cls(meta, [_read_exchange(item, source, sealed) for item in items])
 
 
-def _sealed_version(version: Any, where: str) -> bool:
-    """Whether a file of this format version carries digests; unknown versions are refused."""
+def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
+    """Whether a file of this format version carries digests; unknown versions are refused,
+    and so is an unsealed one unless its caller accepts it."""
     if version not in READABLE_VERSIONS:
         raise RecordingError(
             f"{where} has format version {version!r}; this workbench reads versions "
             f"{', '.join(map(str, READABLE_VERSIONS))}"
+        )
+    if version < FORMAT_VERSION and not accept_unsealed:
+        raise RecordingError(
+            f"{where} was written before exchanges carried digests (format version "
+            f"{version}), so an edited answer in it would replay as if recorded. Record it "
+            "again, or, only if you trust the file, load it with Transcript.load(path, "
+            "accept_unsealed=True) and save it to seal it"
         )
     if version < FORMAT_VERSION:
         warnings.warn(
@@ -425,7 +442,7 @@ def _read_exchange(item: Any, source: str, sealed: bool) -> Exchange:
     return exchange
 
 
-def _from_journal(text: str, source: Path) -> Transcript:
+def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
     """Rebuild from a journal; an unfinished last line (the process died writing it) is dropped."""
     lines = text.split("\n")
     complete, tail = lines[:-1], lines[-1]
@@ -436,7 +453,8 @@ def _from_journal(text: str, source: Path) -> Transcript:
             stacklevel=3,
         )
     transcript = Transcript()
-    sealed = _sealed_version(_journal_version(complete, source), f"journal {source}")
+    version = _journal_version(complete, source)
+    sealed = _sealed_version(version, f"journal {source}", accept_unsealed)
     for number, line in enumerate(complete[1:], start=2):
         try:
             record = json.loads(line)

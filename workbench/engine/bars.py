@@ -31,6 +31,7 @@ def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
         where = "the DataFrame" if isinstance(source, pd.DataFrame) else str(source)
         raise ConfigError(f"{where} has a header but no bars; pass a table with one row per bar")
     frame = _columns(frame)
+    _refuse_unwritable_text(frame)
     frame["symbol"] = _symbols(frame["symbol"])
     frame["date"] = _dates(frame["date"])
     for column in (*PRICES, "volume"):
@@ -80,6 +81,32 @@ def _columns(frame: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise ConfigError(f"historical bars need columns {', '.join(REQUIRED)}; missing {missing}")
     return frame
+
+
+def _refuse_unwritable_text(frame: pd.DataFrame) -> None:
+    """Text UTF-8 cannot encode (an unpaired surrogate a DataFrame may hold) is refused by
+    row before any run, rather than failing when results or recordings are written."""
+    for column in ("date", "symbol", "sector"):
+        if column not in frame.columns or frame[column].dtype != object:
+            continue
+        bad = frame[column].map(_unencodable).to_numpy(bool)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            shown = str(frame[column].iloc[row]).encode("utf-8", "backslashreplace").decode()
+            raise ConfigError(
+                f"data row {row + 1}: {column} {shown!r} holds an unpaired surrogate, which "
+                "is not text; fix the value or drop the row"
+            )
+
+
+def _unencodable(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _symbols(column: pd.Series) -> pd.Series:

@@ -5,14 +5,18 @@ symbol, open, high, low, close, volume`` (optionally ``sector``), from a CSV or
 Parquet file or a DataFrame, checked strictly (``workbench.engine.bars``). Each
 date becomes one decision step.
 
-Masking (on by default, ``workbench.engine.masking``) is keyed by a secret drawn
-afresh for every ``Historical`` unless one is passed: symbols become aliases in
-a secret order, every name's price and volume levels are replaced, and the
-payload carries relative day numbers, never dates. The secret is kept in
-``manifest()`` (and a recording's manifest), never in a payload or in what an
-agent is told; pass it back (``secret=``) to repeat a run bit for bit. Return
-paths survive any mask: ``variant=`` trades a counterfactual path instead
-(``workbench.engine.variants``).
+Masking (on by default, ``workbench.engine.masking``) is keyed by a secret:
+the one passed, or else one derived from the bars' digest and the project's mask
+key, so the same bars repeat bit for bit in every run of the project. Symbols
+become aliases in a secret order, every name's price and volume levels are
+replaced, and the payload carries relative day numbers, never dates. The secret
+travels with the run (``describe()``, so ``Results.meta["data"]["secret"]``, and
+a recording's manifest), never in a payload or in what an agent is told; pass it
+back (``secret=``) to repeat a run anywhere. Return paths survive any mask:
+``variant=`` trades a counterfactual path instead (``workbench.engine.variants``).
+
+The bars' digest (``bars_digest``) reads the table's content only: neither the
+order of its rows or columns, nor extra columns, nor the pandas version changes it.
 
 Spreads and depth come from the preset's liquidity dials, scaled by each name's
 trailing realised vol. The only macro reading the bars support is the
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -35,7 +40,7 @@ import pandas as pd
 from workbench.engine import portable
 from workbench.engine.bars import PRICES, read_bars
 from workbench.engine.market import TRADING_DAYS, MarketPath
-from workbench.engine.masking import Mask, check_secret, draw_secret
+from workbench.engine.masking import Mask, check_secret, derived_secret
 from workbench.engine.presets import Preset
 from workbench.engine.universe import Universe
 from workbench.engine.variants import Variant
@@ -44,12 +49,27 @@ from workbench.schema import OBSERVABLE_MACRO
 
 _VOL_WINDOW = 20
 FIELDS = (*PRICES, "volume")
+_KEYS, _TEXT_EXTRA = ("date", "symbol"), ("sector",)
 
 
 def bars_digest(bars: pd.DataFrame) -> str:
-    """SHA-256 of the bars table's content (the costly part of a fingerprint)."""
-    hashed = pd.util.hash_pandas_object(bars, index=False).to_numpy()
-    return hashlib.sha256(hashed.tobytes()).hexdigest()
+    """SHA-256 of the bars' content: each bar's date, symbol, sector (when given), prices
+    and volume, in (date, symbol) order, so row and column order never change it.
+
+    Text columns are hashed as their sorted distinct values plus one code per row, numbers
+    as little-endian float64 (-0.0 as 0.0): bytes no library version can change."""
+    columns = [c for c in (*_KEYS, *_TEXT_EXTRA, *FIELDS) if c in bars.columns]
+    table = bars[columns].sort_values(list(_KEYS), kind="stable")
+    digest = hashlib.sha256(b"workbench-bars\0" + ",".join(columns).encode() + b"\0")
+    for column in columns:
+        values = table[column]
+        if column in (*_KEYS, *_TEXT_EXTRA):
+            codes, distinct = pd.factorize(values.astype(str), sort=True)
+            digest.update(json.dumps(list(distinct), ensure_ascii=True).encode("ascii"))
+            digest.update(np.ascontiguousarray(codes, dtype="<i8").tobytes())
+        else:
+            digest.update(np.ascontiguousarray(values.to_numpy(float) + 0.0, "<f8").tobytes())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,13 +81,13 @@ class Historical:
 
     bars: pd.DataFrame  # long form, sorted by date then symbol
     mask: bool = True
-    secret: str | None = None  # drawn afresh when masking and not given
+    secret: str | None = None  # derived from the bars and the project's key when not given
     variant: Variant = field(default_factory=Variant)
     source: Path | None = None  # the file the bars came from, when they came from one
 
     def __post_init__(self) -> None:
         if self.mask and self.secret is None:
-            object.__setattr__(self, "secret", draw_secret())
+            object.__setattr__(self, "secret", derived_secret(self.digest))
         elif self.secret is not None:
             check_secret(self.secret)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
@@ -132,15 +152,17 @@ class Historical:
 
     def manifest(self) -> dict[str, Any]:
         """What repeats this market exactly, the mask secret included: keep it from agents."""
-        return {**self.describe(), "secret": self.secret}
+        return self.describe()
 
     def describe(self) -> dict[str, Any]:
-        """The data set and the variant, without the secret (safe to show and to save)."""
+        """The data set, the variant and the mask secret (None unmasked): what a run's results
+        keep so that it repeats anywhere. Never part of a payload or of what an agent is told."""
         return {
             "bars_sha256": self.digest,
             "dates": len(self.dates),
             "names": len(self.mapping),
             "mask": self.mask,
+            "secret": self.secret,
             "variant": self.variant.describe(),
         }
 

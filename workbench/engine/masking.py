@@ -1,4 +1,22 @@
-"""The mask over historical bars, keyed by a secret drawn for each run.
+"""The mask over historical bars, keyed by a secret the agents never see.
+
+Where the secret comes from. Given (``secret=``), it is used as it is. Otherwise
+it is derived: ``HMAC-SHA256(project key, bars digest)``, so the same bars give
+the same mask, and the same results, in every run and process of a project. The
+project key is 32 random bytes drawn once, on first use, into
+``.workbench/mask-key`` at the project root (the nearest folder up from the
+working directory holding ``pyproject.toml``, ``.git`` or ``.workbench``; the
+working directory itself otherwise), or the file ``WORKBENCH_MASK_FILE`` names.
+The folder gets a ``.gitignore`` of its own so the key is never committed.
+
+Why it stays hidden from agents: an agent learns only what its payload and its
+``RunInfo`` say, and neither carries the key, the secret or anything computed
+from them but masked values and a hash (the market fingerprint). Without the key
+the secret cannot be recomputed from the data, even by someone holding the same
+bars; and one run's secret (which its results and recordings keep, to repeat it
+anywhere) says nothing about the key or about the mask of any other data. Agent
+*code* running as you can read your files, the key included: the mask guards
+against a model that recognises history, not against code you chose to run.
 
 What the mask replaces, and why:
 
@@ -25,10 +43,14 @@ contamination audit (``workbench.evaluation.contamination``) measures both.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
+import os
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -40,6 +62,10 @@ LEVELS = (20.0, 400.0)  # the range of starting price levels
 # name's own path (its drift and volume swings, which no mask can change) moves its rank little
 UNIVERSE_SPREAD, NAME_SPREAD = 3.0, 10.0
 _SECRET_BYTES = 16
+_KEY_BYTES = 32
+KEY_FILE_VARIABLE = "WORKBENCH_MASK_FILE"
+KEY_FOLDER, KEY_NAME = ".workbench", "mask-key"
+_PROJECT_MARKERS = ("pyproject.toml", ".git", KEY_FOLDER)
 
 
 def draw_secret() -> str:
@@ -47,13 +73,90 @@ def draw_secret() -> str:
     return secrets.token_hex(_SECRET_BYTES)
 
 
+def derived_secret(bars_digest: str, key: bytes | None = None) -> str:
+    """The secret of the bars with this digest: the same in every run of the project."""
+    key = project_key() if key is None else key
+    message = f"workbench-mask\0{bars_digest}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[: 2 * _SECRET_BYTES]
+
+
 def check_secret(secret: object) -> str:
     if not isinstance(secret, str) or len(secret) < 16:
         raise ConfigError(
             f"a mask secret must be a string of at least 16 characters, got {secret!r}; "
-            "leave it out to draw a fresh one"
+            "leave it out to use the one derived from the bars and the project's key"
         )
     return secret
+
+
+def key_file() -> Path:
+    """Where the project's mask key is kept (see the module docstring)."""
+    named = os.environ.get(KEY_FILE_VARIABLE)
+    if named:
+        return Path(named).expanduser()
+    here = Path.cwd()
+    root = next(
+        (d for d in (here, *here.parents) if any((d / m).exists() for m in _PROJECT_MARKERS)),
+        here,
+    )
+    return root / KEY_FOLDER / KEY_NAME
+
+
+def project_key(path: Path | None = None) -> bytes:
+    """The project's mask key, drawn and written once (atomically: two processes starting
+    at once agree on one key), then read."""
+    path = key_file() if path is None else path
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise _unusable(path, exc) from None
+    try:
+        _write_key_once(path)
+        return _read_key(path)
+    except OSError as exc:
+        raise _unusable(path, exc) from None
+
+
+def _unusable(path: Path, exc: OSError) -> ConfigError:
+    return ConfigError(
+        f"the project's mask key {path} cannot be read or made ({exc.strerror or exc}); set "
+        f"{KEY_FILE_VARIABLE} to a file in a folder you can write, or pass secret="
+    )
+
+
+def _read_key(path: Path) -> bytes:
+    text = path.read_text(encoding="ascii").strip()
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != _KEY_BYTES:
+        raise ConfigError(
+            f"the project's mask key {path} is damaged (not {_KEY_BYTES} bytes of hex); "
+            "restore it (runs masked with it repeat only with it), or delete it to draw "
+            "a new key"
+        )
+    return key
+
+
+def _write_key_once(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ignore = path.parent / ".gitignore"
+    if path.parent.name == KEY_FOLDER and not ignore.exists():
+        ignore.write_text("# the workbench's mask key: never commit it\n*\n", encoding="ascii")
+    drawn = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
+    handle = os.open(drawn, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(secrets.token_hex(_KEY_BYTES) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        with contextlib.suppress(FileExistsError):  # another process's key came first
+            os.link(drawn, path)
+    finally:
+        drawn.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ names the cause and the fix):
 
 1. schema versions: a recording made under another observation or decision
    schema stops before its first lookup, naming both versions;
-2. preset name: a different market fingerprint raises ``ReplayMiss`` naming both;
+2. preset name: a different market fingerprint raises ``ReplayMiss`` naming both, and the
+   dials behind them that differ (recorded -> requested) when the recording kept its vector;
 3. preset vector: the same name with moved dials raises ``ReplayMiss`` listing them;
 4. digest: no recorded answer for this input raises ``ReplayMiss`` naming step and day.
 
@@ -81,13 +82,14 @@ def refuse_a_changed_preset(transcript: Transcript, preset: Any) -> None:
         return
     if stamp is None:
         return
+    vector = transcript.meta.get(PRESET_VECTOR_KEY)
     if stamp.name != recorded:
         raise ReplayMiss(
             f"{_where(transcript)} was recorded on preset {recorded!r}, but this market runs "
-            f"{stamp.name!r}. Replay on the recorded preset with evaluate(..., preset="
-            f"{recorded!r}) (or its recorded dial vector), or record the run again."
+            f"{stamp.name!r}{_dials_that_differ(vector, stamp.vector)}. Replay on the recorded "
+            f"preset with evaluate(..., preset={recorded!r}) (or its recorded dial vector), "
+            "or record the run again."
         )
-    vector = transcript.meta.get(PRESET_VECTOR_KEY)
     if vector is not None and vector != stamp.vector:
         raise ReplayMiss(
             f"{_where(transcript)} was recorded on preset {recorded!r}, and this market's "
@@ -95,6 +97,13 @@ def refuse_a_changed_preset(transcript: Transcript, preset: Any) -> None:
             "was cut again since the recording; replay with the recorded vector or record the "
             "run again."
         )
+
+
+def _dials_that_differ(recorded: Any, running: Mapping[str, Any]) -> str:
+    """The dials behind two fingerprints, named, when the recording kept its vector."""
+    if not isinstance(recorded, Mapping) or dict(recorded) == dict(running):
+        return ""
+    return f"; the dials that differ (recorded -> requested): {moved_dials(recorded, running)}"
 
 
 def moved_dials(recorded: Mapping[str, Any], running: Mapping[str, Any]) -> str:

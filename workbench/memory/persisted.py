@@ -1,8 +1,9 @@
 """A memory store kept in a file across runs, with the runs it learnt from.
 
 The file is JSON (``format: workbench-memory``): ``runs``, one entry per run
-that wrote to it (its market path fingerprint, preset, seed, arm, days and
-whether the run reached its last step, ``complete``), and ``lessons``, each
+that wrote to it (its market path fingerprint, preset, seed, arm, days, the
+evaluation's roster and whether the run reached its last step, ``complete``),
+and ``lessons``, each
 naming the run it came from by its index in ``runs``. A run on a market path
 the store already learnt from is refused (``MemoryLeak``): the store holds
 lessons about that path's future. One exception: a run that stopped before the
@@ -11,10 +12,23 @@ the same preset and seed — resumed with ``prior=`` — and it replaces the sto
 run and its lessons, which it learns again point in time, starting from the
 lessons the stopped run started with.
 
-A file that is not a store, or whose entries are not what this version writes,
-is refused with the entry at fault; nothing is coerced. The file is written
-when the run ends, under a lock, merged with what other runs wrote to it
-meanwhile, and atomically (a crash leaves the old file or the new, never half).
+A file that is not a store, or whose entries are not what this version writes, is
+refused with the entry at fault; nothing is coerced. That includes text UTF-8 cannot
+write (an escaped unpaired surrogate such as ``"\\ud800"``): found when the store is
+opened, before the run pays for anything, not when it is saved.
+
+The file is written when the run ends, under a lock, merged with what other runs
+wrote to it meanwhile, and atomically (a crash leaves the old file or the new, never
+half). A run holds its market path while it goes (``workbench.memory.running``), so
+a second run on that path, from another evaluation or process, is refused as it
+opens, before it pays. As the backstop (no locks on this system, a store shared over
+a network), the leak check runs again under the save's lock: a run on the same
+market path saved while this one was going (two notebooks on one seed, two resumes
+of one stopped run) makes this one's save refused (``MemoryLeak`` naming that run),
+so one run owns a path. The refused run's answers and lessons are in its transcript;
+a resume with ``prior=`` on a fresh store keeps them without paying again. The other
+arms of the same evaluation (the same roster, preset, seed and days) save beside
+each other: they opened the store together and read none of each other's lessons.
 """
 
 from __future__ import annotations
@@ -30,7 +44,7 @@ from workbench._checks import is_whole
 from workbench.agents import RunInfo
 from workbench.errors import ConfigError, MemoryLeak
 from workbench.memory.store import Lesson
-from workbench.transcript import atomic_write, canonical_json
+from workbench.transcript import atomic_write, canonical_json, printable
 
 FORMAT, VERSION = "workbench-memory", 1
 RUN_TEXT, RUN_WHOLE = ("market_path", "preset", "arm"), ("seed", "days")
@@ -39,14 +53,23 @@ Stored = tuple[list[dict[str, Any]], list[Lesson]]
 
 
 def run_entry(run: RunInfo, *, complete: bool = False) -> dict[str, Any]:
-    return {
+    """This run as the store lists it; refused before the run when UTF-8 cannot write it."""
+    entry = {
         "market_path": run.market_path,
         "preset": run.preset.name,
         "seed": run.seed,
         "arm": run.arm,
         "days": run.days,
+        "roster": list(run.roster),
         "complete": complete,
     }
+    found = unwritable_text(entry)
+    if found is not None:
+        raise ConfigError(
+            f"arm {printable(run.arm)!r}: its {found[0]} holds {printable(found[1])!r}, an "
+            "unpaired surrogate a memory store cannot write; rename it before the run"
+        )
+    return entry
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -92,6 +115,7 @@ def _checked_run(path: Path, i: int, item: Any) -> dict[str, Any]:
             raise _damaged(path, f"run {i} has no {key} (a whole number)")
     if not isinstance(item.get("complete", True), bool):
         raise _damaged(path, f"run {i}: complete is not true or false")
+    _refuse_unwritable(path, f"run {i}", item)
     return item
 
 
@@ -113,7 +137,38 @@ def _checked_lesson(path: Path, i: int, item: Any, runs: int) -> Lesson:
         raise _damaged(path, f"lesson {i}: visible is not [day, step]")
     if not isinstance(item.get("role", ""), str) or not isinstance(item.get("outcome", {}), dict):
         raise _damaged(path, f"lesson {i}: role is not text or outcome is not an object")
+    _refuse_unwritable(path, f"lesson {i}", item)
     return Lesson.from_json(item, run=item["run"])
+
+
+def _refuse_unwritable(path: Path, entry: str, item: dict[str, Any]) -> None:
+    found = unwritable_text(item)
+    if found is not None:
+        where, text = found
+        raise _damaged(
+            path,
+            f"{entry}: {where} holds {printable(text)!r}, an unpaired surrogate that is not "
+            "text (UTF-8 cannot write it back)",
+        )
+
+
+def unwritable_text(value: Any, where: str = "") -> tuple[str, str] | None:
+    """The first text in ``value`` (keys included) that UTF-8 cannot encode, and where."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where or "the text", value
+        return None
+    if not isinstance(value, dict | list):
+        return None
+    for key, inner in value.items() if isinstance(value, dict) else enumerate(value):
+        named = f"{where}.{key}" if where else str(key)
+        found = unwritable_text(key, named) if isinstance(key, str) else None
+        found = found or unwritable_text(inner, named)
+        if found is not None:
+            return found
+    return None
 
 
 def _damaged(path: Path, problem: str) -> ConfigError:
@@ -187,14 +242,52 @@ def carried_into(
     return [lesson for lesson in lessons if lesson.run is not None and lesson.run < first]
 
 
+# --- the runs saved while this one ran ----------------------------------------------------
+def refuse_a_rival(
+    path: Path, runs: list[dict[str, Any]], met: list[dict[str, Any]], entry: dict[str, Any]
+) -> None:
+    """At save, under the lock: a run on this market path saved since this one opened the
+    store (not among the runs it ``met``) is a rival, unless it is another arm of the same
+    evaluation (same roster, preset, seed and days, another arm). Two runs of one arm on
+    one path, or two evaluations learning one path at once, would both own it."""
+    for other in runs:
+        if other["market_path"] != entry["market_path"] or other in met:
+            continue
+        if not _sibling(other, entry):
+            raise MemoryLeak(_rival_message(path, other, entry))
+
+
+def _sibling(other: dict[str, Any], entry: dict[str, Any]) -> bool:
+    same = ("roster", "preset", "seed", "days")
+    return other["arm"] != entry["arm"] and all(other.get(k) == entry[k] for k in same)
+
+
+def _rival_message(path: Path, other: dict[str, Any], entry: dict[str, Any]) -> str:
+    return (
+        f"arm {entry['arm']!r}: memory store {path} was written, while this run was going, by "
+        f"another run on this market path (arm {other['arm']!r}, preset {other['preset']!r}, "
+        f"seed {other['seed']}, {other['days']} days); two runs cannot both learn one path, "
+        "so this run's lessons were not added. Nothing paid is lost: its answers and lessons "
+        "are in its transcript, so resume it with prior=<its transcript> on a fresh store "
+        "(Memory(path=<another file>)) to keep them without paying again"
+    )
+
+
 # --- writing -------------------------------------------------------------------------------
 def save(
-    path: Path, entry: dict[str, Any], learnt: list[Lesson], replaced: list[dict[str, Any]]
+    path: Path,
+    entry: dict[str, Any],
+    learnt: list[Lesson],
+    replaced: list[dict[str, Any]],
+    met: list[dict[str, Any]],
 ) -> None:
-    """Add this run (``entry``) and the lessons it ``learnt`` to the file as it is now."""
+    """Add this run (``entry``) and the lessons it ``learnt`` to the file as it is now;
+    ``met`` are the runs the file listed when this run opened it (see ``refuse_a_rival``)."""
     try:
         with _locked(path):
-            runs, lessons = without(read(path), replaced)
+            stored = read(path)
+            refuse_a_rival(path, stored[0], met, entry)
+            runs, lessons = without(stored, replaced)
             written = [{**lesson.to_json(), "run": lesson.run} for lesson in lessons]
             written += [{**lesson.to_json(), "run": len(runs)} for lesson in learnt]
             runs.append(entry)
@@ -240,7 +333,9 @@ __all__ = [
     "check_writable",
     "claim",
     "read",
+    "refuse_a_rival",
     "run_entry",
     "save",
+    "unwritable_text",
     "without",
 ]

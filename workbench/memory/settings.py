@@ -22,7 +22,7 @@ from typing import Any
 from workbench._checks import is_whole
 from workbench.agents import RunInfo
 from workbench.errors import ConfigError
-from workbench.memory import persisted
+from workbench.memory import persisted, running
 from workbench.memory.similarity import Similarity, bm25, embedding_similarity
 from workbench.memory.store import Lesson, MemoryStore, _check_horizon
 
@@ -54,6 +54,8 @@ class Memory:
         self.store = MemoryStore(self.similarity)
         self._entry: dict[str, Any] | None = None  # this run, in a persisted store's runs
         self._replaced: list[dict[str, Any]] = []  # the stopped runs it takes the place of
+        self._met: list[dict[str, Any]] = []  # the runs the store listed when this run opened
+        self._held: Path | None = None  # this run's hold on its market path (see running)
         self._arm: str | None = None  # the arm using this memory in the current run
 
     def settings(self) -> dict[str, Any]:
@@ -89,12 +91,24 @@ class Memory:
                 )
             self.store.carry([Lesson.from_json(item, run=int(item["run"])) for item in carried])
         elif self.path is not None:
+            self._open_persisted(run, resumed)
+        self._arm = run.arm
+
+    def _open_persisted(self, run: RunInfo, resumed: Sequence[Mapping[str, Any]] | None) -> None:
+        assert self.path is not None
+        persisted.claim(self.path, persisted.read(self.path)[0], run)  # before touching a file
+        entry = persisted.run_entry(run)
+        persisted.check_writable(self.path)
+        self._held = running.hold(self.path, run)
+        try:  # read again under the hold: a run that ended meanwhile is in the file now
             stored = persisted.read(self.path)
             self._replaced = persisted.claim(self.path, stored[0], run)
-            persisted.check_writable(self.path)
             self.store.carry(persisted.carried_into(stored, self._replaced, resumed))
-            self._entry = persisted.run_entry(run)
-        self._arm = run.arm
+        except BaseException:
+            running.release(self._held)
+            self._held = None
+            raise
+        self._entry, self._met = entry, stored[0]
 
     def carried(self) -> list[dict[str, Any]]:
         """The lessons this run started with (from earlier runs), as JSON."""
@@ -111,8 +125,11 @@ class Memory:
         if self.path is not None and self._entry is not None:
             entry = {**self._entry, "complete": complete}
             learnt = [lesson for lesson in self.store if lesson.run is None]
-            persisted.save(self.path, entry, learnt, self._replaced)
-            self._entry, self._replaced = None, []
+            try:
+                persisted.save(self.path, entry, learnt, self._replaced, self._met)
+            finally:
+                running.release(self._held)
+                self._entry, self._replaced, self._met, self._held = None, [], [], None
 
     def __repr__(self) -> str:
         where = f", path={str(self.path)!r}" if self.path else ""

@@ -25,6 +25,7 @@ import pandas as pd
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
 from workbench.memory.similarity import Similarity, bm25
+from workbench.transcript import printable
 
 At = tuple[int, int]
 LESSON_COLUMNS = (
@@ -113,7 +114,10 @@ class MemoryStore:
         known_at: At | None = None,
         outcome: Mapping[str, Any] | None = None,
     ) -> Lesson:
-        """Remember ``lesson`` about the decision at ``(day, step)`` in ``situation``."""
+        """Remember ``lesson`` about the decision at ``(day, step)`` in ``situation``.
+
+        An unpaired surrogate in the text (a model may write one) is kept escaped
+        (``\\ud800``), so the lesson can always be shown again and saved."""
         _check_horizon(horizon)
         for name, text in (("situation", situation), ("lesson", lesson)):
             if not isinstance(text, str):
@@ -123,9 +127,9 @@ class MemoryStore:
             int(day),
             int(step),
             horizon,
-            situation,
-            lesson,
-            role,
+            printable(situation),
+            printable(lesson),
+            printable(role),
             (int(visible[0]), int(visible[1])),
             dict(outcome or {}),
         )

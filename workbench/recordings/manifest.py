@@ -46,6 +46,8 @@ FORMAT_VERSION = 1
 _PLAIN = (int, float, str, bool, type(None))
 KINDS = ("factory", "adapter", "agent")
 HOOKS = ("postprocess", "input_builder")  # adapter-spec keys that name code
+MAX_ARM_NAME = 100
+_PATH_CHARACTERS = frozenset('/\\:*?"<>|')  # separators, and what Windows forbids
 
 
 def manifest_text(manifest: Mapping[str, Any]) -> str:
@@ -169,6 +171,42 @@ def universe_from(spec: Any) -> Any:
 
 
 # --- roster -----------------------------------------------------------------------------
+def refuse_unsafe_names(names: Sequence[str], *, where: str) -> None:
+    """Every arm name is a safe file name (its transcript is ``transcripts/<name>.json``),
+    and no two differ only in case (one file on a case-insensitive disk)."""
+    for name in names:
+        problem = _unsafe(name)
+        if problem:
+            raise RecordingError(
+                f"{where}: arm name {name!r} {problem}, and it names the arm's transcript "
+                "file; rename the arm (letters, digits, '.', '_', '-' and spaces are safe)"
+            )
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(name.casefold(), name)
+        if other != name:
+            raise RecordingError(
+                f"{where}: arm names {other!r} and {name!r} differ only in case, so their "
+                "transcripts would be one file on a case-insensitive disk; rename one"
+            )
+
+
+def _unsafe(name: Any) -> str:
+    """Why ``name`` is not a safe path component ('' when it is)."""
+    if not isinstance(name, str) or not name.strip():
+        return "is empty"
+    if len(name) > MAX_ARM_NAME:
+        return f"is longer than {MAX_ARM_NAME} characters"
+    bad = sorted({c for c in name if c in _PATH_CHARACTERS or not c.isprintable()})
+    if bad:
+        return f"holds {', '.join(map(repr, bad))}, which a file name cannot safely hold"
+    if set(name) == {"."}:
+        return "is only dots"
+    if name != name.strip():
+        return "starts or ends with a space"
+    return ""
+
+
 def arm_spec(arm: Agent, factory: str | None) -> dict[str, Any]:
     """How a replay rebuilds ``arm``; model-backed arms also name their transcript."""
     spec: dict[str, Any] = {"name": arm.name, "every": arm.every}
@@ -181,6 +219,7 @@ def arm_spec(arm: Agent, factory: str | None) -> dict[str, Any]:
         spec["agent"] = import_path(type(arm), f"agent class of arm {arm.name!r}")
         spec["kwargs"] = _constructor_arguments(arm)
     if factory is not None or isinstance(arm, BaseAdapter):
+        refuse_unsafe_names([arm.name], where="a recording")
         spec["transcript"] = f"transcripts/{arm.name}.json"
     memory = arm.state().get("memory") if isinstance(arm, BaseAdapter) else None
     if factory is not None and memory is not None:  # an adapter's replay spec holds its own

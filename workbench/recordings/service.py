@@ -15,6 +15,7 @@ Finally the results digest is compared with the recorded one.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,17 +89,23 @@ def record(
     On the simulator ``universe`` and ``days`` are required. ``data`` records a run on
     historical bars instead: the checked bars are copied into the recording
     (``bars.parquet``) and the manifest keeps their digest, the variant and the mask
-    secret drawn for this recording, so the replay masks the same way; the secret stays
-    out of every payload and of what agents are told.
+    secret (the one given with a ``Historical``, else derived from the bars and the
+    project's key), so the replay masks the same way anywhere; the secret stays out of
+    every payload and of what agents are told.
+
+    Nothing is run when ``path`` is a file, or a folder holding a recording or other
+    files and ``overwrite`` is false; nor when an arm's name is not a safe file name.
     """
     if "model" in options:
         given = {**options, "preset": preset}
         renamed_preset(given, "record")
         preset, options = given.pop("preset"), given
     folder = Path(path)
-    if (folder / mf.MANIFEST).exists() and not overwrite:
-        raise ConfigError(f"{folder} already holds a recording; pass overwrite=True to replace it")
+    _refuse_to_overwrite(folder, overwrite)
+    if isinstance(agents, Mapping):  # the names given, before any arm is built
+        mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
+    mf.refuse_unsafe_names([arm.name for arm in arms], where=f"recording {folder}")
     if data is None:
         if universe is None or days is None:
             raise ConfigError("record needs universe= and days= on the simulator (or data=)")
@@ -128,6 +135,35 @@ def record(
         manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
+
+
+def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:
+    """Before any work: a file, a recording or a folder of other files is never written over
+    unless ``overwrite`` says so (a file never: a recording is a folder)."""
+    if folder.exists() and not folder.is_dir():
+        raise RecordingError(
+            f"{folder} is a file; a recording is a folder (manifest, transcripts, expected "
+            "results): pass the path of a new folder"
+        )
+    nearest = next(p for p in (folder, *folder.parents) if p.exists() or p == p.parent)
+    if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+        what = "is a file" if nearest.exists() and not nearest.is_dir() else "cannot be written"
+        raise RecordingError(
+            f"{folder} cannot be made: {nearest} {what}; pass a folder you can write"
+        )
+    if overwrite or not folder.is_dir():
+        return
+    if (folder / mf.MANIFEST).exists():
+        raise RecordingError(
+            f"{folder} already holds a recording; pass overwrite=True (--overwrite on the CLI) "
+            "to replace it, or record into a new folder"
+        )
+    if any(folder.iterdir()):
+        raise RecordingError(
+            f"{folder} holds files but no recording (an unfinished recording, or something "
+            "else); pass overwrite=True (--overwrite on the CLI) to record into it, or pick "
+            "an empty folder"
+        )
 
 
 def _recorded_bars(data: str | Path | pd.DataFrame | Historical) -> Historical:
@@ -174,11 +210,11 @@ def _arms_for_recording(
     arms, factories = [], {}
     for name, item in items:
         if isinstance(item, str) and ":" in item:
-            arm = resolve(item)(mode="record", **({"name": name} if name else {}))
+            arm = resolve(item)(mode="record", **({"name": name} if name is not None else {}))
             factories[arm.name] = item
         else:
             arm = baseline(item) if isinstance(item, str) else item
-            if name:
+            if name is not None:
                 arm.name = name
         if isinstance(arm, BaseAdapter) and arm.recorder is None:
             raise ConfigError(

@@ -15,7 +15,9 @@ leaves the store exactly as it was.
 The store counts its *trials*: every evaluation or comparison request that
 actually ran adds one line to ``trials.jsonl`` (a repeat answered from the store
 adds none). The count travels with every ranking, because the best of many
-trials looks good by luck alone.
+trials looks good by luck alone. A last line torn by a writer that died mid-line
+is ended before the next trial is appended, so no trial is glued onto it; the
+torn line still counts (its trial ran).
 
 Every path an outside caller names is resolved inside the store; anything that
 would land outside it (``../../etc/passwd``, an absolute path, a symlink out) is
@@ -189,7 +191,7 @@ class RunStore:
         line = json.dumps(entry, sort_keys=True, separators=(",", ":"))
         with (self.root / TRIALS).open("a+b") as log:
             _lock(log, exclusive=True)
-            log.write(line.encode() + b"\n")
+            log.write(_torn_tail(log) + line.encode() + b"\n")
             log.flush()
             os.fsync(log.fileno())
             log.seek(0)
@@ -240,6 +242,18 @@ class RunStore:
         finally:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)
+
+
+def _torn_tail(log: Any) -> bytes:
+    """The newline a log's last line lacks, when a writer died before ending it (else b"").
+
+    The torn line stays and counts: it was a trial that ran, and counting one trial too
+    many errs on the side of doubting a ranking, never of trusting one."""
+    log.seek(0, os.SEEK_END)
+    if log.tell() == 0:
+        return b""
+    log.seek(-1, os.SEEK_END)
+    return b"" if log.read(1) == b"\n" else b"\n"
 
 
 def _lock(handle: Any, *, exclusive: bool) -> None:
