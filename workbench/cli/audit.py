@@ -28,8 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    from workbench.cli._outputs import check_file
     from workbench.evaluation.contamination import audit, format_audit
 
+    if args.csv:
+        check_file(args.csv, "--csv")
     table = audit(
         args.data,
         days=args.days,
