@@ -19,8 +19,9 @@ its stack is the arm holding the loop (almost always an ``async def`` agent, or
 an inline one, calling blocking code such as ``time.sleep`` or a synchronous HTTP
 client, which freezes the kernel and every other arm while it runs). A loop held
 longer than ``SLOW`` is warned about only with the agent seen holding it: a loop
-held by anything else (the market's own steps, a cell, a machine so loaded that
-nothing ran) is not an agent's doing, and no agent is blamed.
+held by anything else (the market's own steps, a cell, another thread holding the
+interpreter lock, a machine so loaded that nothing ran, which the sampler sees by
+waking late itself) is not an agent's doing, and no agent is blamed.
 """
 
 from __future__ import annotations
@@ -115,10 +116,17 @@ class LoopWatch:
                 self._sampler.join(5 * self.PERIOD)
 
     def _sample(self, loop_thread: int) -> None:
-        """On its own thread: while the sleeper is overdue, note the agent the loop runs."""
+        """On its own thread: while the sleeper is overdue, note the agent the loop runs.
+
+        A sample taken late is dropped: this thread was starved too (another thread held
+        the interpreter lock, or nothing ran), so the loop's thread may merely be waiting
+        for the lock inside an agent's code, not holding the loop itself.
+        """
+        woke = time.monotonic()
         while not self._stop.wait(self.PERIOD / 2):
+            asked, woke = woke + self.PERIOD / 2, time.monotonic()
             beat = self._beat
-            if time.monotonic() - beat < 2 * self.PERIOD:
+            if woke - asked > self.PERIOD or woke - beat < 2 * self.PERIOD:
                 continue
             agent = agent_running(sys._current_frames().get(loop_thread))
             if agent is not None:
