@@ -253,3 +253,16 @@ def test_recording_again_into_the_same_folder_is_refused_before_the_run(
     assert main(["record", "rec", "--arms", "momentum", *TINY_MARKET]) == 2
     assert "--overwrite" in capsys.readouterr().err
     assert Path("rec/manifest.json").read_bytes() == before
+
+
+def test_audit_refuses_a_csv_path_that_is_a_folder_before_auditing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import workbench.evaluation.contamination as contamination
+
+    audits: list[Any] = []
+    monkeypatch.setattr(contamination, "audit", lambda *a, **k: audits.append(a))
+    bars = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "example_bars.csv"
+    assert main(["audit", str(bars), "--trials", "1", "--csv", str(tmp_path)]) == 2
+    assert f"--csv {tmp_path}: is an existing folder" in capsys.readouterr().err
+    assert audits == []

@@ -9,7 +9,7 @@ root). A bad path is a ``ConfigError`` naming the flag, the path and the fix, so
 nothing is computed only to be lost.
 
 If writing still fails after the run (the disk filled up, another program took
-the path meanwhile), ``keep_run`` saves the results in a new folder under
+the path meanwhile), ``keep_run`` saves what was computed in a new folder under
 ``~/.workbench/rescued/`` (or the system's temporary folder when that cannot be
 written) and names it in the error, so a computed run is never lost.
 """
@@ -21,12 +21,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from workbench.errors import ConfigError
-
-if TYPE_CHECKING:
-    from workbench.evaluation import Results
 
 RESCUE_PARENT = Path("~/.workbench/rescued")
 
@@ -74,29 +70,27 @@ def _check_nearest_folder(folder: Path, path: Path, flag: str) -> None:
         ) from None
 
 
-def keep_run(results: Results, what: str, write: Callable[[], object]) -> bool:
-    """``write()``; if it fails, the results are saved elsewhere and the error says where.
-
-    Returns True when ``write`` succeeded.
-    """
+def keep_run(save: Callable[[Path], object], what: str, write: Callable[[], object]) -> bool:
+    """``write()``; if it fails, ``save(folder)`` keeps what was computed in a new folder
+    and the error says where. Returns True when ``write`` succeeded."""
     try:
         write()
     except OSError as exc:
-        kept = rescue(results)
+        kept = rescue(save)
         where = f"the computed run is saved in {kept}/" if kept else "the run could not be saved"
         print(f"workbench: error: could not write {what}: {_reason(exc)}; {where}", file=sys.stderr)
         return False
     return True
 
 
-def rescue(results: Results) -> Path | None:
-    """The results saved in a new folder under RESCUE_PARENT (else the temp folder)."""
+def rescue(save: Callable[[Path], object]) -> Path | None:
+    """``save`` into a new folder under RESCUE_PARENT (else the temp folder): that folder."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     for parent in (RESCUE_PARENT.expanduser(), Path(tempfile.gettempdir())):
         try:
             parent.mkdir(parents=True, exist_ok=True)
             folder = Path(tempfile.mkdtemp(prefix=f"run-{stamp}-", dir=parent))
-            results.save(folder)
+            save(folder)
         except OSError:
             continue
         return folder

@@ -71,9 +71,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     print(format_scorecard(results))
     written = True
     if args.json:
-        written = keep_run(results, f"--json {args.json}", lambda: _write_json(results, args.json))
+        written = keep_run(
+            results.save, f"--json {args.json}", lambda: _write_json(results, args.json)
+        )
     if args.out and written:
-        written = keep_run(results, f"--out {args.out}", lambda: _write_folder(results, args.out))
+        written = keep_run(
+            results.save, f"--out {args.out}", lambda: _write_folder(results, args.out)
+        )
         if written:
             print(f"wrote {args.out}/")
     return 0 if written else 1
