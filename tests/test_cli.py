@@ -176,8 +176,11 @@ TINY_MARKET = ["--names", "3", "--days", "2", "--steps-per-day", "2", "--ticks-p
 AGENT_MODULE = """
 from workbench.integrations.callable import CallableAgentAdapter
 
+CALLS = []  # one entry per time the agent was asked
+
 
 def decide(payload):
+    CALLS.append(payload["day"])
     symbol = sorted(payload["symbols"])[0]
     return {"actions": [{"symbol": symbol, "side": "buy", "quantity": 1.0}], "rationale": "one"}
 
@@ -266,3 +269,17 @@ def test_audit_refuses_a_csv_path_that_is_a_folder_before_auditing(
     assert main(["audit", str(bars), "--trials", "1", "--csv", str(tmp_path)]) == 2
     assert f"--csv {tmp_path}: is an existing folder" in capsys.readouterr().err
     assert audits == []
+
+
+def test_a_refused_record_folder_asks_the_agent_nothing_and_a_recorded_one_pays_each_call_once(
+    agent_module: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    Path("a-file").write_text("x")
+    assert main(["record", "a-file/rec", "--arms", f"{agent_module}:decide", *TINY_MARKET]) == 2
+    assert agent_module not in sys.modules  # refused before the agent was even imported
+    assert main(["record", "rec", "--arms", f"{agent_module}:decide", *TINY_MARKET]) == 0
+    made = len(sys.modules[agent_module].CALLS)
+    card = json.loads(Path("rec/manifest.json").read_text())["expected"]["scorecard"]
+    assert made == 2 and card[0]["model_calls"] == made  # calls paid == calls made
