@@ -21,7 +21,7 @@ import threading
 import time
 import traceback
 import weakref
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -398,27 +398,99 @@ def test_the_bridge_is_recreated_in_a_forked_child() -> None:
     assert scenario_json("fork") == {"child_exit": 0, "parent": 4}
 
 
+# Deadlines for a child on a loaded machine (a full suite beside CPU hogs): long, since
+# nothing here sleeps; each waits for an event that a healthy child reaches in a second.
+CHILD_READY_S = 300.0
+CHILD_DONE_S = 300.0
+
+
+@pytest.fixture
+def spawn() -> Iterator[Callable[..., subprocess.Popen[str]]]:
+    """Start children in their own process group; each group is killed at the end, pass or
+    fail, so no child is left sleeping beside the tests that follow."""
+    children: list[subprocess.Popen[str]] = []
+
+    def start(*argv: str) -> subprocess.Popen[str]:
+        child = subprocess.Popen(
+            list(argv),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # a group of its own: killpg reaches all of it
+        )
+        children.append(child)
+        return child
+
+    yield start
+    for child in children:
+        if child.poll() is None:  # alive, so the group is still ours to kill
+            os.killpg(child.pid, signal.SIGKILL)
+        child.communicate(timeout=CHILD_DONE_S)
+
+
+def _line_within(stream: Any, seconds: float) -> str:
+    """The next line ``stream`` prints, or "" if none comes within ``seconds``."""
+    import select
+
+    ready, _, _ = select.select([stream], [], [], seconds)
+    return str(stream.readline()) if ready else ""
+
+
 @pytest.mark.parametrize(
     ("scenario", "cleaned"), [("interrupt", ["inner"]), ("interrupt_nested", ["inner", "outer"])]
 )
 def test_sigint_while_waiting_cancels_the_coroutine_and_the_next_call_works(
-    scenario: str, cleaned: list[str]
+    scenario: str, cleaned: list[str], spawn: Callable[..., subprocess.Popen[str]]
 ) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-X", "dev", "-W", "error", str(SCENARIOS), scenario],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "waiting"
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, err
+    child = spawn(sys.executable, "-X", "dev", "-W", "error", str(SCENARIOS), scenario)
+    assert _line_within(child.stdout, CHILD_READY_S).strip() == "waiting"
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=CHILD_DONE_S)  # the wait itself never ends
+    assert child.returncode == 0, err
     result = json.loads(out)
     assert result["caught"] and result["next"] == 3
     assert result["cleaned"] == cleaned  # every finally ran, innermost first
-    assert result["elapsed"] < 30  # the coroutine would have slept 60 s
+
+
+def _cancel_tasks_running(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any]) -> None:
+    for task in asyncio.all_tasks(loop):
+        if getattr(task.get_coro(), "__qualname__", "") == fn.__qualname__:
+            task.cancel()
+
+
+def test_an_interrupt_as_the_call_is_handed_over_still_cancels_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A signal can land between handing the coroutine to the loop and the wait (on a
+    loaded machine the coroutine may even have started): it must be cancelled all the same."""
+    from workbench import bridge
+
+    loop = bridge._bridge_loop()
+    hand_over = loop.call_soon_threadsafe
+
+    started, cleaned = threading.Event(), threading.Event()
+
+    def handed_over_then_interrupted(callback: Any, *args: Any, context: Any = None) -> Any:
+        hand_over(callback, *args, context=context)
+        monkeypatch.setattr(loop, "call_soon_threadsafe", hand_over)  # once only
+        assert started.wait(60)  # as on a busy machine: the coroutine runs before the wait
+        raise KeyboardInterrupt
+
+    async def wait_forever() -> None:
+        try:
+            started.set()
+            await asyncio.Event().wait()
+        finally:
+            cleaned.set()
+
+    monkeypatch.setattr(loop, "call_soon_threadsafe", handed_over_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_sync(wait_forever())
+    try:
+        assert cleaned.wait(60), "the coroutine was left running on the bridge"
+    finally:  # on failure, leave nothing waiting behind
+        loop.call_soon_threadsafe(_cancel_tasks_running, loop, wait_forever)
+    assert run_sync(add(1, 2), timeout=60) == 3
 
 
 def test_same_loop_opt_in_serves_a_resource_bound_to_the_callers_loop() -> None:

@@ -60,6 +60,10 @@ NO_SERVICE: dict[tuple[str, str], str] = {
         "recording spends model money and replaying into a folder rewrites files: the "
         "service core (and so the MCP server) keeps recordings read-only"
     ),
+    ("cli._arms", "integrations.callable"): (
+        "a plain function given to `workbench record` is recorded as the callable arm it is; "
+        "recording is outside the service core (see cli.recordings)"
+    ),
     ("cli.recordings", "recordings.migrate"): (
         "accepting new result columns rewrites a recording's expected results, which the "
         "service core never does"

@@ -6,6 +6,7 @@ import asyncio
 import json
 import textwrap
 
+import pandas as pd
 import pytest
 
 from workbench.errors import ConfigError
@@ -13,6 +14,7 @@ from workbench.integrations import callable_agent
 from workbench.testing.scripted import trend_follower
 from workbench.transcript import Transcript
 from workbench.widgets import ExperimentPanel, panel
+from workbench.widgets._views import AMBER, status_html
 
 
 async def slow_trend(payload):
@@ -205,8 +207,71 @@ def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):
         return built
 
     built = asyncio.run(go())
+    assert "agent &#x27;blocker&#x27; (1 time(s), up to 0." in built.warning.value
     assert "blocked the event loop" in built.warning.value
     assert "asyncio.to_thread" in built.warning.value
+
+
+def test_an_async_agent_calling_blocking_code_is_named_in_the_warning(tmp_path):
+    import time
+
+    from workbench import Agent
+
+    class Sleepy(Agent):  # the mistake: a blocking call inside an async def on the loop
+        name = "sleepy"
+
+        async def adecide(self, request):
+            time.sleep(0.8)
+            return trend_follower(request.payload)
+
+    async def go():
+        agents = {"sleepy": Sleepy(), **_panel(tmp_path).agents}
+        built = panel(agents, out_dir=tmp_path, days=1, names=3, steps_per_day=2)
+        built.arms.value = ("sleepy", "slow")
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    assert "agent &#x27;sleepy&#x27; (1 time(s)" in built.warning.value
+    assert "slow" not in built.warning.value
+
+
+def test_a_loop_held_by_no_agent_blames_no_agent(tmp_path):
+    import time
+
+    async def go():
+        built = _panel(tmp_path)
+        built.arms.value = ("slow", "buy_and_hold")
+        built.days.value = 10
+        task = built.start()
+        while built.session.current is None or not built.session.current.steps:
+            await asyncio.sleep(0.01)
+        assert built.running
+        time.sleep(0.8)  # held by this cell's code, not by an agent
+        await task
+        return built
+
+    built = asyncio.run(go())
+    assert built.warning.value == status_html("", colour=AMBER)  # no warning at all
+    assert built.session.state == "done"
+
+
+def test_an_arm_whose_every_decision_failed_shows_failed_not_complete(tmp_path):
+    async def go():
+        built = panel(
+            {"broken": callable_agent(_look_up, name="broken", every=1)},
+            out_dir=tmp_path, days=2, names=4, seeds="1",
+        )  # fmt: skip
+        built.arms.value = ("broken", "cash")
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    card = built.session.scorecard()
+    assert card.loc[(1, "broken"), "run"] == "failed: 11 of 11 decisions"
+    assert pd.isna(card.loc[(1, "broken"), "sharpe"])  # not a Sharpe ratio of 0.00
+    assert card.loc[(1, "cash"), "run"] == "complete"
+    assert "failed: 11 of 11 decisions" in built.scorecard_view.value
 
 
 def test_out_of_range_inputs_are_refused_not_clamped(tmp_path):

@@ -10,8 +10,9 @@ Trusted are: the package's own arms (the baselines, the scripted arms of
 ``workbench.testing``, the committee, the framework adapters and the scripted
 arms' hooks); the names a program registers with ``trust(...)``; and the values
 of the ``workbench.arms`` entry-point group of installed distributions (read
-from metadata, nothing imported). Trust is given in Python only: no recording,
-CLI flag or MCP tool can extend it.
+from metadata, nothing imported). Trust is given by the person running the code
+only: in Python, by an entry point, or on their own command line for one command
+(``workbench replay --trust module:attribute``); no recording or MCP tool can extend it.
 """
 
 from __future__ import annotations

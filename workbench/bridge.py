@@ -194,8 +194,8 @@ _current_call: contextvars.ContextVar[_Call | None] = contextvars.ContextVar(
 
 
 def _submit(call: _Call, timeout: float | None) -> Any:
-    call.loop.call_soon_threadsafe(call.start, context=call.ctx)
-    try:
+    try:  # an interrupt landing while the call is handed over cancels it too
+        call.loop.call_soon_threadsafe(call.start, context=call.ctx)
         wait = -1 if timeout is None or timeout >= threading.TIMEOUT_MAX else timeout
         finished = call.done.acquire(True, wait)
     except BaseException:  # KeyboardInterrupt while waiting: cancel, let cleanup run, re-raise

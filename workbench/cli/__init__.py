@@ -3,6 +3,11 @@
 Each module in ``COMMANDS`` has ``register(subparsers)`` adding its subcommands,
 each bound to a handler ``(args) -> int``. Modules import heavy things inside the
 handlers so that ``workbench --help`` stays fast.
+
+Every failure ends as one line on stderr, never a traceback: a ``WorkbenchError``
+and bad input from outside (a file that cannot be read or written, a value the
+data cannot take, a module that does not import) exit 2; anything else is a bug,
+said to be one, and exits 1. ``--traceback`` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="workbench", description="Evaluate LLM trading agents on a simulated market."
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--traceback", action="store_true", help="on an error, show the whole traceback"
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).register(subparsers)
@@ -49,8 +57,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.handler(args) or 0)
-    except WorkbenchError as exc:
-        from workbench.redaction import redact
+    except KeyboardInterrupt:
+        print("workbench: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.traceback:
+            raise
+        return _report(exc)
 
+
+def _report(exc: Exception) -> int:
+    """One line on stderr for ``exc``; the exit code (see the module doc)."""
+    from workbench.redaction import redact
+
+    if isinstance(exc, WorkbenchError):  # written by us: its lines are meant
         print(f"workbench: error: {redact(str(exc))}", file=sys.stderr)
         return 2
+    if isinstance(exc, OSError):
+        text, code = _os_error(exc), 2
+    elif isinstance(exc, ValueError | ImportError):
+        text, code = f"{type(exc).__name__}: {exc}", 2
+    else:
+        text = f"{type(exc).__name__}: {exc} (a bug: run again with --traceback and report it)"
+        code = 1
+    print(f"workbench: error: {redact(' '.join(text.split()))}", file=sys.stderr)
+    return code
+
+
+def _os_error(exc: OSError) -> str:
+    reason = exc.strerror or str(exc)
+    if exc.filename is None:
+        return reason
+    other = f" -> {exc.filename2}" if exc.filename2 is not None else ""
+    return f"{reason}: {exc.filename}{other}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,8 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    from workbench.cli._outputs import check_file, keep_run
     from workbench.evaluation.contamination import audit, format_audit
 
+    if args.csv:
+        check_file(args.csv, "--csv")
     table = audit(
         args.data,
         days=args.days,
@@ -43,6 +47,16 @@ def _audit(args: argparse.Namespace) -> int:
     print(f"{args.trials} runs of {args.days} days, {path}, {'un' * args.no_mask}masked")
     print(format_audit(table))
     if args.csv:
-        args.csv.parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(args.csv, lineterminator="\n")
+        csv: Path = args.csv
+        kept = keep_run(
+            lambda folder: _write_csv(table, folder / csv.name),
+            f"--csv {csv}",
+            lambda: _write_csv(table, csv),
+        )
+        return 0 if kept else 1
     return 0
+
+
+def _write_csv(table: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, lineterminator="\n")

@@ -22,10 +22,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from workbench.cli._outputs import check_folder
     from workbench.notebooks.parameters import repository_root
     from workbench.notebooks.runner import run_notebook
     from workbench.report import as_results, format_scorecard
 
+    check_folder(args.out, "--out")
     notebook = repository_root() / "notebooks" / "evaluate.ipynb"
     print(f"running {_shown(notebook)} with its default parameters (papermill) ...")
     outcome = run_notebook(notebook, args.out, kernel_name=args.kernel)

@@ -49,11 +49,14 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    import sys
-
+    from workbench.cli._outputs import check_file, check_folder, keep_run
     from workbench.report.tables import format_scorecard
     from workbench.services import evaluate_arms
 
+    if args.json:
+        check_file(args.json, "--json")
+    if args.out:
+        check_folder(args.out, "--out")
     results = evaluate_arms(
         [a.strip() for a in args.arms.split(",") if a.strip()],
         seed=args.seed,
@@ -66,16 +69,30 @@ def _evaluate(args: argparse.Namespace) -> int:
         progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
     )
     print(format_scorecard(results))
+    written = True
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(results.scorecard_json())
-    if args.out:
-        from workbench.report.plots import save_equity_plot
+        written = keep_run(
+            results.save, f"--json {args.json}", lambda: _write_json(results, args.json)
+        )
+    if args.out and written:
+        written = keep_run(
+            results.save, f"--out {args.out}", lambda: _write_folder(results, args.out)
+        )
+        if written:
+            print(f"wrote {args.out}/")
+    return 0 if written else 1
 
-        results.save(args.out)
-        save_equity_plot(results, args.out / "equity.png")
-        print(f"wrote {args.out}/")
-    return 0
+
+def _write_json(results: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(results.scorecard_json())
+
+
+def _write_folder(results: Any, folder: Path) -> None:
+    from workbench.report.plots import save_equity_plot
+
+    results.save(folder)
+    save_equity_plot(results, folder / "equity.png")
 
 
 def _historical(args: argparse.Namespace) -> Any:

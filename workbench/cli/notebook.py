@@ -81,8 +81,10 @@ def _grid(entries: list[list[str]]) -> dict[str, list[Any]]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from workbench.cli._outputs import check_folder
     from workbench.notebooks.runner import run_notebook
 
+    check_folder(args.out, "--out")
     outcome = run_notebook(
         args.notebook,
         args.out,
@@ -100,10 +102,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _batch(args: argparse.Namespace) -> int:
+    from workbench.cli._outputs import check_folder
     from workbench.errors import ConfigError
     from workbench.notebooks.grid import jobs_from_file, plan_jobs
     from workbench.notebooks.runner import run_batch
 
+    check_folder(args.out, "--out")
     workers = args.workers
     if args.file:
         if args.notebooks or args.grid or args.parameter:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -14,8 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     make.add_argument(
         "--arms",
         required=True,
-        help="comma-separated arms: baseline names or module:factory "
-        "(e.g. workbench.testing.scripted:trend_agent,momentum)",
+        help="comma-separated arms: baseline names, module:factory or module:function of "
+        "the payload, imported from the working folder too "
+        "(e.g. workbench.testing.scripted:trend_agent,momentum or my_agent:decide)",
     )
     make.add_argument("--overwrite", action="store_true", help="replace an existing recording")
     add_market_arguments(make)
@@ -27,6 +30,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--check", action="store_true", help="exit with an error if any result differs"
     )
     again.add_argument(
+        "--trust",
+        action="append",
+        default=[],
+        metavar="MODULE:FACTORY",
+        help="trust your own factory (or hook) named by the recording, for this command only "
+        "(repeatable); imported from the working folder too",
+    )
+    again.add_argument(
         "--accept-new-columns",
         action="store_true",
         help="rewrite a recording's expected results and digest when the replay changed no "
@@ -36,47 +47,104 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _record(args: argparse.Namespace) -> int:
+    from workbench.cli._arms import arm_list, recording_arm, working_folder_importable
     from workbench.recordings import record
     from workbench.report.tables import format_scorecard
 
-    arms = [a.strip() for a in args.arms.split(",") if a.strip()]
-    results = record(
-        args.path,
-        arms,
-        seed=args.seed,
-        universe=40 if args.names is None else args.names,
-        days=10 if args.days is None else args.days,
-        steps_per_day=6 if args.steps_per_day is None else args.steps_per_day,
-        ticks_per_step=65 if args.ticks_per_step is None else args.ticks_per_step,
-        preset=args.preset,
-        overwrite=args.overwrite,
-    )
+    _check_recording_folder(args.path, args.overwrite)
+    with working_folder_importable():
+        arms = [recording_arm(item) for item in arm_list(args.arms)]
+        results = record(
+            args.path,
+            arms,
+            seed=args.seed,
+            universe=40 if args.names is None else args.names,
+            days=10 if args.days is None else args.days,
+            steps_per_day=6 if args.steps_per_day is None else args.steps_per_day,
+            ticks_per_step=65 if args.ticks_per_step is None else args.ticks_per_step,
+            preset=args.preset,
+            overwrite=args.overwrite,
+        )
     print(format_scorecard(results))
     print(f"\nrecorded {args.path}/ (digest {results.digest()[:12]}…)")
+    print(f"replay it with: workbench replay {args.path} --check{_trust_flags(arms)}")
     return 0
 
 
+def _check_recording_folder(path: Path, overwrite: bool) -> None:
+    """Refuse, before the run, a folder that cannot take the recording."""
+    from workbench.cli._outputs import check_folder
+    from workbench.errors import ConfigError
+
+    check_folder(path, "the recording folder")
+    check_folder(path / "transcripts", "the recording folder")
+    if (path / "manifest.json").exists() and not overwrite:
+        raise ConfigError(
+            f"{path} already holds a recording; pass --overwrite to replace it, "
+            "or name a new folder"
+        )
+
+
+def _trust_flags(arms: list[object]) -> str:
+    """`` --trust NAME`` for every factory of the user's that the replay will call."""
+    from workbench.recordings import trusted_names
+
+    trusted = trusted_names()
+    return "".join(
+        f" --trust {arm}"
+        for arm in arms
+        if isinstance(arm, str) and ":" in arm and arm not in trusted
+    )
+
+
 def _replay(args: argparse.Namespace) -> int:
+    from workbench.cli._arms import working_folder_importable
     from workbench.errors import RecordingError
-    from workbench.recordings import find_recordings, replay
-    from workbench.report.tables import format_scorecard
+    from workbench.recordings import find_recordings
 
     folders = find_recordings(args.path)
     if not folders:
         raise RecordingError(f"no recording (manifest.json) under {args.path}")
-    if args.accept_new_columns:
-        return _accept_new_columns(folders)
-    failed = 0
-    for folder in folders:
-        report = replay(folder, check=False)
-        print(f"\n== {folder}")
-        print(format_scorecard(report.results))
-        print(report.summary())
-        failed += not report.matched
+    with working_folder_importable(), _trusted(args.trust):
+        if args.accept_new_columns:
+            return _accept_new_columns(folders)
+        failed = sum(not _replay_one(folder) for folder in folders)
     if args.check and failed:
         print(f"\n{failed} of {len(folders)} recordings differ", flush=True)
         return 1
     return 0
+
+
+def _replay_one(folder: Path) -> bool:
+    from workbench.errors import UntrustedRecording
+    from workbench.recordings import replay
+    from workbench.report.tables import format_scorecard
+
+    try:
+        report = replay(folder, check=False)
+    except UntrustedRecording as exc:
+        raise UntrustedRecording(
+            f"{exc} If the recording is your own, trust that name for this command: "
+            f"workbench replay {folder} --check --trust MODULE:ATTRIBUTE"
+        ) from None
+    print(f"\n== {folder}")
+    print(format_scorecard(report.results))
+    print(report.summary())
+    return report.matched
+
+
+@contextlib.contextmanager
+def _trusted(names: list[str]) -> Iterator[None]:
+    """``names`` trusted while the block runs (the user named them on the command line)."""
+    from workbench.recordings import distrust, trust, trusted_names
+
+    given = [name.strip() for text in names for name in text.split(",") if name.strip()]
+    added = [name for name in given if name not in trusted_names()]
+    trust(*added)
+    try:
+        yield
+    finally:
+        distrust(*added)
 
 
 def _accept_new_columns(folders: list[Path]) -> int:

@@ -2,24 +2,74 @@
 
 A notebook calls these in the cell right after its ``parameters`` cell, before
 it creates ``out_dir``, so a bad parameter stops the run there and leaves
-nothing in the output folder that could be mistaken for a result.
+nothing in the output folder that could be mistaken for a result. The first
+call, ``refuse_unknown_parameters()``, stops a run given a parameter the
+notebook does not declare (papermill itself only warns and goes on with the
+default), however the notebook was started.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench._checks import is_whole
+from workbench._checks import did_you_mean, is_whole
 from workbench.errors import ConfigError
 from workbench.services.agents import SCRIPTED_ARMS, baseline_names, scripted_arm
 
 MODES = ("live", "record", "replay")
+INJECTED = "# Parameters"  # the first line of the cell papermill injects after `parameters`
 
 
 def _bad(param: str, problem: str, fix: str) -> ConfigError:
     return ConfigError(f"parameter {param!r}: {problem}; {fix}")
+
+
+def refuse_unknown_parameters(cells: Sequence[str] | None = None) -> None:
+    """Stop if papermill injected a parameter this notebook's ``parameters`` cell lacks.
+
+    ``cells`` are the sources run so far, oldest first (default: the kernel's input
+    history). Papermill runs the ``parameters`` cell, then the one it injects (whose
+    first line is ``INJECTED``), then this check; a notebook run by hand has no
+    injected cell, and nothing is checked.
+    """
+    history = _kernel_history() if cells is None else list(cells)
+    injected = [i for i, cell in enumerate(history) if cell.lstrip().startswith(INJECTED)]
+    if not injected or injected[-1] == 0:
+        return
+    last = injected[-1]
+    declared = assigned_names(history[last - 1])
+    for name in assigned_names(history[last]):
+        if name not in declared:
+            raise ConfigError(
+                f"parameter {name!r}: this notebook has no such parameter, so it would run with "
+                f"the defaults.{did_you_mean(name, declared)} Its parameters: "
+                f"{', '.join(declared)}."
+            )
+
+
+def assigned_names(source: str) -> list[str]:
+    """The names a cell assigns at top level, in order (``x = 1`` and ``x: int = 1``)."""
+    names: list[str] = []
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        names += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in names]
+    return names
+
+
+def _kernel_history() -> list[str]:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return []
+    shell = get_ipython()
+    if shell is None:
+        return []
+    return [str(cell) for cell in shell.history_manager.input_hist_parsed]
 
 
 def whole_number(param: str, value: Any, *, minimum: int = 1, maximum: int = 100_000) -> int:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
@@ -238,6 +239,28 @@ def _constructor_arguments(arm: Agent) -> dict[str, Any]:
     return arguments
 
 
+def _from_factory(factory: Any, **options: Any) -> Any:
+    """``factory(**options)``; a factory that sets ``name=`` or ``every=`` itself is called
+    without it, and the arm it builds must then carry the recorded value."""
+    given = dict(options)
+    while True:  # each retry drops one of two keys: at most three calls
+        try:
+            arm = factory(**given)
+            break
+        except TypeError as exc:
+            twice = re.search(r"multiple values for keyword argument '(name|every)'", str(exc))
+            if twice is None or twice.group(1) not in given:
+                raise
+            del given[twice.group(1)]
+    for key in {"name", "every"} - set(given):
+        if getattr(arm, key, None) != options[key]:
+            raise RecordingError(
+                f"the factory of arm {options['name']!r} sets {key}= itself, to "
+                f"{getattr(arm, key, None)!r}, not the recorded {options[key]!r}; record again"
+            )
+    return arm
+
+
 def build_arm(spec: Mapping[str, Any], folder: Path) -> Agent:
     """The replay twin of a roster entry; its transcript is loaded from the folder."""
     name = spec["name"]
@@ -248,8 +271,13 @@ def build_arm(spec: Mapping[str, Any], folder: Path) -> Agent:
         if "factory" in spec:
             factory = resolve_trusted(spec["factory"], what="factory", where=where)
             memory = {"memory": spec["memory"]} if "memory" in spec else {}
-            arm = factory(
-                mode="replay", transcript=transcript, name=name, every=spec["every"], **memory
+            arm = _from_factory(
+                factory,
+                mode="replay",
+                transcript=transcript,
+                name=name,
+                every=spec["every"],
+                **memory,
             )
         else:
             adapter = resolve_trusted(spec["adapter"], what="adapter", where=where)

@@ -11,19 +11,28 @@ renders, so the run waits for the whole draw, including any time the drawing
 thread spends waiting for a core on a busy machine. A draw is bounded in cost
 by the chart (see ``_chart``), so a long run does not slow its own redraws down.
 
-``LoopWatch`` is slow-callback detection without asyncio's debug mode: a
-sleeper that should wake every ``PERIOD`` seconds measures how late it woke.
-Lateness beyond ``SLOW`` means something held the loop, almost always an
-``async def`` agent calling blocking code (``time.sleep``, a synchronous HTTP
-client) which freezes the kernel and every other arm while it runs.
+``LoopWatch`` is slow-callback detection without asyncio's debug mode, naming
+the agent: a sleeper on the loop that should wake every ``PERIOD`` seconds
+measures how late it woke, while a sampler thread looks, whenever the sleeper is
+overdue, at what the loop's thread is running: the outermost ``Agent`` method on
+its stack is the arm holding the loop (almost always an ``async def`` agent, or
+an inline one, calling blocking code such as ``time.sleep`` or a synchronous HTTP
+client, which freezes the kernel and every other arm while it runs). A loop held
+longer than ``SLOW`` is warned about only with the agent seen holding it: a loop
+held by anything else (the market's own steps, a cell, another thread holding the
+interpreter lock, a machine so loaded that nothing ran, which the sampler sees by
+waking late itself) is not an agent's doing, and no agent is blamed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
+from types import FrameType
 
 BUDGET = 0.1  # most of the run's time the chart may take
 
@@ -66,35 +75,98 @@ class Redraws:
 
 
 class LoopWatch:
-    """Records the longest time the event loop was held by one callback (see module doc)."""
+    """The agents that held the event loop, and for how long (see the module doc)."""
 
     PERIOD = 0.1
     SLOW = 0.5
 
     def __init__(self) -> None:
-        self.worst = 0.0
-        self.blocked = 0  # times the loop was held longer than SLOW
+        self.blocks: dict[str, list[float]] = {}  # agent -> how long each block held the loop
+        self._beat = time.monotonic()  # when the loop was last seen free
+        self._seen: dict[float, str] = {}  # beat -> the agent seen holding the loop after it
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._sampler: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Watch from now, on the loop's own thread (before anything runs on it)."""
+        self._beat = time.monotonic()
+        if self._sampler is None:
+            self._sampler = threading.Thread(
+                target=self._sample, args=(threading.get_ident(),), daemon=True
+            )
+            self._sampler.start()
 
     async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            asked = loop.time()
-            try:
-                await asyncio.sleep(self.PERIOD)
-            finally:  # also when cancelled: the run may end right after the block
-                self._measure(loop.time() - asked - self.PERIOD)
+        """The sleeper, until cancelled; ``start`` first if nothing called it yet."""
+        if self._sampler is None:
+            self.start()
+        try:
+            while True:
+                asked = self._beat
+                try:
+                    await asyncio.sleep(self.PERIOD)
+                finally:  # also when cancelled: the run may end right after the block
+                    now = time.monotonic()
+                    self._measure(asked, now - asked - self.PERIOD)
+                    self._beat = now
+        finally:
+            self._stop.set()
+            if self._sampler is not None:
+                self._sampler.join(5 * self.PERIOD)
 
-    def _measure(self, late: float) -> None:
-        if late > self.SLOW:
-            self.blocked += 1
-            self.worst = max(self.worst, late)
+    def _sample(self, loop_thread: int) -> None:
+        """On its own thread: while the sleeper is overdue, note the agent the loop runs.
+
+        A sample taken late is dropped: this thread was starved too (another thread held
+        the interpreter lock, or nothing ran), so the loop's thread may merely be waiting
+        for the lock inside an agent's code, not holding the loop itself.
+        """
+        woke = time.monotonic()
+        while not self._stop.wait(self.PERIOD / 2):
+            asked, woke = woke + self.PERIOD / 2, time.monotonic()
+            beat = self._beat
+            if woke - asked > self.PERIOD or woke - beat < 2 * self.PERIOD:
+                continue
+            agent = agent_running(sys._current_frames().get(loop_thread))
+            if agent is not None:
+                with self._lock:
+                    self._seen[beat] = agent
+
+    def _measure(self, asked: float, late: float) -> None:
+        with self._lock:
+            agent = self._seen.pop(asked, None)
+            self._seen = {beat: a for beat, a in self._seen.items() if beat > asked}
+        if late > self.SLOW and agent is not None:
+            self.blocks.setdefault(agent, []).append(late)
+
+    @property
+    def blocked(self) -> int:
+        return sum(len(held) for held in self.blocks.values())
 
     def warning(self) -> str:
-        if not self.blocked:
+        if not self.blocks:
             return ""
-        return (
-            f"an agent blocked the event loop {self.blocked} time(s), up to {self.worst:.1f}s: "
-            "blocking code (time.sleep, a synchronous HTTP client) inside an async def freezes "
-            "the kernel and every other arm; use await asyncio.sleep / asyncio.to_thread, or a "
-            "plain def (run in a thread)"
+        who = " and ".join(
+            f"{name!r} ({len(held)} time(s), up to {max(held):.1f}s)"
+            for name, held in self.blocks.items()
         )
+        return (
+            f"{'agents' if len(self.blocks) > 1 else 'agent'} {who} blocked the event loop: "
+            "blocking code (time.sleep, a synchronous HTTP client) inside an async def, or in "
+            "an inline agent, freezes the kernel and every other arm; use await "
+            "asyncio.sleep / asyncio.to_thread, or a plain def (run in a thread)"
+        )
+
+
+def agent_running(frame: FrameType | None) -> str | None:
+    """The name of the outermost ``Agent`` whose method is on ``frame``'s stack."""
+    from workbench.agents import Agent
+
+    name = None
+    while frame is not None:
+        owner = frame.f_locals.get("self") if "self" in frame.f_code.co_varnames else None
+        if isinstance(owner, Agent):
+            name = str(owner.name)
+        frame = frame.f_back
+    return name

@@ -151,12 +151,9 @@ class RunSession:
         return pd.DataFrame(run.equity[: run.steps], columns=run.arms)
 
     def scorecard(self) -> pd.DataFrame:
-        """Every seed's scorecard, finished or partial, one row per (seed, arm), labelled."""
-        frames = [
-            r.results.scorecard.assign(seed=r.seed, run=r.label)
-            for r in self.runs
-            if r.results is not None
-        ]
+        """Every seed's scorecard, finished or partial, one row per (seed, arm), labelled;
+        an arm whose every decision failed is labelled failed, with no Sharpe ratio."""
+        frames = [_labelled(r.results.scorecard, r) for r in self.runs if r.results is not None]
         if not frames:
             return pd.DataFrame()
         card = pd.concat(frames).reset_index().set_index(["seed", "arm"])
@@ -173,3 +170,15 @@ class RunSession:
             return pd.DataFrame(columns=["seed", "arm", "day", "step", "kind", "message"])
         frame = pd.concat(frames, ignore_index=True)
         return frame[["seed", *[c for c in frame.columns if c != "seed"]]]
+
+
+def _labelled(card: pd.DataFrame, run: SeedRun) -> pd.DataFrame:
+    """``card`` with the seed and the run's label; an arm that never decided without an
+    error is ``failed: N of N decisions`` (holding cash it scored 0, which means nothing)."""
+    card = card.assign(seed=run.seed, run=run.label)
+    failed = (card["decisions"] > 0) & (card["errors"] >= card["decisions"])
+    counts = card.loc[failed, ["errors", "decisions"]].astype(int)
+    for arm, errors, decisions in counts.itertuples():
+        card.at[arm, "run"] = f"failed: {errors:,} of {decisions:,} decisions"
+        card.at[arm, "sharpe"] = np.nan
+    return card

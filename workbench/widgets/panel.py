@@ -12,7 +12,7 @@ one are kept, labelled, in the scorecard, the chart and the report; recording
 arms keep their partial transcripts. Failed decisions show in the scorecard
 (``errors``, ``last_error``), turn the status red and are listed with the
 traceback of the agent's own code. An agent that blocks the event loop is
-named in a warning.
+named in a warning; a loop held by anything else blames no agent (``_refresh``).
 
 Every widget carries a stable CSS class (``workbench-run``, ``workbench-stop``,
 ``workbench-replay``, ``workbench-progress``, ``workbench-status``,
@@ -208,6 +208,7 @@ class ExperimentPanel:
         done = asyncio.Event()
         self.redraws = Redraws(self._tick, self._draw, self.chart_interval)
         drawer = asyncio.get_running_loop().create_task(self.redraws.run(done))
+        self.watch.start()  # the first decision may hold the loop before the watcher runs
         watcher = asyncio.get_running_loop().create_task(self.watch.run())
         try:
             await session.go()

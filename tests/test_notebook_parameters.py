@@ -1,0 +1,78 @@
+"""A parameter a notebook does not declare stops it, however it is run (papermill only warns)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.errors import ConfigError
+from workbench.notebooks.parameters import assigned_names, refuse_unknown_parameters
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = REPO / "notebooks"
+DECLARED = 'seed: int = 7  # the market path\ndays: int = 5\nout_dir: str = "out/x"\n'
+CHECKS = "from workbench.notebooks import parameters as check\ncheck.refuse_unknown_parameters()"
+
+
+def test_a_misspelt_injected_parameter_is_refused_naming_the_nearest_one() -> None:
+    history = ["", DECLARED, "# Parameters\nsead = 3\nout_dir = 'out/run'\n", CHECKS]
+    with pytest.raises(ConfigError, match=r"parameter 'sead'.*Did you mean 'seed'\?"):
+        refuse_unknown_parameters(history)
+
+
+def test_declared_parameters_and_a_notebook_run_by_hand_pass() -> None:
+    refuse_unknown_parameters(["", DECLARED, "# Parameters\nseed = 3\ndays = 2\n", CHECKS])
+    refuse_unknown_parameters(["", DECLARED, CHECKS])  # JupyterLab: nothing was injected
+    refuse_unknown_parameters([])
+
+
+def test_assigned_names_reads_plain_and_annotated_assignments() -> None:
+    assert assigned_names(DECLARED + "x = y = 1\n") == ["seed", "days", "out_dir", "x", "y"]
+
+
+def _check_cell(name: str) -> str:
+    cells = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    (at,) = [i for i, c in enumerate(cells) if "parameters" in c["metadata"].get("tags", [])]
+    return "".join(cells[at + 1]["source"])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            path.stem,
+            marks=[pytest.mark.xfail(reason="compare.ipynb is changed elsewhere; add the call")]
+            if path.stem == "compare"
+            else [],
+        )
+        for path in sorted(NOTEBOOKS.glob("*.ipynb"))
+    ],
+)
+def test_every_notebook_refuses_unknown_parameters_before_its_other_checks(name: str) -> None:
+    code = [line for line in _check_cell(name).splitlines() if line.startswith("check.")]
+    assert code and code[0].startswith("check.refuse_unknown_parameters()")
+
+
+@pytest.mark.slow
+def test_papermill_with_a_misspelt_parameter_stops_at_the_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    small = {"arms": "cash", "names": 3, "days": 1, "include_shipped": False}
+    with pytest.raises(PapermillExecutionError) as failed:
+        papermill.execute_notebook(
+            str(NOTEBOOKS / "evaluate.ipynb"),
+            str(tmp_path / "evaluate.ipynb"),
+            parameters={**small, "sead": 3, "out_dir": str(tmp_path / "out")},
+            kernel_name="python3",
+            progress_bar=False,
+        )
+    assert failed.value.ename == "ConfigError"
+    assert "parameter 'sead'" in failed.value.evalue and "'seed'" in failed.value.evalue
+    assert failed.value.cell_index == 3  # title, parameters, injected parameters, checks
+    assert not (tmp_path / "out").exists()
