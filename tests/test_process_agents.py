@@ -32,13 +32,14 @@ count = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
-        print(json.dumps({"type": "hello", "protocol": "workbench-agent/1"}), flush=True)
+        print(json.dumps({"type": "hello", "protocol": "workbench-agent/2"}), flush=True)
         continue
     count += 1
     extra = {}
     BODY
     decision = {"actions": [], "rationale": note}
-    print(json.dumps({"type": "decision", "decision": decision, **extra}), flush=True)
+    answer = {"type": "decision", "id": message["id"], "decision": decision, **extra}
+    print(json.dumps(answer), flush=True)
 """
 
 
@@ -130,7 +131,7 @@ def test_a_program_that_does_not_speak_the_protocol_is_refused_by_name(tmp_path:
     script = tmp_path / "chatty.py"
     script.write_text("import sys\nsys.stdin.readline()\nprint('hello there!', flush=True)\n")
     arm = process_agent([sys.executable, str(script)])
-    with pytest.raises(ConfigError, match=r"does not speak workbench-agent/1.*hello there"):
+    with pytest.raises(ConfigError, match=r"does not speak workbench-agent/2.*hello there"):
         evaluate([arm], **WORLD)
 
 
@@ -237,6 +238,6 @@ def test_the_published_schema_is_the_one_the_code_builds() -> None:
         "run: python -m workbench.integrations._protocol"
     )
     validator = jsonschema.Draft202012Validator(protocol_schema())
-    validator.validate({"type": "hello", "protocol": "workbench-agent/1", "arm": "a"})
-    validator.validate({"type": "error", "message": "no model"})
+    validator.validate({"type": "hello", "protocol": "workbench-agent/2", "arm": "a"})
+    validator.validate({"type": "error", "id": 3, "message": "no model"})
     assert not validator.is_valid({"type": "decision", "decision": {"actions": 5}})
