@@ -35,10 +35,19 @@ def seconds(option: str, value: Any) -> float: ...
 def seconds(option: str, value: Any, *, optional: bool) -> float | None: ...
 def seconds(option: str, value: Any, *, optional: bool = False) -> float | None:
     """A duration: a finite number of seconds > 0 (or None when ``optional``)."""
+    return positive(option, value, unit="seconds", optional=optional)
+
+
+@overload
+def positive(option: str, value: Any, *, unit: str) -> float: ...
+@overload
+def positive(option: str, value: Any, *, unit: str, optional: bool) -> float | None: ...
+def positive(option: str, value: Any, *, unit: str, optional: bool = False) -> float | None:
+    """A finite number > 0 of ``unit`` (or None when ``optional``)."""
     if optional and value is None:
         return None
     if not (is_real(value) and value > 0):
-        _refuse(option, value, "a finite number of seconds > 0", optional)
+        _refuse(option, value, f"a finite number of {unit} > 0", optional)
     return float(value)
 
 
@@ -106,6 +115,7 @@ __all__ = [
     "is_real",
     "is_whole",
     "number",
+    "positive",
     "refuse_unknown_keywords",
     "seconds",
 ]
