@@ -137,7 +137,7 @@ def test_a_sleeping_grandchild_is_cut_off_at_the_timeout_and_ended_with_its_grou
     started = time.monotonic()
     results = evaluate([arm], **DAYS)
     assert time.monotonic() - started < 90  # today: never returns
-    assert "gave no answer within 2.0s" in results.errors["message"].iloc[0]
+    assert "gave no answer within 2s" in results.errors["message"].iloc[0]
     assert list(results.errors["kind"]) == ["FrameworkError"]
     assert len(reaper.pids()) == 2  # started, timed out, started again
     assert wait_until_ended(reaper.pids()) == []  # nothing runs after the run
@@ -155,7 +155,7 @@ def test_a_grandchild_that_never_says_hello_is_refused_within_start_timeout(
         shell(reaper.script(before_hello="import time; time.sleep(600)")), start_timeout=2
     )
     started = time.monotonic()
-    with pytest.raises(ConfigError, match=r"did not start.*within 2.0s.*start_timeout="):
+    with pytest.raises(ConfigError, match=r"did not start.*within 2s.*start_timeout="):
         evaluate([arm], **DAYS)
     assert time.monotonic() - started < 90
     assert wait_until_ended(reaper.pids()) == []

@@ -1,8 +1,8 @@
 """Small checks every layer shares: whole numbers, numeric options, the nearest name to a wrong one.
 
-``seconds``, ``count`` and ``number`` are the one check of a numeric option for
-every front end (adapters, endpoints, process and HTTP arms): each returns the
-value as the type it stands for, or raises a ``ConfigError`` that names the
+``seconds``, ``positive``, ``count`` and ``number`` are the one check of a numeric
+option for every front end (adapters, endpoints, process and HTTP arms): each
+returns the value as given, or raises a ``ConfigError`` that names the
 option, the value given and the range allowed. ``bool`` is never a number here,
 and NaN and infinity never pass (a NaN compares false with every bound, so a
 check written as ``value < 0`` would let it through).
@@ -48,7 +48,7 @@ def positive(option: str, value: Any, *, unit: str, optional: bool = False) -> f
         return None
     if not (is_real(value) and value > 0):
         _refuse(option, value, f"a finite number of {unit} > 0", optional)
-    return float(value)
+    return value
 
 
 @overload
@@ -86,7 +86,7 @@ def number(
     if not (is_real(value) and minimum <= value <= maximum):
         upper = f" and <= {maximum:g}" if math.isfinite(maximum) else ""
         _refuse(option, value, f"a finite number >= {minimum:g}{upper}", optional)
-    return float(value)
+    return value
 
 
 def _refuse(option: str, value: Any, allowed: str, optional: bool) -> None:

@@ -122,19 +122,21 @@ class Post:
     def __init__(self, url: str, headers: Mapping[str, str], body: bytes, label: str) -> None:
         self.url, self.headers, self.body, self.label = url, dict(headers), body, label
         self.connection: http.client.HTTPConnection | None = None
+        self.response: http.client.HTTPResponse | None = None
+        self.sock: socket.socket | None = None  # kept: the response may own it alone
 
     def send(self, timeout: float) -> str:
         deadline = time.monotonic() + timeout
         try:
             response = self._response(timeout)
             data = self._body(response, deadline)
-        except (OSError, http.client.HTTPException) as exc:
+        except (OSError, ValueError, http.client.HTTPException) as exc:
             raise FrameworkError(
                 f"{self.label} could not be reached or gave no whole answer within "
                 f"{timeout}s: {type(exc).__name__}: {exc}"
             ) from None
         finally:
-            self.abort()
+            self._close()
         return data.decode("utf-8", errors="replace")
 
     def _response(self, timeout: float) -> http.client.HTTPResponse:
@@ -143,9 +145,11 @@ class Post:
             http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         )
         self.connection = kind(parts.hostname or "", parts.port, timeout=timeout)
+        self.connection.connect()
+        self.sock = self.connection.sock
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         self.connection.request("POST", target, body=self.body, headers=self.headers)
-        response = self.connection.getresponse()
+        response = self.response = self.connection.getresponse()
         if 300 <= response.status < 400:
             where = response.getheader("Location", "nowhere")
             raise FrameworkError(
@@ -181,18 +185,19 @@ class Post:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError("the answer did not arrive whole before the deadline")
-        sock = self.connection.sock if self.connection is not None else None
-        if sock is not None:
-            sock.settimeout(left)
+        if self.sock is not None:
+            self.sock.settimeout(left)
 
     def abort(self) -> None:
-        connection, self.connection = self.connection, None
-        sock = connection.sock if connection is not None else None
-        if sock is not None:
+        """Shut the socket (from any thread): the read waiting on it returns at once."""
+        if self.sock is not None:
             with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-        if connection is not None:
-            connection.close()
+                self.sock.shutdown(socket.SHUT_RDWR)
+
+    def _close(self) -> None:
+        for part in (self.response, self.connection):
+            if part is not None:
+                part.close()
 
 
 __all__ = ["HttpAgentAdapter", "http_agent"]
