@@ -128,7 +128,8 @@ class Child:
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
         self.requests = 0  # the id of the last request sent (ids never repeat for one arm)
-        self.stale: list[str] = []  # lines skipped because they answered an earlier request
+        # the last lines skipped because they answered an earlier request
+        self.stale: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._lock = threading.RLock()
         self._stdout: Lines | None = None
         self._pumps: list[Pump] = []
