@@ -283,3 +283,43 @@ def test_the_schema_requires_the_id_both_ways() -> None:
     answer = {"type": "decision", "decision": {"actions": []}}
     assert not validator.is_valid(answer) and validator.is_valid({**answer, "id": 1})
     json.dumps(protocol_schema())  # plain JSON
+
+
+def test_the_finrobot_bridge_speaks_version_2_and_echoes_each_id(reaper: Reaper) -> None:
+    from workbench.testing import finrobot_bridge
+
+    bridge = [sys.executable, finrobot_bridge.__file__]
+    arm = reaper.arm(bridge, name="finrobot", env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    results = evaluate([arm], seed=3, universe=5, days=2)
+    # FinRobot is not installed here: every decision is its reported error, each matched
+    assert list(results.errors["kind"]) == ["FrameworkError", "FrameworkError"]
+    assert results.errors["message"].str.contains("reported an error").all()
+    assert arm.restarts == 0 and not arm.child.stale
+
+
+def test_lines_split_across_chunks_and_a_too_long_line_is_reported_once() -> None:
+    import threading
+
+    from workbench.integrations._pipes import Ended, Lines, TooLong
+
+    lines = Lines(limit=5, stopping=threading.Event())
+    for chunk in (b"ab", b"c\nxyz", b"w\n", b"toolong", b"er\nok\npart"):
+        lines.feed(chunk)
+    lines.end()
+    deadline = time.monotonic() + 5
+    got = [lines.next(deadline) for _ in range(5)]
+    assert got == [b"abc", b"xyzw", TooLong(5), b"ok", Ended(b"part")]
+    assert lines.next(deadline) == Ended(b"part")  # the end stays the end
+
+
+def test_the_stderr_tail_keeps_the_end_of_a_long_line_and_whole_short_ones() -> None:
+    import collections
+
+    from workbench.integrations._pipes import Tail
+
+    kept: collections.deque[str] = collections.deque(maxlen=2)
+    tail = Tail(kept, line_bytes=4)
+    for chunk in (b"one\ntw", b"o\n", b"a-very-long-li", b"ne"):
+        tail.feed(chunk)
+    tail.end()
+    assert list(kept) == ["two", "[12 bytes cut] line"]
