@@ -323,3 +323,18 @@ def test_the_stderr_tail_keeps_the_end_of_a_long_line_and_whole_short_ones() -> 
         tail.feed(chunk)
     tail.end()
     assert list(kept) == ["two", "[12 bytes cut] line"]
+
+
+def test_a_program_that_cannot_be_started_or_logged_is_a_config_error(
+    reaper: Reaper, tmp_path: Path
+) -> None:
+    garbage = tmp_path / "garbage"
+    garbage.write_bytes(b"\x7fELF-not-really")
+    garbage.chmod(0o755)  # found on the path, but exec fails
+    with pytest.raises(ConfigError, match=r"could not be started: .*Exec format error"):
+        evaluate([reaper.arm([str(garbage)], name="noexec")], **DAYS)
+    script = reaper.script()
+    unwritable = tmp_path / "no-such-folder" / "agent.log"
+    arm = reaper.arm([sys.executable, str(script)], name="nolog", stderr_path=unwritable)
+    with pytest.raises(ConfigError, match=r"stderr_path .*cannot be written"):
+        evaluate([arm], **DAYS)

@@ -180,26 +180,34 @@ class Child:
         )
 
     def _spawn(self) -> None:
+        try:
+            err = Tail(self._stderr_lines, STDERR_LINE_BYTES, self.stderr_path)
+        except OSError as exc:
+            where = str(self.stderr_path)
+            raise ConfigError(f"stderr_path {where!r} cannot be written: {exc}") from None
         cwd = self.cwd
         if cwd is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="workbench-agent-")
             cwd = self._scratch.name
-        process = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=self.env,
-            cwd=cwd,
-            start_new_session=True,  # its own group: a kernel interrupt does not reach it,
-        )  # and stopping it ends every process it started
+        try:
+            process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                cwd=cwd,
+                start_new_session=True,  # its own group: a kernel interrupt does not reach it,
+            )  # and stopping it ends every process it started
+        except OSError as exc:
+            err.end()
+            self.stop()  # removes the scratch folder
+            raise ConfigError(f"{self.label} could not be started: {exc}") from None
         assert process.stdin and process.stdout and process.stderr
         self.process, self.starts = process, self.starts + 1
         unblock(process.stdin)
         stopping = threading.Event()
-        self._stdout = Lines(MAX_LINE_BYTES, stopping)
-        err = Tail(self._stderr_lines, STDERR_LINE_BYTES, self.stderr_path)
-        out = self._stdout
+        self._stdout = out = Lines(MAX_LINE_BYTES, stopping)
         self._pumps = [
             Pump(process.stdout, out.feed, out.end, stopping),
             Pump(process.stderr, err.feed, err.end, stopping),

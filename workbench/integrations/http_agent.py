@@ -84,10 +84,7 @@ class HttpAgentAdapter(BaseAdapter):
                                           self.answer_timeout)  # fmt: skip
         except TimeoutError:
             post.abort()  # the worker thread's socket is shut: it ends at once
-            raise FrameworkError(
-                f"{self.label} gave no answer within {self.answer_timeout}s (all of it must "
-                "arrive by then); raise timeout= or check the server"
-            ) from None
+            raise no_answer(self.label, self.answer_timeout) from None
         raw, usage = read_answer(text, self.label)
         self._check_id(text)
         self.note_usage(**usage)
@@ -116,6 +113,13 @@ def http_agent(url: str, **kwargs: Any) -> HttpAgentAdapter:
     return HttpAgentAdapter(url, **kwargs)
 
 
+def no_answer(label: str, timeout: float) -> FrameworkError:
+    return FrameworkError(
+        f"{label} gave no answer within {timeout}s (all of it must arrive by then); "
+        "raise timeout= or check the server"
+    )
+
+
 class Post:
     """One POST with one deadline; ``abort()`` from another thread ends it at once."""
 
@@ -130,6 +134,8 @@ class Post:
         try:
             response = self._response(timeout)
             data = self._body(response, deadline)
+        except TimeoutError:
+            raise no_answer(self.label, timeout) from None
         except (OSError, ValueError, http.client.HTTPException) as exc:
             raise FrameworkError(
                 f"{self.label} could not be reached or gave no whole answer within "
