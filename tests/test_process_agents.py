@@ -17,6 +17,7 @@ import pytest
 
 from workbench import evaluate
 from workbench.errors import ConfigError
+from workbench.integrations._child import Child
 from workbench.integrations._protocol import SCHEMA_FILE, protocol_schema, schema_text
 from workbench.integrations.http_agent import HttpAgentAdapter, http_agent
 from workbench.integrations.process import ProcessAgentAdapter, process_agent
@@ -41,6 +42,22 @@ for line in sys.stdin:
     answer = {"type": "decision", "id": message["id"], "decision": decision, **extra}
     print(json.dumps(answer), flush=True)
 """
+
+
+@pytest.fixture(autouse=True)
+def _every_child_stopped(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Whatever a test does or fails to do, every program it started ends with its group."""
+    started: list[Child] = []
+    spawn = Child._spawn
+
+    def spawn_and_keep(child: Child) -> None:
+        started.append(child)
+        spawn(child)
+
+    monkeypatch.setattr(Child, "_spawn", spawn_and_keep)
+    yield
+    for child in started:
+        child.stop()
 
 
 def _agent(tmp_path: Path, body: str, name: str = "agent") -> list[str]:
