@@ -17,6 +17,7 @@ import pytest
 
 from workbench import evaluate
 from workbench.errors import ConfigError
+from workbench.integrations._child import Child
 from workbench.integrations._protocol import SCHEMA_FILE, protocol_schema, schema_text
 from workbench.integrations.http_agent import HttpAgentAdapter, http_agent
 from workbench.integrations.process import ProcessAgentAdapter, process_agent
@@ -32,14 +33,31 @@ count = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
-        print(json.dumps({"type": "hello", "protocol": "workbench-agent/1"}), flush=True)
+        print(json.dumps({"type": "hello", "protocol": "workbench-agent/2"}), flush=True)
         continue
     count += 1
     extra = {}
     BODY
     decision = {"actions": [], "rationale": note}
-    print(json.dumps({"type": "decision", "decision": decision, **extra}), flush=True)
+    answer = {"type": "decision", "id": message["id"], "decision": decision, **extra}
+    print(json.dumps(answer), flush=True)
 """
+
+
+@pytest.fixture(autouse=True)
+def _every_child_stopped(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Whatever a test does or fails to do, every program it started ends with its group."""
+    started: list[Child] = []
+    spawn = Child._spawn
+
+    def spawn_and_keep(child: Child) -> None:
+        started.append(child)
+        spawn(child)
+
+    monkeypatch.setattr(Child, "_spawn", spawn_and_keep)
+    yield
+    for child in started:
+        child.stop()
 
 
 def _agent(tmp_path: Path, body: str, name: str = "agent") -> list[str]:
@@ -130,7 +148,7 @@ def test_a_program_that_does_not_speak_the_protocol_is_refused_by_name(tmp_path:
     script = tmp_path / "chatty.py"
     script.write_text("import sys\nsys.stdin.readline()\nprint('hello there!', flush=True)\n")
     arm = process_agent([sys.executable, str(script)])
-    with pytest.raises(ConfigError, match=r"does not speak workbench-agent/1.*hello there"):
+    with pytest.raises(ConfigError, match=r"does not speak workbench-agent/2.*hello there"):
         evaluate([arm], **WORLD)
 
 
@@ -237,6 +255,6 @@ def test_the_published_schema_is_the_one_the_code_builds() -> None:
         "run: python -m workbench.integrations._protocol"
     )
     validator = jsonschema.Draft202012Validator(protocol_schema())
-    validator.validate({"type": "hello", "protocol": "workbench-agent/1", "arm": "a"})
-    validator.validate({"type": "error", "message": "no model"})
+    validator.validate({"type": "hello", "protocol": "workbench-agent/2", "arm": "a"})
+    validator.validate({"type": "error", "id": 3, "message": "no model"})
     assert not validator.is_valid({"type": "decision", "decision": {"actions": 5}})

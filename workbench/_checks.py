@@ -1,15 +1,97 @@
-"""Small checks every layer shares: whole numbers, and the nearest name to a wrong one."""
+"""Small checks every layer shares: whole numbers, numeric options, the nearest name to a wrong one.
+
+``seconds``, ``positive``, ``count`` and ``number`` are the one check of a numeric
+option for every front end (adapters, endpoints, process and HTTP arms): each
+returns the value as given, or raises a ``ConfigError`` that names the
+option, the value given and the range allowed. ``bool`` is never a number here,
+and NaN and infinity never pass (a NaN compares false with every bound, so a
+check written as ``value < 0`` would let it through).
+"""
 
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, overload
+
+from workbench.errors import ConfigError
 
 
 def is_whole(value: Any) -> TypeGuard[int]:
     """An ``int`` that is not a ``bool`` (Python counts ``True`` as 1; we never do)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_real(value: Any) -> TypeGuard[int | float]:
+    """A finite ``int`` or ``float`` that is not a ``bool``."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and math.isfinite(value)
+
+
+@overload
+def seconds(option: str, value: Any) -> float: ...
+@overload
+def seconds(option: str, value: Any, *, optional: bool) -> float | None: ...
+def seconds(option: str, value: Any, *, optional: bool = False) -> float | None:
+    """A duration: a finite number of seconds > 0 (or None when ``optional``)."""
+    return positive(option, value, unit="seconds", optional=optional)
+
+
+@overload
+def positive(option: str, value: Any, *, unit: str) -> float: ...
+@overload
+def positive(option: str, value: Any, *, unit: str, optional: bool) -> float | None: ...
+def positive(option: str, value: Any, *, unit: str, optional: bool = False) -> float | None:
+    """A finite number > 0 of ``unit`` (or None when ``optional``)."""
+    if optional and value is None:
+        return None
+    if not (is_real(value) and value > 0):
+        _refuse(option, value, f"a finite number of {unit} > 0", optional)
+    return value
+
+
+@overload
+def count(option: str, value: Any, *, minimum: int = 0) -> int: ...
+@overload
+def count(option: str, value: Any, *, minimum: int = 0, optional: bool) -> int | None: ...
+def count(option: str, value: Any, *, minimum: int = 0, optional: bool = False) -> int | None:
+    """A whole number >= ``minimum`` (or None when ``optional``)."""
+    if optional and value is None:
+        return None
+    if not (is_whole(value) and value >= minimum):
+        _refuse(option, value, f"a whole number >= {minimum}", optional)
+    return int(value)
+
+
+@overload
+def number(
+    option: str, value: Any, *, minimum: float = 0.0, maximum: float = math.inf
+) -> float: ...
+@overload
+def number(
+    option: str, value: Any, *, minimum: float = 0.0, maximum: float = math.inf, optional: bool
+) -> float | None: ...
+def number(
+    option: str,
+    value: Any,
+    *,
+    minimum: float = 0.0,
+    maximum: float = math.inf,
+    optional: bool = False,
+) -> float | None:
+    """A finite number in ``[minimum, maximum]`` (or None when ``optional``)."""
+    if optional and value is None:
+        return None
+    if not (is_real(value) and minimum <= value <= maximum):
+        upper = f" and <= {maximum:g}" if math.isfinite(maximum) else ""
+        _refuse(option, value, f"a finite number >= {minimum:g}{upper}", optional)
+    return value
+
+
+def _refuse(option: str, value: Any, allowed: str, optional: bool) -> None:
+    either = f"{allowed}, or None" if optional else allowed
+    raise ConfigError(f"{option} must be {either}; got {value!r}")
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -27,4 +109,13 @@ def refuse_unknown_keywords(caller: str, given: Mapping[str, Any], known: Iterab
             raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}.{hint}")
 
 
-__all__ = ["did_you_mean", "is_whole", "refuse_unknown_keywords"]
+__all__ = [
+    "count",
+    "did_you_mean",
+    "is_real",
+    "is_whole",
+    "number",
+    "positive",
+    "refuse_unknown_keywords",
+    "seconds",
+]

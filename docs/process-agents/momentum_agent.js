@@ -1,6 +1,6 @@
-// A workbench-agent/1 agent in Node.js: buys the name that rose most, one line at a time.
+// A workbench-agent/2 agent in Node.js: buys the name that rose most, one line at a time.
 const readline = require("node:readline");
-const PROTOCOL = "workbench-agent/1";
+const PROTOCOL = "workbench-agent/2";
 
 function decide(payload) {
   const quotes = payload.symbols, held = payload.portfolio.positions;
@@ -16,6 +16,6 @@ lines.on("line", (line) => {
   const message = JSON.parse(line);
   const answer = message.type === "hello"
     ? { type: "hello", protocol: PROTOCOL }
-    : { type: "decision", decision: decide(message.payload) };
+    : { type: "decision", id: message.id, decision: decide(message.payload) };
   process.stdout.write(JSON.stringify(answer) + "\n");
 });

@@ -1,9 +1,9 @@
-"""A workbench-agent/1 agent in plain Python: buys the name that rose most, one line at a time."""
+"""A workbench-agent/2 agent in plain Python: buys the name that rose most, one line at a time."""
 
 import json
 import sys
 
-PROTOCOL = "workbench-agent/1"
+PROTOCOL = "workbench-agent/2"
 
 
 def decide(payload):
@@ -20,5 +20,6 @@ for line in sys.stdin:
     if message["type"] == "hello":
         answer = {"type": "hello", "protocol": PROTOCOL}
     else:
-        answer = {"type": "decision", "decision": decide(message["payload"])}
+        decision = decide(message["payload"])
+        answer = {"type": "decision", "id": message["id"], "decision": decision}
     print(json.dumps(answer), flush=True)

@@ -1,40 +1,88 @@
-"""One agent process: started isolated, spoken to one JSON line at a time, restarted after a crash.
+"""One agent process: started in a process group of its own, spoken to one JSON line at a time.
 
-Blocking pipe I/O runs in worker threads, so a child is not bound to any event
-loop (the same arm serves ``evaluate``, ``await aevaluate`` and
-``asyncio.run``), and ``stop()`` works from plain synchronous code. A timed-out
-answer kills the child: the thread waiting on its stdout then sees end of file
-and returns, so nothing is left running.
+Every request carries an ``id`` and only the answer that echoes it is taken
+(``workbench-agent/2``): a line left over from an earlier request is skipped,
+so it can never answer a later decision. Pipes are read by ``_pipes`` pumps in
+bounded memory, and every wait has a deadline, so neither a silent agent nor a
+pipe held open by its own children can hold a run. Stopping the child ends its
+whole process group (``sh -c "cd agents && python agent.py"`` included): at a
+timeout, at a failed hello and at the end of every run. A program that leaves
+its group on purpose (``setsid``, a daemon) is beyond reach; nothing waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import ConfigError, FrameworkError
-from workbench.integrations._protocol import PROTOCOL
+from workbench._checks import is_whole
+from workbench.errors import ConfigError, DecisionError, FrameworkError
+from workbench.integrations._pipes import (
+    Ended,
+    Lines,
+    PipeTimeout,
+    Pump,
+    Tail,
+    TooLong,
+    close_pipe,
+    unblock,
+    write_all,
+)
+from workbench.integrations._protocol import PROTOCOL, refuse_other_protocol
 
 MAX_LINE_BYTES = 1_000_000  # an answer longer than this is refused, not read without end
 STDERR_LINES = 200  # the tail of the child's stderr kept for error messages and the log
+STDERR_LINE_BYTES = 4_000  # of a longer stderr line only its last bytes are kept
+EXIT_GRACE_S = 1.0  # after its stdin closes, the program may exit by itself this long
 BASE_ENVIRONMENT = {"LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When a wait ends, and the option that set it (named in the timeout's message)."""
+
+    at: float
+    seconds: float
+    option: str
+
+    @classmethod
+    def within(cls, seconds: float, option: str) -> Deadline:
+        return cls(time.monotonic() + seconds, seconds, option)
 
 
 class ChildExited(FrameworkError):
     """The agent process ended (crashed or closed its stdout) before answering."""
 
 
+class OutOfStep(DecisionError):
+    """The agent wrote a line that answers no request: it is stopped, ``text`` is kept."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
+
+
 def child_environment(env: Mapping[str, str] | None, forward: Sequence[str]) -> dict[str, str]:
     """Only what the caller passes: a base, ``env``, and the named variables of this process."""
+    for key, value in (env or {}).items():
+        if not (isinstance(key, str) and isinstance(value, str)):
+            raise ConfigError(
+                f"env= takes strings only: {key!r}: {value!r} is a "
+                f"{type(value).__name__}; write it as a string, e.g. {str(value)!r}"
+            )
     missing = [name for name in forward if name not in os.environ]
     if missing:
         raise ConfigError(
@@ -75,153 +123,206 @@ class Child:
     ) -> None:
         self.argv, self.env, self.label = argv, env, label
         self.cwd = cwd
-        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._stderr_lines: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self.stderr_path = Path(stderr_path) if stderr_path is not None else None
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.requests = 0  # the id of the last request sent (ids never repeat for one arm)
+        # the last lines skipped because they answered an earlier request
+        self.stale: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._lock = threading.RLock()
-        self._drainer: threading.Thread | None = None
+        self._stdout: Lines | None = None
+        self._pumps: list[Pump] = []
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
 
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    @property
+    def stderr_tail(self) -> list[str]:
+        return list(self._stderr_lines)
+
     async def ask(self, message: dict[str, Any], timeout: float) -> str:
-        """Send one message, return the answer line; a timeout kills the child."""
-        line = json.dumps(message, ensure_ascii=False, allow_nan=False) + "\n"
-        try:
-            return await asyncio.wait_for(asyncio.to_thread(self._roundtrip, line), timeout)
-        except TimeoutError:
-            self.stop()
-            raise FrameworkError(
-                f"{self.label} gave no answer within {timeout}s and was stopped; "
-                "raise timeout= or check the agent"
-            ) from None
+        """Send one request (with the next id); the line that answers it. A timeout stops
+        the child; a line that answers nothing raises ``OutOfStep``."""
+        deadline = Deadline.within(timeout, "timeout")
+        return await asyncio.to_thread(self._roundtrip, message, deadline)
 
     def start(self, hello: dict[str, Any], timeout: float) -> None:
         """Start the process and check it speaks the protocol (blocks up to ``timeout``)."""
         self.stop()
         self._spawn()
-        line = json.dumps(hello) + "\n"
-        answer: list[str] = []
-        failure: list[BaseException] = []
-
-        def greet() -> None:
-            try:
-                answer.append(self._roundtrip(line))
-            except Exception as exc:
-                failure.append(exc)
-
-        greeter = threading.Thread(target=greet, daemon=True)
-        greeter.start()
-        greeter.join(timeout)
-        if greeter.is_alive() or failure:
+        deadline = Deadline.within(timeout, "start_timeout")
+        try:
+            with self._lock:
+                self._send(hello, deadline)
+                answer = self._line(deadline)
+        except FrameworkError as exc:
             self.stop()
-            why = f"failed: {failure[0]}" if failure else f"gave no answer within {timeout}s"
-            raise ConfigError(f"{self.label} did not start: its hello {why}")
-        self._check_hello(answer[0])
+            raise ConfigError(f"{self.label} did not start: its hello failed: {exc}") from None
+        self._check_hello(answer)
 
     def _check_hello(self, answer: str) -> None:
         try:
             reply = json.loads(answer)
-        except ValueError:
+        except (ValueError, RecursionError):
             reply = None
-        if not (isinstance(reply, dict) and reply.get("protocol") == PROTOCOL):
-            self.stop()
-            raise ConfigError(
-                f"{self.label} does not speak {PROTOCOL}: to the hello message it answered "
-                f'{answer[:200]!r}; it must reply {{"type": "hello", "protocol": '
-                f'"{PROTOCOL}"}} (see docs/process-agents.md)'
-            )
+        spoken = reply.get("protocol") if isinstance(reply, dict) else None
+        if spoken == PROTOCOL:
+            return
+        self.stop()
+        refuse_other_protocol(self.label, spoken)
+        raise ConfigError(
+            f"{self.label} does not speak {PROTOCOL}: to the hello message it answered "
+            f'{answer[:200]!r}; it must reply {{"type": "hello", "protocol": '
+            f'"{PROTOCOL}"}} (see docs/process-agents.md)'
+        )
 
     def _spawn(self) -> None:
+        try:
+            err = Tail(self._stderr_lines, STDERR_LINE_BYTES, self.stderr_path)
+        except OSError as exc:
+            where = str(self.stderr_path)
+            raise ConfigError(f"stderr_path {where!r} cannot be written: {exc}") from None
         cwd = self.cwd
         if cwd is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="workbench-agent-")
             cwd = self._scratch.name
-        self.process = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=self.env,
-            cwd=cwd,
-            start_new_session=True,  # a kernel interrupt is not delivered to the agent
-        )
-        self.starts += 1
-        self._drainer = threading.Thread(
-            target=self._drain_stderr, args=(self.process,), daemon=True
-        )
-        self._drainer.start()
-
-    def _roundtrip(self, line: str) -> str:
-        with self._lock:
-            process = self.process
-            if process is None or process.stdin is None or process.stdout is None:
-                raise ChildExited(f"{self.label} is not running")
-            try:
-                process.stdin.write(line.encode())
-                process.stdin.flush()
-            except (BrokenPipeError, OSError):
-                raise self._exited(process) from None
-            answer = process.stdout.readline(MAX_LINE_BYTES + 1)
-        if not answer:
-            raise self._exited(process)
-        if len(answer) > MAX_LINE_BYTES:
-            self.stop()
-            raise FrameworkError(f"{self.label} answered more than {MAX_LINE_BYTES} bytes")
-        return answer.decode("utf-8", errors="replace").rstrip("\n")
-
-    def _exited(self, process: subprocess.Popen[bytes]) -> ChildExited:
         try:
-            code = process.wait(timeout=2)
+            process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                cwd=cwd,
+                start_new_session=True,  # its own group: a kernel interrupt does not reach it,
+            )  # and stopping it ends every process it started
+        except OSError as exc:
+            err.end()
+            self.stop()  # removes the scratch folder
+            raise ConfigError(f"{self.label} could not be started: {exc}") from None
+        assert process.stdin and process.stdout and process.stderr
+        self.process, self.starts = process, self.starts + 1
+        unblock(process.stdin)
+        stopping = threading.Event()
+        self._stdout = out = Lines(MAX_LINE_BYTES, stopping)
+        self._pumps = [
+            Pump(process.stdout, out.feed, out.end, stopping),
+            Pump(process.stderr, err.feed, err.end, stopping),
+        ]
+        for pump in self._pumps:
+            pump.start()
+
+    def _roundtrip(self, message: dict[str, Any], deadline: Deadline) -> str:
+        with self._lock:
+            self.requests += 1
+            wanted = self.requests
+            self._send({**message, "id": wanted}, deadline)
+            while True:
+                line = self._line(deadline)
+                answered = _answered(line)
+                if answered == wanted:
+                    return line
+                if answered is not None and answered < wanted:
+                    self.stale.append(line[:200])  # an earlier request's: it answers nothing
+                    continue
+                self.stop()
+                raise OutOfStep(
+                    f"{self.label} answered request {wanted} with a line that does not carry "
+                    f'its id ("id": {wanted}): {line[:200]!r}; every {PROTOCOL} answer echoes '
+                    "its request's id. The program was stopped and starts again at the next "
+                    "decision",
+                    line,
+                )
+
+    def _send(self, message: dict[str, Any], deadline: Deadline) -> None:
+        process = self.process
+        if process is None or process.stdin is None:
+            raise ChildExited(f"{self.label} is not running")
+        data = (json.dumps(message, ensure_ascii=False, allow_nan=False) + "\n").encode()
+        try:
+            write_all(process.stdin, data, deadline.at)
+        except PipeTimeout:
+            raise self._timed_out(deadline) from None
+        except (OSError, ValueError):
+            raise self._exited(process, b"") from None
+
+    def _line(self, deadline: Deadline) -> str:
+        process, lines = self.process, self._stdout
+        if process is None or lines is None:
+            raise ChildExited(f"{self.label} is not running")
+        try:
+            item = lines.next(deadline.at)
+        except PipeTimeout:
+            raise self._timed_out(deadline) from None
+        if isinstance(item, Ended):
+            raise self._exited(process, item.partial)
+        if isinstance(item, TooLong):
+            self.stop()
+            raise FrameworkError(f"{self.label} answered more than {item.limit} bytes")
+        return item.decode("utf-8", errors="replace")
+
+    def _timed_out(self, deadline: Deadline) -> FrameworkError:
+        self.stop()
+        return FrameworkError(
+            f"{self.label} gave no answer within {deadline.seconds}s and was stopped; "
+            f"raise {deadline.option}= or check the agent"
+        )
+
+    def _exited(self, process: subprocess.Popen[bytes], partial: bytes) -> ChildExited:
+        """The child closed its stdout: say how it ended, and what it left unfinished."""
+        try:
+            code: int | None = process.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
-        tail = " | ".join(list(self.stderr_tail)[-3:]) or "nothing on stderr"
-        return ChildExited(f"{self.label} exited (code {code}) before answering; stderr: {tail}")
-
-    def _drain_stderr(self, process: subprocess.Popen[bytes]) -> None:
-        assert process.stderr is not None
-        log = self.stderr_path.open("a", encoding="utf-8") if self.stderr_path else None
-        try:
-            for raw in process.stderr:
-                text = raw.decode("utf-8", errors="replace").rstrip("\n")
-                self.stderr_tail.append(text)
-                if log is not None:
-                    log.write(text + "\n")
-                    log.flush()
-        finally:
-            if log is not None:
-                log.close()
+        self.stop()
+        how = f"exited (code {code})" if code is not None else "closed its stdout"
+        cut = ""
+        if partial:
+            text = partial[:200].decode("utf-8", errors="replace")
+            cut = f" in the middle of an answer ({len(partial)} bytes, no end of line: {text!r})"
+        tail = " | ".join(self.stderr_tail[-3:]) or "nothing on stderr"
+        return ChildExited(f"{self.label} {how}{cut} before answering; stderr: {tail}")
 
     def stop(self) -> None:
-        """End the process (politely, then by force); safe to call from any thread."""
+        """End the process and every process in its group; safe to call from any thread."""
         process, self.process = self.process, None
         if process is not None:
             _end(process)
-            with self._lock:  # the reader has seen end of file: its pipe can close
-                _close(process.stdout)
-            if self._drainer is not None:
-                self._drainer.join(timeout=2)
-            _close(process.stderr)
+            for pump in self._pumps:
+                pump.halt()
+            close_pipe(process.stdin)
         if self._scratch is not None:
             self._scratch.cleanup()
             self._scratch = None
 
 
+def _answered(line: str) -> int | None:
+    """The request id an answer line carries, if it is a JSON object with a whole ``id``."""
+    try:
+        answer = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    answered = answer.get("id") if isinstance(answer, dict) else None
+    return answered if is_whole(answered) else None
+
+
 def _end(process: subprocess.Popen[bytes]) -> None:
-    _close(process.stdin)  # a well-behaved agent exits at end of input
-    try:
-        process.wait(timeout=1)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    """Close stdin (a well-behaved agent exits at end of input), then end the group."""
+    close_pipe(process.stdin)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=EXIT_GRACE_S)
+    _kill_group(process)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
 
 
-def _close(pipe: Any) -> None:
-    try:
-        if pipe is not None:
-            pipe.close()
-    except OSError:
-        pass
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    if os.name != "posix":
+        with contextlib.suppress(OSError):
+            process.kill()
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)  # the group's id is the child's pid

@@ -3,7 +3,9 @@
 ``RetryingTransport`` wraps an ``httpx`` transport. Every request first waits
 for its turn under the endpoint's ``RateLimit``; a 429, a 5xx or a connection
 error is retried up to ``retries`` times, waiting ``backoff_s * 2**attempt``
-seconds (or the server's ``Retry-After``, capped). A timeout is not retried: the
+seconds or the server's ``Retry-After`` (in seconds), never more than
+``MAX_RETRY_AFTER_S``. A ``Retry-After`` that is not a finite number >= 0 (``nan``,
+``inf``, ``-5``, an HTTP date) is taken as absent. A timeout is not retried: the
 call's own timeout has run out. Each retry is counted twice: on the endpoint
 (``retried``) and in the ``counting_retries()`` block the call runs in, which
 is how an adapter records the retries of one exchange next to its tokens.
@@ -16,11 +18,12 @@ counted.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import math
 from typing import Any
 
 import httpx
 
+from workbench._checks import count, number
 from workbench.integrations._retries import RateLimit, note_retry
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -39,7 +42,8 @@ class RetryingTransport(httpx.AsyncBaseTransport):
         limit: RateLimit,
         counter: list[str],
     ) -> None:
-        self.inner, self.retries, self.backoff_s = inner, retries, backoff_s
+        self.inner, self.retries = inner, count("retries", retries)
+        self.backoff_s = number("backoff_s", backoff_s)
         self.limit, self.counter = limit, counter
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -72,11 +76,9 @@ class RetryingTransport(httpx.AsyncBaseTransport):
         return f"HTTP {response.status_code}", self._pause(attempt, response)
 
     def _pause(self, attempt: int, response: httpx.Response | None) -> float:
-        after = response.headers.get("retry-after") if response is not None else None
-        if after is not None:
-            with contextlib.suppress(ValueError):
-                return min(max(float(after), 0.0), MAX_RETRY_AFTER_S)
-        return float(self.backoff_s * 2**attempt)
+        after = retry_after(response.headers.get("retry-after") if response is not None else None)
+        wait = after if after is not None else self.backoff_s * 2.0 ** min(attempt, 64)
+        return min(wait, MAX_RETRY_AFTER_S)
 
     def _count(self, reason: str) -> None:
         self.counter.append(reason)
@@ -86,4 +88,14 @@ class RetryingTransport(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-__all__ = ["RETRY_STATUS", "RetryingTransport"]
+def retry_after(header: str | None) -> float | None:
+    """The seconds a ``Retry-After`` header asks for; None when absent or not a finite
+    number >= 0 (NaN would pass any cap written as a comparison)."""
+    try:
+        seconds = float(header) if header is not None else math.nan
+    except ValueError:
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+__all__ = ["MAX_RETRY_AFTER_S", "RETRY_STATUS", "RetryingTransport", "retry_after"]

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from workbench.errors import ConfigError
+from workbench._checks import positive
 
 _retries: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "workbench_retries", default=None
@@ -38,11 +38,8 @@ class RateLimit:
     def __init__(
         self, per_second: float | None, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        if per_second is not None and not per_second > 0:
-            raise ConfigError(
-                f"max_requests_per_s must be > 0 requests a second, got {per_second!r}"
-            )
-        self.interval = 0.0 if per_second is None else 1.0 / per_second
+        rate = positive("max_requests_per_s", per_second, unit="requests a second", optional=True)
+        self.interval = 0.0 if rate is None else 1.0 / rate
         self._next = 0.0
         self._clock = clock
         self._lock = threading.Lock()

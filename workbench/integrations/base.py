@@ -93,7 +93,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 
-from workbench._checks import refuse_unknown_keywords
+from workbench._checks import count, refuse_unknown_keywords, seconds
 from workbench.agents import Agent, DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     ConfigError,
@@ -179,8 +179,10 @@ class BaseAdapter(Agent):
         )
         self.mode = mode_of(options)
         self.info = options.get("info") or self.default_info()
-        self.timeout = options.get("timeout", DEFAULT_TIMEOUT)
-        self.max_calls = options.get("max_calls")
+        kind = type(self).__name__
+        self.timeout = seconds(f"{kind} timeout", options.get("timeout", DEFAULT_TIMEOUT),
+                               optional=True)  # fmt: skip
+        self.max_calls = count(f"{kind} max_calls", options.get("max_calls"), optional=True)
         self.calls_made = 0
         self.record: list[dict[str, Any]] = []
         self.run: RunInfo | None = None

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from workbench._checks import is_whole
+from workbench._checks import count, is_whole, number, seconds
 from workbench.bridge import run_sync
 from workbench.errors import ConfigError, FrameworkError
 from workbench.integrations._frameworks import TASK, render_payload
@@ -84,13 +84,17 @@ class Endpoint:
             raise ConfigError(f"base_url must start with http:// or https://, got {base_url!r}")
         if not model:
             raise ConfigError("model= must name the model the server serves")
-        if not is_whole(retries) or retries < 0:
-            raise ConfigError(f"retries must be a whole number >= 0, got {retries!r}")
         self.base_url, self.model = base_url.rstrip("/"), model
         self.api_key_env, self.output_mode = api_key_env, checked_mode(output_mode, allow_auto=True)
-        self.timeout, self.retries, self.backoff_s = float(timeout), retries, float(backoff_s)
+        self.timeout = seconds("Endpoint timeout", timeout)
+        self.retries = count("Endpoint retries", retries)
+        self.backoff_s = number("Endpoint backoff_s", backoff_s)
         self.limit = RateLimit(max_requests_per_s)
-        self.max_tokens, self.temperature, self.seed = max_tokens, temperature, seed
+        self.max_tokens = count("Endpoint max_tokens", max_tokens, minimum=1, optional=True)
+        self.temperature = number("Endpoint temperature", temperature, optional=True)
+        if seed is not None and not is_whole(seed):
+            raise ConfigError(f"Endpoint seed must be a whole number, or None; got {seed!r}")
+        self.seed = seed
         self.retried: list[str] = []  # every retry this endpoint made, with its reason
         self._detected: str | None = None
         self._clients: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
@@ -174,7 +178,7 @@ class Endpoint:
     ) -> dict[str, Any]:
         body: dict[str, Any] = {"model": self.model, "messages": messages, **self.sampling()}
         if max_tokens is not None:
-            body["max_tokens"] = max_tokens
+            body["max_tokens"] = count("max_tokens", max_tokens, minimum=1)
         return {**body, **request_options(mode)}
 
     # --- framework clients, one per event loop ------------------------------------------

@@ -1,15 +1,18 @@
 """Agents in their own process: any program that speaks JSON lines on stdio, or JSON over HTTP.
 
-The protocol (``workbench-agent/1``, docs/process-agents.md, JSON Schema in
+The protocol (``workbench-agent/2``, docs/process-agents.md, JSON Schema in
 ``workbench/integrations/process_protocol.schema.json``) is one JSON object per line each way:
 
-- the workbench says ``{"type": "hello", "protocol": "workbench-agent/1", "arm": ...}``
+- the workbench says ``{"type": "hello", "protocol": "workbench-agent/2", "arm": ...}``
   once after starting the program, which answers ``{"type": "hello", "protocol":
-  "workbench-agent/1"}`` (anything else: a ``ConfigError`` naming what came back);
-- then, per decision, ``{"type": "decide", "protocol": ..., "payload": {...}}``, and
-  the agent answers ``{"type": "decision", "decision": {...}, "usage": {...}}``
-  (``usage`` optional: input_tokens, output_tokens, model_calls) or ``{"type":
-  "error", "message": "..."}``, recorded as a ``FrameworkError``.
+  "workbench-agent/2"}`` (anything else: a ``ConfigError`` naming what came back; an
+  agent answering ``workbench-agent/1`` is told the change to make);
+- then, per decision, ``{"type": "decide", "protocol": ..., "id": 7, "payload": {...}}``,
+  and the agent answers ``{"type": "decision", "id": 7, "decision": {...}, "usage":
+  {...}}`` (``usage`` optional: input_tokens, output_tokens, model_calls) or ``{"type":
+  "error", "id": 7, "message": "..."}``, recorded as a ``FrameworkError``. A line with
+  an earlier request's id is skipped; a line with no id (or another) answers nothing:
+  it is kept as the agent's text (a ``DecisionError``) and the program restarted.
 
 Everything else is the adapter base's: live / record / replay / ``prior=``, the
 transcript keyed by the payload's digest, validation, budgets. A replay never
@@ -18,11 +21,13 @@ starts the program, so a recording replays where the agent cannot run.
 Isolation: the child gets the payload and nothing else: an empty scratch
 working directory, an environment of PATH, a UTF-8 locale and what ``env=``
 passes, plus the variables ``forward=`` names (API keys only when named), and a
-session of its own. A crash is a ``FrameworkError`` for that decision; the next
-decision starts the program again, up to ``max_restarts`` times. A hang ends at
-``timeout`` seconds: the program is killed and restarted at the next decision.
-Its stderr goes to ``stderr_path`` when given; the last lines are in every
-error message and in ``arm.stderr_tail``.
+session and process group of its own. A crash, or an answer cut off by the
+program's exit, is a ``FrameworkError`` for that decision naming the exit code;
+the next decision starts the program again, up to ``max_restarts`` times. A hang
+ends at ``timeout`` seconds: the program's whole process group is killed and it
+restarts at the next decision. Its stderr goes to ``stderr_path`` when given; the
+last lines (each cut to its last 4,000 bytes) are in every error message and in
+``arm.stderr_tail``.
 """
 
 from __future__ import annotations
@@ -33,10 +38,10 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
-from workbench._checks import is_whole
+from workbench._checks import count, is_whole, seconds
 from workbench.agents import DecisionRequest, RunInfo
 from workbench.errors import ConfigError, DecisionError, FrameworkError
-from workbench.integrations._child import Child, child_environment, resolve_command
+from workbench.integrations._child import Child, OutOfStep, child_environment, resolve_command
 from workbench.integrations._protocol import PROTOCOL, USAGE_KEYS
 from workbench.integrations.base import (
     AdapterOptions,
@@ -99,10 +104,8 @@ class ProcessAgentAdapter(BaseAdapter):
             raise ConfigError("process_agent needs a command; only a replay runs without one")
         self.argv = resolve_command(command) if command is not None else []
         self.answer_timeout = own_timeout(options)
-        self.start_timeout = _seconds("start_timeout", start_timeout)
-        if not is_whole(max_restarts) or max_restarts < 0:
-            raise ConfigError(f"max_restarts must be a whole number >= 0, got {max_restarts!r}")
-        self.max_restarts = max_restarts
+        self.start_timeout = seconds("start_timeout", start_timeout)
+        self.max_restarts = count("max_restarts", max_restarts)
         self._starts_before_run = 0
         super().__init__(**options)
         label = f"agent process {os.path.basename(self.argv[0]) if self.argv else '?'}"
@@ -124,12 +127,16 @@ class ProcessAgentAdapter(BaseAdapter):
 
     @property
     def stderr_tail(self) -> list[str]:
-        return list(self.child.stderr_tail)
+        return self.child.stderr_tail
 
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
         await self._running()
         message = {"type": "decide", "protocol": PROTOCOL, "payload": sent}
-        line = await self.child.ask(message, self.answer_timeout)
+        try:
+            line = await self.child.ask(message, self.answer_timeout)
+        except OutOfStep as exc:
+            self.note_answer(exc.text)  # the transcript keeps what the agent wrote
+            raise DecisionError(str(exc)) from None
         raw, usage = read_answer(line, self.child.label)
         self.note_usage(**usage)
         return raw
@@ -182,16 +189,9 @@ def _default_name(argv: list[str]) -> str:
 def own_timeout(options: AdapterOptions) -> float:
     """The adapter's ``timeout``, which it enforces itself (ending the program or the
     socket): the base gets none, so it never cuts in first."""
-    timeout = _seconds("timeout", options.get("timeout", DEFAULT_TIMEOUT))
+    timeout = seconds("timeout", options.get("timeout", DEFAULT_TIMEOUT))
     options["timeout"] = None
     return timeout
-
-
-def _seconds(what: str, value: Any) -> float:
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    if not (number and 0 < value < float("inf")):
-        raise ConfigError(f"{what} must be a positive number of seconds, got {value!r}")
-    return float(value)
 
 
 __all__ = ["ProcessAgentAdapter", "process_agent", "read_answer"]

@@ -1,4 +1,4 @@
-"""A FinRobot agent speaking workbench-agent/1: run with the Python of a FinRobot environment.
+"""A FinRobot agent speaking workbench-agent/2: run with the Python of a FinRobot environment.
 
 This file imports nothing from the workbench (FinRobot's environment does not
 have it): ``make finrobot`` builds that environment and runs this program as a
@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Any
 
-PROTOCOL = "workbench-agent/1"
+PROTOCOL = "workbench-agent/2"
 TASK = (
     "You manage a stock portfolio. Below is today's market as JSON. Answer with one JSON "
     'object only: {"actions": [{"symbol": "...", "side": "buy" or "sell", "quantity": '
@@ -130,6 +130,7 @@ def main() -> None:
                 answer = decide(agent, message["payload"], usage)
             except Exception as exc:  # the workbench records it as a FrameworkError
                 answer = {"type": "error", "message": f"{type(exc).__name__}: {exc}"}
+            answer["id"] = message["id"]  # the answer names the request it answers
         out.write(json.dumps(answer) + "\n")
         out.flush()
 

@@ -4,7 +4,7 @@
 autogen 0.2 and their real dependencies, numpy < 2) and ``.venv-llm`` (the
 local model server): it starts SmolLM2 on llama.cpp's OpenAI-compatible server
 (as ``make test-llm`` does), runs FinRobot in its own environment through
-``finrobot_bridge.py`` (workbench-agent/1 on stdio) beside a baseline, writes
+``finrobot_bridge.py`` (workbench-agent/2 on stdio) beside a baseline, writes
 ``recordings/finrobot-smollm2``, stops the server and replays the recording. The
 recording replays in ``make test`` with FinRobot absent, like every other.
 """
