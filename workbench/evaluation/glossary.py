@@ -248,6 +248,60 @@ COMPARISON: dict[str, tuple[str, str]] = {
         "A failed decision holds the book unchanged, so an arm that failed often can score "
         "like one that chose to wait: a non-zero count means its mean_diff measures failures.",
     ),
+    "pooled_days": (
+        "The arm's day returns pooled over every seed: the track record its pooled_sharpe, "
+        "psr and min_track_record_days read.",
+        "Days of one path are not independent draws of skill; more seeds beat more days.",
+    ),
+    "seeds_needed": (
+        "Seeds the paired t-test needs to detect the observed mean_diff, taking the observed "
+        "spread of the per-seed differences as true, with 80 % power at (1 - confidence) / "
+        "arms, Holm's strictest step (noncentral t). Compare with seeds: how far a "
+        "'not significant' is from significance. Infinite when mean_diff is 0.",
+        "Takes the observed difference as the true one: a lucky large difference asks for "
+        "too few seeds. Null with one seed or no spread.",
+    ),
+    "min_track_record_days": (
+        "Minimum track-record length (Bailey & López de Prado 2012): the pooled day returns "
+        "after which the arm's PSR(0) would reach the confidence level, given its Sharpe, "
+        "skewness and kurtosis; 1 + (1 - g3 SR + (g4 - 1)/4 SR^2) (z / SR)^2, SR per day. "
+        "Compare with pooled_days. Infinite when the Sharpe ratio is 0 or below.",
+        "Assumes the observed Sharpe is the true one, and counts no trials: read dsr too.",
+    ),
+    "spa_p": (
+        "Hansen's (2005) test of superior predictive ability, consistent p-value, from "
+        "arch.bootstrap: H0 'no arm's mean paired day excess return over the benchmark is "
+        "positive', by a stationary bootstrap of whole paired days over every seed. One "
+        "value for the family, shown on every row.",
+        "A small spa_p says some arm beats the benchmark, not which: read stepm_superior. "
+        "arch does not studentize, so the most volatile arm weighs most.",
+    ),
+    "reality_check_p": (
+        "White's (2000) Reality Check p-value for the same H0 as spa_p: every arm's "
+        "bootstrap recentred at its own mean (arch's upper SPA p-value). One value for the "
+        "family.",
+        "Conservative when poor arms are in the family: adding bad arms raises it; spa_p "
+        "recentres them less.",
+    ),
+    "stepm_superior": (
+        "True when Romano & Wolf's (2005) StepM (arch.bootstrap) finds the arm's mean paired "
+        "day excess return over the benchmark positive, the family-wise error rate held at "
+        "1 - confidence over the arms, on the same bootstrap as spa_p.",
+        "Day returns over seeds, not the per-seed metric: it can disagree with p_holm, which "
+        "tests the metric's per-seed differences.",
+    ),
+    "mcs_p": (
+        "The arm's p-value in Hansen, Lunde & Nason's (2011) model confidence set over every "
+        "arm, benchmark included (arch.bootstrap, range statistic, losses = minus day "
+        "returns): the largest level at which the arm is still in the set of the best.",
+        "A high mcs_p is not evidence that the arm is good: with little data every arm "
+        "stays in the set.",
+    ),
+    "in_mcs": (
+        "True when the arm is in the model confidence set at level 1 - confidence (mcs_p "
+        "above it): it cannot be told from the best arm.",
+        "Read with the set's size: a set holding every arm says the data cannot rank them.",
+    ),
 }
 
 # columns of results.attribution (workbench.evaluation.attribution); pnl is the scorecard's
