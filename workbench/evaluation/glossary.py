@@ -302,6 +302,45 @@ COMPARISON: dict[str, tuple[str, str]] = {
         "above it): it cannot be told from the best arm.",
         "Read with the set's size: a set holding every arm says the data cannot rank them.",
     ),
+    "pbo": (
+        "Probability of backtest overfitting by combinatorially symmetric cross-validation "
+        "(Bailey, Borwein, López de Prado & Zhu 2017): the trials' day returns split in time "
+        "into S blocks; over every choice of half the blocks as the training set, the share "
+        "in which the trial with the best training Sharpe ratio ranks at or below the median "
+        "on the other half (logit <= 0). About 0.5 for trials that are all noise.",
+        "Only the trials recorded on the same paths are counted; a selection made elsewhere "
+        "is invisible. Near 0 means the in-sample ranking carried over, not that the winner "
+        "is good: read probability_of_loss.",
+    ),
+    "pbo_logit": (
+        "Per split, ln(w / (1 - w)), w the test-set rank of the in-sample best trial over "
+        "(trials + 1); shown as quantiles q10..q90. Above 0: the chosen trial beat the "
+        "median out of sample.",
+        "Splits share blocks, so the logits are not independent draws.",
+    ),
+    "degradation_slope": (
+        "Slope of the least-squares line of the chosen trial's test-set Sharpe ratio on its "
+        "training-set Sharpe ratio over the CSCV splits (per day, not annualised): the "
+        "performance degradation. Below 0: the better a trial looked in sample, the worse "
+        "it did out of sample.",
+        "Halves of one sample are complementary, so even pure noise gives a negative slope.",
+    ),
+    "probability_of_loss": (
+        "Share of CSCV splits in which the trial chosen in sample has a negative Sharpe "
+        "ratio out of sample.",
+        "A loss against zero, not against the benchmark.",
+    ),
+    "seeds_not_spent": (
+        "With stop='settled': the seeds asked for that were not run because every arm's "
+        "confidence sequence (Lai's t-mixture, alpha split over the arms) had settled: it "
+        "excluded zero or lay within the margin.",
+        "A seed not run is a path not seen: the answer is settled at alpha, not certain.",
+    ),
+    "model_calls_not_spent": (
+        "With stop='settled': model calls the seeds not run would have made, at the mean "
+        "calls per seed of the seeds that ran.",
+        "An estimate: a live model's calls per seed vary with what it decides.",
+    ),
 }
 
 # columns of results.attribution (workbench.evaluation.attribution); pnl is the scorecard's

@@ -2,7 +2,11 @@
 
 Each seed is an ordinary evaluation run in the store (made, or reused when the
 same request was run before); the comparison run records which ones it read,
-the per-seed table and the paired comparison (``workbench.evaluation.compare``).
+the per-seed table and the paired comparison (``workbench.evaluation.compare``),
+with the data-snooping tests over its arms (``snooping``) and the probability of
+backtest overfitting over the trial store (``overfitting``): every configuration
+(an arm with its money settings) any evaluation in the store ran on this
+comparison's market and seeds is one trial of the CSCV matrix.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Unpack
+
+import pandas as pd
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
@@ -105,6 +111,68 @@ def _compare(
             "comparison_json": "comparison.json",
             "per_seed_csv": "per_seed.csv",
         },
+        "snooping": comparison.attrs["snooping"],
+        "overfitting": store_overfitting(runs, request["seeds"], market),
+    }
+
+
+def store_overfitting(runs: RunStore, seeds: list[int], market: MarketRequest) -> dict[str, Any]:
+    """PBO (CSCV) over every configuration the store ran on these seeds and market; a
+    ``skipped`` reason instead when there are too few trials or days."""
+    from workbench.evaluation.overfitting import DEFAULT_BLOCKS, pbo
+
+    returns = trial_returns(runs, seeds, market)
+    blocks = min(DEFAULT_BLOCKS, len(returns) // 4 * 2)  # two days a block at least
+    if returns.shape[1] < 2 or blocks < 2:
+        return {
+            "skipped": f"{returns.shape[1]} trials over {len(returns)} paired days: PBO needs "
+            "at least two configurations on the same seeds and four days"
+        }
+    return pbo(returns, blocks=blocks).summary()
+
+
+def trial_returns(runs: RunStore, seeds: list[int], market: MarketRequest) -> pd.DataFrame:
+    """The trials x time matrix: day returns (rows: seed, day) of every configuration that
+    an evaluation in the store ran on each of ``seeds`` with this market. A configuration is
+    an arm with its capital, leverage cap and fee; the first run (by id) that ran it wins."""
+    from workbench.evaluation.paired import run_day_returns
+
+    found: dict[tuple[Any, ...], dict[int, Any]] = {}
+    wanted = asdict(market)
+    for run_id in sorted(runs.run_ids()):
+        manifest = runs.manifest(run_id)
+        request = manifest["request"]
+        if manifest["kind"] != "evaluation" or request.get("seed") not in seeds:
+            continue
+        if any(request.get(key) != value for key, value in wanted.items()):
+            continue
+        run = _equity_run(runs, run_id, manifest)
+        money = tuple(request.get(k) for k in ("capital", "leverage_cap", "fee_bps"))
+        for arm, returns in run_day_returns(run, request["arms"], request["seed"]).items():
+            found.setdefault((arm, *money), {}).setdefault(request["seed"], returns)
+    complete = {key: per for key, per in found.items() if len(per) == len(seeds)}
+    labels = _labels(list(complete))
+    columns = {
+        labels[key]: pd.concat([pd.Series(per[seed]) for seed in sorted(seeds)], ignore_index=True)
+        for key, per in complete.items()
+    }
+    return pd.DataFrame(columns)
+
+
+def _equity_run(runs: RunStore, run_id: str, manifest: Mapping[str, Any]) -> dict[str, Any]:
+    equity = pd.read_parquet(runs.artefact(run_id, manifest["outcome"]["artefacts"]["equity"]))
+    curves = {arm: equity[arm].to_numpy(dtype=float) for arm in equity.columns}
+    return {"equity": curves, "meta": manifest["outcome"]["meta"]}
+
+
+def _labels(keys: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], str]:
+    """An arm's name, or with its money settings when the store ran it with several."""
+    arms = [key[0] for key in keys]
+    return {
+        key: key[0]
+        if arms.count(key[0]) == 1
+        else f"{key[0]} (capital={key[1]}, leverage_cap={key[2]}, fee_bps={key[3]})"
+        for key in keys
     }
 
 
