@@ -11,7 +11,7 @@ import pytest
 
 from workbench import services
 from workbench.errors import ConfigError
-from workbench.evaluation.overfitting import pbo
+from workbench.evaluation.overfitting import blocks_for, pbo
 from workbench.services.compare import trial_returns
 from workbench.services.evaluation import MarketRequest
 
@@ -108,7 +108,7 @@ def test_the_trial_store_gives_every_configuration_on_the_same_paths(tmp_path: P
     matrix = trial_returns(services.RunStore.open(tmp_path), [1, 2], MarketRequest(**SMALL))
     assert sorted(matrix.columns) == ["buy_and_hold", "cash", "equal_weight", "momentum", "random"]
     assert len(matrix) == 2 * 12  # twelve day returns a seed at six steps a day
-    expected = pbo(matrix, blocks=12).summary()
+    expected = pbo(matrix, blocks=12).summary()  # 24 days: twelve blocks drop none
     assert answer["overfitting"] == expected and expected["trials"] == 5
     assert answer["snooping"]["paired_days"] == 24
     assert answer["snooping"]["model_confidence_set"]  # never empty: the best arm stays
@@ -116,3 +116,9 @@ def test_the_trial_store_gives_every_configuration_on_the_same_paths(tmp_path: P
         tmp_path / "other", ["cash", "momentum"], "cash", [1], names=4, days=1
     )
     assert "skipped" in lone["overfitting"] and lone["snooping"] is None
+
+
+def test_the_block_count_drops_the_fewest_days() -> None:
+    assert blocks_for(1000) == 10  # 16 would drop 8 days, 10 drops none
+    assert blocks_for(60) == 12 and blocks_for(24) == 12 and blocks_for(3200) == 16
+    assert blocks_for(5) == 2 and blocks_for(3) == 0

@@ -127,6 +127,15 @@ def pbo(returns: pd.DataFrame, *, blocks: int = DEFAULT_BLOCKS) -> Overfitting:
     )
 
 
+def blocks_for(periods: int, most: int = DEFAULT_BLOCKS) -> int:
+    """The even block count up to ``most`` that drops the fewest periods (the largest such
+    count on ties), with two periods a block at least; 0 when there are fewer than four."""
+    counts = [s for s in range(2, most + 1, 2) if periods // s >= 2]
+    if not counts:
+        return 0
+    return max(counts, key=lambda s: ((periods // s) * s, s))
+
+
 def _sharpe(total: np.ndarray, squares: np.ndarray, n: int) -> np.ndarray:
     """Mean over sample standard deviation (ddof=1) from sums; 0 where there is no spread."""
     mean = total / n
@@ -161,4 +170,4 @@ def _plain(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-__all__ = ["DEFAULT_BLOCKS", "Overfitting", "pbo"]
+__all__ = ["DEFAULT_BLOCKS", "Overfitting", "blocks_for", "pbo"]

@@ -119,11 +119,11 @@ def _compare(
 def store_overfitting(runs: RunStore, seeds: list[int], market: MarketRequest) -> dict[str, Any]:
     """PBO (CSCV) over every configuration the store ran on these seeds and market; a
     ``skipped`` reason instead when there are too few trials or days."""
-    from workbench.evaluation.overfitting import DEFAULT_BLOCKS, pbo
+    from workbench.evaluation.overfitting import blocks_for, pbo
 
     returns = trial_returns(runs, seeds, market)
-    blocks = min(DEFAULT_BLOCKS, len(returns) // 4 * 2)  # two days a block at least
-    if returns.shape[1] < 2 or blocks < 2:
+    blocks = blocks_for(len(returns))
+    if returns.shape[1] < 2 or not blocks:
         return {
             "skipped": f"{returns.shape[1]} trials over {len(returns)} paired days: PBO needs "
             "at least two configurations on the same seeds and four days"
