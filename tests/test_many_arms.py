@@ -15,7 +15,7 @@ pytest.importorskip("arch")
 from arch.bootstrap import MCS, SPA, RealityCheck, StepM
 
 from workbench.errors import ConfigError, MissingDependency
-from workbench.evaluation.compare import paired_comparison, run_seeds
+from workbench.evaluation.compare import paired_comparison, per_seed, run_seeds
 from workbench.evaluation.many_arms import snooping_tests
 from workbench.evaluation.paired import day_returns
 
@@ -96,6 +96,10 @@ def test_too_few_days_leave_the_columns_null_unless_asked_for() -> None:
         run_seeds(["cash", "momentum"], [1, 2], universe=5, days=6), "cash", snooping=False
     )
     assert off.attrs["snooping"] is None and math.isnan(off.loc["momentum", "mcs_p"])
+    with pytest.raises(ConfigError, match="snooping=True needs the runs"):
+        paired_comparison(per_seed(runs), "buy_and_hold", snooping=True)
+    with pytest.raises(ConfigError, match="snooping must be True, False or None"):
+        paired_comparison(runs, "buy_and_hold", snooping="yes")  # type: ignore[arg-type]
 
 
 def test_bad_input_is_refused_with_the_fix() -> None:

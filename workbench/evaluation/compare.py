@@ -42,8 +42,9 @@ import pandas as pd
 from workbench._checks import is_whole
 from workbench.engine.market import TRADING_DAYS
 from workbench.errors import ConfigError
-from workbench.evaluation import deflated, many_arms, metrics, power
+from workbench.evaluation import deflated, many_arms, metrics
 from workbench.evaluation.paired import Run, card_and_meta, day_returns, equity_and_meta, per_seed
+from workbench.evaluation.power import min_track_record, seeds_needed
 from workbench.evaluation.results import Results
 from workbench.evaluation.sequential import Settled, Stopper
 
@@ -105,6 +106,7 @@ def paired_comparison(
     """
     table = runs if isinstance(runs, pd.DataFrame) else per_seed(runs, metric)
     _check(table, benchmark, confidence, method, resamples)
+    _check_snooping(snooping, isinstance(runs, pd.DataFrame))
     trials = _trials(trials, len(table.columns))
     alpha = 1.0 - confidence
     others = [arm for arm in table.columns if arm != benchmark]
@@ -142,7 +144,7 @@ def track_records(returns: Mapping[str, np.ndarray], confidence: float) -> pd.Da
     rows = {}
     for arm, r in returns.items():
         sharpe, n, skew, kurt = deflated.sharpe_moments(r)
-        needed = power.min_track_record(sharpe, skew, kurt, confidence=confidence)
+        needed = min_track_record(sharpe, skew, kurt, confidence=confidence)
         rows[arm] = {"pooled_days": n, "min_track_record_days": needed}
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -156,8 +158,20 @@ def _seeds_needed(
     for arm in others:
         diff = (table[arm] - table[benchmark]).to_numpy(dtype=float)
         spread = float(diff.std(ddof=1)) if diff.size > 1 else math.nan
-        needed.append(power.seeds_needed(float(diff.mean()), spread, alpha=per_arm, power=level))
+        needed.append(seeds_needed(float(diff.mean()), spread, alpha=per_arm, power=level))
     return needed
+
+
+def _check_snooping(snooping: Any, given_a_table: bool) -> None:
+    if snooping is not None and not isinstance(snooping, bool):
+        raise ConfigError(
+            f"snooping must be True, False or None (when arch is installed), got {snooping!r}"
+        )
+    if snooping and given_a_table:
+        raise ConfigError(
+            "snooping=True needs the runs (Results), not a per-seed table: the tests read "
+            "every arm's day returns"
+        )
 
 
 def _snooping(
