@@ -137,3 +137,19 @@ def test_without_arch_the_error_names_the_install_line(monkeypatch: pytest.Monke
     with pytest.warns(UserWarning, match=r"workbench\[stats\]"):
         table = paired_comparison(runs, "cash")
     assert math.isnan(table.loc["momentum", "spa_p"]) and table.attrs["snooping"] is None
+
+
+def test_arms_with_identical_days_are_one_kind_and_nothing_to_find_is_p_one() -> None:
+    # An arm that holds (or fails every decision and so holds) earns exactly what cash earns:
+    # the MCS cannot divide by the zero spread of their difference, so it reads one of them
+    # and both get its p-value; with every arm equal to the benchmark, the SPA's p is 1.
+    returns = noisy_family(5, days=120)
+    returns["copy"] = returns["noise0"]
+    tests = snooping_tests(returns, "benchmark", reps=300, seed=2)
+    assert tests.mcs_pvalues["copy"] == tests.mcs_pvalues["noise0"]
+    distinct = snooping_tests(returns.drop(columns="copy"), "benchmark", reps=300, seed=2)
+    assert {k: v for k, v in tests.mcs_pvalues.items() if k != "copy"} == distinct.mcs_pvalues
+    flat = pd.DataFrame({"cash": np.zeros(30), "idle": np.zeros(30)})
+    nothing = snooping_tests(flat, "cash", reps=200)
+    assert nothing.spa_p == nothing.reality_check_p == 1.0 and nothing.superior == ()
+    assert nothing.mcs_pvalues == {"cash": 1.0, "idle": 1.0}

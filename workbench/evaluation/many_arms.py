@@ -110,31 +110,17 @@ def snooping_tests(
     block_size: int | None = None,
     seed: int = 0,
 ) -> SnoopingTests:
-    """SPA, Reality Check, StepM and MCS on ``returns`` (``paired.day_returns``'s matrix)."""
+    """SPA, Reality Check, StepM and MCS on ``returns`` (``paired.day_returns``'s matrix).
+
+    Arms with identical day returns cannot be told apart: the MCS reads one of each kind
+    (its range statistic divides by the spread of their difference, which is zero) and
+    gives the others the same p-value. When every arm equals the benchmark on every day
+    there is nothing to find: the SPA p-values are 1 and no arm is superior."""
     bootstrap = _require_arch()
     _check(returns, benchmark, size, reps)
-    others = [arm for arm in returns.columns if arm != benchmark]
-    losses = -returns.to_numpy(dtype=float)
-    bench = losses[:, list(returns.columns).index(benchmark)]
-    models = pd.DataFrame(-returns[others].to_numpy(dtype=float), columns=others)
     block = _block_size(block_size, returns)
     options = {"block_size": block, "reps": reps, "bootstrap": "stationary", "seed": seed}
-    spa = bootstrap.SPA(bench, models, **options)
-    spa.compute()
-    pvalues = {k: float(v) for k, v in spa.pvalues.items()}
-    stepm = bootstrap.StepM(bench, models, size=size, **options)
-    stepm.spa = spa  # the same bootstrap draws: StepM reuses them instead of drawing again
-    stepm.compute()
-    mcs = bootstrap.MCS(
-        pd.DataFrame(losses, columns=list(returns.columns)),
-        size,
-        reps=reps,
-        block_size=block,
-        bootstrap="stationary",
-        seed=seed,
-    )
-    mcs.compute()
-    mcs_p = mcs.pvalues["Pvalue"]
+    spa, superior = _spa_and_stepm(bootstrap, returns, benchmark, size, options)
     return SnoopingTests(
         benchmark=benchmark,
         observations=len(returns),
@@ -142,10 +128,44 @@ def snooping_tests(
         reps=reps,
         size=size,
         seed=seed,
-        spa=pvalues,
-        superior=tuple(str(arm) for arm in stepm.superior_models),
-        mcs_pvalues={str(arm): float(mcs_p[arm]) for arm in returns.columns},
+        spa=spa,
+        superior=superior,
+        mcs_pvalues=_mcs(bootstrap, returns, size, options),
     )
+
+
+def _spa_and_stepm(
+    bootstrap: Any, returns: pd.DataFrame, benchmark: str, size: float, options: dict[str, Any]
+) -> tuple[dict[str, float], tuple[str, ...]]:
+    others = [arm for arm in returns.columns if arm != benchmark]
+    bench = -returns[benchmark].to_numpy(dtype=float)
+    models = pd.DataFrame(-returns[others].to_numpy(dtype=float), columns=others)
+    if not np.any(models.to_numpy() != bench[:, None]):
+        return dict.fromkeys(("lower", "consistent", "upper"), 1.0), ()
+    spa = bootstrap.SPA(bench, models, **options)
+    spa.compute()
+    pvalues = {str(k): float(v) for k, v in spa.pvalues.items()}
+    stepm = bootstrap.StepM(bench, models, size=size, **options)
+    stepm.spa = spa  # the same bootstrap draws: StepM reuses them instead of drawing again
+    stepm.compute()
+    return pvalues, tuple(str(arm) for arm in stepm.superior_models)
+
+
+def _mcs(
+    bootstrap: Any, returns: pd.DataFrame, size: float, options: dict[str, Any]
+) -> dict[str, float]:
+    kinds: dict[bytes, str] = {}
+    kind_of = {
+        str(arm): kinds.setdefault(returns[arm].to_numpy(dtype=float).tobytes(), str(arm))
+        for arm in returns.columns
+    }
+    distinct = list(kinds.values())
+    if len(distinct) < 2:
+        return dict.fromkeys(kind_of, 1.0)
+    mcs = bootstrap.MCS(-returns[distinct], size, method="R", **options)
+    mcs.compute()
+    pvalues = mcs.pvalues["Pvalue"]
+    return {arm: float(pvalues[kind]) for arm, kind in kind_of.items()}
 
 
 def arch_installed() -> bool:
