@@ -255,8 +255,9 @@ COMPARISON: dict[str, tuple[str, str]] = {
     ),
     "seeds_needed": (
         "Seeds the paired t-test needs to detect the observed mean_diff, taking the observed "
-        "spread of the per-seed differences as true, with 80 % power at (1 - confidence) / "
-        "arms, Holm's strictest step (noncentral t). Compare with seeds: how far a "
+        "spread of the per-seed differences as true, with the power asked for (80 % unless "
+        "power= says otherwise) at (1 - confidence) / arms, Holm's strictest step "
+        "(noncentral t). Compare with seeds: how far a "
         "'not significant' is from significance. Infinite when mean_diff is 0.",
         "Takes the observed difference as the true one: a lucky large difference asks for "
         "too few seeds. Null with one seed or no spread.",
