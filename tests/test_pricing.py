@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import ConfigError
-from workbench.evaluation.pricing import Price, PriceTable, transcript_cost, transcript_costs
+from workbench.evaluation.pricing import (
+    CostMeter,
+    Price,
+    PriceTable,
+    transcript_cost,
+    transcript_costs,
+)
 
 RECORDING = Path(__file__).resolve().parents[1] / "recordings" / "callable-smollm2"
 TABLE = {"smollm2-135m-instruct": {"input": 0.5, "output": 2.0, "cached_input": 0.25}}
@@ -68,3 +74,18 @@ def test_a_yaml_price_table_loads_and_a_broken_one_is_refused(tmp_path: Path) ->
         PriceTable.load(bad)
     with pytest.raises(ConfigError, match="cannot read the price table"):
         PriceTable.load(tmp_path / "missing.yaml")
+
+
+def test_a_dollar_budget_is_reached_by_the_calls_charged_to_it() -> None:
+    table = PriceTable.from_mapping(TABLE)
+    meter = CostMeter(table, "smollm2-135m-instruct", max_cost_usd=0.001)
+    call = {"input_tokens": 1000, "output_tokens": 100}  # (1000 * 0.5 + 100 * 2) / 1e6
+    spent = [meter.charge(call) for _ in range(2)]
+    assert spent == [pytest.approx(7e-4)] * 2 and meter.exhausted  # the third call is past it
+    fresh = CostMeter(table, "smollm2-135m-instruct", max_cost_usd=0.001)
+    fresh.charge(call)
+    assert not fresh.exhausted
+    with pytest.raises(ConfigError, match="needs a price for the model 'gpt-9'"):
+        CostMeter(table, "gpt-9", max_cost_usd=1.0)
+    with pytest.raises(ConfigError, match="max_cost_usd must be a finite number >= 0"):
+        CostMeter(table, "smollm2-135m-instruct", max_cost_usd=-1.0)

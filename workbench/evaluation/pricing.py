@@ -17,7 +17,8 @@ refused. The cost of one call, with input tokens counted as providers count them
 
 A transcript holds each exchange's usage and the arm's model, so
 ``transcript_cost`` prices a recording without running it: a replay reports the
-recorded cost and spends nothing.
+recorded cost and spends nothing. ``CostMeter`` is the dollar budget of one arm:
+the call made once the spend has reached ``max_cost_usd`` is the one past it.
 """
 
 from __future__ import annotations
@@ -103,6 +104,35 @@ class PriceTable:
         )
 
 
+class CostMeter:
+    """An arm's dollar budget (``max_cost_usd``): ``charge`` each call's usage after it is
+    made; once ``exhausted``, the next call is the one past the budget and is not made.
+    A budget needs a price for the model: without one it could never be enforced."""
+
+    def __init__(self, prices: PriceTable, model: str | None, max_cost_usd: float) -> None:
+        if isinstance(max_cost_usd, bool) or not isinstance(max_cost_usd, int | float):
+            raise ConfigError(f"max_cost_usd must be a number of US dollars, got {max_cost_usd!r}")
+        if not math.isfinite(max_cost_usd) or max_cost_usd < 0:
+            raise ConfigError(f"max_cost_usd must be a finite number >= 0, got {max_cost_usd!r}")
+        if prices.price(model) is None:
+            raise ConfigError(
+                f"max_cost_usd needs a price for the model {model!r}, and the price table has "
+                f"none (it prices {sorted(prices.prices) or 'no model'}); add one"
+            )
+        self.prices, self.model, self.max_cost_usd = prices, model, float(max_cost_usd)
+        self.spent_usd = 0.0
+
+    def charge(self, usage: Mapping[str, Any]) -> float:
+        """Add one call's cost; returns it."""
+        cost = self.prices.cost(self.model, usage) or 0.0
+        self.spent_usd += cost
+        return cost
+
+    @property
+    def exhausted(self) -> bool:
+        return self.spent_usd >= self.max_cost_usd
+
+
 def transcript_cost(path: str | Path, prices: PriceTable) -> dict[str, Any]:
     """One arm's recorded usage and its cost: model, calls, tokens and ``cost_usd`` (None
     when its model has no price in the table)."""
@@ -162,6 +192,7 @@ def _count(usage: Mapping[str, Any], key: str) -> int:
 __all__ = [
     "COST_COLUMNS",
     "PRICE_FIELDS",
+    "CostMeter",
     "Price",
     "PriceTable",
     "transcript_cost",
