@@ -11,7 +11,13 @@ from scipy import stats
 
 from workbench.errors import ConfigError
 from workbench.evaluation.compare import compare
-from workbench.evaluation.sequential import Stopper, critical_t2, interval, tuned_prior
+from workbench.evaluation.sequential import (
+    Stopper,
+    critical_t2,
+    interval,
+    run_until_settled,
+    tuned_prior,
+)
 from workbench.integrations import callable_agent
 
 PLANNED, REPS = 40, 4000
@@ -124,6 +130,26 @@ def test_bad_stopping_input_is_refused_with_the_fix() -> None:
         Stopper(["a"], 10, 1.5, None)
     with pytest.raises(ConfigError, match="benchmark arm 'nope'"):
         compare(["cash", "momentum"], "nope", [1, 2, 3], stop="settled", universe=3, days=2)
+
+
+def test_nothing_runs_before_the_request_is_checked() -> None:
+    asked: list[int] = []
+
+    def count(payload: object) -> dict:
+        asked.append(1)
+        return {"actions": [], "rationale": "wait"}
+
+    arm = callable_agent(count, name="counted")
+    for bad, message in [
+        ({"alpha": 0.0}, "alpha must be a number between 0 and 1"),
+        ({"margin": 0.0}, "margin must be a positive number"),
+        ({"metric": "alpha_pct"}, "unknown metric 'alpha_pct'"),
+    ]:
+        with pytest.raises(ConfigError, match=message):
+            compare(["cash", arm], "cash", [1, 2, 3], stop="settled", universe=3, days=2, **bad)
+    with pytest.raises(ConfigError, match="needs more than 2 seeds"):
+        run_until_settled(lambda seed: pytest.fail("ran a seed"), [1, 2], "cash")
+    assert asked == []
 
 
 def test_the_stopper_looks_exactly_as_the_simulation_does() -> None:

@@ -46,7 +46,7 @@ from workbench.evaluation import deflated, many_arms, metrics
 from workbench.evaluation.paired import Run, card_and_meta, day_returns, equity_and_meta, per_seed
 from workbench.evaluation.power import min_track_record, seeds_needed
 from workbench.evaluation.results import Results
-from workbench.evaluation.sequential import Settled, Stopper
+from workbench.evaluation.sequential import Settled, run_until_settled
 
 Method = Literal["t", "bootstrap"]
 COMPARISON_COLUMNS = (
@@ -379,16 +379,18 @@ def compare(
     the run stops once every arm's confidence sequence on its paired mean difference in
     ``metric`` excludes zero or lies within (-margin, margin); ``stopping`` says how many
     seeds and model calls were not spent. ``options`` go to ``evaluate``."""
-    if stop not in (None, "settled"):
-        raise ConfigError(f"stop must be None or 'settled', got {stop!r}")
-    if not seeds:
-        raise ConfigError("compare needs at least one seed, e.g. seeds=[1, 2, 3]")
+    _check_compare(stop, seeds, alpha, metric, method)
     if stop is None:
         runs = run_seeds(agents, seeds, **options)
         stopping = None
     else:
-        runs, stopping = _run_until_settled(
-            agents, benchmark, seeds, alpha, margin, metric, options
+        from workbench.evaluation.runner import evaluate
+
+        def run_seed(seed: int) -> Results:
+            return evaluate(agents, seed=int(seed), **options)
+
+        runs, stopping = run_until_settled(
+            run_seed, seeds, benchmark, alpha=alpha, margin=margin, metric=metric
         )
     table = paired_comparison(
         runs, benchmark, metric=metric, confidence=1.0 - alpha, method=method, trials=trials
@@ -396,41 +398,20 @@ def compare(
     return Comparison(table=table, runs=runs, stopping=stopping)
 
 
-def _run_until_settled(
-    agents: Any,
-    benchmark: str,
-    seeds: Sequence[int],
-    alpha: float,
-    margin: float | None,
-    metric: str,
-    options: Mapping[str, Any],
-) -> tuple[list[Results], Settled]:
-    from workbench.evaluation.runner import evaluate
+def _check_compare(stop: Any, seeds: Sequence[int], alpha: Any, metric: str, method: str) -> None:
+    """What compare can check before a seed runs (a live seed costs model calls)."""
+    from workbench.evaluation.results import SCORECARD_COLUMNS
 
-    runs: list[Results] = []
-    stopper: Stopper | None = None
-    for seed in seeds:
-        runs.append(evaluate(agents, seed=int(seed), **options))
-        table = per_seed(runs, metric)
-        if stopper is None:
-            _check(table, benchmark, 1.0 - alpha, "t", 100)
-            others = [arm for arm in table.columns if arm != benchmark]
-            stopper = Stopper(others, len(seeds), alpha, margin)
-        diffs = {arm: (table[arm] - table[benchmark]).to_numpy() for arm in stopper.arms}
-        if stopper.update(diffs):
-            break
-    assert stopper is not None  # seeds is not empty
-    calls = int(sum(run.scorecard["model_calls"].sum() for run in runs))
-    settled = Settled(
-        alpha=alpha,
-        margin=margin,
-        seeds_planned=len(seeds),
-        seeds_used=len(runs),
-        model_calls_used=calls,
-        verdicts=dict(stopper.verdicts),
-        intervals=dict(stopper.intervals),
-    )
-    return runs, settled
+    if stop not in (None, "settled"):
+        raise ConfigError(f"stop must be None or 'settled', got {stop!r}")
+    if not seeds:
+        raise ConfigError("compare needs at least one seed, e.g. seeds=[1, 2, 3]")
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < 1.0:
+        raise ConfigError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+    if metric not in SCORECARD_COLUMNS or metric == "last_error":
+        raise ConfigError(f"unknown metric {metric!r}; scorecard columns are {SCORECARD_COLUMNS}")
+    if method not in ("t", "bootstrap"):
+        raise ConfigError(f"method must be 't' or 'bootstrap', got {method!r}")
 
 
 __all__ = [

@@ -35,7 +35,7 @@ settled when its sequence excludes zero ("differs") or lies inside
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -43,6 +43,8 @@ import numpy as np
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
+from workbench.evaluation.paired import per_seed
+from workbench.evaluation.results import Results
 
 MIN_SEEDS = 2
 Verdict = Literal["differs", "within_margin", "open"]
@@ -161,6 +163,50 @@ class Stopper:
         return all(v != "open" for v in self.verdicts.values())
 
 
+def run_until_settled(
+    run_seed: Callable[[int], Results],
+    seeds: Sequence[int],
+    benchmark: str,
+    *,
+    alpha: float = 0.05,
+    margin: float | None = None,
+    metric: str = "return_pct",
+) -> tuple[list[Results], Settled]:
+    """``run_seed(seed)`` for the seeds in order until every arm's sequence on its paired
+    mean difference in ``metric`` from ``benchmark`` is settled (or the seeds run out).
+    Everything is checked before the first seed runs."""
+    check_stopping(alpha, margin, len(seeds))
+    runs: list[Results] = []
+    stopper: Stopper | None = None
+    for seed in seeds:
+        runs.append(run_seed(seed))
+        table = per_seed(runs, metric)
+        if stopper is None:
+            if benchmark not in table.columns:
+                raise ConfigError(
+                    f"benchmark arm {benchmark!r} is not in the runs; arms are "
+                    f"{list(table.columns)}"
+                )
+            stopper = Stopper(
+                [a for a in table.columns if a != benchmark], len(seeds), alpha, margin
+            )
+        if stopper.update(
+            {arm: (table[arm] - table[benchmark]).to_numpy() for arm in stopper.arms}
+        ):
+            break
+    calls = int(sum(run.scorecard["model_calls"].sum() for run in runs))
+    verdicts = dict(stopper.verdicts) if stopper else {}
+    return runs, Settled(
+        alpha=alpha,
+        margin=margin,
+        seeds_planned=len(seeds),
+        seeds_used=len(runs),
+        model_calls_used=calls,
+        verdicts=verdicts,
+        intervals=dict(stopper.intervals) if stopper else {},
+    )
+
+
 def check_stopping(alpha: float, margin: float | None, planned: int) -> None:
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < 1.0:
         raise ConfigError(f"alpha must be a number between 0 and 1, got {alpha!r}")
@@ -186,6 +232,7 @@ __all__ = [
     "Stopper",
     "critical_t2",
     "interval",
+    "run_until_settled",
     "tuned_prior",
     "verdict",
 ]
