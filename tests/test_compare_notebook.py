@@ -17,14 +17,15 @@ SMALL = {"names: int = 20": "names: int = 6", "days: int = 10": "days: int = 5",
          'seeds: str = "1,2,3,4,5,6"': 'seeds: str = "1,2,3"'}  # fmt: skip
 
 
-def run_all(notebook: Path, cwd: Path) -> None:
-    """Execute every cell in order in a kernel started in ``cwd``, with smaller defaults."""
+def run_all(notebook: Path, cwd: Path, **changes: str) -> None:
+    """Execute every cell in order in a kernel started in ``cwd``, with smaller defaults
+    and ``changes`` (a parameter's default line -> its new line)."""
     import nbformat
     from nbclient import NotebookClient
 
     book = nbformat.read(notebook, as_version=4)
     (parameters,) = [c for c in book.cells if "parameters" in c.metadata.get("tags", [])]
-    for default, small in SMALL.items():
+    for default, small in {**SMALL, **changes}.items():
         assert default in parameters.source, default
         parameters.source = parameters.source.replace(default, small)
     client = NotebookClient(book, timeout=300, kernel_name="python3",
@@ -51,3 +52,32 @@ def test_run_all_on_a_fresh_checkout_makes_its_folder_and_shows_every_figure(
     overfitting = json.loads((out / "overfitting.json").read_text())
     assert overfitting["trials"] == 6 and 0.0 <= overfitting["pbo"] <= 1.0
     assert (out / "report.html").is_file() and (out / "selection_comparison.csv").is_file()
+
+
+@pytest.mark.slow
+def test_stop_when_settled_runs_fewer_seeds_and_says_what_it_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    changes = {
+        'arms: str = "baselines"': 'arms: str = "cash,buy_and_hold"',
+        'benchmark: str = "buy_and_hold"': 'benchmark: str = "cash"',
+        'seeds: str = "1,2,3,4,5,6"': 'seeds: str = "1,2,3,4,5,6,7,8,9,10,11,12"',
+        'metric: str = "return_pct"': 'metric: str = "turnover"',
+        'stop: str = "never"': 'stop: str = "settled"',
+    }
+    run_all(NOTEBOOK, tmp_path, **changes)
+    out = tmp_path / "out" / "notebooks" / "compare"
+    stopping = json.loads((out / "stopping.json").read_text())
+    assert stopping["settled"] and stopping["verdicts"] == {"buy_and_hold": "differs"}
+    assert stopping["seeds_used"] + stopping["seeds_not_spent"] == 12
+    assert stopping["seeds_not_spent"] > 0
+    table = pd.read_csv(out / "comparison.csv", index_col="arm")
+    assert table.loc["buy_and_hold", "seeds"] == stopping["seeds_used"]
+
+
+def test_papermill_reads_every_parameter_line() -> None:
+    import papermill
+
+    names = set(papermill.inspect_notebook(str(NOTEBOOK)))
+    assert {"stop", "margin", "metric", "confidence", "seeds", "out_dir"} <= names

@@ -125,7 +125,7 @@ class Settled:
     def summary(self) -> dict[str, Any]:
         return {
             "boundary": "Lai's t-mixture confidence sequence (Lai 1976), Bonferroni over arms",
-            "alpha": self.alpha,
+            "alpha": round(self.alpha, 12),
             "margin": self.margin,
             "settled": self.settled,
             "seeds_planned": self.seeds_planned,
