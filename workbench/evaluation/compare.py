@@ -31,7 +31,6 @@ MCP server all call it.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -43,8 +42,8 @@ from workbench._checks import is_whole
 from workbench.engine.market import TRADING_DAYS
 from workbench.errors import ConfigError
 from workbench.evaluation import deflated, many_arms, metrics
-from workbench.evaluation.paired import Run, card_and_meta, day_returns, equity_and_meta, per_seed
-from workbench.evaluation.power import min_track_record, seeds_needed
+from workbench.evaluation.paired import Run, card_and_meta, equity_and_meta, per_seed
+from workbench.evaluation.power import seeds_needed_per_arm, track_records
 from workbench.evaluation.results import Results
 from workbench.evaluation.sequential import Settled, run_until_settled
 
@@ -106,7 +105,7 @@ def paired_comparison(
     """
     table = runs if isinstance(runs, pd.DataFrame) else per_seed(runs, metric)
     _check(table, benchmark, confidence, method, resamples)
-    _check_snooping(snooping, isinstance(runs, pd.DataFrame))
+    many_arms.check_wanted(snooping, given_a_table=isinstance(runs, pd.DataFrame))
     trials = _trials(trials, len(table.columns))
     alpha = 1.0 - confidence
     others = [arm for arm in table.columns if arm != benchmark]
@@ -120,14 +119,14 @@ def paired_comparison(
     result.insert(1, "seeds", len(table))
     result["p_holm"] = holm(result["p_value"].to_numpy(dtype=float)) if len(result) else []
     result["significant"] = result["p_holm"] < alpha
-    result["seeds_needed"] = _seeds_needed(table, benchmark, others, alpha, power)
+    result["seeds_needed"] = seeds_needed_per_arm(table, benchmark, alpha, power)
     snooping_summary: dict[str, Any] | None = None
     if not isinstance(runs, pd.DataFrame):
         result["failed_decisions"] = _failed_decisions(runs).reindex(result.index)
         pooled = pooled_returns(runs, list(table.columns))
         deflation = deflate(pooled, trials).join(track_records(pooled, confidence))
         result = result.join(deflation.drop(index=benchmark))
-        tests = _snooping(
+        tests = many_arms.for_comparison(
             runs, list(table.columns), benchmark, alpha, snooping, snooping_reps, seed
         )
         if tests is not None:
@@ -137,65 +136,6 @@ def paired_comparison(
     result = result.reindex(columns=list(COMPARISON_COLUMNS))
     result.attrs["snooping"] = snooping_summary
     return result
-
-
-def track_records(returns: Mapping[str, np.ndarray], confidence: float) -> pd.DataFrame:
-    """pooled_days and min_track_record_days per arm, from its pooled day returns."""
-    rows = {}
-    for arm, r in returns.items():
-        sharpe, n, skew, kurt = deflated.sharpe_moments(r)
-        needed = min_track_record(sharpe, skew, kurt, confidence=confidence)
-        rows[arm] = {"pooled_days": n, "min_track_record_days": needed}
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def _seeds_needed(
-    table: pd.DataFrame, benchmark: str, others: list[str], alpha: float, level: float
-) -> list[float]:
-    """At alpha / arms: the strictest level Holm applies, so reaching it is significant."""
-    per_arm = alpha / max(1, len(others))
-    needed = []
-    for arm in others:
-        diff = (table[arm] - table[benchmark]).to_numpy(dtype=float)
-        spread = float(diff.std(ddof=1)) if diff.size > 1 else math.nan
-        needed.append(seeds_needed(float(diff.mean()), spread, alpha=per_arm, power=level))
-    return needed
-
-
-def _check_snooping(snooping: Any, given_a_table: bool) -> None:
-    if snooping is not None and not isinstance(snooping, bool):
-        raise ConfigError(
-            f"snooping must be True, False or None (when arch is installed), got {snooping!r}"
-        )
-    if snooping and given_a_table:
-        raise ConfigError(
-            "snooping=True needs the runs (Results), not a per-seed table: the tests read "
-            "every arm's day returns"
-        )
-
-
-def _snooping(
-    runs: Sequence[Run],
-    arms: list[str],
-    benchmark: str,
-    alpha: float,
-    wanted: bool | None,
-    reps: int,
-    seed: int,
-) -> many_arms.SnoopingTests | None:
-    if wanted is False:
-        return None
-    if wanted is None and not many_arms.arch_installed():
-        warnings.warn(
-            "the SPA, StepM and MCS columns are null: they need arch (pip install "
-            '"workbench[stats]"); pass snooping=False to leave them out silently',
-            stacklevel=3,
-        )
-        return None
-    returns = day_returns(runs, arms)
-    if wanted is None and len(returns) < many_arms.MIN_DAYS:
-        return None
-    return many_arms.snooping_tests(returns, benchmark, size=alpha, reps=reps, seed=seed)
 
 
 def pooled_returns(runs: Sequence[Run], arms: Sequence[str]) -> dict[str, np.ndarray]:
@@ -424,5 +364,4 @@ __all__ = [
     "per_seed",
     "pooled_returns",
     "run_seeds",
-    "track_records",
 ]

@@ -28,6 +28,7 @@ sqrt(T), capped at the days of one seed so a block rarely spans two paths.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,7 @@ import pandas as pd
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError, MissingDependency
+from workbench.evaluation.paired import Run, day_returns
 
 MIN_DAYS = 10  # paired days below which a block bootstrap has nothing to resample
 SNOOPING_COLUMNS = ("spa_p", "reality_check_p", "stepm_superior", "mcs_p", "in_mcs")
@@ -168,6 +170,45 @@ def _mcs(
     return {arm: float(pvalues[kind]) for arm, kind in kind_of.items()}
 
 
+def check_wanted(snooping: Any, *, given_a_table: bool) -> None:
+    """``paired_comparison``'s ``snooping=``: True, False or None, and True needs runs."""
+    if snooping is not None and not isinstance(snooping, bool):
+        raise ConfigError(
+            f"snooping must be True, False or None (when arch is installed), got {snooping!r}"
+        )
+    if snooping and given_a_table:
+        raise ConfigError(
+            "snooping=True needs the runs (Results), not a per-seed table: the tests read "
+            "every arm's day returns"
+        )
+
+
+def for_comparison(
+    runs: Sequence[Run],
+    arms: list[str],
+    benchmark: str,
+    size: float,
+    wanted: bool | None,
+    reps: int,
+    seed: int,
+) -> SnoopingTests | None:
+    """The tests a comparison of ``runs`` carries: None when not wanted, or (``wanted`` None)
+    when arch is missing (with a warning naming the install line) or days are too few."""
+    if wanted is False:
+        return None
+    if wanted is None and not arch_installed():
+        warnings.warn(
+            "the SPA, StepM and MCS columns are null: they need arch (pip install "
+            '"workbench[stats]"); pass snooping=False to leave them out silently',
+            stacklevel=3,  # the caller of paired_comparison
+        )
+        return None
+    returns = day_returns(runs, arms)
+    if wanted is None and len(returns) < MIN_DAYS:
+        return None
+    return snooping_tests(returns, benchmark, size=size, reps=reps, seed=seed)
+
+
 def arch_installed() -> bool:
     try:
         _require_arch()
@@ -226,5 +267,7 @@ __all__ = [
     "SNOOPING_COLUMNS",
     "SnoopingTests",
     "arch_installed",
+    "check_wanted",
+    "for_comparison",
     "snooping_tests",
 ]

@@ -23,8 +23,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
 
 from workbench.errors import ConfigError
+from workbench.evaluation import deflated
 
 MAX_SEEDS_SEARCHED = 1_000_000
 
@@ -80,9 +85,40 @@ def min_track_record(
     return float(1.0 + spread * (z / (sharpe - threshold)) ** 2)
 
 
+def seeds_needed_per_arm(
+    table: pd.DataFrame, benchmark: str, alpha: float, power: float
+) -> list[float]:
+    """Per arm of a per-seed table (benchmark left out), the seeds needed at alpha / arms:
+    the strictest level Holm applies, so reaching it makes the arm significant."""
+    others = [arm for arm in table.columns if arm != benchmark]
+    level = alpha / max(1, len(others))
+    needed = []
+    for arm in others:
+        diff = (table[arm] - table[benchmark]).to_numpy(dtype=float)
+        spread = float(diff.std(ddof=1)) if diff.size > 1 else math.nan
+        needed.append(seeds_needed(float(diff.mean()), spread, alpha=level, power=power))
+    return needed
+
+
+def track_records(returns: Mapping[str, np.ndarray], confidence: float) -> pd.DataFrame:
+    """pooled_days and min_track_record_days per arm, from its pooled day returns."""
+    rows = {}
+    for arm, r in returns.items():
+        sharpe, n, skew, kurt = deflated.sharpe_moments(r)
+        needed = min_track_record(sharpe, skew, kurt, confidence=confidence)
+        rows[arm] = {"pooled_days": n, "min_track_record_days": needed}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
 def _check_level(name: str, value: float) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value < 1.0:
         raise ConfigError(f"{name} must be a number between 0 and 1, got {value!r}")
 
 
-__all__ = ["min_track_record", "power_at", "seeds_needed"]
+__all__ = [
+    "min_track_record",
+    "power_at",
+    "seeds_needed",
+    "seeds_needed_per_arm",
+    "track_records",
+]
