@@ -109,7 +109,8 @@ def test_the_trial_store_gives_every_configuration_on_the_same_paths(tmp_path: P
     assert sorted(matrix.columns) == ["buy_and_hold", "cash", "equal_weight", "momentum", "random"]
     assert len(matrix) == 2 * 12  # twelve day returns a seed at six steps a day
     expected = pbo(matrix, blocks=12).summary()  # 24 days: twelve blocks drop none
-    assert answer["overfitting"] == expected and expected["trials"] == 5
+    assert answer["overfitting"] == {**expected, "runs_unreadable": []}
+    assert expected["trials"] == 5
     assert answer["snooping"]["paired_days"] == 24
     assert answer["snooping"]["model_confidence_set"]  # never empty: the best arm stays
     lone = services.compare_runs(
@@ -122,3 +123,15 @@ def test_the_block_count_drops_the_fewest_days() -> None:
     assert blocks_for(1000) == 10  # 16 would drop 8 days, 10 drops none
     assert blocks_for(60) == 12 and blocks_for(24) == 12 and blocks_for(3200) == 16
     assert blocks_for(5) == 2 and blocks_for(3) == 0
+
+
+def test_a_damaged_run_in_the_store_is_named_and_hides_no_other(tmp_path: Path) -> None:
+    store = services.RunStore.open(tmp_path)
+    made = services.run_evaluation(tmp_path, ["random", "equal_weight"], seed=1, **SMALL)
+    services.run_evaluation(tmp_path, ["momentum"], seed=1, **SMALL)
+    (tmp_path / made["artefacts"]["equity"]).write_bytes(b"not parquet")
+    answer = services.compare_runs(tmp_path, ["cash", "buy_and_hold"], "cash", [1], **SMALL)
+    assert answer["overfitting"]["runs_unreadable"] == [made["run_id"]]
+    matrix = trial_returns(store, [1], MarketRequest(**SMALL))
+    assert sorted(matrix.columns) == ["buy_and_hold", "cash", "momentum"]
+    assert answer["overfitting"]["trials"] == 3

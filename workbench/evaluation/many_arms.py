@@ -253,8 +253,8 @@ def _check(returns: pd.DataFrame, benchmark: str, size: float, reps: int) -> Non
         )
     if not np.isfinite(returns.to_numpy(dtype=float)).all():
         raise ConfigError(
-            "the day returns hold NaN or infinite values (an arm went bust?); the bootstrap "
-            "needs every paired day"
+            "the day returns hold NaN or infinite values; the bootstrap needs a finite "
+            "return for every arm on every paired day (paired.day_returns gives one)"
         )
     if isinstance(size, bool) or not isinstance(size, int | float) or not 0.0 < size < 1.0:
         raise ConfigError(f"size must be a number between 0 and 1, got {size!r}")
