@@ -2,7 +2,9 @@
 
 A run is a ``Results`` or its ``to_dict()`` form. ``per_seed`` gives one metric
 per run and arm; ``day_returns`` gives every arm's day returns, one row per paired
-day (seed, day), the matrix the data-snooping tests and PBO read.
+day (seed, day), the matrix the data-snooping tests and PBO read. An arm that went
+bust earns 0 on the days after its bust, so every arm has a return on every
+paired day (the metrics themselves read nothing past a bust).
 """
 
 from __future__ import annotations
