@@ -153,3 +153,17 @@ def test_arms_with_identical_days_are_one_kind_and_nothing_to_find_is_p_one() ->
     nothing = snooping_tests(flat, "cash", reps=200)
     assert nothing.spa_p == nothing.reality_check_p == 1.0 and nothing.superior == ()
     assert nothing.mcs_pvalues == {"cash": 1.0, "idle": 1.0}
+
+
+def test_a_bust_arm_earns_nothing_after_its_bust_on_the_paired_days() -> None:
+    run = {
+        "meta": {"seed": 4, "steps_per_day": 1},
+        "equity": {"bust": [100.0, 50.0, -5.0, 0.0, 0.0], "fine": [100.0, 101, 102, 103, 104]},
+    }
+    days = day_returns([run], ["bust", "fine"])
+    assert list(days.index) == [(4, 0), (4, 1), (4, 2), (4, 3)]
+    # the bust is read as exactly 0 equity: -50 %, then -100 %, then nothing to earn
+    assert days["bust"].tolist() == [-0.5, -1.0, 0.0, 0.0]
+    assert days["fine"].tolist() == pytest.approx([0.01, 1 / 101, 1 / 102, 1 / 103])
+    with pytest.raises(ConfigError, match=r"has no equity curve for arms \['gone'\]"):
+        day_returns([run], ["fine", "gone"])
