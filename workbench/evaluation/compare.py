@@ -13,6 +13,17 @@ Sharpe ratio, the probability that its true Sharpe ratio is positive (PSR) and
 that probability deflated for the number of trials (DSR); ``trials``, the number
 it deflates by, is a column (``workbench.evaluation.deflated``).
 
+Across all arms at once, the data-snooping tests (``workbench.evaluation.many_arms``:
+Hansen's SPA with White's Reality Check, StepM and the model confidence set, from
+``arch``) read the paired day returns; ``table.attrs["snooping"]`` holds their
+settings and the family's answer. Beside every row, how far it is from an answer
+(``workbench.evaluation.power``): the seeds the paired test needs to detect the
+observed difference, and the arm's minimum track-record length.
+
+``compare`` runs the seeds and compares; with ``stop="settled"`` it adds seeds one
+at a time and stops once a confidence sequence settles every arm
+(``workbench.evaluation.sequential``).
+
 A plain function from runs to a ``DataFrame``: the notebooks, the CLI and the
 MCP server all call it.
 """
@@ -21,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -29,8 +41,11 @@ import pandas as pd
 from workbench._checks import is_whole
 from workbench.engine.market import TRADING_DAYS
 from workbench.errors import ConfigError
-from workbench.evaluation import deflated, metrics
+from workbench.evaluation import deflated, many_arms, metrics
+from workbench.evaluation.paired import Run, card_and_meta, equity_and_meta, per_seed
+from workbench.evaluation.power import seeds_needed_per_arm, track_records
 from workbench.evaluation.results import Results
+from workbench.evaluation.sequential import Settled, run_until_settled
 
 Method = Literal["t", "bootstrap"]
 COMPARISON_COLUMNS = (
@@ -50,39 +65,15 @@ COMPARISON_COLUMNS = (
     "dsr",
     "trials",
     "sharpe_hurdle",
+    "pooled_days",
+    "seeds_needed",
+    "min_track_record_days",
+    *many_arms.SNOOPING_COLUMNS,
 )
 
 
-def per_seed(
-    runs: Sequence[Results | Mapping[str, Any]], metric: str = "return_pct"
-) -> pd.DataFrame:
-    """``metric`` with one row per run (labelled by its seed) and one column per arm."""
-    rows: dict[Any, pd.Series] = {}
-    for i, run in enumerate(runs):
-        card, meta = _card_and_meta(run)
-        if metric not in card.columns:
-            raise ConfigError(
-                f"unknown metric {metric!r}; scorecard columns are {list(card.columns)}"
-            )
-        seed = meta.get("seed", i)
-        rows[seed if seed not in rows else f"{seed}#{i}"] = card[metric].astype(float)
-    if not rows:
-        raise ConfigError("a comparison needs at least one run; pass a list of Results")
-    table = pd.DataFrame(rows).T
-    table.index.name = "seed"
-    return table
-
-
-def _card_and_meta(run: Results | Mapping[str, Any]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    if isinstance(run, Results):
-        return run.scorecard, run.meta
-    if isinstance(run, Mapping) and "scorecard" in run:
-        return pd.DataFrame(list(run["scorecard"])).set_index("arm"), dict(run.get("meta", {}))
-    raise ConfigError(f"each run must be a Results or its to_dict() form, got {type(run).__name__}")
-
-
 def paired_comparison(
-    runs: Sequence[Results | Mapping[str, Any]] | pd.DataFrame,
+    runs: Sequence[Run] | pd.DataFrame,
     benchmark: str,
     *,
     metric: str = "return_pct",
@@ -91,6 +82,9 @@ def paired_comparison(
     resamples: int = 10_000,
     seed: int = 0,
     trials: int | None = None,
+    power: float = 0.8,
+    snooping: bool | None = None,
+    snooping_reps: int = 1000,
 ) -> pd.DataFrame:
     """One row per arm (benchmark excluded): mean paired difference, interval, p and Holm p,
     and the arm's pooled Sharpe ratio with its PSR and DSR.
@@ -102,10 +96,18 @@ def paired_comparison(
     columns, which need the equity curves). ``trials`` is the number of trials the
     DSR deflates by: at least the number of arms (benchmark included), which is
     the default; pass a campaign's count (e.g. a run store's) to deflate by it.
+
+    ``seeds_needed`` is for the paired t-test at (1 - confidence) / arms with ``power``;
+    ``min_track_record_days`` is at ``confidence``. ``snooping``: True runs the SPA,
+    StepM and MCS columns (``arch`` needed, at least ``many_arms.MIN_DAYS`` paired
+    days); False leaves them null; None (the default) runs them when ``arch`` is
+    installed and there are enough days, and warns when ``arch`` is missing.
     """
     table = runs if isinstance(runs, pd.DataFrame) else per_seed(runs, metric)
     _check(table, benchmark, confidence, method, resamples)
+    many_arms.check_wanted(snooping, given_a_table=isinstance(runs, pd.DataFrame))
     trials = _trials(trials, len(table.columns))
+    alpha = 1.0 - confidence
     others = [arm for arm in table.columns if arm != benchmark]
     rows = {
         arm: _compare(table[arm], table[benchmark], confidence, method, resamples, seed)
@@ -116,22 +118,32 @@ def paired_comparison(
     result.insert(0, "benchmark", benchmark)
     result.insert(1, "seeds", len(table))
     result["p_holm"] = holm(result["p_value"].to_numpy(dtype=float)) if len(result) else []
-    result["significant"] = result["p_holm"] < (1.0 - confidence)
+    result["significant"] = result["p_holm"] < alpha
+    result["seeds_needed"] = seeds_needed_per_arm(table, benchmark, alpha, power)
+    snooping_summary: dict[str, Any] | None = None
     if not isinstance(runs, pd.DataFrame):
         result["failed_decisions"] = _failed_decisions(runs).reindex(result.index)
-        deflation = deflate(pooled_returns(runs, list(table.columns)), trials)
+        pooled = pooled_returns(runs, list(table.columns))
+        deflation = deflate(pooled, trials).join(track_records(pooled, confidence))
         result = result.join(deflation.drop(index=benchmark))
+        tests = many_arms.for_comparison(
+            runs, list(table.columns), benchmark, alpha, snooping, snooping_reps, seed
+        )
+        if tests is not None:
+            result = result.join(tests.per_arm(others))
+            snooping_summary = tests.summary()
     result["trials"] = trials
-    return result.reindex(columns=list(COMPARISON_COLUMNS))
+    result = result.reindex(columns=list(COMPARISON_COLUMNS))
+    result.attrs["snooping"] = snooping_summary
+    return result
 
 
-def pooled_returns(
-    runs: Sequence[Results | Mapping[str, Any]], arms: Sequence[str]
-) -> dict[str, np.ndarray]:
-    """Each arm's day returns (``metrics.daily_returns``) over every run, one after another."""
+def pooled_returns(runs: Sequence[Run], arms: Sequence[str]) -> dict[str, np.ndarray]:
+    """Each arm's day returns (``metrics.daily_returns``) over every run, one after another;
+    nothing after a bust (the metrics' convention)."""
     pooled: dict[str, list[np.ndarray]] = {arm: [] for arm in arms}
     for run in runs:
-        equity, meta = _equity_and_meta(run)
+        equity, meta = equity_and_meta(run)
         steps = int(meta.get("steps_per_day") or 1)
         for arm in arms:
             if arm not in equity:
@@ -175,18 +187,10 @@ def _trials(trials: int | None, arms: int) -> int:
     return int(trials)
 
 
-def _equity_and_meta(run: Results | Mapping[str, Any]) -> tuple[Mapping[str, Any], dict]:
-    if isinstance(run, Results):
-        frame = run.equity
-        return {arm: frame[arm].to_numpy(dtype=float) for arm in frame.columns}, run.meta
-    curves = {arm: np.asarray(v, dtype=float) for arm, v in dict(run.get("equity", {})).items()}
-    return curves, dict(run.get("meta", {}))
-
-
-def _failed_decisions(runs: Sequence[Results | Mapping[str, Any]]) -> pd.Series:
+def _failed_decisions(runs: Sequence[Run]) -> pd.Series:
     """Failed decisions per arm over all runs: an arm that failed holds, and a hold scores
     like a decision to hold, so its metric difference must be read with this count."""
-    cards = [_card_and_meta(run)[0]["errors"].astype(int) for run in runs]
+    cards = [card_and_meta(run)[0]["errors"].astype(int) for run in runs]
     return pd.concat(cards, axis=1).sum(axis=1)
 
 
@@ -287,8 +291,73 @@ def run_seeds(agents: Any, seeds: Sequence[int], **options: Any) -> list[Results
     return [evaluate(agents, seed=int(s), **options) for s in seeds]
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """What ``compare`` returns: the paired table, the runs it read, and where it stopped
+    (None unless ``stop="settled"``)."""
+
+    table: pd.DataFrame
+    runs: list[Results]
+    stopping: Settled | None = None
+
+
+def compare(
+    agents: Any,
+    benchmark: str,
+    seeds: Sequence[int],
+    *,
+    stop: Literal["settled"] | None = None,
+    alpha: float = 0.05,
+    margin: float | None = None,
+    metric: str = "return_pct",
+    method: Method = "t",
+    trials: int | None = None,
+    **options: Any,
+) -> Comparison:
+    """Every arm on the seeds, compared with ``benchmark`` (``paired_comparison`` at
+    confidence 1 - alpha). With ``stop="settled"`` seeds run one at a time, in order, and
+    the run stops once every arm's confidence sequence on its paired mean difference in
+    ``metric`` excludes zero or lies within (-margin, margin); ``stopping`` says how many
+    seeds and model calls were not spent. ``options`` go to ``evaluate``."""
+    _check_compare(stop, seeds, alpha, metric, method)
+    if stop is None:
+        runs = run_seeds(agents, seeds, **options)
+        stopping = None
+    else:
+        from workbench.evaluation.runner import evaluate
+
+        def run_seed(seed: int) -> Results:
+            return evaluate(agents, seed=int(seed), **options)
+
+        runs, stopping = run_until_settled(
+            run_seed, seeds, benchmark, alpha=alpha, margin=margin, metric=metric
+        )
+    table = paired_comparison(
+        runs, benchmark, metric=metric, confidence=1.0 - alpha, method=method, trials=trials
+    )
+    return Comparison(table=table, runs=runs, stopping=stopping)
+
+
+def _check_compare(stop: Any, seeds: Sequence[int], alpha: Any, metric: str, method: str) -> None:
+    """What compare can check before a seed runs (a live seed costs model calls)."""
+    from workbench.evaluation.results import SCORECARD_COLUMNS
+
+    if stop not in (None, "settled"):
+        raise ConfigError(f"stop must be None or 'settled', got {stop!r}")
+    if not seeds:
+        raise ConfigError("compare needs at least one seed, e.g. seeds=[1, 2, 3]")
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < 1.0:
+        raise ConfigError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+    if metric not in SCORECARD_COLUMNS or metric == "last_error":
+        raise ConfigError(f"unknown metric {metric!r}; scorecard columns are {SCORECARD_COLUMNS}")
+    if method not in ("t", "bootstrap"):
+        raise ConfigError(f"method must be 't' or 'bootstrap', got {method!r}")
+
+
 __all__ = [
     "COMPARISON_COLUMNS",
+    "Comparison",
+    "compare",
     "deflate",
     "holm",
     "paired_comparison",

@@ -272,6 +272,100 @@ COMPARISON: dict[str, tuple[str, str]] = {
         "A failed decision holds the book unchanged, so an arm that failed often can score "
         "like one that chose to wait: a non-zero count means its mean_diff measures failures.",
     ),
+    "pooled_days": (
+        "The arm's day returns pooled over every seed: the track record its pooled_sharpe, "
+        "psr and min_track_record_days read.",
+        "Days of one path are not independent draws of skill; more seeds beat more days.",
+    ),
+    "seeds_needed": (
+        "Seeds the paired t-test needs to detect the observed mean_diff, taking the observed "
+        "spread of the per-seed differences as true, with the power asked for (80 % unless "
+        "power= says otherwise) at (1 - confidence) / arms, Holm's strictest step "
+        "(noncentral t). Compare with seeds: how far a "
+        "'not significant' is from significance. Infinite when mean_diff is 0.",
+        "Takes the observed difference as the true one: a lucky large difference asks for "
+        "too few seeds. Null with one seed or no spread.",
+    ),
+    "min_track_record_days": (
+        "Minimum track-record length (Bailey & López de Prado 2012): the pooled day returns "
+        "after which the arm's PSR(0) would reach the confidence level, given its Sharpe, "
+        "skewness and kurtosis; 1 + (1 - g3 SR + (g4 - 1)/4 SR^2) (z / SR)^2, SR per day. "
+        "Compare with pooled_days. Infinite when the Sharpe ratio is 0 or below.",
+        "Assumes the observed Sharpe is the true one, and counts no trials: read dsr too.",
+    ),
+    "spa_p": (
+        "Hansen's (2005) test of superior predictive ability, consistent p-value, from "
+        "arch.bootstrap: H0 'no arm's mean paired day excess return over the benchmark is "
+        "positive', by a stationary bootstrap of whole paired days over every seed. One "
+        "value for the family, shown on every row.",
+        "A small spa_p says some arm beats the benchmark, not which: read stepm_superior. "
+        "arch does not studentize, so the most volatile arm weighs most.",
+    ),
+    "reality_check_p": (
+        "White's (2000) Reality Check p-value for the same H0 as spa_p: every arm's "
+        "bootstrap recentred at its own mean (arch's upper SPA p-value). One value for the "
+        "family.",
+        "Conservative when poor arms are in the family: adding bad arms raises it; spa_p "
+        "recentres them less.",
+    ),
+    "stepm_superior": (
+        "True when Romano & Wolf's (2005) StepM (arch.bootstrap) finds the arm's mean paired "
+        "day excess return over the benchmark positive, the family-wise error rate held at "
+        "1 - confidence over the arms, on the same bootstrap as spa_p.",
+        "Day returns over seeds, not the per-seed metric: it can disagree with p_holm, which "
+        "tests the metric's per-seed differences.",
+    ),
+    "mcs_p": (
+        "The arm's p-value in Hansen, Lunde & Nason's (2011) model confidence set over every "
+        "arm, benchmark included (arch.bootstrap, range statistic, losses = minus day "
+        "returns): the largest level at which the arm is still in the set of the best.",
+        "A high mcs_p is not evidence that the arm is good: with little data every arm "
+        "stays in the set.",
+    ),
+    "in_mcs": (
+        "True when the arm is in the model confidence set at level 1 - confidence (mcs_p "
+        "above it): it cannot be told from the best arm.",
+        "Read with the set's size: a set holding every arm says the data cannot rank them.",
+    ),
+    "pbo": (
+        "Probability of backtest overfitting by combinatorially symmetric cross-validation "
+        "(Bailey, Borwein, López de Prado & Zhu 2017): the trials' day returns split in time "
+        "into S blocks; over every choice of half the blocks as the training set, the share "
+        "in which the trial with the best training Sharpe ratio ranks at or below the median "
+        "on the other half (logit <= 0). About 0.5 for trials that are all noise.",
+        "Only the trials recorded on the same paths are counted; a selection made elsewhere "
+        "is invisible. Near 0 means the in-sample ranking carried over, not that the winner "
+        "is good: read probability_of_loss.",
+    ),
+    "pbo_logit": (
+        "Per split, ln(w / (1 - w)), w the test-set rank of the in-sample best trial over "
+        "(trials + 1); shown as quantiles q10..q90. Above 0: the chosen trial beat the "
+        "median out of sample.",
+        "Splits share blocks, so the logits are not independent draws.",
+    ),
+    "degradation_slope": (
+        "Slope of the least-squares line of the chosen trial's test-set Sharpe ratio on its "
+        "training-set Sharpe ratio over the CSCV splits (per day, not annualised): the "
+        "performance degradation. Below 0: the better a trial looked in sample, the worse "
+        "it did out of sample.",
+        "Halves of one sample are complementary, so even pure noise gives a negative slope.",
+    ),
+    "probability_of_loss": (
+        "Share of CSCV splits in which the trial chosen in sample has a negative Sharpe "
+        "ratio out of sample.",
+        "A loss against zero, not against the benchmark.",
+    ),
+    "seeds_not_spent": (
+        "With stop='settled': the seeds asked for that were not run because every arm's "
+        "confidence sequence (Lai's t-mixture, alpha split over the arms) had settled: it "
+        "excluded zero or lay within the margin.",
+        "A seed not run is a path not seen: the answer is settled at alpha, not certain.",
+    ),
+    "model_calls_not_spent": (
+        "With stop='settled': model calls the seeds not run would have made, at the mean "
+        "calls per seed of the seeds that ran.",
+        "An estimate: a live model's calls per seed vary with what it decides.",
+    ),
 }
 
 # columns of results.attribution (workbench.evaluation.attribution); pnl is the scorecard's

@@ -184,7 +184,13 @@ class Toolbox:
         """Run every arm on every seed (one evaluation run per seed, reused when it exists) and
         compare each arm with the benchmark, paired by seed: mean difference, interval, p-value
         and the Holm-adjusted p-value over the arms compared, and each arm's probabilistic and
-        deflated Sharpe ratio; the trials the DSR deflates by are a column. The ranking carries
+        deflated Sharpe ratio; the trials the DSR deflates by are a column. Beside each row:
+        the seeds needed to detect its difference and its minimum track-record length. Across
+        all arms at once (paired day returns, stationary bootstrap, from arch): Hansen's SPA
+        and White's Reality Check p-values, StepM's superior arms and the model confidence set
+        ('snooping' holds the settings). 'overfitting' is the probability of backtest
+        overfitting (CSCV) over every configuration this store ran on these seeds and market,
+        with the logit quantiles and the performance-degradation slope. The ranking carries
         trials_in_store: every evaluation and comparison this store has run."""
         return self._call(
             "compare_runs",
@@ -249,6 +255,15 @@ TOOL_METRICS: dict[str, tuple[str, ...]] = {
         "psr",
         "dsr",
         "trials",
+        "seeds_needed",
+        "min_track_record_days",
+        "spa_p",
+        "reality_check_p",
+        "stepm_superior",
+        "mcs_p",
+        "in_mcs",
+        "pbo",
+        "degradation_slope",
     ),
 }
 

@@ -2,7 +2,11 @@
 
 Each seed is an ordinary evaluation run in the store (made, or reused when the
 same request was run before); the comparison run records which ones it read,
-the per-seed table and the paired comparison (``workbench.evaluation.compare``).
+the per-seed table and the paired comparison (``workbench.evaluation.compare``),
+with the data-snooping tests over its arms (``snooping``) and the probability of
+backtest overfitting over the trial store (``overfitting``): every configuration
+(an arm with its money settings) any evaluation in the store ran on this
+comparison's market and seeds is one trial of the CSCV matrix.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Unpack
+
+import numpy as np
+import pandas as pd
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
@@ -105,6 +112,105 @@ def _compare(
             "comparison_json": "comparison.json",
             "per_seed_csv": "per_seed.csv",
         },
+        "snooping": comparison.attrs["snooping"],
+        "overfitting": store_overfitting(runs, request["seeds"], market),
+    }
+
+
+def store_overfitting(runs: RunStore, seeds: list[int], market: MarketRequest) -> dict[str, Any]:
+    """PBO (CSCV) over every configuration the store ran on these seeds and market; a
+    ``skipped`` reason instead when there are too few trials or days. Runs whose equity
+    cannot be read are left out and named in ``runs_unreadable``."""
+    from workbench.evaluation.overfitting import blocks_for, pbo
+
+    returns, unreadable = _trial_returns(runs, seeds, market)
+    blocks = blocks_for(len(returns))
+    if returns.shape[1] < 2 or not blocks:
+        answer: dict[str, Any] = {
+            "skipped": f"{returns.shape[1]} trials over {len(returns)} paired days: PBO needs "
+            "at least two configurations on the same seeds and four days"
+        }
+    else:
+        answer = pbo(returns, blocks=blocks).summary()
+    return {**answer, "runs_unreadable": unreadable}
+
+
+def trial_returns(runs: RunStore, seeds: list[int], market: MarketRequest) -> pd.DataFrame:
+    """The trials x time matrix: day returns (rows: seed, day) of every configuration that
+    an evaluation in the store ran on each of ``seeds`` with this market. A configuration is
+    an arm with its capital, leverage cap and fee; the first run (by id) that ran it wins.
+    An arm that went bust earns 0 on the days after it."""
+    return _trial_returns(runs, seeds, market)[0]
+
+
+def _trial_returns(
+    runs: RunStore, seeds: list[int], market: MarketRequest
+) -> tuple[pd.DataFrame, list[str]]:
+    from workbench.evaluation.paired import run_day_returns
+
+    found: dict[tuple[Any, ...], dict[int, np.ndarray]] = {}
+    unreadable: list[str] = []
+    for run_id, request in _evaluations_on(runs, seeds, market):
+        run = _equity_run(runs, run_id)
+        try:
+            per_arm = run_day_returns(run, request["arms"], request["seed"]) if run else None
+        except ConfigError:  # an arm of its request has no equity curve
+            per_arm = None
+        if per_arm is None:
+            unreadable.append(run_id)
+            continue
+        money = tuple(request.get(k) for k in ("capital", "leverage_cap", "fee_bps"))
+        for arm, returns in per_arm.items():
+            found.setdefault((arm, *money), {}).setdefault(request["seed"], returns)
+    complete = {key: per for key, per in found.items() if len(per) == len(seeds)}
+    days = {s: max((per[s].size for per in complete.values()), default=0) for s in seeds}
+    labels = _labels(list(complete))
+    columns = {
+        labels[key]: np.concatenate(
+            [np.pad(per[s], (0, days[s] - per[s].size)) for s in sorted(seeds)]
+        )
+        for key, per in complete.items()
+    }
+    return pd.DataFrame(columns), unreadable
+
+
+def _evaluations_on(
+    runs: RunStore, seeds: list[int], market: MarketRequest
+) -> list[tuple[str, dict[str, Any]]]:
+    """(run id, request) of the store's evaluations on these seeds and market, by id."""
+    wanted = asdict(market)
+    chosen = []
+    for run_id in sorted(runs.run_ids()):
+        manifest = runs.manifest(run_id)
+        request = manifest["request"]
+        if manifest["kind"] != "evaluation" or request.get("seed") not in seeds:
+            continue
+        if all(request.get(key) == value for key, value in wanted.items()):
+            chosen.append((run_id, request))
+    return chosen
+
+
+def _equity_run(runs: RunStore, run_id: str) -> dict[str, Any] | None:
+    """A stored run's equity and meta, as ``run_day_returns`` reads them; None when its
+    files cannot be read (a damaged run hides no other)."""
+    manifest = runs.manifest(run_id)
+    try:
+        outcome = manifest["outcome"]
+        equity = pd.read_parquet(runs.artefact(run_id, outcome["artefacts"]["equity"]))
+        curves = {arm: equity[arm].to_numpy(dtype=float) for arm in equity.columns}
+        return {"equity": curves, "meta": dict(outcome["meta"])}
+    except (KeyError, TypeError, OSError, ValueError):
+        return None
+
+
+def _labels(keys: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], str]:
+    """An arm's name, or with its money settings when the store ran it with several."""
+    arms = [key[0] for key in keys]
+    return {
+        key: key[0]
+        if arms.count(key[0]) == 1
+        else f"{key[0]} (capital={key[1]}, leverage_cap={key[2]}, fee_bps={key[3]})"
+        for key in keys
     }
 
 
