@@ -40,15 +40,7 @@ def _check_cell(name: str) -> str:
 
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(
-            path.stem,
-            marks=[pytest.mark.xfail(reason="compare.ipynb is changed elsewhere; add the call")]
-            if path.stem == "compare"
-            else [],
-        )
-        for path in sorted(NOTEBOOKS.glob("*.ipynb"))
-    ],
+    [path.stem for path in sorted(NOTEBOOKS.glob("*.ipynb"))],
 )
 def test_every_notebook_refuses_unknown_parameters_before_its_other_checks(name: str) -> None:
     code = [line for line in _check_cell(name).splitlines() if line.startswith("check.")]
