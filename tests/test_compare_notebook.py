@@ -43,14 +43,14 @@ def test_run_all_on_a_fresh_checkout_makes_its_folder_and_shows_every_figure(
     run_all(NOTEBOOK, checkout)
     out = checkout / "out" / "notebooks" / "compare"
     table = pd.read_csv(out / "many_arms.csv", index_col="arm")
-    assert "buy_and_hold" not in table.index and len(table) == 5
+    assert "buy_and_hold" not in table.index and len(table) == 7  # every baseline but the benchmark
     for column in ("spa_p", "in_mcs", "mcs_p", "seeds_needed", "min_track_record_days"):
         assert column in table.columns
     snooping = json.loads((out / "snooping.json").read_text())
     assert snooping["paired_days"] == 3 * 5 and snooping["benchmark"] == "buy_and_hold"
     assert set(snooping["model_confidence_set"]) <= {"buy_and_hold", *table.index}
     overfitting = json.loads((out / "overfitting.json").read_text())
-    assert overfitting["trials"] == 6 and 0.0 <= overfitting["pbo"] <= 1.0
+    assert overfitting["trials"] == 8 and 0.0 <= overfitting["pbo"] <= 1.0
     assert (out / "report.html").is_file() and (out / "selection_comparison.csv").is_file()
 
 

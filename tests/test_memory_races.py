@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from workbench import aevaluate, evaluate
+from workbench import World, aevaluate, evaluate
 from workbench.errors import ConfigError, MemoryLeak
+from workbench.evaluation.runner import run_world
 from workbench.memory import Memory, running
 from workbench.testing.learner import (
     LEARNER_INSTRUCTIONS,
@@ -27,8 +28,8 @@ from workbench.testing.learner import (
 from workbench.testing.scripted import scripted_info
 from workbench.transcript import Transcript
 
-SMALL: dict[str, Any] = {"universe": 6, "days": 5}
-SHORT: dict[str, Any] = {"universe": 6, "days": 3}  # the same market path, saved sooner
+SMALL: dict[str, Any] = {"universe": 6, "days": 5, "preset": "standard-v1"}
+SHORT: dict[str, Any] = {**SMALL, "days": 3}  # the same market path, saved sooner
 
 
 def _learner(path: Path, **kwargs: Any) -> Learner:
@@ -46,13 +47,16 @@ Run = tuple[Any, dict[str, Any]]
 def _second_during_first(first: Run, second: Run, *, at_step: int = 10) -> tuple[Any, Any]:
     """``second`` starts while ``first`` is going (from its ``on_step``); both outcomes."""
 
+    world = World(**second[1])
+    assert world.path.steps  # simulated now: the second begins at once, the first still going
+
     async def both() -> tuple[Any, Any]:
         started: list[asyncio.Task[Any]] = []
 
         def on_step(k: int, total: int, equity: dict[str, float]) -> None:
             if k == at_step and not started:
                 loop = asyncio.get_running_loop()
-                started.append(loop.create_task(aevaluate([second[0]], **second[1])))
+                started.append(loop.create_task(run_world(world, [second[0]])))
 
         try:
             done = await aevaluate([first[0]], **first[1], on_step=on_step)
@@ -135,7 +139,7 @@ def on_step(k, total, equity):
             time.sleep(0.05)
 
 arm = remembering_learner(memory=Memory(path=store))
-evaluate([arm], seed=1, universe=6, days=5, on_step=on_step)
+evaluate([arm], seed=1, universe=6, days=5, preset="standard-v1", on_step=on_step)
 print(arm.calls_made)
 """
 

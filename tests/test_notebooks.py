@@ -13,6 +13,7 @@ import pandas as pd
 import papermill
 import pytest
 
+from workbench.baselines import BASELINES
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate
 from workbench.notebooks.grid import plan_jobs
@@ -85,8 +86,7 @@ def test_notebook_runs_top_to_bottom_with_its_defaults(runs, name):
 @pytest.mark.slow
 def test_evaluate_notebook_reproduces_the_in_process_run(runs):
     out = runs["evaluate"].job.out_dir
-    arms = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_reversion", "random"]
-    here = evaluate(arms, seed=7, universe=40, days=10, preset="standard-v1")
+    here = evaluate(list(BASELINES), seed=7, universe=40, days=10)  # the default: news on
     assert (out / "scorecard.json").read_text() == here.scorecard_json()
     shipped = pd.read_csv(out / "shipped_recordings.csv")
     assert set(shipped["recording"]) == {p.name for p in shipped_recordings()}
@@ -101,9 +101,9 @@ def test_compare_notebook_writes_the_paired_comparison(runs):
     assert (table["ci_low"] <= table["mean_diff"]).all()
     assert (table["p_holm"] >= table["p_value"]).all()
     assert pd.read_csv(out / "returns_by_seed.csv").shape[0] == 6
-    # one trial in the run store beside out_dir; six arms, so the DSR deflates by six
+    # one trial in the run store beside out_dir; eight arms (every baseline), so the DSR deflates by eight
     assert len((out.parent / "runs" / "trials.jsonl").read_text().splitlines()) == 1
-    assert set(table["trials"]) == {6} and (table["dsr"].dropna() <= table["psr"].dropna()).all()
+    assert set(table["trials"]) == {8} and (table["dsr"].dropna() <= table["psr"].dropna()).all()
     # the paired difference of selection P&L, seed by seed, with its interval
     selection = pd.read_csv(out / "selection_by_seed.csv", index_col="seed")
     paired = pd.read_csv(out / "selection_comparison.csv", index_col="arm")
@@ -119,7 +119,7 @@ def test_compare_notebook_shows_the_paired_effect_of_memory_on_the_learner(runs)
     from workbench.evaluation.compare import paired_comparison
     from workbench.notebooks import parameters as check
 
-    market = check.market(None, names=20, days=10, preset="standard-v1")
+    market = check.market(None, names=20, days=10, preset="")
     here = check.seed_runs(check.build_arms(["learner", "learner_memory"]), LEARNER_SEEDS, market)
     for metric in ("return_pct", "turnover"):
         outcome = runs[f"learner-{metric}"]

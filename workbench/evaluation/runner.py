@@ -96,10 +96,7 @@ async def run_world(
     settings = RunOptions.from_keywords(options)
     arms = resolve_arms(agents)
     await asyncio.to_thread(lambda: world.path)  # simulate off the loop: a kernel stays live
-    run = _Run(world, arms, settings)
-    if world.path.information is not None:
-        run.oracle_news_pnl = await _oracle_news_pnl(world, settings)
-    return await run.go()
+    return await _Run(world, arms, settings).go()
 
 
 async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
@@ -154,6 +151,8 @@ class _Run:
             await self._trade()
             for arm in self.arms:
                 arm.run_completed()
+            if self.path.information is not None and not self.reference:
+                self.oracle_news_pnl = await _oracle_news_pnl(self.world, self.options)
         except WorkbenchError as exc:
             stopping = exc
             self._attach_results(exc)

@@ -125,9 +125,10 @@ def seed_list(param: str, value: str | int | Sequence[int]) -> list[int]:
 
 
 def preset_name(param: str, value: str) -> str:
+    """A shipped preset's name, or "" for the default (the market's own: see ``market``)."""
     from workbench.services.presets import preset_names
 
-    if value not in preset_names():
+    if value and value not in preset_names():
         raise _bad(param, f"unknown preset {value!r}", f"choose from {', '.join(preset_names())}")
     return value
 
@@ -216,7 +217,7 @@ def market(
 ) -> dict[str, Any]:
     """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
     own names and trade one step a date, so ``names`` and ``steps_per_day`` do not apply)."""
-    chosen: dict[str, Any] = {"days": days, "preset": preset}
+    chosen: dict[str, Any] = {"days": days, "preset": preset or None}  # "": the default
     if seed is not None:
         chosen["seed"] = seed
     if data is None:
