@@ -101,7 +101,7 @@ def test_compare_notebook_writes_the_paired_comparison(runs):
     assert (table["ci_low"] <= table["mean_diff"]).all()
     assert (table["p_holm"] >= table["p_value"]).all()
     assert pd.read_csv(out / "returns_by_seed.csv").shape[0] == 6
-    # one trial in the run store beside out_dir; eight arms (every baseline), so the DSR deflates by eight
+    # one trial in the run store beside out_dir; eight arms, so the DSR deflates by eight
     assert len((out.parent / "runs" / "trials.jsonl").read_text().splitlines()) == 1
     assert set(table["trials"]) == {8} and (table["dsr"].dropna() <= table["psr"].dropna()).all()
     # the paired difference of selection P&L, seed by seed, with its interval
