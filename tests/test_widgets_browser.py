@@ -352,7 +352,9 @@ def test_stop_during_the_last_seed_keeps_the_finished_seeds(checks):
         timeout=30_000,
     )
     table = checks.locator(".workbench-scorecard table").inner_text()
-    assert table.count("complete") == 2 * 3 and "partial: " in table  # 3 arms per seed
+    # 3 arms per finished seed: "broken" fails every decision, so it shows failed, not complete
+    assert table.count("complete") == 2 * 2 and table.count("failed: ") >= 2
+    assert "partial: " in table
     _ready_again(checks)
     ARTIFACTS.mkdir(exist_ok=True)
     checks.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-stop.png"))
