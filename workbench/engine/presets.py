@@ -147,6 +147,8 @@ DEFAULT_PRESET = "standard-v2"
 BARS_DEFAULT_PRESET = "standard-v1"
 DIALS: tuple[str, ...] = (*_STANDARD, *_INFORMATION_OFF)
 INFORMATION_DIALS: tuple[str, ...] = tuple(_INFORMATION_OFF)
+# a market publishes information when any of these is above 0
+PUBLISHING_DIALS = ("news_rate", "sector_news_rate", "earnings_surprise_vol", "injection_rate")
 
 # The closed range each dial may take; depth_levels must also be whole.
 RANGES: dict[str, tuple[float, float]] = {
@@ -244,10 +246,7 @@ class Preset:
 
     @property
     def publishes_information(self) -> bool:
-        return any(
-            self.dials[dial] > 0.0
-            for dial in ("news_rate", "sector_news_rate", "earnings_surprise_vol", "injection_rate")
-        )
+        return any(self.dials[dial] > 0.0 for dial in PUBLISHING_DIALS)
 
     def __getitem__(self, dial: str) -> float:
         return self.dials[dial]

@@ -15,7 +15,7 @@ from workbench._checks import is_whole, refuse_unknown_keywords
 from workbench.agents import PresetStamp
 from workbench.engine.historical import Historical
 from workbench.engine.market import MarketPath, simulate
-from workbench.engine.presets import Preset, market_preset
+from workbench.engine.presets import PUBLISHING_DIALS, Preset, market_preset
 from workbench.engine.universe import Universe, resolve_universe
 from workbench.errors import ConfigError
 from workbench.schema import HISTORY_STEPS
@@ -197,11 +197,7 @@ def _historical(data: DataSpec | None) -> Historical | None:
 def _refuse_news_on_bars(chosen: Preset) -> None:
     """Historical bars publish no simulated items: a preset that asks for them is refused."""
     if chosen.publishes_information:
-        asked = [
-            f"{dial}={chosen[dial]:g}"
-            for dial in ("news_rate", "sector_news_rate", "earnings_surprise_vol", "injection_rate")
-            if chosen[dial] > 0.0
-        ]
+        asked = [f"{dial}={chosen[dial]:g}" for dial in PUBLISHING_DIALS if chosen[dial] > 0.0]
         raise ConfigError(
             f"preset {chosen.fingerprint!r} publishes simulated news ({', '.join(asked)}), but "
             "historical bars have none to publish: with data= use a preset without news "
