@@ -392,3 +392,64 @@ class _Collector:
             self.text.append(message["content"]["text"])
         elif message["msg_type"] == "error":
             self.errors.append(message["content"]["evalue"])
+
+
+def test_the_chart_puts_a_news_market_s_items_on_its_timeline(tmp_path):
+    async def go(preset: str):
+        built = _panel(tmp_path / preset, seeds="4", preset=preset)
+        built.arms.value = ("slow", "headline_sentiment")
+        (results,) = await built.start()
+        return built, results
+
+    built, results = asyncio.run(go("standard-v2"))
+    (run,) = built.session.runs
+    frame = results.information
+    assert run.news is not None and run.news.x.size == len(frame) > 0
+    shown = sum(len(artist.get_offsets()) for artist in built.live.marks)
+    assert shown == len(frame)  # a finished run shows every item it published
+    ups = ((frame["move"] + frame["jump"] > 0) & frame["informative"] & ~frame["injected"]).sum()
+    assert run.news.counts()[1] == ups
+    labels = [text.get_text() for text in built.live.axis.get_legend().get_texts()]
+    assert "news: value up" in labels and "earnings" in labels
+
+    quiet, _ = asyncio.run(go("standard-v1"))
+    assert quiet.session.runs[0].news is None and quiet.live.marks == []
+
+
+def test_a_run_still_going_shows_only_the_items_it_has_reached(tmp_path):
+    from workbench.widgets._chart import LiveChart
+    from workbench.widgets._news import NewsMarks
+    from workbench.widgets._session import SeedRun
+
+    information = pd.DataFrame(
+        {
+            "day": [0, 1, 1, 3],
+            "step": [2, 0, 5, 1],
+            "kind": ["guidance", "earnings", "notice", "sector"],
+            "informative": [True, True, False, False],
+            "injected": [False, False, True, False],
+            "move": [0.01, -0.002, 0.0, 0.0],
+            "jump": [0.0, -0.03, 0.0, 0.0],
+        }
+    )
+    marks = NewsMarks.of(information, steps_per_day=6)
+    assert marks.look.tolist() == [1, -1, 2, 0] and marks.earnings.tolist() == [0, 1, 0, 0]
+    run = SeedRun(1, news=marks)
+    for k in range(8):  # eight steps of six a day: day 1, step 1 is the last marked
+        run.mark(k, 30, {"a": 100.0 + k})
+    chart = LiveChart(steps_per_day=6)
+    chart.render([run])
+    shown = sorted(x for artist in chart.marks for x, _ in artist.get_offsets())
+    assert shown == pytest.approx([2 / 6, 1.0])  # not day 1 step 5, nor day 3
+
+
+def test_a_replayed_news_recording_shows_its_items(tmp_path):
+    async def go():
+        built = _panel(tmp_path)
+        built.recording.value = "callable-news-reader"
+        await built.replay()
+        return built
+
+    built = asyncio.run(go())
+    assert "matches the recording" in built.status.value
+    assert sum(len(artist.get_offsets()) for artist in built.chart_figure.marks) > 0

@@ -9,6 +9,11 @@ points picked by stride, redraws the mean-and-range band, and renders. So a
 draw costs about the same on step 10 and step 10,000: it is bounded by
 seeds x arms x MAX_POINTS, never by the length of the run. How often it draws
 is the panel's business (``_refresh``).
+
+On a market that publishes information, the items released so far sit along
+the foot of the axis as a timeline (``_news``): ticks coloured by the move the
+simulator knows each carried, triangles for earnings, crosses for injected
+instructions; the picked seed's, or the latest seed's when all are shown.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from workbench.report.plots import png_bytes
+from workbench.widgets._news import EARNINGS_MARKER, LOOKS
 from workbench.widgets._session import SeedRun
 
 MAX_POINTS = 400
@@ -40,6 +46,7 @@ class LiveChart:
         self.axis.grid(alpha=0.3)
         self.lines: dict[tuple[int, str], Any] = {}
         self.bands: list[Any] = []
+        self.marks: list[Any] = []
         self.colours: dict[str, Any] = {}
         self.reset(steps_per_day, title)
 
@@ -50,7 +57,8 @@ class LiveChart:
         legend = self.axis.get_legend()
         if legend is not None:
             legend.remove()
-        self.lines, self.bands, self.colours = {}, [], {}
+        self.lines, self.bands, self.marks, self.colours = {}, [], [], {}
+        self.news_legend = False
         self.steps_per_day, self.title = max(steps_per_day, 1), title
 
     def render(self, runs: Sequence[SeedRun], shown: str = ALL_SEEDS) -> bytes:
@@ -59,6 +67,7 @@ class LiveChart:
         for run in runs:
             self._update(run, visible=one is None or run.seed == one, bold=one is not None)
         self._band(runs if one is None else [])
+        self._news(_news_run(runs, one))
         self._frame(runs, one)
         return png_bytes(self.figure)
 
@@ -101,6 +110,48 @@ class LiveChart:
             self.bands.append(self.axis.fill_between(x, low, high, color=colour, alpha=0.15))
             self.bands += self.axis.plot(x, mean, color=colour, lw=2.0)
 
+    def _news(self, run: SeedRun | None) -> None:
+        """The items ``run`` has reached, along the foot of the axis."""
+        for artist in self.marks:
+            artist.remove()
+        self.marks = []
+        if run is None or run.news is None:
+            return
+        from matplotlib.transforms import blended_transform_factory
+
+        self._news_legend()
+        seen = run.news.until((run.steps - 1) / self.steps_per_day)
+        foot = blended_transform_factory(self.axis.transData, self.axis.transAxes)
+        for look, (_, colour, marker) in LOOKS.items():
+            for earnings, height in ((False, 0.03), (True, 0.07)):
+                x = seen.x[(seen.look == look) & (seen.earnings == earnings)]
+                if x.size:
+                    shape = EARNINGS_MARKER if earnings else marker
+                    self.marks.append(
+                        self.axis.scatter(
+                            x,
+                            np.full(x.size, height),
+                            s=14,
+                            marker=shape,
+                            color=colour,
+                            transform=foot,
+                            linewidths=0.8,
+                            zorder=3,
+                        )
+                    )
+
+    def _news_legend(self) -> None:
+        """Legend entries for the marks, once per run (the legend is then drawn again)."""
+        if self.news_legend:
+            return
+        for label, colour, marker in LOOKS.values():
+            self.axis.plot([], [], ls="", marker=marker, color=colour, label=label)
+        self.axis.plot([], [], ls="", marker=EARNINGS_MARKER, color="#555555", label="earnings")
+        legend = self.axis.get_legend()
+        if legend is not None:
+            legend.remove()
+        self.news_legend = True
+
     def _frame(self, runs: Sequence[SeedRun], one: int | None) -> None:
         total = max((len(r.equity) for r in runs), default=1)
         self.axis.set_xlim(0, max(total - 1, 1) / self.steps_per_day)
@@ -110,6 +161,13 @@ class LiveChart:
         self.axis.set_title(f"{self.title} · {what}".strip(" ·"), fontsize=9)
         if self.colours and self.axis.get_legend() is None:
             self.axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
+
+
+def _news_run(runs: Sequence[SeedRun], one: int | None) -> SeedRun | None:
+    """The run whose news the chart shows: the picked seed's, or the latest one's."""
+    if one is None:
+        return runs[-1] if runs else None
+    return next((run for run in runs if run.seed == one), None)
 
 
 def _stride(steps: int) -> np.ndarray:

@@ -26,7 +26,10 @@ import pandas as pd
 
 from workbench.agents import Agent
 from workbench.errors import WorkbenchError
-from workbench.evaluation import Results, aevaluate
+from workbench.evaluation import Results, World, run_world
+from workbench.evaluation.capture import information_frame
+from workbench.evaluation.options import split_market
+from workbench.widgets._news import NewsMarks
 
 
 class RunStopped(WorkbenchError):
@@ -43,6 +46,7 @@ class SeedRun:
     steps: int = 0  # steps marked so far
     results: Results | None = None
     complete: bool = False
+    news: NewsMarks | None = None  # the items its market published, for the chart's timeline
 
     def mark(self, k: int, total: int, by_arm: dict[str, float]) -> None:
         if not self.arms:
@@ -128,10 +132,11 @@ class RunSession:
             if self.state == "stopping":
                 raise RunStopped(f"stopped after {k + 1} trading steps of seed {seed}")
 
+        market, options = split_market({**self.market, "seed": seed})
+        world = World(**market)
+        run.news = await asyncio.to_thread(_news_of, world)  # simulates off the loop too
         try:
-            run.results = await aevaluate(
-                roster, seed=seed, **self.market, on_step=on_step, progress=False
-            )
+            run.results = await run_world(world, roster, **options, on_step=on_step, progress=False)
             run.complete = True
         except WorkbenchError as exc:
             run.results = exc.results
@@ -170,6 +175,12 @@ class RunSession:
             return pd.DataFrame(columns=["seed", "arm", "day", "step", "kind", "message"])
         frame = pd.concat(frames, ignore_index=True)
         return frame[["seed", *[c for c in frame.columns if c != "seed"]]]
+
+
+def _news_of(world: World) -> NewsMarks | None:
+    """The items ``world`` publishes as chart marks, None on a market without news."""
+    frame = information_frame(world.path)
+    return NewsMarks.of(frame, world.path.steps_per_day) if len(frame) else None
 
 
 def _labelled(card: pd.DataFrame, run: SeedRun) -> pd.DataFrame:

@@ -308,14 +308,18 @@ class ExperimentPanel:
         self._show_replay(report, folder)
 
     def _show_replay(self, report: Any, folder: Path) -> None:
+        from workbench.widgets._news import NewsMarks
         from workbench.widgets._session import SeedRun
 
         results = report.results
+        steps_per_day = int(results.meta.get("steps_per_day") or 1)
         run = SeedRun(int(results.meta.get("seed", 0)), results=results, complete=True)
+        if len(results.information):
+            run.news = NewsMarks.of(results.information, steps_per_day)
         for k, row in enumerate(results.equity.itertuples(index=False)):
             run.mark(k, len(results.equity), dict(zip(results.equity.columns, row, strict=True)))
         live = self.chart_figure
-        live.reset(int(results.meta.get("steps_per_day") or 1), f"replay of {folder.name}")
+        live.reset(steps_per_day, f"replay of {folder.name}")
         self.chart.value = live.render([run])
         self.scorecard_view.value = scorecard_html(results.scorecard)
         verdict = "matches the recording" if report.matched else "DIFFERS from the recording"
