@@ -6,6 +6,7 @@ from workbench.evaluation.attribution_frame import (
     attribution_per_seed,
     attribution_totals,
 )
+from workbench.evaluation.capture import information_frame
 from workbench.evaluation.results import Results, canonical_json
 from workbench.evaluation.runner import aevaluate, evaluate, run_world
 from workbench.evaluation.sweep import scorecards, sweep
@@ -23,6 +24,7 @@ __all__ = [
     "attribution_totals",
     "canonical_json",
     "evaluate",
+    "information_frame",
     "run_world",
     "scorecards",
     "sweep",

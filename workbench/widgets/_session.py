@@ -26,9 +26,7 @@ import pandas as pd
 
 from workbench.agents import Agent
 from workbench.errors import WorkbenchError
-from workbench.evaluation import Results, World, run_world
-from workbench.evaluation.capture import information_frame
-from workbench.evaluation.options import split_market
+from workbench.evaluation import Results, World, information_frame, run_world
 from workbench.widgets._news import NewsMarks
 
 
@@ -132,11 +130,10 @@ class RunSession:
             if self.state == "stopping":
                 raise RunStopped(f"stopped after {k + 1} trading steps of seed {seed}")
 
-        market, options = split_market({**self.market, "seed": seed})
-        world = World(**market)
+        world = World(**{**self.market, "seed": seed})  # the panel's market: World's keywords
         run.news = await asyncio.to_thread(_news_of, world)  # simulates off the loop too
         try:
-            run.results = await run_world(world, roster, **options, on_step=on_step, progress=False)
+            run.results = await run_world(world, roster, on_step=on_step, progress=False)
             run.complete = True
         except WorkbenchError as exc:
             run.results = exc.results
