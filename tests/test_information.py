@@ -298,7 +298,7 @@ def test_the_real_model_run_records_the_callable_arm_and_the_committee_on_news(t
     from workbench.testing.stub_endpoint import StubServer
 
     with StubServer() as server:  # the model's place, answering every arm the same way
-        rows = smollm2.run(server.url, tmp_path, ("news",))
+        rows = smollm2.run(server.url, tmp_path, ("news", "news-committee"))
     assert [row["arm"] for row in rows] == ["callable-news-smollm2", "committee-news-smollm2"]
     assert all(row["replay_matches"] for row in rows)
     assert all("info_capture" in row for row in rows)

@@ -13,7 +13,8 @@
    decision with every role on the model), each next to a buy-and-hold baseline;
 4. records the callable arm and the committee again on ``standard-v2``, the preset
    that publishes news, earnings and fundamentals, and reports their information
-   capture (``--only`` picks any of adapters, committee, news);
+   capture (``--only`` picks any of adapters, committee, news, news-committee; the
+   committee on news is the long one: every role reads the items, ~22 calls);
 5. replays every folder it recorded and checks it matches;
 6. stops the server and prints arm -> calls / valid / DecisionError /
    FrameworkError / wall (and info_capture on the news preset).
@@ -42,8 +43,8 @@ MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3, "preset": "stand
 COMMITTEE_MARKET: dict[str, Any] = {**MARKET, "days": 1}
 # the same on a market that publishes news, earnings and fundamentals (information capture)
 NEWS_MARKET: dict[str, Any] = {"seed": 11, "universe": 8, "days": 10, "preset": "standard-v2"}
-NEWS_COMMITTEE_MARKET: dict[str, Any] = {**NEWS_MARKET, "days": 2}
-PARTS = ("adapters", "committee", "news")
+NEWS_COMMITTEE_MARKET: dict[str, Any] = {**NEWS_MARKET, "days": 1}  # ~45 s a role call
+PARTS = ("adapters", "committee", "news", "news-committee")
 ARM_TIMEOUT = 600.0  # one decision; the server answers one request at a time
 SERVER_FLAGS = ("--n_ctx", "8192", "--n_threads", "2", "--model_alias", MODEL)
 FIND_GGUF = (
@@ -192,7 +193,7 @@ def run(url: str, out: Path, parts: tuple[str, ...] = PARTS) -> list[dict[str, A
             print(json.dumps(rows[-1]), flush=True)
     if "committee" in parts:
         rows.append(_committee(url, out, "committee-smollm2", COMMITTEE_MARKET))
-    if "news" in parts:
+    if "news-committee" in parts:
         rows.append(_committee(url, out, "committee-news-smollm2", NEWS_COMMITTEE_MARKET))
     return rows
 
