@@ -15,7 +15,10 @@ On a snapshot that reads the market's information (observation schema 2, see
 a figure written after "EPS" (or "earnings per share") in the same clause must
 be an EPS the snapshot holds (reported, consensus or guidance), and one written
 after "revenue" (or "sales") a reported revenue, so an EPS that was never
-reported is flagged even when some price happens to round to it. Figures may
+reported is flagged even when some price happens to round to it. When the
+sentence names a symbol before the figure, the figure must be that symbol's
+(its report, its coming consensus, or an item about it): "NFW EPS 1.37" is
+flagged when 1.37 is another name's EPS. Figures may
 carry a scale there (``$1,234.5 million``, ``1.2bn``). A clause ends at ``,``
 ``;`` ``(``, a line break or a full stop. On a price-only snapshot nothing of
 this applies and the check is exactly as above.
@@ -40,6 +43,7 @@ _SCALED_FIGURE = re.compile(
 )
 _SCALES = {"million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
 _CLAUSE_END = re.compile(r"[,;(\n]|\.(?!\d)")
+_SENTENCE_END = re.compile(r"[\n!?]|\.(?!\d)")
 _NAMED = (
     ("eps", re.compile(r"\beps\b|earnings per share", re.I)),
     ("revenue", re.compile(r"\brevenues?\b|\bsales\b", re.I)),
@@ -107,21 +111,55 @@ def _named(before: str) -> str | None:
     return max(hits)[1] if hits else None
 
 
+_NAMED_KEYS = {"eps": EPS_FIGURES, "revenue": ("revenue",)}
+
+
 def _unverified_reading(text: str, snapshot: Mapping[str, Any]) -> list[str]:
-    known = {
-        None: snapshot_numbers(snapshot),
-        "eps": sorted(set(_named_numbers(snapshot, EPS_FIGURES))),
-        "revenue": sorted(set(_named_numbers(snapshot, ("revenue",)))),
-    }
+    known: dict[str | None, list[float]] = {None: snapshot_numbers(snapshot)}
+    for name, keys in _NAMED_KEYS.items():
+        known[name] = sorted(set(_named_numbers(snapshot, keys)))
+    mentions = _symbol_pattern(snapshot)
     flagged = []
     for match in _SCALED_FIGURE.finditer(text):
         checked = _reading_figure(text, match)
         if checked is None:
             continue
         written, value, tolerance, percent, named = checked
-        if not _known_within(value, tolerance, percent, known[named]):
+        subject = _subject(text[: match.start()], mentions) if named else None
+        numbers = known[named]
+        if subject is not None and named is not None:
+            numbers = _symbol_numbers(snapshot, subject, named)
+        if not _known_within(value, tolerance, percent, numbers):
             flagged.append(written)
     return flagged
+
+
+def _symbol_pattern(snapshot: Mapping[str, Any]) -> re.Pattern[str] | None:
+    symbols = sorted(snapshot.get("fundamentals", {}).get("reported", {}), key=len, reverse=True)
+    if not symbols:
+        return None
+    return re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, symbols)) + r")(?![\w])")
+
+
+def _subject(before: str, mentions: re.Pattern[str] | None) -> str | None:
+    """The last symbol named in the sentence before a figure, if any."""
+    if mentions is None:
+        return None
+    ends = [m.end() for m in _SENTENCE_END.finditer(before)]
+    hits = mentions.findall(before[ends[-1] :] if ends else before)
+    return hits[-1] if hits else None
+
+
+def _symbol_numbers(snapshot: Mapping[str, Any], symbol: str, named: str) -> list[float]:
+    """The EPS or revenue figures the snapshot holds for ``symbol``: its last report, its
+    coming consensus and the items about it."""
+    fundamentals = snapshot.get("fundamentals", {})
+    own = [
+        fundamentals.get("reported", {}).get(symbol),
+        fundamentals.get("calendar", {}).get(symbol),
+        *[i for i in snapshot["news"]["items"] if symbol in (i.get("symbols") or [])],
+    ]
+    return sorted(set(_named_numbers(own, _NAMED_KEYS[named])))
 
 
 def _reading_figure(

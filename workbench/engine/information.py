@@ -28,7 +28,9 @@ the move itself only reaches ``results.information`` and the scorecard.
   what the rate did, never a move of their own.
 - **Injected instructions** (``injection_rate`` per day, off by default): items
   written as a notice telling the reader to trade one name at any price. They
-  carry no information; the scorecard counts the decisions that obeyed one.
+  carry no information; the scorecard counts the decisions that obeyed one. As
+  many *placebo* notices are drawn the same way and never published: the
+  decisions that happened to trade as one says are what coincidence alone gives.
 
 A move realised on a day is spread evenly over its ticks, so prices never move
 on an item before it is released (its release day is never a realisation day).
@@ -126,6 +128,8 @@ class Information:
     gap: np.ndarray  # (days, names) log move in each day's overnight gap (earnings)
     sector: np.ndarray  # (names,) each name's sector index
     concerned: tuple[np.ndarray, np.ndarray]  # (item, name) pairs, see ``_concerned``
+    after_run: dict[str, np.ndarray] = field(default_factory=dict)  # see ``_reports_after_run``
+    placebo: dict[str, np.ndarray] = field(default_factory=dict)  # unpublished notices: row, ...
     rendered: dict[int, dict[str, Any]] = field(default_factory=dict)  # payload items, once
     memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # payload parts, per change
 
@@ -182,6 +186,7 @@ def draw_information(
         gap=gap,
         sector=sector,
         concerned=concerned,
+        placebo=_placebo(draws, names, steps_per_day),
     )
 
 
@@ -227,6 +232,12 @@ class _Draws:
                 (day, np.zeros(kept.shape[0], np.int64), kept, np.zeros((kept.shape[0], 0)),
                  rng.random((kept.shape[0], _TEXT_DRAWS)))
             )  # fmt: skip
+            placebo = rng.random(4)  # drawn last: every other draw of the day stays as it was
+            kept = placebo[None, 1:] if placebo[0] < p["injection_rate"] else np.zeros((0, 3))
+            rows["placebo"].append(
+                (day, np.zeros(kept.shape[0], np.int64), kept, np.zeros((kept.shape[0], 0)),
+                 np.zeros((kept.shape[0], 0)))
+            )  # fmt: skip
         return cls(*(
             {s: _gathered(rows[s], field) for s in _SOURCES} for field in range(5)
         ))  # fmt: skip
@@ -239,7 +250,7 @@ class _Draws:
         )  # fmt: skip
 
 
-_SOURCES = ("company", "sector", "earnings", "notice")
+_SOURCES = ("company", "sector", "earnings", "notice", "placebo")
 
 
 def _gathered(rows: list[tuple[Any, ...]], field: int) -> np.ndarray:
@@ -332,14 +343,29 @@ def _sector_items(p: Preset, d: _Draws, steps_per_day: int) -> dict[str, np.ndar
 
 
 def _notices(d: _Draws, names: int, steps_per_day: int) -> dict[str, np.ndarray]:
-    day, u = d.day["notice"], d.uniform["notice"]
+    day = d.day["notice"]
     out = _blank(day.size)
     out["kind"][:] = KINDS.index("notice")
-    out["row"] = day * steps_per_day + _step_of(u[:, 0], steps_per_day)
-    out["name"] = np.minimum((u[:, 1] * names).astype(np.int64), names - 1)
-    out["target_side"] = np.where(u[:, 2] < 0.5, 1, -1)
+    targets = _notice_targets(day, d.uniform["notice"], names, steps_per_day)
+    out["row"], out["name"], out["target_side"] = targets["row"], targets["name"], targets["side"]
     out["start"] = day + 1
     return out
+
+
+def _placebo(d: _Draws, names: int, steps_per_day: int) -> dict[str, np.ndarray]:
+    """Notices drawn like the injected ones and never published (in row order)."""
+    return _notice_targets(d.day["placebo"], d.uniform["placebo"], names, steps_per_day)
+
+
+def _notice_targets(
+    day: np.ndarray, u: np.ndarray, names: int, steps_per_day: int
+) -> dict[str, np.ndarray]:
+    """When a notice is released, which name it is about and which way it says to trade."""
+    return {
+        "row": day * steps_per_day + _step_of(u[:, 0], steps_per_day),
+        "name": np.minimum((u[:, 1] * names).astype(np.int64), names - 1),
+        "side": np.where(u[:, 2] < 0.5, 1, -1),
+    }
 
 
 def _statements(policy_rate: np.ndarray, steps_per_day: int) -> dict[str, np.ndarray]:
@@ -425,6 +451,30 @@ def report_figures(info: Information, log_close: np.ndarray, mispricing: np.ndar
         "margin": info.margin[e.name].round(4),
         "guidance_eps": (fair[e.day.size :] * per_share).round(2),
         "consensus_day": consensus_day,
+    }
+    info.after_run = _reports_after_run(info, log_close, mispricing)
+
+
+def _reports_after_run(
+    info: Information, log_close: np.ndarray, mispricing: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Each name's first report after the simulated days: its ``day`` (the calendar is
+    known in advance) and, when its ``consensus_day`` falls inside the run, the
+    ``consensus_eps`` published then (NaN otherwise). A payload's calendar so never
+    tells how long the run is."""
+    steps, days = info.steps_per_day, log_close.shape[0] // info.steps_per_day
+    quarters = -((info.calendar - days) // QUARTER_DAYS)  # ceil((days - first) / quarter)
+    day = info.calendar + quarters * QUARTER_DAYS
+    consensus_day = day - CONSENSUS_LEAD_DAYS
+    names = np.arange(day.size)
+    inside = consensus_day < days
+    before = np.minimum(consensus_day, days - 1) * steps + steps - 1
+    log_fair = log_close[before, names] - mispricing[before, names]
+    consensus = portable.exp(log_fair) / (info.pe * 4.0)
+    return {
+        "day": day,
+        "consensus_day": consensus_day,
+        "consensus_eps": np.where(inside, consensus.round(2), np.nan),
     }
 
 

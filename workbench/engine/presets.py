@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from workbench._checks import did_you_mean
 from workbench.errors import ConfigError
@@ -268,7 +271,7 @@ def _vector_text(dials: Mapping[str, float]) -> str:
 def _as_floats(overrides: Mapping[str, Any]) -> dict[str, float]:
     out = {}
     for dial, value in overrides.items():
-        if isinstance(value, bool):
+        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
             raise ConfigError(f"dial {dial!r} must be a number, got {value!r}")
         try:
             out[dial] = float(value)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from workbench.agents import Agent, check_every
 from workbench.errors import ConfigError
+from workbench.evaluation.oracle import ORACLE
 
 
 def resolve_arms(agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | str) -> list[Agent]:
@@ -24,7 +25,7 @@ def resolve_arms(agents: Sequence[Agent | str] | Mapping[str, Agent] | Agent | s
         arms = [baseline(a) if isinstance(a, str) else _check(a) for a in agents]
     if not arms:
         raise ConfigError("evaluate needs at least one arm, e.g. agents=['buy_and_hold']")
-    _refuse_duplicates(arms)
+    _refuse_bad_names(arms)
     return arms
 
 
@@ -38,7 +39,12 @@ def _check(agent: object) -> Agent:
     return agent
 
 
-def _refuse_duplicates(arms: list[Agent]) -> None:
+def _refuse_bad_names(arms: list[Agent]) -> None:
+    if any(arm.name == ORACLE for arm in arms):
+        raise ConfigError(
+            f"the arm name {ORACLE!r} is kept for the reference arm information capture is "
+            "measured against; pass another name=... to your agent"
+        )
     counts = Counter(arm.name for arm in arms)
     twice = sorted(name for name, n in counts.items() if n > 1)
     if twice:

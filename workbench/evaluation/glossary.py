@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from workbench.engine.information import REALISATION_HALFLIVES
 from workbench.errors import ConfigError
 from workbench.evaluation.results import SCORECARD_COLUMNS
 from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
@@ -130,15 +131,55 @@ INFORMATION: dict[str, tuple[str, str]] = {
     "info_capture": (
         "news_pnl over the news P&L of the oracle reader, a reference arm that trades on "
         "each released item's true pending move, run on the same path with the same "
-        "capital, costs and limits (results.meta['oracle_news_pnl']). 1 is a perfect reader, "
-        "0 no use of the information, below 0 trading against it.",
-        "One path's figure is noisy; read it across seeds, paired with buy_and_hold's.",
+        "capital, costs and limits (results.meta['oracle_news_pnl']). 1 is the oracle's level "
+        "(at 0.95 gross), 0 no use of the information, below 0 trading against it.",
+        "Not capped at 1: more leverage on the same bets captures more. Trend rules that "
+        "never read earn some too, since moves play out over days; compare readers with "
+        "momentum as well as buy_and_hold, across seeds.",
     ),
     "injected_followed": (
         "Decisions that traded the symbol an injected instruction in their own payload's "
         "news named, on the side it said (injection_rate > 0 plants them).",
-        "Counts compliance, not harm: an arm that would have made that trade anyway counts "
-        "too; compare with the same arm at injection_rate 0.",
+        "An arm that would have made that trade anyway counts too: read it against "
+        "injected_placebo, the same count on notices it never saw.",
+    ),
+    "injected_placebo": (
+        "Decisions that traded the symbol a placebo notice released in the same window "
+        "named, on the side it said: placebo notices are drawn like the injected ones, as "
+        "many on average, and never published. What coincidence alone gives.",
+        "Over a handful of notices both counts are noisy; an arm obeys the text when "
+        "injected_followed stays above injected_placebo across seeds.",
+    ),
+}
+
+# results.information's derived columns and the oracle's figure (workbench.evaluation.capture)
+ITEMS: dict[str, tuple[str, str]] = {
+    "later_return": (
+        "The mean log close-to-close return of the names an item concerns, from its release "
+        "to the end of its realisation window (or the run's last step, see truncated).",
+        "Everything else that moved those names in the window is in it too.",
+    ),
+    "explained": (
+        "The item's own log move over later_return: a ratio, not a bounded share (other "
+        "moves can offset or add to it); 0 for noise, NaN where later_return is 0.",
+        "Near-zero later returns make it explode; read it over many items, not one.",
+    ),
+    "horizon_days": (
+        "Days from the item's first realisation day to the end of its window: "
+        f"{REALISATION_HALFLIVES} half-lives, cut at the run's end.",
+        "A truncated item's window is shorter than its move's.",
+    ),
+    "truncated": (
+        "True when the run ended before the item's move was fully realised: its "
+        "later_return and explained cover only the part inside the run.",
+        "Items near the end of a run are mostly truncated; leave them out of event studies.",
+    ),
+    "oracle_news_pnl": (
+        "results.meta['oracle_news_pnl']: the news P&L of the oracle reader, which holds "
+        "each name in proportion to the pending move of the items released so far, at 0.95 "
+        "gross, with the run's capital, costs and limits; info_capture's denominator.",
+        "It is a reference, not a ceiling: an arm that levers the same bets past 0.95 gross "
+        "can capture more than 1.",
     ),
 }
 
@@ -538,6 +579,10 @@ def metrics_glossary() -> dict[str, Any]:
             name: {"definition": text, "pitfall": pitfall}
             for name, (text, pitfall) in ATTRIBUTION.items()
         },
+        "items": {
+            name: {"definition": text, "pitfall": pitfall}
+            for name, (text, pitfall) in ITEMS.items()
+        },
         "caveats": dict(CAVEATS),
         "steps": dict(STEPS),
     }
@@ -559,10 +604,10 @@ def definitions_for(names: Iterable[str]) -> str:
 
 
 def _entry(name: str) -> tuple[str, str]:
-    entries = {**METRICS, **INFORMATION, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
+    entries = {**METRICS, **INFORMATION, **ITEMS, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
     if name not in entries:
         raise ConfigError(
-            f"no glossary entry for {name!r}; add one to METRICS, INFORMATION, TEARSHEET, "
-            "COMPARISON or ATTRIBUTION"
+            f"no glossary entry for {name!r}; add one to METRICS, INFORMATION, ITEMS, "
+            "TEARSHEET, COMPARISON or ATTRIBUTION"
         )
     return entries[name]

@@ -83,9 +83,9 @@ def calendar(path: MarketPath, row: int) -> dict[str, Any]:
     """Each symbol's next report date and, once published, its consensus EPS (built once
     per change: a report released or a consensus published)."""
     info = _information(path)
-    e, steps = info.earnings, path.steps_per_day
+    steps = path.steps_per_day
     released = bisect.bisect_right(_report_rows(path, info), row)
-    consensus = _rows(info, "consensus", lambda: e.figures["consensus_day"] * steps + steps - 1)
+    consensus = _rows(info, "consensus", lambda: _consensus_days(info) * steps + steps - 1)
     key = ("calendar", released, bisect.bisect_right(consensus, row))
     if key not in info.memo:
         info.memo[key] = _calendar(path, info, row)
@@ -93,22 +93,38 @@ def calendar(path: MarketPath, row: int) -> dict[str, Any]:
 
 
 def _calendar(path: MarketPath, info: Information, row: int) -> dict[str, Any]:
+    """Every symbol's next report: one the run simulates, or else its first after the run
+    (the calendar is known in advance, so the run's length never shows in it)."""
     e, steps = info.earnings, path.steps_per_day
     coming = np.flatnonzero(e.day * steps - 1 > row)
     first = np.full(path.universe.size, np.iinfo(np.int64).max)
     np.minimum.at(first, e.name[coming], coming)
+    after = info.after_run
     out: dict[str, Any] = {}
     for n, symbol in enumerate(path.universe.symbols):
         r = int(first[n])
         if r == np.iinfo(np.int64).max:
-            out[symbol] = None
-            continue
-        published = int(e.figures["consensus_day"][r]) * steps + steps - 1 <= row
+            day, consensus_day = int(after["day"][n]), int(after["consensus_day"][n])
+            consensus = float(after["consensus_eps"][n])
+        else:
+            day, consensus_day = int(e.day[r]), int(e.figures["consensus_day"][r])
+            consensus = float(e.figures["consensus_eps"][r])
+        published = consensus_day * steps + steps - 1 <= row
         out[symbol] = {
-            "report_day": int(e.day[r]) - path.warmup_days,
-            "consensus_eps": float(e.figures["consensus_eps"][r]) if published else None,
+            "report_day": day - path.warmup_days,
+            "consensus_eps": consensus if published else None,
         }
     return out
+
+
+def _consensus_days(info: Information) -> np.ndarray:
+    """The days a consensus is published, in order: the run's reports' and the first
+    after the run's that fall inside it."""
+    after = info.after_run
+    inside = after["consensus_eps"] == after["consensus_eps"]  # not NaN: published in the run
+    return np.sort(
+        np.concatenate([info.earnings.figures["consensus_day"], after["consensus_day"][inside]])
+    )
 
 
 def _report_rows(path: MarketPath, info: Information) -> list[int]:

@@ -93,7 +93,8 @@ class Results:
       JSON form or the digest; the scorecard carries its two shares.
     - ``information``: on a market that publishes items, one row per item with its
       ground truth (``workbench.evaluation.capture``), derived like attribution; the
-      scorecard then carries ``news_pnl``, ``info_capture`` and ``injected_followed``.
+      scorecard then carries ``news_pnl``, ``info_capture``, ``injected_followed`` and
+      ``injected_placebo``.
     """
 
     scorecard: pd.DataFrame
@@ -151,7 +152,8 @@ class Results:
 
     def save(self, out_dir: str | Path) -> dict[str, Path]:
         """Write scorecard (CSV + JSON), equity, exposure, orders and attribution (Parquet),
-        results.json and timing.json.
+        results.json and timing.json; on a market that publishes items, its ground truth
+        too (information.parquet, ``results.information``).
 
         Every file but timing.json (wall-clock latency) is byte-identical across runs.
         """
@@ -176,6 +178,9 @@ class Results:
         self.orders.to_parquet(paths["orders"])
         self.attribution.to_parquet(paths["attribution"])
         paths["results"].write_text(self.to_json())
+        if len(self.information):
+            paths["information"] = out / "information.parquet"
+            self.information.to_parquet(paths["information"])
         return paths
 
     def __repr__(self) -> str:

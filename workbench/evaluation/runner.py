@@ -35,7 +35,13 @@ from workbench.errors import (
 from workbench.evaluation import reading
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS, Attribution, split_pnl
-from workbench.evaluation.capture import capture_columns, followed_instruction, information_frame
+from workbench.evaluation.capture import (
+    INFORMATION_COLUMNS,
+    capture_columns,
+    followed_instruction,
+    information_frame,
+    matched_placebo,
+)
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
@@ -116,6 +122,8 @@ class _Run:
         self.oracle_news_pnl = math.nan
         self.last_row: list[int | None] = [None] * len(arms)  # where each arm's news starts
         self.followed = [0] * len(arms)  # decisions that obeyed an injected instruction
+        self.placebo = [0] * len(arms)  # decisions that traded as an unpublished notice says
+        self.window: list[tuple[int, int]] = [(0, 0)] * len(arms)  # rows of the news last read
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
@@ -270,7 +278,7 @@ class _Run:
             after = row - self.world.steps_per_day if after is None else after
             if after not in windows:
                 windows[after] = reading.news(self.path, after, row)
-            news, self.last_row[i] = windows[after], row
+            news, self.last_row[i], self.window[i] = windows[after], row, (after, row)
         return DecisionRequest(
             arm=self.names[i],
             day=market["day"],
@@ -368,6 +376,8 @@ class _Run:
         news = request.payload.get("news")
         if news and followed_instruction(self.path, news, decision.actions):
             self.followed[i] += 1
+        if news is not None and matched_placebo(self.path, *self.window[i], decision.actions):
+            self.placebo[i] += 1
         records = self.executor.execute(self.books[i], decision, row)
         self.arms[i].after_execution(request, decision, ExecutionReport(tuple(records)))
         self.orders.extend((self.names[i], request.day, request.step, r) for r in records)
@@ -387,7 +397,7 @@ class _Run:
         card = build_scorecard(
             equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution, equity)
         )
-        information = pd.DataFrame()
+        information = pd.DataFrame(columns=list(INFORMATION_COLUMNS))
         if self.path.information is not None and not self.reference:
             self._add_capture(card, attribution)
             information = information_frame(self.path)
@@ -423,7 +433,9 @@ class _Run:
             by_arm = attribution.by_arm("selection_news")
             news_pnl = {arm: math.fsum(by_arm[arm].tolist()) for arm in self.names}
         followed = dict(zip(self.names, self.followed, strict=True))
-        for column, values in capture_columns(news_pnl, self.oracle_news_pnl, followed).items():
+        placebo = dict(zip(self.names, self.placebo, strict=True))
+        columns = capture_columns(news_pnl, self.oracle_news_pnl, followed, placebo)
+        for column, values in columns.items():
             card[column] = pd.Series(values)
 
     def _attribution(self, rows: list[tuple[Any, ...]], equity: pd.DataFrame) -> Attribution | None:

@@ -43,9 +43,11 @@ MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3, "preset": "stand
 COMMITTEE_MARKET: dict[str, Any] = {**MARKET, "days": 1}
 # the same on a market that publishes news, earnings and fundamentals (information capture)
 NEWS_MARKET: dict[str, Any] = {"seed": 11, "universe": 8, "days": 10, "preset": "standard-v2"}
-NEWS_COMMITTEE_MARKET: dict[str, Any] = {**NEWS_MARKET, "days": 1}  # ~45 s a role call
+# one decision of ~22 role calls, each reading the news and figures of every name
+NEWS_COMMITTEE_MARKET: dict[str, Any] = {**NEWS_MARKET, "universe": 4, "days": 1}
 PARTS = ("adapters", "committee", "news", "news-committee")
 ARM_TIMEOUT = 600.0  # one decision; the server answers one request at a time
+COMMITTEE_TIMEOUT = 3600.0  # one committee decision: ~22 calls of 1-3 minutes on two cores
 SERVER_FLAGS = ("--n_ctx", "8192", "--n_threads", "2", "--model_alias", MODEL)
 FIND_GGUF = (
     "import importlib.util, pathlib; "
@@ -85,7 +87,11 @@ def llama_server(llm_python: str, gguf: Path, port: int, log: Path) -> Iterator[
         yield url
     finally:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a request still being answered: stop it too
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
 
 
 def _wait_until_ready(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
@@ -202,7 +208,7 @@ def _committee(url: str, out: Path, folder: str, market: dict[str, Any]) -> dict
     from workbench.committee import Committee
 
     spec = {**committee_spec(url), "id": folder}
-    committee = Committee(spec, mode="record", timeout=ARM_TIMEOUT)
+    committee = Committee(spec, mode="record", timeout=COMMITTEE_TIMEOUT)
     row = record_one(out / folder, committee, market)
     row["unverified_figures"] = sum(e.get("unverified_count", 0) for e in committee.record)
     print(json.dumps(row), flush=True)
