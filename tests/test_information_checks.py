@@ -133,3 +133,31 @@ def test_an_eps_is_checked_against_the_name_the_sentence_is_about() -> None:
         reported[other]["eps"] == first["eps"]
     )
     assert unverified_figures(f"{silent} reported EPS of {eps}", snapshot) == [eps]
+
+
+def test_the_cli_moves_a_dial_and_runs_the_news_readers_by_default(capsys) -> None:
+    from workbench.cli import main
+
+    small = ["evaluate", "--names", "6", "--days", "4", "--seed", "2"]
+    assert main([*small, "--dial", "injection_rate=1", "--dial", "news_rate=0.1"]) == 0
+    table = capsys.readouterr().out
+    assert "preset custom-" in table and "headline_sentiment" in table and "earnings_drift" in table
+    assert main([*small, "--preset", "standard-v1"]) == 0
+    assert "headline_sentiment" not in capsys.readouterr().out  # no news to read there
+
+
+@pytest.mark.parametrize(
+    ("dial", "message"),
+    [
+        ("injection_rate", "is not NAME=VALUE with a number"),
+        ("injection_rate=lots", "is not NAME=VALUE with a number"),
+        ("=0.2", "is not NAME=VALUE with a number"),
+        ("injection_rte=0.2", "Did you mean 'injection_rate'"),
+        ("injection_rate=2", "'injection_rate' must be between 0 and 1"),
+    ],
+)
+def test_a_bad_dial_on_the_command_line_is_refused_naming_it(dial, message, capsys) -> None:
+    from workbench.cli import main
+
+    assert main(["evaluate", "--arms", "cash", "--days", "2", "--dial", dial]) == 2
+    assert message in capsys.readouterr().err

@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--arms",
-        default="cash,buy_and_hold,equal_weight,momentum,mean_reversion,random",
-        help="comma-separated baseline names (default: all six baselines)",
+        help="comma-separated baseline names (default: every baseline; the news readers "
+        "headline_sentiment and earnings_drift only on a market that publishes news)",
     )
     parser.add_argument("--json", type=Path, help="write the scorecard as byte-stable JSON here")
     parser.add_argument("--out", type=Path, help="write scorecard, equity, orders and plot here")
@@ -39,6 +39,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def add_market_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", default=None, help="market preset (see `workbench presets`)")
+    parser.add_argument(
+        "--dial",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="move one dial of the preset, e.g. injection_rate=0.2 (repeatable; see "
+        "`workbench presets show`)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--names", type=int, help="synthetic universe size (default 40)")
     parser.add_argument(
@@ -48,19 +56,44 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ticks-per-step", type=int, help="ticks per step (default 65)")
 
 
+def market_preset(args: argparse.Namespace) -> str | dict[str, Any] | None:
+    """``--preset`` with every ``--dial`` moved; a malformed dial is refused, naming it."""
+    from workbench.services.presets import with_dials
+
+    dials: dict[str, float] = {}
+    for given in args.dial:
+        name, _, value = given.partition("=")
+        dials[name.strip()] = _dial_value(given, name.strip(), value)
+    return with_dials(args.preset, dials)
+
+
+def _dial_value(given: str, name: str, value: str) -> float:
+    try:
+        if name:
+            return float(value)
+    except ValueError:
+        pass
+    raise ConfigError(
+        f"--dial {given!r} is not NAME=VALUE with a number; write e.g. --dial injection_rate=0.2"
+    )
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     from workbench.cli._outputs import check_file, check_folder, keep_run
     from workbench.report.tables import format_scorecard
     from workbench.services import evaluate_arms
+    from workbench.services.presets import default_arms
 
+    preset = market_preset(args)
+    arms = args.arms or ",".join(default_arms(preset, bars=args.data is not None))
     if args.json:
         check_file(args.json, "--json")
     if args.out:
         check_folder(args.out, "--out")
     results = evaluate_arms(
-        [a.strip() for a in args.arms.split(",") if a.strip()],
+        [a.strip() for a in arms.split(",") if a.strip()],
         seed=args.seed,
-        preset=args.preset,
+        preset=preset,
         names=args.names,
         days=args.days,
         steps_per_day=args.steps_per_day,

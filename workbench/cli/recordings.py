@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _record(args: argparse.Namespace) -> int:
     from workbench.cli._arms import arm_list, recording_arm, working_folder_importable
+    from workbench.cli.evaluate import market_preset
     from workbench.recordings import record
     from workbench.report.tables import format_scorecard
 
@@ -62,7 +63,7 @@ def _record(args: argparse.Namespace) -> int:
             days=10 if args.days is None else args.days,
             steps_per_day=6 if args.steps_per_day is None else args.steps_per_day,
             ticks_per_step=65 if args.ticks_per_step is None else args.ticks_per_step,
-            preset=args.preset,
+            preset=market_preset(args),
             overwrite=args.overwrite,
         )
     print(format_scorecard(results))

@@ -69,7 +69,7 @@ def evaluate_arms(
     arms: list[str],
     *,
     seed: int = 7,
-    preset: str | None = None,
+    preset: str | dict[str, Any] | None = None,
     names: int | None = None,
     days: int | None = None,
     steps_per_day: int | None = None,
@@ -85,7 +85,8 @@ def evaluate_arms(
     ``data`` (a bars file or a loaded ``Historical``) trades historical bars; then
     ``names``, ``steps_per_day`` and ``ticks_per_step`` must be left out and ``days``
     defaults to every tradable date. On the simulator they default to 40, 10, 6 and 65.
-    ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr.
+    ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr. ``preset`` is a
+    name or a name with dials moved, ``{"base": "standard-v2", "injection_rate": 0.2}``.
     """
     from workbench.bridge import run_sync
     from workbench.evaluation import run_world

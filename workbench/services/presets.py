@@ -18,6 +18,23 @@ def default_preset(*, bars: bool = False) -> str:
     return str(_presets.BARS_DEFAULT_PRESET if bars else _presets.DEFAULT_PRESET)
 
 
+def default_arms(preset: str | dict[str, Any] | None, *, bars: bool = False) -> list[str]:
+    """Every baseline that can trade on the market: the six price rules, and the two news
+    readers too when the market publishes news (on historical bars it never does)."""
+    from workbench.baselines import BASELINES
+
+    readers = ("headline_sentiment", "earnings_drift")
+    publishes = not bars and _presets.preset(preset).publishes_information
+    return [name for name in BASELINES if publishes or name not in readers]
+
+
+def with_dials(preset: str | None, dials: dict[str, float]) -> str | dict[str, Any] | None:
+    """``preset`` with some dials moved (``{"base": preset, **dials}``), or as it was."""
+    if not dials:
+        return preset
+    return {"base": preset or _presets.DEFAULT_PRESET, **dials}
+
+
 def list_presets() -> dict[str, Any]:
     """The shipped presets, each with its fingerprint and the dials it moves from the default."""
     default = _presets.DEFAULT_PRESET
