@@ -112,6 +112,13 @@ METRICS: dict[str, tuple[str, str]] = {
         "Input plus output tokens reported by the framework (as recorded when replayed).",
         "Provider counts differ; compare within one provider.",
     ),
+    "cost_usd": (
+        "US dollars the arm's model calls cost at the price table the adapter was given "
+        "(prices=, per million input, cached-input and output tokens); the recorded cost "
+        "when replayed, and a replay spends nothing.",
+        "Empty (NaN) when a call was made at no known price: no price is assumed for a model "
+        "missing from the table. Zero for rule-based baselines.",
+    ),
     "latency_s": (
         "Wall-clock seconds spent waiting for the arm's decisions.",
         "Varies between runs; it is left out of result digests and audit summaries.",

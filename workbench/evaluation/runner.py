@@ -464,6 +464,7 @@ class _Run:
             decisions=state.decisions,
             model_calls=arm_usage.model_calls,
             tokens=arm_usage.input_tokens + arm_usage.output_tokens,
+            cost_usd=arm_usage.cost_usd,
             # an arm that times its own model calls reports them (recorded, so a replay
             # shows the recorded latency); other arms are timed by the loop
             latency_s=arm_usage.latency_s or state.usage.latency_s,

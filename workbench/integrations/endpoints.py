@@ -60,6 +60,7 @@ class ChatReply:
     input_tokens: int = 0
     output_tokens: int = 0
     model: str = ""
+    cached_input_tokens: int = 0  # usage.prompt_tokens_details.cached_tokens, where given
 
 
 class Endpoint:
@@ -315,11 +316,13 @@ def _reply(data: Any, mode: str | None, asked: str) -> ChatReply:
     if mode == "tool" and calls:
         text = calls[0].get("function", {}).get("arguments") or ""
     usage = data.get("usage") or {}
+    details = usage.get("prompt_tokens_details") or {}
     return ChatReply(
         text=str(text),
         input_tokens=int(usage.get("prompt_tokens") or 0),
         output_tokens=int(usage.get("completion_tokens") or 0),
         model=str(data.get("model") or asked),
+        cached_input_tokens=int(details.get("cached_tokens") or 0),
     )
 
 
