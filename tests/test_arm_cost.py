@@ -111,3 +111,11 @@ def test_a_yaml_price_table_prices_an_arm(tmp_path: Path) -> None:
     table.write_text(f"{MODEL}: {{input: 2.0, output: 8.0, cached_input: 0.5}}\n")
     card = evaluate([arm(prices=table)], **MARKET).scorecard
     assert card.loc["priced", "cost_usd"] == pytest.approx(4 * PER_CALL, rel=1e-12)
+
+
+def test_the_compare_notebook_refuses_a_price_table_that_is_not_there(tmp_path: Path) -> None:
+    from workbench.notebooks import parameters as check
+
+    assert check.price_file("prices", "") is None
+    with pytest.raises(ConfigError, match="parameter 'prices': no YAML file at"):
+        check.price_file("prices", str(tmp_path / "missing.yaml"))
