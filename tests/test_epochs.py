@@ -131,3 +131,19 @@ def test_path_clustered_errors_match_statsmodels_cluster_robust_ols() -> None:
     low, high = row["ci_low"], row["ci_high"]
     assert low < row["mean_diff"] < high and 0 < row["p_value"] < 1
     json.dumps(row.to_dict(), default=str)  # plain values for the report
+
+
+def test_evaluate_and_compare_take_epochs_and_the_comparison_reads_them() -> None:
+    from workbench.evaluation import evaluate
+    from workbench.evaluation.compare import compare
+
+    one = evaluate([SAMPLER, "buy_and_hold"], epochs=2, **MARKET)
+    assert list(one.scorecard.index) == ["sampler.epoch1", "sampler.epoch2", "buy_and_hold"]
+    assert list(evaluate(trend_agent(), epochs=1, **MARKET).scorecard.index) == ["trend"]
+    with pytest.raises(ConfigError, match="epochs must be a whole number >= 1"):
+        evaluate([SAMPLER], epochs=0, **MARKET)
+    market = {k: v for k, v in MARKET.items() if k != "seed"}
+    compared = compare([SAMPLER, "buy_and_hold"], "buy_and_hold", [1, 2, 3], epochs=2, **market)
+    table = epoch_comparison(compared.runs, "buy_and_hold")
+    assert list(table.index) == ["sampler"] and table.loc["sampler", "seeds"] == 3
+    assert {"sampler.epoch1", "sampler.epoch2"} <= set(compared.table.index)

@@ -111,6 +111,13 @@ def epoch_arms(
     }  # fmt: skip
 
 
+def with_epochs(agents: Any, epochs: Any) -> Any:
+    """``agents`` as given for one epoch, else ``epoch_arms(agents, epochs)``."""
+    if check_epochs(epochs) == 1:
+        return agents
+    return epoch_arms([agents] if isinstance(agents, Agent | str) else agents, epochs)
+
+
 def _is_factory(item: Any) -> bool:
     return isinstance(item, str) and ":" in item
 
@@ -264,4 +271,5 @@ __all__ = [
     "epoch_roster",
     "epochs_of",
     "spread",
+    "with_epochs",
 ]

@@ -36,6 +36,7 @@ from workbench.evaluation import reading
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS, Attribution, split_pnl
 from workbench.evaluation.capture import capture_columns, followed_instruction, information_frame
+from workbench.evaluation.epochs import with_epochs
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
@@ -74,7 +75,9 @@ async def aevaluate(
     ``steps_per_day``, ``ticks_per_step``, ``preset``, ``data``); the rest are the
     fields of ``RunOptions``: ``capital``, ``leverage_cap``, ``maintenance_multiple``,
     ``fee_bps``, ``on_error`` ("skip" or "raise"), ``max_concurrency``, ``rate_limit``
-    (asks per second), ``on_step`` and ``progress``.
+    (asks per second), ``on_step`` and ``progress``. ``epochs=N`` runs each arm given
+    as a factory N times on the path, as ``<arm>.epoch1`` ... (see
+    ``workbench.evaluation.epochs``).
 
     Each arm is asked on its cadence (``every``: once per trading day by default).
     At every step close each book is marked; a book past the maintenance multiple
@@ -83,6 +86,7 @@ async def aevaluate(
     """
     chosen: dict[str, Any] = dict(options)
     renamed_preset(chosen, "aevaluate")
+    agents = with_epochs(agents, chosen.pop("epochs", 1))
     market, run = split_market(chosen)
     return await run_world(World(**market), agents, **run)
 
