@@ -165,3 +165,19 @@ def test_an_endpoint_answering_429_shrinks_then_grows_back_and_the_retries_are_r
     # 9 clean answers after the cut: 2 -> 3 (2 answers), 3 -> 4 (3), 4 -> 5 (4)
     assert adaptive.changes[1:] == [(2, 3, "additive"), (3, 4, "additive"), (4, 5, "additive")]
     assert adaptive.limit == 5 and adaptive.in_flight == 0
+
+
+def test_a_429_given_up_on_cuts_too() -> None:
+    pytest.importorskip("httpx")
+    from workbench.evaluation import evaluate
+    from workbench.integrations import callable_agent
+    from workbench.integrations.endpoints import Endpoint
+    from workbench.testing.stub_endpoint import StubServer, failing_first
+
+    adaptive = AdaptiveConcurrency(4, 4, clock=Clock())
+    with StubServer(failing_first([429])) as server:
+        ep = Endpoint(server.url, "m", output_mode="json", retries=0, concurrency=adaptive)
+        results = evaluate([callable_agent(endpoint=ep, name="c")], seed=1, universe=3, days=1)
+        ep.close()
+    assert results.scorecard.loc["c", "errors"] == 1  # no retries: the 429 is the answer
+    assert adaptive.changes == [(4, 2, "429")] and adaptive.in_flight == 0

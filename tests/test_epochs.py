@@ -66,6 +66,8 @@ def test_a_replay_asking_for_more_epochs_than_recorded_is_refused() -> None:
     with pytest.raises(ConfigError, match="replay with epochs=3"):
         replay(SHIPPED, epochs=2)
     assert replay(SHIPPED, epochs=3).matched
+    with pytest.raises(ConfigError, match=r"ran each arm once \(no epochs\)"):
+        replay(REPO / "recordings" / "callable-sync-trend", epochs=2)
 
 
 def test_a_deterministic_arm_agrees_with_itself_and_its_spread_is_the_markets() -> None:

@@ -60,14 +60,21 @@ class RetryingTransport(httpx.AsyncBaseTransport):
                 reason, wait = await self._try(request, attempt)
             if reason is None:
                 assert isinstance(wait, httpx.Response)
-                if attempt == 0 and self.concurrency is not None:
-                    self.concurrency.answered_clean()
+                self._tell_concurrency(wait.status_code, clean=attempt == 0)
                 return wait
-            if reason == "HTTP 429" and self.concurrency is not None:
-                self.concurrency.rate_limited()
+            self._tell_concurrency(429 if reason == "HTTP 429" else None, clean=False)
             attempt += 1
             self._count(f"{reason} (attempt {attempt})")
             await asyncio.sleep(float(wait))
+
+    def _tell_concurrency(self, status: int | None, *, clean: bool) -> None:
+        """A 429 (retried or the last answer) cuts the slots; a first-try answer grows them."""
+        if self.concurrency is None:
+            return
+        if status == 429:
+            self.concurrency.rate_limited()
+        elif clean:
+            self.concurrency.answered_clean()
 
     def _slot(self) -> contextlib.AbstractAsyncContextManager[None]:
         """One of the endpoint's in-flight slots until the answer's headers arrive (the

@@ -311,14 +311,18 @@ def _refuse_other_epochs(manifest: Mapping[str, Any], folder: Path, epochs: int)
     """A replay asked for ``epochs`` needs a recording holding that many transcripts of
     every arm run in epochs; the roster's transcripts are the recorded run, no subset."""
     grouped = epochs_of([spec["name"] for spec in manifest["roster"]])
-    held = {base: len(names) for base, names in grouped.items()} or {"every arm": 1}
-    for base, count in held.items():
-        if count != epochs:
-            fewer = "only " if count < epochs else ""
+    if not grouped and epochs > 1:
+        raise ConfigError(
+            f"recording {folder} ran each arm once (no epochs), and this replay asks for "
+            f"epochs={epochs}; replay with epochs=1, or record again with epochs={epochs}"
+        )
+    for base, names in grouped.items():
+        if len(names) != epochs:
+            fewer = "only " if len(names) < epochs else ""
             raise ConfigError(
-                f"recording {folder} holds {fewer}{count} transcript(s) of arm {base!r} (epochs "
-                f"recorded: {count}), and this replay asks for epochs={epochs}; replay with "
-                f"epochs={count}, or record again with epochs={epochs}"
+                f"recording {folder} holds {fewer}{len(names)} transcript(s) of arm {base!r}, "
+                f"and this replay asks for epochs={epochs}; replay with epochs={len(names)}, "
+                f"or record again with epochs={epochs}"
             )
 
 
