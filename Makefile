@@ -63,6 +63,8 @@ recordings: $(STAMP)
 	$(BIN)/workbench record recordings/callable-news-reader --overwrite --preset standard-v2 --seed 3 \
 	  --names 12 --days 20 \
 	  --arms workbench.testing.scripted:news_agent,headline_sentiment,earnings_drift,buy_and_hold
+	$(BIN)/workbench record recordings/callable-sampler-epochs --overwrite --preset standard-v1 \
+	  --seed 5 --names 8 --days 8 --epochs 3 --arms workbench.testing.scripted:sampler_agent,buy_and_hold
 	$(BIN)/python -m workbench.testing.framework_arms recordings
 	$(BIN)/workbench replay recordings --check
 

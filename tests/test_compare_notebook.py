@@ -52,6 +52,9 @@ def test_run_all_on_a_fresh_checkout_makes_its_folder_and_shows_every_figure(
     overfitting = json.loads((out / "overfitting.json").read_text())
     assert overfitting["trials"] == 8 and 0.0 <= overfitting["pbo"] <= 1.0
     assert (out / "report.html").is_file() and (out / "selection_comparison.csv").is_file()
+    cost = pd.read_csv(out / "cost.csv", index_col="arm")
+    assert list(cost.columns) == ["model_calls", "tokens", "cost_usd"] and len(cost) == 8
+    assert (cost["cost_usd"] == 0).all() and (cost["model_calls"] == 0).all()  # no model called
 
 
 @pytest.mark.slow

@@ -197,7 +197,7 @@ def test_evaluate_aevaluate_and_world_share_one_market_signature() -> None:
 
     run_fields = {field.name for field in dataclasses.fields(RunOptions)}
     assert set(RunKeywords.__optional_keys__) == run_fields
-    assert set(EvaluateOptions.__optional_keys__) == MARKET_KEYS | run_fields
+    assert set(EvaluateOptions.__optional_keys__) == MARKET_KEYS | run_fields | {"epochs"}
     with pytest.raises(TypeError, match=r"'univers'\. Did you mean 'universe'"):
         World(univers=3)
 

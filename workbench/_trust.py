@@ -41,6 +41,7 @@ _FACTORIES = (
     "workbench.testing.scripted:trend_agent",
     "workbench.testing.scripted:news_agent",
     "workbench.testing.scripted:contrarian_agent",
+    "workbench.testing.scripted:sampler_agent",
     "workbench.testing.learner:learner_agent",
     "workbench.testing.learner:remembering_learner",
     "workbench.committee:committee_agent",

@@ -74,6 +74,7 @@ class Usage:
     output_tokens: int = 0
     latency_s: float = 0.0
     retries: int = 0  # requests an endpoint retried (429, 5xx, connection errors)
+    cost_usd: float = 0.0  # US dollars; NaN once a call was made at no known price
 
     def add(self, other: Usage) -> None:
         for item in dataclasses.fields(self):

@@ -21,6 +21,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(e.g. workbench.testing.scripted:trend_agent,momentum or my_agent:decide)",
     )
     make.add_argument("--overwrite", action="store_true", help="replace an existing recording")
+    make.add_argument(
+        "--epochs",
+        type=int,
+        default=1,
+        help="run each module:factory arm this many times on the one path, as <arm>.epoch1, "
+        "... (each with its transcript); baselines run once",
+    )
     add_market_arguments(make)
     make.set_defaults(handler=_record)
 
@@ -65,6 +72,7 @@ def _record(args: argparse.Namespace) -> int:
             ticks_per_step=65 if args.ticks_per_step is None else args.ticks_per_step,
             preset=market_preset(args),
             overwrite=args.overwrite,
+            epochs=args.epochs,
         )
     print(format_scorecard(results))
     print(f"\nrecorded {args.path}/ (digest {results.digest()[:12]}…)")

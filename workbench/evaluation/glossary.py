@@ -113,6 +113,13 @@ METRICS: dict[str, tuple[str, str]] = {
         "Input plus output tokens reported by the framework (as recorded when replayed).",
         "Provider counts differ; compare within one provider.",
     ),
+    "cost_usd": (
+        "US dollars the arm's model calls cost at the price table the adapter was given "
+        "(prices=, per million input, cached-input and output tokens); the recorded cost "
+        "when replayed, and a replay spends nothing.",
+        "Empty (NaN) when a call was made at no known price: no price is assumed for a model "
+        "missing from the table. Zero for rule-based baselines.",
+    ),
     "latency_s": (
         "Wall-clock seconds spent waiting for the arm's decisions.",
         "Varies between runs; it is left out of result digests and audit summaries.",
@@ -406,6 +413,45 @@ COMPARISON: dict[str, tuple[str, str]] = {
         "With stop='settled': model calls the seeds not run would have made, at the mean "
         "calls per seed of the seeds that ran.",
         "An estimate: a live model's calls per seed vary with what it decides.",
+    ),
+    # epochs (workbench.evaluation.epochs): each model arm run several times on one path
+    "epochs": (
+        "Times each model-backed arm ran on every path (seed), as arms named "
+        "<arm>.epoch1, <arm>.epoch2, ...; the model's sampling left as the user set it.",
+        "Epochs repeat the model's randomness, not the market's: they add no paths.",
+    ),
+    "agreement": (
+        "Share of the arm's decision points at which every epoch made the identical "
+        "decision (the same orders requested, or the same failure), averaged over seeds.",
+        "After the first disagreement the epochs hold different books, so later decisions "
+        "may differ for that reason alone.",
+    ),
+    "se_naive": (
+        "Standard error of the mean difference treating every (seed, epoch) as an "
+        "independent observation.",
+        "Too small: epochs on one path share its market. Shown to contrast se_clustered.",
+    ),
+    "se_clustered": (
+        "Standard error of the mean difference clustered by path (seed): the standard "
+        "deviation of the per-seed mean differences over the square root of the seeds (CR1 "
+        "with equal clusters); the interval and p-value use it with seeds - 1 degrees of "
+        "freedom.",
+        "Few seeds give few clusters: more epochs do not shrink it past the market's spread.",
+    ),
+    "within_sd": (
+        "Standard deviation of the metric between epochs on one path (square root of the "
+        "mean within-path variance): the model's own randomness.",
+        "Zero for an arm that answers the same every time (temperature 0, fixed seed).",
+    ),
+    "across_sd": (
+        "Standard deviation across paths of each path's mean over its epochs: mostly the "
+        "market's randomness.",
+        "It still holds the model's share divided by the number of epochs.",
+    ),
+    "model_share": (
+        "The model's part of one run's variance of the metric: within / (within + between), "
+        "between = max(0, across variance - within / epochs) (one-way random effects).",
+        "A ratio of two noisy variances: with few seeds and epochs it moves a lot.",
     ),
 }
 

@@ -119,7 +119,9 @@ class RunKeywords(TypedDict, total=False):
 
 class EvaluateOptions(MarketOptions, RunKeywords, total=False):
     """Everything ``evaluate`` and ``aevaluate`` take besides the agents: the market
-    (``World``'s keywords) and how the arms trade (``RunOptions``)."""
+    (``World``'s keywords), how the arms trade (``RunOptions``) and ``epochs``."""
+
+    epochs: int
 
 
 def split_market(options: Mapping[str, Any]) -> tuple[MarketOptions, dict[str, Any]]:

@@ -1,136 +1,30 @@
-"""Dollars per arm: a price table per model and the cost of the tokens an arm used.
+"""Dollars per arm from its transcript: the recorded tokens priced by a price table.
 
-Prices are the user's, in US dollars per million tokens: input, output and cached
-input (prompt tokens a provider served from its cache), given in code
-(``PriceTable.from_mapping``) or a YAML file (``PriceTable.load``):
-
-    gpt-4o-mini: {input: 0.15, output: 0.60, cached_input: 0.075}
-    smollm2-135m-instruct: {input: 0, output: 0, cached_input: 0}
-
-No price is assumed: a model missing from the table costs ``None`` ("not
-known"), never 0, and a price that is missing, negative or not a number is
-refused. The cost of one call, with input tokens counted as providers count them
-(cached ones included):
-
-    cost = ((input - cached) * input_price + cached * cached_input_price
-            + output * output_price) / 1e6
-
-A transcript holds each exchange's usage and the arm's model, so
-``transcript_cost`` prices a recording without running it: a replay reports the
-recorded cost and spends nothing. ``CostMeter`` is the dollar budget of one arm:
-the call made once the spend has reached ``max_cost_usd`` is the one past it.
+The table itself (``PriceTable``, ``Price``, ``CostMeter``) lives with the adapters
+(``workbench.integrations.pricing``), which price each call as they make it; it is
+re-exported here. A transcript holds each exchange's usage and the arm's model, so
+``transcript_cost`` prices a recording without running it, at any table's prices.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from workbench.errors import ConfigError
+from workbench.integrations.pricing import (
+    PER_TOKENS,
+    PRICE_FIELDS,
+    CostMeter,
+    Price,
+    PriceTable,
+    as_price_table,
+    count_of,
+)
 
-PRICE_FIELDS = ("input", "output", "cached_input")
-PER_TOKENS = 1_000_000
 COST_COLUMNS = ("model", "model_calls", "input_tokens", "cached_input_tokens", "output_tokens")
-
-
-@dataclass(frozen=True)
-class Price:
-    """US dollars per million tokens."""
-
-    input: float
-    output: float
-    cached_input: float
-
-    def cost(self, input_tokens: int, output_tokens: int, cached_input_tokens: int = 0) -> float:
-        if cached_input_tokens > input_tokens:
-            raise ConfigError(
-                f"cached input tokens ({cached_input_tokens}) exceed input tokens "
-                f"({input_tokens}); input tokens count the cached ones too"
-            )
-        fresh = input_tokens - cached_input_tokens
-        total = (
-            fresh * self.input
-            + cached_input_tokens * self.cached_input
-            + output_tokens * self.output
-        )
-        return total / PER_TOKENS
-
-
-@dataclass(frozen=True)
-class PriceTable:
-    """Prices by model name; ``price(model)`` is None for a model not in the table."""
-
-    prices: Mapping[str, Price]
-
-    @classmethod
-    def from_mapping(cls, table: Mapping[str, Mapping[str, Any]]) -> PriceTable:
-        if not isinstance(table, Mapping):
-            raise ConfigError(
-                "a price table maps model names to {input, output, cached_input} in US dollars "
-                f"per million tokens, got {type(table).__name__}"
-            )
-        return cls({str(model): _price(str(model), entry) for model, entry in table.items()})
-
-    @classmethod
-    def load(cls, path: str | Path) -> PriceTable:
-        import yaml
-
-        file = Path(path)
-        try:
-            data = yaml.safe_load(file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read the price table {file}: {exc.strerror}") from None
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"the price table {file} is not valid YAML: {exc}") from None
-        return cls.from_mapping(data or {})
-
-    def price(self, model: str | None) -> Price | None:
-        return None if model is None else self.prices.get(model)
-
-    def cost(self, model: str | None, usage: Mapping[str, Any]) -> float | None:
-        """Dollars for ``usage`` (input_tokens, output_tokens, cached_input_tokens) on
-        ``model``; None when the table has no price for it."""
-        price = self.price(model)
-        if price is None:
-            return None
-        counts = {key: _count(usage, key) for key in COST_COLUMNS[2:]}
-        return price.cost(
-            counts["input_tokens"], counts["output_tokens"], counts["cached_input_tokens"]
-        )
-
-
-class CostMeter:
-    """An arm's dollar budget (``max_cost_usd``): ``charge`` each call's usage after it is
-    made; once ``exhausted``, the next call is the one past the budget and is not made.
-    A budget needs a price for the model: without one it could never be enforced."""
-
-    def __init__(self, prices: PriceTable, model: str | None, max_cost_usd: float) -> None:
-        if isinstance(max_cost_usd, bool) or not isinstance(max_cost_usd, int | float):
-            raise ConfigError(f"max_cost_usd must be a number of US dollars, got {max_cost_usd!r}")
-        if not math.isfinite(max_cost_usd) or max_cost_usd < 0:
-            raise ConfigError(f"max_cost_usd must be a finite number >= 0, got {max_cost_usd!r}")
-        if prices.price(model) is None:
-            raise ConfigError(
-                f"max_cost_usd needs a price for the model {model!r}, and the price table has "
-                f"none (it prices {sorted(prices.prices) or 'no model'}); add one"
-            )
-        self.prices, self.model, self.max_cost_usd = prices, model, float(max_cost_usd)
-        self.spent_usd = 0.0
-
-    def charge(self, usage: Mapping[str, Any]) -> float:
-        """Add one call's cost; returns it."""
-        cost = self.prices.cost(self.model, usage) or 0.0
-        self.spent_usd += cost
-        return cost
-
-    @property
-    def exhausted(self) -> bool:
-        return self.spent_usd >= self.max_cost_usd
 
 
 def transcript_cost(path: str | Path, prices: PriceTable) -> dict[str, Any]:
@@ -143,7 +37,7 @@ def transcript_cost(path: str | Path, prices: PriceTable) -> dict[str, Any]:
     totals = dict.fromkeys(COST_COLUMNS[1:], 0)
     for exchange in transcript.exchanges:
         for key in totals:
-            totals[key] += _count(exchange.usage, key)
+            totals[key] += count_of(exchange.usage, key)
     row: dict[str, Any] = {"arm": transcript.meta.get("arm", Path(path).stem), "model": model}
     row.update(totals)
     row["cost_usd"] = prices.cost(model, totals)
@@ -157,44 +51,14 @@ def transcript_costs(paths: Iterable[str | Path], prices: PriceTable) -> pd.Data
     return frame.set_index("arm")
 
 
-def _price(model: str, entry: Any) -> Price:
-    if not isinstance(entry, Mapping):
-        raise ConfigError(
-            f"price of {model!r} must be a mapping with {', '.join(PRICE_FIELDS)} (US dollars "
-            f"per million tokens), got {entry!r}"
-        )
-    unknown = sorted(set(map(str, entry)) - set(PRICE_FIELDS))
-    missing = [key for key in PRICE_FIELDS if key not in entry]
-    if unknown or missing:
-        raise ConfigError(
-            f"price of {model!r}: missing {missing or 'nothing'}, unknown {unknown or 'nothing'}; "
-            f"give exactly {', '.join(PRICE_FIELDS)} (0 for free, never left out)"
-        )
-    values = {key: entry[key] for key in PRICE_FIELDS}
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"price of {model!r}: {key} must be a number, got {value!r}")
-        if not math.isfinite(value) or value < 0:
-            raise ConfigError(
-                f"price of {model!r}: {key} must be a finite number >= 0 (US dollars per "
-                f"million tokens), got {value!r}"
-            )
-    return Price(**{key: float(value) for key, value in values.items()})
-
-
-def _count(usage: Mapping[str, Any], key: str) -> int:
-    value = usage.get(key, 0) or 0
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ConfigError(f"usage {key} must be a whole number >= 0, got {value!r}")
-    return int(value)
-
-
 __all__ = [
     "COST_COLUMNS",
+    "PER_TOKENS",
     "PRICE_FIELDS",
     "CostMeter",
     "Price",
     "PriceTable",
+    "as_price_table",
     "transcript_cost",
     "transcript_costs",
 ]

@@ -31,6 +31,7 @@ SCORECARD_COLUMNS = (
     "decisions",
     "model_calls",
     "tokens",
+    "cost_usd",
     "latency_s",
 )
 # Wall-clock columns differ between runs by nature; they are left out of digests.

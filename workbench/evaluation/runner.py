@@ -42,6 +42,7 @@ from workbench.evaluation.capture import (
     information_frame,
     matched_placebo,
 )
+from workbench.evaluation.epochs import with_epochs
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
 from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
@@ -80,7 +81,9 @@ async def aevaluate(
     ``steps_per_day``, ``ticks_per_step``, ``preset``, ``data``); the rest are the
     fields of ``RunOptions``: ``capital``, ``leverage_cap``, ``maintenance_multiple``,
     ``fee_bps``, ``on_error`` ("skip" or "raise"), ``max_concurrency``, ``rate_limit``
-    (asks per second), ``on_step`` and ``progress``.
+    (asks per second), ``on_step`` and ``progress``. ``epochs=N`` runs each arm given
+    as a factory N times on the path, as ``<arm>.epoch1`` ... (see
+    ``workbench.evaluation.epochs``).
 
     Each arm is asked on its cadence (``every``: once per trading day by default).
     At every step close each book is marked; a book past the maintenance multiple
@@ -89,6 +92,7 @@ async def aevaluate(
     """
     chosen: dict[str, Any] = dict(options)
     renamed_preset(chosen, "aevaluate")
+    agents = with_epochs(agents, chosen.pop("epochs", 1))
     market, run = split_market(chosen)
     return await run_world(World(**market), agents, **run)
 
@@ -476,6 +480,7 @@ class _Run:
             decisions=state.decisions,
             model_calls=arm_usage.model_calls,
             tokens=arm_usage.input_tokens + arm_usage.output_tokens,
+            cost_usd=arm_usage.cost_usd,
             # an arm that times its own model calls reports them (recorded, so a replay
             # shows the recorded latency); other arms are timed by the loop
             latency_s=arm_usage.latency_s or state.usage.latency_s,

@@ -34,6 +34,7 @@ class ArmTally:
     model_calls: int
     tokens: int
     latency_s: float
+    cost_usd: float = 0.0  # NaN when a call was made at no known price
 
 
 def build_scorecard(
@@ -90,6 +91,7 @@ def _row(
         "decisions": tally.decisions,
         "model_calls": tally.model_calls,
         "tokens": tally.tokens,
+        "cost_usd": tally.cost_usd,
         "latency_s": tally.latency_s,
     }
 

@@ -1,7 +1,9 @@
 """HTTP plumbing for OpenAI-compatible endpoints: retries with backoff, a rate limit, counts.
 
 ``RetryingTransport`` wraps an ``httpx`` transport. Every request first waits
-for its turn under the endpoint's ``RateLimit``; a 429, a 5xx or a connection
+for its turn under the endpoint's ``RateLimit``, then for a slot under its
+``AdaptiveConcurrency`` when it has one (a 429 cuts the slots, clean answers grow
+them back; see ``_concurrency``); a 429, a 5xx or a connection
 error is retried up to ``retries`` times, waiting ``backoff_s * 2**attempt``
 seconds or the server's ``Retry-After`` (in seconds), never more than
 ``MAX_RETRY_AFTER_S``. A ``Retry-After`` that is not a finite number >= 0 (``nan``,
@@ -18,12 +20,14 @@ counted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from typing import Any
 
 import httpx
 
 from workbench._checks import count, number
+from workbench.integrations._concurrency import AdaptiveConcurrency
 from workbench.integrations._retries import RateLimit, note_retry
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -41,22 +45,43 @@ class RetryingTransport(httpx.AsyncBaseTransport):
         backoff_s: float,
         limit: RateLimit,
         counter: list[str],
+        concurrency: AdaptiveConcurrency | None = None,
     ) -> None:
         self.inner, self.retries = inner, count("retries", retries)
         self.backoff_s = number("backoff_s", backoff_s)
         self.limit, self.counter = limit, counter
+        self.concurrency = concurrency
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         attempt = 0
         while True:
             await self.limit.wait()
-            reason, wait = await self._try(request, attempt)
+            async with self._slot():
+                reason, wait = await self._try(request, attempt)
             if reason is None:
                 assert isinstance(wait, httpx.Response)
+                self._tell_concurrency(wait.status_code, clean=attempt == 0)
                 return wait
+            self._tell_concurrency(429 if reason == "HTTP 429" else None, clean=False)
             attempt += 1
             self._count(f"{reason} (attempt {attempt})")
             await asyncio.sleep(float(wait))
+
+    def _tell_concurrency(self, status: int | None, *, clean: bool) -> None:
+        """A 429 (retried or the last answer) cuts the slots; a first-try answer grows them."""
+        if self.concurrency is None:
+            return
+        if status == 429:
+            self.concurrency.rate_limited()
+        elif clean:
+            self.concurrency.answered_clean()
+
+    def _slot(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """One of the endpoint's in-flight slots until the answer's headers arrive (the
+        backoff before a retry waits outside it)."""
+        if self.concurrency is None:
+            return contextlib.nullcontext()
+        return self.concurrency.slot()
 
     async def _try(self, request: httpx.Request, attempt: int) -> tuple[str | None, Any]:
         """(None, response) to return it, or (reason, seconds) to retry after a pause."""

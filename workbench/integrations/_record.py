@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import math
 import os
 import pickle
 import sys
@@ -236,21 +237,29 @@ def _held(row: OrderRecord) -> Any:
 
 # --- usage and errors ----------------------------------------------------------------
 def call_usage(noted: dict[str, int], latency_s: float) -> dict[str, Any]:
-    return {
+    usage = {
         "model_calls": noted.get("model_calls") or 1,
         "input_tokens": noted.get("input_tokens", 0),
         "output_tokens": noted.get("output_tokens", 0),
         "latency_s": latency_s,
     }
+    if noted.get("cached_input_tokens"):  # only where a provider reported a cache hit
+        usage["cached_input_tokens"] = noted["cached_input_tokens"]
+    return usage
 
 
 def usage_of(recorded: dict[str, Any]) -> Usage:
+    """The usage of one recorded exchange; its ``cost_usd`` is the recorded one, NaN for a
+    call recorded without a price (unknown, not free) and 0 where no model was called."""
+    calls = int(recorded.get("model_calls", 0))
+    unpriced = math.nan if calls else 0.0
     return Usage(
-        model_calls=int(recorded.get("model_calls", 0)),
+        model_calls=calls,
         input_tokens=int(recorded.get("input_tokens", 0)),
         output_tokens=int(recorded.get("output_tokens", 0)),
         latency_s=float(recorded.get("latency_s", 0.0)),
         retries=int(recorded.get("retries", 0)),
+        cost_usd=float(recorded.get("cost_usd", unpriced)),
     )
 
 
@@ -265,6 +274,14 @@ def budget_stop(arm: str, budget: int, what: str = "model calls") -> BudgetExhau
     return BudgetExhausted(
         f"arm {arm!r} reached its budget of {budget} {what}; it is asked nothing more and "
         "holds for the rest of the run. Raise max_calls= or shorten the run"
+    )
+
+
+def cost_stop(arm: str, max_cost_usd: float, spent_usd: float) -> BudgetExhausted:
+    return BudgetExhausted(
+        f"arm {arm!r} reached its budget of {max_cost_usd:g} US dollars (spent "
+        f"{spent_usd:.6g}); it is asked nothing more and holds for the rest of the run. "
+        "Raise max_cost_usd= or shorten the run"
     )
 
 

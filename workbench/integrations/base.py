@@ -26,8 +26,9 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
 - ``to_decision(raw, payload)``: turn the raw answer into a decision; runs live
   and on replay (default: ``raw`` unchanged). ``raw`` is a private copy; the
   payload is shared with other arms, so copy it before changing it.
-- ``note_usage(input_tokens=, output_tokens=, model_calls=)``: call inside ``ask``
-  to report what the call spent (one model call per ``ask`` unless told otherwise).
+- ``note_usage(input_tokens=, output_tokens=, model_calls=, cached_input_tokens=)``:
+  call inside ``ask`` to report what the call spent (one model call per ``ask``
+  unless told otherwise; cached input tokens are counted in input tokens too).
 - ``note_answer(text)``: call inside ``ask`` with the model's own text before a
   failure is raised, so the transcript keeps what the model said (prose included)
   next to the error, live and on replay.
@@ -37,7 +38,8 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
   the caller passes none (read the attributes your constructor set).
 
 Constructor: take your own arguments and ``**options: Unpack[AdapterOptions]``
-(name, info, every, mode, transcript, recorder, prior, timeout, max_calls), and
+(name, info, every, mode, transcript, recorder, prior, timeout, max_calls, prices,
+max_cost_usd), and
 hand ``options`` to ``super().__init__`` as they came; ``mode_of(options)`` is the
 mode when your constructor needs it first. An adapter never re-declares them.
 
@@ -73,6 +75,11 @@ holds is carried into the new recording before its journal is rewritten.
 ``max_calls=`` is a budget: the call past it is recorded once as a
 ``BudgetExhausted`` stop, and the evaluation asks that arm nothing more (it
 holds). A resumed run asks a recorded budget stop again, since nothing was paid.
+``max_cost_usd=`` is the same in US dollars, priced by ``prices=`` (a
+``PriceTable``, a mapping or a YAML file; see ``workbench.integrations.pricing``):
+the call asked once the spend has reached it is the stop. With ``prices=`` each
+call's cost is recorded in its usage (``cost_usd``), so a replay reports it; a
+call at no known price counts as unknown (NaN), never as free.
 
 Every ``ask`` runs on one owning loop (see ``_loop``), so an arm can be used by
 any number of runs on any event loops; ``timeout`` defaults to
@@ -96,6 +103,7 @@ from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 from workbench._checks import count, refuse_unknown_keywords, seconds
 from workbench.agents import Agent, DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
+    BudgetExhausted,
     ConfigError,
     DecisionError,
     FrameworkError,
@@ -112,6 +120,7 @@ from workbench.integrations._replay import (
     stamp_preset,
 )
 from workbench.integrations._retries import counting_retries
+from workbench.integrations.pricing import CostMeter, PriceSource, as_price_table
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Exchange, Transcript, digest
 
@@ -135,6 +144,8 @@ class AdapterOptions(TypedDict, total=False):
     prior: TranscriptSource | None
     timeout: float | None
     max_calls: int | None
+    prices: PriceSource | None
+    max_cost_usd: float | None
 
 
 OPTION_NAMES = frozenset(AdapterOptions.__optional_keys__)
@@ -183,6 +194,8 @@ class BaseAdapter(Agent):
         self.timeout = seconds(f"{kind} timeout", options.get("timeout", DEFAULT_TIMEOUT),
                                optional=True)  # fmt: skip
         self.max_calls = count(f"{kind} max_calls", options.get("max_calls"), optional=True)
+        self.prices = as_price_table(options.get("prices"))
+        self.cost_meter = self._cost_meter(options.get("max_cost_usd"))
         self.calls_made = 0
         self.record: list[dict[str, Any]] = []
         self.run: RunInfo | None = None
@@ -193,6 +206,16 @@ class BaseAdapter(Agent):
         self._replay, self.recorder, self._save_to = self._bind(
             options.get("transcript"), options.get("recorder")
         )
+
+    def _cost_meter(self, max_cost_usd: float | None) -> CostMeter | None:
+        if max_cost_usd is None:
+            return None
+        if self.prices is None:
+            raise ConfigError(
+                f"arm {self.name!r}: max_cost_usd= needs prices= (a PriceTable, a mapping of "
+                f"model to prices or a YAML file) with a price for model {self.info.model!r}"
+            )
+        return CostMeter(self.prices, self.info.model, max_cost_usd)
 
     # --- the one method a framework adapter writes ---------------------------------
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
@@ -220,7 +243,12 @@ class BaseAdapter(Agent):
         return raw
 
     def note_usage(
-        self, *, input_tokens: int = 0, output_tokens: int = 0, model_calls: int = 0
+        self,
+        *,
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        model_calls: int = 0,
+        cached_input_tokens: int = 0,
     ) -> None:
         notes = _record.current_notes()
         if notes is None:  # outside a call there is nothing to charge it to
@@ -229,6 +257,7 @@ class BaseAdapter(Agent):
             ("input_tokens", input_tokens),
             ("output_tokens", output_tokens),
             ("model_calls", model_calls),
+            ("cached_input_tokens", cached_input_tokens),
         ):
             notes.usage[key] = notes.usage.get(key, 0) + int(value)
 
@@ -394,8 +423,8 @@ class BaseAdapter(Agent):
         return raw
 
     async def _call(self, request: DecisionRequest, sent: Any, key: str) -> Any:
-        if self.max_calls is not None and self.calls_made >= self.max_calls:
-            stop = _record.budget_stop(self.name, self.max_calls, self.budget_unit)
+        stop = self._past_budget()
+        if stop is not None:
             self._keep(request, key, sent, None, {}, _record.error_meta(stop))
             raise stop  # recorded at this input, so a replay stops at the same point
         self.calls_made += 1
@@ -405,6 +434,7 @@ class BaseAdapter(Agent):
         usage = _record.call_usage(notes.usage, time.perf_counter() - started)
         if retried:
             usage["retries"] = len(retried)
+        self._charge(usage)
         self.usage.add(_record.usage_of(usage))
         failure = _record.error_meta(error) if error is not None else None
         if error is not None and raw is None:
@@ -413,6 +443,25 @@ class BaseAdapter(Agent):
         if error is not None:
             raise error
         return raw
+
+    def _past_budget(self) -> BudgetExhausted | None:
+        """The stop for a call past ``max_calls`` or ``max_cost_usd``, else None."""
+        if self.max_calls is not None and self.calls_made >= self.max_calls:
+            return _record.budget_stop(self.name, self.max_calls, self.budget_unit)
+        meter = self.cost_meter
+        if meter is not None and meter.exhausted:
+            return _record.cost_stop(self.name, meter.max_cost_usd, meter.spent_usd)
+        return None
+
+    def _charge(self, usage: dict[str, Any]) -> None:
+        """Write the call's price into its usage (recorded, so a replay reports it) and
+        charge it to the dollar budget; a call at no known price gets no ``cost_usd``."""
+        cost = None if self.prices is None else self.prices.cost(self.info.model, usage)
+        if cost is None:
+            return
+        usage["cost_usd"] = cost
+        if self.cost_meter is not None:
+            self.cost_meter.charge(usage)
 
     async def _asked(self, request: DecisionRequest, sent: Any) -> tuple[Any, RunError | None]:
         """The plain answer of one ``ask``, or the error it comes to (mapped at ``map_error``)."""

@@ -64,6 +64,7 @@ class Answer:
     input_tokens: int = 0
     output_tokens: int = 0
     model_calls: int = 1
+    cached_input_tokens: int = 0  # of the input tokens, those a provider's cache served
 
 
 class CallableAgentAdapter(BaseAdapter):
@@ -112,6 +113,7 @@ class CallableAgentAdapter(BaseAdapter):
             input_tokens=result.input_tokens,
             output_tokens=result.output_tokens,
             model_calls=result.model_calls,
+            cached_input_tokens=result.cached_input_tokens,
         )
         return result.output
 
@@ -178,7 +180,12 @@ class EndpointFunction:
         reply = await self.endpoint.chat(
             decision_messages(self.text, payload), output_mode=self.mode
         )
-        return Answer(reply.text, reply.input_tokens, reply.output_tokens)
+        return Answer(
+            reply.text,
+            reply.input_tokens,
+            reply.output_tokens,
+            cached_input_tokens=reply.cached_input_tokens,
+        )
 
 
 def endpoint_function(endpoint: Endpoint, output_mode: str | None = None) -> EndpointFunction:

@@ -14,9 +14,12 @@ of structured output, JSON mode, tool call the server accepts (one tiny probe pe
 mode, once per endpoint), else prompt-and-parse.
 
 Every request goes through one ``httpx`` transport per event loop that waits for
-the endpoint's rate limit (``max_requests_per_s``) and retries 429, 5xx and
-connection errors with backoff (``retries``, ``backoff_s``); the retries are
-counted per exchange and recorded with its usage. ``timeout`` bounds each HTTP
+the endpoint's rate limit (``max_requests_per_s``) and for a slot under its
+``concurrency`` (None: no limit; a whole number: fixed; ``"adaptive"`` or an
+``AdaptiveConcurrency(start, cap, cut=, debounce_s=)``: cut on 429 answers, grown
+back while they stop), and retries 429, 5xx and connection errors with backoff
+(``retries``, ``backoff_s``); the retries are counted per exchange and recorded
+with its usage. ``timeout`` bounds each HTTP
 request; the adapter's own ``timeout=`` bounds the whole decision.
 """
 
@@ -34,6 +37,7 @@ from typing import Any
 from workbench._checks import count, is_whole, number, seconds
 from workbench.bridge import run_sync
 from workbench.errors import ConfigError, FrameworkError
+from workbench.integrations._concurrency import AdaptiveConcurrency, concurrency_of
 from workbench.integrations._frameworks import TASK, render_payload
 from workbench.integrations._retries import RateLimit
 from workbench.integrations.base import DEFAULT_TIMEOUT
@@ -60,6 +64,7 @@ class ChatReply:
     input_tokens: int = 0
     output_tokens: int = 0
     model: str = ""
+    cached_input_tokens: int = 0  # usage.prompt_tokens_details.cached_tokens, where given
 
 
 class Endpoint:
@@ -76,6 +81,7 @@ class Endpoint:
         retries: int = 3,
         backoff_s: float = 0.5,
         max_requests_per_s: float | None = None,
+        concurrency: int | str | AdaptiveConcurrency | None = None,
         max_tokens: int | None = None,
         temperature: float | None = 0.0,
         seed: int | None = 0,
@@ -90,6 +96,7 @@ class Endpoint:
         self.retries = count("Endpoint retries", retries)
         self.backoff_s = number("Endpoint backoff_s", backoff_s)
         self.limit = RateLimit(max_requests_per_s)
+        self.concurrency = concurrency_of(concurrency)
         self.max_tokens = count("Endpoint max_tokens", max_tokens, minimum=1, optional=True)
         self.temperature = number("Endpoint temperature", temperature, optional=True)
         if seed is not None and not is_whole(seed):
@@ -236,6 +243,7 @@ class Endpoint:
                 backoff_s=self.backoff_s,
                 limit=self.limit,
                 counter=self.retried,
+                concurrency=self.concurrency,
             )
             headers = {} if bare else {"Authorization": f"Bearer {self.api_key()}"}
             base = {} if bare else {"base_url": self.base_url}
@@ -315,11 +323,13 @@ def _reply(data: Any, mode: str | None, asked: str) -> ChatReply:
     if mode == "tool" and calls:
         text = calls[0].get("function", {}).get("arguments") or ""
     usage = data.get("usage") or {}
+    details = usage.get("prompt_tokens_details") or {}
     return ChatReply(
         text=str(text),
         input_tokens=int(usage.get("prompt_tokens") or 0),
         output_tokens=int(usage.get("completion_tokens") or 0),
         model=str(data.get("model") or asked),
+        cached_input_tokens=int(details.get("cached_tokens") or 0),
     )
 
 
@@ -343,6 +353,7 @@ def decision_messages(instructions: str, payload: dict[str, Any]) -> list[dict[s
 
 __all__ = [
     "PROBE_ORDER",
+    "AdaptiveConcurrency",
     "ChatReply",
     "Endpoint",
     "decision_messages",

@@ -179,9 +179,26 @@ def repository_root() -> Path:
     return here if (here / "pyproject.toml").is_file() else Path.cwd()
 
 
-def build_arms(names: Sequence[str]) -> list[Any]:
-    """Agents for live runs: baseline names stay names, scripted arm names become adapters."""
-    return [scripted_arm(n) if n in SCRIPTED_ARMS else n for n in names]
+def build_arms(names: Sequence[str], prices: Path | None = None) -> list[Any]:
+    """Agents for live runs: baseline names stay names, scripted arm names become adapters
+    (priced by the YAML table ``prices`` when given)."""
+    priced = {} if prices is None else {"prices": prices}
+    return [scripted_arm(n, **priced) if n in SCRIPTED_ARMS else n for n in names]
+
+
+def price_file(param: str, value: str) -> Path | None:
+    """An existing YAML price table, or None when the parameter is empty."""
+    if not str(value).strip():
+        return None
+    path = Path(value)
+    if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+        raise _bad(
+            param,
+            f"no YAML file at {str(path)!r}",
+            "pass a price table (model: {input, output, cached_input} in US dollars per "
+            "million tokens) as a .yaml file, or '' to leave the model arms' cost unknown",
+        )
+    return path
 
 
 def recording_roster(names: Sequence[str]) -> dict[str, str]:

@@ -33,6 +33,7 @@ from workbench.engine.universe import Universe
 from workbench.engine.variants import Variant
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
+from workbench.evaluation.epochs import check_epochs, epoch_roster, epochs_of
 from workbench.evaluation.world import renamed_preset
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
@@ -80,6 +81,7 @@ def record(
     preset: str | Preset | Mapping[str, Any] | None = None,
     data: str | Path | pd.DataFrame | Historical | None = None,
     overwrite: bool = False,
+    epochs: int = 1,
     **options: Any,
 ) -> Results:
     """Run ``agents`` live (model-backed arms in record mode) and write a recording folder.
@@ -93,6 +95,9 @@ def record(
     project's key), so the replay masks the same way anywhere; the secret stays out of
     every payload and of what agents are told.
 
+    ``epochs`` runs each factory-built arm that many times on the one path, as
+    ``<arm>.epoch1`` ... (``workbench.evaluation.epochs``), each with its transcript.
+
     Nothing is run when ``path`` is a file, or a folder holding a recording or other
     files and ``overwrite`` is false; nor when an arm's name is not a safe file name.
     """
@@ -102,6 +107,8 @@ def record(
         preset, options = given.pop("preset"), given
     folder = Path(path)
     _refuse_to_overwrite(folder, overwrite)
+    if check_epochs(epochs) > 1:
+        agents = epoch_roster(agents, epochs, mode="record")  # type: ignore[assignment]
     if isinstance(agents, Mapping):  # the names given, before any arm is built
         mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
@@ -267,10 +274,14 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
 
     ``overrides`` (seed, universe, days, steps_per_day, ticks_per_step, preset)
     replay the recording under a changed experiment, which fails naming the change.
+    ``epochs`` (a check, not an override) must be the number of epochs recorded: a
+    recording holding fewer (or more) transcripts of an arm is refused before anything runs.
     """
     renamed_preset(overrides, "replay")
     folder = Path(path)
     manifest = mf.load_manifest(folder)
+    if "epochs" in overrides:
+        _refuse_other_epochs(manifest, folder, check_epochs(overrides.pop("epochs")))
     unknown = sorted(set(overrides) - set(_OVERRIDABLE))
     if unknown:
         raise ConfigError(f"replay cannot override {', '.join(unknown)}; only {_OVERRIDABLE}")
@@ -294,6 +305,25 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
     if check and not report.matched:
         raise RecordingError(report.summary())
     return report
+
+
+def _refuse_other_epochs(manifest: Mapping[str, Any], folder: Path, epochs: int) -> None:
+    """A replay asked for ``epochs`` needs a recording holding that many transcripts of
+    every arm run in epochs; the roster's transcripts are the recorded run, no subset."""
+    grouped = epochs_of([spec["name"] for spec in manifest["roster"]])
+    if not grouped and epochs > 1:
+        raise ConfigError(
+            f"recording {folder} ran each arm once (no epochs), and this replay asks for "
+            f"epochs={epochs}; replay with epochs=1, or record again with epochs={epochs}"
+        )
+    for base, names in grouped.items():
+        if len(names) != epochs:
+            fewer = "only " if len(names) < epochs else ""
+            raise ConfigError(
+                f"recording {folder} holds {fewer}{len(names)} transcript(s) of arm {base!r}, "
+                f"and this replay asks for epochs={epochs}; replay with epochs={len(names)}, "
+                f"or record again with epochs={epochs}"
+            )
 
 
 def _recorded_preset(manifest: Mapping[str, Any], folder: Path) -> Preset:

@@ -130,6 +130,7 @@ KEY_COLUMNS = (
     "decisions",
     "model_calls",
     "tokens",
+    "cost_usd",
 )
 
 

@@ -21,6 +21,7 @@ _SHOWN = {
     "errors": ("errors", "{:d}"),
     "decisions": ("decisions", "{:d}"),
     "model_calls": ("calls", "{:d}"),
+    "cost_usd": ("cost $", "{:.4g}"),
 }
 # on a market that publishes information (workbench.evaluation.capture)
 _SHOWN_INFORMATION = {

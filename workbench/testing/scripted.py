@@ -8,7 +8,9 @@ Plain functions with the shape of an LLM call behind ``callable_agent``:
   answers with JSON text;
 - ``contrarian`` (async) answers with a small "reply" (picks and a conviction)
   that ``size_contrarian`` turns into orders in ``postprocess``, so the sizing
-  code runs again on every replay.
+  code runs again on every replay;
+- ``Sampler`` (sync) samples its answer as a model at a temperature above zero
+  does: two runs on one path decide differently, the stand-in for epochs.
 
 ``trend_agent`` and ``contrarian_agent`` build the adapters with an
 ``AdapterInfo`` carrying the digest of their instructions; recordings name these
@@ -21,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import random
+import zlib
 from typing import Any
 
 from workbench.integrations.base import AdapterInfo
@@ -129,6 +133,39 @@ def size_contrarian(raw: dict[str, Any], payload: dict[str, Any]) -> dict[str, A
     return {"actions": actions, "rationale": f"contrarian at conviction {raw['conviction']}"}
 
 
+SAMPLER_INSTRUCTIONS = (
+    "You trade a basket of stocks by feel. Each decision, hold, or buy a name you like "
+    "with about 3% of equity, or sell one you hold. Answer with the decision JSON only."
+)
+
+
+class Sampler:
+    """Sync stand-in for a sampled model: each answer is drawn from its own random stream.
+
+    ``seed`` is the sampling seed as a user sets it on a model; None draws the stream
+    from the arm's name, so each epoch (``x.epoch1``, ``x.epoch2``, ...) samples its own
+    answers while a recording made again answers the same. A real model's sampling is
+    not repeatable, which is why a recording keeps every epoch's transcript.
+    """
+
+    def __init__(self, seed: int | str) -> None:
+        self.rng = random.Random(zlib.crc32(str(seed).encode()))
+
+    def __call__(self, payload: dict[str, Any]) -> str:
+        book, quotes = payload["portfolio"], payload["symbols"]
+        draw, symbol = self.rng.random(), self.rng.choice(sorted(quotes))
+        held = sorted(s for s, q in book["positions"].items() if q > 0)
+        actions: list[dict[str, Any]] = []
+        if draw < 0.55:
+            quantity = math.floor(0.03 * book["equity"] / quotes[symbol]["ask"])
+            if quantity > 0:
+                actions.append({"symbol": symbol, "side": "buy", "quantity": float(quantity)})
+        elif draw < 0.8 and held:
+            sold = self.rng.choice(held)
+            actions.append({"symbol": sold, "side": "sell", "quantity": book["positions"][sold]})
+        return json.dumps({"actions": actions, "rationale": f"sampled {draw:.3f}"})
+
+
 def scripted_info(model: str, instructions: str) -> AdapterInfo:
     """What a scripted callable arm says it is: its model name and its instructions' digest."""
     return AdapterInfo(framework="callable", model=model, instructions_digest=digest(instructions))
@@ -155,14 +192,26 @@ def contrarian_agent(**kwargs: Any) -> CallableAgentAdapter:
     return CallableAgentAdapter(contrarian, info=info, postprocess=size_contrarian, **kwargs)
 
 
+def sampler_agent(seed: int | str | None = None, **kwargs: Any) -> CallableAgentAdapter:
+    """The sampled scripted arm (``name='sampler'``), drawing from ``seed`` (default: the
+    arm's name); kwargs go to ``CallableAgentAdapter``."""
+    kwargs.setdefault("name", "sampler")
+    info = scripted_info("scripted-sampler", SAMPLER_INSTRUCTIONS)
+    chosen = kwargs["name"] if seed is None else seed
+    return CallableAgentAdapter(Sampler(chosen), info=info, **kwargs)
+
+
 __all__ = [
     "CONTRARIAN_INSTRUCTIONS",
     "NEWS_INSTRUCTIONS",
+    "SAMPLER_INSTRUCTIONS",
     "TREND_INSTRUCTIONS",
+    "Sampler",
     "contrarian",
     "contrarian_agent",
     "news_agent",
     "news_reader",
+    "sampler_agent",
     "scripted_info",
     "size_contrarian",
     "trend_agent",
