@@ -26,6 +26,7 @@ COMMANDS: tuple[str, ...] = (
     "workbench.cli.demo",
     "workbench.cli.notebook",
     "workbench.cli.recordings",
+    "workbench.cli.runs",
     "workbench.cli.mcp",
 )
 

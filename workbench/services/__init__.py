@@ -12,6 +12,7 @@ from workbench.services.agents import list_agents
 from workbench.services.compare import compare_runs
 from workbench.services.evaluation import evaluate_arms, run_evaluation
 from workbench.services.glossary import definitions_for, metrics_glossary
+from workbench.services.history import compare_two, runs, show_run
 from workbench.services.presets import describe_preset, diff_presets, list_presets
 from workbench.services.recorded import list_recordings, replay_recording
 from workbench.services.report import render_report
@@ -40,6 +41,7 @@ __all__ = [
     "RunStore",
     # services
     "compare_runs",
+    "compare_two",
     "definitions_for",
     "describe_preset",
     "diff_presets",
@@ -53,4 +55,6 @@ __all__ = [
     "render_report",
     "replay_recording",
     "run_evaluation",
+    "runs",
+    "show_run",
 ]

@@ -51,6 +51,11 @@ MANIFEST_FORMAT = "workbench-run"
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
+def default_store() -> Path:
+    """``$WORKBENCH_RUN_STORE`` or ``~/.workbench/runs``: one place for agents and people."""
+    return Path(os.environ.get("WORKBENCH_RUN_STORE") or Path.home() / ".workbench" / "runs")
+
+
 def package_version() -> str:
     return __version__
 

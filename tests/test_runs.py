@@ -1,0 +1,92 @@
+"""The run store's history: every run listed, filtered and compared; a damaged one named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench import services
+from workbench.cli import main
+from workbench.errors import ConfigError
+from workbench.services.history import compare_two, runs, show_run
+
+SMALL = {"names": 8, "days": 3}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three runs (two evaluations on two presets, one comparison) and a damaged folder."""
+    root = tmp_path_factory.mktemp("store")
+    services.run_evaluation(root, ["cash", "momentum"], seed=1, **SMALL)
+    services.run_evaluation(root, ["buy_and_hold", "momentum"], seed=2, preset="calm-v1", **SMALL)
+    services.compare_runs(root, ["buy_and_hold", "momentum"], "buy_and_hold", [3], **SMALL)
+    (root / "damaged").mkdir()
+    (root / "damaged" / "manifest.json").write_text("{", encoding="utf-8")
+    return root
+
+
+def test_runs_list_lists_three_stored_runs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    made = [
+        services.run_evaluation(tmp_path, [arm, "momentum"], seed=seed, **SMALL)["run_id"]
+        for seed, arm in ((1, "cash"), (2, "buy_and_hold"), (3, "random"))
+    ]
+    (tmp_path / "damaged").mkdir()
+    (tmp_path / "damaged" / "manifest.json").write_text("{", encoding="utf-8")
+    assert main(["runs", "list", "--store", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["run_id", "kind", "when"]
+    listed = [line.split()[0] for line in lines[1:4]]
+    assert listed == made[::-1]  # newest first
+    assert lines[4].split()[:2] == ["damaged", "UNREADABLE"]
+    assert lines[5].startswith("unreadable damaged: run manifest") and lines[6] == "3 run(s)"
+
+
+def test_the_frame_has_one_row_per_run_with_provenance_and_key_metrics(store: Path) -> None:
+    frame = runs(store)
+    ok = frame[frame["status"] == "ok"]
+    assert set(ok["kind"]) == {"evaluation", "comparison"}
+    assert list(ok["when"]) == sorted(ok["when"], reverse=True)  # newest first
+    calm = ok[ok["market"] == "calm-v1"].iloc[0]
+    assert calm["arms"] == ("buy_and_hold", "momentum") and calm["seeds"] == (2,)
+    assert calm["family"] == "calm-v1/8n/3d/6x65" and len(calm["digest"]) == 64
+    card = show_run(store, calm.name)["arm_metrics"][calm["top_arm"]]
+    assert calm["sharpe"] == card["sharpe"] and calm["return_pct"] == card["return_pct"]
+    comparison = ok[ok["kind"] == "comparison"].iloc[0]
+    assert comparison["top_arm"] == "momentum" and comparison["mean_diff"] is not None
+    assert frame.loc["damaged", "status"] == "unreadable"
+    assert "unreadable" in frame.loc["damaged", "why"]
+
+
+def test_runs_filter_by_arm_preset_family_kind_and_date(store: Path) -> None:
+    assert list(runs(store, arm="cash")["arms"]) == [("cash", "momentum")]
+    assert set(runs(store, preset="calm")["market"]) == {"calm-v1"}
+    standard = runs(store, family="standard-v2/8n/3d/6x65")
+    assert len(standard) == 3 and "damaged" not in standard.index
+    assert list(runs(store, kind="comparison")["kind"]) == ["comparison"]
+    assert runs(store, until="2000-01-01").empty
+    assert len(runs(store, since="2000-01-01")) == 4
+    with pytest.raises(ConfigError, match="since must be an ISO date"):
+        runs(store, since="last week")
+    with pytest.raises(ConfigError, match="kind must be one of"):
+        runs(store, kind="evaluations")
+
+
+def test_compare_sets_two_runs_side_by_side_and_marks_differences(
+    store: Path, capsys: pytest.CaptureFixture
+) -> None:
+    frame = runs(store, kind="evaluation")
+    a, b = frame[frame["market"] == "calm-v1"].index[0], frame.index[-1]
+    both = compare_two(store, a, b)
+    provenance = {row["field"]: row for row in both["provenance"]}
+    assert provenance["market"]["differs"] and provenance["request.seed"]["differs"]
+    assert not provenance["request.days"]["differs"]
+    momentum = {r["field"]: r for r in both["metrics"] if r["arm"] == "momentum"}
+    assert momentum["sharpe"]["differs"] and momentum["sharpe"]["a"] != momentum["sharpe"]["b"]
+    cash = [r for r in both["metrics"] if r["arm"] == "cash"]
+    assert cash and all(r["a"] is None for r in cash)  # an arm only b ran
+    assert main(["runs", "compare", a, b, "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert any(line.startswith("*") and "market" in line for line in out.splitlines())
+    assert main(["runs", "show", a, "--store", str(store)]) == 0
+    assert "calm-v1" in capsys.readouterr().out
