@@ -41,6 +41,8 @@ _FACTORIES = (
     "workbench.testing.scripted:trend_agent",
     "workbench.testing.scripted:news_agent",
     "workbench.testing.scripted:contrarian_agent",
+    "workbench.testing.diverging:leader_agent",
+    "workbench.testing.diverging:second_opinion_agent",
     "workbench.testing.learner:learner_agent",
     "workbench.testing.learner:remembering_learner",
     "workbench.committee:committee_agent",

@@ -27,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "workbench.cli.notebook",
     "workbench.cli.recordings",
     "workbench.cli.runs",
+    "workbench.cli.diff",
     "workbench.cli.mcp",
 )
 
