@@ -60,8 +60,10 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "AdapterInfo",
     "record",
     "replay",
-    # past runs (loaded on first use)
+    # past runs, decision diffs, MLflow (loaded on first use)
     "runs",
+    "decision_diff",
+    "log_to_mlflow",
     # async bridge
     "run_sync",
     # errors
@@ -83,7 +85,11 @@ __all__ = [  # noqa: RUF022 - grouped by topic
 
 # name -> module that defines it, imported on first use: the service core stays unloaded
 # until a past run is asked for.
-_ON_FIRST_USE = {"runs": "workbench.services.history"}
+_ON_FIRST_USE = {
+    "runs": "workbench.services.history",
+    "decision_diff": "workbench.services.diff",
+    "log_to_mlflow": "workbench.services.tracking",
+}
 
 
 def __getattr__(name: str) -> Any:

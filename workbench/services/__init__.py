@@ -10,6 +10,7 @@ from typing import Any
 
 from workbench.services.agents import list_agents
 from workbench.services.compare import compare_runs
+from workbench.services.diff import decision_diff, diff_runs
 from workbench.services.evaluation import evaluate_arms, run_evaluation
 from workbench.services.glossary import definitions_for, metrics_glossary
 from workbench.services.history import compare_two, runs, show_run
@@ -18,6 +19,7 @@ from workbench.services.recorded import list_recordings, replay_recording
 from workbench.services.report import render_report
 from workbench.services.runs import get_run, list_runs
 from workbench.services.store import RunStore
+from workbench.services.tracking import log_to_mlflow
 
 # name -> service; the MCP server exposes each under the same name.
 SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
@@ -42,15 +44,18 @@ __all__ = [
     # services
     "compare_runs",
     "compare_two",
+    "decision_diff",
     "definitions_for",
     "describe_preset",
     "diff_presets",
+    "diff_runs",
     "evaluate_arms",
     "get_run",
     "list_agents",
     "list_presets",
     "list_recordings",
     "list_runs",
+    "log_to_mlflow",
     "metrics_glossary",
     "render_report",
     "replay_recording",
