@@ -87,6 +87,14 @@ def test_bad_input_and_a_missing_mlflow_say_what_to_do(
         log_to_mlflow(seeds[0])
 
 
+def test_a_store_mlflow_refuses_is_a_config_error_with_its_reason(
+    tmp_path: Path, seeds: list[Results], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "false")
+    with pytest.raises(ConfigError, match=r"MLflow at .* refused the run: .*FILE_STORE"):
+        log_to_mlflow(seeds[0], tracking_uri=(tmp_path / "refused").as_uri())
+
+
 def test_evaluate_on_the_cli_logs_to_mlflow(store_uri: str, capsys: pytest.CaptureFixture) -> None:
     from mlflow.tracking import MlflowClient
 

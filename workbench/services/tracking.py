@@ -47,20 +47,29 @@ def log_to_mlflow(
     """Log ``results`` as one MLflow run (see the module doc) and return the run's id.
     ``tracking_uri`` defaults to MLflow's own (``$MLFLOW_TRACKING_URI``)."""
     seeds = _as_list(results)
-    client = _client(tracking_uri)
+    client_class = _client_class()
     try:
-        run_id = _start(client, experiment, run_name or _name(seeds))
+        return _log(client_class(tracking_uri=tracking_uri), seeds, experiment, run_name, report)
+    except Exception as exc:
+        if not type(exc).__module__.startswith("mlflow"):
+            raise
+        where = tracking_uri or "the default tracking URI"
+        raise ConfigError(f"MLflow at {where} refused the run: {exc}") from exc
+
+
+def _log(
+    client: Any, seeds: Sequence[Results], experiment: str, run_name: str | None, report: bool
+) -> str:
+    run_id = _start(client, experiment, run_name or _name(seeds))
+    try:
         client.log_batch(run_id, params=_params(seeds), tags=_tags(seeds))
         client.log_batch(run_id, metrics=_metrics(seeds))
         with tempfile.TemporaryDirectory(prefix="workbench-mlflow-") as folder:
             _log_files(client, run_id, seeds, Path(folder), report=report)
-        client.set_terminated(run_id)
-    except ConfigError:
+    except BaseException:
+        client.set_terminated(run_id, "FAILED")  # MLflow shows it failed, not running
         raise
-    except Exception as exc:
-        if type(exc).__module__.startswith("mlflow"):
-            raise ConfigError(f"MLflow at {client.tracking_uri} refused the run: {exc}") from exc
-        raise
+    client.set_terminated(run_id)
     return run_id
 
 
@@ -107,12 +116,12 @@ def run_metrics(seeds: Sequence[Results]) -> list[tuple[str, float, int]]:
     return rows
 
 
-def _client(tracking_uri: str | None) -> Any:
+def _client_class() -> Any:
     try:
         from mlflow.tracking import MlflowClient
     except ImportError as exc:
         raise MissingDependency("mlflow-skinny", "mlflow", "logging a run to MLflow") from exc
-    return MlflowClient(tracking_uri=tracking_uri)
+    return MlflowClient
 
 
 def _start(client: Any, experiment: str, name: str) -> str:
