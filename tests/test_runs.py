@@ -9,7 +9,7 @@ import pytest
 from workbench import services
 from workbench.cli import main
 from workbench.errors import ConfigError
-from workbench.services.history import compare_two, runs, show_run
+from workbench.services.history import compare_stored_runs, runs, show_run
 
 SMALL = {"names": 8, "days": 3}
 
@@ -77,7 +77,7 @@ def test_compare_sets_two_runs_side_by_side_and_marks_differences(
 ) -> None:
     frame = runs(store, kind="evaluation")
     a, b = frame[frame["market"] == "calm-v1"].index[0], frame.index[-1]
-    both = compare_two(store, a, b)
+    both = compare_stored_runs(store, a, b)
     provenance = {row["field"]: row for row in both["provenance"]}
     assert provenance["market"]["differs"] and provenance["request.seed"]["differs"]
     assert not provenance["request.days"]["differs"]

@@ -73,9 +73,9 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from workbench.services.history import compare_two
+    from workbench.services.history import compare_stored_runs
 
-    both = compare_two(_store(args), args.a, args.b)
+    both = compare_stored_runs(_store(args), args.a, args.b)
     if args.json:
         return _print_json(both)
     head = ("", "field", "a", "b")

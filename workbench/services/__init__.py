@@ -13,7 +13,7 @@ from workbench.services.compare import compare_runs
 from workbench.services.diff import decision_diff, diff_runs
 from workbench.services.evaluation import evaluate_arms, run_evaluation
 from workbench.services.glossary import definitions_for, metrics_glossary
-from workbench.services.history import compare_two, runs, show_run
+from workbench.services.history import compare_stored_runs, runs, show_run
 from workbench.services.presets import describe_preset, diff_presets, list_presets
 from workbench.services.recorded import list_recordings, replay_recording
 from workbench.services.report import render_report
@@ -34,6 +34,7 @@ SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
     "render_report": render_report,
     "list_runs": list_runs,
     "get_run": get_run,
+    "compare_stored_runs": compare_stored_runs,
 }
 
 __all__ = [
@@ -43,7 +44,7 @@ __all__ = [
     "RunStore",
     # services
     "compare_runs",
-    "compare_two",
+    "compare_stored_runs",
     "decision_diff",
     "definitions_for",
     "describe_preset",

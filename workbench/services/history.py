@@ -127,7 +127,7 @@ def show_run(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
     }
 
 
-def compare_two(store: RunStore | str | Path, a: str, b: str) -> dict[str, Any]:
+def compare_stored_runs(store: RunStore | str | Path, a: str, b: str) -> dict[str, Any]:
     """Two runs side by side: provenance (field, a, b, differs) and each arm's key metrics
     (arm, metric, a, b, differs); an arm one run lacks shows null on that side."""
     runs = RunStore.open(store)
