@@ -110,16 +110,23 @@ class Taped(Agent):
 
 
 class Playback(Agent):
-    """An arm that answers with recorded decisions by trading step, and holds elsewhere."""
+    """An arm that answers with recorded decisions by trading step, and holds elsewhere.
+    It answers on the loop from the payload's day and step (no task per decision)."""
 
     shares_payload = True
+    inline = True
 
     def __init__(self, name: str, every: Any, decisions: Mapping[int, Decision]) -> None:
         super().__init__(name, every=every)
         self.decisions = dict(decisions)
+        self.steps_per_day = 1
 
-    async def adecide(self, request: DecisionRequest) -> Decision:
-        return self.decisions.get(request.index, HOLD)
+    def begin(self, run: RunInfo) -> None:
+        self.steps_per_day = run.steps_per_day
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        index = payload["day"] * self.steps_per_day + payload["step"]
+        return self.decisions.get(index, HOLD)
 
 
 @dataclass
