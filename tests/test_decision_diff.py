@@ -83,6 +83,10 @@ def test_recordings_on_different_paths_are_refused_naming_what_differs(
         decision_diff(pair[0], other)
     with pytest.raises(ConfigError, match="not in both rosters"):
         decision_diff(*pair, arm="nobody")
+    with pytest.raises(ConfigError, match="not one of each"):
+        decision_diff(pair[0], "evaluation-000000000000", store=tmp_path)
+    with pytest.raises(ConfigError, match="neither a recording folder"):
+        decision_diff(tmp_path, pair[0].parent / "missing")
 
 
 def test_cli_prints_the_table_and_writes_the_report_section(

@@ -44,6 +44,12 @@ def decision_diff(
         return diff_recordings(a, b, arm=arm)
     if any(recordings):
         raise ConfigError("diff two recordings or two stored runs, not one of each")
+    for name in (a, b):
+        if Path(name).exists() or "/" in str(name):
+            raise ConfigError(
+                f"{name} is neither a recording folder (it holds no recording manifest) nor "
+                "a run id; pass two recording folders, or two run ids from `workbench runs list`"
+            )
     runs = RunStore.open(default_store() if store is None else store)
     return _diff_stored(runs, str(a), str(b), arm)
 
