@@ -123,3 +123,19 @@ def test_two_stored_runs_of_different_baselines_split_their_gap(tmp_path: Path) 
     c = services.run_evaluation(tmp_path, ["mean_reversion"], **{**small, "seed": 4})
     with pytest.raises(ConfigError, match="seed 3 vs 4"):
         decision_diff(a, c["run_id"], store=tmp_path)
+
+
+def test_a_failed_ask_trades_like_a_hold_and_a_step_not_asked_holds() -> None:
+    from workbench.evaluation.divergence import Asked, partings
+    from workbench.schema import Decision
+
+    buy = Decision.of([{"symbol": "AAA", "side": "buy", "quantity": 5}], "buy it")
+    hold = Decision.of([], "wait")
+    tape_a = {0: Asked(0, 0, 0, buy), 6: Asked(6, 1, 0, None, "DecisionError: bad JSON")}
+    tape_b = {0: Asked(0, 0, 0, buy), 6: Asked(6, 1, 0, hold), 12: Asked(12, 2, 0, buy)}
+    (parting,) = partings(tape_a, tape_b)  # step 6: a failure and a hold both trade nothing
+    left, right = parting
+    assert left.index == 12 and left.describe() == "not asked: holds"
+    assert left.rationale == "not asked" and right.describe() == "buy 5 AAA"
+    assert tape_a[6].describe() == "failed (DecisionError: bad JSON): trades nothing"
+    assert tape_a[6].rationale == "DecisionError: bad JSON" and right.rationale == "buy it"

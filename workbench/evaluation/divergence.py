@@ -58,9 +58,18 @@ class Asked:
             return ()
         return tuple(json.dumps(a.to_json(), sort_keys=True) for a in self.decision.actions)
 
+    @property
+    def rationale(self) -> str:
+        """The arm's reason as it gave it; the error when it failed or was not asked."""
+        if self.error or self.decision is None:
+            return self.error
+        return self.decision.rationale
+
     def describe(self) -> str:
         if self.decision is None:
             return f"failed ({self.error}): trades nothing"
+        if self.error:  # a step the run was not asked at
+            return f"{self.error}: holds"
         if not self.decision.actions:
             return "hold"
         return "; ".join(_action_text(a.to_json()) for a in self.decision.actions)
@@ -176,8 +185,8 @@ class DecisionDiff:
             "step": left.step,
             "a": left.describe(),
             "b": right.describe(),
-            "rationale_a": left.decision.rationale if left.decision else left.error,
-            "rationale_b": right.decision.rationale if right.decision else right.error,
+            "rationale_a": left.rationale,
+            "rationale_b": right.rationale,
         }
 
     def table(self) -> pd.DataFrame:
@@ -192,7 +201,8 @@ class DecisionDiff:
 
     def summary(self) -> dict[str, Any]:
         """The diff as JSON-safe data."""
-        table = self.table().astype(object).where(self.table().notna(), None)
+        frame = self.table()
+        table = frame.astype(object).where(frame.notna(), None)
         return {
             "a": self.a,
             "b": self.b,
@@ -275,7 +285,7 @@ def _hybrid(
 
 
 def _not_asked(other: Asked) -> Asked:
-    return Asked(other.index, other.day, other.step, HOLD, "")
+    return Asked(other.index, other.day, other.step, HOLD, "not asked")
 
 
 def _action_text(action: Mapping[str, Any]) -> str:
