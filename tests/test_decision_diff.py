@@ -139,3 +139,13 @@ def test_a_failed_ask_trades_like_a_hold_and_a_step_not_asked_holds() -> None:
     assert left.rationale == "not asked" and right.describe() == "buy 5 AAA"
     assert tape_a[6].describe() == "failed (DecisionError: bad JSON): trades nothing"
     assert tape_a[6].rationale == "DecisionError: bad JSON" and right.rationale == "buy it"
+
+
+def test_a_diff_on_historical_bars_splits_exactly(tmp_path: Path) -> None:
+    bars = ROOT / "notebooks" / "data" / "example_bars.csv"
+    for name, factory in (("a", "leader_agent"), ("b", "second_opinion_agent")):
+        arms = {"trader": f"workbench.testing.diverging:{factory}"}
+        record(tmp_path / name, arms, seed=1, data=bars, days=12)
+    diff = decision_diff(tmp_path / "a", tmp_path / "b")
+    assert list(diff.table()["day"]) == list(PARTING_DAYS) and diff.reproduced
+    assert sum(map(Fraction, diff.parts), Fraction(0)) == Fraction(diff.gap)
