@@ -81,7 +81,7 @@ def test_recordings_on_different_paths_are_refused_naming_what_differs(
     other = _record(tmp_path / "c", "second_opinion_agent", seed=8, days=6)
     with pytest.raises(ConfigError, match=r"differ in: days 8 vs 6; seed 7 vs 8"):
         decision_diff(pair[0], other)
-    with pytest.raises(ConfigError, match="not in both rosters"):
+    with pytest.raises(ConfigError, match=r"arm 'nobody' is not in A's roster"):
         decision_diff(*pair, arm="nobody")
     with pytest.raises(ConfigError, match="not one of each"):
         decision_diff(pair[0], "evaluation-000000000000", store=tmp_path)
@@ -149,3 +149,17 @@ def test_a_diff_on_historical_bars_splits_exactly(tmp_path: Path) -> None:
     diff = decision_diff(tmp_path / "a", tmp_path / "b")
     assert list(diff.table()["day"]) == list(PARTING_DAYS) and diff.reproduced
     assert sum(map(Fraction, diff.parts), Fraction(0)) == Fraction(diff.gap)
+
+
+def test_two_arms_of_one_shipped_recording(capsys: pytest.CaptureFixture) -> None:
+    shipped = ROOT / "recordings" / "callable-sync-trend"
+    diff = decision_diff(shipped, shipped, arm="trend", arm_b="momentum")
+    assert (diff.arm_a, diff.arm_b) == ("trend", "momentum") and diff.reproduced
+    expected = _expected_pnl(shipped, "momentum") - _expected_pnl(shipped, "trend")
+    assert diff.gap == pytest.approx(expected, rel=1e-12)
+    assert sum(map(Fraction, diff.parts), Fraction(0)) == Fraction(diff.gap)
+    with pytest.raises(ConfigError, match="names B's arm beside arm"):
+        decision_diff(shipped, shipped, arm_b="momentum")
+    argv = ["diff", str(shipped), str(shipped), "--arm", "trend", "--arm-b", "momentum"]
+    assert main(argv) == 0
+    assert f"over {len(diff.divergences)} parting(s)" in capsys.readouterr().out

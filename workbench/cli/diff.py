@@ -15,6 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("b", help="the same kind as A, on the same market path")
     parser.add_argument("--arm", help="the arm to compare, when the default does not apply")
     parser.add_argument(
+        "--arm-b", help="B's arm, when it is another than --arm (two arms of one run: A = B)"
+    )
+    parser.add_argument(
         "--store",
         type=Path,
         help="run store of run ids (default: $WORKBENCH_RUN_STORE or ~/.workbench/runs)",
@@ -32,7 +35,7 @@ def _diff(args: argparse.Namespace) -> int:
         from workbench.cli._outputs import check_file
 
         check_file(args.html, "--html")
-    diff = decision_diff(args.a, args.b, arm=args.arm, store=args.store)
+    diff = decision_diff(args.a, args.b, arm=args.arm, arm_b=args.arm_b, store=args.store)
     if args.json:
         print(json.dumps(diff.summary(), indent=2, sort_keys=True))
     else:

@@ -22,14 +22,17 @@ from workbench.recordings.service import replay_setup
 PATH_FIELDS = ("seed", "universe", "days", "steps_per_day", "ticks_per_step", "preset", "options")
 
 
-def diff_recordings(a: str | Path, b: str | Path, *, arm: str | None = None) -> DecisionDiff:
+def diff_recordings(
+    a: str | Path, b: str | Path, *, arm: str | None = None, arm_b: str | None = None
+) -> DecisionDiff:
     """Where the compared arm of recording ``b`` parted from that of ``a``, and the split of
     B's P&L minus A's over the partings. ``arm`` names the arm when it is not the one
-    model-backed arm of each roster."""
+    model-backed arm of each roster; ``arm_b`` names B's when it is another (two arms of
+    one recording: ``diff_recordings(r, r, arm="x", arm_b="y")``)."""
     folders = (Path(a), Path(b))
     manifests = (mf.load_manifest(folders[0]), mf.load_manifest(folders[1]))
     refuse_other_paths(manifests, folders)
-    arms = compared_arms(manifests, arm)
+    arms = compared_arms(manifests, arm, arm_b)
     taped = [_taped(f, m, name) for f, m, name in zip(folders, manifests, arms, strict=True)]
     keywords = replay_setup(folders[0], manifests[0])[1]
     (tape_a, results_a), (tape_b, results_b) = taped
@@ -58,17 +61,20 @@ def refuse_other_paths(manifests: tuple[Mapping[str, Any], ...], folders: tuple[
         )
 
 
-def compared_arms(manifests: tuple[Mapping[str, Any], ...], arm: str | None) -> tuple[str, str]:
-    """The arm compared in each recording: ``arm`` in both, else each roster's one
-    model-backed (recorded) arm."""
+def compared_arms(
+    manifests: tuple[Mapping[str, Any], ...], arm: str | None, arm_b: str | None = None
+) -> tuple[str, str]:
+    """The arm compared in each recording: ``arm`` (and ``arm_b`` in B, if given), else
+    each roster's one model-backed (recorded) arm."""
     rosters = [[spec["name"] for spec in m["roster"]] for m in manifests]
     if arm is not None:
-        for names in rosters:
-            if arm not in names:
-                raise ConfigError(
-                    f"arm {arm!r} is not in both rosters: {rosters[0]} and {rosters[1]}"
-                )
-        return arm, arm
+        chosen = (arm, arm_b or arm)
+        for name, names, which in zip(chosen, rosters, "AB", strict=True):
+            if name not in names:
+                raise ConfigError(f"arm {name!r} is not in {which}'s roster {names}")
+        return chosen
+    if arm_b is not None:
+        raise ConfigError("arm_b (--arm-b) names B's arm beside arm (--arm); pass both")
     recorded = [[s["name"] for s in m["roster"] if "transcript" in s] for m in manifests]
     if all(len(names) == 1 for names in recorded):
         return recorded[0][0], recorded[1][0]

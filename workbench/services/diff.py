@@ -29,6 +29,7 @@ def decision_diff(
     b: str | Path,
     *,
     arm: str | None = None,
+    arm_b: str | None = None,
     store: RunStore | str | Path | None = None,
 ) -> DecisionDiff:
     """Where ``b``'s decisions parted from ``a``'s, and the split of B's P&L minus A's.
@@ -36,12 +37,13 @@ def decision_diff(
     ``a`` and ``b`` are both recording folders, or both run ids in ``store`` (default
     ``$WORKBENCH_RUN_STORE`` or ``~/.workbench/runs``). ``arm`` names the arm compared
     when the default (each recording's one recorded arm; each stored run's one arm the
-    other lacks) does not apply."""
+    other lacks) does not apply; ``arm_b`` names B's arm when it is another (two arms of
+    one run: ``decision_diff(r, r, arm="x", arm_b="y")``)."""
     recordings = [_is_recording(x) for x in (a, b)]
     if all(recordings):
         from workbench.recordings.diff import diff_recordings
 
-        return diff_recordings(a, b, arm=arm)
+        return diff_recordings(a, b, arm=arm, arm_b=arm_b)
     if any(recordings):
         raise ConfigError("diff two recordings or two stored runs, not one of each")
     for name in (a, b):
@@ -51,14 +53,19 @@ def decision_diff(
                 "a run id; pass two recording folders, or two run ids from `workbench runs list`"
             )
     runs = RunStore.open(default_store() if store is None else store)
-    return _diff_stored(runs, str(a), str(b), arm)
+    return _diff_stored(runs, str(a), str(b), arm, arm_b)
 
 
 def diff_runs(
-    a: str, b: str, *, arm: str | None = None, store: RunStore | str | Path | None = None
+    a: str,
+    b: str,
+    *,
+    arm: str | None = None,
+    arm_b: str | None = None,
+    store: RunStore | str | Path | None = None,
 ) -> dict[str, Any]:
     """``decision_diff`` as JSON-safe data (its ``summary``)."""
-    return decision_diff(a, b, arm=arm, store=store).summary()
+    return decision_diff(a, b, arm=arm, arm_b=arm_b, store=store).summary()
 
 
 def _is_recording(name: str | Path) -> bool:
@@ -72,7 +79,9 @@ def _is_recording(name: str | Path) -> bool:
     return isinstance(manifest, dict) and manifest.get("format") == RECORDING_FORMAT
 
 
-def _diff_stored(runs: RunStore, a: str, b: str, arm: str | None) -> DecisionDiff:
+def _diff_stored(
+    runs: RunStore, a: str, b: str, arm: str | None, arm_b: str | None
+) -> DecisionDiff:
     requests = [_evaluation_request(runs, run_id) for run_id in (a, b)]
     moved = [
         f"{key} {requests[0].get(key)!r} vs {requests[1].get(key)!r}"
@@ -84,7 +93,7 @@ def _diff_stored(runs: RunStore, a: str, b: str, arm: str | None) -> DecisionDif
             f"runs {a} and {b} are not on the same market path, so their decisions cannot be "
             f"compared step by step; they differ in: {'; '.join(moved)}"
         )
-    arms = _compared(requests[0]["arms"], requests[1]["arms"], arm)
+    arms = _compared(requests[0]["arms"], requests[1]["arms"], arm, arm_b)
     (tape_a, results_a), (tape_b, results_b) = (
         _taped(runs, run_id, request, name)
         for run_id, request, name in zip((a, b), requests, arms, strict=True)
@@ -108,11 +117,17 @@ def _evaluation_request(runs: RunStore, run_id: str) -> dict[str, Any]:
     return dict(manifest["request"])
 
 
-def _compared(arms_a: list[str], arms_b: list[str], arm: str | None) -> tuple[str, str]:
+def _compared(
+    arms_a: list[str], arms_b: list[str], arm: str | None, arm_b: str | None
+) -> tuple[str, str]:
     if arm is not None:
-        if arm not in arms_a or arm not in arms_b:
-            raise ConfigError(f"arm {arm!r} is not in both runs' arms: {arms_a} and {arms_b}")
-        return arm, arm
+        chosen = (arm, arm_b or arm)
+        for name, names, which in zip(chosen, (arms_a, arms_b), "AB", strict=True):
+            if name not in names:
+                raise ConfigError(f"arm {name!r} is not among {which}'s arms {names}")
+        return chosen
+    if arm_b is not None:
+        raise ConfigError("arm_b (--arm-b) names B's arm beside arm (--arm); pass both")
     only_a = [name for name in arms_a if name not in arms_b]
     only_b = [name for name in arms_b if name not in arms_a]
     if len(only_a) == 1 and len(only_b) == 1:
