@@ -90,3 +90,25 @@ def test_compare_sets_two_runs_side_by_side_and_marks_differences(
     assert any(line.startswith("*") and "market" in line for line in out.splitlines())
     assert main(["runs", "show", a, "--store", str(store)]) == 0
     assert "calm-v1" in capsys.readouterr().out
+
+
+def test_output_folders_of_the_panel_are_listed_as_saved_runs(tmp_path: Path) -> None:
+    from workbench.evaluation import evaluate
+    from workbench.report import write_outputs
+
+    seeds = [evaluate(["buy_and_hold", "momentum"], seed=s, universe=8, days=3) for s in (1, 2)]
+    write_outputs(seeds, tmp_path / "run-1")
+    seeds[0].save(tmp_path / "run-2")
+    (tmp_path / "run-3").mkdir()  # a run that wrote nothing yet
+    frame = runs(tmp_path)
+    assert list(frame["status"]) == ["ok", "ok", "unreadable"]
+    panel = frame.loc["run-1"]
+    assert panel["kind"] == "saved" and panel["seeds"] == (1, 2)
+    mean = sum(r.scorecard.at[panel["top_arm"], "sharpe"] for r in seeds) / 2
+    assert panel["sharpe"] == pytest.approx(mean, rel=1e-12)
+    assert panel["digest"] == seeds[0].digest() and panel["market"] == seeds[0].meta["preset"]
+    assert frame.loc["run-2", "seeds"] == (1,) and list(runs(tmp_path, kind="saved").index)
+    shown = show_run(tmp_path, "run-2")["arm_metrics"]["momentum"]
+    assert shown["sharpe"] == seeds[0].scorecard.at["momentum", "sharpe"]
+    both = compare_stored_runs(tmp_path, "run-1", "run-2")
+    assert {r["field"]: r for r in both["provenance"]}["seeds"]["differs"]

@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ("--since", "runs made on or after this UTC date or time (ISO, e.g. 2026-12-01)"),
         ("--until", "runs made on or before this UTC date or time (a date includes its day)"),
         ("--family", "runs of this trial family (the market they ran on; see the list)"),
-        ("--kind", "evaluation, comparison or replay"),
+        ("--kind", "evaluation, comparison, replay or saved (an output folder)"),
     ):
         listing.add_argument(flag, help=text)
     listing.set_defaults(handler=_list)
@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         verb.add_argument(
             "--store",
             type=Path,
-            help="run store folder (default: $WORKBENCH_RUN_STORE or ~/.workbench/runs)",
+            help="run store, or a folder of output folders such as out/panel "
+            "(default: $WORKBENCH_RUN_STORE or ~/.workbench/runs)",
         )
         verb.add_argument("--json", action="store_true", help="print JSON instead of a table")
 

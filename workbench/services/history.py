@@ -1,10 +1,14 @@
 """The store's past runs as one table, filtered, and two runs side by side.
 
 Every folder at the store root is a row: a run (evaluation, comparison or replay)
-with what it asked and what came out, or an unreadable folder with the reason, so
-one damaged run never hides the others. A run's *family* is the market it ran on
-(preset or data digest, names, days, cadence): the runs of one family are the
-trials that the deflated Sharpe ratio and the PBO count against each other.
+with what it asked and what came out; an output folder holding saved results (a
+panel's ``run-N``, an ``evaluate --out`` folder: kind ``saved``, see
+``saved_runs``), so ``--store out/panel`` lists the panel's runs; or an unreadable
+folder with the reason, so one damaged run never hides the others.
+
+A run's *family* is the market it ran on (preset or data digest, names, days,
+cadence): the runs of one family are the trials that the deflated Sharpe ratio and
+the PBO count against each other.
 
 The key metrics are the top arm's: for an evaluation or a replay, the arm its
 ranking puts first (by Sharpe) with that arm's Sharpe, return and drawdown; for a
@@ -21,6 +25,7 @@ from typing import Any
 
 from workbench.errors import ConfigError, RecordingError
 from workbench.services.runs import KINDS
+from workbench.services.saved_runs import SAVED, saved_manifest
 from workbench.services.store import RunStore, default_store
 
 ROW_COLUMNS = (
@@ -48,10 +53,19 @@ _COMPARISON_METRICS = ("mean_diff", "ci_low", "ci_high", "p_value", "p_holm", "s
 
 
 def run_rows(store: RunStore | str | Path) -> list[dict[str, Any]]:
-    """One row per folder at the store root, newest first; unreadable ones last, with why."""
+    """One row per folder at the store root: runs newest first (an output folder with saved
+    results among them, as kind ``saved``), then unreadable ones, with why."""
     runs = RunStore.open(store)
-    rows = [_run_row(runs, runs.manifest(run_id)) for run_id in runs.run_ids()]
-    return rows + [_unreadable(item) for item in runs.skipped()]
+    manifests = [runs.manifest(run_id) for run_id in runs.run_ids()]
+    unreadable = []
+    for item in runs.skipped():
+        saved = saved_manifest(runs.root / item["name"])
+        if saved is None:
+            unreadable.append(_unreadable(item))
+        else:
+            manifests.append(saved)
+    manifests.sort(key=lambda m: (m.get("created_utc") or "", m["run_id"]), reverse=True)
+    return [_run_row(runs, manifest) for manifest in manifests] + unreadable
 
 
 def filter_rows(
@@ -67,8 +81,8 @@ def filter_rows(
     """The rows that match every filter given. ``preset`` matches the market (a preset
     fingerprint or ``data:<digest>``) by prefix; ``since`` and ``until`` are ISO dates or
     times (UTC), ``until`` inclusive of its day. Unreadable folders match no filter."""
-    if kind is not None and kind not in KINDS:
-        raise ConfigError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if kind is not None and kind not in (*KINDS, SAVED):
+        raise ConfigError(f"kind must be one of {', '.join((*KINDS, SAVED))}, got {kind!r}")
     start, end = _instant(since, "since"), _instant(until, "until", end_of_day=True)
     filtering = any(v is not None for v in (arm, preset, since, until, family, kind))
     kept = []
@@ -119,7 +133,13 @@ def runs(
 def show_run(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
     """One run in full: its row, its request, and every arm's key metrics."""
     runs = RunStore.open(store)
-    manifest = runs.manifest(run_id)
+    try:
+        manifest = runs.manifest(run_id)
+    except ConfigError:
+        saved = saved_manifest(runs.folder(run_id))
+        if saved is None:
+            raise
+        manifest = saved
     return {
         **_run_row(runs, manifest),
         "request": manifest["request"],

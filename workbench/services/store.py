@@ -97,6 +97,10 @@ class RunStore:
             raise ConfigError(f"no run {run_id!r} in the run store (recent runs: {near})")
         return path
 
+    def folder(self, name: str) -> Path:
+        """The folder ``name`` names at the store root, confined to it (it may hold no run)."""
+        return self._confined(name, what="run id")
+
     def artefact(self, run_id: str, name: str) -> Path:
         """A file inside a run directory, confined to that run."""
         base = self.run_dir(run_id)
