@@ -112,3 +112,14 @@ def test_output_folders_of_the_panel_are_listed_as_saved_runs(tmp_path: Path) ->
     assert shown["sharpe"] == seeds[0].scorecard.at["momentum", "sharpe"]
     both = compare_stored_runs(tmp_path, "run-1", "run-2")
     assert {r["field"]: r for r in both["provenance"]}["seeds"]["differs"]
+
+
+def test_a_manifest_missing_its_request_is_unreadable_and_hides_nothing(tmp_path: Path) -> None:
+    made = services.run_evaluation(tmp_path, ["cash"], seed=1, **SMALL)["run_id"]
+    broken = tmp_path / "evaluation-000000000000"
+    broken.mkdir()
+    (broken / "manifest.json").write_text('{"format": "workbench-run"}', encoding="utf-8")
+    frame = runs(tmp_path)
+    assert frame.loc[made, "status"] == "ok"
+    assert frame.loc[broken.name, "status"] == "unreadable"
+    assert "manifest is incomplete" in frame.loc[broken.name, "why"]

@@ -56,16 +56,23 @@ def run_rows(store: RunStore | str | Path) -> list[dict[str, Any]]:
     """One row per folder at the store root: runs newest first (an output folder with saved
     results among them, as kind ``saved``), then unreadable ones, with why."""
     runs = RunStore.open(store)
-    manifests = [runs.manifest(run_id) for run_id in runs.run_ids()]
+    found = [(run_id, runs.manifest(run_id)) for run_id in runs.run_ids()]
     unreadable = []
     for item in runs.skipped():
         saved = saved_manifest(runs.root / item["name"])
         if saved is None:
             unreadable.append(_unreadable(item))
         else:
-            manifests.append(saved)
-    manifests.sort(key=lambda m: (m.get("created_utc") or "", m["run_id"]), reverse=True)
-    return [_run_row(runs, manifest) for manifest in manifests] + unreadable
+            found.append((item["name"], saved))
+    found.sort(key=lambda pair: (str(pair[1].get("created_utc") or ""), pair[0]), reverse=True)
+    rows = []
+    for name, manifest in found:
+        try:
+            rows.append(_run_row(runs, manifest))
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            why = f"its manifest is incomplete ({type(exc).__name__}: {exc})"
+            unreadable.insert(0, _unreadable({"name": name, "why": why}))
+    return rows + unreadable
 
 
 def filter_rows(
