@@ -61,6 +61,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "render_report": {"run_id": "evaluation-000000000000"},
     "list_runs": {"kind": "replay", "limit": 7},
     "get_run": {"run_id": "evaluation-000000000000"},
+    "compare_stored_runs": {"a": "evaluation-000000000000", "b": "evaluation-111111111111"},
 }
 
 
@@ -315,6 +316,9 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("get_run", {"run_id": "../../etc/passwd"}, "Paths outside the run store are refused"),
     ("get_run", {"run_id": "/etc/passwd"}, "Paths outside the run store are refused"),
     ("get_run", {}, "run_id: Field required"),
+    ("compare_stored_runs", {"a": "../../etc", "b": "x"}, "outside the run store are refused"),
+    ("compare_stored_runs", {"a": "evaluation-000000000000", "b": "x"}, "no run 'evaluation-00"),
+    ("compare_stored_runs", {"a": "x"}, "b: Field required"),
 ]
 
 

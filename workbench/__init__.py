@@ -60,6 +60,10 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "AdapterInfo",
     "record",
     "replay",
+    # past runs, decision diffs, MLflow (loaded on first use)
+    "runs",
+    "decision_diff",
+    "log_to_mlflow",
     # async bridge
     "run_sync",
     # errors
@@ -79,5 +83,18 @@ __all__ = [  # noqa: RUF022 - grouped by topic
 ]
 
 
+# name -> module that defines it, imported on first use: the service core stays unloaded
+# until a past run is asked for.
+_ON_FIRST_USE = {
+    "runs": "workbench.services.history",
+    "decision_diff": "workbench.services.diff",
+    "log_to_mlflow": "workbench.services.tracking",
+}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _ON_FIRST_USE:
+        import importlib
+
+        return getattr(importlib.import_module(_ON_FIRST_USE[name]), name)
     return renamed(name, __name__)  # ValidationError, the old name of RunError

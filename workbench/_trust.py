@@ -44,6 +44,8 @@ _FACTORIES = (
     "workbench.testing.scripted:sampler_agent",
     "workbench.testing.learner:learner_agent",
     "workbench.testing.learner:remembering_learner",
+    "workbench.testing.diverging:leader_agent",
+    "workbench.testing.diverging:second_opinion_agent",
     "workbench.committee:committee_agent",
     "workbench.committee.agent:committee_agent",
     "workbench.committee.reflection:reflecting_committee",

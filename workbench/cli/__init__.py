@@ -26,6 +26,8 @@ COMMANDS: tuple[str, ...] = (
     "workbench.cli.demo",
     "workbench.cli.notebook",
     "workbench.cli.recordings",
+    "workbench.cli.runs",
+    "workbench.cli.diff",
     "workbench.cli.mcp",
 )
 

@@ -34,6 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", type=Path, help="write the scorecard as byte-stable JSON here")
     parser.add_argument("--out", type=Path, help="write scorecard, equity, orders and plot here")
+    parser.add_argument(
+        "--mlflow",
+        metavar="URI",
+        help='also log the run to this MLflow tracking URI (needs "workbench[mlflow]")',
+    )
     parser.set_defaults(handler=_evaluate)
 
 
@@ -113,6 +118,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         )
         if written:
             print(f"wrote {args.out}/")
+    if args.mlflow:
+        from workbench.services.tracking import log_to_mlflow
+
+        print(f"logged to MLflow run {log_to_mlflow(results, tracking_uri=args.mlflow)}")
     return 0 if written else 1
 
 

@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _mcp(args: argparse.Namespace) -> int:
-    from workbench.mcp.server import default_store, prepare
+    from workbench.mcp.server import prepare
+    from workbench.services.store import default_store
 
     server = prepare(args.store or default_store(), args.audit_log, args.recordings)
     if args.check:

@@ -166,8 +166,3 @@ def prepare(
     if folder is not None and not folder.is_dir():
         raise ConfigError(f"recordings folder {folder} does not exist; pass --recordings DIR")
     return build_server(Toolbox(runs, audit, recordings=folder))
-
-
-def default_store() -> Path:
-    """``$WORKBENCH_RUN_STORE`` or ``~/.workbench/runs``: one place for agents and people."""
-    return Path(os.environ.get("WORKBENCH_RUN_STORE") or Path.home() / ".workbench" / "runs")

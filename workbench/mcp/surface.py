@@ -41,6 +41,7 @@ EXPOSED_TOOLS: frozenset[str] = frozenset(
         "render_report",
         "list_runs",
         "get_run",
+        "compare_stored_runs",
     }
 )
 
@@ -79,6 +80,7 @@ DEFERRED_PARAMS: dict[str, dict[str, str]] = {
     "render_report": {"store": _STORE},
     "list_runs": {"store": _STORE},
     "get_run": {"store": _STORE},
+    "compare_stored_runs": {"store": _STORE},
 }
 
 

@@ -240,6 +240,17 @@ class Toolbox:
         and the files in its directory, by path relative to store_root."""
         return self._call("get_run", run_id=run_id)
 
+    def compare_stored_runs(
+        self,
+        a: Annotated[str, Field(description="The first run id (from list_runs).")],
+        b: Annotated[str, Field(description="The second run id (from list_runs).")],
+    ) -> dict[str, Any]:
+        """Two stored runs side by side, read only: provenance rows (kind, time, version,
+        market, trial family, seeds, arms, results digest, then every request field) and
+        each arm's key metrics, each row as field, a, b and differs (true where they differ;
+        an arm only one run has is null on the other side)."""
+        return self._call("compare_stored_runs", a=a, b=b)
+
 
 TOOL_METRICS: dict[str, tuple[str, ...]] = {
     "run_evaluation": ("return_pct", "sharpe", "max_drawdown_pct", "turnover", "errors"),

@@ -285,6 +285,23 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
     unknown = sorted(set(overrides) - set(_OVERRIDABLE))
     if unknown:
         raise ConfigError(f"replay cannot override {', '.join(unknown)}; only {_OVERRIDABLE}")
+    arms, keywords = replay_setup(folder, manifest, **overrides)
+    results = evaluate(arms, **keywords)
+    report = ReplayReport(folder, results, manifest["expected"]["digest"], results.digest())
+    if report.digest != report.expected_digest:
+        report.differences = differences(folder, manifest, results)
+    else:
+        report.differences = edited_expected(folder, report.digest)
+    if check and not report.matched:
+        raise RecordingError(report.summary())
+    return report
+
+
+def replay_setup(
+    folder: Path, manifest: Mapping[str, Any], **overrides: Any
+) -> tuple[list[Agent], dict[str, Any]]:
+    """The recorded roster rebuilt in replay mode, and the keywords ``evaluate`` re-runs
+    it with (the recorded market, changed by ``overrides``, and the recorded options)."""
     refuse_other_schemas(manifest, where=f"recording {folder}")
     market_preset = overrides.pop("preset", None) or _recorded_preset(manifest, folder)
     arms = [mf.build_arm(spec, folder) for spec in manifest["roster"]]
@@ -296,15 +313,7 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
         market["steps_per_day"] = manifest.get("steps_per_day", 6)
         market["ticks_per_step"] = manifest.get("ticks_per_step", 65)
     market.update(overrides)
-    results = evaluate(arms, **market, preset=market_preset, **manifest.get("options", {}))
-    report = ReplayReport(folder, results, manifest["expected"]["digest"], results.digest())
-    if report.digest != report.expected_digest:
-        report.differences = differences(folder, manifest, results)
-    else:
-        report.differences = edited_expected(folder, report.digest)
-    if check and not report.matched:
-        raise RecordingError(report.summary())
-    return report
+    return arms, {**market, "preset": market_preset, **manifest.get("options", {})}
 
 
 def _refuse_other_epochs(manifest: Mapping[str, Any], folder: Path, epochs: int) -> None:

@@ -10,13 +10,16 @@ from typing import Any
 
 from workbench.services.agents import list_agents
 from workbench.services.compare import compare_runs
+from workbench.services.diff import decision_diff, diff_runs
 from workbench.services.evaluation import evaluate_arms, run_evaluation
 from workbench.services.glossary import definitions_for, metrics_glossary
+from workbench.services.history import compare_stored_runs, runs, show_run
 from workbench.services.presets import describe_preset, diff_presets, list_presets
 from workbench.services.recorded import list_recordings, replay_recording
 from workbench.services.report import render_report
 from workbench.services.runs import get_run, list_runs
 from workbench.services.store import RunStore
+from workbench.services.tracking import log_to_mlflow
 
 # name -> service; the MCP server exposes each under the same name.
 SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
@@ -31,6 +34,7 @@ SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
     "render_report": render_report,
     "list_runs": list_runs,
     "get_run": get_run,
+    "compare_stored_runs": compare_stored_runs,
 }
 
 __all__ = [
@@ -40,17 +44,23 @@ __all__ = [
     "RunStore",
     # services
     "compare_runs",
+    "compare_stored_runs",
+    "decision_diff",
     "definitions_for",
     "describe_preset",
     "diff_presets",
+    "diff_runs",
     "evaluate_arms",
     "get_run",
     "list_agents",
     "list_presets",
     "list_recordings",
     "list_runs",
+    "log_to_mlflow",
     "metrics_glossary",
     "render_report",
     "replay_recording",
     "run_evaluation",
+    "runs",
+    "show_run",
 ]

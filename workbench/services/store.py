@@ -51,6 +51,11 @@ MANIFEST_FORMAT = "workbench-run"
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
+def default_store() -> Path:
+    """``$WORKBENCH_RUN_STORE`` or ``~/.workbench/runs``: one place for agents and people."""
+    return Path(os.environ.get("WORKBENCH_RUN_STORE") or Path.home() / ".workbench" / "runs")
+
+
 def package_version() -> str:
     return __version__
 
@@ -91,6 +96,10 @@ class RunStore:
             near = ", ".join(self.run_ids()[:5]) or "none yet"
             raise ConfigError(f"no run {run_id!r} in the run store (recent runs: {near})")
         return path
+
+    def folder(self, name: str) -> Path:
+        """The folder ``name`` names at the store root, confined to it (it may hold no run)."""
+        return self._confined(name, what="run id")
 
     def artefact(self, run_id: str, name: str) -> Path:
         """A file inside a run directory, confined to that run."""

@@ -1,0 +1,125 @@
+"""The run store's history: every run listed, filtered and compared; a damaged one named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench import services
+from workbench.cli import main
+from workbench.errors import ConfigError
+from workbench.services.history import compare_stored_runs, runs, show_run
+
+SMALL = {"names": 8, "days": 3}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three runs (two evaluations on two presets, one comparison) and a damaged folder."""
+    root = tmp_path_factory.mktemp("store")
+    services.run_evaluation(root, ["cash", "momentum"], seed=1, **SMALL)
+    services.run_evaluation(root, ["buy_and_hold", "momentum"], seed=2, preset="calm-v1", **SMALL)
+    services.compare_runs(root, ["buy_and_hold", "momentum"], "buy_and_hold", [3], **SMALL)
+    (root / "damaged").mkdir()
+    (root / "damaged" / "manifest.json").write_text("{", encoding="utf-8")
+    return root
+
+
+def test_runs_list_lists_three_stored_runs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    made = [
+        services.run_evaluation(tmp_path, [arm, "momentum"], seed=seed, **SMALL)["run_id"]
+        for seed, arm in ((1, "cash"), (2, "buy_and_hold"), (3, "random"))
+    ]
+    (tmp_path / "damaged").mkdir()
+    (tmp_path / "damaged" / "manifest.json").write_text("{", encoding="utf-8")
+    assert main(["runs", "list", "--store", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["run_id", "kind", "when"]
+    listed = [line.split()[0] for line in lines[1:4]]
+    assert listed == made[::-1]  # newest first
+    assert lines[4].split()[:2] == ["damaged", "UNREADABLE"]
+    assert lines[5].startswith("unreadable damaged: run manifest") and lines[6] == "3 run(s)"
+
+
+def test_the_frame_has_one_row_per_run_with_provenance_and_key_metrics(store: Path) -> None:
+    frame = runs(store)
+    ok = frame[frame["status"] == "ok"]
+    assert set(ok["kind"]) == {"evaluation", "comparison"}
+    assert list(ok["when"]) == sorted(ok["when"], reverse=True)  # newest first
+    calm = ok[ok["market"] == "calm-v1"].iloc[0]
+    assert calm["arms"] == ("buy_and_hold", "momentum") and calm["seeds"] == (2,)
+    assert calm["family"] == "calm-v1/8n/3d/6x65" and len(calm["digest"]) == 64
+    card = show_run(store, calm.name)["arm_metrics"][calm["top_arm"]]
+    assert calm["sharpe"] == card["sharpe"] and calm["return_pct"] == card["return_pct"]
+    comparison = ok[ok["kind"] == "comparison"].iloc[0]
+    assert comparison["top_arm"] == "momentum" and comparison["mean_diff"] is not None
+    assert frame.loc["damaged", "status"] == "unreadable"
+    assert "unreadable" in frame.loc["damaged", "why"]
+
+
+def test_runs_filter_by_arm_preset_family_kind_and_date(store: Path) -> None:
+    assert list(runs(store, arm="cash")["arms"]) == [("cash", "momentum")]
+    assert set(runs(store, preset="calm")["market"]) == {"calm-v1"}
+    standard = runs(store, family="standard-v2/8n/3d/6x65")
+    assert len(standard) == 3 and "damaged" not in standard.index
+    assert list(runs(store, kind="comparison")["kind"]) == ["comparison"]
+    assert runs(store, until="2000-01-01").empty
+    assert len(runs(store, since="2000-01-01")) == 4
+    with pytest.raises(ConfigError, match="since must be an ISO date"):
+        runs(store, since="last week")
+    with pytest.raises(ConfigError, match="kind must be one of"):
+        runs(store, kind="evaluations")
+
+
+def test_compare_sets_two_runs_side_by_side_and_marks_differences(
+    store: Path, capsys: pytest.CaptureFixture
+) -> None:
+    frame = runs(store, kind="evaluation")
+    a, b = frame[frame["market"] == "calm-v1"].index[0], frame.index[-1]
+    both = compare_stored_runs(store, a, b)
+    provenance = {row["field"]: row for row in both["provenance"]}
+    assert provenance["market"]["differs"] and provenance["request.seed"]["differs"]
+    assert not provenance["request.days"]["differs"]
+    momentum = {r["field"]: r for r in both["metrics"] if r["arm"] == "momentum"}
+    assert momentum["sharpe"]["differs"] and momentum["sharpe"]["a"] != momentum["sharpe"]["b"]
+    cash = [r for r in both["metrics"] if r["arm"] == "cash"]
+    assert cash and all(r["a"] is None for r in cash)  # an arm only b ran
+    assert main(["runs", "compare", a, b, "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert any(line.startswith("*") and "market" in line for line in out.splitlines())
+    assert main(["runs", "show", a, "--store", str(store)]) == 0
+    assert "calm-v1" in capsys.readouterr().out
+
+
+def test_output_folders_of_the_panel_are_listed_as_saved_runs(tmp_path: Path) -> None:
+    from workbench.evaluation import evaluate
+    from workbench.report import write_outputs
+
+    seeds = [evaluate(["buy_and_hold", "momentum"], seed=s, universe=8, days=3) for s in (1, 2)]
+    write_outputs(seeds, tmp_path / "run-1")
+    seeds[0].save(tmp_path / "run-2")
+    (tmp_path / "run-3").mkdir()  # a run that wrote nothing yet
+    frame = runs(tmp_path)
+    assert list(frame["status"]) == ["ok", "ok", "unreadable"]
+    panel = frame.loc["run-1"]
+    assert panel["kind"] == "saved" and panel["seeds"] == (1, 2)
+    mean = sum(r.scorecard.at[panel["top_arm"], "sharpe"] for r in seeds) / 2
+    assert panel["sharpe"] == pytest.approx(mean, rel=1e-12)
+    assert panel["digest"] == seeds[0].digest() and panel["market"] == seeds[0].meta["preset"]
+    assert frame.loc["run-2", "seeds"] == (1,) and list(runs(tmp_path, kind="saved").index)
+    shown = show_run(tmp_path, "run-2")["arm_metrics"]["momentum"]
+    assert shown["sharpe"] == seeds[0].scorecard.at["momentum", "sharpe"]
+    both = compare_stored_runs(tmp_path, "run-1", "run-2")
+    assert {r["field"]: r for r in both["provenance"]}["seeds"]["differs"]
+
+
+def test_a_manifest_missing_its_request_is_unreadable_and_hides_nothing(tmp_path: Path) -> None:
+    made = services.run_evaluation(tmp_path, ["cash"], seed=1, **SMALL)["run_id"]
+    broken = tmp_path / "evaluation-000000000000"
+    broken.mkdir()
+    (broken / "manifest.json").write_text('{"format": "workbench-run"}', encoding="utf-8")
+    frame = runs(tmp_path)
+    assert frame.loc[made, "status"] == "ok"
+    assert frame.loc[broken.name, "status"] == "unreadable"
+    assert "manifest is incomplete" in frame.loc[broken.name, "why"]
