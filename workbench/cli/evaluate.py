@@ -28,6 +28,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --data: a counterfactual path, e.g. bootstrap:3, reversed or flipped",
     )
     parser.add_argument(
+        "--news",
+        type=Path,
+        help="with --data: your news (.csv/.parquet: published with its time zone, symbols, "
+        "headline, body), each item seen only at the first close after it",
+    )
+    parser.add_argument(
+        "--fundamentals",
+        type=Path,
+        help="with --data: your reports (.csv/.parquet: published with its time zone, symbol, "
+        "figure columns)",
+    )
+    parser.add_argument(
+        "--company-names",
+        type=Path,
+        help="with --news: a symbol,name file of company names to mask in the text",
+    )
+    parser.add_argument(
+        "--embargo", help="with --news/--fundamentals: delay before an item is seen, e.g. 15min"
+    )
+    parser.add_argument(
         "--arms",
         default="cash,buy_and_hold,equal_weight,momentum,mean_reversion,random",
         help="comma-separated baseline names (default: all six baselines)",
@@ -95,16 +115,27 @@ def _write_folder(results: Any, folder: Path) -> None:
     save_equity_plot(results, folder / "equity.png")
 
 
+_DATA_FLAGS = ("mask_secret", "variant", "news", "fundamentals", "company_names", "embargo")
+
+
 def _historical(args: argparse.Namespace) -> Any:
     """The bars of ``--data`` with their mask; the secret is printed so the run can repeat."""
     if args.data is None:
-        for flag in ("mask_secret", "variant"):
+        for flag in _DATA_FLAGS:
             if getattr(args, flag) is not None:
                 raise ConfigError(f"--{flag.replace('_', '-')} needs --data")
         return None
     from workbench.services.evaluation import load_bars
 
-    data = load_bars(args.data, secret=args.mask_secret, variant=args.variant)
+    data = load_bars(
+        args.data,
+        secret=args.mask_secret,
+        variant=args.variant,
+        news=args.news,
+        fundamentals=args.fundamentals,
+        company_names=args.company_names,
+        embargo=args.embargo,
+    )
     print(
         f"mask secret {data.secret} (keep it from agents; --mask-secret repeats this run)",
         file=sys.stderr,

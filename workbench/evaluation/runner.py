@@ -265,7 +265,9 @@ class _Run:
         private = not self.arms[i].shares_payload
         symbols = self.world.universe.symbols
         news = None
-        if self.path.information is not None:  # what was released since it last decided
+        text = self.path.text
+        if self.path.information is not None or (text is not None and text.has_news):
+            # what was released since it last decided
             after = self.last_row[i]
             after = row - self.world.steps_per_day if after is None else after
             if after not in windows:

@@ -102,6 +102,7 @@ def record(
         preset, options = given.pop("preset"), given
     folder = Path(path)
     _refuse_to_overwrite(folder, overwrite)
+    _refuse_text(data, options)
     if isinstance(agents, Mapping):  # the names given, before any arm is built
         mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
@@ -163,6 +164,16 @@ def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:
             f"{folder} holds files but no recording (an unfinished recording, or something "
             "else); pass overwrite=True (--overwrite on the CLI) to record into it, or pick "
             "an empty folder"
+        )
+
+
+def _refuse_text(data: object, options: Mapping[str, Any]) -> None:
+    """A recording does not yet carry the text a run was given: refused before any run."""
+    given = [k for k in ("news", "fundamentals") if options.get(k) is not None]
+    if given or (isinstance(data, Historical) and data.text is not None):
+        raise ConfigError(
+            "a recording cannot keep news or fundamentals yet, so its replay would differ; "
+            "record the bars alone, or run evaluate(..., news=...) without recording"
         )
 
 
