@@ -1,6 +1,7 @@
 """The mask carried into the text: names, calendar dates and prices, as the bars are masked.
 
-An item's text is rewritten in three passes, in this order:
+An item's text is rewritten in one pass that reads, at each place, a date first,
+then money, then a name:
 
 1. **Dates** become the run's relative day numbers: ``2022-03-04``, ``March 4,
    2022``, ``Mar 4 2022`` and ``4 March 2022`` read ``day 41`` (the first trading
@@ -33,21 +34,22 @@ _MONTHS = [
     *("january", "february", "march", "april", "may", "june"),
     *("july", "august", "september", "october", "november", "december"),
 ]
-_MONTH = r"(?P<month>" + "|".join(f"{m[:3]}(?:{m[3:]})?\\.?" for m in _MONTHS) + r")"
-_YEAR = r"(?P<year>(?:19|20)\d{2})"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-_FULL_DATES = (
-    re.compile(r"\b(?P<year>(?:19|20)\d{2})-(?P<mon>[01]\d)-(?P<day>[0-3]\d)\b"),
-    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(rf"\b{_DAY}\s+{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
-)
-_LOOSE_DATES = (
-    re.compile(rf"\b{_MONTH}\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(r"\b(?:19|20)\d{2}\b"),
-)
-_MONEY = re.compile(
-    r"(?:\$|\bUSD\s?)(?P<amount>\d[\d,]*(?:\.\d+)?)(?P<scale>\s?(?:billion|million|thousand|bn|mn|[mbk])\b)?",
-    re.IGNORECASE,
+_YEAR = r"(?:19|20)\d{2}"
+
+
+def _month(group: str) -> str:
+    return rf"(?P<{group}>" + "|".join(f"{m[:3]}(?:{m[3:]})?\\.?" for m in _MONTHS) + ")"
+
+
+# One pass over the text: at each place the first alternative that matches wins, so a
+# full date is read before the year inside it, and money before a name.
+_PARTS = (
+    rf"(?P<iso>\b(?P<iso_y>{_YEAR})-(?P<iso_m>[01]\d)-(?P<iso_d>[0-3]\d)\b)",
+    rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
+    rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?\s+{_month('dmy_m')},?\s+(?P<dmy_y>{_YEAR})\b)",
+    rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b{_YEAR}\b)",
+    r"(?P<money>(?:\$|\bUSD\s?)(?P<amount>\d[\d,]*(?:\.\d+)?)"
+    r"(?P<scale>\s?(?:billion|million|thousand|bn|mn|[mbk])\b)?)",
 )
 
 
@@ -65,31 +67,43 @@ class TextMask:
     names: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_pattern", _name_pattern(self.aliases, self.names))
+        parts = "|".join((*_PARTS, *_name_parts(self.aliases, self.names)))
+        # every part starts a word (or is money): trying them only there halves the cost
+        pattern = re.compile(rf"(?<!\w)(?=[\w$])(?:{parts})", re.IGNORECASE)
+        object.__setattr__(self, "_pattern", pattern)
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
+        object.__setattr__(self, "_known_days", {})
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
-        text = self._dated(text)
-        text = self._priced(text, symbols)
-        return self._named(text)
+        factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
+        pattern: re.Pattern[str] = self._pattern  # type: ignore[attr-defined]
+        return pattern.sub(lambda match: self._replaced(match, factor), text)
 
-    def _dated(self, text: str) -> str:
-        for pattern in _FULL_DATES:
-            text = pattern.sub(self._day_of, text)
-        for pattern in _LOOSE_DATES:
-            text = pattern.sub("[date]", text)
-        return text
+    def _replaced(self, match: re.Match[str], factor: float | None) -> str:
+        kind = match.lastgroup
+        if kind == "iso":
+            return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
+        if kind in ("mdy", "dmy"):
+            month = _month_number(match[f"{kind}_m"])
+            return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
+        if kind == "loose":
+            return "[date]"
+        if kind == "money":
+            return _scaled(match, factor)
+        return _alias(match, self._lookup)  # type: ignore[attr-defined]
 
-    def _day_of(self, match: re.Match[str]) -> str:
-        parts = match.groupdict()
-        month = parts.get("mon") or _month_number(parts["month"])
-        try:
-            when = np.datetime64(f"{parts['year']}-{int(month):02d}-{int(parts['day']):02d}", "D")
-        except ValueError:
-            return match.group(0)
-        return f"day {self.relative_day(when)}"
+    def _day_of(self, match: re.Match[str], year: str, month: str | int, day: str) -> str:
+        key = (year, int(month), int(day))
+        known: dict[tuple[str, int, int], str] = self._known_days  # type: ignore[attr-defined]
+        if key not in known:
+            try:
+                when = np.datetime64(f"{year}-{key[1]:02d}-{key[2]:02d}", "D")
+            except ValueError:
+                return match.group(0)  # not a calendar date (2016-02-31): left as written
+            known[key] = f"day {self.relative_day(when)}"
+        return known[key]
 
     def relative_day(self, when: np.datetime64) -> int:
         """The day number of a calendar date (its first trading date on or after it)."""
@@ -100,17 +114,6 @@ class TextMask:
         elif position == 0 and when < days[0]:
             position = -int(np.busday_count(when, days[0]))
         return position - self.warmup_days
-
-    def _priced(self, text: str, symbols: Sequence[str]) -> str:
-        factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
-        return _MONEY.sub(lambda m: _scaled(m, factor), text)
-
-    def _named(self, text: str) -> str:
-        pattern: re.Pattern[str] | None = self._pattern  # type: ignore[attr-defined]
-        if pattern is None:
-            return text
-        lookup: dict[str, str] = self._lookup  # type: ignore[attr-defined]
-        return pattern.sub(lambda m: _alias(m, lookup), text)
 
     def figures(self, symbol: str, figures: Mapping[str, float]) -> dict[str, float]:
         """A report's figures with money and per-share columns scaled like the name's prices
@@ -136,17 +139,18 @@ def _scaled(match: re.Match[str], factor: float | None) -> str:
     return f"${value:,.2f}{scale}"
 
 
-def _name_pattern(
-    aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]
-) -> re.Pattern[str] | None:
-    words = [re.escape(s) for s in aliases] + [re.escape(n) for ns in names.values() for n in ns]
-    if not words:
-        return None
-    words.sort(key=len, reverse=True)
+def _name_parts(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> list[str]:
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then any symbol or company name, longest
+    first, as a whole word."""
     tickers = "|".join(re.escape(s) for s in sorted(aliases, key=len, reverse=True))
-    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{tickers})\b" if tickers else None
-    plain = r"(?<![\w$])(?P<plain>" + "|".join(words) + r")(?!\w)"
-    return re.compile(plain if quoted is None else f"{quoted}|{plain}", re.IGNORECASE)
+    words = [*aliases, *(n for ns in names.values() for n in ns)]
+    if not words:
+        return []
+    plain = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return [
+        rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{tickers})\b",
+        rf"(?<![\w$])(?P<plain>{plain})(?!\w)",
+    ]
 
 
 def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> dict[str, str]:
@@ -161,7 +165,8 @@ def _alias(match: re.Match[str], lookup: dict[str, str]) -> str:
     exact = lookup.get("\0" + word)
     if exact is not None:
         return exact
-    return lookup.get(word.casefold(), word)  # a symbol in another case is not the symbol
+    # a symbol in another case is not the symbol: the text stays as written
+    return lookup.get(word.casefold(), match.group(0))
 
 
 def names_map(
