@@ -27,6 +27,7 @@ from workbench.engine import margin
 from workbench.engine.execution import Executor, OrderRecord, Portfolio
 from workbench.errors import (
     BudgetExhausted,
+    ConfigError,
     DecisionError,
     FrameworkError,
     RunError,
@@ -101,10 +102,21 @@ async def run_world(
 
 async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
     """The news P&L of the oracle reader on this path, with the run's capital and limits."""
-    quiet = dataclasses.replace(options, progress=False, on_step=None, rate_limit=None)
+    quiet = dataclasses.replace(
+        options, progress=False, on_step=None, rate_limit=None, model_cutoff=None
+    )
     reference = _Run(world, [OracleReader(world.path)], quiet, reference=True)
     results = await reference.go()
     return float(results.attribution["selection_news"].sum())
+
+
+def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...]) -> None:
+    unknown = sorted(set(options.model_cutoff or {}) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"model_cutoff names {', '.join(map(repr, unknown))}, which is no arm of this run "
+            f"(arms: {', '.join(names)}); key it by arm name"
+        )
 
 
 class _Run:
@@ -119,6 +131,7 @@ class _Run:
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
+        _refuse_unknown_cutoffs(options, self.names)
         self.intervals = [decision_interval(arm.every, world.steps_per_day) for arm in arms]
         self.maintenance = options.maintenance
         size = world.universe.size
@@ -402,6 +415,8 @@ class _Run:
         }
         if self.path.information is not None and not self.reference:
             meta["oracle_news_pnl"] = self.oracle_news_pnl  # what info_capture divides by
+        if self.options.model_cutoff:
+            meta["model_cutoff"] = dict(self.options.model_cutoff)
         return Results(
             scorecard=card,
             equity=equity,
