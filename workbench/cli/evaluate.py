@@ -48,6 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--embargo", help="with --news/--fundamentals: delay before an item is seen, e.g. 15min"
     )
     parser.add_argument(
+        "--canaries",
+        type=int,
+        help="with --news/--fundamentals: plant N items per channel dated after the decisions "
+        "they test; an arm that quotes one too early is listed",
+    )
+    parser.add_argument(
         "--arms",
         default="cash,buy_and_hold,equal_weight,momentum,mean_reversion,random",
         help="comma-separated baseline names (default: all six baselines)",
@@ -89,6 +95,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
     )
     print(format_scorecard(results))
+    _print_canaries(results.meta)
     written = True
     if args.json:
         written = keep_run(
@@ -103,6 +110,17 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0 if written else 1
 
 
+def _print_canaries(meta: dict[str, Any]) -> None:
+    """What the canary audit found in the run (``workbench.evaluation.canaries``)."""
+    planted, hits = meta.get("canaries") or [], meta.get("canary_hits") or []
+    if not planted:
+        return
+    print(f"canaries: {len(planted)} planted, {len(hits)} quoted before their day")
+    for arm, day, step, channel, path, token, seen in hits[:10]:
+        print(f"  {arm} day {day} step {step}: {channel} canary {token} in its {path} "
+              f"(published for day {seen})")  # fmt: skip
+
+
 def _write_json(results: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(results.scorecard_json())
@@ -115,7 +133,9 @@ def _write_folder(results: Any, folder: Path) -> None:
     save_equity_plot(results, folder / "equity.png")
 
 
-_DATA_FLAGS = ("mask_secret", "variant", "news", "fundamentals", "company_names", "embargo")
+_DATA_FLAGS = (
+    "mask_secret", "variant", "news", "fundamentals", "company_names", "embargo", "canaries",
+)  # fmt: skip
 
 
 def _historical(args: argparse.Namespace) -> Any:
@@ -135,6 +155,7 @@ def _historical(args: argparse.Namespace) -> Any:
         fundamentals=args.fundamentals,
         company_names=args.company_names,
         embargo=args.embargo,
+        canaries=args.canaries,
     )
     print(
         f"mask secret {data.secret} (keep it from agents; --mask-secret repeats this run)",

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.engine.canaries import Planted, check_count
 from workbench.engine.textdata import Source, read_fundamentals, read_news
 from workbench.engine.textmask import TextMask, names_map
 from workbench.errors import ConfigError
@@ -47,6 +48,7 @@ class TextData:
     embargo: pd.Timedelta
     close_time: str = CLOSE_TIME
     timezone: str = TIMEZONE
+    canaries: int = 0  # planted items per channel (``workbench.engine.canaries``)
 
     @classmethod
     def load(
@@ -59,6 +61,7 @@ class TextData:
         embargo: str | pd.Timedelta | None = None,
         close_time: str = CLOSE_TIME,
         timezone: str = TIMEZONE,
+        canaries: int = 0,
     ) -> TextData:
         symbols = sorted(bars["symbol"].astype(str).unique())
         data = cls(
@@ -68,6 +71,7 @@ class TextData:
             embargo=_embargo(embargo),
             close_time=close_time,
             timezone=timezone,
+            canaries=check_count(canaries),
         )
         data.closes(["2000-01-03"])  # a bad close time or time zone is refused now
         return data
@@ -89,7 +93,8 @@ class TextData:
     def digest(self) -> str:
         """SHA-256 of the items, the reports, the names and the timing rules."""
         digest = hashlib.sha256(b"workbench-text\0")
-        rules = [str(self.embargo), self.close_time, self.timezone, sorted(self.names.items())]
+        rules: list[Any] = [str(self.embargo), self.close_time, self.timezone]
+        rules += [sorted(self.names.items())] + ([self.canaries] if self.canaries else [])
         digest.update(json.dumps(rules).encode())
         for table in (self.news, self.fundamentals):
             digest.update(b"\0table\0")
@@ -105,6 +110,7 @@ class TextData:
             "embargo": str(self.embargo),
             "close_time": self.close_time,
             "timezone": self.timezone,
+            **({"canaries": self.canaries} if self.canaries else {}),
         }
 
 
@@ -142,11 +148,13 @@ class TextFeed:
     ) -> None:
         closes = data.closes(dates)
         shift = data.embargo.value
+        planted = Planted(data, closes, alias_of, warmup_days, mask)
         self.warmup_days, self.mask = warmup_days, mask
         self.alias_of, self.symbols = dict(alias_of), tuple(symbols)
         self.has_news, self.has_fundamentals = data.news is not None, data.fundamentals is not None
-        self.news_rows, news = _placed(data.news, closes, shift)
-        self.report_rows, reports = _placed(data.fundamentals, closes, shift)
+        self.news_rows, news = _placed(planted.news(), closes, shift)
+        self.report_rows, reports = _placed(planted.fundamentals(), closes, shift)
+        self.canaries = planted.canaries
         self._news = {c: news[c].tolist() for c in news.columns}
         self._reports: list[dict[str, Any]] = [
             {str(k): v for k, v in record.items()} for record in reports.to_dict("records")

@@ -36,6 +36,7 @@ from workbench.errors import (
 from workbench.evaluation import reading
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS, Attribution, split_pnl
+from workbench.evaluation.canaries import canary_hits
 from workbench.evaluation.capture import capture_columns, followed_instruction, information_frame
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
@@ -132,6 +133,8 @@ class _Run:
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
         _refuse_unknown_cutoffs(options, self.names)
+        self.canaries = [] if self.path.text is None else self.path.text.canaries
+        self.canary_hits: list[list[Any]] = []  # rationales that quote a canary too early
         self.intervals = [decision_interval(arm.every, world.steps_per_day) for arm in arms]
         self.maintenance = options.maintenance
         size = world.universe.size
@@ -383,6 +386,11 @@ class _Run:
         news = request.payload.get("news")
         if news and followed_instruction(self.path, news, decision.actions):
             self.followed[i] += 1
+        if self.canaries and decision.rationale:
+            self.canary_hits += canary_hits(
+                self.canaries, self.names[i], request.day, request.step, decision.rationale,
+                "rationale",
+            )  # fmt: skip
         records = self.executor.execute(self.books[i], decision, row)
         self.arms[i].after_execution(request, decision, ExecutionReport(tuple(records)))
         self.orders.extend((self.names[i], request.day, request.step, r) for r in records)
@@ -415,6 +423,8 @@ class _Run:
         }
         if self.path.information is not None and not self.reference:
             meta["oracle_news_pnl"] = self.oracle_news_pnl  # what info_capture divides by
+        if self.canaries:
+            meta["canaries"], meta["canary_hits"] = self.canaries, self.canary_hits
         if self.options.model_cutoff:
             meta["model_cutoff"] = dict(self.options.model_cutoff)
         return Results(

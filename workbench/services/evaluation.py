@@ -133,13 +133,17 @@ def load_bars(
     fundamentals: str | Path | None = None,
     company_names: str | Path | None = None,
     embargo: str | None = None,
+    canaries: int | None = None,
 ) -> Historical:
     """Historical bars from a CSV or Parquet file, checked and masked (``secret`` repeats
     an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``), with
     the researcher's ``news`` and ``fundamentals`` files joined point in time, the company
     names of ``company_names`` (a ``symbol,name`` file) masked in their text and an
-    optional ``embargo`` (e.g. ``15min``)."""
+    optional ``embargo`` (e.g. ``15min``); ``canaries`` plants that many items per
+    channel dated after the decisions they test (``workbench.engine.canaries``)."""
     text: dict[str, Any] = {"news": news, "fundamentals": fundamentals, "embargo": embargo}
+    if canaries:
+        text["canaries"] = canaries
     if company_names is not None:
         text["names"] = read_names(company_names)
     if all(value is None for value in text.values()):
