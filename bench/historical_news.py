@@ -11,7 +11,7 @@ date and a price) and a report a quarter per name, on 2,000 dates x 6 names.
 2. A decision: the whole run of ``momentum`` (payload, decision, execution,
    marking) with the text over the same run without it, per decision (target
    <= 1.2), masked (the default) and unmasked. Masking rewrites each item's text
-   once, the first time a payload carries it (about 50 us a text), and at 50 items
+   once, the first time a payload carries it (about 0.1 ms a text), and at 50 items
    a day that is most of a masked decision's cost. The payload's own cost (items
    already masked) is printed for reference.
 Each figure is the best of three (two for the runs).
