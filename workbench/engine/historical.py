@@ -112,7 +112,7 @@ class Historical:
         **text: Any,
     ) -> Historical:
         """``text`` is ``TextData.load``'s keywords (news=, fundamentals=, names=, embargo=,
-        close_time=, timezone=): the researcher's text, joined point in time."""
+        close_time=, timezone=, canaries=): the researcher's text, joined point in time."""
         path = None if isinstance(source, pd.DataFrame) else Path(source)
         bars = read_bars(source)
         loaded = cls(bars, mask=mask, secret=secret, variant=Variant.parse(variant), source=path)
