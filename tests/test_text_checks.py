@@ -193,9 +193,9 @@ def test_text_given_twice_is_refused() -> None:
         evaluate(["cash"], data=data, news=news())
 
 
-def test_recording_a_run_with_text_is_refused(tmp_path: Path) -> None:
+def test_recording_text_without_bars_is_refused(tmp_path: Path) -> None:
     from workbench.recordings import record
 
-    with pytest.raises(ConfigError, match="a recording cannot keep news or fundamentals yet"):
-        record(tmp_path / "rec", ["cash"], seed=1, data=BARS, news=news(), days=5)
+    with pytest.raises(ConfigError, match="join text to historical bars and need data="):
+        record(tmp_path / "rec", ["cash"], seed=1, universe=3, days=5, news=news())
     assert not (tmp_path / "rec").exists()

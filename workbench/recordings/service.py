@@ -33,14 +33,16 @@ from workbench.engine.universe import Universe
 from workbench.engine.variants import Variant
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
+from workbench.evaluation.canaries import check_canaries
 from workbench.evaluation.world import renamed_preset
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import resolve
 from workbench.recordings import manifest as mf
 from workbench.recordings.compare import differences, edited_expected
+from workbench.recordings.text import replayed_text, save_text
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
-from workbench.transcript import atomic_write
+from workbench.transcript import Transcript, atomic_write
 
 ArmLike = Agent | str
 BARS_FILE = "bars.parquet"
@@ -84,6 +86,9 @@ def record(
 ) -> Results:
     """Run ``agents`` live (model-backed arms in record mode) and write a recording folder.
 
+    ``news=`` and ``fundamentals=`` (with ``data``) are copied into the recording
+    (``workbench.recordings.text``), so the replay joins the same text.
+
     An arm is an Agent, a baseline name, or ``"module:function"``: a factory
     called with ``mode="record"`` now and ``mode="replay", transcript=...`` on replay.
     On the simulator ``universe`` and ``days`` are required. ``data`` records a run on
@@ -102,7 +107,9 @@ def record(
         preset, options = given.pop("preset"), given
     folder = Path(path)
     _refuse_to_overwrite(folder, overwrite)
-    _refuse_text(data, options)
+    text = {k: options.pop(k) for k in ("news", "fundamentals") if options.get(k) is not None}
+    if text and data is None:
+        raise ConfigError("news= and fundamentals= join text to historical bars and need data=")
     if isinstance(agents, Mapping):  # the names given, before any arm is built
         mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
@@ -117,7 +124,7 @@ def record(
         )
         results = evaluate(arms, **market, ticks_per_step=ticks_per_step, preset=preset, **options)
     else:
-        bars = _recorded_bars(data)
+        bars = _recorded_bars(data, text)
         market = dict(seed=seed, days=days, steps_per_day=steps_per_day, universe=universe)
         market.update(ticks_per_step=ticks_per_step, preset=preset, data=bars)
         results = evaluate(arms, **market, **options)
@@ -134,6 +141,8 @@ def record(
         liquidity = market_preset(preset, bars=True)  # the preset bars take liquidity from
         manifest["preset"]["name"] = liquidity.fingerprint
         manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
+        if bars.text is not None:
+            manifest["data"]["text"].update(save_text(bars.text, folder))
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
 
@@ -167,18 +176,16 @@ def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:
         )
 
 
-def _refuse_text(data: object, options: Mapping[str, Any]) -> None:
-    """A recording does not yet carry the text a run was given: refused before any run."""
-    given = [k for k in ("news", "fundamentals") if options.get(k) is not None]
-    if given or (isinstance(data, Historical) and data.text is not None):
+def _recorded_bars(
+    data: str | Path | pd.DataFrame | Historical, text: Mapping[str, Any]
+) -> Historical:
+    bars = data if isinstance(data, Historical) else Historical.load(data)
+    if text and bars.text is not None:
         raise ConfigError(
-            "a recording cannot keep news or fundamentals yet, so its replay would differ; "
-            "record the bars alone, or run evaluate(..., news=...) without recording"
+            "the Historical passed as data= already carries news or fundamentals; pass them "
+            "either to Historical.load or here, not both"
         )
-
-
-def _recorded_bars(data: str | Path | pd.DataFrame | Historical) -> Historical:
-    return data if isinstance(data, Historical) else Historical.load(data)
+    return bars.with_text(**text)
 
 
 def _saved_bars(bars: Historical, folder: Path) -> str:
@@ -197,7 +204,13 @@ def _replayed_bars(manifest: Mapping[str, Any], folder: Path) -> Historical:
             f"recording {folder} was made on the bars in {source}, which is not there; "
             "restore it from version control or record again"
         )
-    bars = Historical.load(source, secret=spec["secret"], variant=_variant(spec))
+    text = replayed_text(spec["text"], folder) if "text" in spec else {}
+    bars = Historical.load(source, secret=spec["secret"], variant=_variant(spec), **text)
+    if bars.text is not None and bars.text.digest != spec["text"]["text_sha256"]:
+        raise ReplayMiss(
+            f"recording {folder}: its news or fundamentals changed since the recording; "
+            "record again"
+        )
     if bars.digest != spec["bars_sha256"]:
         raise ReplayMiss(
             f"recording {folder}: the bars in {source} changed since the recording "
@@ -278,6 +291,9 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
 
     ``overrides`` (seed, universe, days, steps_per_day, ticks_per_step, preset)
     replay the recording under a changed experiment, which fails naming the change.
+    A run that planted canaries is audited too (``workbench.evaluation.canaries``,
+    transcripts included): an arm that quoted one early raises ``CanaryLeak``, even
+    without ``check``.
     """
     renamed_preset(overrides, "replay")
     folder = Path(path)
@@ -304,7 +320,18 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
         report.differences = edited_expected(folder, report.digest)
     if check and not report.matched:
         raise RecordingError(report.summary())
+    if results.meta.get("canaries"):  # a look-ahead fails the replay, matched or not
+        check_canaries(results, _transcripts(manifest, folder))
     return report
+
+
+def _transcripts(manifest: Mapping[str, Any], folder: Path) -> dict[str, Transcript]:
+    """The transcripts of the model-backed arms, for the canary audit."""
+    return {
+        spec["name"]: Transcript.load(mf.recording_file(folder, spec["transcript"], "transcript"))
+        for spec in manifest["roster"]
+        if "transcript" in spec
+    }
 
 
 def _recorded_preset(manifest: Mapping[str, Any], folder: Path) -> Preset:
