@@ -98,7 +98,7 @@ class World:
         if not is_whole(seed) or seed < 0:
             raise ConfigError(f"seed must be a non-negative whole number, got {seed!r}")
         self.seed = seed
-        self.data = _historical(
+        self.data = joined_data(
             options.get("data"), options.get("news"), options.get("fundamentals")
         )
         self.preset = market_preset(options.get("preset"), bars=self.data is not None)
@@ -196,9 +196,11 @@ class World:
         )
 
 
-def _historical(
-    data: DataSpec | None, news: TextSpec | None, fundamentals: TextSpec | None
+def joined_data(
+    data: DataSpec | None, news: TextSpec | None = None, fundamentals: TextSpec | None = None
 ) -> Historical | None:
+    """The bars of ``data`` (None on the simulator) with the text joined to them; text
+    without bars, or given twice, is refused."""
     text = news is not None or fundamentals is not None
     if data is None:
         if text:

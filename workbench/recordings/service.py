@@ -34,7 +34,7 @@ from workbench.engine.variants import Variant
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
 from workbench.evaluation.canaries import check_canaries
-from workbench.evaluation.world import renamed_preset
+from workbench.evaluation.world import joined_data, renamed_preset
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import resolve
@@ -107,14 +107,13 @@ def record(
         preset, options = given.pop("preset"), given
     folder = Path(path)
     _refuse_to_overwrite(folder, overwrite)
-    text = {k: options.pop(k) for k in ("news", "fundamentals") if options.get(k) is not None}
-    if text and data is None:
-        raise ConfigError("news= and fundamentals= join text to historical bars and need data=")
+    text = {k: options.pop(k, None) for k in ("news", "fundamentals")}
+    bars = joined_data(data, **text)  # checked before anything runs
     if isinstance(agents, Mapping):  # the names given, before any arm is built
         mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
     mf.refuse_unsafe_names([arm.name for arm in arms], where=f"recording {folder}")
-    if data is None:
+    if bars is None:
         if universe is None or days is None:
             raise ConfigError("record needs universe= and days= on the simulator (or data=)")
         steps_per_day = 6 if steps_per_day is None else steps_per_day
@@ -124,7 +123,6 @@ def record(
         )
         results = evaluate(arms, **market, ticks_per_step=ticks_per_step, preset=preset, **options)
     else:
-        bars = _recorded_bars(data, text)
         market = dict(seed=seed, days=days, steps_per_day=steps_per_day, universe=universe)
         market.update(ticks_per_step=ticks_per_step, preset=preset, data=bars)
         results = evaluate(arms, **market, **options)
@@ -134,7 +132,7 @@ def record(
             assert isinstance(arm, BaseAdapter) and arm.recorder is not None
             arm.recorder.save(folder / spec["transcript"])
     atomic_write(folder / mf.EXPECTED, results.to_json())
-    if data is None:
+    if bars is None:
         manifest = _manifest(results, roster, universe, ticks_per_step or 65, options)
     else:
         manifest = _manifest(results, roster, results.meta["names"], 1, options)
@@ -174,18 +172,6 @@ def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:
             "else); pass overwrite=True (--overwrite on the CLI) to record into it, or pick "
             "an empty folder"
         )
-
-
-def _recorded_bars(
-    data: str | Path | pd.DataFrame | Historical, text: Mapping[str, Any]
-) -> Historical:
-    bars = data if isinstance(data, Historical) else Historical.load(data)
-    if text and bars.text is not None:
-        raise ConfigError(
-            "the Historical passed as data= already carries news or fundamentals; pass them "
-            "either to Historical.load or here, not both"
-        )
-    return bars.with_text(**text)
 
 
 def _saved_bars(bars: Historical, folder: Path) -> str:
