@@ -94,11 +94,16 @@ class Historical:
         elif self.secret is not None:
             check_secret(self.secret)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
-        if self.text is not None and self.variant.kind != "real":
+        if self.text is not None and self.variant.kind in ("reversed", "flipped"):
             raise ConfigError(
-                f"news and fundamentals cannot follow the {self.variant.kind} variant: its days "
-                "are no longer the days the items were written on; trade the real path with "
-                "text, or a variant without news= and fundamentals="
+                f"news and fundamentals cannot follow the {self.variant.kind} variant: it turns "
+                "every move around, so every item would read against its bar; use a bootstrap "
+                "variant (items move with their bars) or a variant without news="
+            )
+        if self.text is not None and self.text.canaries and self.variant.kind != "real":
+            raise ConfigError(
+                "canaries are planted on the real path only: a bootstrap may repeat or drop "
+                "the bar a canary is dated on; leave canaries= out on a variant"
             )
 
     @classmethod
@@ -242,13 +247,15 @@ class Historical:
         if self.text is None:
             return None
         alias_of = {real: alias for alias, real in self.mapping.items()}
+        source = self.variant.source_rows(len(self.dates))  # None on the real path
         return TextFeed(
             self.text,
-            self.dates[:rows],
+            self.dates if source is not None else self.dates[:rows],
             tuple(self.mapping),
             alias_of,
             warmup_days,
             self.text_mask(first_close, warmup_days) if self.mask else None,
+            None if source is None else source[:rows],
         )
 
     def text_mask(self, first_close: np.ndarray, warmup_days: int) -> TextMask:
@@ -262,6 +269,7 @@ class Historical:
             dates=self.dates,
             warmup_days=warmup_days,
             names=self.text.names,
+            counterfactual=self.variant.kind != "real",
         )
 
     def _market_path(

@@ -145,6 +145,7 @@ class TextFeed:
         alias_of: Mapping[str, str],
         warmup_days: int,
         mask: TextMask | None,
+        source_rows: np.ndarray | None = None,
     ) -> None:
         closes = data.closes(dates)
         shift = data.embargo.value
@@ -152,8 +153,8 @@ class TextFeed:
         self.warmup_days, self.mask = warmup_days, mask
         self.alias_of, self.symbols = dict(alias_of), tuple(symbols)
         self.has_news, self.has_fundamentals = data.news is not None, data.fundamentals is not None
-        self.news_rows, news = _placed(planted.news(), closes, shift)
-        self.report_rows, reports = _placed(planted.fundamentals(), closes, shift)
+        self.news_rows, news = _placed(planted.news(), closes, shift, source_rows)
+        self.report_rows, reports = _placed(planted.fundamentals(), closes, shift, source_rows)
         self.canaries = planted.canaries
         self._news = {c: news[c].tolist() for c in news.columns}
         self._reports: list[dict[str, Any]] = [
@@ -221,12 +222,26 @@ class TextFeed:
 
 
 def _placed(
-    table: pd.DataFrame | None, closes: np.ndarray, shift: int
+    table: pd.DataFrame | None, closes: np.ndarray, shift: int, source: np.ndarray | None
 ) -> tuple[list[int], pd.DataFrame]:
     """The first row whose close each entry precedes strictly, and the entries seen by the
-    last row (published order is kept, so the rows come out sorted)."""
+    last row (published order is kept, so the rows come out sorted); on a counterfactual
+    path, moved with their bars (``_moved``)."""
     if table is None:
         return [], pd.DataFrame()
     rows = np.searchsorted(closes, table["published"].to_numpy(np.int64) + shift, side="right")
     seen = rows < len(closes)
-    return rows[seen].tolist(), table[seen].reset_index(drop=True)
+    placed, kept = rows[seen], table[seen].reset_index(drop=True)
+    return (placed.tolist(), kept) if source is None else _moved(placed, kept, source)
+
+
+def _moved(
+    placed: np.ndarray, table: pd.DataFrame, source: np.ndarray
+) -> tuple[list[int], pd.DataFrame]:
+    """Each entry shown at every path row whose bar came from the row it was first seen at
+    (twice if a block repeats that bar, never if no block drew it), in path order."""
+    starts = np.searchsorted(placed, source, side="left")
+    ends = np.searchsorted(placed, source, side="right")
+    order = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+    rows = np.repeat(np.arange(len(source)), ends - starts)
+    return rows.tolist(), table.iloc[order.astype(np.int64)].reset_index(drop=True)

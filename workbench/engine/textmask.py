@@ -65,6 +65,7 @@ class TextMask:
     dates: Sequence[str]
     warmup_days: int
     names: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    counterfactual: bool = False  # a bootstrap path: no calendar day or price holds
 
     def __post_init__(self) -> None:
         parts = "|".join((*_PARTS, *_name_parts(self.aliases, self.names)))
@@ -83,6 +84,8 @@ class TextMask:
 
     def _replaced(self, match: re.Match[str], factor: float | None) -> str:
         kind = match.lastgroup
+        if self.counterfactual and kind in ("iso", "mdy", "dmy", "money"):
+            return "$[amount]" if kind == "money" else "[date]"
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
         if kind in ("mdy", "dmy"):
