@@ -56,6 +56,7 @@ FRONT_END_MAY_USE |= {"report", "services"}
 # (front-end module, module it imports) -> why no service stands between them.
 NO_SERVICE: dict[tuple[str, str], str] = {
     ("cli.audit", "evaluation.contamination"): "the contamination audit has no service",
+    ("cli.audit", "evaluation.textleaks"): "the text leak report is part of the audit",
     ("cli.recordings", "recordings"): (
         "recording spends model money and replaying into a folder rewrites files: the "
         "service core (and so the MCP server) keeps recordings read-only"

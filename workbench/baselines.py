@@ -171,9 +171,9 @@ _BAD_WORDS = (
     "downgrades", "misses", "short of", "trails", "soften", "drop", "losing", "collapsed",
     "asset sale",
 )  # fmt: skip
-_READ_KINDS = frozenset(
-    ("guidance", "product", "legal", "management", "analyst_rating", "deal_rumour", "sector")
-)
+# every kind a headline's words can be read on: not figures, rates or instructions (a
+# researcher's own text on historical bars brings kinds of its own, read the same way)
+_UNREAD_KINDS = frozenset(("earnings", "policy", "notice"))
 
 
 def headline_score(headline: str) -> int:
@@ -221,7 +221,7 @@ class HeadlineSentiment(_Reader):
     def views(self, payload: dict[str, Any]) -> dict[str, float]:
         out: dict[str, float] = {}
         for item in reversed(payload.get("news", [])):  # oldest first: the newest view wins
-            if item["kind"] not in _READ_KINDS:
+            if item["kind"] in _UNREAD_KINDS:
                 continue
             score = headline_score(item["headline"])
             for symbol in item["symbols"]:

@@ -12,6 +12,7 @@
         ├── FrameworkError            the framework or network failed around the agent
         │   └── UsageLimitReached     a deliberate budget stop (request limit)
         │       └── BudgetExhausted   the arm spent its whole budget: it holds from then on
+        ├── CanaryLeak                an arm quoted a planted item before it was published
         ├── ReplayMiss                a recording has no answer for this input or market
         └── RecordingError            a recording file is missing, corrupt or inconsistent
             ├── TranscriptEdited      a recorded exchange no longer matches its digest
@@ -82,6 +83,10 @@ class UsageLimitReached(FrameworkError):
 
 class BudgetExhausted(UsageLimitReached):
     """An arm used its whole budget (``max_calls``): it is asked nothing more and holds."""
+
+
+class CanaryLeak(RunError):
+    """An arm quoted a planted canary before its date: something it reads looks ahead."""
 
 
 class ReplayMiss(RunError):

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from workbench.errors import ConfigError
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -25,6 +27,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-mask", action="store_true", help="audit the raw, unmasked bars")
     parser.add_argument("--seed", type=int, default=0, help="seed of the audit's own draws")
     parser.add_argument("--csv", type=Path, help="also write the table as CSV here")
+    parser.add_argument(
+        "--news",
+        type=Path,
+        help="also list the words left in this news (masked) that still point at one name",
+    )
+    parser.add_argument(
+        "--company-names", type=Path, help="with --news: a symbol,name file of names to mask"
+    )
     parser.set_defaults(handler=_audit)
 
 
@@ -46,6 +56,10 @@ def _audit(args: argparse.Namespace) -> int:
     path = f"{args.variant} variant" if args.variant else "real path"
     print(f"{args.trials} runs of {args.days} days, {path}, {'un' * args.no_mask}masked")
     print(format_audit(table))
+    if args.news is not None:
+        _print_leaks(args)
+    elif args.company_names is not None:
+        raise ConfigError("--company-names needs --news")
     if args.csv:
         csv: Path = args.csv
         kept = keep_run(
@@ -55,6 +69,17 @@ def _audit(args: argparse.Namespace) -> int:
         )
         return 0 if kept else 1
     return 0
+
+
+def _print_leaks(args: argparse.Namespace) -> None:
+    from workbench.evaluation.textleaks import leak_report
+    from workbench.services.evaluation import load_bars
+
+    data = load_bars(args.data, news=args.news, company_names=args.company_names)
+    leaks = leak_report(data)
+    print(f"\ntext leak report: {len(leaks)} words still point at one name")
+    if len(leaks):
+        print(leaks.to_string(index=False, formatters={"p_value": lambda p: f"{p:.1e}"}))
 
 
 def _write_csv(table: Any, path: Path) -> None:

@@ -28,6 +28,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --data: a counterfactual path, e.g. bootstrap:3, reversed or flipped",
     )
     parser.add_argument(
+        "--news",
+        type=Path,
+        help="with --data: your news (.csv/.parquet: published with its time zone, symbols, "
+        "headline, body), each item seen only at the first close after it",
+    )
+    parser.add_argument(
+        "--fundamentals",
+        type=Path,
+        help="with --data: your reports (.csv/.parquet: published with its time zone, symbol, "
+        "figure columns)",
+    )
+    parser.add_argument(
+        "--company-names",
+        type=Path,
+        help="with --news: a symbol,name file of company names to mask in the text",
+    )
+    parser.add_argument(
+        "--embargo", help="with --news/--fundamentals: delay before an item is seen, e.g. 15min"
+    )
+    parser.add_argument(
+        "--canaries",
+        type=int,
+        help="with --news/--fundamentals: plant N items per channel dated after the decisions "
+        "they test; an arm that quotes one too early is listed",
+    )
+    parser.add_argument(
         "--arms",
         help="comma-separated baseline names (default: every baseline; the news readers "
         "headline_sentiment and earnings_drift only on a market that publishes news)",
@@ -107,6 +133,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
     )
     print(format_scorecard(results))
+    _print_canaries(results.meta)
     written = True
     if args.json:
         written = keep_run(
@@ -125,6 +152,17 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0 if written else 1
 
 
+def _print_canaries(meta: dict[str, Any]) -> None:
+    """What the canary audit found in the run (``workbench.evaluation.canaries``)."""
+    planted, hits = meta.get("canaries") or [], meta.get("canary_hits") or []
+    if not planted:
+        return
+    print(f"canaries: {len(planted)} planted, {len(hits)} quoted before their day")
+    for arm, day, step, channel, path, token, seen in hits[:10]:
+        print(f"  {arm} day {day} step {step}: {channel} canary {token} in its {path} "
+              f"(published for day {seen})")  # fmt: skip
+
+
 def _write_json(results: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(results.scorecard_json())
@@ -137,16 +175,30 @@ def _write_folder(results: Any, folder: Path) -> None:
     save_equity_plot(results, folder / "equity.png")
 
 
+_DATA_FLAGS = (
+    "mask_secret", "variant", "news", "fundamentals", "company_names", "embargo", "canaries",
+)  # fmt: skip
+
+
 def _historical(args: argparse.Namespace) -> Any:
     """The bars of ``--data`` with their mask; the secret is printed so the run can repeat."""
     if args.data is None:
-        for flag in ("mask_secret", "variant"):
+        for flag in _DATA_FLAGS:
             if getattr(args, flag) is not None:
                 raise ConfigError(f"--{flag.replace('_', '-')} needs --data")
         return None
     from workbench.services.evaluation import load_bars
 
-    data = load_bars(args.data, secret=args.mask_secret, variant=args.variant)
+    data = load_bars(
+        args.data,
+        secret=args.mask_secret,
+        variant=args.variant,
+        news=args.news,
+        fundamentals=args.fundamentals,
+        company_names=args.company_names,
+        embargo=args.embargo,
+        canaries=args.canaries,
+    )
     print(
         f"mask secret {data.secret} (keep it from agents; --mask-secret repeats this run)",
         file=sys.stderr,

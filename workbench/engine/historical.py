@@ -42,6 +42,8 @@ from workbench.engine.bars import PRICES, read_bars
 from workbench.engine.market import TRADING_DAYS, MarketPath
 from workbench.engine.masking import Mask, check_secret, derived_secret
 from workbench.engine.presets import Preset
+from workbench.engine.textfeed import TextData, TextFeed
+from workbench.engine.textmask import TextMask
 from workbench.engine.universe import Universe
 from workbench.engine.variants import Variant
 from workbench.errors import ConfigError
@@ -84,6 +86,7 @@ class Historical:
     secret: str | None = None  # derived from the bars and the project's key when not given
     variant: Variant = field(default_factory=Variant)
     source: Path | None = None  # the file the bars came from, when they came from one
+    text: TextData | None = None  # the researcher's news and fundamentals (``textfeed``)
 
     def __post_init__(self) -> None:
         if self.mask and self.secret is None:
@@ -91,6 +94,17 @@ class Historical:
         elif self.secret is not None:
             check_secret(self.secret)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
+        if self.text is not None and self.variant.kind in ("reversed", "flipped"):
+            raise ConfigError(
+                f"news and fundamentals cannot follow the {self.variant.kind} variant: it turns "
+                "every move around, so every item would read against its bar; use a bootstrap "
+                "variant (items move with their bars) or a variant without news="
+            )
+        if self.text is not None and self.text.canaries and self.variant.kind != "real":
+            raise ConfigError(
+                "canaries are planted on the real path only: a bootstrap may repeat or drop "
+                "the bar a canary is dated on; leave canaries= out on a variant"
+            )
 
     @classmethod
     def load(
@@ -100,10 +114,24 @@ class Historical:
         mask: bool = True,
         secret: str | None = None,
         variant: Variant | str | None = None,
+        **text: Any,
     ) -> Historical:
+        """``text`` is ``TextData.load``'s keywords (news=, fundamentals=, names=, embargo=,
+        close_time=, timezone=, canaries=): the researcher's text, joined point in time."""
         path = None if isinstance(source, pd.DataFrame) else Path(source)
         bars = read_bars(source)
-        return cls(bars, mask=mask, secret=secret, variant=Variant.parse(variant), source=path)
+        loaded = cls(bars, mask=mask, secret=secret, variant=Variant.parse(variant), source=path)
+        return loaded.with_text(**text) if text else loaded
+
+    def with_text(self, **text: Any) -> Historical:
+        """The same bars and mask with news and fundamentals (``TextData.load``'s keywords);
+        an empty call leaves them as they are."""
+        if not any(value is not None for value in text.values()):
+            return self
+        twin = dataclasses.replace(self, text=TextData.load(self.bars, **text))
+        if "digest" in self.__dict__:
+            twin.__dict__["digest"] = self.digest
+        return twin
 
     def with_variant(self, variant: Variant | str | None) -> Historical:
         """The same data and mask secret on another path (the real one or a counterfactual)."""
@@ -148,6 +176,8 @@ class Historical:
         digest.update(
             f"{self.mask}:{self.secret}:{sorted(self.variant.describe().items())}".encode()
         )
+        if self.text is not None:
+            digest.update(self.text.digest.encode())
         return "historical-" + digest.hexdigest()[:8]
 
     def manifest(self) -> dict[str, Any]:
@@ -164,6 +194,7 @@ class Historical:
             "mask": self.mask,
             "secret": self.secret,
             "variant": self.variant.describe(),
+            **({} if self.text is None else {"text": self.text.describe()}),
         }
 
     @cached_property
@@ -206,12 +237,44 @@ class Historical:
                 "or more data"
             )
         panel = {k: v[:rows] for k, v in self.variant.apply(self.panel).items()}
+        feed = self._text_feed(panel["close"][0], rows, warmup_days)
         if self.mask:
             assert self.secret is not None
             panel = Mask(self.secret).rescale(panel, warmup_days)
-        return self._market_path(panel, preset, warmup_days)
+        return self._market_path(panel, preset, warmup_days, feed)
 
-    def _market_path(self, panel: dict[str, np.ndarray], p: Preset, warmup_days: int) -> MarketPath:
+    def _text_feed(self, first_close: np.ndarray, rows: int, warmup_days: int) -> TextFeed | None:
+        if self.text is None:
+            return None
+        alias_of = {real: alias for alias, real in self.mapping.items()}
+        source = self.variant.source_rows(len(self.dates))  # None on the real path
+        return TextFeed(
+            self.text,
+            self.dates if source is not None else self.dates[:rows],
+            tuple(self.mapping),
+            alias_of,
+            warmup_days,
+            self.text_mask(first_close, warmup_days) if self.mask else None,
+            None if source is None else source[:rows],
+        )
+
+    def text_mask(self, first_close: np.ndarray, warmup_days: int) -> TextMask:
+        """The mask of this run's text: aliases, price factors (names in alias order, as
+        ``first_close``), relative days and the company names to replace."""
+        assert self.secret is not None and self.text is not None
+        factors = Mask(self.secret).price_factors(first_close)
+        return TextMask(
+            aliases={real: alias for alias, real in self.mapping.items()},
+            price_factor=dict(zip(self.mapping.values(), factors.tolist(), strict=True)),
+            dates=self.dates,
+            warmup_days=warmup_days,
+            names=self.text.names,
+            counterfactual=self.variant.kind != "real",
+        )
+
+    def _market_path(
+        self, panel: dict[str, np.ndarray], p: Preset, warmup_days: int, text: TextFeed | None
+    ) -> MarketPath:
         vol = _trailing_vol(panel["close"])
         stress = vol / pd.DataFrame(vol).expanding().median().to_numpy()  # no look-ahead
         half_spread = p["spread_bps"] / 1e4 * portable.power(stress, p["spread_vol_elasticity"])
@@ -230,6 +293,7 @@ class Historical:
             macro=_macro(panel["close"]),
             levels=int(p["depth_levels"]),
             level_step=p["level_step_bps"] / 1e4,
+            text=text,
         )
 
     @cached_property

@@ -37,6 +37,7 @@ from workbench.engine import portable
 from workbench.engine.information import Information, draw_information, report_figures
 from workbench.engine.macro import macro_path
 from workbench.engine.presets import Preset
+from workbench.engine.textfeed import TextFeed
 from workbench.engine.universe import Universe
 from workbench.engine.volatility import LogVariance, decay, mixing_scale
 
@@ -103,6 +104,7 @@ class MarketPath:
     mispricing: np.ndarray | None = None  # (steps, names) log mispricing at the step's close
     mispricing_open: np.ndarray | None = None  # (steps, names) and at its open
     information: Information | None = None  # what the market published (None: nothing)
+    text: TextFeed | None = None  # a researcher's news and fundamentals on historical bars
     news: np.ndarray | None = None  # (steps, names) log move of fair value from the items
     news_open: np.ndarray | None = None  # (steps, names) the part in by the step's open
 
@@ -168,6 +170,7 @@ def simulate(
         betas=traits.beta,
         variance_drag=-0.5 * day_sim.norm_var,
         information=info,
+        text=None,
         **bars.arrays(),
     )
 

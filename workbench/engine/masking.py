@@ -174,6 +174,13 @@ class Mask:
         order = self.rng("aliases").permutation(len(real))
         return {f"ASSET{rank + 1:03d}": real[i] for rank, i in enumerate(order)}
 
+    def price_factors(self, first_close: np.ndarray) -> np.ndarray:
+        """What each name's prices are multiplied by: its secret level over its first close
+        (the first draws of ``rescale``, so text and figures scale as the bars do)."""
+        low, high = portable.log_of(LEVELS[0]), portable.log_of(LEVELS[1])
+        level = portable.exp(self.rng("levels").uniform(low, high, first_close.shape[0]))
+        return level / first_close
+
     def rescale(self, panel: dict[str, np.ndarray], history_rows: int) -> dict[str, np.ndarray]:
         """Prices and volumes of ``panel`` (rows × names) with every level replaced."""
         names = panel["close"].shape[1]
@@ -186,7 +193,7 @@ class Mask:
         name_factor = portable.exp(
             draws.uniform(-portable.log_of(NAME_SPREAD), portable.log_of(NAME_SPREAD), names)
         )
-        price_scale = level / panel["close"][0]
+        price_scale = self.price_factors(panel["close"][0])
         prices = {k: panel[k] * price_scale for k in ("open", "high", "low", "close")}
         history = slice(0, max(history_rows, 1))
         typical_volume = _floor_one(np.median(panel["volume"][history], axis=0))

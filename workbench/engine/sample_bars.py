@@ -9,7 +9,9 @@ volume rises with the size of the day's move, and the dates are business days.
     python -m workbench.engine.sample_bars notebooks/data/example_bars.csv
 
 writes the example data set the README and the notebooks use (the same bytes
-on every run).
+on every run), and beside it synthetic news and fundamentals for those bars
+(``example_news.csv``, ``example_fundamentals.csv``, ``example_names.csv``;
+``workbench.engine.sample_news``).
 """
 
 from __future__ import annotations
@@ -100,11 +102,41 @@ def write_example(path: str | Path) -> Path:
     return out
 
 
+TEXT_FILES = ("news", "fundamentals", "names")
+
+
+def text_paths(bars_path: str | Path) -> list[Path]:
+    """Where the example news, fundamentals and company names go beside ``bars_path``
+    (``example_bars.csv`` → ``example_news.csv``, ``example_fundamentals.csv``,
+    ``example_names.csv``)."""
+    bars = Path(bars_path)
+    stem = bars.stem.replace("bars", "{}") if "bars" in bars.stem else bars.stem + "_{}"
+    return [bars.with_name(stem.format(kind) + ".csv") for kind in TEXT_FILES]
+
+
+def write_example_text(bars_path: str | Path) -> list[Path]:
+    """Write synthetic news, fundamentals and company names for the example bars beside
+    them (CSV, the same bytes on every run; ``workbench.engine.sample_news``)."""
+    from workbench.engine.sample_news import COMPANY_NAMES, sample_fundamentals, sample_news
+
+    bars = sample_bars(days=300, names=6, seed=2024)
+    names = pd.DataFrame(
+        [(s, COMPANY_NAMES[s]) for s in sorted(bars["symbol"].unique())], columns=["symbol", "name"]
+    )
+    tables = (sample_news(bars), sample_fundamentals(bars), names)
+    paths = text_paths(bars_path)
+    for table, path in zip(tables, paths, strict=True):
+        table.to_csv(path, index=False, lineterminator="\n")
+    return paths
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write the synthetic example bars as CSV.")
     parser.add_argument("path", type=Path, help="where to write the CSV")
     args = parser.parse_args(argv)
     print(f"wrote {write_example(args.path)}")
+    for path in write_example_text(args.path):
+        print(f"wrote {path}")
     return 0
 
 

@@ -83,6 +83,15 @@ class Variant:
             out.update(seed=self.seed, block=float(self.block))
         return out
 
+    def source_rows(self, rows: int) -> np.ndarray | None:
+        """Which real row each row of a bootstrap path copies (row 0 is row 0); None on the
+        real path. Reversed and flipped paths turn moves around and copy no row as it is."""
+        if self.kind == "bootstrap":
+            return np.concatenate([[0], bootstrap_days(rows, self.seed, self.block)])
+        if self.kind == "real":
+            return None
+        raise ConfigError(f"the {self.kind} variant copies no real row as it is")
+
     def apply(self, panel: Panel) -> Panel:
         """The variant of a real (dates × names) panel of open/high/low/close/volume."""
         if self.kind == "bootstrap":

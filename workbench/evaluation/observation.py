@@ -58,6 +58,10 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
         payload["schema_version"] = OBSERVATION_SCHEMA_VERSION
         payload["fundamentals"] = fundamentals(path, row)
         payload["calendar"] = calendar(path, row)
+    elif path.text is not None:  # a researcher's own text: no calendar is known in advance
+        payload["schema_version"] = OBSERVATION_SCHEMA_VERSION
+        if path.text.has_fundamentals:
+            payload["fundamentals"] = path.text.fundamentals(row)
     return payload
 
 

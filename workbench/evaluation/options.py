@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, TypedDict, cast
 
+import pandas as pd
+
 from workbench._checks import did_you_mean, is_whole
 from workbench.errors import ConfigError
 from workbench.evaluation.world import MARKET_KEYS, MarketOptions
@@ -38,7 +40,10 @@ class RunOptions:
       (None: unlimited), for providers that limit requests per second;
     - ``on_step(k, total, equity_by_arm)``: called after every step is marked;
     - ``progress``: a bar with step, arms waiting, calls and tokens (None: on in a
-      Jupyter kernel, off in scripts and tests).
+      Jupyter kernel, off in scripts and tests);
+    - ``model_cutoff``: arm name → the last date (YYYY-MM-DD) its model was trained
+      on, recorded in ``results.meta["model_cutoff"]``; on historical bars
+      ``workbench.evaluation.cutoff`` splits every metric at it.
     """
 
     capital: float = 1_000_000.0
@@ -50,6 +55,7 @@ class RunOptions:
     rate_limit: float | None = None
     on_step: StepCallback | None = None
     progress: bool | None = None
+    model_cutoff: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.on_error not in ("raise", "skip"):
@@ -66,6 +72,8 @@ class RunOptions:
             _positive("rate_limit", self.rate_limit)
         if self.progress not in (None, True, False):
             raise ConfigError(f"progress must be True, False or None, got {self.progress!r}")
+        if self.model_cutoff is not None:
+            object.__setattr__(self, "model_cutoff", _cutoffs(self.model_cutoff))
 
     def _check_maintenance(self) -> None:
         if self.maintenance_multiple is None:
@@ -115,6 +123,7 @@ class RunKeywords(TypedDict, total=False):
     rate_limit: float | None
     on_step: StepCallback | None
     progress: bool | None
+    model_cutoff: Mapping[str, str] | None
 
 
 class EvaluateOptions(MarketOptions, RunKeywords, total=False):
@@ -128,6 +137,23 @@ def split_market(options: Mapping[str, Any]) -> tuple[MarketOptions, dict[str, A
     """The market keywords among ``options`` (for ``World``) and the run options."""
     market = {k: v for k, v in options.items() if k in MARKET_KEYS}
     return cast(MarketOptions, market), {k: v for k, v in options.items() if k not in market}
+
+
+def _cutoffs(given: Any) -> dict[str, str]:
+    """Arm → cutoff date as YYYY-MM-DD; anything else is refused by arm."""
+    if not isinstance(given, Mapping):
+        raise ConfigError(
+            f"model_cutoff is a date per arm, e.g. {{'my_llm': '2023-10-01'}}; got {given!r}"
+        )
+    out = {}
+    for arm, date in given.items():
+        try:
+            out[str(arm)] = pd.Timestamp(date).strftime("%Y-%m-%d")
+        except (ValueError, TypeError):
+            raise ConfigError(
+                f"model_cutoff of {arm!r} is {date!r}, which is no date; write YYYY-MM-DD"
+            ) from None
+    return dict(sorted(out.items()))
 
 
 def _is_number(value: Any) -> bool:

@@ -23,7 +23,10 @@ from workbench.schema import NEWS_CAP
 
 def news(path: MarketPath, after: int, until: int) -> dict[str, Any]:
     """``news`` (items released after row ``after`` up to the close of ``until``, newest
-    first, at most NEWS_CAP) and ``news_omitted`` (how many more there were)."""
+    first, at most NEWS_CAP) and ``news_omitted`` (how many more there were); on historical
+    bars, the researcher's items seen by then (``workbench.engine.textfeed``)."""
+    if path.text is not None:
+        return path.text.news(after, until)
     info = _information(path)
     rows = _rows(info, "items", lambda: info.items.row)
     low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)

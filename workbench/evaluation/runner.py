@@ -27,6 +27,7 @@ from workbench.engine import margin
 from workbench.engine.execution import Executor, OrderRecord, Portfolio
 from workbench.errors import (
     BudgetExhausted,
+    ConfigError,
     DecisionError,
     FrameworkError,
     RunError,
@@ -35,6 +36,7 @@ from workbench.errors import (
 from workbench.evaluation import reading
 from workbench.evaluation.arms import resolve_arms
 from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS, Attribution, split_pnl
+from workbench.evaluation.canaries import canary_hits
 from workbench.evaluation.capture import (
     INFORMATION_COLUMNS,
     capture_columns,
@@ -111,10 +113,21 @@ async def run_world(
 
 async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
     """The news P&L of the oracle reader on this path, with the run's capital and limits."""
-    quiet = dataclasses.replace(options, progress=False, on_step=None, rate_limit=None)
+    quiet = dataclasses.replace(
+        options, progress=False, on_step=None, rate_limit=None, model_cutoff=None
+    )
     reference = _Run(world, [OracleReader(world.path)], quiet, reference=True)
     results = await reference.go()
     return float(results.attribution["selection_news"].sum())
+
+
+def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...]) -> None:
+    unknown = sorted(set(options.model_cutoff or {}) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"model_cutoff names {', '.join(map(repr, unknown))}, which is no arm of this run "
+            f"(arms: {', '.join(names)}); key it by arm name"
+        )
 
 
 class _Run:
@@ -131,6 +144,9 @@ class _Run:
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
+        _refuse_unknown_cutoffs(options, self.names)
+        self.canaries = [] if self.path.text is None else self.path.text.canaries
+        self.canary_hits: list[list[Any]] = []  # rationales that quote a canary too early
         self.intervals = [decision_interval(arm.every, world.steps_per_day) for arm in arms]
         self.maintenance = options.maintenance
         size = world.universe.size
@@ -277,7 +293,9 @@ class _Run:
         private = not self.arms[i].shares_payload
         symbols = self.world.universe.symbols
         news = None
-        if self.path.information is not None:  # what was released since it last decided
+        text = self.path.text
+        if self.path.information is not None or (text is not None and text.has_news):
+            # what was released since it last decided
             after = self.last_row[i]
             after = row - self.world.steps_per_day if after is None else after
             if after not in windows:
@@ -382,6 +400,11 @@ class _Run:
             self.followed[i] += 1
         if news is not None and matched_placebo(self.path, *self.window[i], decision.actions):
             self.placebo[i] += 1
+        if self.canaries and decision.rationale:
+            self.canary_hits += canary_hits(
+                self.canaries, self.names[i], request.day, request.step, decision.rationale,
+                "rationale",
+            )  # fmt: skip
         records = self.executor.execute(self.books[i], decision, row)
         self.arms[i].after_execution(request, decision, ExecutionReport(tuple(records)))
         self.orders.extend((self.names[i], request.day, request.step, r) for r in records)
@@ -414,6 +437,10 @@ class _Run:
         }
         if self.path.information is not None and not self.reference:
             meta["oracle_news_pnl"] = self.oracle_news_pnl  # what info_capture divides by
+        if self.canaries:
+            meta["canaries"], meta["canary_hits"] = self.canaries, self.canary_hits
+        if self.options.model_cutoff:
+            meta["model_cutoff"] = dict(self.options.model_cutoff)
         return Results(
             scorecard=card,
             equity=equity,

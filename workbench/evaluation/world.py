@@ -32,6 +32,7 @@ def _positive_int(name: str, value: Any, *, most: int) -> int:
 
 PresetSpec = str | Preset | Mapping[str, Any]
 DataSpec = Historical | str | Path | pd.DataFrame
+TextSpec = str | Path | pd.DataFrame
 
 
 class MarketOptions(TypedDict, total=False):
@@ -47,6 +48,8 @@ class MarketOptions(TypedDict, total=False):
     ticks_per_step: int | None
     preset: PresetSpec | None
     data: DataSpec | None
+    news: TextSpec | None
+    fundamentals: TextSpec | None
     model: PresetSpec | None
 
 
@@ -81,7 +84,10 @@ class World:
     ``Historical``) instead of simulating: one step per date, symbols masked,
     ``days`` defaulting to every date after the first HISTORY_STEPS, and the
     preset supplying only liquidity. ``universe``, ``steps_per_day`` and
-    ``ticks_per_step`` have no meaning there and are refused by name.
+    ``ticks_per_step`` have no meaning there and are refused by name. ``news`` and
+    ``fundamentals`` (a file or a DataFrame, ``workbench.engine.textdata``) join the
+    researcher's own text to the bars, point in time (``workbench.engine.textfeed``);
+    company names to mask and an embargo go to ``Historical.load``.
     """
 
     def __init__(self, **market: Unpack[MarketOptions]) -> None:
@@ -92,7 +98,9 @@ class World:
         if not is_whole(seed) or seed < 0:
             raise ConfigError(f"seed must be a non-negative whole number, got {seed!r}")
         self.seed = seed
-        self.data = _historical(options.get("data"))
+        self.data = joined_data(
+            options.get("data"), options.get("news"), options.get("fundamentals")
+        )
         self.preset = market_preset(options.get("preset"), bars=self.data is not None)
         universe, days = options.get("universe"), options.get("days")
         steps_per_day, ticks_per_step = options.get("steps_per_day"), options.get("ticks_per_step")
@@ -188,10 +196,26 @@ class World:
         )
 
 
-def _historical(data: DataSpec | None) -> Historical | None:
-    if data is None or isinstance(data, Historical):
-        return data
-    return Historical.load(data)
+def joined_data(
+    data: DataSpec | None, news: TextSpec | None = None, fundamentals: TextSpec | None = None
+) -> Historical | None:
+    """The bars of ``data`` (None on the simulator) with the text joined to them; text
+    without bars, or given twice, is refused."""
+    text = news is not None or fundamentals is not None
+    if data is None:
+        if text:
+            raise ConfigError(
+                "news= and fundamentals= join text to historical bars and need data=; the "
+                "simulated market writes its own (preset='standard-v2')"
+            )
+        return None
+    bars = data if isinstance(data, Historical) else Historical.load(data)
+    if text and bars.text is not None:
+        raise ConfigError(
+            "the Historical passed as data= already carries news or fundamentals; pass them "
+            "either to Historical.load or here, not both"
+        )
+    return bars.with_text(news=news, fundamentals=fundamentals)
 
 
 def _refuse_news_on_bars(chosen: Preset) -> None:

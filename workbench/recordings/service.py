@@ -33,15 +33,17 @@ from workbench.engine.universe import Universe
 from workbench.engine.variants import Variant
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
+from workbench.evaluation.canaries import check_canaries
 from workbench.evaluation.epochs import check_epochs, epoch_roster, epochs_of
-from workbench.evaluation.world import renamed_preset
+from workbench.evaluation.world import joined_data, renamed_preset
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import resolve
 from workbench.recordings import manifest as mf
 from workbench.recordings.compare import differences, edited_expected
+from workbench.recordings.text import replayed_text, save_text
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
-from workbench.transcript import atomic_write
+from workbench.transcript import Transcript, atomic_write
 
 ArmLike = Agent | str
 BARS_FILE = "bars.parquet"
@@ -86,6 +88,9 @@ def record(
 ) -> Results:
     """Run ``agents`` live (model-backed arms in record mode) and write a recording folder.
 
+    ``news=`` and ``fundamentals=`` (with ``data``) are copied into the recording
+    (``workbench.recordings.text``), so the replay joins the same text.
+
     An arm is an Agent, a baseline name, or ``"module:function"``: a factory
     called with ``mode="record"`` now and ``mode="replay", transcript=...`` on replay.
     On the simulator ``universe`` and ``days`` are required. ``data`` records a run on
@@ -109,11 +114,13 @@ def record(
     _refuse_to_overwrite(folder, overwrite)
     if check_epochs(epochs) > 1:
         agents = epoch_roster(agents, epochs, mode="record")  # type: ignore[assignment]
+    text = {k: options.pop(k, None) for k in ("news", "fundamentals")}
+    bars = joined_data(data, **text)  # checked before anything runs
     if isinstance(agents, Mapping):  # the names given, before any arm is built
         mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
     mf.refuse_unsafe_names([arm.name for arm in arms], where=f"recording {folder}")
-    if data is None:
+    if bars is None:
         if universe is None or days is None:
             raise ConfigError("record needs universe= and days= on the simulator (or data=)")
         steps_per_day = 6 if steps_per_day is None else steps_per_day
@@ -123,7 +130,6 @@ def record(
         )
         results = evaluate(arms, **market, ticks_per_step=ticks_per_step, preset=preset, **options)
     else:
-        bars = _recorded_bars(data)
         market = dict(seed=seed, days=days, steps_per_day=steps_per_day, universe=universe)
         market.update(ticks_per_step=ticks_per_step, preset=preset, data=bars)
         results = evaluate(arms, **market, **options)
@@ -133,13 +139,15 @@ def record(
             assert isinstance(arm, BaseAdapter) and arm.recorder is not None
             arm.recorder.save(folder / spec["transcript"])
     atomic_write(folder / mf.EXPECTED, results.to_json())
-    if data is None:
+    if bars is None:
         manifest = _manifest(results, roster, universe, ticks_per_step or 65, options)
     else:
         manifest = _manifest(results, roster, results.meta["names"], 1, options)
         liquidity = market_preset(preset, bars=True)  # the preset bars take liquidity from
         manifest["preset"]["name"] = liquidity.fingerprint
         manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
+        if bars.text is not None:
+            manifest["data"]["text"].update(save_text(bars.text, folder))
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
 
@@ -173,10 +181,6 @@ def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:
         )
 
 
-def _recorded_bars(data: str | Path | pd.DataFrame | Historical) -> Historical:
-    return data if isinstance(data, Historical) else Historical.load(data)
-
-
 def _saved_bars(bars: Historical, folder: Path) -> str:
     """The checked bars, copied into the recording so that it names no file outside it."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -193,7 +197,13 @@ def _replayed_bars(manifest: Mapping[str, Any], folder: Path) -> Historical:
             f"recording {folder} was made on the bars in {source}, which is not there; "
             "restore it from version control or record again"
         )
-    bars = Historical.load(source, secret=spec["secret"], variant=_variant(spec))
+    text = replayed_text(spec["text"], folder) if "text" in spec else {}
+    bars = Historical.load(source, secret=spec["secret"], variant=_variant(spec), **text)
+    if bars.text is not None and bars.text.digest != spec["text"]["text_sha256"]:
+        raise ReplayMiss(
+            f"recording {folder}: its news or fundamentals changed since the recording; "
+            "record again"
+        )
     if bars.digest != spec["bars_sha256"]:
         raise ReplayMiss(
             f"recording {folder}: the bars in {source} changed since the recording "
@@ -276,6 +286,9 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
     replay the recording under a changed experiment, which fails naming the change.
     ``epochs`` (a check, not an override) must be the number of epochs recorded: a
     recording holding fewer (or more) transcripts of an arm is refused before anything runs.
+    A run that planted canaries is audited too (``workbench.evaluation.canaries``,
+    transcripts included): an arm that quoted one early raises ``CanaryLeak``, even
+    without ``check``.
     """
     renamed_preset(overrides, "replay")
     folder = Path(path)
@@ -294,6 +307,8 @@ def replay(path: str | Path, check: bool = True, **overrides: Any) -> ReplayRepo
         report.differences = edited_expected(folder, report.digest)
     if check and not report.matched:
         raise RecordingError(report.summary())
+    if results.meta.get("canaries"):  # a look-ahead fails the replay, matched or not
+        check_canaries(results, _transcripts(manifest, folder))
     return report
 
 
@@ -333,6 +348,15 @@ def _refuse_other_epochs(manifest: Mapping[str, Any], folder: Path, epochs: int)
                 f"and this replay asks for epochs={epochs}; replay with epochs={len(names)}, "
                 f"or record again with epochs={epochs}"
             )
+
+
+def _transcripts(manifest: Mapping[str, Any], folder: Path) -> dict[str, Transcript]:
+    """The transcripts of the model-backed arms, for the canary audit."""
+    return {
+        spec["name"]: Transcript.load(mf.recording_file(folder, spec["transcript"], "transcript"))
+        for spec in manifest["roster"]
+        if "transcript" in spec
+    }
 
 
 def _recorded_preset(manifest: Mapping[str, Any], folder: Path) -> Preset:

@@ -21,6 +21,7 @@ from workbench.redaction import redact
 from workbench.report import tearsheet
 from workbench.report._data import ResultsLike, as_runs, provenance
 from workbench.report._format import TABLE_CSS, html_table
+from workbench.report.cutoff import cutoff_report_section
 from workbench.report.information import information_section
 from workbench.report.plots import NEWS_FIGURE, all_figures, png_bytes, returns_by_seed
 
@@ -135,6 +136,9 @@ def _body(
     reading = information_section(runs, "" if news is None else _image(news, NEWS_FIGURE))
     if reading is not None:
         parts += _section(*reading)
+    cutoff = cutoff_report_section(runs)
+    if cutoff is not None:
+        parts += _section(*cutoff)
     for name, extra in sections.items():  # e.g. the contamination audit of historical bars
         parts += _section(name, tearsheet.defined_table(extra, name.lower().replace(" ", "-")))
     for stem, png in images.items():

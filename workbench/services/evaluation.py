@@ -10,6 +10,7 @@ from typing import Any, TypedDict, Unpack
 
 from workbench._checks import is_whole
 from workbench.engine.historical import Historical
+from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
 from workbench.evaluation import Results, World
 from workbench.evaluation.results import VOLATILE_COLUMNS
@@ -125,11 +126,30 @@ def evaluate_arms(
 
 
 def load_bars(
-    path: str | Path, *, secret: str | None = None, variant: str | None = None
+    path: str | Path,
+    *,
+    secret: str | None = None,
+    variant: str | None = None,
+    news: str | Path | None = None,
+    fundamentals: str | Path | None = None,
+    company_names: str | Path | None = None,
+    embargo: str | None = None,
+    canaries: int | None = None,
 ) -> Historical:
     """Historical bars from a CSV or Parquet file, checked and masked (``secret`` repeats
-    an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``)."""
-    return Historical.load(path, secret=secret, variant=variant)
+    an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``), with
+    the researcher's ``news`` and ``fundamentals`` files joined point in time, the company
+    names of ``company_names`` (a ``symbol,name`` file) masked in their text and an
+    optional ``embargo`` (e.g. ``15min``); ``canaries`` plants that many items per
+    channel dated after the decisions they test (``workbench.engine.canaries``)."""
+    text: dict[str, Any] = {"news": news, "fundamentals": fundamentals, "embargo": embargo}
+    if canaries:
+        text["canaries"] = canaries
+    if company_names is not None:
+        text["names"] = read_names(company_names)
+    if all(value is None for value in text.values()):
+        return Historical.load(path, secret=secret, variant=variant)
+    return Historical.load(path, secret=secret, variant=variant, **text)
 
 
 def run_evaluation(

@@ -46,7 +46,8 @@ class ExperimentPanel:
     """``ExperimentPanel(agents={"mine": my_agent})``; display it (last line of a cell).
 
     ``data`` (a CSV/Parquet path or a DataFrame of OHLCV bars) trades historical
-    bars instead of the simulator, exactly as ``evaluate(data=...)`` does.
+    bars instead of the simulator, exactly as ``evaluate(data=...)`` does; ``news``
+    and ``fundamentals`` join your own text to them, as ``evaluate(news=...)`` does.
     """
 
     def __init__(
@@ -59,6 +60,8 @@ class ExperimentPanel:
         names: int = 20,
         preset: str | None = None,
         data: DataSource = None,
+        news: DataSource = None,
+        fundamentals: DataSource = None,
         out_dir: str | Path = "out/panel",
         recordings_dir: str = "",
         chart_interval: float = 0.3,
@@ -68,6 +71,11 @@ class ExperimentPanel:
 
         self.agents = _named_agents(agents)
         self.data = data
+        self.text = {
+            k: v for k, v in (("news", news), ("fundamentals", fundamentals)) if v is not None
+        }
+        if self.text and data is None:
+            raise ConfigError("news= and fundamentals= join text to historical bars: pass data=")
         self.out_dir = Path(out_dir)
         self.chart_interval, self.stop_grace = chart_interval, stop_grace
         self.recordings = {p.name: p for p in shipped_recordings(recordings_dir)}
@@ -165,6 +173,7 @@ class ExperimentPanel:
         steps = 1 if self.data is not None else market["steps_per_day"]
         if self.data is not None:  # bars bring their names and one step per date
             market = {"days": market["days"], "preset": market["preset"], "data": self.data}
+            market.update(self.text)
         self.runs += 1
         self.session = RunSession(self._roster, seeds, market)
         self.live = self.chart_figure  # one figure for every run: its first draw is warm

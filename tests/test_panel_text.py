@@ -1,0 +1,39 @@
+"""The panel takes news= and fundamentals= beside data=, as evaluate does."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from workbench.engine.sample_bars import sample_bars
+from workbench.errors import ConfigError
+from workbench.widgets import panel
+
+BARS = sample_bars(days=40, names=3, seed=2)
+NEWS = pd.DataFrame(
+    {
+        "published": ["2016-02-02T09:00:00-05:00", "2016-02-10T09:00:00-05:00"],
+        "symbols": ["ACME", "BOLT"],
+        "headline": ["ACME raises outlook", "BOLT cuts outlook"],
+        "body": ["", ""],
+    }
+)
+
+
+def test_the_panel_passes_news_through_to_the_run(tmp_path: Path) -> None:
+    async def go():
+        built = panel(out_dir=tmp_path, data=BARS, news=NEWS, seeds="1")
+        built.arms.value = ("headline_sentiment",)
+        await built.start()
+        return built
+
+    (results,) = asyncio.run(go()).results
+    assert results.meta["data"]["text"]["news_items"] == 2
+
+
+def test_news_without_bars_is_refused_by_the_panel(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="join text to historical bars: pass data="):
+        panel(out_dir=tmp_path, news=NEWS)

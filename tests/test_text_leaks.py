@@ -1,0 +1,69 @@
+"""The leak report finds the words left in masked text that still point at one name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.engine.historical import Historical
+from workbench.engine.sample_bars import sample_bars
+from workbench.evaluation.textleaks import leak_report, leak_section
+
+BARS = sample_bars(days=120, names=4, seed=9)  # ACME, BOLT, CRUX, DUNE
+DATES = sorted(BARS["date"].unique())
+GENERIC = ("raises outlook on demand", "cuts costs as orders slow", "names new finance chief")
+
+
+def planted_news(product_items: int = 12) -> pd.DataFrame:
+    rng = np.random.default_rng(4)
+    rows = []
+    for k in range(240):
+        symbol = ("ACME", "BOLT", "CRUX", "DUNE")[k % 4]
+        date = DATES[int(rng.integers(0, len(DATES)))]
+        headline = f"{symbol} {GENERIC[k % 3]}"
+        if symbol == "ACME" and k // 4 < product_items:
+            headline += " with Zephyrix"  # a product only Acme makes
+        published = pd.Timestamp(f"{date} 08:00").tz_localize("America/New_York").isoformat()
+        rows.append((published, symbol, headline, "Analysts were divided."))
+    return pd.DataFrame(rows, columns=["published", "symbols", "headline", "body"])
+
+
+def test_a_planted_product_name_is_found_with_its_company() -> None:
+    data = Historical.load(BARS, news=planted_news(), secret="leak-secret-0123456789")
+    table = leak_report(data)
+    assert table["token"].tolist() == ["zephyrix"]
+    row = table.iloc[0]
+    assert row["symbol"] == "ACME" and data.mapping[row["alias"]] == "ACME"
+    assert row["with_name"] == row["items"] == 12 and row["p_value"] < 1e-6
+    assert "Text leak report" in leak_section(table)
+
+
+def test_naming_the_product_empties_the_report() -> None:
+    names = {"ACME": ["Zephyrix"]}
+    data = Historical.load(BARS, news=planted_news(), names=names, secret="leak-secret-0123456789")
+    assert leak_report(data).empty
+
+
+def test_a_word_seen_a_few_times_is_not_evidence() -> None:
+    data = Historical.load(BARS, news=planted_news(product_items=3), secret="leak-secret-01234567")
+    assert leak_report(data).empty
+
+
+def test_bars_without_news_have_an_empty_report() -> None:
+    assert leak_report(Historical.load(BARS)).empty
+
+
+def test_the_audit_prints_the_leak_report(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    folder = Path(__file__).resolve().parents[1] / "notebooks" / "data"
+    argv = ["audit", str(folder / "example_bars.csv"), "--trials", "2", "--days", "30"]
+    argv += ["--news", str(folder / "example_news.csv")]
+    argv += ["--company-names", str(folder / "example_names.csv")]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "text leak report: 6 words still point at one name" in out
+    assert "roadrunner" in out and "ACME" in out

@@ -1,0 +1,110 @@
+"""Canaries: planted items no honest agent can know about before their date.
+
+With ``canaries=K`` the run's text carries K extra items in each channel it has:
+
+- **news**: an item on one name about "Project Vexlor-<8 hex>", a code no real
+  text holds;
+- **fundamentals**: a report on one name whose first figure reads a code number
+  with four decimals (as the payload shows it, after the mask).
+
+Canary ``i`` is published exactly at the close of the trading row ``warmup + (i +
+1) x days / (K + 1)``, so it is first seen at the next decision: the rows are
+spread over the run and each canary is in the future for every decision before
+it. The codes are drawn from the text's digest, so a run repeats with the same
+canaries. ``TextFeed.canaries`` lists each one (channel, token, name, first day
+it can be seen); ``workbench.evaluation.canaries`` audits a run against them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from workbench._checks import is_whole
+from workbench.engine.textmask import TextMask, is_ratio
+from workbench.errors import ConfigError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from workbench.engine.textfeed import TextData
+
+MOST = 50
+
+
+def check_count(count: Any) -> int:
+    if not is_whole(count) or not 0 <= count <= MOST:
+        raise ConfigError(
+            f"canaries is a whole number of items per channel, 0 to {MOST}; got {count!r}"
+        )
+    return int(count)
+
+
+class Planted:
+    """The run's news and fundamentals with the canaries in them, and the canaries."""
+
+    def __init__(
+        self,
+        data: TextData,
+        closes: np.ndarray,
+        alias_of: Mapping[str, str],
+        warmup_days: int,
+        mask: TextMask | None,
+    ) -> None:
+        self.data, self.alias_of, self.mask = data, dict(alias_of), mask
+        count, days = data.canaries, len(closes) - warmup_days
+        self.rows = [warmup_days + (i + 1) * days // (count + 1) for i in range(count)]
+        self.closes, self.warmup_days = closes, warmup_days
+        self.canaries: list[dict[str, Any]] = []
+
+    def news(self) -> pd.DataFrame | None:
+        table = self.data.news
+        if table is None or not self.rows:
+            return table
+        rows = []
+        for i, row in enumerate(self.rows):
+            token, real = f"Vexlor-{self._code(i, 'news')[:8]}", self._name(i)
+            headline = f"{real} unveils Project {token}"
+            body = f"Project {token} will reshape the business, the company said."
+            rows.append((int(self.closes[row]), (real,), headline, body, "news"))
+            self._keep("news", token, real, row)
+        planted = pd.DataFrame(rows, columns=list(table.columns))
+        return (
+            pd.concat([table, planted])
+            .sort_values("published", kind="stable")
+            .reset_index(drop=True)
+        )
+
+    def fundamentals(self) -> pd.DataFrame | None:
+        table = self.data.fundamentals
+        if table is None or not self.rows:
+            return table
+        figure = next(c for c in table.columns if c not in ("published", "symbol"))
+        rows = []
+        for i, row in enumerate(self.rows):
+            real, shown = self._name(i), int(self._code(i, "fundamentals"), 16) % 89_999_999
+            code = (10_000_000 + shown) / 10_000  # four decimals: 1000.0000 .. 9999.9999
+            factor = 1.0 if self.mask is None or is_ratio(figure) else self.mask.price_factor[real]
+            rows.append({"published": int(self.closes[row]), "symbol": real, figure: code / factor})
+            self._keep("fundamentals", repr(round(code, 4)), real, row)
+        planted = pd.DataFrame(rows).reindex(columns=table.columns)
+        return (
+            pd.concat([table, planted])
+            .sort_values("published", kind="stable")
+            .reset_index(drop=True)
+        )
+
+    def _code(self, i: int, channel: str) -> str:
+        return hashlib.sha256(f"canary\0{self.data.digest}\0{channel}\0{i}".encode()).hexdigest()
+
+    def _name(self, i: int) -> str:
+        names = sorted(self.alias_of)
+        return names[i % len(names)]
+
+    def _keep(self, channel: str, token: str, real: str, row: int) -> None:
+        symbol = self.alias_of[real]  # the alias (the symbol itself when unmasked)
+        day = row + 1 - self.warmup_days  # published at this row's close: seen at the next
+        self.canaries.append({"channel": channel, "token": token, "symbol": symbol, "day": day})

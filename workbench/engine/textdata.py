@@ -1,0 +1,286 @@
+"""A researcher's own news and fundamentals for historical bars, read and checked strictly.
+
+News is one row per item: ``published`` (a timestamp with its time zone),
+``symbols`` (the names it concerns: a list, or text separated by ``,``, ``;`` or
+``|``; blank for an item about the whole market), ``headline`` and ``body``, and
+optionally ``kind`` (``news`` when absent). Fundamentals are one row per report:
+``published`` (when the figures became public: the report date, with its time of
+day and time zone), ``symbol`` and one or more figure columns holding numbers.
+
+Look-ahead through text starts with a date nobody checked, so nothing is coerced:
+an undated item, a timestamp without a time zone (or a date without a time of
+day), a symbol the bars do not hold, a blank headline or a figure that is not a
+number is refused, naming the row and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import ConfigError
+
+NEWS_COLUMNS = ("published", "symbols", "headline", "body")
+FUNDAMENTALS_COLUMNS = ("published", "symbol")
+_TEXT = ("published", "symbols", "symbol", "headline", "body", "kind", "name")
+_ZONED = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|UTC|[+-]\d{2}(:?\d{2})?)$"
+)
+_SEPARATORS = re.compile(r"[,;|]")
+
+Source = str | Path | pd.DataFrame
+
+
+def read_news(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
+    """The news as a checked table: ``published`` (UTC nanoseconds), ``symbols`` (tuples of
+    real symbols), ``headline``, ``body`` and ``kind``, in publication order."""
+    frame = _table(source, "news", NEWS_COLUMNS)
+    known = frozenset(symbols)
+    out = pd.DataFrame(
+        {
+            "published": _published(frame["published"], "news"),
+            "symbols": _symbol_lists(frame["symbols"], known),
+            "headline": _text(frame["headline"], "news", "headline", blank_ok=False),
+            "body": _text(frame["body"], "news", "body", blank_ok=True),
+            "kind": _kinds(frame),
+        }
+    )
+    return out.sort_values("published", kind="stable").reset_index(drop=True)
+
+
+def read_fundamentals(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
+    """The reports as a checked table: ``published`` (UTC nanoseconds), ``symbol`` and the
+    figure columns as floats, in publication order."""
+    frame = _table(source, "fundamentals", FUNDAMENTALS_COLUMNS)
+    figures = [c for c in frame.columns if c not in FUNDAMENTALS_COLUMNS]
+    if not figures:
+        raise ConfigError(
+            "fundamentals need at least one figure column (eps, revenue, ...) beside "
+            "published and symbol"
+        )
+    known = frozenset(symbols)
+    out = pd.DataFrame(
+        {
+            "published": _published(frame["published"], "fundamentals"),
+            "symbol": _one_symbol(frame["symbol"], known),
+        }
+    )
+    for column in figures:
+        out[column] = _figures(frame[column], column)
+    return out.sort_values("published", kind="stable").reset_index(drop=True)
+
+
+def _table(source: Source, what: str, required: tuple[str, ...]) -> pd.DataFrame:
+    frame = _read(source, what)
+    if frame.empty:
+        raise ConfigError(f"the {what} table has a header but no rows; pass one row per item")
+    lowered = [str(c).strip().lower() for c in frame.columns]
+    repeated = sorted({c for c in lowered if lowered.count(c) > 1})
+    if repeated:
+        raise ConfigError(f"the {what} table has the column {repeated[0]!r} twice; keep one")
+    frame.columns = lowered
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise ConfigError(
+            f"the {what} table needs columns {', '.join(required)}; missing {missing}"
+        )
+    return frame.reset_index(drop=True)
+
+
+def _read(source: Source, what: str) -> pd.DataFrame:
+    if isinstance(source, pd.DataFrame):
+        return source.copy()
+    path = Path(source)
+    if not path.is_file():
+        raise ConfigError(f"no such {what} file: {path}")
+    if path.stat().st_size == 0:
+        raise ConfigError(f"{what} file {path} is empty; it needs a header and one row per item")
+    suffix = path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return pd.read_parquet(path)
+    if suffix == ".csv":
+        header = [str(c) for c in pd.read_csv(path, nrows=0).columns]
+        text = [c for c in header if c.strip().lower() in _TEXT]
+        return pd.read_csv(
+            path,
+            dtype=dict.fromkeys(text, "string"),
+            keep_default_na=False,
+            na_values={c: [""] for c in text},
+        )
+    raise ConfigError(f"{path}: {what} must be a .csv or .parquet file (or a DataFrame)")
+
+
+def _refuse(what: str, row: int, problem: str) -> ConfigError:
+    return ConfigError(f"{what} row {row + 1} {problem}")
+
+
+def _first(mask: np.ndarray) -> int | None:
+    hits = np.flatnonzero(mask)
+    return int(hits[0]) if len(hits) else None
+
+
+def _published(column: pd.Series, what: str) -> np.ndarray:
+    """Nanoseconds since the epoch, UTC; every value must carry its own time zone."""
+    if isinstance(column.dtype, pd.DatetimeTZDtype):
+        stamps = column
+    elif pd.api.types.is_datetime64_any_dtype(column):
+        raise _refuse(what, 0, _NAIVE.format(value=str(column.iloc[0])))
+    elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
+        stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
+    else:
+        stamps = _parsed(column.astype("string").str.strip(), what)
+    missing = _first(stamps.isna().to_numpy())
+    if missing is not None:
+        raise _refuse(what, missing, _UNDATED)
+    return pd.to_datetime(stamps, utc=True).to_numpy("datetime64[ns]").view(np.int64)
+
+
+def _parsed(text: pd.Series, what: str) -> pd.Series:
+    blank = _first((text.isna() | (text == "")).to_numpy())
+    if blank is not None:
+        raise _refuse(what, blank, _UNDATED)
+    naive = _first(~text.str.match(_ZONED).to_numpy(bool))
+    if naive is not None:
+        raise _refuse(what, naive, _NAIVE.format(value=text.iloc[naive]))
+    parsed = pd.to_datetime(text, utc=True, format="ISO8601", errors="coerce")
+    bad = _first(parsed.isna().to_numpy())
+    if bad is not None:
+        raise _refuse(what, bad, f"has the publication time {text.iloc[bad]!r}, which is no date")
+    return parsed
+
+
+_UNDATED = (
+    "has no publication time; an undated item could be from any day, so it is refused "
+    "(date it or drop it)"
+)
+_NAIVE = (
+    "has the publication time {value!r} without a time zone; write it with its offset "
+    "(2022-01-03T09:30:00-05:00, or Z for UTC) so it can be placed before or after a close"
+)
+
+
+def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
+    if not isinstance(value, pd.Timestamp):
+        if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+            return None
+        raise _refuse(what, row, f"has the publication time {value!r} among timestamps")
+    if value.tzinfo is None:
+        raise _refuse(what, row, _NAIVE.format(value=str(value)))
+    return value
+
+
+def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndarray:
+    raw = column.to_numpy(object)
+    bad = _first(np.fromiter(map(_unencodable, raw), bool, len(raw)))
+    if bad is not None:
+        raise _refuse(what, bad, f"{name} holds an unpaired surrogate, which is not text; fix it")
+    values = column.astype("string").fillna("").str.strip()
+    if not blank_ok:
+        blank = _first((values == "").to_numpy())
+        if blank is not None:
+            raise _refuse(what, blank, f"has a blank {name}; write one or drop the row")
+    return values.to_numpy(object)
+
+
+def _unencodable(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _kinds(frame: pd.DataFrame) -> np.ndarray:
+    if "kind" not in frame.columns:
+        return np.full(len(frame), "news", dtype=object)
+    kinds = _text(frame["kind"], "news", "kind", blank_ok=True)
+    return np.where(kinds == "", "news", kinds).astype(object)
+
+
+def _symbol_lists(column: pd.Series, known: frozenset[str]) -> list[tuple[str, ...]]:
+    """Each row's symbols (split once per distinct value: feeds repeat them)."""
+    parsed: dict[object, tuple[str, ...]] = {}
+    out = []
+    for row, value in enumerate(column):
+        key = tuple(value) if isinstance(value, (list, np.ndarray)) else value
+        if key not in parsed:
+            parsed[key] = _known(_split(value), known, row)
+        out.append(parsed[key])
+    return out
+
+
+def _known(names: list[str], known: frozenset[str], row: int) -> tuple[str, ...]:
+    unknown = [s for s in names if s not in known]
+    if unknown:
+        raise _refuse(
+            "news",
+            row,
+            f"concerns {unknown[0]!r}, which the bars do not hold; drop it from the row "
+            "(or add that name's bars): a real ticker would reach the agent unmasked",
+        )
+    return tuple(dict.fromkeys(names))
+
+
+def _split(value: object) -> list[str]:
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return []
+    if isinstance(value, (list, tuple, np.ndarray)):
+        parts = [str(v) for v in value]
+    else:
+        parts = _SEPARATORS.split(str(value))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _one_symbol(column: pd.Series, known: frozenset[str]) -> np.ndarray:
+    values = column.astype("string").fillna("").str.strip()
+    blank = _first((values == "").to_numpy())
+    if blank is not None:
+        raise _refuse("fundamentals", blank, "has a blank symbol; fill it in or drop the row")
+    unknown = _first(~values.isin(known).to_numpy())
+    if unknown is not None:
+        raise _refuse(
+            "fundamentals",
+            unknown,
+            f"is for {values.iloc[unknown]!r}, which the bars do not hold; drop the row",
+        )
+    return values.to_numpy(object)
+
+
+def _figures(column: pd.Series, name: str) -> np.ndarray:
+    if pd.api.types.is_bool_dtype(column):
+        raise ConfigError(f"fundamentals column {name!r} holds true/false values, not numbers")
+    numbers = pd.to_numeric(column, errors="coerce")
+    unreadable = _first(
+        (numbers.isna() & column.notna() & (column.astype("string") != "")).to_numpy()
+    )
+    if unreadable is not None:
+        raise _refuse(
+            "fundamentals",
+            unreadable,
+            f"has {name} {column.iloc[unreadable]!r}, which is not a number; fix it, leave it "
+            "blank (no figure) or drop the row",
+        )
+    infinite = _first(np.isinf(numbers.to_numpy(float)))
+    if infinite is not None:
+        raise _refuse("fundamentals", infinite, f"has {name} {numbers.iloc[infinite]}; not finite")
+    return numbers.to_numpy(float)
+
+
+def read_names(source: Source) -> dict[str, list[str]]:
+    """Company names to mask from a ``symbol,name`` table (a symbol may have several rows)."""
+    frame = _table(source, "names", ("symbol", "name"))
+    symbols = frame["symbol"].astype("string").fillna("").str.strip()
+    names = _text(frame["name"], "names", "name", blank_ok=False)
+    blank = _first((symbols == "").to_numpy())
+    if blank is not None:
+        raise _refuse("names", blank, "has a blank symbol; fill it in or drop the row")
+    out: dict[str, list[str]] = {}
+    for symbol, name in zip(symbols, names, strict=True):
+        out.setdefault(str(symbol), []).append(str(name))
+    return out

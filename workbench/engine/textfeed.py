@@ -1,0 +1,247 @@
+"""Real news and fundamentals on historical bars, indexed once per run, point in time.
+
+A decision on a date is taken at that date's close (``close_time`` in
+``timezone``; 16:00 America/New_York unless told). An item is seen only when it
+was published **strictly before** that moment, less an optional ``embargo`` (the
+time a feed takes to reach a reader): ``published + embargo < close``. Each item
+is placed once, by a binary search of the close times (``searchsorted``), on the
+first row whose decision may see it; a decision then bisects a sorted list, so
+no decision ever scans the feed, and an item published at or after a close can
+reach no payload at or before it, by construction.
+
+The payload carries what the simulated market's carries, under the same keys:
+``news`` (newest first, at most NEWS_CAP, with ``news_omitted``) and
+``fundamentals`` (each name's last report seen, or None). An item's ``day`` is
+the day it is first seen; the payload never carries a timestamp or a date.
+With the mask on, the text and the figures are masked (``textmask``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.engine.canaries import Planted, check_count
+from workbench.engine.textdata import Source, read_fundamentals, read_news
+from workbench.engine.textmask import TextMask, names_map
+from workbench.errors import ConfigError
+from workbench.schema import NEWS_CAP
+
+CLOSE_TIME, TIMEZONE = "16:00", "America/New_York"
+
+
+@dataclass(frozen=True, eq=False)
+class TextData:
+    """A researcher's checked news and fundamentals, with the names to mask in the text."""
+
+    news: pd.DataFrame | None
+    fundamentals: pd.DataFrame | None
+    names: Mapping[str, tuple[str, ...]]
+    embargo: pd.Timedelta
+    close_time: str = CLOSE_TIME
+    timezone: str = TIMEZONE
+    canaries: int = 0  # planted items per channel (``workbench.engine.canaries``)
+
+    @classmethod
+    def load(
+        cls,
+        bars: pd.DataFrame,
+        *,
+        news: Source | None = None,
+        fundamentals: Source | None = None,
+        names: Mapping[str, str | Sequence[str]] | None = None,
+        embargo: str | pd.Timedelta | None = None,
+        close_time: str = CLOSE_TIME,
+        timezone: str = TIMEZONE,
+        canaries: int = 0,
+    ) -> TextData:
+        symbols = sorted(bars["symbol"].astype(str).unique())
+        data = cls(
+            news=None if news is None else read_news(news, symbols),
+            fundamentals=None if fundamentals is None else read_fundamentals(fundamentals, symbols),
+            names=names_map(names, bars),
+            embargo=_embargo(embargo),
+            close_time=close_time,
+            timezone=timezone,
+            canaries=check_count(canaries),
+        )
+        data.closes(["2000-01-03"])  # a bad close time or time zone is refused now
+        return data
+
+    def closes(self, dates: Sequence[str]) -> np.ndarray:
+        """Each date's decision time (its close), as UTC nanoseconds."""
+        try:
+            local = pd.to_datetime([f"{d} {self.close_time}" for d in dates], format="mixed")
+            zoned = local.tz_localize(self.timezone, ambiguous="raise", nonexistent="raise")
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ConfigError(
+                f"close_time {self.close_time!r} in timezone {self.timezone!r} does not give a "
+                f"time of day ({exc}); pass close_time='16:00' and an IANA zone such as "
+                "'America/New_York'"
+            ) from None
+        return zoned.tz_convert("UTC").as_unit("ns").asi8
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 of the items, the reports, the names and the timing rules."""
+        digest = hashlib.sha256(b"workbench-text\0")
+        rules: list[Any] = [str(self.embargo), self.close_time, self.timezone]
+        rules += [sorted(self.names.items())] + ([self.canaries] if self.canaries else [])
+        digest.update(json.dumps(rules).encode())
+        for table in (self.news, self.fundamentals):
+            digest.update(b"\0table\0")
+            if table is not None:
+                digest.update(_table_bytes(table))
+        return digest.hexdigest()
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "text_sha256": self.digest,
+            "news_items": 0 if self.news is None else len(self.news),
+            "fundamentals_reports": 0 if self.fundamentals is None else len(self.fundamentals),
+            "embargo": str(self.embargo),
+            "close_time": self.close_time,
+            "timezone": self.timezone,
+            **({"canaries": self.canaries} if self.canaries else {}),
+        }
+
+
+def _embargo(value: str | pd.Timedelta | None) -> pd.Timedelta:
+    if value is None:
+        return pd.Timedelta(0)
+    try:
+        embargo = pd.Timedelta(value)
+    except (ValueError, TypeError):
+        raise ConfigError(
+            f"embargo {value!r} is not a duration; pass e.g. '15min' or '1h'"
+        ) from None
+    if embargo < pd.Timedelta(0) or pd.isna(embargo):
+        raise ConfigError(f"embargo {value!r} is negative; an item cannot be seen before it is out")
+    return embargo
+
+
+def _table_bytes(table: pd.DataFrame) -> bytes:
+    columns = {c: table[c].tolist() for c in table.columns if c != "published"}
+    stamps = np.ascontiguousarray(table["published"].to_numpy(np.int64), "<i8").tobytes()
+    return stamps + json.dumps(columns, default=list, ensure_ascii=True).encode("ascii")
+
+
+class TextFeed:
+    """The text of one market path: each item and report on the row it is first seen."""
+
+    def __init__(
+        self,
+        data: TextData,
+        dates: Sequence[str],
+        symbols: Sequence[str],
+        alias_of: Mapping[str, str],
+        warmup_days: int,
+        mask: TextMask | None,
+        source_rows: np.ndarray | None = None,
+    ) -> None:
+        closes = data.closes(dates)
+        shift = data.embargo.value
+        planted = Planted(data, closes, alias_of, warmup_days, mask)
+        self.warmup_days, self.mask = warmup_days, mask
+        self.alias_of, self.symbols = dict(alias_of), tuple(symbols)
+        self.has_news, self.has_fundamentals = data.news is not None, data.fundamentals is not None
+        self.news_rows, news = _placed(planted.news(), closes, shift, source_rows)
+        self.report_rows, reports = _placed(planted.fundamentals(), closes, shift, source_rows)
+        self.canaries = planted.canaries
+        self._news = {c: news[c].tolist() for c in news.columns}
+        self._reports: list[dict[str, Any]] = [
+            {str(k): v for k, v in record.items()} for record in reports.to_dict("records")
+        ]
+        self._rendered: dict[int, dict[str, Any]] = {}
+        self._snapshots: dict[int, dict[str, Any]] = {}
+
+    def news(self, after: int, until: int) -> dict[str, Any]:
+        """Items first seen after row ``after`` up to row ``until``: newest first, at most
+        NEWS_CAP, and how many more there were."""
+        rows = self.news_rows
+        low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
+        newest = range(high - 1, max(low, high - NEWS_CAP) - 1, -1)
+        return {
+            "news": [self.item(i) for i in newest],
+            "news_omitted": max(0, high - low - NEWS_CAP),
+        }
+
+    def item(self, i: int) -> dict[str, Any]:
+        """Item ``i`` as the payload carries it (masked once, then reused)."""
+        if i not in self._rendered:
+            news = self._news
+            real = list(news["symbols"][i])
+            headline, body = news["headline"][i], news["body"][i]
+            if self.mask is not None:
+                headline, body = self.mask.text(headline, real), self.mask.text(body, real)
+            self._rendered[i] = {
+                "id": i,
+                "day": self.news_rows[i] - self.warmup_days,
+                "step": 0,
+                "kind": news["kind"][i],
+                "symbols": [self.alias_of[s] for s in real],
+                "headline": headline,
+                "body": body,
+            }
+        return self._rendered[i]
+
+    def fundamentals(self, row: int) -> dict[str, Any]:
+        """Each name's last report seen by row ``row``'s close (None before its first); built
+        once per report seen."""
+        count = bisect.bisect_right(self.report_rows, row)
+        if count not in self._snapshots:
+            self._snapshots[count] = self._fundamentals(count)
+        return self._snapshots[count]
+
+    def _fundamentals(self, count: int) -> dict[str, Any]:
+        out: dict[str, Any] = dict.fromkeys(self.symbols)
+        for i in range(count - 1, -1, -1):
+            alias = self.alias_of[self._reports[i]["symbol"]]
+            if out[alias] is None:
+                out[alias] = self._report(i)
+        return out
+
+    def _report(self, i: int) -> dict[str, Any]:
+        report = self._reports[i]
+        figures = {
+            k: float(v)
+            for k, v in report.items()
+            if k not in ("symbol", "published") and not pd.isna(v)
+        }
+        if self.mask is not None:
+            figures = self.mask.figures(report["symbol"], figures)
+        return {"report_day": self.report_rows[i] - self.warmup_days, **figures}
+
+
+def _placed(
+    table: pd.DataFrame | None, closes: np.ndarray, shift: int, source: np.ndarray | None
+) -> tuple[list[int], pd.DataFrame]:
+    """The first row whose close each entry precedes strictly, and the entries seen by the
+    last row (published order is kept, so the rows come out sorted); on a counterfactual
+    path, moved with their bars (``_moved``)."""
+    if table is None:
+        return [], pd.DataFrame()
+    rows = np.searchsorted(closes, table["published"].to_numpy(np.int64) + shift, side="right")
+    seen = rows < len(closes)
+    placed, kept = rows[seen], table[seen].reset_index(drop=True)
+    return (placed.tolist(), kept) if source is None else _moved(placed, kept, source)
+
+
+def _moved(
+    placed: np.ndarray, table: pd.DataFrame, source: np.ndarray
+) -> tuple[list[int], pd.DataFrame]:
+    """Each entry shown at every path row whose bar came from the row it was first seen at
+    (twice if a block repeats that bar, never if no block drew it), in path order."""
+    starts = np.searchsorted(placed, source, side="left")
+    ends = np.searchsorted(placed, source, side="right")
+    order = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+    rows = np.repeat(np.arange(len(source)), ends - starts)
+    return rows.tolist(), table.iloc[order.astype(np.int64)].reset_index(drop=True)

@@ -1,0 +1,73 @@
+"""The canary audit: did any arm quote a planted item before it was published?
+
+A run with ``canaries=K`` (``workbench.engine.canaries``) lists its canaries in
+``results.meta["canaries"]``: each one's channel (news or fundamentals), token and
+the first day a payload may carry it. Text that holds a token on an earlier day
+came through a path that looks ahead: the agent's own search or news tool, a
+memory written from the future, a date filter that lets undated items through.
+
+Two paths are watched during the run, for every arm: each decision's rationale
+(``results.meta["canary_hits"]``). A model-backed arm's transcript adds two more
+when given to the audit: the model's input (its prompt with every tool result and
+recalled memory in it) and the model's output, exchange by exchange.
+``check_canaries`` raises ``CanaryLeak`` naming the arm, day, step, channel and
+path of the first hit; a test over a run or its transcripts makes a look-ahead
+bug a failing test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from workbench.errors import CanaryLeak
+from workbench.evaluation.results import Results
+from workbench.transcript import Transcript, canonical_json
+
+CANARY_COLUMNS = ("arm", "day", "step", "channel", "path", "token", "seen_from_day")
+
+
+def canary_hits(
+    canaries: Iterable[Mapping[str, Any]], arm: str, day: int, step: int, text: str, path: str
+) -> list[list[Any]]:
+    """A row (CANARY_COLUMNS) for each canary ``text`` holds before its day."""
+    return [
+        [arm, day, step, c["channel"], path, c["token"], c["day"]]
+        for c in canaries
+        if day < c["day"] and c["token"] in text
+    ]
+
+
+def canary_audit(
+    results: Results, transcripts: Mapping[str, Transcript] | None = None
+) -> pd.DataFrame:
+    """Every premature sighting of a canary, in the run and in the given transcripts."""
+    canaries: Sequence[Mapping[str, Any]] = results.meta.get("canaries") or []
+    rows = [list(hit) for hit in results.meta.get("canary_hits") or []]
+    for arm, transcript in (transcripts or {}).items():
+        for exchange in transcript:
+            day, step = exchange.day, exchange.step
+            asked, answered = canonical_json(exchange.input), canonical_json(exchange.response)
+            rows += canary_hits(canaries, arm, day, step, asked, "model input")
+            rows += canary_hits(canaries, arm, day, step, answered, "model output")
+    return pd.DataFrame(rows, columns=list(CANARY_COLUMNS))
+
+
+def check_canaries(results: Results, transcripts: Mapping[str, Transcript] | None = None) -> None:
+    """Raise ``CanaryLeak`` if any arm saw a canary before its date (see ``canary_audit``)."""
+    if not results.meta.get("canaries"):
+        raise CanaryLeak(
+            "this run planted no canaries, so the audit proves nothing; run it with "
+            "Historical.load(..., canaries=3)"
+        )
+    hits = canary_audit(results, transcripts)
+    if len(hits):
+        first = hits.iloc[0]
+        raise CanaryLeak(
+            f"arm {first['arm']!r} quoted the {first['channel']} canary {first['token']!r} on "
+            f"day {first['day']}, step {first['step']}, through its {first['path']}, but it is "
+            f"published only for day {first['seen_from_day']}: something it reads looks ahead "
+            f"({len(hits)} sighting{'s' * (len(hits) > 1)} in all; canary_audit lists them)"
+        )

@@ -1,0 +1,90 @@
+"""The leak report: words left in the masked text that still point at one name.
+
+Masking replaces the symbols, the company names the researcher listed, dates and
+prices (``workbench.engine.textmask``). What it cannot know is the rest: a
+product, a city, a chief executive. Such a word gives a name away when it shows up
+in the items about one name far more often than that name's share of the items
+would make it.
+
+For every word (lower case, three letters or more, not a stop word, not an alias
+or a mask mark), over the items that concern exactly one name: ``items`` is how
+many of them hold the word, ``with_name`` how many of those concern the name it
+is seen with most, and ``expected`` what that name's share of all such items
+would give. The word is listed when ``with_name >= min_items``, at least
+``share`` of its items concern that name, and a one-sided binomial test of
+``with_name`` against ``items`` draws at that name's share gives a p-value below
+``alpha`` divided by the number of words tested (Bonferroni). Add what it lists
+to the ``names=`` map, run it again, and the list empties.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+import pandas as pd
+from scipy.stats import binom
+
+from workbench.engine.historical import Historical
+from workbench.evaluation.world import World
+
+LEAK_COLUMNS = ("token", "alias", "symbol", "with_name", "items", "expected", "p_value")
+_WORD = re.compile(r"[^\W\d_][\w'-]{2,}")
+_MARKS = re.compile(r"^(asset\d+|day|date|amount)$")
+_STOP = frozenset((
+    "the", "and", "for", "that", "with", "this", "from", "were", "was", "are", "has", "have",
+    "had", "its", "his", "her", "their", "they", "said", "says", "say", "will", "would",
+    "could", "should", "not", "but", "than", "then", "into", "over", "under", "after",
+    "before", "about", "more", "most", "less", "also", "company", "companies", "shares",
+    "share", "orders", "percent", "per", "which", "while", "when", "where", "who", "whom",
+    "what", "been", "being", "our", "out", "off", "new", "year", "years", "quarter",
+))  # fmt: skip
+
+
+def leak_report(
+    data: Historical, *, min_items: int = 5, share: float = 0.8, alpha: float = 0.01
+) -> pd.DataFrame:
+    """Words in the masked news that identify one name (see the module docstring), most
+    telling first; empty when the data carries no news or nothing stands out."""
+    if data.text is None or data.text.news is None:
+        return pd.DataFrame(columns=list(LEAK_COLUMNS))
+    feed = World(data=data).path.text  # every tradable date: all the items a run could show
+    assert feed is not None
+    words, counts = _word_counts([feed.item(i) for i in range(len(feed.news_rows))])
+    total = sum(counts.values())
+    rows = [_row(word, seen, counts, total) for word, seen in words.items()]
+    table = pd.DataFrame([r for r in rows if r is not None], columns=list(LEAK_COLUMNS))
+    limit = alpha / max(len(words), 1)
+    listed = (table["with_name"] >= min_items) & (table["with_name"] >= share * table["items"])
+    table = table[listed & (table["p_value"] < limit)]
+    table["symbol"] = table["alias"].map(data.mapping)
+    return table.sort_values(["p_value", "token"]).reset_index(drop=True)
+
+
+def _word_counts(items: list[dict]) -> tuple[dict[str, Counter[str]], Counter[str]]:
+    """Per word, the items holding it by the one name they concern; and items per name."""
+    words: dict[str, Counter[str]] = defaultdict(Counter)
+    counts: Counter[str] = Counter()
+    for item in items:
+        if len(item["symbols"]) != 1:
+            continue
+        alias = item["symbols"][0]
+        counts[alias] += 1
+        text = f"{item['headline']} {item['body']}".lower()
+        for word in {w.strip("'-") for w in _WORD.findall(text)}:
+            if len(word) > 2 and word not in _STOP and not _MARKS.match(word):
+                words[word][alias] += 1
+    return words, counts
+
+
+def _row(word: str, seen: Counter[str], counts: Counter[str], total: int) -> tuple | None:
+    alias, with_name = seen.most_common(1)[0]
+    items = sum(seen.values())
+    rate = counts[alias] / total
+    p_value = float(binom.sf(with_name - 1, items, rate))
+    return (word, alias, "", with_name, items, round(items * rate, 2), p_value)
+
+
+def leak_section(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The leak report as a report section: ``render_report(..., sections=leak_section(t))``."""
+    return {"Text leak report": table.copy()}
