@@ -175,7 +175,7 @@ class Results:
         self.exposure.to_parquet(paths["exposure"])
         self.orders.to_parquet(paths["orders"])
         self.attribution.to_parquet(paths["attribution"])
-        paths["results"].write_text(self.to_json())
+        paths["results"].write_text(self.to_json(), encoding="utf-8")
         return paths
 
     def __repr__(self) -> str:

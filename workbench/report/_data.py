@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,7 +13,7 @@ import pandas as pd
 from workbench._version import __version__
 from workbench.errors import ConfigError
 from workbench.evaluation.capture import CAPTURE_COLUMNS
-from workbench.evaluation.results import SCORECARD_COLUMNS, Results
+from workbench.evaluation.results import SCORECARD_COLUMNS, Results, canonical_json
 
 ResultsLike = Results | Mapping[str, Any]
 
@@ -80,22 +82,32 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
 
 def rebuilt_world(meta: Mapping[str, Any]) -> Any:
     """The simulated market a run's meta describes, or None (historical bars are data, not
-    something to simulate again)."""
-    from workbench.evaluation.world import World
-
+    something to simulate again). The last few are kept: a report's figures and tables
+    read the same market more than once, and simulating it costs more than drawing."""
     if not meta.get("symbols") or not meta.get("preset_vector") or meta.get("dates"):
         return None
+    keys = ("seed", "symbols", "days", "steps_per_day", "ticks_per_step", "preset_vector")
     try:
-        return World(
-            seed=int(meta["seed"]),
-            universe=list(meta["symbols"]),
-            days=int(meta["days"]),
-            steps_per_day=int(meta["steps_per_day"]),
-            ticks_per_step=int(meta["ticks_per_step"]),
-            preset=dict(meta["preset_vector"]),
-        )
-    except (KeyError, TypeError, ValueError):
+        return _world_of(canonical_json({key: meta[key] for key in keys}))
+    except (KeyError, TypeError, ValueError, ConfigError):
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def _world_of(described: str) -> Any:
+    from workbench.evaluation.world import World
+
+    meta = json.loads(described)
+    world = World(
+        seed=int(meta["seed"]),
+        universe=list(meta["symbols"]),
+        days=int(meta["days"]),
+        steps_per_day=int(meta["steps_per_day"]),
+        ticks_per_step=int(meta["ticks_per_step"]),
+        preset=dict(meta["preset_vector"]),
+    )
+    world.path  # simulated once, here, for every reader  # noqa: B018
+    return world
 
 
 def attribution_of(results: Results) -> pd.DataFrame:
@@ -193,8 +205,11 @@ def dated(results: Results, days: pd.Index) -> pd.Index:
     return pd.DatetimeIndex(pd.to_datetime([dates[int(d)] for d in days]))
 
 
-def provenance(runs: Sequence[Results], extra: Mapping[str, Any] | None = None) -> dict[str, str]:
-    """Where the numbers come from: version, market, seeds, cadence, mode and digests."""
+def provenance(
+    runs: Sequence[Results], extra: Mapping[str, Any] | None = None, digest: str | None = None
+) -> dict[str, str]:
+    """Where the numbers come from: version, market, seeds, cadence, mode and digests
+    (``digest``: the first run's results digest, when the caller has it already)."""
     meta = runs[0].meta
     fingerprint = str(meta.get("preset"))
     market = "historical bars" if meta.get("dates") else "simulated market"
@@ -207,7 +222,7 @@ def provenance(runs: Sequence[Results], extra: Mapping[str, Any] | None = None) 
         "days": _days_text(meta),
         "cadence": _cadence_text(meta),
         "mode": "live",
-        "results digest": runs[0].digest(),
+        "results digest": digest or runs[0].digest(),
     }
     facts.update({str(k): str(v) for k, v in (extra or {}).items()})
     return facts

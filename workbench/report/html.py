@@ -94,11 +94,15 @@ def write_html(
     about: Mapping[str, Any] | None = None,
     memos: Memos | None = None,
     sections: Mapping[str, pd.DataFrame] | None = None,
+    digest: str | None = None,
 ) -> Path:
-    """The report from already-rendered PNG ``images`` (stem -> bytes), in that order."""
+    """The report from already-rendered PNG ``images`` (stem -> bytes), in that order;
+    ``digest`` is the first run's results digest when the caller has computed it (it is
+    the costliest number in the report, so it is computed once)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = _body(runs, images, title, comparison, notes, about, memos, sections or {})
+    digest = digest or runs[0].digest()
+    body = _body(runs, images, title, comparison, notes, about, memos, sections or {}, digest)
     path.write_text(_document(_heading(runs, title), body), encoding="utf-8")
     return path
 
@@ -116,9 +120,10 @@ def _body(
     about: Mapping[str, Any] | None,
     memos: Memos | None,
     sections: Mapping[str, pd.DataFrame],
+    digest: str,
 ) -> str:
     parts = [f"<h1>{html.escape(_heading(runs, title))}</h1>"]
-    parts.append(tearsheet.header(provenance(runs, about)))
+    parts.append(tearsheet.header(provenance(runs, about, digest)))
     if notes:
         parts.append(f"<p>{html.escape(redact(notes))}</p>")
     parts += _section(*tearsheet.key_metrics_section(runs))
@@ -144,7 +149,7 @@ def _body(
     parts += _section(*tearsheet.errors_section(runs))
     if memos:
         parts += _section(*tearsheet.memos_section(memos))
-    parts.append(f"<footer>results digest {html.escape(runs[0].digest())}</footer>")
+    parts.append(f"<footer>results digest {html.escape(digest)}</footer>")
     return "\n".join(parts)
 
 

@@ -125,14 +125,15 @@ def _mark_items(axis: Any, frame: pd.DataFrame, symbol: str, prices: np.ndarray,
 
 def _items_per_day(axis: Any, frame: pd.DataFrame) -> None:
     per_day = pd.crosstab(frame["day"], item_class(frame)).reindex(columns=list(CLASSES))
-    per_day = per_day.fillna(0)
+    per_day = per_day.reindex(range(int(frame["day"].max()) + 1)).fillna(0)
+    edges = np.arange(len(per_day) + 1)  # day d's items fill [d, d + 1)
     bottom = np.zeros(len(per_day))
     colours = {"informative": "tab:blue", "noise": "tab:grey", "injected": "tab:purple"}
     for label in CLASSES:
         values = per_day[label].to_numpy()
-        if values.any():
-            axis.bar(per_day.index, values, bottom=bottom, width=0.8, align="edge",
-                     color=colours[label], label=label)  # fmt: skip
+        if values.any():  # one stepped patch per class: as cheap for 2,000 days as for 10
+            axis.stairs(bottom + values, edges, baseline=bottom, fill=True,
+                        color=colours[label], label=label)  # fmt: skip
         bottom = bottom + values
     axis.set(xlabel="trading day", ylabel="items")
     axis.yaxis.get_major_locator().set_params(integer=True)

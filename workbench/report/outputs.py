@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,9 +60,14 @@ def write_outputs(
         _by_seed(runs).to_csv(paths["scorecards_by_seed"], index=False, lineterminator="\n")
     paths["report"] = write_html(
         runs, out / "report.html", images, title=title, comparison=comparison, about=about,
-        memos=memos, sections=sections,
+        memos=memos, sections=sections, digest=_digest_of(paths["results"]),
     )  # fmt: skip
     return paths
+
+
+def _digest_of(results_json: Path) -> str:
+    """``Results.digest()`` of the run just saved, from its results.json (the same bytes)."""
+    return hashlib.sha256(results_json.read_bytes()).hexdigest()
 
 
 def _by_seed(runs: list[Results]) -> pd.DataFrame:

@@ -32,10 +32,33 @@ _DPI = 100
 NEWS_FIGURE = "news"  # drawn inside the report's information section, not among the plots
 
 
-def _figure(width: float = 9.0, height: float = 4.2) -> Any:
+def _figure(width: float = 9.0, height: float = 4.2, **margins: float) -> Any:
+    """A figure with fixed margins in inches (see ``margins``): a constrained layout would
+    measure every label before drawing, which costs more than the drawing itself."""
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout="constrained")
+    figure = Figure(figsize=(width, height))
+    set_margins(figure, **margins)
+    return figure
+
+
+def set_margins(
+    figure: Any,
+    *,
+    left: float = 0.75,
+    right: float = 1.9,
+    top: float = 0.45,
+    bottom: float = 0.55,
+    hspace: float = 0.35,
+    wspace: float = 0.25,
+) -> None:
+    """Margins in inches: room on the right for the legend beside the plot (``_legend``),
+    on top for a one-line title, below for the axis label."""
+    width, height = figure.get_size_inches()
+    figure.subplots_adjust(
+        left=left / width, right=1 - right / width, top=1 - top / height,
+        bottom=bottom / height, hspace=hspace, wspace=wspace,
+    )  # fmt: skip
 
 
 def _title(runs: Any, what: str) -> str:
@@ -120,6 +143,7 @@ def return_distribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any
     title = _title(runs, "Daily returns")
     if flat:  # a spike at zero would flatten every other histogram
         title += f"\n(not drawn, never moved: {', '.join(flat)})"
+        set_margins(figure, top=0.65)
     axis.set(xlabel="daily return %", ylabel="days", title=title)
     axis.grid(alpha=0.3)
     _legend(axis)
@@ -172,7 +196,7 @@ def returns_by_seed(runs: Sequence[ResultsLike] | ResultsLike) -> pd.DataFrame:
 def returns_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     """Per arm, the distribution of total return across seeds (box plus every seed as a dot)."""
     table = returns_by_seed(runs)
-    figure = _figure(9.0, 3.8)
+    figure = _figure(9.0, 3.8, right=0.3, bottom=0.85)
     axis = figure.add_subplot()
     arms = list(table.columns)
     axis.boxplot([table[a].to_numpy() for a in arms], tick_labels=arms, widths=0.5)
@@ -265,7 +289,7 @@ def attribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     flat = [arm for arm, sources in by_arm.items() if not sources.to_numpy().any()]
     drawn = [arm for arm in by_arm if arm not in flat]
     rows = max(1, (len(drawn) + 1) // 2)
-    figure = _figure(9.0, 1.4 + 2.4 * rows)
+    figure = _figure(9.0, 1.4 + 2.4 * rows, right=0.3, top=0.75, bottom=0.95, hspace=0.5)
     for n, arm in enumerate(drawn):
         axis = figure.add_subplot(rows, 2, n + 1)
         _stacked_sources(axis, by_arm[arm])
@@ -295,7 +319,7 @@ def _sources_legend(figure: Any, shown: list[str]) -> None:
     ]
     handles.append(Line2D([], [], color="black", marker=".", label="P&L"))
     figure.legend(
-        handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
+        handles=handles, loc="lower center", ncols=len(handles), fontsize=8,
         frameon=False,
     )  # fmt: skip
 
