@@ -65,13 +65,18 @@ def _step_frame(columns: Mapping[str, Any], steps: int) -> pd.DataFrame:
     return frame
 
 
-def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
-    """The close of ``symbol`` at every trading step, rebuilt from the run's meta.
+def price_path(results: Results | Mapping[str, Any], symbol: str) -> np.ndarray | None:
+    """The close of ``symbol`` at every trading step: the run's own ``closes`` when it kept
+    them, else rebuilt from the run's meta (``results`` may be the meta itself).
 
     The synthetic market is deterministic in (preset, universe, seed, cadence), so
-    the path is simulated again rather than stored. ``None`` when the meta does not
-    describe a synthetic market this version can rebuild (historical bars are not kept).
+    results read back from a file have their path simulated again. ``None`` when neither
+    can be done (historical bars read back from a file are not kept).
     """
+    closes = getattr(results, "closes", None)
+    if closes is not None and symbol in closes.columns:
+        return closes[symbol].to_numpy(dtype=float)
+    meta = results.meta if isinstance(results, Results) else results
     symbols = list(meta.get("symbols") or [])
     world = rebuilt_world(meta) if symbol in symbols else None
     if world is None:
@@ -162,9 +167,12 @@ def key_metrics(results: Results) -> pd.DataFrame:
     return sheet.join(card[extra]) if extra else sheet
 
 
-def key_metrics_over(runs: Sequence[Results]) -> pd.DataFrame:
-    """``key_metrics`` of one run, or the mean over the runs (seeds) of every numeric column."""
-    frames = [key_metrics(run) for run in runs]
+def key_metrics_over(
+    runs: Sequence[Results], frames: Sequence[pd.DataFrame] | None = None
+) -> pd.DataFrame:
+    """``key_metrics`` of one run, or the mean over the runs (seeds) of every numeric column;
+    ``frames`` are the runs' ``key_metrics`` when the caller has them already."""
+    frames = [key_metrics(run) for run in runs] if frames is None else list(frames)
     if len(frames) == 1:
         return frames[0]
     stacked = pd.concat(frames)

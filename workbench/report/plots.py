@@ -89,17 +89,21 @@ def drawdown_table(results: ResultsLike) -> pd.DataFrame:
 
 
 def drawdown_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
-    """The fall from the running peak, per arm, on a day axis; every seed with a mean band."""
+    """The fall from the running peak, per arm, on a day axis, filled down from zero (the
+    underwater plot); every seed with a mean band."""
     runs = as_runs(runs)
     figure = _figure(9.0, 3.6)
     axis = figure.add_subplot()
-    xlabel = _seed_band(axis, runs, [drawdown_table(run) for run in runs])
-    axis.set(xlabel=xlabel, ylabel="drawdown %", title=_title(runs, "Drawdown"))
+    xlabel = _seed_band(axis, runs, [drawdown_table(run) for run in runs], underwater=True)
+    axis.set(xlabel=xlabel, ylabel="drawdown %", title=_title(runs, "Underwater (drawdown)"))
     return figure
 
 
-def _seed_band(axis: Any, runs: list[Any], frames: list[pd.DataFrame]) -> str:
-    """Draw ``frames`` (one per run, columns = arms); returns the x-axis label."""
+def _seed_band(
+    axis: Any, runs: list[Any], frames: list[pd.DataFrame], *, underwater: bool = False
+) -> str:
+    """Draw ``frames`` (one per run, columns = arms); returns the x-axis label. ``underwater``
+    fills from zero down to each arm's (mean) curve."""
     longest = max(range(len(runs)), key=lambda i: len(frames[i]))
     x, xlabel = day_axis(runs[longest])
     for colour, arm in enumerate(frames[0].columns):
@@ -107,6 +111,8 @@ def _seed_band(axis: Any, runs: list[Any], frames: list[pd.DataFrame]) -> str:
         stack = np.full((len(frames), len(x)), np.nan)
         for i, frame in enumerate(frames):
             stack[i, : len(frame)] = frame[arm].to_numpy()[: len(x)]
+        if underwater:
+            axis.fill_between(x, np.nanmean(stack, 0), 0.0, alpha=0.18, lw=0, **style)
         if len(frames) == 1:
             axis.plot(x, stack[0], lw=1.4, label=arm, **style)
             continue
@@ -228,7 +234,7 @@ def orders_figure(results: ResultsLike, symbol: str | None = None) -> Any:
     symbol = symbol or busiest_symbol(results) or (results.meta.get("symbols") or [None])[0]
     figure = _figure(9.0, 3.8)
     axis = figure.add_subplot()
-    prices = price_path(results.meta, symbol) if symbol else None
+    prices = price_path(results, symbol) if symbol else None
     steps = int(results.meta.get("steps_per_day") or 1)
     if prices is not None:
         x = np.arange(prices.size) / steps
@@ -350,7 +356,20 @@ def _estimated(results: Any) -> bool:
     return bool(not frame.empty and frame["estimated"].any())
 
 
+def _few_ticks(figure: Any, most: int = 6) -> None:
+    """At most about ``most`` ticks on every numeric axis: each tick is an artist with its
+    own label, and making them is most of what drawing a report costs."""
+    from matplotlib.ticker import MaxNLocator
+
+    for axis in figure.axes:
+        for side in (axis.xaxis, axis.yaxis):
+            locator = side.get_major_locator()
+            if type(locator) in (MaxNLocator,) or locator.__class__.__name__ == "AutoLocator":
+                locator.set_params(nbins=most)
+
+
 def png_bytes(figure: Any) -> bytes:
+    _few_ticks(figure)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=_DPI, metadata={"Software": None})
     return buffer.getvalue()
@@ -370,8 +389,9 @@ def save_equity_plot(results: ResultsLike, path: str | Path) -> Path:
 def all_figures(
     runs: Sequence[ResultsLike] | ResultsLike, symbol: str | None = None
 ) -> dict[str, Any]:
-    """The report's figures by file stem: equity and drawdown of every run, the return
-    distribution, rolling Sharpe when the run is long enough, the first run's orders, where
+    """The report's figures by file stem: equity of every run, the return distribution (the
+    underwater plot, rolling risk, cumulative returns and activity are SVG charts, see
+    ``charts_over_time``), the first run's orders, where
     the P&L came from when the run can be attributed, the first run's news beside one price
     when its market published any (``report.information``), and the spread of total return
     across seeds when there is more than one."""
@@ -380,13 +400,10 @@ def all_figures(
     runs = as_runs(runs)
     figures = {
         "equity": equity_figure(runs),
-        "drawdown": drawdown_figure(runs),
         "return_distribution": return_distribution_figure(runs),
     }
-    if len(daily_returns(runs[0])) >= 2 * ROLLING_DAYS:
-        figures["rolling_sharpe"] = rolling_sharpe_figure(runs)
     figures["orders"] = orders_figure(runs[0], symbol)
-    if not attribution_table(runs[0]).empty:
+    if not attribution_of(runs[0]).empty:
         figures["attribution"] = attribution_figure(runs)
     items = information_of(runs[0])
     if not items.empty:
