@@ -42,7 +42,8 @@ def spread_section(
         "(seed_mean, seed_sd, seed_ci_low, seed_ci_high in the glossary). Per seed: "
         "the tearsheet of each run.</p>"
     )
-    return f"Headline metrics over {len(runs)} seeds", note + defined_table(table, "spread")
+    name = f"Headline metrics (mean ± sd over {len(runs)} seeds)"
+    return name, note + defined_table(table, "spread")
 
 
 def _spread_text(metric: str, row: pd.Series) -> str:
@@ -119,11 +120,12 @@ def drawdowns_section(runs: Sequence[Any], top: int = 5) -> tuple[str, str]:
     )
     when = "dates" if first.meta.get("dates") else "trading days (fractions are steps)"
     seed = "" if len(runs) == 1 else f" of seed {first.meta.get('seed')}"
+    title = "Worst drawdowns" + ("" if len(runs) == 1 else f" (seed {first.meta.get('seed')})")
     note = (
         f'<p class="note">The {top} deepest falls from a running peak{seed}, in {when}; '
         '"not recovered" is a drawdown still open at the end.</p>'
     )
-    return f"Worst drawdowns{seed}", note + defined_table(table, "drawdowns")
+    return title, note + defined_table(table, "drawdowns")
 
 
 __all__ = ["calendar_section", "drawdowns_section", "heatmap", "spread_section"]
