@@ -97,7 +97,9 @@ def worst_drawdowns(results: Any, arm: str, top: int = 5) -> pd.DataFrame:
     return table
 
 
-def rolling_risk(results: Any, window: int = ROLLING_WINDOW, benchmark: str | None = None):
+def rolling_risk(
+    results: Any, window: int = ROLLING_WINDOW, benchmark: str | None = None
+) -> pd.DataFrame:
     """Per day, each arm's rolling volatility %, Sortino and beta against ``benchmark``
     (default ``buy_and_hold`` when it is an arm) over the last ``window`` day returns:
     columns (metric, arm), NaN until a full window."""

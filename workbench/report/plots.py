@@ -356,20 +356,7 @@ def _estimated(results: Any) -> bool:
     return bool(not frame.empty and frame["estimated"].any())
 
 
-def _few_ticks(figure: Any, most: int = 6) -> None:
-    """At most about ``most`` ticks on every numeric axis: each tick is an artist with its
-    own label, and making them is most of what drawing a report costs."""
-    from matplotlib.ticker import MaxNLocator
-
-    for axis in figure.axes:
-        for side in (axis.xaxis, axis.yaxis):
-            locator = side.get_major_locator()
-            if type(locator) in (MaxNLocator,) or locator.__class__.__name__ == "AutoLocator":
-                locator.set_params(nbins=most)
-
-
 def png_bytes(figure: Any) -> bytes:
-    _few_ticks(figure)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=_DPI, metadata={"Software": None})
     return buffer.getvalue()
