@@ -3,8 +3,9 @@
 The same renderer serves notebooks, the CLI and the MCP server: it takes a
 ``Results``, the dict ``Results.to_dict()`` returns (what crosses a process or
 a JSON boundary), or a list of them (one per seed). Nothing is fetched: the
-CSS is inline and every image is a ``data:`` URI, so the file can be mailed,
-archived or opened offline, and it prints whole (tables wrap, nothing is cut).
+CSS is inline, every image is a ``data:`` URI and the charts over time are inline
+SVG, so the file can be mailed, archived or opened offline, and it prints whole
+(tables wrap, nothing is cut).
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def line_chart(
     return (
         f'<svg class="chart" viewBox="0 0 {box.width} {box.height}" width="{box.width}" '
         f'height="{box.height}" xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'aria-label="{html.escape(title)}">{"".join(parts)}</svg>'
+        f'aria-label="{html.escape(title)}"><style>{_STYLE}</style>{"".join(parts)}</svg>'
     )
 
 
@@ -187,19 +187,20 @@ def legend(labels: list[str]) -> str:
     return f'<div class="chart-legend">{items}</div>'
 
 
+# inside every chart, so a chart saved on its own (an .svg file) looks as it does in the report
+_RULES = (
+    "text{font-family:system-ui,sans-serif;font-size:10px;fill:#333}",
+    ".plot{fill:none;stroke:#999;stroke-width:0.8}", ".grid{stroke:#e4e4e4;stroke-width:0.7}",
+    ".zero{stroke:#888;stroke-width:0.8}", "path{fill:none;stroke-width:1.3}",
+    "path:hover{stroke-width:2.6}", "path.area{stroke:none;fill-opacity:0.15}",
+    ".title{font-size:11.5px;text-anchor:middle;font-weight:600}",
+    ".label{text-anchor:middle;fill:#555}", ".ytick{text-anchor:end}",
+    ".xtick{text-anchor:middle}",
+)  # fmt: skip
+_STYLE = "".join(f"svg.chart {rule}" for rule in _RULES)  # scoped: the report is HTML too
 CSS = """
 .charts { display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; }
-svg.chart { max-width: 100%; height: auto; font-family: system-ui, sans-serif; }
-svg.chart .plot { fill: none; stroke: #999; stroke-width: 0.8; }
-svg.chart .grid { stroke: #e4e4e4; stroke-width: 0.7; }
-svg.chart .zero { stroke: #888; stroke-width: 0.8; }
-svg.chart path { fill: none; stroke-width: 1.3; }
-svg.chart path.area { stroke: none; fill-opacity: 0.15; }
-svg.chart path:hover { stroke-width: 2.6; }
-svg.chart text { font-size: 10px; fill: #333; }
-svg.chart .title { font-size: 11.5px; text-anchor: middle; font-weight: 600; }
-svg.chart .label { text-anchor: middle; fill: #555; }
-svg.chart .ytick { text-anchor: end; } svg.chart .xtick { text-anchor: middle; }
+svg.chart { max-width: 100%; height: auto; }
 .chart-legend { font-size: 0.8rem; margin: 0.2rem 0 0.4rem; }
 .chart-legend span { margin-right: 1rem; white-space: nowrap; }
 .chart-legend i { display: inline-block; width: 1.2em; height: 0.25em; margin-right: 0.3em;
