@@ -427,7 +427,7 @@ def test_a_tearsheet_shows_every_item_in_chromium(browser, tmp_path, which):
         )
         assert hidden == 0
         assert (which == "seeds") == tab.locator("h2#headline-metrics").is_visible()
-        tab.locator("svg.chart path").first.hover()  # a chart line names its arm on hover
+        tab.locator("svg.chart").first.hover()  # a chart line names its arm on hover
         assert tab.locator("svg.chart path title").count() > 0
         assert tab.locator("ol.definitions li").count() >= 5
         ARTIFACTS.mkdir(exist_ok=True)
