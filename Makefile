@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/historical.py
 	$(BIN)/python bench/attribution.py
 	$(BIN)/python bench/information.py
+	$(BIN)/python bench/report.py
 
 # Re-record every shipped recording after an intended change to the market or payload.
 # Review `git diff recordings/` before committing: a recording is a regression test.

@@ -35,10 +35,12 @@ def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
-    # equity, drawdown, return distribution, orders, attribution (4 days: too short for
-    # rolling Sharpe), and the news timeline (the default market publishes news)
-    assert text.count('src="data:image/png;base64,') == 6
-    assert 'class="readable key-metrics"' in text
+    # equity, return distribution, orders, attribution and the news timeline (the default
+    # market publishes news) as PNG; the underwater plot, cumulative returns and activity
+    # as inline SVG (4 days: too short for rolling risk)
+    assert text.count('src="data:image/png;base64,') == 5
+    assert text.count('<svg class="chart"') == 1 + 2 + 3
+    assert 'class="readable key-metrics key-return"' in text
     for arm in ARMS:
         assert f"<th>{arm}</th>" in text
     assert runs[0].digest() in text
@@ -69,8 +71,10 @@ def test_write_outputs_leaves_tables_parquet_plots_and_report(runs, tmp_path):
     paths = write_outputs(runs[0], tmp_path / "out")
     for name in ("scorecard.csv", "scorecard.parquet", "equity.parquet", "report.html"):
         assert (tmp_path / "out" / name).is_file(), name
-    for stem in ("equity", "drawdown", "orders"):
+    for stem in ("equity", "orders"):
         assert paths[f"{stem}_png"].read_bytes().startswith(b"\x89PNG")
+    for stem in ("underwater_1", "cumulative_returns_1", "activity_3"):
+        assert paths[f"{stem}_svg"].read_text().startswith('<svg class="chart"')
     card = pd.read_parquet(paths["scorecard_parquet"])
     pd.testing.assert_frame_equal(card, runs[0].scorecard)
     equity = pd.read_parquet(paths["equity"])
@@ -148,10 +152,11 @@ def test_key_metrics_use_the_tearsheet_when_results_have_one(runs):
 def test_equity_and_drawdown_draw_every_seed_with_a_mean(runs):
     from workbench.report import drawdown_figure, equity_figure
 
-    for figure in (equity_figure(runs), drawdown_figure(runs)):
+    for figure, shaded in ((equity_figure(runs), 1), (drawdown_figure(runs), 2)):
         (axis,) = figure.axes
         assert len(axis.lines) == len(ARMS) * (len(runs) + 1)  # each seed, and the mean
-        assert len(axis.collections) == len(ARMS)  # one range band per arm
+        # one range band per arm, and the drawdown filled down from zero (underwater)
+        assert len(axis.collections) == shaded * len(ARMS)
         assert axis.get_xlabel() == "trading day"
         assert axis.lines[0].get_xdata()[-1] == pytest.approx((4 * 6 - 1) / 6)
 
@@ -168,7 +173,8 @@ def test_a_historical_run_is_drawn_on_dates_and_names_its_data(tmp_path):
     text = render_report(results, tmp_path / "h.html").read_text()
     assert "data fingerprint" in text and results.meta["preset"] in text
     assert f"({results.meta['dates'][0]} to {results.meta['dates'][-1]})" in text
-    assert 'class="plot-rolling_sharpe"' in text  # 70 traded days: long enough
+    assert 'id="rolling-risk"' in text  # 70 traded days: long enough
+    assert f">{results.meta['dates'][0][:4]}-" in text.split('id="rolling-risk"')[1]  # dated
     assert price_path(results.meta, results.meta["symbols"][0]) is None  # not re-simulated
 
 
@@ -226,9 +232,13 @@ def test_tables_are_formatted_for_reading():
     assert number("trades", 12.5) == "12.5"  # a mean over seeds
     assert number("sharpe", 0.004567) == "0.00457"
     assert number("p_holm", 0.04) == "0.040"
-    frame = pd.DataFrame({"trades": [3], "last_error": ["FrameworkError: " + "x" * 200]})
+    words = "FrameworkError: the model " + "said no " * 30
+    frame = pd.DataFrame({"trades": [3], "last_error": [words], "digest": ["ab" * 32]})
     table = html_table(frame)
-    assert "<td>3</td>" in table and '<td class="text">FrameworkError' in table
+    assert "<td>3</td>" in table and "last_<wbr>error" in table  # headers wrap at underscores
+    cut = words[:160].rsplit(" ", 1)[0] + "…"  # long text cut at a word, whole on hover
+    assert f'<td class="text" title="{words}">{cut}</td>' in table
+    assert f'<td class="text" title="{"ab" * 32}">{"ab" * 6}…</td>' in table
 
 
 def test_the_report_prints_whole(runs, tmp_path):

@@ -65,7 +65,7 @@ def test_a_price_only_report_has_no_information_section_and_no_news_plot(tmp_pat
     run = evaluate(["buy_and_hold", "momentum"], preset="standard-v1", seed=2, universe=8, days=30)
     assert run.information.empty
     assert list(all_figures(run)) == [
-        "equity", "drawdown", "return_distribution", "orders", "attribution",
+        "equity", "return_distribution", "orders", "attribution",
     ]  # fmt: skip
     text = render_report(run, tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="information"' not in text and "plot-news" not in text

@@ -132,7 +132,7 @@ def test_an_agent_that_raises_shows_its_error_its_traceback_and_a_red_status(tmp
     built = asyncio.run(go())
     assert "#b00020" in built.status.value and "FAILED" in built.status.value
     table = built.scorecard_view.value
-    assert "last_error" in table and "FrameworkError" in table and "errors" in table
+    assert "last_<wbr>error" in table and "FrameworkError" in table and "errors" in table
     listed = built.failures_view.value
     assert "<details" in listed and "broken: 22" in listed  # 11 decisions x 2 seeds
     assert "in _look_up" in listed and "KeyError" in listed

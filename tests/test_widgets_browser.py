@@ -362,7 +362,8 @@ def test_stop_during_the_last_seed_keeps_the_finished_seeds(checks):
 
 # --- the tearsheet in Chromium ---------------------------------------------------------------
 SECTIONS = (
-    "key-metrics", "equity", "drawdown", "return-distribution", "rolling-sharpe", "orders",
+    "key-metrics", "returns-by-month-and-year", "worst-drawdowns", "equity", "underwater",
+    "return-distribution", "cumulative-returns", "rolling-risk", "activity", "orders",
     "trades", "errors-per-arm", "committee-memos",
 )  # fmt: skip
 
@@ -420,6 +421,14 @@ def test_a_tearsheet_shows_every_item_in_chromium(browser, tmp_path, which):
         for image in tab.locator("img").all():
             assert image.evaluate("i => i.complete && i.naturalWidth > 0")
         assert tab.locator("table.key-metrics th[title]").count() >= 5  # hover definitions
+        hidden = tab.evaluate(  # every key-metrics table fits its box: no column off-screen
+            "() => [...document.querySelectorAll('table.key-metrics')].filter("
+            "t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length"
+        )
+        assert hidden == 0
+        assert (which == "seeds") == tab.locator("h2#headline-metrics").is_visible()
+        tab.locator("svg.chart").first.hover()  # a chart line names its arm on hover
+        assert tab.locator("svg.chart path title").count() > 0
         assert tab.locator("ol.definitions li").count() >= 5
         ARTIFACTS.mkdir(exist_ok=True)
         tab.screenshot(path=str(ARTIFACTS / f"report-{which}.png"), full_page=True)

@@ -215,6 +215,36 @@ TEARSHEET: dict[str, tuple[str, str]] = {
         "Share of day returns above zero, in percent; a flat day is not a hit.",
         "Says nothing of size: many small wins and one large loss score high.",
     ),
+    "best_day_pct": (
+        "The largest day return of the run, in percent.",
+        "One day of one path: an outlier, not a typical gain; read it beside var_95_pct.",
+    ),
+    "worst_day_pct": (
+        "The smallest (most negative) day return of the run, in percent.",
+        "A short run has not met its worst day yet; the tail is larger than a few days show.",
+    ),
+    "var_95_pct": (
+        "Historical value at risk at 95 %: the 5th percentile of day returns (linear "
+        "interpolation), as a positive loss in percent; 5 % of days lost more.",
+        "Says nothing of how much worse the worst days were (read cvar_95_pct); with few days "
+        "the percentile rests on one or two returns. quantstats' VaR is parametric (normal).",
+    ),
+    "cvar_95_pct": (
+        "Historical conditional value at risk (expected shortfall) at 95 %: the mean of the "
+        "day returns at or below the 5th percentile, as a positive loss in percent.",
+        "The mean of a handful of days on a short run: noisy, and only as bad as the worst "
+        "day the path happened to contain.",
+    ),
+    "skew": (
+        "Adjusted sample skewness G1 of day returns (as pandas' skew): negative when the "
+        "losses are the larger, rarer moves.",
+        "Dominated by the one or two largest days; unstable below a few hundred days.",
+    ),
+    "kurtosis": (
+        "Excess kurtosis G2 of day returns (as pandas' kurt): 0 for a normal distribution, "
+        "above 0 when large moves are commoner than a normal would have them.",
+        "Even more sensitive to single days than skew; a calm short run can read as normal.",
+    ),
     "avg_gross_exposure": (
         "Mean over step closes of gross exposure (sum of |position value|, marked to mid) "
         "divided by equity, while equity is positive; 1.0 is fully invested long. Null when "
@@ -245,6 +275,87 @@ TEARSHEET: dict[str, tuple[str, str]] = {
         "Mean active day return over its standard deviation (ddof=1), times sqrt(252). Null "
         "against itself.",
         "Like Sharpe, noisy on few days and biased upward when chosen as the best of many.",
+    ),
+}
+
+# the tearsheet's tables over time (workbench.evaluation.tearsheet_frames)
+OVER_TIME: dict[str, tuple[str, str]] = {
+    "monthly_return_pct": (
+        "Day returns compounded over a month, prod(1 + r) - 1, in percent: calendar months on "
+        "historical bars, trading months of 21 day returns (M1..M12 of a 252-day trading "
+        "year) on the simulator. The year column compounds the whole (trading) year.",
+        "A month is a handful of days: one month's sign says little; on the simulator M1 is "
+        "not January, it has no seasonality.",
+    ),
+    "depth_pct": (
+        "A drawdown's fall from its peak to its lowest step close, as a positive percentage "
+        "of the peak. The table lists the deepest first: peak, trough and the first close "
+        "back at the peak (recovered), on dates or trading days.",
+        "A drawdown still open at the end is not recovered; its depth may yet grow.",
+    ),
+    "days_to_trough": (
+        "Trading days from a drawdown's peak to its trough (fractions are steps of a day).",
+        "Measured at step closes; a fast intraday fall is seen only at the close.",
+    ),
+    "days_under_water": (
+        "Trading days from a drawdown's peak to the close that regained it; null while it "
+        "has not recovered.",
+        "A short run cuts long drawdowns off: their length is a lower bound.",
+    ),
+    "rolling_volatility_pct": (
+        "annual_volatility_pct over the last 20 day returns, at every day.",
+        "A 20-day window estimates from 20 numbers: its swings are mostly noise.",
+    ),
+    "rolling_sortino": (
+        "sortino over the last 20 day returns, at every day; null in a window with no loss.",
+        "A window with one small loss gives a huge ratio; read the sign and trend, not level.",
+    ),
+    "rolling_beta": (
+        "beta against the benchmark over the last 20 paired day returns, at every day.",
+        "Twenty points fit a slope loosely; a beta that wanders may be estimation noise.",
+    ),
+    "cumulative_return_pct": (
+        "Day returns compounded from the start, in percent, drawn on a log scale so equal "
+        "percentage moves look equal at any level.",
+        "The end point is the total return of one path, not an expected return.",
+    ),
+    "volatility_matched_pct": (
+        "The cumulative return the arm would have had with its day returns scaled by "
+        "std(benchmark) / std(arm): the same path at the benchmark's volatility.",
+        "Scaling uses the whole run's volatility, known only afterwards: a look-ahead "
+        "comparison of risk-adjusted paths, not a strategy one could have run.",
+    ),
+    "gross_exposure": (
+        "Gross exposure (sum of |position value| at mid) over equity at each day's close; 1.0 "
+        "is fully invested long.",
+        "A close's snapshot: positions opened and closed within a day do not show.",
+    ),
+    "positions": (
+        "The number of names held (non-zero net shares from the arm's fills) at each day's close.",
+        "Counts names, not size: one large and nine tiny positions count ten.",
+    ),
+    "day_turnover": (
+        "Notional traded in the day (fills, both sides) over that day's closing equity.",
+        "One-way and per day: sum it over the run and divide by mean equity for turnover.",
+    ),
+    "seed_mean": (
+        "The headline metric's mean over the seeds (one run per seed).",
+        "Seeds are market paths: the mean is over paths of one preset, not over markets.",
+    ),
+    "seed_sd": (
+        "Sample standard deviation (ddof=1) of the metric over the seeds.",
+        "With two or three seeds it is itself a rough estimate.",
+    ),
+    "seed_ci_low": (
+        "Lower end of the 95 % Student-t interval of the mean over seeds: mean - t(0.975, "
+        "n-1) sd / sqrt(n); shown with three seeds or more.",
+        "Assumes seed results roughly normal and independent; it is about this preset's "
+        "paths, not about other markets.",
+    ),
+    "seed_ci_high": (
+        "Upper end of the same 95 % Student-t interval of the mean over seeds.",
+        "An interval that excludes zero for one arm is not a comparison between arms: use "
+        "the paired comparison for that.",
     ),
 }
 
@@ -617,6 +728,10 @@ def metrics_glossary() -> dict[str, Any]:
             name: {"definition": entries[name][0], "pitfall": entries[name][1]}
             for name in TEARSHEET_COLUMNS
         },
+        "over_time": {
+            name: {"definition": text, "pitfall": pitfall}
+            for name, (text, pitfall) in OVER_TIME.items()
+        },
         "comparison": {
             name: {"definition": text, "pitfall": pitfall}
             for name, (text, pitfall) in COMPARISON.items()
@@ -650,10 +765,18 @@ def definitions_for(names: Iterable[str]) -> str:
 
 
 def _entry(name: str) -> tuple[str, str]:
-    entries = {**METRICS, **INFORMATION, **ITEMS, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
+    entries = {
+        **METRICS,
+        **INFORMATION,
+        **ITEMS,
+        **TEARSHEET,
+        **OVER_TIME,
+        **COMPARISON,
+        **ATTRIBUTION,
+    }
     if name not in entries:
         raise ConfigError(
             f"no glossary entry for {name!r}; add one to METRICS, INFORMATION, ITEMS, "
-            "TEARSHEET, COMPARISON or ATTRIBUTION"
+            "TEARSHEET, OVER_TIME, COMPARISON or ATTRIBUTION"
         )
     return entries[name]

@@ -55,6 +55,8 @@ def _clean(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _clean(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
+        if all(type(v) is float for v in value):  # an equity curve: the common, long case
+            return [v if math.isfinite(v) else None for v in value]
         return [_clean(v) for v in value]
     if hasattr(value, "item"):  # numpy scalar
         return _clean(value.item())
@@ -96,6 +98,9 @@ class Results:
       ground truth (``workbench.evaluation.capture``), derived like attribution; the
       scorecard then carries ``news_pnl``, ``info_capture``, ``injected_followed`` and
       ``injected_placebo``.
+    - ``closes``: every name's close at each trading step of the run (one column per
+      symbol), kept for the report's price plots; derived from the market like
+      attribution, so not part of ``to_dict`` or the digest (empty when read back).
     """
 
     scorecard: pd.DataFrame
@@ -106,6 +111,7 @@ class Results:
     exposure: pd.DataFrame = field(default_factory=pd.DataFrame)
     attribution: pd.DataFrame = field(default_factory=pd.DataFrame)
     information: pd.DataFrame = field(default_factory=pd.DataFrame)
+    closes: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
 
     def __post_init__(self) -> None:
         # exception messages reach these columns; no secret in them is shown or written
@@ -114,7 +120,8 @@ class Results:
         self.orders = _redacted(self.orders, "reason")
 
     def tearsheet(self, benchmark: str | None = None) -> pd.DataFrame:
-        """Annualised return and volatility, Sortino, Calmar, hit rate, gross exposure and,
+        """Annualised return and volatility, Sortino, Calmar, hit rate, best and worst day,
+        historical VaR and CVaR at 95 %, skew, excess kurtosis, gross exposure and,
         against ``benchmark`` (default ``buy_and_hold`` when it is an arm), beta, alpha,
         tracking error and information ratio: one row per arm (see ``tearsheet``)."""
         from workbench.evaluation.tearsheet import tearsheet
@@ -122,6 +129,38 @@ class Results:
         steps = int(self.meta.get("steps_per_day") or 1)
         exposure = getattr(self, "exposure", None)
         return tearsheet(self.equity, steps, exposure=exposure, benchmark=benchmark)
+
+    def calendar_returns(self, arm: str) -> pd.DataFrame:
+        """``arm``'s compounded return % by month and year (calendar months on historical
+        bars, trading months of 21 days otherwise); see ``tearsheet_frames``."""
+        from workbench.evaluation.tearsheet_frames import calendar_returns
+
+        return calendar_returns(self, self._arm(arm))
+
+    def worst_drawdowns(self, arm: str, top: int = 5) -> pd.DataFrame:
+        """``arm``'s ``top`` deepest drawdowns with their peak, trough and recovery."""
+        from workbench.evaluation.tearsheet_frames import worst_drawdowns
+
+        return worst_drawdowns(self, self._arm(arm), top)
+
+    def rolling(self, window: int = 20, benchmark: str | None = None) -> pd.DataFrame:
+        """Per day, each arm's rolling volatility %, Sortino and beta over ``window`` days."""
+        from workbench.evaluation.tearsheet_frames import rolling_risk
+
+        return rolling_risk(self, window, benchmark)
+
+    def activity(self) -> pd.DataFrame:
+        """Per day close, each arm's gross exposure, names held and the day's turnover."""
+        from workbench.evaluation.tearsheet_frames import activity
+
+        return activity(self)
+
+    def _arm(self, arm: str) -> str:
+        from workbench.errors import ConfigError
+
+        if arm not in self.equity.columns:
+            raise ConfigError(f"no arm {arm!r} in these results; arms are {list(self.equity)}")
+        return arm
 
     def to_dict(self, *, include_volatile: bool = False) -> dict[str, Any]:
         card = self.scorecard
@@ -178,7 +217,7 @@ class Results:
         self.exposure.to_parquet(paths["exposure"])
         self.orders.to_parquet(paths["orders"])
         self.attribution.to_parquet(paths["attribution"])
-        paths["results"].write_text(self.to_json())
+        paths["results"].write_text(self.to_json(), encoding="utf-8")
         if len(self.information):
             paths["information"] = out / "information.parquet"
             self.information.to_parquet(paths["information"])

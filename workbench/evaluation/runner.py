@@ -454,7 +454,16 @@ class _Run:
                 else pd.DataFrame(columns=list(ATTRIBUTION_COLUMNS))
             ),
             information=information,
+            closes=self._closes(list(meta.get("symbols") or [])),
         )
+
+    def _closes(self, symbols: list[str]) -> pd.DataFrame:
+        """Every name's close at each trading step the run marked (for the report's plots)."""
+        first = self.path.warmup_steps
+        closes = np.asarray(self.path.close[first : first + self.marked])
+        if closes.ndim != 2 or closes.shape[1] != len(symbols):
+            return pd.DataFrame()
+        return pd.DataFrame(closes, columns=symbols)
 
     def _add_capture(self, card: pd.DataFrame, attribution: Attribution | None) -> None:
         """The scorecard's information columns (see ``workbench.evaluation.capture``)."""

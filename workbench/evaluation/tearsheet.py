@@ -2,7 +2,9 @@
 
 A pure function of the equity frame (and, when the run recorded it, the gross
 exposure frame), so it can be recomputed from any saved run. The formulas and
-their sources are in ``workbench.evaluation.metrics``; the wording of every
+their sources are in ``workbench.evaluation.metrics`` and ``risk``; the tables over
+time (calendar returns, drawdowns, rolling risk, activity, seed spread) are in
+``tearsheet_frames``; the wording of every
 column is in ``workbench.evaluation.glossary``.
 """
 
@@ -15,7 +17,7 @@ import pandas as pd
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
-from workbench.evaluation import metrics
+from workbench.evaluation import metrics, risk
 
 DEFAULT_BENCHMARK = "buy_and_hold"
 TEARSHEET_COLUMNS = (
@@ -27,6 +29,12 @@ TEARSHEET_COLUMNS = (
     "max_drawdown_pct",
     "calmar",
     "hit_rate_pct",
+    "best_day_pct",
+    "worst_day_pct",
+    "var_95_pct",
+    "cvar_95_pct",
+    "skew",
+    "kurtosis",
     "avg_gross_exposure",
     "benchmark",
     "beta",
@@ -44,6 +52,12 @@ _OWN: dict[str, Callable[[np.ndarray, int], float]] = {
     "max_drawdown_pct": lambda curve, _steps: metrics.max_drawdown_pct(curve),
     "calmar": metrics.calmar,
     "hit_rate_pct": metrics.hit_rate_pct,
+    "best_day_pct": risk.best_day_pct,
+    "worst_day_pct": risk.worst_day_pct,
+    "var_95_pct": risk.value_at_risk_pct,
+    "cvar_95_pct": risk.conditional_value_at_risk_pct,
+    "skew": risk.skew,
+    "kurtosis": risk.kurtosis,
 }
 _RELATIVE: dict[str, Callable[[np.ndarray, np.ndarray, int], float]] = {
     "beta": metrics.beta,

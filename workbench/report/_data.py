@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,7 +13,7 @@ import pandas as pd
 from workbench._version import __version__
 from workbench.errors import ConfigError
 from workbench.evaluation.capture import CAPTURE_COLUMNS
-from workbench.evaluation.results import SCORECARD_COLUMNS, Results
+from workbench.evaluation.results import SCORECARD_COLUMNS, Results, canonical_json
 
 ResultsLike = Results | Mapping[str, Any]
 
@@ -63,13 +65,18 @@ def _step_frame(columns: Mapping[str, Any], steps: int) -> pd.DataFrame:
     return frame
 
 
-def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
-    """The close of ``symbol`` at every trading step, rebuilt from the run's meta.
+def price_path(results: Results | Mapping[str, Any], symbol: str) -> np.ndarray | None:
+    """The close of ``symbol`` at every trading step: the run's own ``closes`` when it kept
+    them, else rebuilt from the run's meta (``results`` may be the meta itself).
 
     The synthetic market is deterministic in (preset, universe, seed, cadence), so
-    the path is simulated again rather than stored. ``None`` when the meta does not
-    describe a synthetic market this version can rebuild (historical bars are not kept).
+    results read back from a file have their path simulated again. ``None`` when neither
+    can be done (historical bars read back from a file are not kept).
     """
+    closes = getattr(results, "closes", None)
+    if closes is not None and symbol in closes.columns:
+        return closes[symbol].to_numpy(dtype=float)
+    meta = results.meta if isinstance(results, Results) else results
     symbols = list(meta.get("symbols") or [])
     world = rebuilt_world(meta) if symbol in symbols else None
     if world is None:
@@ -80,22 +87,32 @@ def price_path(meta: Mapping[str, Any], symbol: str) -> np.ndarray | None:
 
 def rebuilt_world(meta: Mapping[str, Any]) -> Any:
     """The simulated market a run's meta describes, or None (historical bars are data, not
-    something to simulate again)."""
-    from workbench.evaluation.world import World
-
+    something to simulate again). The last few are kept: a report's figures and tables
+    read the same market more than once, and simulating it costs more than drawing."""
     if not meta.get("symbols") or not meta.get("preset_vector") or meta.get("dates"):
         return None
+    keys = ("seed", "symbols", "days", "steps_per_day", "ticks_per_step", "preset_vector")
     try:
-        return World(
-            seed=int(meta["seed"]),
-            universe=list(meta["symbols"]),
-            days=int(meta["days"]),
-            steps_per_day=int(meta["steps_per_day"]),
-            ticks_per_step=int(meta["ticks_per_step"]),
-            preset=dict(meta["preset_vector"]),
-        )
-    except (KeyError, TypeError, ValueError):
+        return _world_of(canonical_json({key: meta[key] for key in keys}))
+    except (KeyError, TypeError, ValueError, ConfigError):
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def _world_of(described: str) -> Any:
+    from workbench.evaluation.world import World
+
+    meta = json.loads(described)
+    world = World(
+        seed=int(meta["seed"]),
+        universe=list(meta["symbols"]),
+        days=int(meta["days"]),
+        steps_per_day=int(meta["steps_per_day"]),
+        ticks_per_step=int(meta["ticks_per_step"]),
+        preset=dict(meta["preset_vector"]),
+    )
+    world.path  # simulated once, here, for every reader  # noqa: B018
+    return world
 
 
 def attribution_of(results: Results) -> pd.DataFrame:
@@ -151,9 +168,12 @@ def key_metrics(results: Results) -> pd.DataFrame:
     return sheet.join(card[extra]) if extra else sheet
 
 
-def key_metrics_over(runs: Sequence[Results]) -> pd.DataFrame:
-    """``key_metrics`` of one run, or the mean over the runs (seeds) of every numeric column."""
-    frames = [key_metrics(run) for run in runs]
+def key_metrics_over(
+    runs: Sequence[Results], frames: Sequence[pd.DataFrame] | None = None
+) -> pd.DataFrame:
+    """``key_metrics`` of one run, or the mean over the runs (seeds) of every numeric column;
+    ``frames`` are the runs' ``key_metrics`` when the caller has them already."""
+    frames = [key_metrics(run) for run in runs] if frames is None else list(frames)
     if len(frames) == 1:
         return frames[0]
     stacked = pd.concat(frames)
@@ -194,8 +214,11 @@ def dated(results: Results, days: pd.Index) -> pd.Index:
     return pd.DatetimeIndex(pd.to_datetime([dates[int(d)] for d in days]))
 
 
-def provenance(runs: Sequence[Results], extra: Mapping[str, Any] | None = None) -> dict[str, str]:
-    """Where the numbers come from: version, market, seeds, cadence, mode and digests."""
+def provenance(
+    runs: Sequence[Results], extra: Mapping[str, Any] | None = None, digest: str | None = None
+) -> dict[str, str]:
+    """Where the numbers come from: version, market, seeds, cadence, mode and digests
+    (``digest``: the first run's results digest, when the caller has it already)."""
     meta = runs[0].meta
     fingerprint = str(meta.get("preset"))
     market = "historical bars" if meta.get("dates") else "simulated market"
@@ -208,7 +231,7 @@ def provenance(runs: Sequence[Results], extra: Mapping[str, Any] | None = None) 
         "days": _days_text(meta),
         "cadence": _cadence_text(meta),
         "mode": "live",
-        "results digest": runs[0].digest(),
+        "results digest": digest or runs[0].digest(),
     }
     facts.update({str(k): str(v) for k, v in (extra or {}).items()})
     return facts

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,15 +28,20 @@ _COUNTS = (
     "injected_placebo",
 )  # fmt: skip
 TABLE_CSS = """
-table.readable { border-collapse: collapse; font-size: 0.85rem; width: 100%;
+table.readable { border-collapse: collapse; font-size: 0.85rem; width: auto; max-width: 100%;
   table-layout: auto; }
 table.readable th, table.readable td { border: 1px solid #d0d0d0; padding: 0.2rem 0.45rem;
   text-align: right; white-space: nowrap; }
 table.readable th { background: #f3f3f3; white-space: normal; }
 table.readable td.text, table.readable th.text { text-align: left; white-space: normal;
-  overflow-wrap: anywhere; min-width: 8em; }
+  overflow-wrap: break-word; min-width: 10em; max-width: 28em; }
 table.readable tbody th { text-align: left; }
+table.readable td[title] { cursor: help; text-decoration: underline dotted #999; }
 """
+# text longer than this is cut in a table cell, the whole of it on hover
+MAX_CELL_TEXT = 160
+DIGEST_SHOWN = 12
+_DIGEST = re.compile(r"[0-9a-f]{32,}")
 
 
 def number(column: str, value: Any) -> str:
@@ -97,7 +103,7 @@ def html_table(
         title = (titles or {}).get(name)
         hover = f' title="{html.escape(title)}"' if title else ""
         cls = ' class="text"' if name in wrapped else ""
-        head += f"<th{cls}{hover}>{html.escape(name)}</th>"
+        head += f"<th{cls}{hover}>{breakable(name)}</th>"
     columns = [str(c) for c in frame.columns]
     rows = [
         _row(columns, label, values, wrapped, index)
@@ -115,16 +121,60 @@ def _row(columns: list[str], label: Any, values: Any, wrapped: set[str], index: 
     cells = "".join(f"<th>{html.escape(str(v))}</th>" for v in labels) if index else ""
     for column, value in zip(columns, values, strict=True):
         cls = ' class="text"' if column in wrapped else ""
-        cells += f"<td{cls}>{html.escape(number(column, value))}</td>"
+        text = number(column, value)
+        shown = shortened(text)
+        hover = f' title="{html.escape(text)}"' if shown != text else ""
+        cells += f"<td{cls}{hover}>{html.escape(shown)}</td>"
     return f"<tr>{cells}</tr>"
 
 
+def breakable(name: str) -> str:
+    """A column name, escaped, that may wrap after each underscore (``<wbr>``), so a header
+    is never wider than its widest word."""
+    return html.escape(name).replace("_", "_<wbr>")
+
+
+def shortened(text: str) -> str:
+    """A digest as its first 12 characters and an ellipsis; text past ``MAX_CELL_TEXT``
+    characters cut at a word boundary with an ellipsis; anything else as it is."""
+    if _DIGEST.fullmatch(text):
+        return text[:DIGEST_SHOWN] + "…"
+    if len(text) <= MAX_CELL_TEXT:
+        return text
+    cut = text[:MAX_CELL_TEXT].rsplit(" ", 1)[0]
+    return (cut if len(cut) > MAX_CELL_TEXT // 2 else text[:MAX_CELL_TEXT]) + "…"
+
+
 def readable(frame: pd.DataFrame) -> Any:
-    """A pandas Styler for notebooks: the same number formats, text columns wrapped."""
-    styler = frame.style.format(formatters(frame))  # type: ignore[arg-type]
-    wrap: list[Any] = text_columns(frame)
-    if wrap:
+    """A pandas Styler for notebooks: the report's number formats, headers that wrap at
+    underscores, text columns wrapped at word boundaries, digests and long text shortened
+    with the whole value on hover (a tooltip)."""
+    text_cells: list[Any] = text_columns(frame)
+    styler = frame.style.format(_notebook_formatters(frame, text_cells))  # type: ignore[arg-type]
+    styler = styler.format_index(lambda name: str(name).replace("_", "_\u200b"), axis=1)
+    styler = styler.set_table_styles(_NOTEBOOK_STYLES)  # type: ignore[arg-type]
+    if text_cells:
         styler = styler.set_properties(
-            subset=wrap, **{"white-space": "normal", "overflow-wrap": "anywhere"}
-        )
+            subset=text_cells, **{"white-space": "normal", "overflow-wrap": "break-word",
+                                  "min-width": "10em", "max-width": "28em", "text-align": "left"}
+        )  # fmt: skip
+        full = frame[text_cells].map(lambda v: number("", v))
+        cut = full.map(shortened)
+        if (full != cut).to_numpy().any():
+            styler = styler.set_tooltips(full.where(full != cut, ""))
     return styler
+
+
+_NOTEBOOK_STYLES = [
+    {"selector": "th.col_heading", "props": "white-space: normal; max-width: 9em;"},
+    {"selector": "td", "props": "white-space: nowrap; font-variant-numeric: tabular-nums;"},
+    {"selector": "", "props": "font-size: 0.85rem; border-collapse: collapse;"},
+]
+
+
+def _notebook_formatters(frame: pd.DataFrame, text_cells: list[Any]) -> dict[Any, Formatter]:
+    """``formatters`` with text columns shortened (their whole text is the tooltip)."""
+    chosen = formatters(frame)
+    for column in text_cells:
+        chosen[column] = lambda value: shortened(number("", value))
+    return chosen

@@ -3,8 +3,9 @@
 The same renderer serves notebooks, the CLI and the MCP server: it takes a
 ``Results``, the dict ``Results.to_dict()`` returns (what crosses a process or
 a JSON boundary), or a list of them (one per seed). Nothing is fetched: the
-CSS is inline and every image is a ``data:`` URI, so the file can be mailed,
-archived or opened offline, and it prints whole (tables wrap, nothing is cut).
+CSS is inline, every image is a ``data:`` URI and the charts over time are inline
+SVG, so the file can be mailed, archived or opened offline, and it prints whole
+(tables wrap, nothing is cut).
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ import base64
 import html
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
 from workbench.redaction import redact
-from workbench.report import tearsheet
-from workbench.report._data import ResultsLike, as_runs, provenance
+from workbench.report import svg, tearsheet, tearsheet_tables
+from workbench.report._data import ResultsLike, as_runs, key_metrics, provenance
 from workbench.report._format import TABLE_CSS, html_table
+from workbench.report.charts_over_time import all_charts, charts_html
 from workbench.report.cutoff import cutoff_report_section
 from workbench.report.information import information_section
 from workbench.report.plots import NEWS_FIGURE, all_figures, png_bytes, returns_by_seed
@@ -53,6 +55,7 @@ footer { color: #888; font-size: 0.8rem; margin-top: 2rem; overflow-wrap: anywhe
 }
 """
     + TABLE_CSS
+    + svg.CSS
 )
 
 
@@ -80,7 +83,7 @@ def render_report(
     images = {stem: png_bytes(figure) for stem, figure in all_figures(runs, symbol).items()}
     return write_html(
         runs, path, images, title=title, comparison=comparison, notes=notes, about=about,
-        memos=memos, sections=sections,
+        memos=memos, sections=sections, charts=all_charts(runs),
     )  # fmt: skip
 
 
@@ -95,11 +98,19 @@ def write_html(
     about: Mapping[str, Any] | None = None,
     memos: Memos | None = None,
     sections: Mapping[str, pd.DataFrame] | None = None,
+    digest: str | None = None,
+    charts: Mapping[str, list[str]] | None = None,
 ) -> Path:
-    """The report from already-rendered PNG ``images`` (stem -> bytes), in that order."""
+    """The report from already-rendered PNG ``images`` (stem -> bytes), in that order, and
+    SVG ``charts`` (group -> charts, from ``all_charts``; drawn here when not given);
+    ``digest`` is the first run's results digest when the caller has computed it (it is
+    the costliest number in the report, so it is computed once)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = _body(runs, images, title, comparison, notes, about, memos, sections or {})
+    digest = digest or runs[0].digest()
+    charts = all_charts(runs) if charts is None else charts
+    drawn = _Drawn(images, charts)
+    body = _body(runs, drawn, title, comparison, notes, about, memos, sections or {}, digest)
     path.write_text(_document(_heading(runs, title), body), encoding="utf-8")
     return path
 
@@ -108,21 +119,33 @@ def _heading(runs: list[Any], title: str | None) -> str:
     return redact(title or f"Evaluation report · {', '.join(map(str, runs[0].scorecard.index))}")
 
 
+class _Drawn(NamedTuple):
+    images: dict[str, bytes]
+    charts: Mapping[str, list[str]]
+
+
 def _body(
     runs: list[Any],
-    images: dict[str, bytes],
+    drawn: _Drawn,
     title: str | None,
     comparison: pd.DataFrame | None,
     notes: str | None,
     about: Mapping[str, Any] | None,
     memos: Memos | None,
     sections: Mapping[str, pd.DataFrame],
+    digest: str,
 ) -> str:
     parts = [f"<h1>{html.escape(_heading(runs, title))}</h1>"]
-    parts.append(tearsheet.header(provenance(runs, about)))
+    parts.append(tearsheet.header(provenance(runs, about, digest)))
     if notes:
         parts.append(f"<p>{html.escape(redact(notes))}</p>")
-    parts += _section(*tearsheet.key_metrics_section(runs))
+    sheets = [key_metrics(run) for run in runs]  # each run's tearsheet, computed once
+    parts += _section(*tearsheet.key_metrics_section(runs, sheets))
+    spread = tearsheet_tables.spread_section(runs, sheets)
+    if spread is not None:
+        parts += _section(*spread)
+    parts += _section(*tearsheet_tables.calendar_section(runs))
+    parts += _section(*tearsheet_tables.drawdowns_section(runs))
     if len(runs) > 1:
         by_seed = html_table(returns_by_seed(runs), "returns-by-seed")
         parts += _section("Return % by seed", f'<div class="table">{by_seed}</div>')
@@ -132,6 +155,7 @@ def _body(
     attribution = tearsheet.attribution_section(runs)
     if attribution is not None:
         parts += _section(*attribution)
+    images = drawn.images
     news = images.get(NEWS_FIGURE)
     reading = information_section(runs, "" if news is None else _image(news, NEWS_FIGURE))
     if reading is not None:
@@ -141,15 +165,37 @@ def _body(
         parts += _section(*cutoff)
     for name, extra in sections.items():  # e.g. the contamination audit of historical bars
         parts += _section(name, tearsheet.defined_table(extra, name.lower().replace(" ", "-")))
+    charts = dict(drawn.charts)
     for stem, png in images.items():
         if stem != NEWS_FIGURE:
             parts += _section(stem.replace("_", " ").capitalize(), _image(png, stem))
+        after = [name for name in charts if _CHART_AFTER.get(name, "return_distribution") == stem]
+        parts += _charts(runs, {name: charts.pop(name) for name in after})
+    parts += _charts(runs, charts)  # any not placed after a figure
     parts += _section(*tearsheet.trades_section(runs))
     parts += _section(*tearsheet.errors_section(runs))
     if memos:
         parts += _section(*tearsheet.memos_section(memos))
-    parts.append(f"<footer>results digest {html.escape(runs[0].digest())}</footer>")
+    parts.append(f"<footer>results digest {html.escape(digest)}</footer>")
     return "\n".join(parts)
+
+
+_CHART_AFTER = {"underwater": "equity"}  # the figure a chart group follows (else returns)
+_CHART_TITLES = {
+    "underwater": "Underwater (drawdown)",
+    "cumulative_returns": "Cumulative returns",
+    "rolling_risk": "Rolling risk",
+    "activity": "Activity (exposure, positions, turnover)",
+}
+
+
+def _charts(runs: list[Any], charts: Mapping[str, list[str]]) -> list[str]:
+    arms = [str(arm) for arm in runs[0].equity.columns]
+    parts = []
+    for name, group in charts.items():
+        title = _CHART_TITLES.get(name, name.replace("_", " ").capitalize())
+        parts += _section(title, f'<div class="chart-{name}">{charts_html(group, arms)}</div>')
+    return parts
 
 
 def _document(heading: str, body: str) -> str:

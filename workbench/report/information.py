@@ -93,7 +93,7 @@ def news_figure(results: Results, frame: pd.DataFrame, symbol: str | None = None
     steps = int(results.meta.get("steps_per_day") or 1)
     figure = _figure(9.0, 4.6)
     price_axis, count_axis = figure.subplots(2, 1, sharex=True, height_ratios=(2.2, 1.0))
-    prices = price_path(results.meta, symbol)
+    prices = price_path(results, symbol)
     if prices is not None:
         price_axis.plot(np.arange(prices.size) / steps, prices, color="black", lw=1.0)
         _mark_items(price_axis, frame, symbol, prices, steps)
@@ -124,15 +124,15 @@ def _mark_items(axis: Any, frame: pd.DataFrame, symbol: str, prices: np.ndarray,
 
 
 def _items_per_day(axis: Any, frame: pd.DataFrame) -> None:
-    per_day = pd.crosstab(frame["day"], item_class(frame)).reindex(columns=list(CLASSES))
-    per_day = per_day.fillna(0)
-    bottom = np.zeros(len(per_day))
+    days, classes = frame["day"].to_numpy(dtype=int), item_class(frame).to_numpy()
+    edges = np.arange(int(days.max()) + 2)  # day d's items fill [d, d + 1)
+    bottom = np.zeros(edges.size - 1)
     colours = {"informative": "tab:blue", "noise": "tab:grey", "injected": "tab:purple"}
     for label in CLASSES:
-        values = per_day[label].to_numpy()
-        if values.any():
-            axis.bar(per_day.index, values, bottom=bottom, width=0.8, align="edge",
-                     color=colours[label], label=label)  # fmt: skip
+        values = np.bincount(days[classes == label], minlength=bottom.size).astype(float)
+        if values.any():  # one stepped patch per class: as cheap for 2,000 days as for 10
+            axis.stairs(bottom + values, edges, baseline=bottom, fill=True,
+                        color=colours[label], label=label)  # fmt: skip
         bottom = bottom + values
     axis.set(xlabel="trading day", ylabel="items")
     axis.yaxis.get_major_locator().set_params(integer=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pandas as pd
 
 from workbench.evaluation.results import Results
 from workbench.report._data import ResultsLike, as_runs
+from workbench.report.charts_over_time import all_charts
 from workbench.report.html import Memos, write_html
 from workbench.report.information import information_of
 from workbench.report.plots import all_figures, png_bytes, returns_by_seed
@@ -27,9 +29,9 @@ def write_outputs(
     sections: Mapping[str, pd.DataFrame] | None = None,
 ) -> dict[str, Path]:
     """Write scorecard (CSV, JSON, Parquet), equity and orders (Parquet), results.json,
-    the plots as PNG and ``report.html`` into ``out_dir``; return the paths by name. On a
-    market that publishes information, the items' ground truth goes to
-    ``information.parquet`` too (the first run's, like the other tables).
+    the plots as PNG, the charts over time as SVG and ``report.html`` into ``out_dir``;
+    return the paths by name. On a market that publishes information, the items' ground
+    truth goes to ``information.parquet`` too (the first run's, like the other tables).
 
     With several runs (seeds) the first run's files are written as above, and
     ``returns_by_seed.csv`` / ``comparison.csv`` (when given) are added. ``about``,
@@ -48,6 +50,11 @@ def write_outputs(
     for stem, png in images.items():
         paths[f"{stem}_png"] = out / f"{stem}.png"
         paths[f"{stem}_png"].write_bytes(png)
+    charts = all_charts(runs)
+    for group, drawn in charts.items():
+        for n, chart in enumerate(drawn, start=1):
+            paths[f"{group}_{n}_svg"] = out / f"{group}_{n}.svg"
+            paths[f"{group}_{n}_svg"].write_text(chart + "\n", encoding="utf-8")
     if len(runs) > 1:
         paths["returns_by_seed"] = out / "returns_by_seed.csv"
         returns_by_seed(runs).to_csv(paths["returns_by_seed"], lineterminator="\n")
@@ -59,9 +66,14 @@ def write_outputs(
         _by_seed(runs).to_csv(paths["scorecards_by_seed"], index=False, lineterminator="\n")
     paths["report"] = write_html(
         runs, out / "report.html", images, title=title, comparison=comparison, about=about,
-        memos=memos, sections=sections,
+        memos=memos, sections=sections, digest=_digest_of(paths["results"]), charts=charts,
     )  # fmt: skip
     return paths
+
+
+def _digest_of(results_json: Path) -> str:
+    """``Results.digest()`` of the run just saved, from its results.json (the same bytes)."""
+    return hashlib.sha256(results_json.read_bytes()).hexdigest()
 
 
 def _by_seed(runs: list[Results]) -> pd.DataFrame:

@@ -32,10 +32,33 @@ _DPI = 100
 NEWS_FIGURE = "news"  # drawn inside the report's information section, not among the plots
 
 
-def _figure(width: float = 9.0, height: float = 4.2) -> Any:
+def _figure(width: float = 9.0, height: float = 4.2, **margins: float) -> Any:
+    """A figure with fixed margins in inches (see ``margins``): a constrained layout would
+    measure every label before drawing, which costs more than the drawing itself."""
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout="constrained")
+    figure = Figure(figsize=(width, height))
+    set_margins(figure, **margins)
+    return figure
+
+
+def set_margins(
+    figure: Any,
+    *,
+    left: float = 0.75,
+    right: float = 1.9,
+    top: float = 0.45,
+    bottom: float = 0.55,
+    hspace: float = 0.35,
+    wspace: float = 0.25,
+) -> None:
+    """Margins in inches: room on the right for the legend beside the plot (``_legend``),
+    on top for a one-line title, below for the axis label."""
+    width, height = figure.get_size_inches()
+    figure.subplots_adjust(
+        left=left / width, right=1 - right / width, top=1 - top / height,
+        bottom=bottom / height, hspace=hspace, wspace=wspace,
+    )  # fmt: skip
 
 
 def _title(runs: Any, what: str) -> str:
@@ -66,17 +89,21 @@ def drawdown_table(results: ResultsLike) -> pd.DataFrame:
 
 
 def drawdown_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
-    """The fall from the running peak, per arm, on a day axis; every seed with a mean band."""
+    """The fall from the running peak, per arm, on a day axis, filled down from zero (the
+    underwater plot); every seed with a mean band."""
     runs = as_runs(runs)
     figure = _figure(9.0, 3.6)
     axis = figure.add_subplot()
-    xlabel = _seed_band(axis, runs, [drawdown_table(run) for run in runs])
-    axis.set(xlabel=xlabel, ylabel="drawdown %", title=_title(runs, "Drawdown"))
+    xlabel = _seed_band(axis, runs, [drawdown_table(run) for run in runs], underwater=True)
+    axis.set(xlabel=xlabel, ylabel="drawdown %", title=_title(runs, "Underwater (drawdown)"))
     return figure
 
 
-def _seed_band(axis: Any, runs: list[Any], frames: list[pd.DataFrame]) -> str:
-    """Draw ``frames`` (one per run, columns = arms); returns the x-axis label."""
+def _seed_band(
+    axis: Any, runs: list[Any], frames: list[pd.DataFrame], *, underwater: bool = False
+) -> str:
+    """Draw ``frames`` (one per run, columns = arms); returns the x-axis label. ``underwater``
+    fills from zero down to each arm's (mean) curve."""
     longest = max(range(len(runs)), key=lambda i: len(frames[i]))
     x, xlabel = day_axis(runs[longest])
     for colour, arm in enumerate(frames[0].columns):
@@ -84,6 +111,8 @@ def _seed_band(axis: Any, runs: list[Any], frames: list[pd.DataFrame]) -> str:
         stack = np.full((len(frames), len(x)), np.nan)
         for i, frame in enumerate(frames):
             stack[i, : len(frame)] = frame[arm].to_numpy()[: len(x)]
+        if underwater:
+            axis.fill_between(x, np.nanmean(stack, 0), 0.0, alpha=0.18, lw=0, **style)
         if len(frames) == 1:
             axis.plot(x, stack[0], lw=1.4, label=arm, **style)
             continue
@@ -120,6 +149,7 @@ def return_distribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any
     title = _title(runs, "Daily returns")
     if flat:  # a spike at zero would flatten every other histogram
         title += f"\n(not drawn, never moved: {', '.join(flat)})"
+        set_margins(figure, top=0.65)
     axis.set(xlabel="daily return %", ylabel="days", title=title)
     axis.grid(alpha=0.3)
     _legend(axis)
@@ -172,7 +202,7 @@ def returns_by_seed(runs: Sequence[ResultsLike] | ResultsLike) -> pd.DataFrame:
 def returns_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     """Per arm, the distribution of total return across seeds (box plus every seed as a dot)."""
     table = returns_by_seed(runs)
-    figure = _figure(9.0, 3.8)
+    figure = _figure(9.0, 3.8, right=0.3, bottom=0.85)
     axis = figure.add_subplot()
     arms = list(table.columns)
     axis.boxplot([table[a].to_numpy() for a in arms], tick_labels=arms, widths=0.5)
@@ -204,7 +234,7 @@ def orders_figure(results: ResultsLike, symbol: str | None = None) -> Any:
     symbol = symbol or busiest_symbol(results) or (results.meta.get("symbols") or [None])[0]
     figure = _figure(9.0, 3.8)
     axis = figure.add_subplot()
-    prices = price_path(results.meta, symbol) if symbol else None
+    prices = price_path(results, symbol) if symbol else None
     steps = int(results.meta.get("steps_per_day") or 1)
     if prices is not None:
         x = np.arange(prices.size) / steps
@@ -265,7 +295,7 @@ def attribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     flat = [arm for arm, sources in by_arm.items() if not sources.to_numpy().any()]
     drawn = [arm for arm in by_arm if arm not in flat]
     rows = max(1, (len(drawn) + 1) // 2)
-    figure = _figure(9.0, 1.4 + 2.4 * rows)
+    figure = _figure(9.0, 1.4 + 2.4 * rows, right=0.3, top=0.75, bottom=0.95, hspace=0.5)
     for n, arm in enumerate(drawn):
         axis = figure.add_subplot(rows, 2, n + 1)
         _stacked_sources(axis, by_arm[arm])
@@ -295,7 +325,7 @@ def _sources_legend(figure: Any, shown: list[str]) -> None:
     ]
     handles.append(Line2D([], [], color="black", marker=".", label="P&L"))
     figure.legend(
-        handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
+        handles=handles, loc="lower center", ncols=len(handles), fontsize=8,
         frameon=False,
     )  # fmt: skip
 
@@ -346,8 +376,9 @@ def save_equity_plot(results: ResultsLike, path: str | Path) -> Path:
 def all_figures(
     runs: Sequence[ResultsLike] | ResultsLike, symbol: str | None = None
 ) -> dict[str, Any]:
-    """The report's figures by file stem: equity and drawdown of every run, the return
-    distribution, rolling Sharpe when the run is long enough, the first run's orders, where
+    """The report's figures by file stem: equity of every run, the return distribution (the
+    underwater plot, rolling risk, cumulative returns and activity are SVG charts, see
+    ``charts_over_time``), the first run's orders, where
     the P&L came from when the run can be attributed, the first run's news beside one price
     when its market published any (``report.information``), and the spread of total return
     across seeds when there is more than one."""
@@ -356,13 +387,10 @@ def all_figures(
     runs = as_runs(runs)
     figures = {
         "equity": equity_figure(runs),
-        "drawdown": drawdown_figure(runs),
         "return_distribution": return_distribution_figure(runs),
     }
-    if len(daily_returns(runs[0])) >= 2 * ROLLING_DAYS:
-        figures["rolling_sharpe"] = rolling_sharpe_figure(runs)
     figures["orders"] = orders_figure(runs[0], symbol)
-    if not attribution_table(runs[0]).empty:
+    if not attribution_of(runs[0]).empty:
         figures["attribution"] = attribution_figure(runs)
     items = information_of(runs[0])
     if not items.empty:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from workbench.evaluation.results import Results
 from workbench.report._data import attribution_of, errors_by_arm, key_metrics_over, trade_list
-from workbench.report._format import html_table
+from workbench.report._format import html_table, shortened
 
 MAX_TRADES = 100
 MAX_ERRORS = 20
@@ -32,17 +32,24 @@ def glossary_entries() -> dict[str, tuple[str, str]]:
         COMPARISON,
         INFORMATION,
         METRICS,
+        OVER_TIME,
         TEARSHEET,
     )
 
-    return {**METRICS, **INFORMATION, **TEARSHEET, **COMPARISON, **ATTRIBUTION}
+    return {**METRICS, **INFORMATION, **TEARSHEET, **OVER_TIME, **COMPARISON, **ATTRIBUTION}
 
 
 def header(facts: Mapping[str, str]) -> str:
-    rows = "".join(
-        f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts.items()
-    )
+    """The provenance table; a digest shows its first characters, the whole on hover (and
+    in the footer)."""
+    rows = "".join(f"<tr><th>{html.escape(k)}</th>{_fact(v)}</tr>" for k, v in facts.items())
     return f'<table class="provenance"><tbody>{rows}</tbody></table>'
+
+
+def _fact(value: str) -> str:
+    shown = shortened(value)
+    hover = f' title="{html.escape(value)}"' if shown != value else ""
+    return f"<td{hover}>{html.escape(shown)}</td>"
 
 
 def defined_table(frame: pd.DataFrame, css: str, *, index: bool = True) -> str:
@@ -59,9 +66,36 @@ def defined_table(frame: pd.DataFrame, css: str, *, index: bool = True) -> str:
     return f'<div class="table">{table}</div><ol class="definitions">{notes}</ol>'
 
 
-def key_metrics_section(runs: Sequence[Results]) -> tuple[str, str]:
+# the key metrics in groups of a few columns each, so every table fits the page
+KEY_GROUPS = {
+    "Return": ("return_pct", "pnl", "annual_return_pct", "sharpe", "sortino", "calmar",
+               "hit_rate_pct"),
+    "Risk": ("annual_volatility_pct", "max_drawdown_pct", "var_95_pct", "cvar_95_pct",
+             "best_day_pct", "worst_day_pct", "skew", "kurtosis"),
+    "Against the benchmark": ("benchmark", "beta", "alpha_pct", "tracking_error_pct",
+                              "information_ratio"),
+    "Activity": ("avg_gross_exposure", "turnover", "trades", "errors", "decisions",
+                 "model_calls", "tokens", "cost_usd"),
+}  # fmt: skip
+
+
+def key_metrics_section(
+    runs: Sequence[Results], sheets: Sequence[pd.DataFrame] | None = None
+) -> tuple[str, str]:
+    """The key metrics as one table per group of ``KEY_GROUPS`` (columns the run lacks are
+    left out, any the groups do not name go last), one row per arm; ``sheets`` are the
+    runs' ``key_metrics`` when the caller has them."""
     name = "Key metrics" if len(runs) == 1 else f"Key metrics (mean over {len(runs)} seeds)"
-    return name, defined_table(key_metrics_over(runs), "key-metrics")
+    table = key_metrics_over(runs, sheets)
+    named = {column for group in KEY_GROUPS.values() for column in group}
+    groups = {**KEY_GROUPS, "Other": tuple(c for c in table.columns if c not in named)}
+    parts = []
+    for group, columns in groups.items():
+        shown = [c for c in columns if c in table.columns]
+        if shown:
+            css = "key-metrics key-" + group.split()[0].lower()
+            parts.append(f"<h3>{html.escape(group)}</h3>{defined_table(table[shown], css)}")
+    return name, "".join(parts)
 
 
 _ATTRIBUTION_SHOWN = (
