@@ -5,7 +5,7 @@ A committee file has these keys (unknown keys are refused, naming the allowed on
     id, name, persona          who the committee is
     settings                   named integers, e.g. max_debate_rounds: 1
     models                     key -> {backend, name, delay_s | target, model |
-                               base_url, model, api_key_env, max_tokens}
+                               base_url, model, api_key_env, max_tokens, timeout}
     phases                     [{name, kind: panel | debate, rounds, roles: [role...]}]
     executor                   one role with output: rating | decision
     sizing                     the rating -> orders rule (see ``rating.SizingRule``)
@@ -39,7 +39,10 @@ OUTPUTS = ("rating", "decision")
 _TOP = ("id", "name", "persona", "settings", "models", "phases", "executor", "sizing")
 _ROLE = ("role", "model", "prompt", "script", "output")
 _PHASE = ("name", "kind", "rounds", "roles")
-_MODEL = ("backend", "name", "delay_s", "target", "model", "base_url", "api_key_env", "max_tokens")
+_MODEL = (
+    "backend", "name", "delay_s", "target", "model", "base_url", "api_key_env", "max_tokens",
+    "timeout",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -258,10 +258,12 @@ def build_model(entry: Mapping[str, Any]) -> RoleModel:
     if backend == "openai_compatible":
         from workbench.integrations.endpoints import Endpoint
 
+        timeout = {"timeout": entry["timeout"]} if "timeout" in entry else {}  # each request's
         endpoint = Endpoint(
             str(entry["base_url"]),
             str(entry["model"]),
             api_key_env=entry.get("api_key_env", "OPENAI_API_KEY"),
+            **timeout,
         )
         return EndpointModel(endpoint, name=name, max_tokens=entry.get("max_tokens"))
     target = resolve(str(entry["target"]), named_by="the committee")

@@ -48,6 +48,7 @@ NEWS_COMMITTEE_MARKET: dict[str, Any] = {**NEWS_MARKET, "universe": 4, "days": 1
 PARTS = ("adapters", "committee", "news", "news-committee")
 ARM_TIMEOUT = 600.0  # one decision; the server answers one request at a time
 COMMITTEE_TIMEOUT = 3600.0  # one committee decision: ~22 calls of 1-3 minutes on two cores
+ROLE_TIMEOUT = 900.0  # one role's request on the news market: prompts of 3-6k tokens
 SERVER_FLAGS = ("--n_ctx", "8192", "--n_threads", "2", "--model_alias", MODEL)
 FIND_GGUF = (
     "import importlib.util, pathlib; "
@@ -135,15 +136,18 @@ def adapter_arms(ep: Any) -> dict[str, Callable[[], Any]]:
     }
 
 
-def committee_spec(url: str, max_tokens: int = 160) -> dict[str, Any]:
-    """The reference committee with both of its models on the endpoint."""
+def committee_spec(url: str, max_tokens: int = 160, timeout: float | None = None) -> dict[str, Any]:
+    """The reference committee with both of its models on the endpoint (``timeout``: each
+    request's, when the endpoint's default is too short for the prompts)."""
     from importlib import resources
 
     import yaml
 
     text = resources.files("workbench.committee").joinpath("tradingagents.yaml").read_text()
     spec = yaml.safe_load(text)
-    on_model = {"backend": "openai_compatible", "base_url": url, "model": MODEL}
+    on_model: dict[str, Any] = {"backend": "openai_compatible", "base_url": url, "model": MODEL}
+    if timeout is not None:
+        on_model["timeout"] = timeout
     spec["models"] = {key: {**on_model, "max_tokens": max_tokens} for key in spec["models"]}
     spec["id"] = "committee-smollm2"
     return dict(spec)
@@ -200,14 +204,18 @@ def run(url: str, out: Path, parts: tuple[str, ...] = PARTS) -> list[dict[str, A
     if "committee" in parts:
         rows.append(_committee(url, out, "committee-smollm2", COMMITTEE_MARKET))
     if "news-committee" in parts:
-        rows.append(_committee(url, out, "committee-news-smollm2", NEWS_COMMITTEE_MARKET))
+        rows.append(
+            _committee(url, out, "committee-news-smollm2", NEWS_COMMITTEE_MARKET, ROLE_TIMEOUT)
+        )
     return rows
 
 
-def _committee(url: str, out: Path, folder: str, market: dict[str, Any]) -> dict[str, Any]:
+def _committee(
+    url: str, out: Path, folder: str, market: dict[str, Any], timeout: float | None = None
+) -> dict[str, Any]:
     from workbench.committee import Committee
 
-    spec = {**committee_spec(url), "id": folder}
+    spec = {**committee_spec(url, timeout=timeout), "id": folder}
     committee = Committee(spec, mode="record", timeout=COMMITTEE_TIMEOUT)
     row = record_one(out / folder, committee, market)
     row["unverified_figures"] = sum(e.get("unverified_count", 0) for e in committee.record)
