@@ -151,11 +151,6 @@ class LegParts:
         return self.total - self.market - self.drift - self.sector.sum(axis=-1)
 
 
-def exposures(holdings: np.ndarray, leg: Leg) -> tuple[np.ndarray, np.ndarray]:
-    """(A, K) market and (A, K, S) sector exposure of ``holdings`` (A, K, N) over the leg."""
-    return _exposures(holdings * leg.per_log, leg)
-
-
 def _exposures(worth: np.ndarray, leg: Leg) -> tuple[np.ndarray, np.ndarray]:
     market_exposure = (worth * leg.beta).sum(axis=-1)
     loaded = worth if leg.loading is None else worth * leg.loading
@@ -253,6 +248,20 @@ def fill_parts(fills: Fills) -> dict[str, np.ndarray]:
     }
 
 
+def traded_exposures(
+    fills: Fills, leg: Leg, arms: int, steps: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(A, K) market and (A, K, S) sector exposure over the session ``leg`` of the shares
+    each step's fills traded, summed fill by fill: no (A, K, N) array is made."""
+    at = (fills.step, fills.name)
+    worth = fills.shares * leg.per_log[at]
+    market = per_step(worth * leg.beta[at], fills.arm, fills.step, (arms, steps))
+    loaded = worth if leg.loading is None else worth * leg.loading[at]
+    shape = (arms, steps, leg.sector_factors.shape[-1])
+    where = np.ravel_multi_index((fills.arm, fills.step, leg.sector[fills.name]), shape)
+    return market, _binned(loaded, where, shape)
+
+
 def per_step(values: np.ndarray, arm: np.ndarray, step: np.ndarray, shape: tuple[int, int]):
     """Sum per-fill (or per-order) ``values`` into an (arms, steps) array, in their order."""
     return _binned(values, np.ravel_multi_index((arm, step), shape), shape)
@@ -286,7 +295,6 @@ __all__ = [
     "Leg",
     "LegParts",
     "cash",
-    "exposures",
     "fill_parts",
     "group_sum",
     "holdings",
@@ -294,4 +302,5 @@ __all__ = [
     "per_log_move",
     "per_step",
     "static_and_timing",
+    "traded_exposures",
 ]

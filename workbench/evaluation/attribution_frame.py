@@ -352,7 +352,7 @@ def _components(
     before = np.concatenate([np.zeros_like(held[:, :1]), held[:, :-1]], axis=1)
     held, before = held * alive[..., None], before * alive[..., None]  # a bust book is no P&L
     gap, session = at.leg_parts(before, legs[0]), at.leg_parts(held, legs[1])
-    traded_market, traded_sector = at.exposures(held - before, legs[1])
+    traded_market, traded_sector = at.traded_exposures(fills, legs[1], arms, steps)
     base = np.concatenate([np.full((arms, 1), capital), curve[:, :-1]], axis=1)
     open_legs = (alive & (k >= 2), alive & (k >= 1))
     market, timing_market = at.static_and_timing(
