@@ -151,16 +151,13 @@ class LegParts:
         return self.total - self.market - self.drift - self.sector.sum(axis=-1)
 
 
-def _exposures(worth: np.ndarray, leg: Leg) -> tuple[np.ndarray, np.ndarray]:
-    market_exposure = (worth * leg.beta).sum(axis=-1)
-    loaded = worth if leg.loading is None else worth * leg.loading
-    return market_exposure, group_sum(loaded, leg.sector, leg.sector_factors.shape[-1])
-
-
 def leg_parts(holdings: np.ndarray, leg: Leg) -> LegParts:
     """Split ``holdings`` (A, K, N shares over the leg) x each name's move into its sources."""
     worth = holdings * leg.per_log
-    market_exposure, sector_exposure = _exposures(worth, leg)
+    market_exposure = (worth * leg.beta).sum(axis=-1)
+    sectors = leg.sector_factors.shape[-1]
+    loaded = worth if leg.loading is None else worth * leg.loading
+    sector_exposure = group_sum(loaded, leg.sector, sectors)
     no_drift = np.zeros(holdings.shape[:2])
     return LegParts(
         total=(holdings * leg.move).sum(axis=-1),
