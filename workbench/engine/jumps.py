@@ -18,7 +18,10 @@ preset's rate is the long-run average. A jump does not feed the variance
 crash would raise it without bound.
 
 A preset whose jump rates are 0 draws nothing: its paths are those of a market
-without jumps, bit for bit.
+without jumps, bit for bit. At daily rates below 10 NumPy's Poisson sampler
+multiplies uniforms until their product falls below exp(-rate): the C library's
+exp only decides a comparison, the standing ``workbench.engine.portable`` gives
+``standard_gamma``'s rejection test.
 """
 
 from __future__ import annotations
