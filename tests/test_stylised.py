@@ -167,3 +167,11 @@ def test_a_market_jump_is_part_of_the_market_factor_and_lands_in_the_gap() -> No
     jumped = np.abs(moved) > 1e-12  # whole jumps of -0.05 (jump sd 0), on a day's first step
     assert jumped.sum() > 0
     assert np.allclose(moved[jumped] / -0.05, np.round(moved[jumped] / -0.05))
+
+
+def test_standard_v3_clusters_longer_than_standard_v1_and_its_big_days_are_falls() -> None:
+    v3, v1 = (stylised_facts([run(p, names=40, days=400)]) for p in ("standard-v3", "standard-v1"))
+    # one 400-day path reads long-lag clustering low; bench/stylised.py checks >= 0.10
+    assert v3["acf_abs_10"] > max(v1["acf_abs_10"] + 0.01, 0.05)
+    assert v3["skew"] < min(v1["skew"], 0.0)
+    assert v3["max_move"] < 0.42 and v3["excess_kurtosis"] > 3.0
