@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -175,3 +181,36 @@ def test_standard_v3_clusters_longer_than_standard_v1_and_its_big_days_are_falls
     assert v3["acf_abs_10"] > max(v1["acf_abs_10"] + 0.01, 0.05)
     assert v3["skew"] < min(v1["skew"], 0.0)
     assert v3["max_move"] < 0.42 and v3["excess_kurtosis"] > 3.0
+
+
+JUMP_PATH = (
+    "simulate(preset('crisis-v2'), Universe.synthetic(12), seed=8, days=30, steps_per_day=6, "
+    "ticks_per_step=20, warmup_days=4)"
+)
+
+
+def _path_digest(path: MarketPath) -> str:
+    assert path.market_factor is not None
+    parts = (path.close, path.volume, path.depth, path.market_factor)
+    return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in parts)).hexdigest()
+
+
+def test_a_jump_market_is_the_same_bytes_in_another_process() -> None:
+    path = simulate(  # JUMP_PATH, which the other process runs
+        preset("crisis-v2"), Universe.synthetic(12), seed=8, days=30, steps_per_day=6,
+        ticks_per_step=20, warmup_days=4,
+    )  # fmt: skip
+    here = _path_digest(path)
+    code = (
+        "import hashlib, numpy as np; from workbench.engine import Universe, preset, simulate; "
+        f"p = {JUMP_PATH}; parts = (p.close, p.volume, p.depth, p.market_factor); "
+        "print(hashlib.sha256(b''.join(np.ascontiguousarray(a).tobytes() for a in parts))"
+        ".hexdigest())"
+    )
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "random"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.stdout.strip() == here
