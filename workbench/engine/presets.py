@@ -159,13 +159,13 @@ _SHIPPED: dict[str, dict[str, float]] = {
 # crisis-v1 and turbulent-v1 with downward jumps in place of part of their diffusion
 # (lower diffusion vols, lighter Student-t tails, a stronger leverage response), so
 # their big days are down days (negative daily skew, as real returns show: Cont 2001)
-# and no name moves by half its price in a day (large stocks' largest daily move over
-# 2013-2023 was about 42 %). The jumps are the negative-mean log-normal jumps of Merton
-# (1976), "Option pricing when underlying stock returns are discontinuous"; the
-# market's are sized after the S&P 500 estimates of Eraker, Johannes & Polson (2003),
-# "The impact of jumps in volatility and returns" (about 1.5 a year, mean -2.5 %,
-# sd 4 %), several times as often in these stressed markets; each name's own are
-# larger falls (``workbench.engine.jumps``).
+# and no name moves more in a day than large stocks did over 2013-2023 (about 42 %).
+# The jumps are the negative-mean log-normal jumps of Merton (1976), "Option pricing
+# when underlying stock returns are discontinuous"; the market's are sized after the
+# S&P 500 estimates of Eraker, Johannes & Polson (2003), "The impact of jumps in
+# volatility and returns" (about 1.5 a year, mean -2.5 %, sd 4 %): here several times
+# as often, a little larger on average and less dispersed; each name's own are larger
+# falls (``workbench.engine.jumps``).
 _SHIPPED["crisis-v2"] = {
     **_SHIPPED["crisis-v1"],
     "market_vol": 0.30,
