@@ -157,16 +157,15 @@ def test_each_source_of_a_long_position_is_the_move_it_made(hand) -> None:
     assert rows.loc[0, list(at.COMPONENTS)].abs().sum() == 0.0  # nothing held on step 0
 
 
-def test_the_static_market_part_holds_the_average_exposure_over_the_sessions(hand) -> None:
-    o, c, equity = hand["path"].open, hand["path"].close, hand["equity"]["long_a"].to_numpy()
+def test_a_book_held_since_its_first_fill_earns_its_exposure_as_market_not_timing(hand) -> None:
+    o, c = hand["path"].open, hand["path"].close
     sessions = {1: (2, 0.02), 2: (3, 0.0), 3: (4, 0.0), 4: (5, 0.01)}  # step: (row, factor)
     log_moves = {1: 0.02, 2: 0.01, 3: -0.005, 4: 0.02}  # A's whole log move in each session
-    base = {k: equity[k - 1] for k in sessions}
     exposure = {k: 100 * (c[r, A] - o[r, A]) / log_moves[k] for k, (r, _) in sessions.items()}
-    average = sum(exposure[k] / base[k] for k in sessions) / len(sessions)
-    static = sum(average * base[k] * f for k, (_, f) in sessions.items())
+    earned = sum(exposure[k] * f for k, (_, f) in sessions.items())
     total = attribution_totals(hand["frame"]).loc["long_a"]
-    assert total["market"] == pytest.approx(static + 100 * (o[4, A] - c[3, A]))
+    assert total["market"] == pytest.approx(earned + 100 * (o[4, A] - c[3, A]))
+    assert total["timing_market"] == 0.0 and total["timing_sector"] == 0.0
 
 
 def test_a_resting_limit_pays_the_spread_at_its_fill_and_times_its_entry(hand) -> None:
@@ -237,17 +236,33 @@ def test_a_move_is_split_in_proportion_to_its_log_components() -> None:
     assert parts.selection[0, 0] == pytest.approx(2 * 2.5)
 
 
-def test_timing_is_exposure_away_from_its_average_times_the_factor() -> None:
-    # equity 100 throughout; exposure 0.5, 1.5, 1.0 of equity in three sessions; no gaps
-    session = np.array([[[50.0], [150.0], [100.0]]])
-    factor = np.array([[0.02], [0.04], [-0.01]])
-    base = np.full((1, 3), 100.0)
+def _split(session: np.ndarray, traded: np.ndarray, factor: np.ndarray):
+    """Three sessions, no gaps, equity 100 throughout."""
     is_open = np.ones((1, 3), dtype=bool)
-    static, timing = at.static_and_timing(
-        np.zeros_like(session), session, np.zeros_like(factor), factor, base, (is_open, is_open)
-    )
-    assert static[0].tolist() == pytest.approx([2.0, 4.0, -1.0])  # average exposure 1.0
-    assert timing[0].tolist() == pytest.approx([-1.0, 2.0, 0.0])
+    no_gap = np.zeros_like(factor)
+    return at.static_and_timing(
+        np.zeros_like(session), session, traded, (no_gap, factor), np.full((1, 3), 100.0),
+        (is_open, is_open),
+    )  # fmt: skip
+
+
+def test_timing_is_what_trades_changed_the_exposure_by_away_from_its_average() -> None:
+    # exposure 0.5, 1.5, 1.0 of equity: the first book, then +1.0 and -0.5 bought and sold
+    session = np.array([[[50.0], [150.0], [100.0]]])
+    traded = np.array([[[50.0], [100.0], [-50.0]]])
+    factor = np.array([[0.02], [0.04], [-0.01]])
+    static, timing = _split(session, traded, factor)
+    assert timing[0].tolist() == pytest.approx([-1.0, 2.0, 0.0])  # active 0, 1, 0.5; mean 0.5
+    assert static[0].tolist() == pytest.approx([2.0, 4.0, -1.0])
+
+
+def test_exposure_that_drifts_with_prices_alone_is_no_timing() -> None:
+    session = np.array([[[50.0], [60.0], [75.0]]])  # the first book, its value rising
+    traded = np.array([[[50.0], [0.0], [0.0]]])
+    factor = np.array([[0.02], [0.2], [0.25]])
+    static, timing = _split(session, traded, factor)
+    assert timing[0].tolist() == [0.0, 0.0, 0.0]
+    assert static[0].tolist() == (session * factor)[0, :, 0].tolist()
 
 
 def test_a_market_order_pays_half_the_spread_then_the_book_walk() -> None:

@@ -87,6 +87,18 @@ def test_buy_and_hold_is_almost_all_market(seed: int) -> None:
     assert total["costs"] < 0 and abs(total["costs"]) < 0.05 * abs(total["market"])
 
 
+@pytest.mark.parametrize("preset", ["calm-v1", "standard-v2", "crisis-v1"])
+def test_a_book_that_never_trades_after_its_first_fills_has_no_timing(preset: str) -> None:
+    results = evaluate(["buy_and_hold", "momentum"], seed=4, universe=30, days=15, preset=preset)
+    frame = results.attribution
+    held = frame[frame["arm"] == "buy_and_hold"]
+    assert results.orders.query("arm == 'buy_and_hold'")["day"].max() == 0
+    for column in ("timing", "timing_market", "timing_sector", "timing_entry"):
+        assert (held[column] == 0.0).all(), column
+    traded = frame[frame["arm"] == "momentum"]
+    assert (traded["timing"] != 0.0).any()
+
+
 def _insider_run(seed: int):
     world = World(seed=seed, universe=40, days=10)
     arms = [MispricingPicker(world.path), MarketTimer(world.path), "buy_and_hold"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from workbench.engine import DIALS, Preset, Universe, diff, list_presets, market, preset, simulate
-from workbench.engine.presets import DEFAULT_PRESET, INFORMATION_DIALS
+from workbench.engine.presets import DEFAULT_PRESET, INFORMATION_DIALS, JUMP_DIALS
 from workbench.errors import ConfigError
 
 
@@ -54,8 +54,9 @@ def test_presets_are_frozen() -> None:
     chosen = preset("standard-v1")
     with pytest.raises(TypeError):
         chosen.dials["spread_bps"] = 1.0  # type: ignore[index]
-    # information dials at their -v1 values are left out, so older vectors keep their hash
-    assert set(chosen.vector) == set(DIALS) - set(INFORMATION_DIALS)
+    # information and jump dials at their -v1 values are left out, so older vectors keep
+    # their hash
+    assert set(chosen.vector) == set(DIALS) - set(INFORMATION_DIALS) - set(JUMP_DIALS)
     assert set(preset("standard-v2").vector) > set(chosen.vector)
 
 

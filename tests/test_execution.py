@@ -253,3 +253,19 @@ def test_marks_are_equity_and_gross_to_the_bit() -> None:
         portfolio = Portfolio(float(rng.normal(1e6, 1e5)), shares, 2.0, 0.0)
         equity, gross = portfolio.marks(prices)
         assert (equity, gross) == (portfolio.equity(prices), portfolio.gross(prices))
+
+
+def test_a_simulated_fill_at_the_open_reads_nothing_later_in_its_bar() -> None:
+    path = World(seed=3, universe=6, days=4).path
+    step = path.warmup_steps + 2
+    later = {key: getattr(path, key).copy() for key in ("high", "low", "close")}
+    for key, factor in (("high", 1.06), ("low", 0.97), ("close", 1.04)):
+        later[key][step] *= factor
+    moved = dataclasses.replace(path, **later)
+    buys = [Action(symbol=s, side="buy", quantity=2_000) for s in path.universe.symbols]
+
+    def fills(market: MarketPath) -> list[OrderRecord]:
+        portfolio = Portfolio(1e8, np.zeros(path.universe.size), 2.0, 1.0)
+        return Executor(market).execute(portfolio, Decision(actions=buys), step)
+
+    assert fills(path) == fills(moved) and all(r.quantity > 0 for r in fills(path))

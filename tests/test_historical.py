@@ -12,9 +12,11 @@ import pandas as pd
 import pytest
 
 from workbench import Agent, World, evaluate
+from workbench.engine import Executor, OrderRecord, Portfolio
 from workbench.engine.historical import Historical
 from workbench.errors import ConfigError
 from workbench.evaluation.observation import market_payload
+from workbench.schema import Action, Decision
 
 REAL = ["MSFT", "AAPL", "XOM", "JPM"]
 SECRET = "0123456789abcdef" * 2
@@ -130,6 +132,31 @@ def test_payloads_before_a_date_do_not_depend_on_any_later_bar() -> None:
     assert not np.array_equal(honest.close, rewritten.close)
     for row in range(honest.warmup_steps, 30):
         assert market_payload(honest, row) == market_payload(rewritten, row), row
+
+
+def _fill_at_the_open(table: pd.DataFrame, step: int, shares: float) -> OrderRecord:
+    path = World(data=Historical.load(table, secret=SECRET)).path
+    portfolio = Portfolio(1e7, np.zeros(path.universe.size), leverage_cap=2.0, fee_bps=1.0)
+    buy = Action(symbol=path.universe.symbols[0], side="buy", quantity=shares)
+    return Executor(path).execute(portfolio, Decision(actions=[buy]), step)[0]
+
+
+@pytest.mark.parametrize("shares", [100.0, 3_000.0])  # at the touch; walking the book
+def test_a_fill_at_the_open_reads_nothing_later_in_its_bar(shares: float) -> None:
+    honest = bars(seed=2)
+    step = 25  # a bar after the warm-up, where the order executes
+    day = honest["date"].drop_duplicates().iloc[step]
+    later = honest.copy()
+    in_bar = later["date"] == day
+    for column, factor in (("close", 1.04), ("high", 1.06), ("low", 0.97), ("volume", 0.2)):
+        later.loc[in_bar, column] *= factor
+    fill, again = _fill_at_the_open(honest, step, shares), _fill_at_the_open(later, step, shares)
+    assert fill.quantity == shares and fill == again
+    earlier = honest.copy()
+    earlier.loc[earlier["date"] == honest["date"].drop_duplicates().iloc[step - 1], "close"] *= (
+        1.008
+    )
+    assert _fill_at_the_open(earlier, step, shares).price != fill.price  # the past does count
 
 
 def test_a_different_dataset_or_secret_has_a_different_fingerprint() -> None:

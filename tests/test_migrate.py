@@ -194,3 +194,66 @@ def test_the_cli_migrates_the_others_when_one_recording_is_broken(
     assert "c-impossible: refused: ConfigError: days must be between" in out
     assert "b-fine: every recorded value unchanged" in out and "2 of 3 recordings refused" in out
     assert replay(fine).matched
+
+
+def _as_under_an_older_definition(
+    folder: Path, tamper: Callable[[dict[str, Any]], None] = lambda results: None
+) -> None:
+    """Rewrite ``folder`` as if pnl_market_pct had been derived another way when it was
+    recorded: each row's value moved in its expected results and manifest, the digest
+    taken again (``tamper`` edits first)."""
+    expected = json.loads((folder / "expected_results.json").read_text())
+    for row in expected["scorecard"]:
+        row["pnl_market_pct"] = (row["pnl_market_pct"] or 0.0) + 1.5
+    tamper(expected)
+    text = json.dumps(expected, indent=2, sort_keys=True) + "\n"
+    (folder / "expected_results.json").write_text(text)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["expected"]["digest"] = hashlib.sha256(text.encode()).hexdigest()
+    for row in manifest["expected"]["scorecard"]:
+        row["pnl_market_pct"] = (row["pnl_market_pct"] or 0.0) + 1.5
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
+def test_a_redefined_column_is_accepted_when_nothing_else_moved(made: Path, tmp_path: Path) -> None:
+    folder = Path(shutil.copytree(made, tmp_path / "redefined"))
+    _as_under_an_older_definition(folder)
+    assert not replay(folder, check=False).matched
+    assert accept_new_columns(folder).status == "refused"  # a moved value is not a new column
+    migration = migrate.accept_redefined(folder, ["pnl_market_pct"])
+    assert migration.status == "accepted", migration.differences
+    assert "scorecard[*].pnl_market_pct" in migration.summary()
+    assert _files(folder) == _files(made)
+    assert replay(folder).matched
+    assert migrate.accept_redefined(folder, ["pnl_market_pct"]).status == "current"
+
+
+@pytest.mark.parametrize(
+    ("tamper", "line"),
+    [
+        (lambda r: r["equity"]["momentum"].__setitem__(2, 1.0), "results.equity.momentum[2]:"),
+        (lambda r: r["scorecard"][0].update(trades=99), "results.scorecard[0].trades: 99 ->"),
+    ],
+)
+def test_a_redefinition_that_moved_anything_else_is_refused_with_nothing_written(
+    made: Path, tmp_path: Path, tamper: Callable[[dict[str, Any]], None], line: str
+) -> None:
+    folder = Path(shutil.copytree(made, tmp_path / "moved"))
+    _as_under_an_older_definition(folder, tamper)
+    before = _files(folder)
+    migration = migrate.accept_redefined(folder, ["pnl_market_pct"])
+    assert migration.status == "refused"
+    assert any(d.startswith(line) for d in migration.differences), migration.differences
+    assert _files(folder) == before
+
+
+def test_the_cli_accepts_a_redefined_column_and_refuses_an_unknown_one(
+    made: Path, tmp_path: Path, capsys
+) -> None:
+    folder = Path(shutil.copytree(made, tmp_path / "cli"))
+    _as_under_an_older_definition(folder)
+    assert main(["replay", str(folder), "--accept-redefined", "pnl_market_pct"]) == 0
+    assert "unchanged; accepted new scorecard[*].pnl_market_pct" in capsys.readouterr().out
+    assert main(["replay", str(folder), "--check"]) == 0
+    assert main(["replay", str(folder), "--accept-redefined", "pnl_market"]) != 0
+    assert "must be scorecard columns, got ['pnl_market']" in capsys.readouterr().err

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -11,6 +17,7 @@ from workbench.engine.stylised import (
     daily_bars,
     excess_kurtosis,
     mean_pairwise_corr,
+    skewness,
     stylised_facts,
 )
 from workbench.errors import ConfigError
@@ -83,6 +90,8 @@ def test_the_statistics_on_series_whose_answer_is_known() -> None:
         ar[i] = 0.6 * ar[i - 1] + normal[i, 0]
     assert acf(ar, 1)[0] == pytest.approx(0.6, abs=0.02)
     assert acf(ar, 2)[0] == pytest.approx(0.36, abs=0.03)
+    assert skewness(rng.exponential(1.0, (40_000, 2))) == pytest.approx([2.0, 2.0], abs=0.2)
+    assert np.all(np.abs(skewness(normal)) < 0.1)
     common = rng.standard_normal((20_000, 1))
     correlated = common + rng.standard_normal((20_000, 4))  # pairwise correlation 1/2
     assert mean_pairwise_corr(correlated) == pytest.approx(0.5, abs=0.02)
@@ -131,3 +140,77 @@ def test_the_factor_paths_explain_a_name_with_no_idiosyncratic_risk() -> None:
     residual = step_return - explained
     assert residual.std() < 0.1 * step_return.std()
     assert bars.sector_factors.shape == (bars.steps, 8)
+
+
+@pytest.mark.parametrize("name", ["turbulent-v2", "crisis-v2"])
+def test_the_jump_presets_fall_more_than_they_rise_and_stay_within_a_real_largest_move(
+    name: str,
+) -> None:
+    jumps, diffusion = (
+        stylised_facts([run(p, names=40, days=300)]) for p in (name, name[:-1] + "1")
+    )
+    assert jumps["skew"] < -0.1 < diffusion["skew"]
+    assert jumps["max_move"] < 0.42 < diffusion["max_move"]
+    assert jumps["excess_kurtosis"] > 2.0 and jumps["leverage"] < -0.05
+
+
+def test_jump_dials_at_rate_zero_draw_nothing_and_stay_out_of_the_fingerprint() -> None:
+    sized = {"market_jump_mean": -0.05, "market_jump_vol": 0.02, "idio_jump_mean": -0.1}
+    plain, unused = run(names=8, days=20), run(sized, names=8, days=20)
+    assert np.array_equal(plain.close, unused.close) and np.array_equal(plain.depth, unused.depth)
+    assert not any("jump" in dial for dial in preset("crisis-v1").vector)
+    assert preset(dict(preset("crisis-v1").vector)).fingerprint == "crisis-v1"
+
+
+def test_a_market_jump_is_part_of_the_market_factor_and_lands_in_the_gap() -> None:
+    bars = run({"market_jump_rate": 40.0, "market_jump_mean": -0.05, "market_jump_vol": 0.0},
+               names=16, days=60)  # fmt: skip
+    assert bars.market_factor_open is not None
+    gap = bars.market_factor_open[:: bars.steps_per_day]
+    plain = run(names=16, days=60)
+    assert plain.market_factor_open is not None
+    moved = gap - plain.market_factor_open[:: bars.steps_per_day]
+    jumped = np.abs(moved) > 1e-12  # whole jumps of -0.05 (jump sd 0), on a day's first step
+    assert jumped.sum() > 0
+    assert np.allclose(moved[jumped] / -0.05, np.round(moved[jumped] / -0.05))
+
+
+def test_standard_v3_clusters_longer_than_standard_v1_and_its_big_days_are_falls() -> None:
+    v3, v1 = (stylised_facts([run(p, names=40, days=400)]) for p in ("standard-v3", "standard-v1"))
+    # one 400-day path reads long-lag clustering low; bench/stylised.py checks >= 0.10
+    assert v3["acf_abs_10"] > max(v1["acf_abs_10"] + 0.01, 0.05)
+    assert v3["skew"] < min(v1["skew"], 0.0)
+    assert v3["max_move"] < 0.42 and v3["excess_kurtosis"] > 3.0
+
+
+JUMP_PATH = (
+    "simulate(preset('crisis-v2'), Universe.synthetic(12), seed=8, days=30, steps_per_day=6, "
+    "ticks_per_step=20, warmup_days=4)"
+)
+
+
+def _path_digest(path: MarketPath) -> str:
+    assert path.market_factor is not None
+    parts = (path.close, path.volume, path.depth, path.market_factor)
+    return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in parts)).hexdigest()
+
+
+def test_a_jump_market_is_the_same_bytes_in_another_process() -> None:
+    path = simulate(  # JUMP_PATH, which the other process runs
+        preset("crisis-v2"), Universe.synthetic(12), seed=8, days=30, steps_per_day=6,
+        ticks_per_step=20, warmup_days=4,
+    )  # fmt: skip
+    here = _path_digest(path)
+    code = (
+        "import hashlib, numpy as np; from workbench.engine import Universe, preset, simulate; "
+        f"p = {JUMP_PATH}; parts = (p.close, p.volume, p.depth, p.market_factor); "
+        "print(hashlib.sha256(b''.join(np.ascontiguousarray(a).tobytes() for a in parts))"
+        ".hexdigest())"
+    )
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "random"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.stdout.strip() == here

@@ -50,6 +50,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="rewrite a recording's expected results and digest when the replay changed no "
         "recorded value and only added columns or tables; refuse (and list) anything else",
     )
+    again.add_argument(
+        "--accept-redefined",
+        action="append",
+        default=[],
+        metavar="COLUMN",
+        help="rewrite a recording's expected results and digest when the replay changed only "
+        "the values of these scorecard columns (repeatable or comma-separated), after their "
+        "definition changed; refuse (and list) anything else",
+    )
     again.set_defaults(handler=_replay)
 
 
@@ -116,7 +125,14 @@ def _replay(args: argparse.Namespace) -> int:
         raise RecordingError(f"no recording (manifest.json) under {args.path}")
     with working_folder_importable(), _trusted(args.trust):
         if args.accept_new_columns:
-            return _accept_new_columns(folders)
+            return _migrate(folders, "accept_new_columns")
+        if args.accept_redefined:
+            from workbench.recordings.migrate import check_scorecard_columns
+
+            named = [c.strip() for text in args.accept_redefined for c in text.split(",")]
+            columns = [c for c in named if c]
+            check_scorecard_columns(columns)
+            return _migrate(folders, "accept_redefined", columns)
         failed = sum(not _replay_one(folder) for folder in folders)
     if args.check and failed:
         print(f"\n{failed} of {len(folders)} recordings differ", flush=True)
@@ -156,14 +172,14 @@ def _trusted(names: list[str]) -> Iterator[None]:
         distrust(*added)
 
 
-def _accept_new_columns(folders: list[Path]) -> int:
+def _migrate(folders: list[Path], how: str, *columns: list[str]) -> int:
     from workbench.errors import WorkbenchError
-    from workbench.recordings.migrate import accept_new_columns
+    from workbench.recordings import migrate
 
     refused = 0
     for folder in folders:  # one broken recording does not stop the others' migration
         try:
-            migration = accept_new_columns(folder)
+            migration = getattr(migrate, how)(folder, *columns)
         except WorkbenchError as exc:  # e.g. a framework not installed, a replay miss
             print(f"{folder}: refused: {type(exc).__name__}: {exc}", flush=True)
             refused += 1

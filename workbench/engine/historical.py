@@ -18,10 +18,12 @@ back (``secret=``) to repeat a run anywhere. Return paths survive any mask:
 The bars' digest (``bars_digest``) reads the table's content only: neither the
 order of its rows or columns, nor extra columns, nor the pandas version changes it.
 
-Spreads and depth come from the preset's liquidity dials, scaled by each name's
-trailing realised vol. The only macro reading the bars support is the
-volatility index (trailing realised vol of the equal-weight index); the others
-are None, the payload's no-data mark.
+Spreads and depth come from the preset's liquidity dials, from what is known at
+each bar's open: the spread scales with each name's realised vol up to the
+previous close, the depth with the previous bar's volume, so raising a bar's
+high, low, close or volume never moves a fill at its open. The only macro reading
+the bars support is the volatility index (trailing realised vol of the
+equal-weight index); the others are None, the payload's no-data mark.
 """
 
 from __future__ import annotations
@@ -275,8 +277,8 @@ class Historical:
     def _market_path(
         self, panel: dict[str, np.ndarray], p: Preset, warmup_days: int, text: TextFeed | None
     ) -> MarketPath:
-        vol = _trailing_vol(panel["close"])
-        stress = vol / pd.DataFrame(vol).expanding().median().to_numpy()  # no look-ahead
+        vol = _known_at_open(_trailing_vol(panel["close"]))
+        stress = vol / pd.DataFrame(vol).expanding().median().to_numpy()
         half_spread = p["spread_bps"] / 1e4 * portable.power(stress, p["spread_vol_elasticity"])
         return MarketPath(
             universe=self.universe,
@@ -289,7 +291,7 @@ class Historical:
             close=panel["close"],
             volume=panel["volume"],
             half_spread=half_spread,
-            depth=np.floor(np.maximum(panel["volume"] * p["depth_fraction"], 1.0)),
+            depth=np.floor(np.maximum(_known_at_open(panel["volume"]) * p["depth_fraction"], 1.0)),
             macro=_macro(panel["close"]),
             levels=int(p["depth_levels"]),
             level_step=p["level_step_bps"] / 1e4,
@@ -311,6 +313,13 @@ def _trailing_vol(close: np.ndarray) -> np.ndarray:
     returns = np.vstack([np.zeros((1, close.shape[1])), np.diff(portable.log(close), axis=0)])
     frame = pd.DataFrame(returns).rolling(_VOL_WINDOW, min_periods=2).std()
     return np.maximum(frame.fillna(0.01).to_numpy(), 1e-4)
+
+
+def _known_at_open(by_close: np.ndarray) -> np.ndarray:
+    """Each bar's row holds the previous bar's value: what was known at its open, so an
+    order's costs never read the bar it executes in. The first bar repeats its own (no
+    order executes in it: it is always history)."""
+    return np.vstack([by_close[:1], by_close[:-1]])
 
 
 def _macro(close: np.ndarray) -> dict[str, np.ndarray]:

@@ -35,6 +35,7 @@ import numpy as np
 
 from workbench.engine import portable
 from workbench.engine.information import Information, draw_information, report_figures
+from workbench.engine.jumps import DayJumps, Jumps
 from workbench.engine.macro import macro_path
 from workbench.engine.presets import Preset
 from workbench.engine.textfeed import TextFeed
@@ -61,6 +62,7 @@ _STREAMS = (
     "market_vol",
     "idio_vol",
     "information",
+    "jumps",  # last, so adding it moved no other stream
 )
 
 
@@ -152,6 +154,7 @@ def simulate(
     bars = _BarBuilder(total_days * steps_per_day, universe.size, traits.sectors, info is not None)
     day_sim = _DaySimulator(preset, traits, steps_per_day, ticks_per_step, rngs, total_days)
     day_sim.information = info
+    day_sim.jumps = Jumps.of(preset, universe.size, rngs["jumps"])
     for day in range(total_days):
         var = day_sim.variances()
         macro["vix"][day] = 100.0 * math.sqrt(var.market * TRADING_DAYS)
@@ -290,6 +293,7 @@ class _DaySimulator:
         self.stress = np.empty((days, names))
         self.intensity = np.empty((days, names))
         self.information: Information | None = None
+        self.jumps: Jumps | None = None
 
     def _prepare_mispricing(self, p: Preset, ticks: int) -> None:
         ar = decay(p["mispricing_halflife_ticks"])
@@ -304,16 +308,17 @@ class _DaySimulator:
         """Simulate one day on the variances known at its open (``variances()``); its
         shocks update them at the close."""
         shocks = self._draw()
+        jumps = self._jumps(var)
         scales = self._scales(var, shocks)
         drift = self._drift(growth)
         rows = slice(day * self.steps, (day + 1) * self.steps)
         news = self._news(day, rows, bars)
-        log_price = self._log_fair_values(drift, shocks, scales, news)
+        log_price = self._log_fair_values(drift, shocks, scales, news, jumps)
         mispricing = self._mispricing_ticks()
         log_price += mispricing
         self._reduce(rows, log_price, bars)
-        self._liquidity(day, rows, var, shocks, bars)
-        self._factors(rows, shocks, scales, bars)
+        self._liquidity(day, rows, var, shocks, bars, jumps)
+        self._factors(rows, shocks, scales, bars, jumps)
         self._attribution_paths(rows, drift, mispricing, bars)
         self._update_variance(shocks)
 
@@ -396,6 +401,7 @@ class _DaySimulator:
         s: _Shocks,
         scales: dict[str, np.ndarray],
         news: tuple[np.ndarray, np.ndarray] | None = None,
+        jumps: DayJumps | None = None,
     ) -> np.ndarray:
         """(ticks, names) log fair value after the gap and each tick.
 
@@ -409,6 +415,8 @@ class _DaySimulator:
         gap += t.beta * (s.market[0] * scales["market_night"])
         gap += s.sector[0, t.sector] * scales["sector_night"]
         gap += drift - 0.5 * self.norm_var
+        if jumps is not None:
+            gap += t.beta * jumps.market + jumps.idio
         ticks = s.idio[1:]  # scaled in place: the draws are not needed after this
         ticks *= scales["idio_tick"]
         if news is not None:
@@ -443,6 +451,13 @@ class _DaySimulator:
         self.mispricing = level.copy()
         return path
 
+    def _jumps(self, var: _Variances) -> DayJumps | None:
+        """The day's jumps, as likely as the day's variance over its long-run level is high."""
+        if self.jumps is None:
+            return None
+        market = var.market / float(self.market.long_run[0])
+        return self.jumps.draw(market, var.idio / self.idio.long_run)
+
     def _update_variance(self, s: _Shocks) -> None:
         self.market.update(np.array([s.market_unit]))
         self.idio.update(s.idio_unit)
@@ -459,13 +474,21 @@ class _DaySimulator:
         )
 
     def _liquidity(
-        self, day: int, rows: slice, var: _Variances, s: _Shocks, bars: _BarBuilder
+        self,
+        day: int,
+        rows: slice,
+        var: _Variances,
+        s: _Shocks,
+        bars: _BarBuilder,
+        jumps: DayJumps | None = None,
     ) -> None:
         """Spreads follow the variance known at the open; volume the day's realised intensity."""
         t, p = self.t, self.p
         factor_var = _square(t.beta) * var.market + var.sector
         self.stress[day] = np.sqrt((factor_var + var.idio) / self.typical_var)
         today = factor_var * _square(s.market_mix) + var.idio * _square(s.idio_mix)
+        if jumps is not None:  # a jump is news the day trades on
+            today += _square(t.beta * jumps.market) + _square(jumps.idio)
         self.intensity[day] = np.sqrt(today / self.typical_var)
         noise = _lognormal(self.rngs["volume"], p["volume_noise"], (self.steps, t.beta.size))
         bars.put(rows, volume=noise)
@@ -500,7 +523,14 @@ class _DaySimulator:
             depth=np.floor(np.maximum(volume * p["depth_fraction"], 1.0)),
         )
 
-    def _factors(self, rows: slice, s: _Shocks, scales: dict[str, np.ndarray], bars: _BarBuilder):
+    def _factors(
+        self,
+        rows: slice,
+        s: _Shocks,
+        scales: dict[str, np.ndarray],
+        bars: _BarBuilder,
+        jumps: DayJumps | None = None,
+    ) -> None:
         """Each step's market and sector factor log return; the first step carries the gap."""
         market = s.market[1:].reshape(self.steps, self.ticks).sum(axis=1) * scales["market_tick"]
         market[0] += s.market[0] * scales["market_night"]
@@ -510,6 +540,9 @@ class _DaySimulator:
         # the step's first tick (and on the day's first step, the gap) arrive by its open
         market_open = s.market[1 :: self.ticks][: self.steps] * scales["market_tick"]
         market_open[0] += s.market[0] * scales["market_night"]
+        if jumps is not None:  # in the gap: by the first step's open
+            market[0] += jumps.market
+            market_open[0] += jumps.market
         sector_open = s.sector[1 :: self.ticks][: self.steps] * scales["sector_tick"]
         sector_open[0] += s.sector[0] * scales["sector_night"]
         bars.put(

@@ -22,25 +22,31 @@ Components, in currency, which sum to the step's P&L:
 - **market**: shares x the part of beta x market factor, plus the drift every
   price carries (the equity premium tilted by growth, less each name's variance
   correction: what bearing the market's risk earns at all), at the arm's
-  *average* exposure (see timing);
-- **sector**: the same for the sector factors, at the average sector exposures;
+  *passive* exposure (see timing);
+- **sector**: the same for the sector factors, at the passive sector exposures;
 - **selection**: each name's own move, its idiosyncratic shock plus the change of
   its mispricing; ``selection_mispricing`` is the second part alone (the
   simulator knows it; unknown on historical bars), and ``selection_news`` the part
   of the name's own move that published items caused (earnings jumps and drift,
   company and sector news; 0 on a market that publishes none, unknown on
   historical bars): what reading could earn;
-- **timing**: what changing exposure earned against holding the average. Over a
-  leg the arm's market exposure is X = sum of shares x (P1 - P0) x beta / L
-  (currency per unit of factor log return, about its beta-weighted position
-  value), so its market P&L is X x f for the leg's factor return f. With x = X / W,
-  W the equity at the step's start, and x_bar the mean of x over the sessions of
-  the arm's steps (from the first step it could trade to its bust), market is
-  x_bar x W x f and ``timing_market`` is (x - x_bar) x W x f: over a run, the
-  co-movement of exposure with the factor that Treynor & Mazuy (1966) read as
-  timing. ``timing_sector`` does the same per sector. ``timing_entry`` is what a
-  resting limit order gained by waiting: the move from the open to the mid at
-  which the touch reached its limit;
+- **timing**: what the arm's trades earned by changing its exposure, against its
+  own passive drift. Over a leg the arm's market exposure is X = sum of shares x
+  (P1 - P0) x beta / L (currency per unit of factor log return, about its
+  beta-weighted position value), so its market P&L is X x f for the leg's factor
+  return f. Between trades X drifts with prices; that drift is what the book
+  would have earned by not trading after its last trade, and it stays in market.
+  Each trade after the arm's first book moves X by the exposure of the shares it
+  traded, a = dX / W as a fraction of W, the equity at the step's start; the
+  running sum of those moves is the arm's active exposure y. With y_bar the mean
+  of y over the sessions of the arm's steps (from the first step it could trade
+  to its bust), ``timing_market`` is (y - y_bar) x W x f and market the rest of
+  X x f: over a run, the co-movement of the exposure the arm chose with the
+  factor that Treynor & Mazuy (1966) read as timing, net of the drift a passive
+  book shows. A book that does not trade after its first fills has y = 0, so no
+  timing at all. ``timing_sector`` does the same per sector. ``timing_entry`` is
+  what a resting limit order gained by waiting: the move from the open to the mid
+  at which the touch reached its limit;
 - **costs**: each fill against the mid: the half-spread at the touch
   (``costs_spread``), the walk through the book's levels beyond it
   (``costs_depth``) and fees (``costs_fees``); all negative or zero;
@@ -168,28 +174,42 @@ def leg_parts(holdings: np.ndarray, leg: Leg) -> LegParts:
 def static_and_timing(
     gap_exposure: np.ndarray,
     session_exposure: np.ndarray,
-    gap_factor: np.ndarray,
-    session_factor: np.ndarray,
+    traded_exposure: np.ndarray,
+    factors: tuple[np.ndarray, np.ndarray],
     base: np.ndarray,
     open_legs: tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Factor P&L at the average exposure, and the timing part from deviations from it.
+    """Factor P&L at the arm's passive exposure, and the timing part its trades added.
 
-    Exposures are (A, K, F) (F factors: 1 for the market, S for sectors), factors
-    (K, F), ``base`` the (A, K) equity at each step's start, and ``open_legs`` the
-    (A, K) gap and session legs in which the arm could hold a position (from the
-    session of the first step an order can fill in, to its bust). The average is
-    taken over those sessions. Returns two (A, K) arrays, summed over the factors.
+    Exposures are (A, K, F) (F factors: 1 for the market, S for sectors):
+    ``traded_exposure`` is the session exposure of the shares each step's fills
+    added; ``factors`` the (K, F) gap and session factor returns, ``base`` the
+    (A, K) equity at each step's start, and ``open_legs`` the (A, K) gap and
+    session legs in which the arm could hold a position (from the session of the
+    first step an order can fill in, to its bust). Returns two (A, K) arrays,
+    summed over the factors; they add up to what the exposures earned.
     """
     gap_open, session_open = open_legs
-    ratio = session_exposure / np.where(session_open, base, 1.0)[..., None]
+    active = _active_exposure(traded_exposure, base, session_open)
     counted = np.maximum(session_open.sum(axis=1), 1)[:, None]
-    average = np.where(session_open[..., None], ratio, 0.0).sum(axis=1) / counted
-    static_exposure = average[:, None, :] * base[..., None]  # (A, K, F)
-    moved = gap_factor * gap_open[..., None] + session_factor * session_open[..., None]
-    static = static_exposure * moved
+    average = np.where(session_open[..., None], active, 0.0).sum(axis=1) / counted
+    into_gap = np.concatenate([np.zeros_like(active[:, :1]), active[:, :-1]], axis=1)
+    gap_factor, session_factor = factors
+    timing = (into_gap - average[:, None, :]) * (gap_factor * gap_open[..., None])
+    timing += (active - average[:, None, :]) * (session_factor * session_open[..., None])
+    timing *= base[..., None]
     earned = gap_exposure * gap_factor + session_exposure * session_factor
-    return static.sum(axis=-1), (earned - static).sum(axis=-1)
+    return (earned - timing).sum(axis=-1), timing.sum(axis=-1)
+
+
+def _active_exposure(
+    traded_exposure: np.ndarray, base: np.ndarray, session_open: np.ndarray
+) -> np.ndarray:
+    """(A, K, F) exposure the arm's trades since its first book added, each as a fraction
+    of the equity it was made at: a book that does not trade adds exactly none."""
+    later = session_open & (np.cumsum(session_open, axis=1) > 1)  # the first book is its own
+    ratio = traded_exposure / np.where(later, base, 1.0)[..., None]
+    return np.cumsum(np.where(later[..., None], ratio, 0.0), axis=1)
 
 
 @dataclass(frozen=True)
@@ -223,6 +243,20 @@ def fill_parts(fills: Fills) -> dict[str, np.ndarray]:
         "costs_fees": -fills.fee,
         "timing_entry": fills.shares * (fills.open - mid),
     }
+
+
+def traded_exposures(
+    fills: Fills, leg: Leg, arms: int, steps: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(A, K) market and (A, K, S) sector exposure over the session ``leg`` of the shares
+    each step's fills traded, summed fill by fill: no (A, K, N) array is made."""
+    at = (fills.step, fills.name)
+    worth = fills.shares * leg.per_log[at]
+    market = per_step(worth * leg.beta[at], fills.arm, fills.step, (arms, steps))
+    loaded = worth if leg.loading is None else worth * leg.loading[at]
+    shape = (arms, steps, leg.sector_factors.shape[-1])
+    where = np.ravel_multi_index((fills.arm, fills.step, leg.sector[fills.name]), shape)
+    return market, _binned(loaded, where, shape)
 
 
 def per_step(values: np.ndarray, arm: np.ndarray, step: np.ndarray, shape: tuple[int, int]):
@@ -265,4 +299,5 @@ __all__ = [
     "per_log_move",
     "per_step",
     "static_and_timing",
+    "traded_exposures",
 ]

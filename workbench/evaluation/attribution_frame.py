@@ -352,15 +352,17 @@ def _components(
     before = np.concatenate([np.zeros_like(held[:, :1]), held[:, :-1]], axis=1)
     held, before = held * alive[..., None], before * alive[..., None]  # a bust book is no P&L
     gap, session = at.leg_parts(before, legs[0]), at.leg_parts(held, legs[1])
+    traded_market, traded_sector = at.traded_exposures(fills, legs[1], arms, steps)
     base = np.concatenate([np.full((arms, 1), capital), curve[:, :-1]], axis=1)
     open_legs = (alive & (k >= 2), alive & (k >= 1))
     market, timing_market = at.static_and_timing(
         gap.market_exposure[..., None], session.market_exposure[..., None],
-        legs[0].market[:, None], legs[1].market[:, None], base, open_legs,
+        traded_market[..., None], (legs[0].market[:, None], legs[1].market[:, None]),
+        base, open_legs,
     )  # fmt: skip
     sector, timing_sector = at.static_and_timing(
-        gap.sector_exposure, session.sector_exposure,
-        legs[0].sector_factors, legs[1].sector_factors, base, open_legs,
+        gap.sector_exposure, session.sector_exposure, traded_sector,
+        (legs[0].sector_factors, legs[1].sector_factors), base, open_legs,
     )  # fmt: skip
     per_fill = at.fill_parts(fills)
     costs = {

@@ -33,7 +33,7 @@ METRICS: dict[str, tuple[str, str]] = {
     ),
     "pnl_market_pct": (
         "The attribution's market component (beta exposure x the market factor's return, and "
-        "the drift every price carries, at the arm's average exposure) summed over the run, "
+        "the drift every price carries, at the arm's passive exposure) summed over the run, "
         "as a percentage of pnl. Exact on the simulator, a regression estimate on historical "
         "bars. Null when pnl is 0.",
         "A share of a net figure: near-zero pnl makes it huge, and components of opposite "
@@ -569,15 +569,17 @@ COMPARISON: dict[str, tuple[str, str]] = {
 # columns of results.attribution (workbench.evaluation.attribution); pnl is the scorecard's
 ATTRIBUTION: dict[str, tuple[str, str]] = {
     "market": (
-        "P&L from the market factor at the arm's average exposure: its average beta-weighted "
-        "position value (as a fraction of equity) x equity x the market factor's return, "
-        "plus the drift every price carries (equity premium, growth tilt, variance "
-        "correction). Each name's arithmetic move is split in proportion to its log "
-        "components, so the components sum to the P&L exactly.",
-        "Average exposure: what changing the exposure earned is in timing, not here.",
+        "P&L from the market factor at the arm's passive exposure: its beta-weighted "
+        "position value as it drifts with prices between trades (less the exposure its "
+        "trades changed, which is timing's, plus that part's average) x the market "
+        "factor's return, plus the drift every price carries (equity premium, growth tilt, "
+        "variance correction). Each name's arithmetic move is split in proportion to its "
+        "log components, so the components sum to the P&L exactly.",
+        "A book that never trades after its first fills earns all its factor P&L here; "
+        "what changing the exposure by trading earned is in timing.",
     ),
     "sector": (
-        "P&L from the sector factors at the arm's average exposure to each sector.",
+        "P&L from the sector factors at the arm's passive exposure to each sector.",
         "On historical bars only sectors of three names or more have a factor; a name in a "
         "smaller sector has its sector moves in selection.",
     ),
@@ -588,8 +590,10 @@ ATTRIBUTION: dict[str, tuple[str, str]] = {
         "also holds the regression's intercept and error.",
     ),
     "timing": (
-        "P&L from changing exposure against holding the average: timing_market + "
-        "timing_sector + timing_entry.",
+        "P&L the arm's trades earned by changing its exposure, against its own passive "
+        "drift (what the book would have earned by not trading after its last trade): "
+        "timing_market + timing_sector + timing_entry. Zero for a book that does not trade "
+        "after its first fills.",
         "Positive timing on one path can be luck like any other P&L; a seed-by-seed "
         "comparison says more.",
     ),
@@ -604,11 +608,13 @@ ATTRIBUTION: dict[str, tuple[str, str]] = {
         "Non-zero only for a bust arm; the rest of its book's fate after the bust is not its P&L.",
     ),
     "timing_market": (
-        "(x - x_bar) x equity x the market factor's return over each leg, x the arm's market "
-        "exposure over equity and x_bar its mean over the arm's sessions: the co-movement of "
-        "exposure with the market (Treynor & Mazuy 1966).",
-        "An arm whose exposure drifts with prices (buy and hold) shows a little timing it "
-        "did not choose.",
+        "(y - y_bar) x equity x the market factor's return over each leg, y the market "
+        "exposure the arm's trades since its first fills added (each as a fraction of the "
+        "equity it was made at) and y_bar its mean over the arm's sessions: the co-movement "
+        "of the exposure it chose with the market (Treynor & Mazuy 1966). Exposure that "
+        "drifts with prices between trades is passive and stays in market.",
+        "An arm that is flat at first and buys later shows its entry here: being out of the "
+        "market and then in is a timing choice.",
     ),
     "timing_sector": (
         "The same as timing_market for each sector factor, summed over sectors.",

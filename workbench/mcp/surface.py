@@ -64,6 +64,7 @@ FORBIDDEN_TOOLS: frozenset[str] = frozenset(
         "delete_recording",
         "rewrite_recording",
         "accept_new_columns",
+        "accept_redefined",
         "update_recording",
         "save_recording",
         "rerecord",

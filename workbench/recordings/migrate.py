@@ -11,6 +11,13 @@ scorecard must each be contained in the replayed ones, which may only add keys
 a different number of rows, refuses the migration and lists the differences;
 nothing is written. Transcripts and the rest of the manifest are never touched.
 
+When the workbench changes the definition of a derived scorecard column (how
+the attribution splits the P&L, say), ``accept_redefined(path, columns)`` does
+the same for those columns' values: the replay must hold every recorded value
+other than the named scorecard columns unchanged (the equity, every order and
+error, the meta), and may add no key; only then are the new values written. A
+recording whose run moved is refused and has to be recorded again.
+
 Each file is written atomically, the expected results first and the manifest
 last; a migration stopped between the two leaves a recording that replays as
 differing (its manifest names the old digest), never one that passes, and that
@@ -22,11 +29,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from workbench.errors import RecordingError
+from workbench.errors import ConfigError, RecordingError
+from workbench.evaluation.results import SCORECARD_COLUMNS
 from workbench.recordings import manifest as mf
 from workbench.recordings.service import replay
 from workbench.transcript import atomic_write
@@ -43,10 +52,14 @@ class Migration:
     status: Status
     added: list[str] = field(default_factory=list)  # where new keys appeared
     differences: list[str] = field(default_factory=list)  # recorded values that moved
+    redefined: list[str] = field(default_factory=list)  # columns whose new values were taken
 
     def summary(self) -> str:
         if self.status == "current":
             return f"{self.path}: replay matches the recording; nothing to accept"
+        if self.status == "accepted" and self.redefined:
+            columns = ", ".join(f"scorecard[*].{c}" for c in self.redefined)
+            return f"{self.path}: every other recorded value unchanged; accepted new {columns}"
         if self.status == "accepted":
             return f"{self.path}: every recorded value unchanged; accepted {_listed(self.added)}"
         lines = "\n".join(f"  - {line}" for line in _capped(self.differences))
@@ -75,6 +88,54 @@ def accept_new_columns(path: str | Path) -> Migration:
     _write(folder, mf.EXPECTED, report.results.to_json())
     _write(folder, mf.MANIFEST, mf.manifest_text(manifest))  # last, as record does
     return Migration(folder, "accepted", added)
+
+
+def accept_redefined(path: str | Path, columns: Sequence[str]) -> Migration:
+    """Replay the recording at ``path``; if only the scorecard ``columns`` changed value,
+    rewrite its expected results, digest and scorecard (see the module docstring)."""
+    check_scorecard_columns(columns)
+    folder = Path(path)
+    manifest = mf.load_manifest(folder)
+    recorded = _recorded_results(folder, manifest)
+    report = replay(folder, check=False)
+    if report.matched:
+        return Migration(folder, "current")
+    now, card = json.loads(report.results.to_json()), json.loads(report.results.scorecard_json())
+    added: list[str] = []
+    recorded["scorecard"] = _redefined(recorded.get("scorecard"), now.get("scorecard"), columns)
+    differences = contained(recorded, now, "results", added)
+    old_card = _redefined(manifest["expected"]["scorecard"], card, columns)
+    differences += contained(old_card, card, "manifest scorecard", added)
+    differences += [f"{key}: not recorded; accept new columns first" for key in added]
+    if differences:
+        return Migration(folder, "refused", [], differences)
+    manifest = {**manifest, "expected": {"digest": report.results.digest(), "scorecard": card}}
+    _write(folder, mf.EXPECTED, report.results.to_json())
+    _write(folder, mf.MANIFEST, mf.manifest_text(manifest))  # last, as record does
+    return Migration(folder, "accepted", redefined=list(columns))
+
+
+def check_scorecard_columns(columns: Sequence[str]) -> None:
+    """Refuse anything but a non-empty list of scorecard columns, naming them."""
+    unknown = sorted(set(columns) - set(SCORECARD_COLUMNS))
+    if unknown or not columns:
+        raise ConfigError(
+            f"redefined columns must be scorecard columns, got {unknown or 'none'}; name "
+            f"some of {', '.join(SCORECARD_COLUMNS)}"
+        )
+
+
+def _redefined(recorded: Any, now: Any, columns: Sequence[str]) -> Any:
+    """The recorded scorecard rows with ``columns`` taken from the replay's rows (rows
+    paired by position; any other difference is left for ``contained`` to report)."""
+    if not (isinstance(recorded, list) and isinstance(now, list) and len(recorded) == len(now)):
+        return recorded
+    rows = []
+    for old, new in zip(recorded, now, strict=True):
+        if isinstance(old, dict) and isinstance(new, dict):
+            old = {**old, **{c: new[c] for c in columns if c in old and c in new}}
+        rows.append(old)
+    return rows
 
 
 def _write(folder: Path, name: str, text: str) -> None:
