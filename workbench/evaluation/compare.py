@@ -304,6 +304,8 @@ def check_seeds(seeds: Sequence[int], caller: str) -> None:
     counting it as another would shrink every interval and p-value for nothing."""
     if not seeds:
         raise ConfigError(f"{caller} needs at least one seed, e.g. seeds=[1, 2, 3]")
+    if not all(is_whole(s) or isinstance(s, np.integer) for s in seeds):
+        raise ConfigError(f"seeds must be whole numbers, e.g. seeds=[1, 2, 3]; got {seeds!r}")
     seen = [int(s) for s in seeds]
     repeated = sorted({s for s in seen if seen.count(s) > 1})
     if repeated:

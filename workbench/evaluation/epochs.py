@@ -103,7 +103,7 @@ def _add(roster: dict[str, ArmItem], arms: Mapping[str, ArmItem]) -> None:
     if twice:
         raise ConfigError(
             f"arm names must be unique; {', '.join(map(repr, twice))} appear more than once "
-            "(two copies of one factory build arms of one name). Pass each arm once, or a "
+            "(an arm given twice, or two copies of one factory). Pass each arm once, or a "
             "dict {name: factory} to name them apart."
         )
     roster.update(arms)

@@ -304,7 +304,7 @@ def replay_setup(
     it with (the recorded market, changed by ``overrides``, and the recorded options)."""
     refuse_other_schemas(manifest, where=f"recording {folder}")
     market_preset = overrides.pop("preset", None) or _recorded_preset(manifest, folder)
-    _refuse_missing_epochs(manifest, folder)
+    mf.refuse_missing_epochs(manifest, folder)
     arms = [mf.build_arm(spec, folder) for spec in manifest["roster"]]
     market: dict[str, Any] = {"seed": manifest["seed"], "days": manifest["days"]}
     if "data" in manifest:
@@ -333,24 +333,6 @@ def _refuse_other_epochs(manifest: Mapping[str, Any], folder: Path, epochs: int)
                 f"recording {folder} holds {fewer}{len(names)} transcript(s) of arm {base!r}, "
                 f"and this replay asks for epochs={epochs}; replay with epochs={len(names)}, "
                 f"or record again with epochs={epochs}"
-            )
-
-
-def _refuse_missing_epochs(manifest: Mapping[str, Any], folder: Path) -> None:
-    """Every epoch's transcript is on disk: the epochs are one run, and a replay of some of
-    them would not be the recorded run."""
-    specs = {spec["name"]: spec for spec in manifest["roster"] if "transcript" in spec}
-    for base, names in epochs_of(list(specs)).items():
-        missing = [
-            name
-            for name in names
-            if not mf.recording_file(folder, specs[name]["transcript"], "transcript").is_file()
-        ]
-        if missing:
-            raise RecordingError(
-                f"recording {folder} holds the transcripts of {len(names) - len(missing)} of "
-                f"the {len(names)} epochs of arm {base!r} (missing: {', '.join(missing)}); the "
-                f"epochs are one run, so record it again with epochs={len(names)}"
             )
 
 
