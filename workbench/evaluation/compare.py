@@ -90,7 +90,10 @@ def paired_comparison(
     and the arm's pooled Sharpe ratio with its PSR and DSR.
 
     ``runs`` is a list of ``Results`` (one per seed) or a table from ``per_seed``.
-    With a single seed there is no spread: intervals and p-values are NaN.
+    With a single seed there is no spread: intervals and p-values are NaN. Differences
+    identical on every seed leave the t statistic degenerate: p is 1 when they are all
+    zero, and NaN (interval too) when they are one nonzero value, as no spread is seen to
+    measure doubt by; read ``mean_diff`` and add seeds (or choose a metric that varies).
     ``failed_decisions`` counts the arm's failed decisions over the runs (NaN when
     given a ``per_seed`` table, which carries no error counts, as are the Sharpe
     columns, which need the equity curves). ``trials`` is the number of trials the
@@ -233,7 +236,7 @@ def _t_interval(diff: np.ndarray, confidence: float) -> tuple[float, float]:
     from scipy import stats
 
     n, mean = diff.size, float(diff.mean())
-    if n < 2:
+    if n < 2 or (_constant(diff) and not np.allclose(diff, 0.0)):
         return float("nan"), float("nan")
     half = stats.t.ppf(0.5 + confidence / 2, n - 1) * diff.std(ddof=1) / np.sqrt(n)
     return mean - float(half), mean + float(half)
@@ -257,11 +260,17 @@ def _paired_t_p(diff: np.ndarray) -> float:
 
     if diff.size < 2:
         return float("nan")
-    spread = diff.std(ddof=1)
-    if not spread > 1e-12 * max(1.0, float(np.abs(diff).max())):
-        return 1.0 if np.allclose(diff, 0.0) else 0.0  # identical differences: no doubt left
-    t = diff.mean() / (spread / np.sqrt(diff.size))
+    if _constant(diff):
+        # t is 0/0 or d/0: all-zero differences show no difference at all (p = 1); a
+        # constant nonzero one gives no spread to measure doubt by, so no p (NaN), not 0.
+        return 1.0 if np.allclose(diff, 0.0) else float("nan")
+    t = diff.mean() / (diff.std(ddof=1) / np.sqrt(diff.size))
     return float(2 * stats.t.sf(abs(t), diff.size - 1))
+
+
+def _constant(diff: np.ndarray) -> bool:
+    """The differences have no spread (to rounding): the t statistic is degenerate."""
+    return not diff.std(ddof=1) > 1e-12 * max(1.0, float(np.abs(diff).max()))
 
 
 def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -286,9 +295,24 @@ def run_seeds(agents: Any, seeds: Sequence[int], **options: Any) -> list[Results
     """
     from workbench.evaluation.runner import evaluate
 
-    if not seeds:
-        raise ConfigError("run_seeds needs at least one seed, e.g. seeds=[1, 2, 3]")
+    check_seeds(seeds, "run_seeds")
     return [evaluate(agents, seed=int(s), **options) for s in seeds]
+
+
+def check_seeds(seeds: Sequence[int], caller: str) -> None:
+    """At least one seed, none twice: a repeated seed is the same market path again, and
+    counting it as another would shrink every interval and p-value for nothing."""
+    if not seeds:
+        raise ConfigError(f"{caller} needs at least one seed, e.g. seeds=[1, 2, 3]")
+    if not all(is_whole(s) or isinstance(s, np.integer) for s in seeds):
+        raise ConfigError(f"seeds must be whole numbers, e.g. seeds=[1, 2, 3]; got {seeds!r}")
+    seen = [int(s) for s in seeds]
+    repeated = sorted({s for s in seen if seen.count(s) > 1})
+    if repeated:
+        raise ConfigError(
+            f"seeds must be unique; {repeated} appear more than once, and a repeated seed is "
+            "the same market path again, not an independent one: pass each seed once"
+        )
 
 
 @dataclass(frozen=True)
@@ -320,6 +344,7 @@ def compare(
     ``metric`` excludes zero or lies within (-margin, margin); ``stopping`` says how many
     seeds and model calls were not spent. ``options`` go to ``evaluate``."""
     _check_compare(stop, seeds, alpha, metric, method)
+    _check_arms(agents, benchmark, trials, options.get("epochs"))
     if stop is None:
         runs = run_seeds(agents, seeds, **options)
         stopping = None
@@ -344,14 +369,23 @@ def _check_compare(stop: Any, seeds: Sequence[int], alpha: Any, metric: str, met
 
     if stop not in (None, "settled"):
         raise ConfigError(f"stop must be None or 'settled', got {stop!r}")
-    if not seeds:
-        raise ConfigError("compare needs at least one seed, e.g. seeds=[1, 2, 3]")
+    check_seeds(seeds, "compare")
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < 1.0:
         raise ConfigError(f"alpha must be a number between 0 and 1, got {alpha!r}")
     if metric not in SCORECARD_COLUMNS or metric == "last_error":
         raise ConfigError(f"unknown metric {metric!r}; scorecard columns are {SCORECARD_COLUMNS}")
     if method not in ("t", "bootstrap"):
         raise ConfigError(f"method must be 't' or 'bootstrap', got {method!r}")
+
+
+def _check_arms(agents: Any, benchmark: str, trials: int | None, epochs: Any) -> None:
+    """The benchmark and ``trials`` against the arms' names, learnt without running."""
+    from workbench.evaluation.epochs import arm_names
+
+    names = arm_names(agents, epochs)
+    if benchmark not in names:
+        raise ConfigError(f"benchmark arm {benchmark!r} is not among the arms; arms are {names}")
+    _trials(trials, len(names))
 
 
 __all__ = [

@@ -91,11 +91,22 @@ def epoch_roster(
     roster: dict[str, ArmItem] = {}
     for name, item in items:
         if isinstance(item, Agent | str) and not _is_factory(item):
-            roster[name or _name_of(item)] = _once(item, n)
+            _add(roster, {name or _name_of(item): _once(item, n)})
             continue
         base = name or _factory(item)(**options).name
-        roster.update({epoch_name(base, k): item for k in range(1, n + 1)})
+        _add(roster, {epoch_name(base, k): item for k in range(1, n + 1)})
     return roster
+
+
+def _add(roster: dict[str, ArmItem], arms: Mapping[str, ArmItem]) -> None:
+    twice = sorted(set(roster) & set(arms))
+    if twice:
+        raise ConfigError(
+            f"arm names must be unique; {', '.join(map(repr, twice))} appear more than once "
+            "(an arm given twice, or two copies of one factory). Pass each arm once, or a "
+            "dict {name: factory} to name them apart."
+        )
+    roster.update(arms)
 
 
 def epoch_arms(
@@ -112,10 +123,39 @@ def epoch_arms(
 
 
 def with_epochs(agents: Any, epochs: Any) -> Any:
-    """``agents`` as given for one epoch, else ``epoch_arms(agents, epochs)``."""
-    if check_epochs(epochs) == 1:
+    """``agents`` as given when ``epochs`` is None (a factory refused), else
+    ``epoch_arms(agents, epochs)``: whenever ``epochs=`` is passed, 1 included, each
+    factory builds its arms, named ``<arm>.epoch1`` ... ``<arm>.epoch<N>``."""
+    if epochs is None:
+        _refuse_factories(agents)
         return agents
-    return epoch_arms([agents] if isinstance(agents, Agent | str) else agents, epochs)
+    return epoch_arms(_listed(agents), epochs)
+
+
+def arm_names(agents: Any, epochs: Any = None) -> list[str]:
+    """The names the arms will run under, learnt before anything runs (a factory is
+    called once, without running, to learn its default name)."""
+    from workbench.evaluation.arms import resolve_arms
+
+    if epochs is None:
+        _refuse_factories(agents)
+        return [arm.name for arm in resolve_arms(agents)]
+    return list(epoch_roster(_listed(agents), epochs))
+
+
+def _listed(agents: Any) -> Any:
+    return [agents] if isinstance(agents, Agent | str) else agents
+
+
+def _refuse_factories(agents: Any) -> None:
+    items = agents.values() if isinstance(agents, Mapping) else _listed(agents)
+    factories = [item for item in items if _is_factory(item)]
+    if factories:
+        raise ConfigError(
+            f"{factories[0]!r} is a factory, which builds arms only with epochs=: pass "
+            "epochs=1 (or more) to build it, or an Agent built yourself (e.g. "
+            "workbench.integrations.callable_agent(fn, name=...))"
+        )
 
 
 def _is_factory(item: Any) -> bool:
@@ -253,7 +293,9 @@ def spread(values: np.ndarray) -> dict[str, float]:
     seeds, epochs = values.shape
     within = float(values.var(axis=1, ddof=1).mean()) if epochs > 1 else math.nan
     across = float(values.mean(axis=1).var(ddof=1)) if seeds > 1 else math.nan
-    between = max(0.0, across - within / epochs)
+    between = across - within / epochs
+    if not math.isnan(between):  # max(0.0, nan) is 0.0: one seed must leave it unknown
+        between = max(0.0, between)
     total = within + between
     share = within / total if total > 0 else math.nan
     return {"within_sd": math.sqrt(within), "across_sd": math.sqrt(across), "model_share": share}
@@ -262,6 +304,7 @@ def spread(values: np.ndarray) -> dict[str, float]:
 __all__ = [
     "EPOCH_COLUMNS",
     "EPOCH_MARK",
+    "arm_names",
     "base_arm",
     "check_epochs",
     "epoch_agreement",

@@ -9,6 +9,7 @@ paired day (the metrics themselves read nothing past a bust).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,8 +27,10 @@ def per_seed(runs: Sequence[Run], metric: str = "return_pct") -> pd.DataFrame:
     """``metric`` with one row per run (labelled by its seed) and one column per arm."""
     rows: dict[Any, pd.Series] = {}
     arms: list[str] | None = None
+    markets: set[str] = set()
     for i, run in enumerate(runs):
         card, meta = card_and_meta(run)
+        _refuse_repeated_market(meta, markets)
         arms = list(card.index) if arms is None else arms
         if sorted(card.index) != sorted(arms):
             raise ConfigError(
@@ -45,6 +48,23 @@ def per_seed(runs: Sequence[Run], metric: str = "return_pct") -> pd.DataFrame:
     table = pd.DataFrame(rows).T
     table.index.name = "seed"
     return table
+
+
+MARKET_KEYS = ("seed", "preset", "preset_vector", "symbols", "days", "steps_per_day",
+               "ticks_per_step", "data")  # fmt: skip
+
+
+def _refuse_repeated_market(meta: Mapping[str, Any], seen: set[str]) -> None:
+    """Two runs of one seed on one market are one path counted twice, not two paths."""
+    if meta.get("seed") is None:
+        return
+    market = json.dumps({k: meta.get(k) for k in MARKET_KEYS}, sort_keys=True, default=str)
+    if market in seen:
+        raise ConfigError(
+            f"two runs have seed {meta['seed']!r} on the same market: a repeated seed is the "
+            "same path again, not another independent one; pass each seed once"
+        )
+    seen.add(market)
 
 
 def card_and_meta(run: Run) -> tuple[pd.DataFrame, dict[str, Any]]:

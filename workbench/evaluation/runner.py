@@ -83,9 +83,9 @@ async def aevaluate(
     ``steps_per_day``, ``ticks_per_step``, ``preset``, ``data``); the rest are the
     fields of ``RunOptions``: ``capital``, ``leverage_cap``, ``maintenance_multiple``,
     ``fee_bps``, ``on_error`` ("skip" or "raise"), ``max_concurrency``, ``rate_limit``
-    (asks per second), ``on_step`` and ``progress``. ``epochs=N`` runs each arm given
-    as a factory N times on the path, as ``<arm>.epoch1`` ... (see
-    ``workbench.evaluation.epochs``).
+    (asks per second), ``on_step`` and ``progress``. ``epochs=N`` (1 included) runs each arm
+    given as a factory N times on the path, as ``<arm>.epoch1`` ...; without ``epochs=``
+    a factory is refused (see ``workbench.evaluation.epochs``).
 
     Each arm is asked on its cadence (``every``: once per trading day by default).
     At every step close each book is marked; a book past the maintenance multiple
@@ -94,7 +94,7 @@ async def aevaluate(
     """
     chosen: dict[str, Any] = dict(options)
     renamed_preset(chosen, "aevaluate")
-    agents = with_epochs(agents, chosen.pop("epochs", 1))
+    agents = with_epochs(agents, chosen.pop("epochs", None))
     market, run = split_market(chosen)
     return await run_world(World(**market), agents, **run)
 

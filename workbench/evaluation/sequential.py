@@ -78,8 +78,11 @@ def interval(differences: np.ndarray, alpha: float, prior: float) -> tuple[float
     t = differences.size
     if t < MIN_SEEDS:
         return -math.inf, math.inf
+    critical = critical_t2(t, prior, alpha)
+    if not math.isfinite(critical):  # the mixture cannot reach 1/alpha yet, whatever the data
+        return -math.inf, math.inf
     mean, spread = float(differences.mean()), float(differences.std(ddof=1))
-    half = math.sqrt(critical_t2(t, prior, alpha)) * spread / math.sqrt(t) if spread else 0.0
+    half = math.sqrt(critical) * spread / math.sqrt(t)
     return mean - half, mean + half
 
 

@@ -248,6 +248,12 @@ def call_usage(noted: dict[str, int], latency_s: float) -> dict[str, Any]:
     return usage
 
 
+def reported_tokens(usage: dict[str, Any]) -> bool:
+    """The call reported token counts: an answered call reads some input tokens at least,
+    so zero input and zero output tokens mean the adapter reported none."""
+    return bool(usage.get("input_tokens") or usage.get("output_tokens"))
+
+
 def usage_of(recorded: dict[str, Any]) -> Usage:
     """The usage of one recorded exchange; its ``cost_usd`` is the recorded one, NaN for a
     call recorded without a price (unknown, not free) and 0 where no model was called."""

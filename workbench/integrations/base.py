@@ -434,7 +434,7 @@ class BaseAdapter(Agent):
         usage = _record.call_usage(notes.usage, time.perf_counter() - started)
         if retried:
             usage["retries"] = len(retried)
-        self._charge(usage)
+        self._charge(usage, answered=error is None)
         self.usage.add(_record.usage_of(usage))
         failure = _record.error_meta(error) if error is not None else None
         if error is not None and raw is None:
@@ -453,11 +453,12 @@ class BaseAdapter(Agent):
             return _record.cost_stop(self.name, meter.max_cost_usd, meter.spent_usd)
         return None
 
-    def _charge(self, usage: dict[str, Any]) -> None:
+    def _charge(self, usage: dict[str, Any], *, answered: bool) -> None:
         """Write the call's price into its usage (recorded, so a replay reports it) and
-        charge it to the dollar budget; a call at no known price gets no ``cost_usd``."""
+        charge it to the dollar budget. A call at no known price gets no ``cost_usd``, nor
+        does one answered with no token counts reported: its cost is unknown, not $0."""
         cost = None if self.prices is None else self.prices.cost(self.info.model, usage)
-        if cost is None:
+        if cost is None or (answered and not _record.reported_tokens(usage)):
             return
         usage["cost_usd"] = cost
         if self.cost_meter is not None:

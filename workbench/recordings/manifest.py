@@ -297,3 +297,23 @@ def build_arm(spec: Mapping[str, Any], folder: Path) -> Agent:
             f"the factory for arm {name!r} returned {type(arm).__name__}, not an Agent"
         )
     return arm
+
+
+def refuse_missing_epochs(manifest: Mapping[str, Any], folder: Path) -> None:
+    """Every epoch's transcript is on disk: the epochs are one run, and a replay of some of
+    them would not be the recorded run."""
+    from workbench.evaluation.epochs import epochs_of
+
+    specs = {spec["name"]: spec for spec in manifest["roster"] if "transcript" in spec}
+    for base, names in epochs_of(list(specs)).items():
+        missing = [
+            name
+            for name in names
+            if not recording_file(folder, specs[name]["transcript"], "transcript").is_file()
+        ]
+        if missing:
+            raise RecordingError(
+                f"recording {folder} holds the transcripts of {len(names) - len(missing)} of "
+                f"the {len(names)} epochs of arm {base!r} (missing: {', '.join(missing)}); the "
+                f"epochs are one run, so record it again with epochs={len(names)}"
+            )

@@ -319,6 +319,7 @@ def replay_setup(
     it with (the recorded market, changed by ``overrides``, and the recorded options)."""
     refuse_other_schemas(manifest, where=f"recording {folder}")
     market_preset = overrides.pop("preset", None) or _recorded_preset(manifest, folder)
+    mf.refuse_missing_epochs(manifest, folder)
     arms = [mf.build_arm(spec, folder) for spec in manifest["roster"]]
     market: dict[str, Any] = {"seed": manifest["seed"], "days": manifest["days"]}
     if "data" in manifest:
