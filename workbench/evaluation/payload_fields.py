@@ -119,8 +119,9 @@ READING_FIELDS = (
     _r("fundamentals.<symbol>.revenue", "number", CURRENCY, "reported revenue"),
     _r("fundamentals.<symbol>.net_margin", "number", "fraction", "earnings over revenue"),
     _r("fundamentals.<symbol>.guidance_eps", "number", PER_SHARE, "next quarter's guidance"),
-    _r("calendar", "object", "", "each symbol's next report, or null when none is coming"),
-    _r("calendar.<symbol>", "object or null", "", "one name's next report"),
+    _r("calendar", "object", "", "each symbol's next report, keyed by symbol"),
+    _r("calendar.<symbol>", "object", "", "one name's next report: known in advance, so it "
+       "may fall after the run's last day"),
     _r("calendar.<symbol>.report_day", "integer", "trading days", "when it will be released"),
     _r("calendar.<symbol>.consensus_eps", "number or null", PER_SHARE,
        "the consensus, once published (null before)"),
