@@ -5,10 +5,9 @@ a block holding a ``>>>`` session is a doctest (its shown output compared, with
 ``...`` matching anything and whitespace normalised), any other block is run as a
 script. A block whose info string says ``skip="why"`` (```` ```python skip="needs a
 real API key" ````) is not run, nor one whose ``requires="node"`` names a program that
-is not on the PATH; pytest shows why. The pages run in a
-scratch folder that sees the checkout's ``docs``, ``notebooks`` and ``recordings``, so
-files an example writes never land in the checkout. Why a collector of our own: see
-docs/contributing.md.
+is not on the PATH; pytest shows why. The pages run in a scratch folder that sees the
+checkout's ``docs``, ``notebooks`` and ``recordings``, so files an example writes never
+land in the checkout. Why a collector of our own: see docs/contributing.md.
 """
 
 from __future__ import annotations
