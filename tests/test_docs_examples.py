@@ -28,10 +28,14 @@ SHARED_FOLDERS = ("docs", "notebooks", "recordings")
 FENCE = re.compile(r"^```python([^\n]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 # Blocks that show a call rather than a program (a name they use is defined nowhere on
-# the page), found by a line they hold; each is to become runnable, then leave this list.
+# the page) or need what a test machine lacks, found by a line they hold and not run; a
+# fragment is to become runnable and leave this list, a need to move to its info string.
 FRAGMENTS = {
     "snapshot = verified_snapshot(payload)": "a fragment: `payload` is a standard-v2 payload",
     'prices = PriceTable.load("prices.yaml")': "a fragment: prices.yaml is the YAML above it",
+    "callable_agent(endpoint=endpoint, prices=": "a fragment: `endpoint` is an Endpoint",
+    'tracking_uri="http://localhost:5000"': "needs an MLflow tracking server",
+    'Endpoint("https://api.example.com/v1"': "needs a hosted provider and a real API key",
 }
 
 
