@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint format bench clean install recordings test-llm finrobot
+.PHONY: demo test test-fast lint format bench clean install recordings test-llm finrobot docs
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -29,6 +29,12 @@ test: lint
 # The inner loop: no kernels, browsers or subprocess-heavy tests, no lint.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow and not browser" --recordings recordings -q
+
+# The documentation site (MkDocs): the payload page must match the schemas, and any
+# warning (a broken link, a missing page, an API name that does not resolve) fails.
+docs: $(STAMP)
+	$(BIN)/python -m workbench.evaluation.payload_page docs/payload.md --check
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix workbench tests bench
@@ -70,7 +76,7 @@ recordings: $(STAMP)
 	$(BIN)/workbench replay recordings --check
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) out site .pytest_cache .mypy_cache .ruff_cache
 
 # A real model end to end: SmolLM2-135M-Instruct on llama-cpp-python's OpenAI-compatible
 # server (127.0.0.1), every adapter and one committee decision recorded live into

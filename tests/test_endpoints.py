@@ -189,7 +189,14 @@ def test_connection_errors_are_retried_then_fail_as_a_framework_error(
 ) -> None:
     with socket.create_server(("127.0.0.1", 0)) as probe:
         port = probe.getsockname()[1]  # closed below: nothing listens there
-    ep = endpoint(f"http://127.0.0.1:{port}/v1", "m", output_mode="json", retries=2, backoff_s=0)
+    ep = endpoint(
+        f"http://127.0.0.1:{port}/v1",
+        "m",
+        output_mode="json",
+        retries=2,
+        backoff_s=0,
+        on_unreachable="count",
+    )
     arm = callable_agent(endpoint=ep, name="c", mode="record")
     results = evaluate([arm], **MARKET)
     assert results.scorecard.loc["c", "errors"] == 1

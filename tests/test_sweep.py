@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import socket
+
+import pandas as pd
 import pytest
 
 from workbench.baselines import RandomTrader
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate, scorecards, sweep
+from workbench.evaluation.results import VOLATILE_COLUMNS
 
 GRID = {"seeds": [1, 2], "presets": ["calm-v1", "crisis-v1"], "universe": 6, "days": 2}
 
@@ -28,7 +32,9 @@ def test_an_in_process_sweep_runs_every_cell_in_grid_order() -> None:
     )
     assert runs[3].digest() == alone.digest()
     table = scorecards(runs)
-    assert len(table) == 8 and list(table.columns[:3]) == ["preset", "seed", "arm"]
+    assert len(table) == 8 and list(table.index.names) == ["preset", "seed", "arm"]
+    one = runs[3].scorecard.drop(columns=list(VOLATILE_COLUMNS))
+    pd.testing.assert_frame_equal(table.xs(("crisis-v1", 2)), one)
 
 
 def test_agent_objects_are_refused_because_cells_need_fresh_arms() -> None:
@@ -62,3 +68,18 @@ def test_a_dask_cluster_gives_the_same_bits_as_in_process() -> None:
     local = sweep(["momentum", seeded_random], **GRID)
     assert [r.digest() for r in remote] == [r.digest() for r in local]
     assert by_address[0].digest() == sweep(["momentum"], seeds=[1], universe=6, days=2)[0].digest()
+
+
+def closed_loopback_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_is_a_config_error_naming_it_and_the_local_cluster() -> None:
+    pytest.importorskip("distributed")
+    address = f"tcp://127.0.0.1:{closed_loopback_port()}"
+    with pytest.raises(ConfigError, match="LocalCluster") as caught:
+        sweep(["cash"], seeds=[1], scheduler=address, universe=3, days=1)
+    assert address in str(caught.value)

@@ -3,8 +3,10 @@
     WorkbenchError
     ├── ConfigError (ValueError)      bad input from the user: unknown preset or dial,
     │   │                             zero names, days <= 0, unknown arm ...
-    │   └── MemoryLeak                a persisted memory store would remember the future:
-    │                                 it already learnt from this market path
+    │   ├── MemoryLeak                a persisted memory store would remember the future:
+    │   │                             it already learnt from this market path
+    │   └── EndpointUnreachable       no server answered a model endpoint's first call:
+    │                                 the run stops instead of counting every decision
     ├── MissingDependency (ImportError)
     │                                 an optional extra is not installed; says the pip line
     └── RunError                      something in a run cannot be trusted
@@ -51,6 +53,10 @@ class ConfigError(WorkbenchError, ValueError):
 
 class MemoryLeak(ConfigError):
     """A persisted memory store already learnt from this market path; reusing it would leak."""
+
+
+class EndpointUnreachable(ConfigError):
+    """No server answered an endpoint that has never answered: the run stops, once."""
 
 
 class MissingDependency(WorkbenchError, ImportError):
@@ -139,6 +145,7 @@ __all__ = [
     "BudgetExhausted",
     "ConfigError",
     "DecisionError",
+    "EndpointUnreachable",
     "FrameworkError",
     "MissingDependency",
     "RecordingError",

@@ -21,6 +21,7 @@ from workbench.errors import ConfigError, MissingDependency
 from workbench.evaluation.results import VOLATILE_COLUMNS, Results
 
 ArmSpec = str | Callable[[], Agent]
+CONNECT_TIMEOUT_S = 10  # how long a scheduler address may take to answer before a ConfigError
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def _on_dask(
         from distributed import Client
     except ImportError as exc:
         raise MissingDependency("distributed", "dask", "a sweep on a Dask cluster") from exc
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    client = scheduler if isinstance(scheduler, Client) else _connect(Client, scheduler)
     try:
         futures = client.map(run_cell, cells, arms=list(arms), world=dict(world), pure=False)
         return list(client.gather(futures))
@@ -88,12 +89,31 @@ def _on_dask(
             client.close()
 
 
+def _connect(client_type: Any, address: Any) -> Any:
+    """A client of the scheduler at ``address``, or a ConfigError naming it and the fix."""
+    try:
+        return client_type(address, timeout=CONNECT_TIMEOUT_S)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ConfigError(
+            f"no Dask scheduler answered at {address!r} within {CONNECT_TIMEOUT_S:g} s "
+            f"({type(exc).__name__}). Start one (`dask scheduler` and `dask worker ADDRESS`) "
+            "or run a local cluster and pass it: `from distributed import LocalCluster, "
+            "Client; client = Client(LocalCluster(host='127.0.0.1'))`, then "
+            "scheduler=client; or leave scheduler out to run in this process"
+        ) from exc
+
+
 def scorecards(runs: Sequence[Results]) -> pd.DataFrame:
-    """Every run's scorecard in one table, keyed by preset, seed and arm."""
+    """Every run's scorecard in one table, indexed by preset, seed and arm.
+
+    Each run's ``results.scorecard`` is indexed by arm; this table adds the run's
+    preset and seed in front, so ``table.loc[("calm-v1", 3, "momentum")]`` is a row
+    and ``table["return_pct"].unstack("arm")`` puts the arms side by side.
+    """
     frames = []
     for run in runs:
-        card = run.scorecard.drop(columns=list(VOLATILE_COLUMNS)).reset_index()
-        card.insert(0, "seed", run.meta["seed"])
-        card.insert(0, "preset", run.meta["preset"])
+        card = run.scorecard.drop(columns=list(VOLATILE_COLUMNS))
+        keys = [(run.meta["preset"], run.meta["seed"], arm) for arm in card.index]
+        card.index = pd.MultiIndex.from_tuples(keys, names=["preset", "seed", "arm"])
         frames.append(card)
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(frames)

@@ -8,7 +8,9 @@ error is retried up to ``retries`` times, waiting ``backoff_s * 2**attempt``
 seconds or the server's ``Retry-After`` (in seconds), never more than
 ``MAX_RETRY_AFTER_S``. A ``Retry-After`` that is not a finite number >= 0 (``nan``,
 ``inf``, ``-5``, an HTTP date) is taken as absent. A timeout is not retried: the
-call's own timeout has run out. Each retry is counted twice: on the endpoint
+call's own timeout has run out. A connection error left after the last retry goes
+through ``unreachable`` (the endpoint's hook, which may turn it into a stop), and
+every response reaches ``answered``. Each retry is counted twice: on the endpoint
 (``retried``) and in the ``counting_retries()`` block the call runs in, which
 is how an adapter records the retries of one exchange next to its tokens.
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -46,11 +49,14 @@ class RetryingTransport(httpx.AsyncBaseTransport):
         limit: RateLimit,
         counter: list[str],
         concurrency: AdaptiveConcurrency | None = None,
+        unreachable: Callable[[Exception], Exception] = lambda exc: exc,
+        answered: Callable[[], None] = lambda: None,
     ) -> None:
         self.inner, self.retries = inner, count("retries", retries)
         self.backoff_s = number("backoff_s", backoff_s)
         self.limit, self.counter = limit, counter
         self.concurrency = concurrency
+        self.unreachable, self.answered = unreachable, answered
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         attempt = 0
@@ -92,8 +98,12 @@ class RetryingTransport(httpx.AsyncBaseTransport):
             raise
         except httpx.TransportError as exc:
             if last:
-                raise
+                stop = self.unreachable(exc)
+                if stop is exc:
+                    raise
+                raise stop from exc
             return f"{type(exc).__name__}", self._pause(attempt, None)
+        self.answered()
         if response.status_code not in RETRY_STATUS or last:
             return None, response
         await response.aread()

@@ -106,6 +106,7 @@ from workbench.errors import (
     BudgetExhausted,
     ConfigError,
     DecisionError,
+    EndpointUnreachable,
     FrameworkError,
     RunError,
 )
@@ -469,11 +470,12 @@ class BaseAdapter(Agent):
         try:
             answer = await self._ask_in_time(request, _record.private_copy(sent))
             return _record.plain_response(answer), None
-        except RunError as exc:
-            return None, exc
         except self.stops_run:
             raise
         except Exception as exc:
+            _raise_if_unreachable(exc)
+            if isinstance(exc, RunError):
+                return None, exc
             error = self.map_error(exc)
             error.__cause__ = exc
             return None, error
@@ -517,6 +519,18 @@ class BaseAdapter(Agent):
                 f"{type(exc).__name__}: {exc}"
             ) from exc
         return parse_decision(shaped)
+
+
+def _raise_if_unreachable(exc: BaseException) -> None:
+    """Raise the EndpointUnreachable behind ``exc`` (a framework may have wrapped it): a
+    server that never answered stops the run rather than failing every decision."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, EndpointUnreachable):
+            raise cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
 
 
 def split_options(options: Mapping[str, Any]) -> tuple[AdapterOptions, dict[str, Any]]:

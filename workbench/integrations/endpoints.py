@@ -34,9 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from workbench._checks import count, is_whole, number, seconds
+from workbench._checks import count, did_you_mean, is_whole, number, seconds
 from workbench.bridge import run_sync
-from workbench.errors import ConfigError, FrameworkError
+from workbench.errors import ConfigError, EndpointUnreachable, FrameworkError
 from workbench.integrations._concurrency import AdaptiveConcurrency, concurrency_of
 from workbench.integrations._frameworks import TASK, render_payload
 from workbench.integrations._retries import RateLimit
@@ -53,6 +53,9 @@ from workbench.integrations.output_modes import (
 )
 
 EXTRA = "endpoints"
+# What a connection error after the last retry does while the endpoint has never answered:
+# stop the run with one EndpointUnreachable, or count it as that decision's error and go on.
+UNREACHABLE = ("stop", "count")
 PROBE_ORDER: tuple[str, ...] = ("structured", "json", "tool")
 
 
@@ -85,6 +88,7 @@ class Endpoint:
         max_tokens: int | None = None,
         temperature: float | None = 0.0,
         seed: int | None = 0,
+        on_unreachable: str = "stop",
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"base_url must start with http:// or https://, got {base_url!r}")
@@ -102,6 +106,13 @@ class Endpoint:
         if seed is not None and not is_whole(seed):
             raise ConfigError(f"Endpoint seed must be a whole number, or None; got {seed!r}")
         self.seed = seed
+        if on_unreachable not in UNREACHABLE:
+            raise ConfigError(
+                f"on_unreachable must be 'stop' or 'count'; got {on_unreachable!r}"
+                + did_you_mean(str(on_unreachable), UNREACHABLE)
+            )
+        self.on_unreachable = on_unreachable
+        self.answered = False  # has any call to this endpoint had a response (any status)?
         self.retried: list[str] = []  # every retry this endpoint made, with its reason
         self._detected: str | None = None
         self._clients: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
@@ -244,6 +255,8 @@ class Endpoint:
                 limit=self.limit,
                 counter=self.retried,
                 concurrency=self.concurrency,
+                unreachable=self._unreachable,
+                answered=self._answered,
             )
             headers = {} if bare else {"Authorization": f"Bearer {self.api_key()}"}
             base = {} if bare else {"base_url": self.base_url}
@@ -252,6 +265,21 @@ class Endpoint:
             )
 
         return self._per_loop(f"httpx-{kind}-{bare}", build)
+
+    def _answered(self) -> None:
+        self.answered = True
+
+    def _unreachable(self, exc: Exception) -> Exception:
+        """What a connection error after the last retry becomes: a stop while this
+        endpoint has never answered (unless ``on_unreachable="count"``), else itself."""
+        if self.answered or self.on_unreachable == "count":
+            return exc
+        return EndpointUnreachable(
+            f"no server answered at {self.base_url} (model {self.model!r}) after "
+            f"{self.retries} retries: {type(exc).__name__}: {exc}. Start the server, or check "
+            "the URL and port; to count such failures as errors and go on instead (a long "
+            'unattended run), pass Endpoint(..., on_unreachable="count")'
+        )
 
     def _per_loop(self, key: str, build: Callable[[], Any]) -> Any:
         loop: Any = _running_loop() or _NO_LOOP

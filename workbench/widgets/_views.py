@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import html
+import os
+import posixpath
+import urllib.parse
+from collections.abc import Mapping
+from pathlib import Path
 
 import pandas as pd
 
@@ -60,3 +65,25 @@ def status_html(text: str, *, colour: str = "inherit", link: str = "") -> str:
             f' · <a href="{target}" target="_blank" style="text-decoration:underline">report</a>'
         )
     return f'<span style="color:{colour}">{html.escape(text)}</span>{anchor}'
+
+
+def report_href(report: Path, environ: Mapping[str, str] = os.environ) -> str:
+    """Where the status line's link finds the report.
+
+    In JupyterLab: the path relative to the kernel's folder, which is the notebook's,
+    so Lab opens it from there. Under Voilà (its kernels carry ``VOILA_SERVER_URL``):
+    the same path under Voilà's ``voila/files/`` route, which serves the folder it was
+    started on, so from the notebook's folder below it (read from the page's URL).
+    """
+    try:
+        relative = Path(os.path.relpath(report.resolve(), Path.cwd())).as_posix()
+    except ValueError:  # another drive
+        return str(report.resolve())
+    server = environ.get("VOILA_SERVER_URL")
+    if server is None:
+        return relative
+    page = urllib.parse.urlparse(environ.get("VOILA_REQUEST_URL", "")).path
+    _, rendered, notebook = page.partition("/voila/render/")
+    folder = posixpath.dirname(notebook) if rendered else ""
+    return posixpath.join(server if server.endswith("/") else server + "/", "voila/files",
+                          folder, relative)  # fmt: skip

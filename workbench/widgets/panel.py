@@ -23,7 +23,6 @@ Every widget carries a stable CSS class (``workbench-run``, ``workbench-stop``,
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,14 @@ from workbench.widgets._chart import LiveChart
 from workbench.widgets._layout import Controls
 from workbench.widgets._refresh import LoopWatch, Redraws
 from workbench.widgets._session import RunSession
-from workbench.widgets._views import AMBER, RED, failures_html, scorecard_html, status_html
+from workbench.widgets._views import (
+    AMBER,
+    RED,
+    failures_html,
+    report_href,
+    scorecard_html,
+    status_html,
+)
 
 DataSource = str | Path | pd.DataFrame | None
 
@@ -302,7 +308,7 @@ class ExperimentPanel:
         self._say(f"{text} · writing the report …", colour=colour)
         paths = await asyncio.to_thread(write_outputs, kept, folder, title=title)
         self.report = paths["report"]
-        self._say(text, colour=colour, link=_link(self.report))
+        self._say(text, colour=colour, link=report_href(self.report))
 
     async def _replay(self, folder: Path) -> None:
         """The replay runs on a worker thread; Stop abandons it (its result is dropped)."""
@@ -368,14 +374,6 @@ def _failure_note(failed: pd.DataFrame) -> str:
         return ""
     arms = failed["arm"].nunique()
     return f" · {len(failed):,} decision(s) of {arms} arm(s) FAILED: see the list below"
-
-
-def _link(path: Path) -> str:
-    """The report relative to the kernel's folder, so JupyterLab opens it from the notebook."""
-    try:
-        return os.path.relpath(path.resolve(), Path.cwd())
-    except ValueError:  # another drive
-        return str(path.resolve())
 
 
 def _default_days(data: DataSource) -> int:
