@@ -93,3 +93,12 @@ def test_an_endpoint_that_has_answered_counts_a_later_outage(
 def test_an_unknown_choice_is_refused_with_the_nearest() -> None:
     with pytest.raises(ConfigError, match=r"'stop' or 'count'.*Did you mean 'count'"):
         Endpoint("http://127.0.0.1:1/v1", "m", on_unreachable="cont")
+
+
+def test_no_server_stops_the_run_when_the_output_mode_is_probed_too() -> None:
+    ep = Endpoint(nothing_listening(), "m", retries=1, backoff_s=0)  # output_mode="auto"
+    try:
+        with pytest.raises(EndpointUnreachable, match="no server answered"):
+            evaluate([callable_agent(endpoint=ep, name="x"), "momentum"], **MARKET)
+    finally:
+        ep.close()

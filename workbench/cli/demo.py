@@ -1,7 +1,7 @@
 """``workbench demo``: notebooks/evaluate.ipynb through papermill with its defaults.
 
-The six baselines on the default market, plus every recording shipped under
-``recordings/`` replayed offline (each must match); the scorecard is printed
+Every baseline on the default market (the eight, news readers included), plus every
+recording shipped under ``recordings/`` replayed offline (each must match); the scorecard is printed
 and the results, plots and ``report.html`` are written to ``--out``.
 """
 

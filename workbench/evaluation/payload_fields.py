@@ -75,7 +75,12 @@ PORTFOLIO_FIELDS = (
     _f("portfolio", "object", "", "this arm's own book at this close"),
     _f("portfolio.cash", "number", CURRENCY, "cash, negative when borrowing"),
     _f("portfolio.equity", "number", CURRENCY, "cash plus positions marked at mid"),
-    _f("portfolio.buying_power", "number", CURRENCY, "gross exposure the leverage cap allows"),
+    _f(
+        "portfolio.buying_power",
+        "number",
+        CURRENCY,
+        "gross exposure still allowed: leverage cap x equity minus the gross held",
+    ),
     _f("portfolio.positions", "object", "", "shares held, keyed by symbol (held names only)"),
     _f("portfolio.positions.<symbol>", "number", "shares", "negative when short"),
 )

@@ -98,7 +98,7 @@ def _connect(client_type: Any, address: Any) -> Any:
             f"no Dask scheduler answered at {address!r} within {CONNECT_TIMEOUT_S:g} s "
             f"({type(exc).__name__}). Start one (`dask scheduler` and `dask worker ADDRESS`) "
             "or run a local cluster and pass it: `from distributed import LocalCluster, "
-            "Client; client = Client(LocalCluster(host='127.0.0.1'))`, then "
+            "Client; client = Client(LocalCluster(host='127.0.0.1', processes=False))`, then "
             "scheduler=client; or leave scheduler out to run in this process"
         ) from exc
 

@@ -296,10 +296,13 @@ class Endpoint:
             body = {**self._body(messages, mode, 1), "max_tokens": 1}
             try:
                 response = await client.post("/chat/completions", json=body)
+            except EndpointUnreachable:
+                raise  # no server at all: the one clear error, the run's results kept
             except Exception as exc:
                 raise FrameworkError(
                     f"endpoint {self.base_url} cannot be reached to detect its output mode: "
-                    f"{type(exc).__name__}: {exc}. Start the server or pass output_mode="
+                    f"{type(exc).__name__}: {exc}. Start the server, or pass "
+                    "output_mode='json' (or 'json_schema', 'tools', 'text') so none is probed"
                 ) from exc
             if response.status_code < 400:
                 return mode
