@@ -161,3 +161,10 @@ def test_a_bad_dial_on_the_command_line_is_refused_naming_it(dial, message, caps
 
     assert main(["evaluate", "--arms", "cash", "--days", "2", "--dial", dial]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("days", [1, 2, 3])
+def test_a_run_shorter_than_the_consensus_lead_has_a_calendar_too(days) -> None:
+    spy = _Spy("spy")
+    evaluate([spy], preset="standard-v2", seed=1, universe=30, days=days)
+    assert all(entry is not None for entry in spy.seen[-1]["calendar"].values())

@@ -465,7 +465,7 @@ def _reports_after_run(
     steps, days = info.steps_per_day, log_close.shape[0] // info.steps_per_day
     quarters = -((info.calendar - days) // QUARTER_DAYS)  # ceil((days - first) / quarter)
     day = info.calendar + quarters * QUARTER_DAYS
-    consensus_day = day - CONSENSUS_LEAD_DAYS
+    consensus_day = np.maximum(day - CONSENSUS_LEAD_DAYS, 0)  # as a report in the run
     names = np.arange(day.size)
     inside = consensus_day < days
     before = np.minimum(consensus_day, days - 1) * steps + steps - 1
