@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import os
 import re
@@ -74,6 +75,26 @@ def _loopback_only(
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
     yield
+
+
+def _main_thread_loop() -> asyncio.AbstractEventLoop | None:
+    """The loop set on this thread, without creating one (the policy's own record)."""
+    local = getattr(asyncio.get_event_loop_policy(), "_local", None)
+    return getattr(local, "_loop", None)
+
+
+@pytest.fixture(autouse=True)
+def _no_event_loop_left_behind() -> Iterator[None]:
+    """A kernel client (nbclient, papermill, through jupyter_core) sets an event loop on
+    the thread it runs in and leaves it open; closed after the test that made it (as
+    ``workbench.notebooks.runner`` does on its workers), it is never reported, unclosed,
+    against whichever later test the garbage collector happens to run in."""
+    before = _main_thread_loop()
+    yield
+    left = _main_thread_loop()
+    if left is not None and left is not before and not left.is_running():
+        asyncio.set_event_loop(None)
+        left.close()
 
 
 @pytest.fixture(autouse=True, scope="session")
