@@ -124,7 +124,7 @@ def _consensus_days(info: Information) -> np.ndarray:
     """The days a consensus is published, in order: the run's reports' and the first
     after the run's that fall inside it."""
     after = info.after_run
-    inside = after["consensus_eps"] == after["consensus_eps"]  # not NaN: published in the run
+    inside = ~np.isnan(after["consensus_eps"])  # published in the run
     return np.sort(
         np.concatenate([info.earnings.figures["consensus_day"], after["consensus_day"][inside]])
     )
