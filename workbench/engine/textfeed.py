@@ -155,6 +155,7 @@ class TextFeed:
         self.has_news, self.has_fundamentals = data.news is not None, data.fundamentals is not None
         self.news_rows, news = _placed(planted.news(), closes, shift, source_rows)
         self.report_rows, reports = _placed(planted.fundamentals(), closes, shift, source_rows)
+        self.lessons = planted.memory()  # memory canaries, planted in each arm's store
         self.canaries = planted.canaries
         self._news = {c: news[c].tolist() for c in news.columns}
         self._reports: list[dict[str, Any]] = [
