@@ -256,15 +256,16 @@ def market(
         chosen["seed"] = seed
     text = {k: v for k, v in (("news", news), ("fundamentals", fundamentals)) if v is not None}
     if data is None:
-        for param in text:
-            raise _bad(param, "joins text to historical bars", "pass data= (a bars file) too")
+        if text:
+            raise _bad(next(iter(text)), "joins text to historical bars", "pass data= too")
         chosen["universe"] = names
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
         return chosen
     from workbench.services.evaluation import load_bars
 
-    load_bars(data, **text)  # bars and text are checked here, before anything is written
+    # the bars and the text are checked here, before anything is written
+    load_bars(data, news=news, fundamentals=fundamentals)
     return {**chosen, "data": data, **text}
 
 
@@ -280,7 +281,7 @@ def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list
 
     text = {k: market[k] for k in ("news", "fundamentals") if k in market}
     options = {k: v for k, v in market.items() if k not in ("data", *text)}
-    real = load_bars(market["data"], **text)
+    real = load_bars(market["data"], news=text.get("news"), fundamentals=text.get("fundamentals"))
     return [
         evaluate(agents, seed=s, data=real.with_variant(f"bootstrap:{s}"), **options) for s in seeds
     ]
