@@ -116,5 +116,9 @@ def private_news(news: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``news`` an arm may mutate. An item is flat (text and numbers) but for its
     list of symbols, and a string cannot change, so a copy of each item and of that list
     is a deep copy, without encoding every headline and body as a JSON round trip would."""
-    items = [{**item, "symbols": [*item["symbols"]]} for item in news["news"]]
+    items = []
+    for item in news["news"]:
+        copied = item.copy()  # the fastest copy of a dict; then of its one list
+        copied["symbols"] = copied["symbols"].copy()
+        items.append(copied)
     return {**news, "news": items}
