@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -13,6 +14,8 @@ from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
 from workbench.errors import CanaryLeak, ConfigError
 from workbench.evaluation.canaries import canary_audit, check_canaries
+from workbench.memory import Lesson, Memory, MemoryStore
+from workbench.testing.learner import remembering_learner
 from workbench.transcript import Transcript
 
 BARS = sample_bars(days=80, names=3, seed=8)
@@ -69,10 +72,10 @@ def test_canaries_are_planted_in_each_channel_and_seen_only_from_their_day() -> 
     spy = Quoter("spy", honest)
     results = evaluate([spy], data=data())
     canaries = results.meta["canaries"]
-    assert [c["channel"] for c in canaries] == ["news"] * 3 + ["fundamentals"] * 3
-    assert len({c["token"] for c in canaries}) == 6
+    assert [c["channel"] for c in canaries] == ["news"] * 3 + ["fundamentals"] * 3 + ["memory"] * 3
+    assert len({c["token"] for c in canaries}) == 9
     shown = [json.dumps(honest(payload)) for payload in spy.seen]
-    for canary in canaries:
+    for canary in canaries[:6]:
         assert (
             next(day for day, text in enumerate(shown) if canary["token"] in text) == canary["day"]
         )
@@ -108,9 +111,14 @@ def test_a_transcript_that_holds_a_canary_early_is_caught_by_path() -> None:
     transcript.add("k1", {"tool_result": f"... {canary['token']} ..."}, "hold", day=early, step=0)
     transcript.add("k2", {"prompt": "x"}, f"I recall {canary['token']}", day=early + 1, step=0)
     transcript.add("k3", {"prompt": canary["token"]}, "fine", day=canary["day"], step=0)
+    lesson = {"day": 1, "step": 0, "lesson": f"remember {canary['token']}"}
+    transcript.add("k4", {"prompt": "y", "lessons": [lesson]}, "hold", day=early, step=0)
+    reflection = {"reflection": {"role": "llm", "model": "m", "prompt": "what did you learn?"}}
+    transcript.add("k5", reflection, f"{canary['token']} is coming", day=early, step=0)
     hits = canary_audit(results, {"llm": transcript})
     assert hits[["day", "path"]].values.tolist() == [
-        [early, "model input"], [early + 1, "model output"],
+        [early, "model input"], [early, "memory"], [early, "memory entry"],
+        [early + 1, "model output"],
     ]  # fmt: skip
 
 
@@ -130,3 +138,56 @@ def test_canaries_repeat_and_are_counted_in_the_fingerprint() -> None:
 def test_a_bad_canary_count_is_refused(count: object) -> None:
     with pytest.raises(ConfigError, match="canaries is a whole number of items per channel"):
         Historical.load(BARS, news=NEWS, canaries=count)
+
+
+class LeakyStore(MemoryStore):
+    """A store whose recall forgets when a lesson becomes known: every lesson is visible."""
+
+    def visible(self, at: Any, role: str | None = None) -> list[Lesson]:
+        return [entry for entry in self.lessons if role is None or entry.role == role]
+
+
+class LeakyMemory(Memory):
+    def open(self, run: Any, **options: Any) -> None:
+        super().open(run, **options)
+        self.store.__class__ = LeakyStore
+
+
+def memory_canaries(results: Any) -> list[dict[str, Any]]:
+    return [c for c in results.meta["canaries"] if c["channel"] == "memory"]
+
+
+def test_memory_canaries_are_planted_in_the_store_and_recalled_only_from_their_day() -> None:
+    learner = remembering_learner(memory=Memory(horizon=1, k=3), mode="record")
+    results = evaluate([learner], data=data())
+    planted = memory_canaries(results)
+    assert len(planted) == 3 and all(c["token"].startswith("Mnemo-") for c in planted)
+    lessons = learner.lessons()
+    for canary in planted:
+        (row,) = lessons[lessons["lesson"].str.contains(canary["token"])].itertuples()
+        assert (row.visible_day, row.visible_step, row.role) == (canary["day"], 0, learner.name)
+    recalled = {entry["day"]: json.dumps(entry["recalled"]) for entry in learner.record}
+    assert all(c["token"] not in recalled[d] for c in planted for d in recalled if d < c["day"])
+    assert canary_audit(results, {learner.name: learner.transcript}).empty
+
+
+def test_an_arm_whose_memory_recalls_a_canary_early_is_caught_naming_the_memory() -> None:
+    leaky = remembering_learner(memory=LeakyMemory(horizon=1, k=8), mode="record")
+    results = evaluate([leaky], data=data())
+    hits = canary_audit(results, {leaky.name: leaky.transcript})
+    assert set(hits["channel"]) == {"memory"} and "memory" in set(hits["path"])
+    assert (hits["day"] < hits["seen_from_day"]).all()
+    first = hits.iloc[0]
+    said = f"arm 'learner_memory' quoted the memory canary '{first['token']}' on day "
+    said += f"{first['day']}, step 0, through its {first['path']}"
+    with pytest.raises(CanaryLeak, match=said):
+        check_canaries(results, {leaky.name: leaky.transcript})
+
+
+def test_a_persisted_store_never_saves_the_memory_canaries(tmp_path: Path) -> None:
+    store = tmp_path / "lessons.json"
+    learner = remembering_learner(memory=Memory(horizon=1, k=3, path=store))
+    results = evaluate([learner], data=data())
+    saved = store.read_text()
+    assert "VERDICT" in saved
+    assert not any(c["token"] in saved for c in memory_canaries(results))

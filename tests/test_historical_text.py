@@ -255,3 +255,31 @@ def test_text_flags_need_data(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["evaluate", "--news", "news.csv"]) == 2
     assert "--news needs --data" in capsys.readouterr().err
+
+
+def test_an_arm_that_mutates_its_news_cannot_change_what_another_sees() -> None:
+    class Vandal(Spy):
+        def decide(self, payload: dict[str, Any]) -> dict[str, Any]:
+            for shown in payload["news"]:
+                shown["headline"], shown["day"] = "vandalised", -1
+                shown["symbols"].append("ASSETX")
+            payload["news"].clear()
+            return {"actions": []}
+
+    items = [item(close_of(row, -30), headline=f"ACME news {row}") for row in (21, 22, 23)]
+    data = Historical.load(BARS, news=pd.DataFrame(items), secret=SECRET)
+    vandal, spy = Vandal(), Spy()
+    vandal.name = "vandal"
+    evaluate([vandal, spy], data=data)
+    shown = [n for payload in spy.seen for n in payload["news"]]
+    assert [n["day"] for n in shown] == [1, 2, 3]
+    assert all(n["headline"] != "vandalised" and len(n["symbols"]) == 1 for n in shown)
+
+
+def test_one_text_about_different_names_is_scaled_by_each_ones_factor() -> None:
+    quote = "It traded at $100.00 on 2016-02-02."
+    items = [item(close_of(21, -30), s, quote) for s in ("ACME", "BOLT", "ACME;BOLT", "ACME")]
+    feed = World(data=Historical.load(BARS, news=pd.DataFrame(items), secret=SECRET)).path.text
+    shown = [feed.item(i)["headline"] for i in range(4)]
+    assert shown[0] == shown[3] and len(set(shown)) == 3  # replacements are reused per factor
+    assert shown[2] == "It traded at $[amount] on day 1."

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import ConfigError
+from workbench.notebooks import parameters as check
 from workbench.notebooks.parameters import assigned_names, refuse_unknown_parameters
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,3 +69,24 @@ def test_papermill_with_a_misspelt_parameter_stops_at_the_checks(
     assert "parameter 'sead'" in failed.value.evalue and "'seed'" in failed.value.evalue
     assert failed.value.cell_index == 3  # title, parameters, injected parameters, checks
     assert not (tmp_path / "out").exists()
+
+
+DATA = Path(__file__).resolve().parents[1] / "notebooks" / "data"
+
+
+def test_news_and_fundamentals_join_the_bars_with_the_clis_checks(tmp_path: Path) -> None:
+    bars, news = DATA / "example_bars.csv", DATA / "example_news.csv"
+    market = check.market(bars, names=4, days=5, preset="", news=news)
+    assert market["data"] == bars and market["news"] == news and "fundamentals" not in market
+    undated = tmp_path / "undated.csv"
+    undated.write_text("published,symbols,headline,body\n,ACME,ACME news,\n")
+    with pytest.raises(ConfigError, match="news row 1 has no publication time"):
+        check.market(bars, names=4, days=5, preset="", news=undated)
+
+
+def test_text_without_bars_or_a_missing_text_file_is_refused() -> None:
+    with pytest.raises(ConfigError, match="parameter 'fundamentals': joins text to historical"):
+        check.market(None, names=4, days=5, preset="", fundamentals=DATA / "example_news.csv")
+    with pytest.raises(ConfigError, match=r"parameter 'news': no \.csv or \.parquet file at"):
+        check.text_file("news", "no/such/news.csv")
+    assert check.text_file("news", "") is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -12,6 +13,8 @@ from workbench.notebooks.runner import make_job, run_batch
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 EXAMPLE = str(ROOT / "notebooks" / "data" / "example_bars.csv")
+NEWS = str(ROOT / "notebooks" / "data" / "example_news.csv")
+FUNDAMENTALS = str(ROOT / "notebooks" / "data" / "example_fundamentals.csv")
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +33,24 @@ def runs(tmp_path_factory) -> dict[str, object]:
             root / "compare",
             {**base, "seeds": "1,2,3"},
             name="compare",
+        ),
+        make_job(
+            NOTEBOOKS / "evaluate.ipynb",
+            root / "news",
+            {
+                **base,
+                "news": NEWS,
+                "fundamentals": FUNDAMENTALS,
+                "arms": "buy_and_hold,headline_sentiment",
+                "include_shipped": False,
+            },
+            name="news",
+        ),
+        make_job(
+            NOTEBOOKS / "evaluate.ipynb",
+            root / "news-without-bars",
+            {"news": NEWS, "include_shipped": False},
+            name="news-without-bars",
         ),
         make_job(
             NOTEBOOKS / "evaluate.ipynb",
@@ -67,3 +88,21 @@ def test_a_missing_bars_file_stops_at_the_checks(runs) -> None:
     outcome = runs["missing"]
     assert outcome.status == "error" and outcome.cell == 3
     assert "parameter 'data': no file at 'no/such/bars.csv'" in outcome.error
+
+
+@pytest.mark.slow
+def test_the_evaluate_notebook_joins_news_and_fundamentals_to_the_bars(runs) -> None:
+    outcome = runs["news"]
+    assert outcome.ok, outcome.describe()
+    meta = json.loads((outcome.job.out_dir / "results.json").read_text())["meta"]
+    text = meta["data"]["text"]
+    assert text["news_items"] > 0 and text["fundamentals_reports"] > 0
+    card = pd.read_csv(outcome.job.out_dir / "scorecard.csv", index_col="arm")
+    assert card.loc["headline_sentiment", "trades"] > 0  # it traded on the headlines it read
+
+
+@pytest.mark.slow
+def test_news_without_bars_stops_at_the_checks(runs) -> None:
+    outcome = runs["news-without-bars"]
+    assert outcome.status == "error" and outcome.cell == 3
+    assert "parameter 'news': joins text to historical bars" in outcome.error

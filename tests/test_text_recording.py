@@ -64,7 +64,7 @@ def test_a_recording_with_canaries_replays_and_passes_the_audit(tmp_path: Path) 
     data = Historical.load(BARS, news=NEWS, fundamentals=REPORTS, canaries=2)
     record(tmp_path / "rec", ["headline_sentiment"], seed=1, data=data)
     report = replay(tmp_path / "rec")
-    assert report.matched and len(report.results.meta["canaries"]) == 4
+    assert report.matched and len(report.results.meta["canaries"]) == 6
 
 
 def test_a_replay_runs_the_canary_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,3 +84,29 @@ def test_a_replay_runs_the_canary_audit(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(service, "evaluate", looking_ahead)
     with pytest.raises(CanaryLeak, match="'headline_sentiment' quoted the news canary"):
         replay(tmp_path / "rec", check=False)  # the digest aside: the audit alone fails it
+
+
+def test_the_replay_audit_reads_the_memory_of_a_remembering_arm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import workbench.recordings.service as service
+
+    data = Historical.load(BARS, news=NEWS, canaries=2)
+    arm = "workbench.testing.learner:remembering_learner"
+    record(tmp_path / "rec", [arm], seed=1, data=data, days=20)
+    honest = replay(tmp_path / "rec")  # planted, recalled only from their day: it passes
+    assert honest.matched
+    canary = next(c for c in honest.results.meta["canaries"] if c["channel"] == "memory")
+    recorded = service._transcripts
+
+    def recalled_early(manifest: Any, folder: Path) -> Any:  # as if its store recalled ahead
+        transcripts = recorded(manifest, folder)
+        lesson = {"day": 0, "step": 0, "lesson": f"buy before {canary['token']}"}
+        transcripts["learner_memory"].add(
+            "early", {"lessons": [lesson]}, "{}", day=canary["day"] - 1, step=0
+        )
+        return transcripts
+
+    monkeypatch.setattr(service, "_transcripts", recalled_early)
+    with pytest.raises(CanaryLeak, match=r"'learner_memory' quoted the memory canary .* memory,"):
+        replay(tmp_path / "rec", check=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -130,6 +131,12 @@ class Agent:
 
     def begin(self, run: RunInfo) -> None:
         """Called once before the market opens; replays check their manifest here."""
+
+    def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
+        """Called after ``begin`` in a run with canaries: lessons dated after the decisions
+        they test (``day``, ``situation``, ``lesson``; see ``workbench.engine.canaries``),
+        for an arm that keeps a memory store to write into it, each visible from its day.
+        An arm without a store has nowhere to plant them."""
 
     def decide(self, payload: dict[str, Any]) -> Decision | dict[str, Any] | str:
         raise NotImplementedError(f"{type(self).__name__} must implement decide or adecide")

@@ -31,7 +31,7 @@ scorecard shows what the committee cost next to what it earned.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, Unpack
 
@@ -155,6 +155,10 @@ class Committee(BaseAdapter):
         super().begin(run)
         if self.memory is not None:
             self.memory.open(run, self)
+
+    def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
+        if self.memory is not None:
+            self.memory.memory.plant(lessons, self.memory.roles)
 
     def after_execution(
         self, request: DecisionRequest, decision: Decision, report: ExecutionReport

@@ -5,14 +5,18 @@ With ``canaries=K`` the run's text carries K extra items in each channel it has:
 - **news**: an item on one name about "Project Vexlor-<8 hex>", a code no real
   text holds;
 - **fundamentals**: a report on one name whose first figure reads a code number
-  with four decimals (as the payload shows it, after the mask).
+  with four decimals (as the payload shows it, after the mask);
+- **memory**: a lesson on one name about "Mnemo-<8 hex>", which the runner gives
+  each arm that keeps a memory store to plant (``Agent.plant_memory``), visible
+  from its day on, so an honest store recalls it no earlier.
 
 Canary ``i`` is published exactly at the close of the trading row ``warmup + (i +
 1) x days / (K + 1)``, so it is first seen at the next decision: the rows are
 spread over the run and each canary is in the future for every decision before
 it. The codes are drawn from the text's digest, so a run repeats with the same
 canaries. ``TextFeed.canaries`` lists each one (channel, token, name, first day
-it can be seen); ``workbench.evaluation.canaries`` audits a run against them.
+it can be seen), ``TextFeed.lessons`` the memory canaries to plant;
+``workbench.evaluation.canaries`` audits a run against them.
 """
 
 from __future__ import annotations
@@ -97,6 +101,19 @@ class Planted:
             .reset_index(drop=True)
         )
 
+    def memory(self) -> list[dict[str, Any]]:
+        """The memory canaries: each a lesson (its ``day``, ``situation`` and ``lesson``)
+        an arm's store makes visible from ``day`` on."""
+        lessons = []
+        for i, row in enumerate(self.rows):
+            token, real = f"Mnemo-{self._code(i, 'memory')[:8]}", self._name(i)
+            symbol = self.alias_of[real]
+            lesson = f"Lesson: {symbol} jumped when Project {token} was announced; buy it early."
+            situation = f"{symbol} Project {token} announcement"
+            day = self._keep("memory", token, real, row)
+            lessons.append({"token": token, "day": day, "situation": situation, "lesson": lesson})
+        return lessons
+
     def _code(self, i: int, channel: str) -> str:
         return hashlib.sha256(f"canary\0{self.data.digest}\0{channel}\0{i}".encode()).hexdigest()
 
@@ -104,7 +121,8 @@ class Planted:
         names = sorted(self.alias_of)
         return names[i % len(names)]
 
-    def _keep(self, channel: str, token: str, real: str, row: int) -> None:
+    def _keep(self, channel: str, token: str, real: str, row: int) -> int:
         symbol = self.alias_of[real]  # the alias (the symbol itself when unmasked)
         day = row + 1 - self.warmup_days  # published at this row's close: seen at the next
         self.canaries.append({"channel": channel, "token": token, "symbol": symbol, "day": day})
+        return day

@@ -155,12 +155,14 @@ class TextFeed:
         self.has_news, self.has_fundamentals = data.news is not None, data.fundamentals is not None
         self.news_rows, news = _placed(planted.news(), closes, shift, source_rows)
         self.report_rows, reports = _placed(planted.fundamentals(), closes, shift, source_rows)
+        self.lessons = planted.memory()  # memory canaries, planted in each arm's store
         self.canaries = planted.canaries
         self._news = {c: news[c].tolist() for c in news.columns}
         self._reports: list[dict[str, Any]] = [
             {str(k): v for k, v in record.items()} for record in reports.to_dict("records")
         ]
-        self._rendered: dict[int, dict[str, Any]] = {}
+        # each item as a payload carries it, built (and masked) the first time it is carried
+        self._items: list[dict[str, Any] | None] = [None] * len(self.news_rows)
         self._snapshots: dict[int, dict[str, Any]] = {}
 
     def news(self, after: int, until: int) -> dict[str, Any]:
@@ -168,21 +170,23 @@ class TextFeed:
         NEWS_CAP, and how many more there were."""
         rows = self.news_rows
         low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
-        newest = range(high - 1, max(low, high - NEWS_CAP) - 1, -1)
-        return {
-            "news": [self.item(i) for i in newest],
-            "news_omitted": max(0, high - low - NEWS_CAP),
-        }
+        first = max(low, high - NEWS_CAP)
+        shown = self._items[first:high]
+        if None in shown:  # some are carried for the first time: build them
+            shown = [self.item(i) for i in range(first, high)]
+        shown.reverse()
+        return {"news": shown, "news_omitted": max(0, high - low - NEWS_CAP)}
 
     def item(self, i: int) -> dict[str, Any]:
         """Item ``i`` as the payload carries it (masked once, then reused)."""
-        if i not in self._rendered:
+        built = self._items[i]
+        if built is None:
             news = self._news
             real = list(news["symbols"][i])
             headline, body = news["headline"][i], news["body"][i]
             if self.mask is not None:
                 headline, body = self.mask.text(headline, real), self.mask.text(body, real)
-            self._rendered[i] = {
+            built = self._items[i] = {
                 "id": i,
                 "day": self.news_rows[i] - self.warmup_days,
                 "step": 0,
@@ -191,7 +195,7 @@ class TextFeed:
                 "headline": headline,
                 "body": body,
             }
-        return self._rendered[i]
+        return built
 
     def fundamentals(self, row: int) -> dict[str, Any]:
         """Each name's last report seen by row ``row``'s close (None before its first); built

@@ -35,6 +35,8 @@ _MONTHS = [
     *("july", "august", "september", "october", "november", "december"),
 ]
 _YEAR = r"(?:19|20)\d{2}"
+# what each match became, by its kind, its text and the price factor
+_Replacements = dict[tuple[str | None, str, float | None], str]
 
 
 def _month(group: str) -> str:
@@ -75,12 +77,22 @@ class TextMask:
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_known_days", {})
+        object.__setattr__(self, "_done", {})
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
         pattern: re.Pattern[str] = self._pattern  # type: ignore[attr-defined]
-        return pattern.sub(lambda match: self._replaced(match, factor), text)
+        done: _Replacements = self._done  # type: ignore[attr-defined]
+
+        def replaced(match: re.Match[str]) -> str:
+            # a match's replacement depends on its kind, its text and the factor alone
+            key = (match.lastgroup, match.group(0), factor)
+            if key not in done:
+                done[key] = self._replaced(match, factor)
+            return done[key]
+
+        return pattern.sub(replaced, text)
 
     def _replaced(self, match: re.Match[str], factor: float | None) -> str:
         kind = match.lastgroup

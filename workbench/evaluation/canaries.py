@@ -1,15 +1,19 @@
 """The canary audit: did any arm quote a planted item before it was published?
 
 A run with ``canaries=K`` (``workbench.engine.canaries``) lists its canaries in
-``results.meta["canaries"]``: each one's channel (news or fundamentals), token and
-the first day a payload may carry it. Text that holds a token on an earlier day
-came through a path that looks ahead: the agent's own search or news tool, a
-memory written from the future, a date filter that lets undated items through.
+``results.meta["canaries"]``: each one's channel (news, fundamentals or memory),
+token and the first day a payload, or an arm's memory store, may carry it. Text
+that holds a token on an earlier day came through a path that looks ahead: the
+agent's own search or news tool, a memory that recalls lessons before they are
+known, a date filter that lets undated items through.
 
-Two paths are watched during the run, for every arm: each decision's rationale
-(``results.meta["canary_hits"]``). A model-backed arm's transcript adds two more
-when given to the audit: the model's input (its prompt with every tool result and
-recalled memory in it) and the model's output, exchange by exchange.
+One path is watched during the run, for every arm: each decision's rationale
+(``results.meta["canary_hits"]``). A model-backed arm's transcript adds more when
+given to the audit, exchange by exchange: the lessons its memory recalled into
+the model's input (``memory``), the rest of the model's input (``model input``:
+its prompt with every tool result in it), the model's output (``model output``)
+and a lesson it wrote into its memory (``memory entry``: the answer to a
+reflection).
 ``check_canaries`` raises ``CanaryLeak`` naming the arm, day, step, channel and
 path of the first hit; a test over a run or its transcripts makes a look-ahead
 bug a failing test.
@@ -24,7 +28,8 @@ import pandas as pd
 
 from workbench.errors import CanaryLeak
 from workbench.evaluation.results import Results
-from workbench.transcript import Transcript, canonical_json
+from workbench.memory.reflection import REFLECTION_PHASE
+from workbench.transcript import Exchange, Transcript, canonical_json
 
 CANARY_COLUMNS = ("arm", "day", "step", "channel", "path", "token", "seen_from_day")
 
@@ -48,11 +53,34 @@ def canary_audit(
     rows = [list(hit) for hit in results.meta.get("canary_hits") or []]
     for arm, transcript in (transcripts or {}).items():
         for exchange in transcript:
-            day, step = exchange.day, exchange.step
-            asked, answered = canonical_json(exchange.input), canonical_json(exchange.response)
-            rows += canary_hits(canaries, arm, day, step, asked, "model input")
-            rows += canary_hits(canaries, arm, day, step, answered, "model output")
+            for text, path in _paths(exchange):
+                rows += canary_hits(canaries, arm, exchange.day, exchange.step, text, path)
     return pd.DataFrame(rows, columns=list(CANARY_COLUMNS))
+
+
+def _paths(exchange: Exchange) -> list[tuple[str, str]]:
+    """The texts of one exchange by the path they came through (see the module doc)."""
+    recalled: list[Any] = []
+    asked = _without_lessons(exchange.input, recalled)
+    writes_lesson = isinstance(exchange.input, dict) and (
+        "reflection" in exchange.input or exchange.input.get("phase") == REFLECTION_PHASE
+    )
+    return [
+        (canonical_json(recalled), "memory"),
+        (canonical_json(asked), "model input"),
+        (canonical_json(exchange.response), "memory entry" if writes_lesson else "model output"),
+    ]
+
+
+def _without_lessons(value: Any, recalled: list[Any]) -> Any:
+    """``value`` with every ``lessons`` entry taken out into ``recalled``."""
+    if isinstance(value, dict):
+        if "lessons" in value:
+            recalled.append(value["lessons"])
+        return {k: _without_lessons(v, recalled) for k, v in value.items() if k != "lessons"}
+    if isinstance(value, list):
+        return [_without_lessons(v, recalled) for v in value]
+    return value
 
 
 def check_canaries(results: Results, transcripts: Mapping[str, Transcript] | None = None) -> None:

@@ -25,7 +25,7 @@ when the hybrids' final equities lie within a factor two of each other).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -95,6 +95,9 @@ class Taped(Agent):
 
     def begin(self, run: RunInfo) -> None:
         self.inner.begin(run)
+
+    def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
+        self.inner.plant_memory(lessons)
 
     async def adecide(self, request: DecisionRequest) -> Decision:
         where = (request.index, request.day, request.step)

@@ -93,14 +93,14 @@ def arm_payload(
     ``equity`` and ``gross`` are the portfolio's at the decision close (the
     evaluation has just marked them). With ``private`` the market part is a deep
     copy (a JSON round trip, the fastest deep copy of plain JSON), so the arm may
-    mutate what it got.
+    mutate what it got; the news is copied item by item (``private_news``).
     """
     held = portfolio.positions.nonzero()[0]
     shares = zip(held.tolist(), portfolio.positions[held].tolist(), strict=True)
-    if news is not None:
-        market = {**market, **news}
     if private:
         market = json.loads(json.dumps(market))
+    if news is not None:
+        market = {**market, **(private_news(news) if private else news)}
     return {
         **market,
         "portfolio": {
@@ -110,3 +110,15 @@ def arm_payload(
             "positions": {symbols[i]: quantity for i, quantity in shares},
         },
     }
+
+
+def private_news(news: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``news`` an arm may mutate. An item is flat (text and numbers) but for its
+    list of symbols, and a string cannot change, so a copy of each item and of that list
+    is a deep copy, without encoding every headline and body as a JSON round trip would."""
+    items = []
+    for item in news["news"]:
+        copied = item.copy()  # the fastest copy of a dict; then of its one list
+        copied["symbols"] = copied["symbols"].copy()
+        items.append(copied)
+    return {**news, "news": items}

@@ -176,6 +176,8 @@ class _Run:
             for i, arm in enumerate(self.arms):
                 arm.begin(self._run_info(i))
                 begun.append(arm)
+                if self.path.text is not None and self.path.text.lessons:
+                    arm.plant_memory(self.path.text.lessons)  # memory canaries
             await self._trade()
             for arm in self.arms:
                 arm.run_completed()

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
@@ -93,6 +93,10 @@ class Remembers(BaseAdapter):
         if self.recorder is not None:
             assert self.memory is not None
             self.recorder.update_meta(memory={"carried": self.memory.carried()})
+
+    def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
+        if self.memory is not None:
+            self.memory.plant(lessons, [self.name])
 
     def run_completed(self) -> None:
         super().run_completed()

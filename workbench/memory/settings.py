@@ -57,6 +57,7 @@ class Memory:
         self._met: list[dict[str, Any]] = []  # the runs the store listed when this run opened
         self._held: Path | None = None  # this run's hold on its market path (see running)
         self._arm: str | None = None  # the arm using this memory in the current run
+        self._planted: list[Lesson] = []  # canaries: never saved, never carried
 
     def settings(self) -> dict[str, Any]:
         """The settings a recording keeps and a replay must share."""
@@ -82,7 +83,7 @@ class Memory:
                 f"arm {run.arm!r}: this Memory is already in use by arm {self._arm!r} in a "
                 "run; give each arm its own Memory"
             )
-        self.store = MemoryStore(self.similarity)
+        self.store, self._planted = MemoryStore(self.similarity), []
         if carried is not None:
             if self.path is not None:
                 raise ConfigError(
@@ -93,6 +94,24 @@ class Memory:
         elif self.path is not None:
             self._open_persisted(run, resumed)
         self._arm = run.arm
+
+    def plant(self, lessons: Sequence[Mapping[str, Any]], roles: Sequence[str]) -> None:
+        """Write each memory canary for each of ``roles``, visible from its ``day`` on (as a
+        lesson on the day before, known only at its day); a persisted store never saves
+        them."""
+        for canary in lessons:
+            day = int(canary["day"])
+            for role in roles:
+                self._planted.append(
+                    self.store.write(
+                        day - 1,
+                        0,
+                        str(canary["situation"]),
+                        str(canary["lesson"]),
+                        role=role,
+                        known_at=(day, 0),
+                    )
+                )
 
     def _open_persisted(self, run: RunInfo, resumed: Sequence[Mapping[str, Any]] | None) -> None:
         assert self.path is not None
@@ -124,7 +143,8 @@ class Memory:
         self._arm = None
         if self.path is not None and self._entry is not None:
             entry = {**self._entry, "complete": complete}
-            learnt = [lesson for lesson in self.store if lesson.run is None]
+            planted = {id(lesson) for lesson in self._planted}
+            learnt = [e for e in self.store if e.run is None and id(e) not in planted]
             try:
                 persisted.save(self.path, entry, learnt, self._replaced, self._met)
             finally:

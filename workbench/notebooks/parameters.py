@@ -223,6 +223,20 @@ def bars_file(param: str, value: str) -> Path | None:
     return path
 
 
+def text_file(param: str, value: str) -> Path | None:
+    """An existing .csv or .parquet file of news or fundamentals, or None when empty."""
+    if not str(value).strip():
+        return None
+    path = Path(value)
+    if path.suffix.lower() not in (".csv", ".parquet", ".pq") or not path.is_file():
+        raise _bad(
+            param,
+            f"no .csv or .parquet file at {str(path)!r}",
+            f"pass your {param} file, e.g. notebooks/data/example_{param}.csv, or '' for none",
+        )
+    return path
+
+
 def market(
     data: Path | None,
     *,
@@ -231,21 +245,28 @@ def market(
     preset: str,
     steps_per_day: int | None = None,
     seed: int | None = None,
+    news: Path | None = None,
+    fundamentals: Path | None = None,
 ) -> dict[str, Any]:
     """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
-    own names and trade one step a date, so ``names`` and ``steps_per_day`` do not apply)."""
+    own names and trade one step a date, so ``names`` and ``steps_per_day`` do not apply)
+    with the ``news`` and ``fundamentals`` joined to them point in time."""
     chosen: dict[str, Any] = {"days": days, "preset": preset or None}  # "": the default
     if seed is not None:
         chosen["seed"] = seed
+    text = {k: v for k, v in (("news", news), ("fundamentals", fundamentals)) if v is not None}
     if data is None:
+        if text:
+            raise _bad(next(iter(text)), "joins text to historical bars", "pass data= too")
         chosen["universe"] = names
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
         return chosen
     from workbench.services.evaluation import load_bars
 
-    load_bars(data)  # the bars are checked here, before anything is written
-    return {**chosen, "data": data}
+    # the bars and the text are checked here, before anything is written
+    load_bars(data, news=news, fundamentals=fundamentals)
+    return {**chosen, "data": data, **text}
 
 
 def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list[Any]:
@@ -258,8 +279,9 @@ def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list
         return run_seeds(agents, seeds, **market)
     from workbench.services.evaluation import load_bars
 
-    options = {k: v for k, v in market.items() if k != "data"}
-    real = load_bars(market["data"])
+    text = {k: market[k] for k in ("news", "fundamentals") if k in market}
+    options = {k: v for k, v in market.items() if k not in ("data", *text)}
+    real = load_bars(market["data"], news=text.get("news"), fundamentals=text.get("fundamentals"))
     return [
         evaluate(agents, seed=s, data=real.with_variant(f"bootstrap:{s}"), **options) for s in seeds
     ]
