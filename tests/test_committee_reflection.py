@@ -8,7 +8,7 @@ import pytest
 
 from workbench import evaluate
 from workbench.committee import Committee, ScriptedModel
-from workbench.committee.reflection import REFLECTING_ROLES
+from workbench.committee.lessons import REFLECTING_ROLES
 from workbench.errors import ConfigError, RunError
 from workbench.memory import Memory
 from workbench.recordings import record, replay

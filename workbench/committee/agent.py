@@ -49,9 +49,9 @@ from workbench.committee.coordinator import (
     failure_text,
 )
 from workbench.committee.figures import unverified_figures
+from workbench.committee.lessons import committee_memory
 from workbench.committee.models import LazyModel, Reply, RoleModel, ScriptedModel
 from workbench.committee.rating import parse_ratings, render_ratings, size
-from workbench.committee.reflection import committee_memory
 from workbench.committee.roles import RoleAdvisor
 from workbench.committee.scripted import REFERENCE_SCRIPTS, reflection_lesson
 from workbench.committee.snapshot import verified_snapshot
@@ -108,7 +108,7 @@ class Committee(BaseAdapter):
     ``max_debate_rounds``. A role's exchange is keyed by its model's name (or a
     plain advisor's class), so replay with the same names the recording used.
     ``memory`` (a ``workbench.memory.Memory``) adds recall and reflection (see
-    ``committee.reflection``); without it the committee is exactly as before.
+    ``committee.lessons``); without it the committee is exactly as before.
     """
 
     framework = "committee"
@@ -150,7 +150,7 @@ class Committee(BaseAdapter):
         state = {"committee": self.spec.id, "settings": dict(self.spec.settings)}
         return state if self.memory is None else {**state, "memory": self.memory.settings()}
 
-    # --- memory (committee/reflection.py): each hook is a no-op without it ----------------
+    # --- memory (committee/lessons.py): each hook is a no-op without it ----------------
     def begin(self, run: RunInfo) -> None:
         super().begin(run)
         if self.memory is not None:

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from workbench._names import resolve
 from workbench.errors import ConfigError, FrameworkError, MissingDependency, WorkbenchError
 from workbench.integrations._loop import in_daemon_thread
-from workbench.integrations.callable import resolve
 
 BRIEFING_MARK = "\nBRIEFING "
 BACKENDS = (

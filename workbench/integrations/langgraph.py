@@ -304,7 +304,7 @@ class LangGraphAdapter(BaseAdapter):
         The builder makes the keyed input, so a replay must build it the same way;
         the output parser runs only on live answers and is not needed.
         """
-        from workbench.integrations.callable import import_path
+        from workbench._names import import_path
 
         spec = super().replay_spec()
         spec["instructions"] = self.instructions

@@ -32,12 +32,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from workbench._names import import_path
 from workbench._trust import require_trusted, resolve_trusted
 from workbench.agents import Agent
 from workbench.engine.universe import Universe
 from workbench.errors import ConfigError, RecordingError, UntrustedRecording
 from workbench.integrations.base import BaseAdapter
-from workbench.integrations.callable import import_path
 from workbench.transcript import Transcript, canonical_json, read_recorded_text
 
 MANIFEST = "manifest.json"

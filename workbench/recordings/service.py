@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._names import resolve
 from workbench._stamps import utc_now
 from workbench._version import __version__
 from workbench.agents import Agent
@@ -38,7 +39,6 @@ from workbench.evaluation.epochs import check_epochs, epoch_roster, epochs_of
 from workbench.evaluation.world import joined_data, renamed_preset
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
-from workbench.integrations.callable import resolve
 from workbench.recordings import manifest as mf
 from workbench.recordings.compare import differences, edited_expected
 from workbench.recordings.text import replayed_text, save_text

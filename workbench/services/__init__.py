@@ -8,7 +8,7 @@ first argument; large outputs are written into the store and returned by path.
 from collections.abc import Callable
 from typing import Any
 
-from workbench.services.agents import list_agents
+from workbench.services.catalogue import list_agents
 from workbench.services.compare import compare_runs
 from workbench.services.diff import decision_diff, diff_runs
 from workbench.services.evaluation import evaluate_arms, run_evaluation

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
@@ -13,15 +12,11 @@ from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
 from workbench.evaluation import Results, World
-from workbench.evaluation.results import VOLATILE_COLUMNS
-from workbench.services._answers import finish, plain_row
-from workbench.services.agents import COMMITTEE_PREFIX, build_arms, check_arm_names
-from workbench.services.glossary import CAVEATS
+from workbench.services._answers import finish
+from workbench.services._summary import summarise
+from workbench.services.agents import build_arms, check_arm_names
 from workbench.services.limits import estimate, refuse_oversized
 from workbench.services.store import RunStore
-
-RANK_BY = "sharpe"
-_ERRORS_SHOWN = 10
 
 
 class MarketKeywords(TypedDict, total=False):
@@ -203,48 +198,6 @@ def evaluation_run(runs: RunStore, request: dict[str, Any], *, trial: bool) -> d
 
     run_id, manifest, reused = runs.create("evaluation", request, build, trial=trial)
     return finish(runs, run_id, manifest, reused)
-
-
-def summarise(results: Results, folder: Path) -> dict[str, Any]:
-    """Save ``results`` into ``folder`` and return the small, JSON-safe part of them."""
-    saved = results.save(folder)
-    card = results.scorecard.drop(columns=list(VOLATILE_COLUMNS)).reset_index()
-    rows = [plain_row(row) for row in card.to_dict(orient="records")]
-    return {
-        "meta": {k: v for k, v in results.meta.items() if k not in ("symbols", "preset_vector")},
-        "scorecard": rows,
-        "results_digest": results.digest(),
-        "ranking": ranking(rows),
-        "counts": {"orders": len(results.orders), "errors": len(results.errors)},
-        "errors": [plain_row(r) for r in results.errors.head(_ERRORS_SHOWN).to_dict("records")],
-        "errors_truncated": max(0, len(results.errors) - _ERRORS_SHOWN),
-        "artefacts": {key: path.name for key, path in saved.items()},
-    }
-
-
-def ranking(rows: list[dict[str, Any]], sources: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Arms ordered by Sharpe, with what the ordering rests on carried beside it as data.
-
-    ``sources`` says where each arm's decisions came from ("baseline" when not given).
-    """
-    order = sorted(rows, key=lambda r: (-(r[RANK_BY] or 0.0), r["arm"]))
-    sources = {row["arm"]: (sources or {}).get(row["arm"], _source(row["arm"])) for row in rows}
-    caveats = [CAVEATS["single_path"], CAVEATS["multiple_testing"]]
-    if "replayed" in sources.values():
-        caveats.append(CAVEATS["replayed"])
-    return {
-        "rank_by": RANK_BY,
-        "order": [row["arm"] for row in order],
-        "arms_compared": len(rows),
-        "seeds": 1,
-        "evidence": "in-sample, one market path",
-        "arm_sources": sources,
-        "caveats": caveats,
-    }
-
-
-def _source(arm: str) -> str:
-    return "scripted committee" if arm.startswith(COMMITTEE_PREFIX) else "baseline"
 
 
 def _names(names: Any) -> int:
