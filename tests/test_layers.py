@@ -6,12 +6,13 @@ Lowest first; a module may import its own layer and the layers below, never abov
     1  schema, redaction, bridge, engine, _stamps
     2  agents, transcript, baselines
     3  integrations, _trust                the adapters: unaware of committee and front ends
-    4  committee, memory                   arms that ask several questions per decision
-    5  evaluation
-    6  recordings
-    7  report
-    8  services, testing                   the service core; the shipped test doubles
-    9  cli, widgets, notebooks, mcp        the front ends (and ``python -m workbench``)
+    4  memory                              lessons an arm keeps and recalls between decisions
+    5  committee                           arms that ask several questions per decision
+    6  evaluation
+    7  recordings
+    8  report
+    9  services, testing                   the service core; the shipped test doubles
+   10  cli, widgets, notebooks, mcp        the front ends (and ``python -m workbench``)
 
 Imports under ``if TYPE_CHECKING:`` are not counted: they never run (the errors
 name the ``Results`` an error keeps that way). Three more rules: nothing inside the
@@ -41,7 +42,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schema", "redaction", "bridge", "engine", "_stamps"),
     ("agents", "transcript", "baselines"),
     ("integrations", "_trust"),
-    ("committee", "memory"),
+    ("memory",),
+    ("committee",),
     ("evaluation",),
     ("recordings",),
     ("report",),
@@ -261,6 +263,7 @@ BAD_IMPORTS = [
     ("engine/lazy.py", "def f():\n    from workbench.evaluation import evaluate", "above it"),
     ("transcript.py", "from workbench.integrations._replay import preset_of", "(transcript)"),
     ("integrations/bad.py", "from workbench.committee import Committee", "(committee) above"),
+    ("memory/bad.py", "from workbench.committee.models import Reply", "(committee) above"),
     ("integrations/ui.py", "import workbench.widgets", "(widgets) above it"),
     ("services/bad.py", "from workbench.cli import main", "(cli) above it"),
     ("mcp/bad.py", "from workbench.engine.presets import preset", "past the service core"),

@@ -174,7 +174,7 @@ def _model(reflect: Any) -> Any:
         raise ConfigError(
             f"reflect= must be a role model or a function from prompt to text, got {reflect!r}"
         )
-    from workbench.committee.models import CallableModel
+    from workbench.integrations.text_models import CallableModel
 
     return CallableModel(reflect)
 
