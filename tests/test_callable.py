@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
+from workbench._jsonio import digest
 from workbench.errors import ConfigError, FrameworkError, ReplayMiss, RunError
 from workbench.evaluation import evaluate
 from workbench.integrations import AdapterInfo, CallableAgentAdapter, callable_agent
 from workbench.integrations.base import journal_path
-from workbench.transcript import Transcript, digest
+from workbench.transcript import Transcript
 
 MARKET: dict[str, Any] = {"seed": 5, "universe": 6, "days": 3}
 PROMPT = "Buy the first name in the payload, ten shares at a time."

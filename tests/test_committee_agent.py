@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from workbench._jsonio import canonical_json
 from workbench.committee import CallableModel, Committee, ScriptedModel, parse_ratings, size
 from workbench.committee.models import Reply, read_prompt
 from workbench.committee.scripted import REFERENCE_SCRIPTS
 from workbench.errors import ReplayMiss, RunError
 from workbench.evaluation import evaluate
-from workbench.transcript import Transcript, canonical_json
+from workbench.transcript import Transcript
 
 MARKET: dict[str, Any] = {"seed": 5, "universe": 5, "days": 3}
 QUICK_ROLES = 3 + 2 + 1 + 3  # analysts, bull/bear, trader, three risk debaters (one round each)

@@ -2,7 +2,7 @@
 
 Lowest first; a module may import its own layer and the layers below, never above:
 
-    0  errors, _version, _checks, _names
+    0  errors, _version, _checks, _names, _jsonio
     1  schema, redaction, bridge, engine, _stamps
     2  agents, transcript, baselines
     3  integrations, _trust                the adapters: unaware of committee and front ends
@@ -38,7 +38,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_version", "_checks", "_names"),
+    ("errors", "_version", "_checks", "_names", "_jsonio"),
     ("schema", "redaction", "bridge", "engine", "_stamps"),
     ("agents", "transcript", "baselines"),
     ("integrations", "_trust"),

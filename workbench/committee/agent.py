@@ -37,6 +37,7 @@ from typing import Any, Unpack
 
 import pandas as pd
 
+from workbench._jsonio import digest, to_plain
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.committee.config import CommitteeSpec, load_spec
 from workbench.committee.coordinator import (
@@ -72,7 +73,7 @@ from workbench.integrations.base import (
 )
 from workbench.memory.settings import Memory
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import Transcript, digest, to_plain
+from workbench.transcript import Transcript
 
 EXECUTOR_PHASE = "decision"
 TRAJECTORY_COLUMNS = (

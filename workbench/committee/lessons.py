@@ -25,6 +25,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from workbench._jsonio import digest
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.committee.config import CommitteeSpec
 from workbench.committee.coordinator import checked_text
@@ -33,7 +34,6 @@ from workbench.errors import ConfigError
 from workbench.memory.reflection import REFLECT_INSTRUCTIONS, REFLECTION_PHASE, Pending, Reflection
 from workbench.memory.settings import Memory, as_memory, carried_by
 from workbench.memory.store import MemoryStore
-from workbench.transcript import digest
 
 if TYPE_CHECKING:
     from workbench.committee.agent import Committee

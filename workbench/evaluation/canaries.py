@@ -22,9 +22,10 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._jsonio import canonical_json
 from workbench.errors import CanaryLeak
 from workbench.evaluation.results import Results
-from workbench.transcript import Transcript, canonical_json
+from workbench.transcript import Transcript
 
 CANARY_COLUMNS = ("arm", "day", "step", "channel", "path", "token", "seen_from_day")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench import transcript
+from workbench import _jsonio
 from workbench.engine.execution import OrderRecord
 
 SCORECARD_COLUMNS = (
@@ -46,7 +46,7 @@ VOLATILE_ERROR_COLUMNS = ("traceback",)
 def canonical_json(value: Any) -> str:
     """Results as JSON text: NaN and infinity become null (a metric with no value), then
     the one canonical form transcripts use, indented, with a final newline."""
-    return transcript.canonical_json(_clean(value), indent=2) + "\n"
+    return _jsonio.canonical_json(_clean(value), indent=2) + "\n"
 
 
 def _clean(value: Any) -> Any:

@@ -12,6 +12,7 @@ from typing import Any, TypedDict, Unpack
 import pandas as pd
 
 from workbench._checks import is_whole, refuse_unknown_keywords
+from workbench._jsonio import digest
 from workbench.agents import PresetStamp
 from workbench.engine.historical import Historical
 from workbench.engine.market import MarketPath, simulate
@@ -19,7 +20,6 @@ from workbench.engine.presets import PUBLISHING_DIALS, Preset, market_preset
 from workbench.engine.universe import Universe, resolve_universe
 from workbench.errors import ConfigError
 from workbench.schema import HISTORY_STEPS
-from workbench.transcript import digest
 
 
 def _positive_int(name: str, value: Any, *, most: int) -> int:

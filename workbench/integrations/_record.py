@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench._jsonio import plain_answer, printable, to_plain
 from workbench._version import __version__
 from workbench.agents import DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
@@ -29,7 +30,7 @@ from workbench.errors import (
 )
 from workbench.integrations._replay import require_transcript
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION, refuse_deep
-from workbench.transcript import Transcript, plain_answer, printable, to_plain
+from workbench.transcript import Transcript
 
 if TYPE_CHECKING:
     from workbench.engine.execution import OrderRecord

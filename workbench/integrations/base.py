@@ -101,6 +101,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 
 from workbench._checks import count, refuse_unknown_keywords, seconds
+from workbench._jsonio import digest
 from workbench.agents import Agent, DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     BudgetExhausted,
@@ -123,7 +124,7 @@ from workbench.integrations._replay import (
 from workbench.integrations._retries import counting_retries
 from workbench.integrations.pricing import CostMeter, PriceSource, as_price_table
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import Exchange, Transcript, digest
+from workbench.transcript import Exchange, Transcript
 
 Mode = Literal["live", "record", "replay"]
 DEFAULT_MODE = "live"

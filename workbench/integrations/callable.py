@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Unpack
 
+from workbench._jsonio import digest
 from workbench._names import import_path
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError
@@ -49,7 +50,7 @@ from workbench.integrations.base import (
     mode_of,
     replay_options,
 )
-from workbench.transcript import Transcript, digest
+from workbench.transcript import Transcript
 
 if TYPE_CHECKING:
     from workbench.integrations.endpoints import Endpoint

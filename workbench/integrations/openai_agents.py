@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Unpack
 
+from workbench._jsonio import digest
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, DecisionError, RunError
 from workbench.integrations._frameworks import (
@@ -57,7 +58,6 @@ from workbench.integrations.output_modes import (
     json_object_format,
 )
 from workbench.schema import decision_json_schema
-from workbench.transcript import digest
 
 if TYPE_CHECKING:
     from workbench.integrations.endpoints import Endpoint

@@ -26,6 +26,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from workbench._jsonio import canonical_json, digest
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.errors import ConfigError, DecisionError
 from workbench.integrations.base import BaseAdapter
@@ -33,7 +34,6 @@ from workbench.memory.reflection import Pending, Reflection, reflection_prompt
 from workbench.memory.settings import Memory, as_memory, carried_by
 from workbench.memory.situation import describe
 from workbench.schema import Decision
-from workbench.transcript import canonical_json, digest
 
 Situation = Callable[[dict[str, Any]], str]
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._jsonio import atomic_write
 from workbench._names import resolve
 from workbench._stamps import utc_now
 from workbench._version import __version__
@@ -43,7 +44,7 @@ from workbench.recordings import manifest as mf
 from workbench.recordings.compare import differences, edited_expected
 from workbench.recordings.text import replayed_text, save_text
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
-from workbench.transcript import Transcript, atomic_write
+from workbench.transcript import Transcript
 
 ArmLike = Agent | str
 BARS_FILE = "bars.parquet"
