@@ -11,7 +11,7 @@ from workbench._checks import is_whole
 from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
-from workbench.evaluation import Results, World
+from workbench.evaluation import MARKET_DEFAULTS, Results, World
 from workbench.services._answers import finish
 from workbench.services._summary import summarise
 from workbench.services.agents import build_arms, check_arm_names
@@ -34,10 +34,10 @@ class MarketRequest:
     """The simulated market a stored evaluation or comparison runs on, checked before use."""
 
     preset: str | None = None
-    names: int = 40
-    days: int = 10
-    steps_per_day: int = 6
-    ticks_per_step: int = 65
+    names: int = MARKET_DEFAULTS.universe
+    days: int = MARKET_DEFAULTS.days
+    steps_per_day: int = MARKET_DEFAULTS.steps_per_day
+    ticks_per_step: int = MARKET_DEFAULTS.ticks_per_step
 
     def world(self, seed: int) -> World:
         """The market for ``seed`` (built lazily: this checks every argument)."""
@@ -80,7 +80,7 @@ def evaluate_arms(
 
     ``data`` (a bars file or a loaded ``Historical``) trades historical bars; then
     ``names``, ``steps_per_day`` and ``ticks_per_step`` must be left out and ``days``
-    defaults to every tradable date. On the simulator they default to 40, 10, 6 and 65.
+    defaults to every tradable date. On the simulator they default to ``MARKET_DEFAULTS``.
     ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr. ``preset`` is a
     name or a name with dials moved, ``{"base": "standard-v2", "injection_rate": 0.2}``.
     """
@@ -91,10 +91,10 @@ def evaluate_arms(
     if data is None:
         world = World(
             seed=seed,
-            universe=_names(40 if names is None else names),
-            days=10 if days is None else days,
-            steps_per_day=6 if steps_per_day is None else steps_per_day,
-            ticks_per_step=65 if ticks_per_step is None else ticks_per_step,
+            universe=None if names is None else _names(names),
+            days=days,
+            steps_per_day=steps_per_day,
+            ticks_per_step=ticks_per_step,
             preset=preset,
         )
     else:
@@ -216,3 +216,15 @@ def _numbers(options: dict[str, Any]) -> dict[str, float]:
             raise ConfigError(f"{key} must be a finite number, got {value!r}")
         out[key] = float(value)
     return out
+
+
+__all__ = [
+    "MARKET_DEFAULTS",
+    "MarketKeywords",
+    "MarketRequest",
+    "evaluate_arms",
+    "evaluation_request",
+    "evaluation_run",
+    "load_bars",
+    "run_evaluation",
+]
