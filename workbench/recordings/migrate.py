@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from workbench._jsonio import atomic_write
 from workbench.errors import ConfigError, RecordingError
-from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.evaluation.columns import SCORECARD_COLUMNS
 from workbench.recordings import manifest as mf
 from workbench.recordings.service import replay
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.evaluation import Results
-from workbench.evaluation.results import VOLATILE_COLUMNS
+from workbench.evaluation.columns import VOLATILE_COLUMNS
 from workbench.services._answers import plain_row
 from workbench.services.agents import COMMITTEE_PREFIX
 from workbench.services.glossary import CAVEATS
