@@ -421,9 +421,20 @@ def _advisors(
     return {**built, **given}
 
 
-def committee_agent(spec: Source = "tradingagents", **kwargs: Any) -> Committee:
-    """``Committee(spec, **kwargs)``: the convenience constructor."""
-    return Committee(spec, **kwargs)
+class CommitteeAgentOptions(CommitteeOptions, total=False):
+    """``Committee``'s own keywords beside the adapter keywords and its settings."""
+
+    models: Mapping[str, RoleModel] | None
+    advisors: Mapping[str, Advisor] | None
+    delay: float
+    memory: Memory | Mapping[str, Any] | bool | None
+
+
+def committee_agent(
+    spec: Source = "tradingagents", **options: Unpack[CommitteeAgentOptions]
+) -> Committee:
+    """``Committee(spec, **options)``: the convenience constructor."""
+    return Committee(spec, **options)
 
 
 __all__ = ["EXECUTOR_PHASE", "FIGURE_COLUMNS", "Committee", "committee_agent"]

@@ -331,9 +331,22 @@ def _after_last_user(messages: list[Any]) -> int:
     return len(kinds) - kinds[::-1].index("human") if "human" in kinds else 0
 
 
-def langgraph_agent(runnable: Any = None, **kwargs: Any) -> LangGraphAdapter:
+class LangGraphOptions(AdapterOptions, total=False):
+    """``LangGraphAdapter``'s own keywords beside the adapter keywords."""
+
+    input_builder: InputBuilder | None
+    output_parser: OutputParser | None
+    instructions: str | None
+    endpoint: Endpoint | None
+    output_mode: str | None
+    config: Mapping[str, Any] | None
+    thread_id: str | None
+    run_id: str | None
+
+
+def langgraph_agent(runnable: Any = None, **options: Unpack[LangGraphOptions]) -> LangGraphAdapter:
     """A ``LangGraphAdapter`` for ``runnable``, or for ``endpoint=`` (convenience constructor)."""
-    return LangGraphAdapter(runnable, **kwargs)
+    return LangGraphAdapter(runnable, **options)
 
 
 def _check_runnable(runnable: Any, mode: str) -> None:

@@ -306,9 +306,23 @@ def _model_name(chosen: Any) -> str | None:
     return named if isinstance(named, str) else type(chosen).__name__
 
 
-def openai_agent(agent: Any, **kwargs: Any) -> OpenAIAgentsAdapter:
-    """``OpenAIAgentsAdapter(agent, **kwargs)``: the convenience constructor."""
-    return OpenAIAgentsAdapter(agent, **kwargs)
+class OpenAIAgentsOptions(AdapterOptions, total=False):
+    """``OpenAIAgentsAdapter``'s own keywords beside the adapter keywords."""
+
+    model: Any
+    endpoint: Endpoint | None
+    output_mode: str | None
+    brief: str | None
+    max_turns: int
+    tracing: bool
+    run_id: str | None
+    bind_output_type: bool
+    context: Any
+
+
+def openai_agent(agent: Any, **options: Unpack[OpenAIAgentsOptions]) -> OpenAIAgentsAdapter:
+    """``OpenAIAgentsAdapter(agent, **options)``: the convenience constructor."""
+    return OpenAIAgentsAdapter(agent, **options)
 
 
 def _check_agent(agent: Any, mode: str, bind_output_type: bool) -> None:
