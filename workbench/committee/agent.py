@@ -13,7 +13,7 @@ the full prompt), so the order in which concurrent advisors finish never
 matters: a replay looks each one up by content and rebuilds the same memos and
 the same actions, bit for bit, while snapshot, coordinator, parsing and sizing
 all run again. A failed role is recorded with its error, so it fails the same
-way on replay. ``adapter.record`` holds one entry per decision with every role's
+way on replay. ``adapter.decision_log`` holds one entry per decision with every role's
 phase, turn, model, prompt, response and position in the committee order, the
 memo, the executor's answer, the ratings, the decision and the orders.
 
@@ -287,7 +287,7 @@ class Committee(BaseAdapter):
     def trajectory(self) -> pd.DataFrame:
         """One row per role answer per decision, in committee order (the executor last)."""
         rows = []
-        for entry in self.record:
+        for entry in self.decision_log:
             executor = [entry["executor"]] if "executor" in entry else []
             for order, answer in enumerate([*entry.get("roles", []), *executor]):
                 rows.append(_trajectory_row(entry, order, answer))
@@ -297,7 +297,7 @@ class Committee(BaseAdapter):
         """One row per figure a role wrote that is not in the verified snapshot."""
         rows = [
             {"day": entry["day"], "step": entry["step"], "role": answer["role"], "figure": figure}
-            for entry in self.record
+            for entry in self.decision_log
             for answer in [*entry.get("roles", []), *[entry["executor"]] * ("executor" in entry)]
             for figure in answer.get("unverified_figures", [])
         ]

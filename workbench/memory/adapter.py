@@ -120,12 +120,12 @@ class Remembers(BaseAdapter):
         situation = self.situation_of(request.payload)
         recalled = self.reflection.recall(situation, self.name, at)
         asked = dataclasses.replace(request, payload={**request.payload, "lessons": recalled})
-        opened = len(self.record)
+        opened = len(self.decision_log)
         try:
             decision: Decision = await super().adecide(asked)
         finally:
-            if len(self.record) > opened:  # this decision's entry was opened
-                self.record[-1].update(reflections=written, recalled=recalled)
+            if len(self.decision_log) > opened:  # this decision's entry was opened
+                self.decision_log[-1].update(reflections=written, recalled=recalled)
         said = {self.name: canonical_json(decision.to_json())}
         self.reflection.remember(request, situation, said)
         return decision
