@@ -51,6 +51,8 @@ from workbench._jsonio import (
     read_recorded_text,
     to_plain,
 )
+from workbench._jsonio import digest as digest  # importable from its old home too
+from workbench._jsonio import printable as printable  # likewise
 from workbench._stamps import stamp_artefact
 from workbench.errors import ConfigError, RecordingError, TranscriptEdited
 from workbench.redaction import redact_data

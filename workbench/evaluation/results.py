@@ -12,6 +12,7 @@ import pandas as pd
 
 from workbench import _jsonio
 from workbench.engine.execution import OrderRecord
+from workbench.evaluation.columns import SCORECARD_COLUMNS as SCORECARD_COLUMNS  # its old home
 from workbench.evaluation.columns import VOLATILE_COLUMNS
 
 # One row per order: who decided it and when (the decision's day and step), then its record.
