@@ -15,12 +15,13 @@ import pytest
 import workbench.committee
 import workbench.integrations
 import workbench.memory
+from workbench._jsonio import digest
 from workbench.agents import DecisionRequest
 from workbench.evaluation import evaluate
 from workbench.integrations import callable_agent
 from workbench.integrations.base import OPTION_NAMES, AdapterOptions, BaseAdapter
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import Transcript, digest
+from workbench.transcript import Transcript
 
 MARKET: dict[str, Any] = {"seed": 3, "universe": 3, "days": 3}
 

@@ -245,7 +245,7 @@ def test_a_checkpointed_thread_answers_each_decision_from_its_latest_reply() -> 
     arm = langgraph_agent(graph, name="arm", thread_id="desk-1")
     results = evaluate([arm], **MARKET)
     assert results.scorecard.loc["arm", "errors"] == 0
-    assert [entry["decision"]["rationale"] for entry in arm.record] == ["day 0", "day 1"]
+    assert [entry["decision"]["rationale"] for entry in arm.decision_log] == ["day 0", "day 1"]
     history = graph.get_state({"configurable": {"thread_id": "desk-1"}}).values["messages"]
     assert len(history) == 6  # system, user and reply, twice: one thread across the run
     assert results.scorecard.loc["arm", "model_calls"] == 2

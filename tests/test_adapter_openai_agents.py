@@ -89,8 +89,8 @@ def test_the_recorded_answer_is_the_models_text_byte_for_byte() -> None:
     text = '{"actions": [], "rationale": "spaced  out"}'
     arm = openai_agent(_agent(), model=ScriptedAgentsModel(lambda p: text), mode="record")
     _ask(arm)
-    assert arm.record[0]["response"] == text
-    assert arm.record[0]["input"] == input_items(PAYLOAD, BRIEF)
+    assert arm.decision_log[0]["response"] == text
+    assert arm.decision_log[0]["input"] == input_items(PAYLOAD, BRIEF)
 
 
 def test_a_bad_answer_is_a_decision_error_in_the_scorecard() -> None:
@@ -145,7 +145,7 @@ def test_a_tripped_guardrail_is_a_decision_error_not_a_hold() -> None:
     arm = openai_agent(agent, model=ScriptedAgentsModel(trend_policy))
     with pytest.raises(DecisionError, match="InputGuardrailTripwireTriggered"):
         _ask(arm)
-    assert "decision" not in arm.record[0]
+    assert "decision" not in arm.decision_log[0]
 
 
 def test_a_handoff_to_another_agent_is_refused_by_name() -> None:

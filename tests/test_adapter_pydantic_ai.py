@@ -67,7 +67,7 @@ def test_pydantic_ais_own_test_model_drives_the_output_tool() -> None:
     plain = {"actions": [], "rationale": "from TestModel"}
     arm = PydanticAIAdapter(_agent(), model=TestModel(custom_output_args=plain))
     assert _ask(arm) == parse_decision(plain)
-    assert arm.record[0]["input"] == render(PAYLOAD)
+    assert arm.decision_log[0]["input"] == render(PAYLOAD)
 
 
 def test_record_then_replay_matches_bit_for_bit_without_a_model() -> None:
@@ -107,7 +107,7 @@ def test_pydantic_coercion_does_not_change_what_is_accepted() -> None:
     arm = PydanticAIAdapter(_agent(), model=ScriptedPydanticModel(coercible_then_fixed))
     decision = _ask(arm)  # ... so PydanticAI's retry loop asked again with our message
     assert len(calls) == 2 and decision.actions[0].quantity == 5.0
-    assert arm.record[0]["response"]["actions"][0]["quantity"] == 5
+    assert arm.decision_log[0]["response"]["actions"][0]["quantity"] == 5
 
 
 def test_a_framework_failure_is_a_framework_error_with_the_chain_intact() -> None:

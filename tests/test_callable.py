@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
+from workbench._jsonio import digest
 from workbench.errors import ConfigError, FrameworkError, ReplayMiss, RunError
 from workbench.evaluation import evaluate
 from workbench.integrations import AdapterInfo, CallableAgentAdapter, callable_agent
 from workbench.integrations.base import journal_path
-from workbench.transcript import Transcript, digest
+from workbench.transcript import Transcript
 
 MARKET: dict[str, Any] = {"seed": 5, "universe": 6, "days": 3}
 PROMPT = "Buy the first name in the payload, ten shares at a time."
@@ -161,7 +162,7 @@ def test_the_record_holds_the_path_from_observation_to_order() -> None:
 
     arm = callable_agent(mixed, every=6)
     evaluate([arm], **MARKET, leverage_cap=1e9)
-    entry = arm.record[0]
+    entry = arm.decision_log[0]
     assert entry["digest"] == digest(entry["input"]) and entry["response"]["rationale"] == "mixed"
     assert entry["decision"]["rationale"] == "mixed"
     limit = entry["orders"][1]["order"]
@@ -262,10 +263,10 @@ def test_common_exports_the_shared_layer_of_the_contract() -> None:
 def test_modes_decide_what_is_recorded_and_where(tmp_path: Path) -> None:
     plain = callable_agent(buy_first, every=6)
     evaluate([plain], **MARKET)
-    assert plain.transcript is None and len(plain.record) == 3
+    assert plain.transcript is None and len(plain.decision_log) == 3
 
     kept = Transcript()
-    live = callable_agent(buy_first, every=6, transcript=kept)
+    live = callable_agent(buy_first, every=6, recorder=kept)
     evaluate([live], **MARKET)
     assert live.transcript is kept and len(kept) == 3
 
@@ -278,10 +279,46 @@ def test_modes_decide_what_is_recorded_and_where(tmp_path: Path) -> None:
     assert evaluate([again], **MARKET).digest() == first.digest()
 
 
+def test_recording_into_a_transcript_given_as_transcript_is_deprecated() -> None:
+    kept = Transcript()
+    with pytest.warns(DeprecationWarning, match="pass it as recorder=") as seen:
+        live = callable_agent(buy_first, every=6, transcript=kept)
+    assert seen[0].filename == __file__  # the warning points at the caller
+    evaluate([live], **MARKET)
+    assert live.recorder is kept and len(kept) == 3
+    with pytest.raises(ConfigError, match="drop transcript="):
+        callable_agent(buy_first, every=6, transcript=kept, recorder=Transcript())
+
+
+def test_a_recording_never_overwrites_a_transcript_it_was_not_told_to(tmp_path: Path) -> None:
+    path = tmp_path / "arm.json"
+    first = callable_agent(buy_first, name="arm", mode="record", every=6, recorder=path)
+    evaluate([first], **MARKET)
+    before = path.read_bytes()
+    with pytest.raises(ConfigError, match=r"arm\.json already holds .* overwrite=True"):
+        callable_agent(buy_first, name="arm", mode="record", every=6, recorder=path)
+    assert path.read_bytes() == before
+    again = callable_agent(buy_first, name="arm", mode="record", every=6, recorder=path,
+                           overwrite=True)  # fmt: skip
+    evaluate([again], **MARKET)
+    resumed = callable_agent(buy_first, name="arm", mode="record", every=6, recorder=path,
+                             prior=path)  # fmt: skip
+    evaluate([resumed], **MARKET)
+    assert resumed.calls_made == 0  # every answer came from the run it resumed
+
+
+def test_a_crashed_runs_journal_is_not_overwritten_either(tmp_path: Path) -> None:
+    path = tmp_path / "arm.json"
+    callable_agent(buy_first, name="arm", mode="record", every=6, recorder=path)
+    assert journal_path(path).exists() and not path.exists()  # built, never ended
+    with pytest.raises(ConfigError, match=r"arm\.json\.journal already holds"):
+        callable_agent(buy_first, name="arm", mode="record", every=6, recorder=path)
+
+
 def test_an_adapter_run_twice_reports_each_run_on_its_own() -> None:
     arm = callable_agent(buy_first, every=6)
     first = evaluate([arm], **MARKET)
     second = evaluate([arm], **MARKET)
     assert first.scorecard.loc["buy_first", "model_calls"] == 3
     assert second.scorecard.loc["buy_first", "model_calls"] == 3
-    assert len(arm.record) == 3 and arm.calls_made == 6
+    assert len(arm.decision_log) == 3 and arm.calls_made == 6

@@ -166,7 +166,7 @@ def test_memory_canaries_are_planted_in_the_store_and_recalled_only_from_their_d
     for canary in planted:
         (row,) = lessons[lessons["lesson"].str.contains(canary["token"])].itertuples()
         assert (row.visible_day, row.visible_step, row.role) == (canary["day"], 0, learner.name)
-    recalled = {entry["day"]: json.dumps(entry["recalled"]) for entry in learner.record}
+    recalled = {entry["day"]: json.dumps(entry["recalled"]) for entry in learner.decision_log}
     assert all(c["token"] not in recalled[d] for c in planted for d in recalled if d < c["day"])
     assert canary_audit(results, {learner.name: learner.transcript}).empty
 

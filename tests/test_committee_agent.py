@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from workbench._jsonio import canonical_json
 from workbench.committee import CallableModel, Committee, ScriptedModel, parse_ratings, size
 from workbench.committee.models import Reply, read_prompt
 from workbench.committee.scripted import REFERENCE_SCRIPTS
 from workbench.errors import ReplayMiss, RunError
 from workbench.evaluation import evaluate
-from workbench.transcript import Transcript, canonical_json
+from workbench.transcript import Transcript
 
 MARKET: dict[str, Any] = {"seed": 5, "universe": 5, "days": 3}
 QUICK_ROLES = 3 + 2 + 1 + 3  # analysts, bull/bear, trader, three risk debaters (one round each)
@@ -43,7 +44,7 @@ def jittered(name: str, finished: list[str]) -> CallableModel:
 
 def trajectory(committee: Committee) -> str:
     keep = ("day", "step", "memo", "roles", "executor", "ratings", "decision", "orders")
-    return canonical_json([{k: entry.get(k) for k in keep} for entry in committee.record])
+    return canonical_json([{k: entry.get(k) for k in keep} for entry in committee.decision_log])
 
 
 # --- one arm among others --------------------------------------------------------------------
@@ -62,7 +63,7 @@ def test_a_committee_and_ordinary_agents_are_arms_of_one_evaluation() -> None:
 def test_the_record_holds_roles_phases_prompts_responses_models_and_order() -> None:
     committee = Committee()
     evaluate([committee], **MARKET)
-    entry = committee.record[0]
+    entry = committee.decision_log[0]
     roles = entry["roles"]
     assert [r["order"] for r in roles] == list(range(len(roles)))
     assert [r["role"] for r in roles[:3]] == [
@@ -84,7 +85,7 @@ def test_the_record_holds_roles_phases_prompts_responses_models_and_order() -> N
 def test_numbers_the_analysts_cite_come_from_the_verified_snapshot() -> None:
     committee = Committee()
     evaluate([committee], **MARKET)
-    entry = committee.record[0]
+    entry = committee.decision_log[0]
     cited = set(re.findall(r"-?\d+\.\d+", entry["roles"][0]["response"]))
     verified = set(re.findall(r"-?\d+\.\d+", canonical_json(entry["snapshot"])))
     assert cited and cited <= verified
@@ -116,8 +117,8 @@ def test_only_the_executor_decides_what_trades(rating: str) -> None:
     if rating == "Hold":
         assert orders.empty
     else:
-        assert set(orders["symbol"]) == {sorted(committee.record[0]["ratings"])[0]}
-    for entry in committee.record:
+        assert set(orders["symbol"]) == {sorted(committee.decision_log[0]["ratings"])[0]}
+    for entry in committee.decision_log:
         ratings = parse_ratings(entry["executor"]["response"], sorted(entry["ratings"]))
         observation = json.loads(entry["executor"]["prompt"].rsplit("\nBRIEFING ", 1)[1])
         expected = size(ratings, observation["observation"], committee.spec.sizing)
@@ -155,7 +156,7 @@ def test_a_failing_advisor_is_in_the_memo_the_record_and_the_transcript() -> Non
     committee = Committee(models={"quick": _bear_down()}, recorder=recorder)
     results = evaluate([committee], **MARKET)
     assert results.errors.empty and not results.orders.empty  # the committee still decided
-    for entry in committee.record:
+    for entry in committee.decision_log:
         assert entry["failed_roles"] == ["bear_researcher"]
         assert "[research_debate turn 2] bear_researcher (failed)" in entry["memo"]
         assert "RuntimeError: bear model unreachable" in entry["memo"]
@@ -174,7 +175,7 @@ def test_a_failing_executor_fails_the_decision_in_the_error_column() -> None:
     results = evaluate([committee], **MARKET)
     assert results.scorecard.loc["tradingagents-reference", "errors"] == 3
     assert set(results.errors["kind"]) == {"DecisionError"} and results.orders.empty
-    assert "gave no ratings" in committee.record[0]["error"]
+    assert "gave no ratings" in committee.decision_log[0]["error"]
 
 
 # --- recording and replay ---------------------------------------------------------------
@@ -198,7 +199,7 @@ def test_replay_reproduces_a_failed_advisor() -> None:
     again = Committee(mode="replay", transcript=recorder)
     evaluate([again], **MARKET)
     assert trajectory(again) == trajectory(live)
-    assert again.record[0]["failed_roles"] == ["bear_researcher"]
+    assert again.decision_log[0]["failed_roles"] == ["bear_researcher"]
 
 
 def test_replay_under_other_rounds_or_prompts_is_refused_before_the_market_opens() -> None:
@@ -232,14 +233,14 @@ def test_rounds_set_the_debate_lengths_and_the_executor_is_asked_once_a_decision
     recorder = Transcript()
     committee = Committee(recorder=recorder, max_debate_rounds=2, max_risk_discuss_rounds=3)
     results = evaluate([committee], **MARKET)
-    for entry in committee.record:
+    for entry in committee.decision_log:
         phases = [role["phase"] for role in entry["roles"]]
         assert phases.count("research_debate") == 2 * 2
         assert phases.count("risk_debate") == 3 * 3
         debaters = [r["role"] for r in entry["roles"] if r["phase"] == "risk_debate"]
         assert debaters[:3] == ["aggressive_risk", "conservative_risk", "neutral_risk"]
     executor_calls = [e for e in recorder.exchanges if e.input["role"] == "portfolio_manager"]
-    assert len(executor_calls) == len(committee.record) == 3
+    assert len(executor_calls) == len(committee.decision_log) == 3
     per_decision = 3 + 2 * 2 + 1 + 1 + 3 * 3 + 1
     assert results.scorecard["model_calls"].iloc[0] == 3 * per_decision
 

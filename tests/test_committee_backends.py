@@ -34,8 +34,8 @@ def answer(prompt: str) -> str:
 
 def decisions(committee: Committee) -> list[Any]:
     evaluate([committee], **MARKET)
-    assert all("error" not in entry for entry in committee.record)
-    return [entry["decision"] for entry in committee.record]
+    assert all("error" not in entry for entry in committee.decision_log)
+    return [entry["decision"] for entry in committee.decision_log]
 
 
 def _pydantic_agent() -> Any:
@@ -66,7 +66,7 @@ def test_a_callable_model_named_in_yaml(tmp_path: Path, reference: list[Any]) ->
     }
     committee = Committee(spec)
     assert decisions(committee) == reference
-    models = {r["model"] for r in committee.record[0]["roles"]}
+    models = {r["model"] for r in committee.decision_log[0]["roles"]}
     assert models == {"scripted-quick", "callable-deep"}
     spec["models"]["deep"] = {"backend": "callable"}
     with pytest.raises(ConfigError, match="needs target"):
@@ -89,7 +89,7 @@ def test_a_pydantic_ai_agent_named_in_yaml(tmp_path: Path, reference: list[Any])
     (tmp_path / "committee.yaml").write_text(edited, encoding="utf-8")
     committee = Committee(tmp_path / "committee.yaml")
     assert decisions(committee) == reference
-    assert committee.record[0]["executor"]["model"] == "pa"
+    assert committee.decision_log[0]["executor"]["model"] == "pa"
 
 
 def test_an_openai_agents_agent_answers_the_deep_roles(reference: list[Any]) -> None:
@@ -148,7 +148,7 @@ def test_a_framework_failure_is_mapped_at_its_boundary_and_kept_in_the_memo() ->
     quick = PydanticAIModel(agent, name="pydantic-quick")
     committee = Committee(models={"quick": quick})
     results = evaluate([committee], **MARKET)
-    entry = committee.record[0]
+    entry = committee.decision_log[0]
     assert len(entry["failed_roles"]) == 9  # every quick role failed, none was dropped
     assert all(r["error"].startswith("DecisionError") for r in entry["roles"] if not r["ok"])
     assert "pydantic-ai raised UnexpectedModelBehavior" in entry["memo"]

@@ -40,7 +40,7 @@ def inventing(prompt: str) -> str:
 def test_each_role_is_flagged_in_the_record_trajectory_and_figure_check_and_on_replay() -> None:
     live = Committee(models={"quick": CallableModel(inventing, name="inventor")}, mode="record")
     evaluate([live], **MARKET)
-    (entry,) = live.record
+    (entry,) = live.decision_log
     quick_roles = [r["role"] for r in entry["roles"] if r["model"] == "inventor"]
     assert len(quick_roles) == 9  # 3 analysts, 2 debaters, the trader, 3 risk debaters
     assert all(
@@ -60,13 +60,13 @@ def test_each_role_is_flagged_in_the_record_trajectory_and_figure_check_and_on_r
         transcript=transcript,
     )
     evaluate([again], **MARKET)
-    assert again.record[0]["unverified_by_role"] == entry["unverified_by_role"]
+    assert again.decision_log[0]["unverified_by_role"] == entry["unverified_by_role"]
 
 
 def test_the_scripted_reference_committee_cites_only_the_snapshot() -> None:
     committee = Committee()
     evaluate([committee], seed=7, universe=5, days=2)
-    assert [entry["unverified_count"] for entry in committee.record] == [0, 0]
+    assert [entry["unverified_count"] for entry in committee.decision_log] == [0, 0]
     assert committee.figure_check().empty
 
 
@@ -87,7 +87,7 @@ def test_a_committee_role_on_an_openai_compatible_endpoint_from_yaml() -> None:
         }
         committee = Committee(_with_reference(spec), mode="record")
         results = evaluate([committee], **MARKET)
-    (entry,) = committee.record
+    (entry,) = committee.decision_log
     assert results.scorecard.loc[committee.name, "errors"] == 0
     assert {r["model"] for r in entry["roles"]} >= {"tiny"}
     assert all(body["max_tokens"] == 64 for body in server.requests)

@@ -47,16 +47,16 @@ def test_no_role_ever_sees_a_real_ticker_or_date() -> None:
     committee, recorder = run(bars(seed=1))
     prompts = "\n".join(exchange.input["input"] for exchange in recorder.exchanges)
     assert not any(symbol in prompts for symbol in REAL) and "2021" not in prompts
-    snapshot = committee.record[0]["snapshot"]
+    snapshot = committee.decision_log[0]["snapshot"]
     assert snapshot["macro"]["growth"].startswith(f"{NO_DATA}: macro.growth")
-    assert "growth NO_DATA_AVAILABLE" in committee.record[0]["memo"]
+    assert "growth NO_DATA_AVAILABLE" in committee.decision_log[0]["memo"]
 
 
 def test_memos_before_a_date_do_not_depend_on_any_later_bar() -> None:
     honest, _ = run(bars(seed=1))
     rewritten, _ = run(bars(seed=1, tail_seed=9))
-    before = [e for e in honest.record if e["day"] < 9]
-    assert before and len(honest.record) == len(rewritten.record)
-    for ours, theirs in zip(before, rewritten.record, strict=False):
+    before = [e for e in honest.decision_log if e["day"] < 9]
+    assert before and len(honest.decision_log) == len(rewritten.decision_log)
+    for ours, theirs in zip(before, rewritten.decision_log, strict=False):
         assert ours["memo"] == theirs["memo"] and ours["decision"] == theirs["decision"]
-    assert honest.record[-1]["memo"] != rewritten.record[-1]["memo"]
+    assert honest.decision_log[-1]["memo"] != rewritten.decision_log[-1]["memo"]

@@ -103,7 +103,7 @@ def test_the_snapshot_reads_news_reports_and_calendar_with_no_data_where_there_i
 
 
 def _decision_with(committee: Committee, want: str) -> dict[str, Any]:
-    for entry in committee.record:
+    for entry in committee.decision_log:
         news = entry["snapshot"]["news"]["items"]
         reported = entry["snapshot"]["fundamentals"]["reported"].values()
         if any(i["kind"] == want for i in news) and any(not is_no_data(r) for r in reported):
@@ -129,7 +129,9 @@ def test_the_analysts_on_a_news_market_read_the_items_and_the_reported_figures()
                 in (analyst["response"])
             )
     assert all(READING_RULE in r["prompt"] for r in entry["roles"])
-    assert sum(e["unverified_count"] for e in committee.record) == 0  # it cites, never invents
+    assert (
+        sum(e["unverified_count"] for e in committee.decision_log) == 0
+    )  # it cites, never invents
 
 
 def test_a_fresh_surprise_tilts_the_research_managers_plan() -> None:
@@ -149,7 +151,7 @@ def inventing_eps(prompt: str) -> str:
 def test_a_role_inventing_an_eps_on_a_news_market_is_flagged_in_the_record() -> None:
     committee = Committee(models={"quick": CallableModel(inventing_eps, name="inventor")})
     evaluate([committee], **{**NEWS_MARKET, "days": 30})  # long enough for reports to land
-    answers = [r for e in committee.record for r in e["roles"] if r["model"] == "inventor"]
+    answers = [r for e in committee.decision_log for r in e["roles"] if r["model"] == "inventor"]
     assert len(answers) == 9 * 30 and any("as reported" in r["response"] for r in answers)
     assert all(r["unverified_figures"] == ["9.87"] for r in answers)
     assert set(committee.figure_check()["figure"]) == {"9.87"}
@@ -161,7 +163,7 @@ def test_the_fundamentals_analyst_reports_an_injected_notice_as_ignored() -> Non
     evaluate([committee], **{**market, "days": 20})
     notices = [
         (entry, item)
-        for entry in committee.record
+        for entry in committee.decision_log
         for item in entry["snapshot"]["news"]["items"]
         if item["kind"] == "notice"
     ]

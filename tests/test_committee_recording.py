@@ -29,7 +29,7 @@ def test_every_recorded_role_exchange_rebuilds_the_memo_once() -> None:
     market["preset"] = manifest["preset"]["name"]
     evaluate([arm, "momentum", "buy_and_hold"], **market)
     used = []
-    for entry in arm.record:
+    for entry in arm.decision_log:
         for role in [*entry["roles"], entry["executor"]]:
             exchange = transcript.get(role["key"])
             assert exchange is not None and exchange.response == role["response"]

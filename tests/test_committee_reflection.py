@@ -8,7 +8,7 @@ import pytest
 
 from workbench import evaluate
 from workbench.committee import Committee, ScriptedModel
-from workbench.committee.reflection import REFLECTING_ROLES
+from workbench.committee.lessons import REFLECTING_ROLES
 from workbench.errors import ConfigError, RunError
 from workbench.memory import Memory
 from workbench.recordings import record, replay
@@ -29,7 +29,7 @@ def test_every_reflecting_role_writes_one_lesson_per_known_outcome(recorded) -> 
     assert sorted(set(lessons["role"])) == sorted(roles)
     assert lessons.groupby("day").size().to_dict() == {0: 5, 1: 5, 2: 5}  # day 3's is pending
     assert (lessons["visible_day"] == lessons["day"] + 1).all()
-    reflected = [r for entry in committee.record for r in entry["reflections"]]
+    reflected = [r for entry in committee.decision_log for r in entry["reflections"]]
     assert [(r["role"], r["day"]) for r in reflected[:5]] == [(role, 0) for role in roles]
     phases = {e.input["phase"] for e in committee.recorder if isinstance(e.input, dict)}
     assert "reflection" in phases
@@ -37,7 +37,7 @@ def test_every_reflecting_role_writes_one_lesson_per_known_outcome(recorded) -> 
 
 def test_a_reflecting_role_is_briefed_with_its_own_recalled_lessons(recorded) -> None:
     committee, _ = recorded
-    last = committee.record[-1]
+    last = committee.decision_log[-1]
     assert set(last["recalled"]) == set(REFLECTING_ROLES)
     for role, lessons in last["recalled"].items():
         assert len(lessons) == 2 and all(f"Lesson for {role}:" in x["lesson"] for x in lessons)
@@ -59,8 +59,12 @@ def test_a_replay_rebuilds_the_same_memory_bit_for_bit_with_no_model_call(
     replayed = evaluate([again, "momentum"], **MARKET)
     assert replayed.digest() == results.digest() and again.calls_made == 0
     assert again.lessons().equals(committee.lessons())
-    assert [e["reflections"] for e in again.record] == [e["reflections"] for e in committee.record]
-    assert [e["recalled"] for e in again.record] == [e["recalled"] for e in committee.record]
+    assert [e["reflections"] for e in again.decision_log] == [
+        e["reflections"] for e in committee.decision_log
+    ]
+    assert [e["recalled"] for e in again.decision_log] == [
+        e["recalled"] for e in committee.decision_log
+    ]
 
 
 @pytest.mark.parametrize(
@@ -86,7 +90,7 @@ def test_a_committee_without_memory_is_exactly_the_committee_it_was() -> None:
     assert plain.memory is None and "memory" not in plain.state()
     assert "memory" not in plain.replay_spec()
     evaluate([plain], seed=7, universe=5, days=2)
-    assert all("reflections" not in e and "recalled" not in e for e in plain.record)
+    assert all("reflections" not in e and "recalled" not in e for e in plain.decision_log)
 
 
 def test_the_recorded_committee_replays_from_its_folder(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ import pytest
 
 from workbench import Agent, DecisionRequest, World, aevaluate, baseline, evaluate
 from workbench.errors import ConfigError, DecisionError, FrameworkError
+from workbench.evaluation.columns import SCORECARD_COLUMNS
 from workbench.evaluation.observation import market_payload
-from workbench.evaluation.results import SCORECARD_COLUMNS
 from workbench.schema import HISTORY_STEPS, OBSERVABLE_MACRO
 
 SMALL = {"seed": 3, "universe": 8, "days": 3, "preset": "standard-v1"}  # prices only

@@ -50,7 +50,7 @@ def _poisoned(world: World, last_step: int) -> World:
 
 
 def _recalls(arm: Any) -> list[tuple[int, Any]]:
-    return [(entry["index"], entry.get("recalled")) for entry in arm.record]
+    return [(entry["index"], entry.get("recalled")) for entry in arm.decision_log]
 
 
 def _learner() -> Any:
@@ -88,7 +88,9 @@ def test_nothing_recalled_at_t_changes_when_every_outcome_after_t_is_poisoned(bu
 def test_recalled_lessons_are_never_about_a_decision_younger_than_the_horizon() -> None:
     arm = remembering_learner(memory=Memory(horizon=2, k=5))
     run_sync(run_world(World(**MARKET), [arm]))
-    recalled = [(e["day"], lesson) for e in arm.record for lesson in e["recalled"]]
+    recalled = [(e["day"], lesson) for e in arm.decision_log for lesson in e["recalled"]]
     assert recalled, "the arm recalled nothing: nothing was tested"
     assert all(lesson["day"] + 2 <= day for day, lesson in recalled)
-    assert not arm.record[1]["recalled"] and arm.record[2]["recalled"]  # day 0's lesson, day 2
+    assert (
+        not arm.decision_log[1]["recalled"] and arm.decision_log[2]["recalled"]
+    )  # day 0's lesson, day 2

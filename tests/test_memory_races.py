@@ -114,7 +114,7 @@ def test_two_resumes_of_one_stopped_run_at_once_keep_one(tmp_path: Path) -> None
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        evaluate([_learner(path, mode="record", transcript=journal)], seed=1, **SMALL, on_step=stop)
+        evaluate([_learner(path, mode="record", recorder=journal)], seed=1, **SMALL, on_step=stop)
     assert _runs(path) == [("learner_memory", 1, False)]
     resumes = [_learner(path, prior=journal) for _ in range(2)]
     done, refused = _second_during_first(*((arm, {"seed": 1, **SMALL}) for arm in resumes))
@@ -184,7 +184,7 @@ def test_without_locks_the_check_at_save_refuses_the_second_and_loses_nothing(
     monkeypatch.setattr(running, "hold", lambda store, run: None)
     path = tmp_path / "lessons.json"
     journals = [tmp_path / "first.json", tmp_path / "second.json"]
-    first, second = (_learner(path, mode="record", transcript=j) for j in journals)
+    first, second = (_learner(path, mode="record", recorder=j) for j in journals)
     done, refused = _second_during_first(
         (first, {"seed": 1, **SMALL}), (second, {"seed": 1, **SHORT}), at_step=2
     )
@@ -204,9 +204,7 @@ def test_without_locks_the_check_at_save_refuses_the_second_and_loses_nothing(
     made = [first.calls_made, second.calls_made]
     assert made == [9, 5] and [len(Transcript.load(j)) for j in journals] == made
     fresh = tmp_path / "fresh.json"
-    again = _learner(
-        fresh, mode="record", transcript=tmp_path / "again.json", prior=journals[loser]
-    )
+    again = _learner(fresh, mode="record", recorder=tmp_path / "again.json", prior=journals[loser])
     evaluate([again], seed=1, **(SMALL, SHORT)[loser])
     assert again.calls_made == 0, "resumed from the transcript, nothing paid twice"
     assert len(json.loads(fresh.read_text())["lessons"]) == made[loser] // 2

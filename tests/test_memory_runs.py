@@ -17,7 +17,7 @@ SMALL = {"universe": 6, "days": 5}
 
 
 def _first_recall(arm) -> list:
-    return arm.record[0]["recalled"]
+    return arm.decision_log[0]["recalled"]
 
 
 def test_without_a_path_every_run_starts_empty() -> None:
@@ -83,10 +83,12 @@ def test_a_replay_rebuilds_a_persisted_memory_from_its_transcript_alone(tmp_path
 def test_the_learners_lessons_change_what_it_does() -> None:
     without, with_memory = learner_agent(), remembering_learner()
     evaluate([without, with_memory], seed=2, preset="turbulent-v1", universe=20, days=10)
-    styles = [e["decision"]["rationale"].split(":")[0] for e in with_memory.record]
-    assert {e["decision"]["rationale"].split(":")[0] for e in without.record} == {"style follow"}
+    styles = [e["decision"]["rationale"].split(":")[0] for e in with_memory.decision_log]
+    assert {e["decision"]["rationale"].split(":")[0] for e in without.decision_log} == {
+        "style follow"
+    }
     assert "style fade" in styles
-    for entry, style in zip(with_memory.record, styles, strict=True):
+    for entry, style in zip(with_memory.decision_log, styles, strict=True):
         assert style == f"style {style_from(entry['recalled'])}"
     assert with_memory.usage.model_calls == 10 + 9  # decisions and lessons, each one exchange
 
@@ -108,4 +110,4 @@ def test_an_arm_without_memory_records_exactly_what_it_did_before(tmp_path: Path
     arm = learner_agent(mode="record")
     evaluate([arm], seed=1, **SMALL)
     assert "memory" not in arm.recorder.meta and "memory" not in arm.state()
-    assert "lessons" not in arm.record[0]["input"] and "recalled" not in arm.record[0]
+    assert "lessons" not in arm.decision_log[0]["input"] and "recalled" not in arm.decision_log[0]

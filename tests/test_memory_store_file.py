@@ -28,7 +28,7 @@ def _stopped_run(tmp_path: Path) -> tuple[Path, Path]:
     """A store that learnt seed 9 to the end, and seed 1 until it was interrupted."""
     path, journal = tmp_path / "lessons.json", tmp_path / "run.jsonl"
     evaluate([remembering_learner(memory=Memory(path=path))], seed=9, **SMALL)
-    arm = remembering_learner(memory=Memory(path=path), mode="record", transcript=journal)
+    arm = remembering_learner(memory=Memory(path=path), mode="record", recorder=journal)
     with pytest.raises(KeyboardInterrupt):
         evaluate([arm], seed=1, **SMALL, on_step=_stop_at(15))
     return path, journal
@@ -44,7 +44,7 @@ def test_a_stopped_run_is_listed_as_incomplete_with_what_it_learnt(tmp_path: Pat
 def test_a_stopped_run_resumes_on_its_store_and_takes_its_own_place(tmp_path: Path) -> None:
     path, journal = _stopped_run(tmp_path)
     memory = Memory(path=path)
-    arm = remembering_learner(memory=memory, mode="record", transcript=journal, prior=journal)
+    arm = remembering_learner(memory=memory, mode="record", recorder=journal, prior=journal)
     evaluate([arm], seed=1, **SMALL)
     assert [e.run for e in memory.store][:4] == [0] * 4, "only the seed-9 lessons carried in"
     assert arm.calls_made == 4, "the stopped run's answers were resumed, not paid again"
@@ -61,7 +61,7 @@ def test_a_run_saved_between_the_stop_and_the_resume_does_not_make_it_pay_again(
     path, journal = _stopped_run(tmp_path)
     evaluate([remembering_learner(memory=Memory(path=path))], seed=5, **SMALL)  # saved since
     memory = Memory(path=path)
-    arm = remembering_learner(memory=memory, mode="record", transcript=journal, prior=journal)
+    arm = remembering_learner(memory=memory, mode="record", recorder=journal, prior=journal)
     evaluate([arm], seed=1, **SMALL)
     assert {e.run for e in memory.store if e.run is not None} == {0}, "seed 5 not carried in"
     assert arm.calls_made == 4, "as without the run in between"
@@ -76,13 +76,11 @@ def test_a_run_stopped_twice_resumes_with_what_it_first_started_with(tmp_path: P
     carried_first = Transcript.load(first).meta["memory"]["carried"]
     evaluate([remembering_learner(memory=Memory(path=path))], seed=5, **SMALL)
     second = tmp_path / "second.jsonl"
-    arm = remembering_learner(
-        memory=Memory(path=path), mode="record", transcript=second, prior=first
-    )
+    arm = remembering_learner(memory=Memory(path=path), mode="record", recorder=second, prior=first)
     with pytest.raises(KeyboardInterrupt):
         evaluate([arm], seed=1, **SMALL, on_step=_stop_at(20))
     memory = Memory(path=path)
-    third = remembering_learner(memory=memory, mode="record", transcript=second, prior=second)
+    third = remembering_learner(memory=memory, mode="record", recorder=second, prior=second)
     evaluate([third], seed=1, **SMALL)
     again = [e.to_json() for e in memory.store if e.run is not None]
     assert [item["lesson"] for item in again] == [item["lesson"] for item in carried_first]

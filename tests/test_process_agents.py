@@ -165,7 +165,7 @@ def test_the_child_sees_only_what_it_is_given(
         _agent(tmp_path, body), name="nosy", forward=["WORKBENCH_TEST_NAMED"], mode="record"
     )
     evaluate([arm], **WORLD)
-    seen = json.loads(arm.record[0]["response"]["rationale"])
+    seen = json.loads(arm.decision_log[0]["response"]["rationale"])
     assert "WORKBENCH_TEST_SECRET" not in seen["env"]
     assert seen["named"] == "pass-me" and seen["files"] == []
     assert set(seen["env"]) <= {

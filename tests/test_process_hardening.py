@@ -182,7 +182,7 @@ def test_a_stale_answer_is_skipped_and_each_decision_keeps_its_own(reaper: Reape
     """
     arm = reaper.arm([sys.executable, str(reaper.script(says_twice))], name="twice", mode="record")
     results = evaluate([arm], **DAYS)
-    rationales = [entry["response"]["rationale"] for entry in arm.record]
+    rationales = [entry["response"]["rationale"] for entry in arm.decision_log]
     assert rationales == ["day 0", "day 1", "day 2"]  # today: day 0, day 0, day 1
     assert results.scorecard.loc["twice", "errors"] == 0
     assert len(arm.child.stale) == 1 and '"day 0"' in arm.child.stale[0]

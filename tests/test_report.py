@@ -213,7 +213,7 @@ def test_errors_per_arm_and_committee_memos_are_shown(tmp_path):
     class Advised:  # stands in for a committee arm's record
         def __init__(self) -> None:
             self.name = "committee"
-            self.record = [{"day": 0, "step": 0, "memo": "analyst: buy\ntrader: hold"}]
+            self.decision_log = [{"day": 0, "step": 0, "memo": "analyst: buy\ntrader: hold"}]
 
     results = evaluate([callable_agent(broken, name="flaky", every=1), "cash"], universe=4, days=1)
     text = render_report(results, tmp_path / "e.html", memos=memos_of([Advised()])).read_text()

@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from workbench.evaluation import metrics
-from workbench.evaluation.results import ORDER_COLUMNS, SCORECARD_COLUMNS
-from workbench.evaluation.scorecard import ArmTally, build_scorecard, pnl_share_pct, until_bust
+from workbench.evaluation.columns import SCORECARD_COLUMNS, pnl_share_pct, until_bust
+from workbench.evaluation.results import ORDER_COLUMNS
+from workbench.evaluation.scorecard import ArmTally, build_scorecard
 
 STEPS_PER_DAY = 2
 

@@ -14,8 +14,8 @@ from workbench.engine.presets import DIALS
 from workbench.errors import ConfigError, RecordingError, UntrustedRecording
 from workbench.evaluation import evaluate
 from workbench.evaluation.attribution_frame import ATTRIBUTION_COLUMNS
+from workbench.evaluation.columns import SCORECARD_COLUMNS
 from workbench.evaluation.compare import COMPARISON_COLUMNS, paired_comparison
-from workbench.evaluation.results import SCORECARD_COLUMNS
 from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
 from workbench.recordings import distrust, trust
 from workbench.services.glossary import (

@@ -10,7 +10,7 @@ import pytest
 from workbench.baselines import RandomTrader
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate, scorecards, sweep
-from workbench.evaluation.results import VOLATILE_COLUMNS
+from workbench.evaluation.columns import VOLATILE_COLUMNS
 
 GRID = {"seeds": [1, 2], "presets": ["calm-v1", "crisis-v1"], "universe": 6, "days": 2}
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from workbench._jsonio import canonical_json, digest
 from workbench.agents import DecisionRequest, PresetStamp
 from workbench.engine.presets import preset
 from workbench.errors import ConfigError, RecordingError, ReplayMiss
@@ -25,7 +26,7 @@ from workbench.integrations.common import (
     stamp_artefact,
     stamp_preset,
 )
-from workbench.transcript import Transcript, canonical_json, digest
+from workbench.transcript import Transcript
 
 STAMP = PresetStamp("standard-v1", {"market_vol": 0.16, "spread_bps": 4.0})
 FIXED_META = {"recorded_utc": "2026-01-01T00:00:00Z"}
@@ -221,7 +222,8 @@ def test_stamp_preset_writes_once_and_refuses_another_market() -> None:
 _SCRIPT = textwrap.dedent(
     """
     import hashlib, sys
-    from workbench.transcript import Transcript, digest
+    from workbench._jsonio import digest
+    from workbench.transcript import Transcript
     t = Transcript({"recorded_utc": "2026-01-01T00:00:00Z", "arm": "é"})
     for step in range(50):
         px = [step / 7, 1e-300 * step, -0.0, 12345678.9]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard, overload
 
@@ -109,7 +110,18 @@ def refuse_unknown_keywords(caller: str, given: Mapping[str, Any], known: Iterab
             raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}.{hint}")
 
 
+def caller_outside_package() -> int:
+    """The ``stacklevel`` that points a warning at the first caller outside the workbench,
+    however deep inside it the warning is raised."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "workbench":
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
+
+
 __all__ = [
+    "caller_outside_package",
     "count",
     "did_you_mean",
     "is_real",

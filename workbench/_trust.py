@@ -22,6 +22,7 @@ import importlib.metadata
 from collections.abc import Callable
 from typing import Any
 
+from workbench._names import import_path, resolve
 from workbench.errors import ConfigError, UntrustedRecording
 
 ENTRY_POINT_GROUP = "workbench.arms"
@@ -111,8 +112,6 @@ def require_trusted(name: Any, *, what: str, where: str) -> str:
 
 def resolve_trusted(name: Any, *, what: str, where: str) -> Any:
     """The object a trusted ``"module:attribute"`` names (checked before importing)."""
-    from workbench.integrations.callable import resolve
-
     return resolve(require_trusted(name, what=what, where=where), named_by=where)
 
 
@@ -124,6 +123,4 @@ def _name_of(target: str | Callable[..., Any] | type) -> str:
                 f"trust needs 'package.module:attribute' or the object, got {target!r}"
             )
         return target
-    from workbench.integrations.callable import import_path
-
     return import_path(target, "a trusted name")

@@ -36,7 +36,6 @@ import base64
 import hashlib
 import json
 import os
-import tempfile
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -44,6 +43,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from workbench._jsonio import (
+    atomic_write,
+    canonical_json,
+    loose_json,
+    plain_answer,
+    read_recorded_text,
+    to_plain,
+)
+from workbench._jsonio import digest as digest  # importable from its old home too
+from workbench._jsonio import printable as printable  # likewise
 from workbench._stamps import stamp_artefact
 from workbench.errors import ConfigError, RecordingError, TranscriptEdited
 from workbench.redaction import redact_data
@@ -58,54 +67,6 @@ class UnsealedTranscriptWarning(UserWarning):
     """A transcript without exchange digests: an edit to it cannot be detected."""
 
 
-def _plain(value: Any) -> Any:
-    """``json`` fallback: numpy scalars, pydantic models, sets and paths to plain JSON."""
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="json")
-    if hasattr(value, "item") and callable(value.item):  # numpy scalar
-        return value.item()
-    if hasattr(value, "tolist") and callable(value.tolist):  # numpy array
-        return value.tolist()
-    if isinstance(value, set | frozenset):
-        return sorted(value)
-    if isinstance(value, Path):
-        return str(value)
-    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
-
-
-def canonical_json(value: Any, *, indent: int | None = None) -> str:
-    """The one JSON text of ``value``: sorted keys, repr floats, no NaN, LF only."""
-    try:
-        return json.dumps(
-            value,
-            sort_keys=True,
-            separators=(",", ":") if indent is None else (",", ": "),
-            indent=indent,
-            ensure_ascii=False,
-            allow_nan=False,
-            default=_plain,
-        )
-    except ValueError as exc:
-        raise ConfigError(
-            f"canonical JSON refuses NaN and infinity ({exc}); replace them with null "
-            "or a finite number before recording"
-        ) from None
-    except TypeError as exc:
-        raise ConfigError(f"cannot write canonical JSON: {exc}") from None
-
-
-def digest(value: Any) -> str:
-    """SHA-256 (hex) of the canonical JSON of ``value``; a string digests as a JSON string."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
-
-
-def to_plain(value: Any) -> Any:
-    """``value`` as the plain JSON data a replay would load (models dumped, tuples as lists)."""
-    if value is None or isinstance(value, str | bool | int | float):
-        return value
-    return json.loads(canonical_json(value))
-
-
 def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any, Any]:
     """A recorded answer and its error, as plain JSON, redacted: what a transcript stores.
 
@@ -113,25 +74,6 @@ def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any
     Lossless: NaN and surrogates stay.
     """
     return redact_data(plain_answer(response)), redact_data(dict(error)) if error else None
-
-
-def plain_answer(value: Any) -> Any:
-    """Like ``to_plain``, but NaN, infinity and unpaired surrogates are kept as they are:
-    an answer is recorded exactly as given and judged later by validation."""
-    if value is None or isinstance(value, str | bool | int | float):
-        return value
-    return json.loads(_loose_json(value))
-
-
-def _loose_json(value: Any) -> str:
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain
-    )
-
-
-def printable(text: str) -> str:
-    """``text`` with unpaired surrogates escaped (``\\udXXX``), so it can be written as UTF-8."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _sha256(text: str) -> str:
@@ -143,7 +85,7 @@ def response_fields(response: Any) -> dict[str, Any]:
     try:
         canonical_json(response).encode("utf-8")
     except (ConfigError, UnicodeEncodeError):
-        raw = _loose_json(response).encode("utf-8", "surrogatepass")
+        raw = loose_json(response).encode("utf-8", "surrogatepass")
         return {"response_b64": base64.b64encode(raw).decode("ascii")}
     return {"response": response}
 
@@ -487,44 +429,9 @@ def _corrupt_journal(source: Path, number: int, exc: BaseException) -> Recording
     )
 
 
-def read_recorded_text(path: Path, what: str) -> str:
-    """The text of a recorded file; a missing or unreadable one raises RecordingError."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordingError(f"{what} not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
-
-
-def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8, LF) to ``path`` via a temporary file and an atomic rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes 0600; a recording is meant to be shared
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
-
-
 __all__ = [
     "Exchange",
     "Transcript",
     "UnsealedTranscriptWarning",
-    "atomic_write",
-    "canonical_json",
-    "digest",
-    "plain_answer",
-    "printable",
-    "read_recorded_text",
     "redacted_answer",
-    "to_plain",
 ]

@@ -92,3 +92,6 @@ def _os_error(exc: OSError) -> str:
         return reason
     other = f" -> {exc.filename2}" if exc.filename2 is not None else ""
     return f"{reason}: {exc.filename}{other}"
+
+
+__all__ = ["build_parser", "main"]

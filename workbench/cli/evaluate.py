@@ -79,12 +79,24 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
         "`workbench presets show`)",
     )
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--names", type=int, help="synthetic universe size (default 40)")
+    from workbench.services import MARKET_DEFAULTS as defaults
+
     parser.add_argument(
-        "--days", type=int, help="trading days (default 10; with --data every tradable date)"
+        "--names", type=int, help=f"synthetic universe size (default {defaults.universe})"
     )
-    parser.add_argument("--steps-per-day", type=int, help="decision points per day (default 6)")
-    parser.add_argument("--ticks-per-step", type=int, help="ticks per step (default 65)")
+    parser.add_argument(
+        "--days",
+        type=int,
+        help=f"trading days (default {defaults.days}; with --data every tradable date)",
+    )
+    parser.add_argument(
+        "--steps-per-day",
+        type=int,
+        help=f"decision points per day (default {defaults.steps_per_day})",
+    )
+    parser.add_argument(
+        "--ticks-per-step", type=int, help=f"ticks per step (default {defaults.ticks_per_step})"
+    )
 
 
 def market_preset(args: argparse.Namespace) -> str | dict[str, Any] | None:

@@ -67,6 +67,7 @@ def _record(args: argparse.Namespace) -> int:
     from workbench.cli.evaluate import market_preset
     from workbench.recordings import record
     from workbench.report.tables import format_scorecard
+    from workbench.services import MARKET_DEFAULTS
 
     _check_recording_folder(args.path, args.overwrite)
     with working_folder_importable():
@@ -75,10 +76,10 @@ def _record(args: argparse.Namespace) -> int:
             args.path,
             arms,
             seed=args.seed,
-            universe=40 if args.names is None else args.names,
-            days=10 if args.days is None else args.days,
-            steps_per_day=6 if args.steps_per_day is None else args.steps_per_day,
-            ticks_per_step=65 if args.ticks_per_step is None else args.ticks_per_step,
+            universe=MARKET_DEFAULTS.universe if args.names is None else args.names,
+            days=MARKET_DEFAULTS.days if args.days is None else args.days,
+            steps_per_day=args.steps_per_day,
+            ticks_per_step=args.ticks_per_step,
             preset=market_preset(args),
             overwrite=args.overwrite,
             epochs=args.epochs,

@@ -10,8 +10,9 @@
 debates), ``config`` (YAML loading), ``snapshot`` (the verified snapshot and
 the no-data marker), ``rating`` (the five tiers and the sizing rule),
 ``models`` (role backends), ``roles`` (prompts), ``scripted`` (offline
-scripts), ``reflection`` (memory: recalled lessons and the reflection phase,
-``Committee(memory=...)``) and ``agent`` (the ``Committee`` arm).
+scripts), ``lessons`` (memory: recalled lessons and the reflection phase,
+``Committee(memory=...)``), ``agent`` (the ``Committee`` arm) and ``reflection``
+(``reflecting_committee``, the remembering committee recordings name).
 """
 
 from workbench.committee.agent import EXECUTOR_PHASE, Committee, committee_agent

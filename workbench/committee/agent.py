@@ -13,7 +13,7 @@ the full prompt), so the order in which concurrent advisors finish never
 matters: a replay looks each one up by content and rebuilds the same memos and
 the same actions, bit for bit, while snapshot, coordinator, parsing and sizing
 all run again. A failed role is recorded with its error, so it fails the same
-way on replay. ``adapter.record`` holds one entry per decision with every role's
+way on replay. ``adapter.decision_log`` holds one entry per decision with every role's
 phase, turn, model, prompt, response and position in the committee order, the
 memo, the executor's answer, the ratings, the decision and the orders.
 
@@ -37,6 +37,7 @@ from typing import Any, Unpack
 
 import pandas as pd
 
+from workbench._jsonio import digest, to_plain
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.committee.config import CommitteeSpec, load_spec
 from workbench.committee.coordinator import (
@@ -49,9 +50,9 @@ from workbench.committee.coordinator import (
     failure_text,
 )
 from workbench.committee.figures import unverified_figures
+from workbench.committee.lessons import committee_memory
 from workbench.committee.models import LazyModel, Reply, RoleModel, ScriptedModel
 from workbench.committee.rating import parse_ratings, render_ratings, size
-from workbench.committee.reflection import committee_memory
 from workbench.committee.roles import RoleAdvisor
 from workbench.committee.scripted import REFERENCE_SCRIPTS, reflection_lesson
 from workbench.committee.snapshot import verified_snapshot
@@ -72,7 +73,7 @@ from workbench.integrations.base import (
 )
 from workbench.memory.settings import Memory
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import Transcript, digest, to_plain
+from workbench.transcript import Transcript
 
 EXECUTOR_PHASE = "decision"
 TRAJECTORY_COLUMNS = (
@@ -108,7 +109,7 @@ class Committee(BaseAdapter):
     ``max_debate_rounds``. A role's exchange is keyed by its model's name (or a
     plain advisor's class), so replay with the same names the recording used.
     ``memory`` (a ``workbench.memory.Memory``) adds recall and reflection (see
-    ``committee.reflection``); without it the committee is exactly as before.
+    ``committee.lessons``); without it the committee is exactly as before.
     """
 
     framework = "committee"
@@ -150,7 +151,7 @@ class Committee(BaseAdapter):
         state = {"committee": self.spec.id, "settings": dict(self.spec.settings)}
         return state if self.memory is None else {**state, "memory": self.memory.settings()}
 
-    # --- memory (committee/reflection.py): each hook is a no-op without it ----------------
+    # --- memory (committee/lessons.py): each hook is a no-op without it ----------------
     def begin(self, run: RunInfo) -> None:
         super().begin(run)
         if self.memory is not None:
@@ -290,7 +291,7 @@ class Committee(BaseAdapter):
     def trajectory(self) -> pd.DataFrame:
         """One row per role answer per decision, in committee order (the executor last)."""
         rows = []
-        for entry in self.record:
+        for entry in self.decision_log:
             executor = [entry["executor"]] if "executor" in entry else []
             for order, answer in enumerate([*entry.get("roles", []), *executor]):
                 rows.append(_trajectory_row(entry, order, answer))
@@ -300,7 +301,7 @@ class Committee(BaseAdapter):
         """One row per figure a role wrote that is not in the verified snapshot."""
         rows = [
             {"day": entry["day"], "step": entry["step"], "role": answer["role"], "figure": figure}
-            for entry in self.record
+            for entry in self.decision_log
             for answer in [*entry.get("roles", []), *[entry["executor"]] * ("executor" in entry)]
             for figure in answer.get("unverified_figures", [])
         ]
@@ -424,9 +425,20 @@ def _advisors(
     return {**built, **given}
 
 
-def committee_agent(spec: Source = "tradingagents", **kwargs: Any) -> Committee:
-    """``Committee(spec, **kwargs)``: the convenience constructor."""
-    return Committee(spec, **kwargs)
+class CommitteeAgentOptions(CommitteeOptions, total=False):
+    """``Committee``'s own keywords beside the adapter keywords and its settings."""
+
+    models: Mapping[str, RoleModel] | None
+    advisors: Mapping[str, Advisor] | None
+    delay: float
+    memory: Memory | Mapping[str, Any] | bool | None
+
+
+def committee_agent(
+    spec: Source = "tradingagents", **options: Unpack[CommitteeAgentOptions]
+) -> Committee:
+    """``Committee(spec, **options)``: the convenience constructor."""
+    return Committee(spec, **options)
 
 
 __all__ = ["EXECUTOR_PHASE", "FIGURE_COLUMNS", "Committee", "committee_agent"]

@@ -26,8 +26,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from workbench._jsonio import to_plain
 from workbench.errors import DecisionError, FrameworkError, RunError, WorkbenchError
-from workbench.transcript import to_plain
 
 FAILED = "ADVISOR FAILED"
 

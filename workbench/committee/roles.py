@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench._jsonio import canonical_json
 from workbench.committee.config import RoleSpec
 from workbench.committee.models import BRIEFING_MARK, Reply, RoleModel
-from workbench.transcript import canonical_json
 
 CITATION_RULE = (
     "Cite numbers only from the verified snapshot in the briefing; a value written "

@@ -11,11 +11,14 @@ from workbench.evaluation.results import Results, canonical_json
 from workbench.evaluation.runner import aevaluate, evaluate, run_world
 from workbench.evaluation.sweep import scorecards, sweep
 from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS, tearsheet
-from workbench.evaluation.world import World
+from workbench.evaluation.world import MARKET_DEFAULTS, MarketDefaults, MarketOptions, World
 
 __all__ = [
     "ATTRIBUTION_COLUMNS",
+    "MARKET_DEFAULTS",
     "TEARSHEET_COLUMNS",
+    "MarketDefaults",
+    "MarketOptions",
     "Results",
     "World",
     "aevaluate",

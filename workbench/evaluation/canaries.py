@@ -26,10 +26,11 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._jsonio import canonical_json
 from workbench.errors import CanaryLeak
 from workbench.evaluation.results import Results
 from workbench.memory.reflection import REFLECTION_PHASE
-from workbench.transcript import Exchange, Transcript, canonical_json
+from workbench.transcript import Exchange, Transcript
 
 CANARY_COLUMNS = ("arm", "day", "step", "channel", "path", "token", "seen_from_day")
 

@@ -365,7 +365,7 @@ def compare(
 
 def _check_compare(stop: Any, seeds: Sequence[int], alpha: Any, metric: str, method: str) -> None:
     """What compare can check before a seed runs (a live seed costs model calls)."""
-    from workbench.evaluation.results import SCORECARD_COLUMNS
+    from workbench.evaluation.columns import SCORECARD_COLUMNS
 
     if stop not in (None, "settled"):
         raise ConfigError(f"stop must be None or 'settled', got {stop!r}")

@@ -32,7 +32,8 @@ from workbench.agents import Agent
 from workbench.engine.historical import Historical
 from workbench.engine.variants import DEFAULT_BLOCK, Variant, bootstrap_variants
 from workbench.errors import ConfigError
-from workbench.evaluation.results import SCORECARD_COLUMNS, Results
+from workbench.evaluation.columns import SCORECARD_COLUMNS
+from workbench.evaluation.results import Results
 from workbench.evaluation.runner import evaluate
 
 Arms = Sequence[Agent | str] | Callable[[], Sequence[Agent | str]]

@@ -164,7 +164,7 @@ def _is_factory(item: Any) -> bool:
 
 def _factory(item: Any) -> Callable[..., Agent]:
     if isinstance(item, str):
-        from workbench.integrations.callable import resolve
+        from workbench._names import resolve
 
         factory: Callable[..., Agent] = resolve(item)
         return factory

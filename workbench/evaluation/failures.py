@@ -13,7 +13,7 @@ import os
 import traceback
 from pathlib import Path
 
-from workbench.transcript import printable
+from workbench._jsonio import printable
 
 _WORKBENCH = Path(__file__).parent.parent
 _STDLIB = Path(os.__file__).parent

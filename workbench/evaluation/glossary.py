@@ -6,7 +6,8 @@ closes, with no structural zero; Sharpe from day returns, ddof=1, times sqrt(252
 zero risk-free rate, 0.0 when undefined; drawdown as a positive percentage of the
 peak; one-way turnover over mean equity; nothing computed past a bust) and
 ``workbench.evaluation.deflated``. Tool descriptions, the HTML report and the
-notebooks all read the text from here. A test checks that every scorecard,
+notebooks all read the text from here; a scorecard column's own text is its entry in
+``workbench.evaluation.columns``. A test checks that every scorecard,
 tearsheet, comparison and attribution column has exactly one entry.
 """
 
@@ -17,114 +18,11 @@ from typing import Any
 
 from workbench.engine.information import REALISATION_HALFLIVES
 from workbench.errors import ConfigError
-from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.evaluation.columns import GLOSSARY, SCORECARD_COLUMNS
 from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
 
-# metric -> (definition, pitfall)
-METRICS: dict[str, tuple[str, str]] = {
-    "return_pct": (
-        "Total simple return of the arm's equity, marked to mid, from the starting capital to "
-        "the last step's close, in percent.",
-        "One market path: a return is an outcome, not a skill estimate; compare across seeds.",
-    ),
-    "pnl": (
-        "Final equity minus starting capital, in currency units, marked to mid.",
-        "Scales with capital; compare return_pct across runs of different capital.",
-    ),
-    "pnl_market_pct": (
-        "The attribution's market component (beta exposure x the market factor's return, and "
-        "the drift every price carries, at the arm's passive exposure) summed over the run, "
-        "as a percentage of pnl. Exact on the simulator, a regression estimate on historical "
-        "bars. Null when pnl is 0.",
-        "A share of a net figure: near-zero pnl makes it huge, and components of opposite "
-        "sign make shares above 100 % or below 0; read the amounts in results.attribution.",
-    ),
-    "pnl_selection_pct": (
-        "The attribution's selection component (each held name's own return: its "
-        "idiosyncratic move and the change of its mispricing) summed over the run, as a "
-        "percentage of pnl. Null when pnl is 0.",
-        "On one path selection is mostly luck; compare it across seeds (the paired "
-        "difference of selection P&L), not from one run.",
-    ),
-    "sharpe": (
-        "Mean of day returns over their sample standard deviation (ddof=1), times sqrt(252), "
-        "zero risk-free rate. Day returns run between the start and each day's close (no "
-        "structural zero at one step a day). 0.0 when there are fewer than two day returns or "
-        "no variation.",
-        "Few days make it noisy; the best of many arms or runs is biased upward (multiple "
-        "testing), so an in-sample winner needs confirming on fresh seeds.",
-    ),
-    "max_drawdown_pct": (
-        "Largest peak-to-trough fall of step equity, as a positive percentage of the peak.",
-        "Measured at step closes, so a deeper intraday dip is not seen.",
-    ),
-    "turnover": (
-        "Traded notional divided by mean equity over the run; one-way, not annualised.",
-        "Depends on run length; divide by days to compare runs of different length.",
-    ),
-    "trades": (
-        "Orders that filled in full or in part, forced liquidation orders included.",
-        "A clipped order still counts once; see clips. Liquidation orders carry the reason "
-        "'liquidation' in the orders.",
-    ),
-    "clips": (
-        "Orders cut down to the participation cap (a share of the symbol's volume in the step).",
-        "Many clips mean the arm wanted more size than the market could take.",
-    ),
-    "refusals": (
-        "Actions the market refused with a reason (leverage cap, unknown symbol, zero shares); "
-        "the rest of the decision still traded.",
-        "A refusal is the market's answer to a valid decision, not an agent failure.",
-    ),
-    "bust": (
-        "True when the arm's equity reached zero or below at a step close: from that step it "
-        "is not asked again, its equity is 0, and its positions are closed by liquidation "
-        "orders. Its Sharpe is computed up to the close of the day it went bust.",
-        "A bust arm's return is -100 % whatever the market did later; compare bust arms by "
-        "when they went bust (bust_step). Its Sharpe, a ratio of arithmetic daily returns, "
-        "can stay positive when large gains came before the ruin: read bust first.",
-    ),
-    "bust_step": (
-        "Index of the trading step (0-based, as in the equity frame) at whose close the arm "
-        "went bust, or null.",
-        "A step, not a day: divide by steps_per_day for the day.",
-    ),
-    "errors": (
-        "Decisions that failed: an invalid answer (DecisionError) or a framework or network "
-        "failure (FrameworkError). The arm holds for that step. A spent budget "
-        "(BudgetExhausted) counts once: the arm is asked nothing more and holds to the end.",
-        "A failed arm and a declining arm are never the same: holding by choice is not an error.",
-    ),
-    "last_error": (
-        "Type and message of the arm's most recent failed decision, or null.",
-        "Only the last one; the full list is in the run's errors.",
-    ),
-    "decisions": (
-        "Times the arm was asked for a decision. Every arm is asked once per trading day "
-        "unless its every says 'step' or a number of steps.",
-        "Arms with another cadence (every) are asked more or less often; an arm under a "
-        "margin call or bust is not asked.",
-    ),
-    "model_calls": (
-        "Model requests the arm made (recorded calls when replayed).",
-        "Zero for rule-based baselines.",
-    ),
-    "tokens": (
-        "Input plus output tokens reported by the framework (as recorded when replayed).",
-        "Provider counts differ; compare within one provider.",
-    ),
-    "cost_usd": (
-        "US dollars the arm's model calls cost at the price table the adapter was given "
-        "(prices=, per million input, cached-input and output tokens); the recorded cost "
-        "when replayed, and a replay spends nothing.",
-        "Empty (NaN) when a call was made at no known price: no price is assumed for a model "
-        "missing from the table. Zero for rule-based baselines.",
-    ),
-    "latency_s": (
-        "Wall-clock seconds spent waiting for the arm's decisions.",
-        "Varies between runs; it is left out of result digests and audit summaries.",
-    ),
-}
+# scorecard column -> (definition, pitfall), from the column registry
+METRICS: dict[str, tuple[str, str]] = dict(GLOSSARY)
 
 # scorecard columns a market that publishes information adds (workbench.evaluation.capture)
 INFORMATION: dict[str, tuple[str, str]] = {

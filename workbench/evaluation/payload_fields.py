@@ -156,3 +156,6 @@ def _walk(value: Any, path: str) -> Iterator[str]:
             if isinstance(item, dict):
                 for key, child in item.items():
                     yield from _walk(child, f"{path}[].{key}")
+
+
+__all__ = ["PAYLOAD_FIELDS", "PayloadField", "fields_of_schema", "keys_of"]

@@ -10,32 +10,11 @@ from typing import Any
 
 import pandas as pd
 
-from workbench import transcript
+from workbench import _jsonio
 from workbench.engine.execution import OrderRecord
+from workbench.evaluation.columns import SCORECARD_COLUMNS as SCORECARD_COLUMNS  # its old home
+from workbench.evaluation.columns import VOLATILE_COLUMNS
 
-SCORECARD_COLUMNS = (
-    "return_pct",
-    "pnl",
-    "pnl_market_pct",
-    "pnl_selection_pct",
-    "sharpe",
-    "max_drawdown_pct",
-    "turnover",
-    "trades",
-    "clips",
-    "refusals",
-    "bust",
-    "bust_step",
-    "errors",
-    "last_error",
-    "decisions",
-    "model_calls",
-    "tokens",
-    "cost_usd",
-    "latency_s",
-)
-# Wall-clock columns differ between runs by nature; they are left out of digests.
-VOLATILE_COLUMNS = ("latency_s",)
 # One row per order: who decided it and when (the decision's day and step), then its record.
 ORDER_COLUMNS = ("arm", "day", "step", *OrderRecord._fields)
 ERROR_COLUMNS = ("arm", "day", "step", "kind", "message", "traceback")
@@ -46,7 +25,7 @@ VOLATILE_ERROR_COLUMNS = ("traceback",)
 def canonical_json(value: Any) -> str:
     """Results as JSON text: NaN and infinity become null (a metric with no value), then
     the one canonical form transcripts use, indented, with a final newline."""
-    return transcript.canonical_json(_clean(value), indent=2) + "\n"
+    return _jsonio.canonical_json(_clean(value), indent=2) + "\n"
 
 
 def _clean(value: Any) -> Any:
@@ -81,7 +60,7 @@ def _redacted(frame: pd.DataFrame, column: str) -> pd.DataFrame:
 class Results:
     """What ``evaluate`` returns.
 
-    - ``scorecard``: one row per arm (see SCORECARD_COLUMNS);
+    - ``scorecard``: one row per arm (see ``workbench.evaluation.columns``);
     - ``equity``: marked-to-mid equity per arm at the close of every step (0 from
       the step an arm went bust on, never below);
     - ``exposure``: the same shape, each arm's gross exposure (sum of absolute

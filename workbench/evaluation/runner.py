@@ -14,6 +14,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from workbench._jsonio import printable
 from workbench.agents import (
     Agent,
     ArmState,
@@ -54,7 +55,6 @@ from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
 from workbench.evaluation.scorecard import ArmTally, build_scorecard
 from workbench.evaluation.world import World, renamed_preset
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import printable
 
 
 def evaluate(

@@ -18,7 +18,8 @@ import pandas as pd
 from workbench._checks import is_whole
 from workbench.agents import Agent
 from workbench.errors import ConfigError, MissingDependency
-from workbench.evaluation.results import VOLATILE_COLUMNS, Results
+from workbench.evaluation.columns import VOLATILE_COLUMNS
+from workbench.evaluation.results import Results
 
 ArmSpec = str | Callable[[], Agent]
 CONNECT_TIMEOUT_S = 10  # how long a scheduler address may take to answer before a ConfigError

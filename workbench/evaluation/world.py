@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
@@ -12,6 +13,7 @@ from typing import Any, TypedDict, Unpack
 import pandas as pd
 
 from workbench._checks import is_whole, refuse_unknown_keywords
+from workbench._jsonio import digest
 from workbench.agents import PresetStamp
 from workbench.engine.historical import Historical
 from workbench.engine.market import MarketPath, simulate
@@ -19,7 +21,6 @@ from workbench.engine.presets import PUBLISHING_DIALS, Preset, market_preset
 from workbench.engine.universe import Universe, resolve_universe
 from workbench.errors import ConfigError
 from workbench.schema import HISTORY_STEPS
-from workbench.transcript import digest
 
 
 def _positive_int(name: str, value: Any, *, most: int) -> int:
@@ -54,6 +55,22 @@ class MarketOptions(TypedDict, total=False):
 
 
 MARKET_KEYS = frozenset(MarketOptions.__optional_keys__)
+
+
+@dataclass(frozen=True)
+class MarketDefaults:
+    """The simulated market's shape where ``MarketOptions`` leaves a keyword out: the one
+    place the defaults live (``World``, the services, ``workbench record`` and the MCP tool
+    schemas all read them from ``MARKET_DEFAULTS``). Historical bars bring their own names
+    and trade one step per date, so there only ``days`` applies (as every tradable date)."""
+
+    universe: int = 40
+    days: int = 10
+    steps_per_day: int = 6
+    ticks_per_step: int = 65
+
+
+MARKET_DEFAULTS = MarketDefaults()
 
 
 def renamed_preset(options: dict[str, Any], caller: str) -> None:
@@ -105,12 +122,13 @@ class World:
         universe, days = options.get("universe"), options.get("days")
         steps_per_day, ticks_per_step = options.get("steps_per_day"), options.get("ticks_per_step")
         if self.data is None:
-            self.universe = resolve_universe(40 if universe is None else universe)
-            steps_per_day = 6 if steps_per_day is None else steps_per_day
-            ticks_per_step = 65 if ticks_per_step is None else ticks_per_step
+            defaults = MARKET_DEFAULTS
+            self.universe = resolve_universe(defaults.universe if universe is None else universe)
+            steps_per_day = defaults.steps_per_day if steps_per_day is None else steps_per_day
+            ticks_per_step = defaults.ticks_per_step if ticks_per_step is None else ticks_per_step
             self.steps_per_day = _positive_int("steps_per_day", steps_per_day, most=1_000)
             self.ticks_per_step = _positive_int("ticks_per_step", ticks_per_step, most=10_000)
-            days = 10 if days is None else days
+            days = defaults.days if days is None else days
         else:
             _refuse_with_data(
                 universe=universe, steps_per_day=steps_per_day, ticks_per_step=ticks_per_step

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from workbench._checks import is_whole
+from workbench._jsonio import canonical_json, plain_answer
 from workbench.errors import (
     ConfigError,
     DecisionError,
@@ -34,7 +35,6 @@ from workbench.errors import (
     RunError,
     UsageLimitReached,
 )
-from workbench.transcript import canonical_json, plain_answer
 
 Category = Literal["decision", "budget", "framework"]
 

@@ -12,15 +12,19 @@ import math
 import os
 import pickle
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench._checks import caller_outside_package
+from workbench._jsonio import plain_answer, printable, to_plain
 from workbench._version import __version__
 from workbench.agents import DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     BudgetExhausted,
+    ConfigError,
     DecisionError,
     FrameworkError,
     ReplayMiss,
@@ -29,7 +33,7 @@ from workbench.errors import (
 )
 from workbench.integrations._replay import require_transcript
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION, refuse_deep
-from workbench.transcript import Transcript, plain_answer, printable, to_plain
+from workbench.transcript import Transcript
 
 if TYPE_CHECKING:
     from workbench.engine.execution import OrderRecord
@@ -183,7 +187,7 @@ def refuse_another_run(
         )
 
 
-# --- one entry per decision in adapter.record --------------------------------------------
+# --- one entry per decision in adapter.decision_log ------------------------------------
 def new_entry(request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
     return {
         "arm": request.arm,
@@ -327,6 +331,38 @@ def load_prior(prior: Any, *, purpose: str) -> Transcript:
     loaded = [Transcript.load(p) for p in found]
     merged = Transcript(loaded[-1].meta, [e for t in loaded for e in t], path=found[0])
     return merged
+
+
+def recorder_given(transcript: Any, recorder: Any, arm: str, mode: str) -> Any:
+    """What a live or recording arm writes to: ``recorder=``. ``transcript=`` is what a replay
+    reads; given to a recording arm it is still written to, with a DeprecationWarning."""
+    if transcript is None:
+        return recorder
+    if recorder is not None:
+        raise ConfigError(
+            f"arm {arm!r}: mode={mode!r} records into recorder=; drop transcript= (what a "
+            "replay reads)"
+        )
+    warnings.warn(
+        f"arm {arm!r}: transcript= in mode={mode!r} is what the arm records into: pass it as "
+        "recorder= (transcript= is what a replay reads); recording into transcript= goes in "
+        "the next release",
+        DeprecationWarning,
+        stacklevel=caller_outside_package(),
+    )
+    return transcript
+
+
+def refuse_to_overwrite(path: Path, arm: str, *, overwrite: bool, resuming: bool) -> None:
+    """A recording never replaces a transcript (or the journal of one) it was not told to."""
+    found = [p for p in (path, journal_path(path)) if p.exists()]
+    if not found or overwrite or resuming:
+        return
+    raise ConfigError(
+        f"arm {arm!r}: {found[0]} already holds a recorded transcript, and recording into "
+        f"{path} would overwrite it. Pass overwrite=True to replace it, prior={str(path)!r} "
+        "to resume the run it holds, or another path."
+    )
 
 
 def journal_path(path: str | os.PathLike[str]) -> Path:

@@ -38,8 +38,8 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
   the caller passes none (read the attributes your constructor set).
 
 Constructor: take your own arguments and ``**options: Unpack[AdapterOptions]``
-(name, info, every, mode, transcript, recorder, prior, timeout, max_calls, prices,
-max_cost_usd), and
+(name, info, every, mode, transcript, recorder, overwrite, prior, timeout, max_calls,
+prices, max_cost_usd), and
 hand ``options`` to ``super().__init__`` as they came; ``mode_of(options)`` is the
 mode when your constructor needs it first. An adapter never re-declares them.
 
@@ -63,12 +63,14 @@ run meta records ``every`` and the steps between decisions it gave, and a replay
 (or a resumed run) on another cadence is refused before the first decision.
 
 Modes (``"live"``, ``DEFAULT_MODE``, is every adapter's default): ``"live"`` calls
-the framework and records only into a given ``transcript``/``recorder``;
+the framework and records only into a given ``recorder``;
 ``"record"`` calls and records (a new ``Transcript`` when none is given; a path is
-journalled as it goes and saved at ``end()``);
-``"replay"`` never calls the framework. ``prior=`` (live/record) resumes a
-half-finished run from its transcript or journal (a path is read with the
-journal beside it, so ``prior=`` may be the recorder's own path): recorded inputs
+journalled as it goes and saved at ``end()``, and a path that already holds a
+transcript or its journal is refused unless ``overwrite=True`` or ``prior=`` resumes
+it); ``"replay"`` never calls the framework and reads ``transcript=``.
+``prior=`` (live/record) resumes a half-finished run from its transcript or journal
+(a path is read with the journal beside it, so ``prior=`` may be the recorder's own
+path): recorded inputs
 are answered from it, only the missing exchanges are asked, and every answer it
 holds is carried into the new recording before its journal is rewritten.
 
@@ -101,6 +103,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 
 from workbench._checks import count, refuse_unknown_keywords, seconds
+from workbench._jsonio import digest
 from workbench.agents import Agent, DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
     BudgetExhausted,
@@ -123,7 +126,7 @@ from workbench.integrations._replay import (
 from workbench.integrations._retries import counting_retries
 from workbench.integrations.pricing import CostMeter, PriceSource, as_price_table
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import Exchange, Transcript, digest
+from workbench.transcript import Exchange, Transcript
 
 Mode = Literal["live", "record", "replay"]
 DEFAULT_MODE = "live"
@@ -142,6 +145,7 @@ class AdapterOptions(TypedDict, total=False):
     mode: Mode | str
     transcript: TranscriptSource | None
     recorder: TranscriptSource | None
+    overwrite: bool
     prior: TranscriptSource | None
     timeout: float | None
     max_calls: int | None
@@ -198,14 +202,14 @@ class BaseAdapter(Agent):
         self.prices = as_price_table(options.get("prices"))
         self.cost_meter = self._cost_meter(options.get("max_cost_usd"))
         self.calls_made = 0
-        self.record: list[dict[str, Any]] = []
+        self.decision_log: list[dict[str, Any]] = []
         self.run: RunInfo | None = None
         self._pending: dict[int, dict[str, Any]] = {}
         # The prior is read before the recorder opens its journal: resuming from the
         # journal (or the file) it is about to write never loses what was paid for.
         self.prior = self._bind_prior(options.get("prior"))
         self._replay, self.recorder, self._save_to = self._bind(
-            options.get("transcript"), options.get("recorder")
+            options.get("transcript"), options.get("recorder"), options.get("overwrite", False)
         )
 
     def _cost_meter(self, max_cost_usd: float | None) -> CostMeter | None:
@@ -289,7 +293,7 @@ class BaseAdapter(Agent):
         return self._replay if self.mode == "replay" else self.recorder
 
     def _bind(
-        self, transcript: Any, recorder: Any
+        self, transcript: Any, recorder: Any, overwrite: bool
     ) -> tuple[Transcript | None, Transcript | None, Path | None]:
         if self.mode == "replay":
             if transcript is None:
@@ -299,7 +303,7 @@ class BaseAdapter(Agent):
             replayed = require_transcript(transcript, purpose=f"replay of arm {self.name!r}")
             self._check_recorded_under_same_rules(replayed)
             return replayed, None, None
-        target = recorder if recorder is not None else transcript
+        target = _record.recorder_given(transcript, recorder, self.name, self.mode)
         if target is None:
             if self.mode != "record":
                 return None, None, None
@@ -307,6 +311,9 @@ class BaseAdapter(Agent):
         if isinstance(target, Transcript):
             return None, self._carry_prior(self._stamp(target)), None
         path = Path(target)
+        _record.refuse_to_overwrite(
+            path, self.name, overwrite=overwrite, resuming=self.prior is not None
+        )
         fresh = self._carry_prior(self._stamp(Transcript(path=path)))
         fresh.journal(journal_path(path))
         return None, fresh, path
@@ -349,7 +356,7 @@ class BaseAdapter(Agent):
 
     # --- the Agent interface -----------------------------------------------------------
     def begin(self, run: RunInfo) -> None:
-        self.run, self.record, self.usage = run, [], Usage()  # a fresh account per run
+        self.run, self.decision_log, self.usage = run, [], Usage()  # a fresh account per run
         for recorded, resuming in ((self._replay, False), (self.prior, True)):
             if recorded is not None:
                 refuse_a_changed_preset(recorded, run.preset)
@@ -370,9 +377,9 @@ class BaseAdapter(Agent):
         return decision
 
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
-        """Open this decision's entry in ``self.record``; its orders are added after execution."""
+        """Open this decision's entry in ``decision_log``; its orders are added after execution."""
         entry = _record.new_entry(request, key, **fields)
-        self.record.append(entry)
+        self.decision_log.append(entry)
         self._pending[request.index] = entry
         return entry
 

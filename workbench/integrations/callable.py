@@ -37,6 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Unpack
 
+from workbench._jsonio import digest
+from workbench._names import import_path
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError
 from workbench.integrations._loop import in_daemon_thread
@@ -48,7 +50,7 @@ from workbench.integrations.base import (
     mode_of,
     replay_options,
 )
-from workbench.transcript import Transcript, digest
+from workbench.transcript import Transcript
 
 if TYPE_CHECKING:
     from workbench.integrations.endpoints import Endpoint
@@ -204,33 +206,6 @@ def _is_async(fn: Callable[..., Any]) -> bool:
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
         getattr(fn, "__call__", None)  # noqa: B004 - an object with an async __call__
     )
-
-
-def import_path(obj: Any, what: str) -> str:
-    """``module:qualname`` of a module-level object, or ConfigError saying how to make one."""
-    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", "")
-    if not module or "<" in qualname or module == "__main__":
-        raise ConfigError(
-            f"{what} {obj!r} cannot be found again by a replay; define it at module level "
-            "in an importable module (not a lambda, a nested function or __main__)"
-        )
-    return f"{module}:{qualname}"
-
-
-def resolve(path: str, *, named_by: str = "the recording") -> Any:
-    """The object named by ``module:qualname``; a ConfigError says what is wrong."""
-    import importlib
-
-    module_name, _, qualname = path.partition(":")
-    if not module_name or not qualname:
-        raise ConfigError(f"{path!r} must look like 'package.module:attribute'")
-    try:
-        target: Any = importlib.import_module(module_name)
-        for part in qualname.split("."):
-            target = getattr(target, part)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigError(f"cannot import {path!r} named by {named_by}: {exc}") from None
-    return target
 
 
 __all__ = ["Answer", "CallableAgentAdapter", "callable_agent", "endpoint_function"]

@@ -14,6 +14,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from workbench._jsonio import canonical_json, digest
 from workbench._stamps import PRESET_VECTOR_KEY, stamp_artefact
 from workbench.bridge import run_sync
 from workbench.errors import (
@@ -45,7 +46,7 @@ from workbench.schema import (
     Decision,
     parse_decision,
 )
-from workbench.transcript import Transcript, canonical_json, digest
+from workbench.transcript import Transcript
 
 
 def require(module: str, *, extra: str, purpose: str, package: str | None = None) -> ModuleType:

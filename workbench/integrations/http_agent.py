@@ -108,9 +108,16 @@ class HttpAgentAdapter(BaseAdapter):
         return cls(**replay_options(spec, transcript))
 
 
-def http_agent(url: str, **kwargs: Any) -> HttpAgentAdapter:
-    """``HttpAgentAdapter(url, **kwargs)``: e.g. ``http_agent("http://127.0.0.1:8000/decide")``."""
-    return HttpAgentAdapter(url, **kwargs)
+class HttpAgentOptions(AdapterOptions, total=False):
+    """``HttpAgentAdapter``'s own keywords beside the adapter keywords."""
+
+    headers: Mapping[str, str] | None
+    token_env: str | None
+
+
+def http_agent(url: str, **options: Unpack[HttpAgentOptions]) -> HttpAgentAdapter:
+    """``HttpAgentAdapter(url, **options)``: e.g. ``http_agent("http://127.0.0.1:8000/decide")``."""
+    return HttpAgentAdapter(url, **options)
 
 
 def no_answer(label: str, timeout: float) -> FrameworkError:

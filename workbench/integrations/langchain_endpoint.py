@@ -18,7 +18,6 @@ from typing import Any
 
 from workbench.errors import MissingDependency
 from workbench.integrations.endpoints import Endpoint
-from workbench.integrations.langgraph import DISTRIBUTION, EXTRA
 from workbench.integrations.output_modes import checked_mode
 
 try:
@@ -28,7 +27,7 @@ try:
     from langgraph.graph import END, START, MessagesState, StateGraph
     from pydantic import ConfigDict
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependency(DISTRIBUTION, EXTRA, "a LangGraph arm on an endpoint") from exc
+    raise MissingDependency("langgraph", "langgraph", "a LangGraph arm on an endpoint") from exc
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 

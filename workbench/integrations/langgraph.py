@@ -304,7 +304,7 @@ class LangGraphAdapter(BaseAdapter):
         The builder makes the keyed input, so a replay must build it the same way;
         the output parser runs only on live answers and is not needed.
         """
-        from workbench.integrations.callable import import_path
+        from workbench._names import import_path
 
         spec = super().replay_spec()
         spec["instructions"] = self.instructions
@@ -331,9 +331,22 @@ def _after_last_user(messages: list[Any]) -> int:
     return len(kinds) - kinds[::-1].index("human") if "human" in kinds else 0
 
 
-def langgraph_agent(runnable: Any = None, **kwargs: Any) -> LangGraphAdapter:
+class LangGraphOptions(AdapterOptions, total=False):
+    """``LangGraphAdapter``'s own keywords beside the adapter keywords."""
+
+    input_builder: InputBuilder | None
+    output_parser: OutputParser | None
+    instructions: str | None
+    endpoint: Endpoint | None
+    output_mode: str | None
+    config: Mapping[str, Any] | None
+    thread_id: str | None
+    run_id: str | None
+
+
+def langgraph_agent(runnable: Any = None, **options: Unpack[LangGraphOptions]) -> LangGraphAdapter:
     """A ``LangGraphAdapter`` for ``runnable``, or for ``endpoint=`` (convenience constructor)."""
-    return LangGraphAdapter(runnable, **kwargs)
+    return LangGraphAdapter(runnable, **options)
 
 
 def _check_runnable(runnable: Any, mode: str) -> None:

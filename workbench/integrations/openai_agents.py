@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Unpack
 
+from workbench._jsonio import digest
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, DecisionError, RunError
 from workbench.integrations._frameworks import (
@@ -57,7 +58,6 @@ from workbench.integrations.output_modes import (
     json_object_format,
 )
 from workbench.schema import decision_json_schema
-from workbench.transcript import digest
 
 if TYPE_CHECKING:
     from workbench.integrations.endpoints import Endpoint
@@ -306,9 +306,23 @@ def _model_name(chosen: Any) -> str | None:
     return named if isinstance(named, str) else type(chosen).__name__
 
 
-def openai_agent(agent: Any, **kwargs: Any) -> OpenAIAgentsAdapter:
-    """``OpenAIAgentsAdapter(agent, **kwargs)``: the convenience constructor."""
-    return OpenAIAgentsAdapter(agent, **kwargs)
+class OpenAIAgentsOptions(AdapterOptions, total=False):
+    """``OpenAIAgentsAdapter``'s own keywords beside the adapter keywords."""
+
+    model: Any
+    endpoint: Endpoint | None
+    output_mode: str | None
+    brief: str | None
+    max_turns: int
+    tracing: bool
+    run_id: str | None
+    bind_output_type: bool
+    context: Any
+
+
+def openai_agent(agent: Any, **options: Unpack[OpenAIAgentsOptions]) -> OpenAIAgentsAdapter:
+    """``OpenAIAgentsAdapter(agent, **options)``: the convenience constructor."""
+    return OpenAIAgentsAdapter(agent, **options)
 
 
 def _check_agent(agent: Any, mode: str, bind_output_type: bool) -> None:

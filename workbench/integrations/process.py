@@ -174,9 +174,22 @@ class ProcessAgentAdapter(BaseAdapter):
         return cls(**replay_options(spec, transcript))
 
 
-def process_agent(command: Sequence[str] | str, **kwargs: Any) -> ProcessAgentAdapter:
-    """``ProcessAgentAdapter(command, **kwargs)``: e.g. ``process_agent(["node", "agent.js"])``."""
-    return ProcessAgentAdapter(command, **kwargs)
+class ProcessAgentOptions(AdapterOptions, total=False):
+    """``ProcessAgentAdapter``'s own keywords beside the adapter keywords."""
+
+    env: Mapping[str, str] | None
+    forward: Sequence[str]
+    cwd: str | os.PathLike[str] | None
+    start_timeout: float
+    max_restarts: int
+    stderr_path: str | os.PathLike[str] | None
+
+
+def process_agent(
+    command: Sequence[str] | str, **options: Unpack[ProcessAgentOptions]
+) -> ProcessAgentAdapter:
+    """``ProcessAgentAdapter(command, **options)``: e.g. ``process_agent(["node", "agent.js"])``."""
+    return ProcessAgentAdapter(command, **options)
 
 
 def _default_name(argv: list[str]) -> str:

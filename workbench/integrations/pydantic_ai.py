@@ -40,6 +40,7 @@ import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Unpack
 
+from workbench._jsonio import digest
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError, DecisionError, RunError, UsageLimitReached
 from workbench.integrations._frameworks import (
@@ -59,7 +60,6 @@ from workbench.integrations.output_modes import (
     json_object_format,
 )
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import digest
 
 if TYPE_CHECKING:
     from workbench.integrations.endpoints import Endpoint

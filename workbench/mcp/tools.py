@@ -18,6 +18,7 @@ from pydantic import Field
 from workbench.mcp.audit import AuditLog
 from workbench.mcp.surface import DEFERRED_PARAMS
 from workbench.redaction import redact_error
+from workbench.services import MARKET_DEFAULTS
 from workbench.services.store import RunStore
 
 Arms = Annotated[
@@ -141,10 +142,10 @@ class Toolbox:
         arms: Arms,
         seed: Seed = 7,
         preset: Preset = None,
-        names: Names = 40,
-        days: Days = 10,
-        steps_per_day: StepsPerDay = 6,
-        ticks_per_step: TicksPerStep = 65,
+        names: Names = MARKET_DEFAULTS.universe,
+        days: Days = MARKET_DEFAULTS.days,
+        steps_per_day: StepsPerDay = MARKET_DEFAULTS.steps_per_day,
+        ticks_per_step: TicksPerStep = MARKET_DEFAULTS.ticks_per_step,
         capital: Capital = 1e6,
         leverage_cap: LeverageCap = 2.0,
         fee_bps: FeeBps = 0.5,
@@ -176,10 +177,10 @@ class Toolbox:
         confidence: Confidence = 0.95,
         method: Annotated[Literal["t", "bootstrap"], Field(description="Interval method.")] = "t",
         preset: Preset = None,
-        names: Names = 40,
-        days: Days = 10,
-        steps_per_day: StepsPerDay = 6,
-        ticks_per_step: TicksPerStep = 65,
+        names: Names = MARKET_DEFAULTS.universe,
+        days: Days = MARKET_DEFAULTS.days,
+        steps_per_day: StepsPerDay = MARKET_DEFAULTS.steps_per_day,
+        ticks_per_step: TicksPerStep = MARKET_DEFAULTS.ticks_per_step,
     ) -> dict[str, Any]:
         """Run every arm on every seed (one evaluation run per seed, reused when it exists) and
         compare each arm with the benchmark, paired by seed: mean difference, interval, p-value

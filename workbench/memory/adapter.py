@@ -26,6 +26,7 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from workbench._jsonio import canonical_json, digest
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.errors import ConfigError, DecisionError
 from workbench.integrations.base import BaseAdapter
@@ -33,7 +34,6 @@ from workbench.memory.reflection import Pending, Reflection, reflection_prompt
 from workbench.memory.settings import Memory, as_memory, carried_by
 from workbench.memory.situation import describe
 from workbench.schema import Decision
-from workbench.transcript import canonical_json, digest
 
 Situation = Callable[[dict[str, Any]], str]
 
@@ -124,12 +124,12 @@ class Remembers(BaseAdapter):
         situation = self.situation_of(request.payload)
         recalled = self.reflection.recall(situation, self.name, at)
         asked = dataclasses.replace(request, payload={**request.payload, "lessons": recalled})
-        opened = len(self.record)
+        opened = len(self.decision_log)
         try:
             decision: Decision = await super().adecide(asked)
         finally:
-            if len(self.record) > opened:  # this decision's entry was opened
-                self.record[-1].update(reflections=written, recalled=recalled)
+            if len(self.decision_log) > opened:  # this decision's entry was opened
+                self.decision_log[-1].update(reflections=written, recalled=recalled)
         said = {self.name: canonical_json(decision.to_json())}
         self.reflection.remember(request, situation, said)
         return decision
@@ -178,7 +178,7 @@ def _model(reflect: Any) -> Any:
         raise ConfigError(
             f"reflect= must be a role model or a function from prompt to text, got {reflect!r}"
         )
-    from workbench.committee.models import CallableModel
+    from workbench.integrations.text_models import CallableModel
 
     return CallableModel(reflect)
 

@@ -41,10 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from workbench._checks import is_whole
+from workbench._jsonio import atomic_write, canonical_json, printable
 from workbench.agents import RunInfo
 from workbench.errors import ConfigError, MemoryLeak
 from workbench.memory.store import Lesson
-from workbench.transcript import atomic_write, canonical_json, printable
 
 FORMAT, VERSION = "workbench-memory", 1
 RUN_TEXT, RUN_WHOLE = ("market_path", "preset", "arm"), ("seed", "days")

@@ -24,11 +24,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench._jsonio import canonical_json
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.errors import FrameworkError
 from workbench.memory.settings import Memory
 from workbench.memory.store import At, Lesson
-from workbench.transcript import canonical_json
 
 REFLECTION_PHASE = "reflection"
 REFLECT_INSTRUCTIONS = (

@@ -23,9 +23,9 @@ from typing import Any
 import pandas as pd
 
 from workbench._checks import is_whole
+from workbench._jsonio import printable
 from workbench.errors import ConfigError
 from workbench.memory.similarity import Similarity, bm25
-from workbench.transcript import printable
 
 At = tuple[int, int]
 LESSON_COLUMNS = (

@@ -32,13 +32,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from workbench._jsonio import canonical_json, read_recorded_text
+from workbench._names import import_path
 from workbench._trust import require_trusted, resolve_trusted
 from workbench.agents import Agent
 from workbench.engine.universe import Universe
 from workbench.errors import ConfigError, RecordingError, UntrustedRecording
 from workbench.integrations.base import BaseAdapter
-from workbench.integrations.callable import import_path
-from workbench.transcript import Transcript, canonical_json, read_recorded_text
+from workbench.transcript import Transcript
 
 MANIFEST = "manifest.json"
 EXPECTED = "expected_results.json"

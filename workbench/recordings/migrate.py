@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from workbench._jsonio import atomic_write
 from workbench.errors import ConfigError, RecordingError
-from workbench.evaluation.results import SCORECARD_COLUMNS
+from workbench.evaluation.columns import SCORECARD_COLUMNS
 from workbench.recordings import manifest as mf
 from workbench.recordings.service import replay
-from workbench.transcript import atomic_write
 
 _MAX_LINES = 12
 Status = Literal["current", "accepted", "refused"]

@@ -23,6 +23,8 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._jsonio import atomic_write
+from workbench._names import resolve
 from workbench._stamps import utc_now
 from workbench._version import __version__
 from workbench.agents import Agent
@@ -35,15 +37,14 @@ from workbench.errors import ConfigError, RecordingError, ReplayMiss
 from workbench.evaluation import Results, evaluate
 from workbench.evaluation.canaries import check_canaries
 from workbench.evaluation.epochs import check_epochs, epoch_roster, epochs_of
-from workbench.evaluation.world import joined_data, renamed_preset
+from workbench.evaluation.world import MARKET_DEFAULTS, joined_data, renamed_preset
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
-from workbench.integrations.callable import resolve
 from workbench.recordings import manifest as mf
 from workbench.recordings.compare import differences, edited_expected
 from workbench.recordings.text import replayed_text, save_text
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
-from workbench.transcript import Transcript, atomic_write
+from workbench.transcript import Transcript
 
 ArmLike = Agent | str
 BARS_FILE = "bars.parquet"
@@ -120,19 +121,13 @@ def record(
         mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
     arms, factories = _arms_for_recording(agents)
     mf.refuse_unsafe_names([arm.name for arm in arms], where=f"recording {folder}")
-    if bars is None:
-        if universe is None or days is None:
-            raise ConfigError("record needs universe= and days= on the simulator (or data=)")
-        steps_per_day = 6 if steps_per_day is None else steps_per_day
-        ticks_per_step = 65 if ticks_per_step is None else ticks_per_step
-        market: dict[str, Any] = dict(
-            seed=seed, universe=universe, days=days, steps_per_day=steps_per_day
-        )
-        results = evaluate(arms, **market, ticks_per_step=ticks_per_step, preset=preset, **options)
-    else:
-        market = dict(seed=seed, days=days, steps_per_day=steps_per_day, universe=universe)
-        market.update(ticks_per_step=ticks_per_step, preset=preset, data=bars)
-        results = evaluate(arms, **market, **options)
+    if bars is None and (universe is None or days is None):
+        raise ConfigError("record needs universe= and days= on the simulator (or data=)")
+    market: dict[str, Any] = dict(seed=seed, universe=universe, days=days, preset=preset)
+    market.update(steps_per_day=steps_per_day, ticks_per_step=ticks_per_step)
+    if bars is not None:
+        market["data"] = bars
+    results = evaluate(arms, **market, **options)
     roster = [mf.arm_spec(arm, factories.get(arm.name)) for arm in arms]
     for arm, spec in zip(arms, roster, strict=True):
         if "transcript" in spec:
@@ -140,9 +135,9 @@ def record(
             arm.recorder.save(folder / spec["transcript"])
     atomic_write(folder / mf.EXPECTED, results.to_json())
     if bars is None:
-        manifest = _manifest(results, roster, universe, ticks_per_step or 65, options)
+        manifest = _manifest(results, roster, universe, options)
     else:
-        manifest = _manifest(results, roster, results.meta["names"], 1, options)
+        manifest = _manifest(results, roster, results.meta["names"], options)
         liquidity = market_preset(preset, bars=True)  # the preset bars take liquidity from
         manifest["preset"]["name"] = liquidity.fingerprint
         manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
@@ -246,7 +241,6 @@ def _manifest(
     results: Results,
     roster: list[dict[str, Any]],
     universe: Any,
-    ticks_per_step: int,
     options: Mapping[str, Any],
 ) -> dict[str, Any]:
 
@@ -262,7 +256,7 @@ def _manifest(
         "universe": mf.universe_spec(universe),
         "days": meta["days"],
         "steps_per_day": meta["steps_per_day"],
-        "ticks_per_step": ticks_per_step,
+        "ticks_per_step": meta["ticks_per_step"],
         "preset": {"name": meta["preset"], "vector": meta["preset_vector"]},
         "options": {**options, **_margin(meta)},
         "roster": roster,
@@ -326,8 +320,8 @@ def replay_setup(
         market["data"] = _replayed_bars(manifest, folder)
     else:
         market["universe"] = mf.universe_from(manifest["universe"])
-        market["steps_per_day"] = manifest.get("steps_per_day", 6)
-        market["ticks_per_step"] = manifest.get("ticks_per_step", 65)
+        market["steps_per_day"] = manifest.get("steps_per_day", MARKET_DEFAULTS.steps_per_day)
+        market["ticks_per_step"] = manifest.get("ticks_per_step", MARKET_DEFAULTS.ticks_per_step)
     market.update(overrides)
     return arms, {**market, "preset": market_preset, **manifest.get("options", {})}
 

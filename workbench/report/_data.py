@@ -13,7 +13,8 @@ import pandas as pd
 from workbench._version import __version__
 from workbench.errors import ConfigError
 from workbench.evaluation.capture import CAPTURE_COLUMNS
-from workbench.evaluation.results import SCORECARD_COLUMNS, Results, canonical_json
+from workbench.evaluation.columns import SCORECARD_COLUMNS
+from workbench.evaluation.results import Results, canonical_json
 
 ResultsLike = Results | Mapping[str, Any]
 

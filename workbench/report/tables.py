@@ -7,22 +7,9 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.evaluation.columns import SHOWN as _SHOWN
 from workbench.evaluation.results import Results
 
-_SHOWN = {
-    "return_pct": ("return %", "{:+.2f}"),
-    "pnl": ("P&L", "{:+,.0f}"),
-    "sharpe": ("Sharpe", "{:+.2f}"),
-    "max_drawdown_pct": ("max DD %", "{:.2f}"),
-    "turnover": ("turnover", "{:.2f}"),
-    "trades": ("trades", "{:d}"),
-    "clips": ("clips", "{:d}"),
-    "refusals": ("refused", "{:d}"),
-    "errors": ("errors", "{:d}"),
-    "decisions": ("decisions", "{:d}"),
-    "model_calls": ("calls", "{:d}"),
-    "cost_usd": ("cost $", "{:.4g}"),
-}
 # on a market that publishes information (workbench.evaluation.capture)
 _SHOWN_INFORMATION = {
     "info_capture": ("capture", "{:+.3f}"),

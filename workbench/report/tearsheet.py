@@ -176,10 +176,10 @@ def memos_section(memos: Mapping[str, Sequence[Mapping[str, Any]]]) -> tuple[str
 
 
 def memos_of(agents: Sequence[Any]) -> dict[str, list[dict[str, Any]]]:
-    """The memos a committee arm kept (``agent.record``), by arm name; others are skipped."""
+    """The memos a committee arm kept (``agent.decision_log``), by arm name; others are skipped."""
     found = {}
     for agent in agents:
-        record = getattr(agent, "record", None)
-        if isinstance(record, list) and any("memo" in entry for entry in record):
-            found[str(agent.name)] = [e for e in record if "memo" in e]
+        log = getattr(agent, "decision_log", None)
+        if isinstance(log, list) and any("memo" in entry for entry in log):
+            found[str(agent.name)] = [e for e in log if "memo" in e]
     return found

@@ -8,10 +8,10 @@ first argument; large outputs are written into the store and returned by path.
 from collections.abc import Callable
 from typing import Any
 
-from workbench.services.agents import list_agents
+from workbench.services.catalogue import list_agents
 from workbench.services.compare import compare_runs
 from workbench.services.diff import decision_diff, diff_runs
-from workbench.services.evaluation import evaluate_arms, run_evaluation
+from workbench.services.evaluation import MARKET_DEFAULTS, evaluate_arms, run_evaluation
 from workbench.services.glossary import definitions_for, metrics_glossary
 from workbench.services.history import compare_stored_runs, runs, show_run
 from workbench.services.presets import describe_preset, diff_presets, list_presets
@@ -38,6 +38,8 @@ SERVICES: dict[str, Callable[..., dict[str, Any]]] = {
 }
 
 __all__ = [
+    # the simulated market's defaults, which every front end shows
+    "MARKET_DEFAULTS",
     # registry
     "SERVICES",
     # store

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from workbench._checks import did_you_mean
@@ -33,25 +32,6 @@ SCRIPTED_ARMS = {
 }
 
 
-def list_agents(recordings: str | Path | None = None) -> dict[str, Any]:
-    """Every arm the services can run, by kind: baselines, offline committees, and
-    recordings with their arms."""
-    from workbench.services.recorded import list_recordings
-
-    shipped = list_recordings(recordings)
-    return {
-        "baselines": _baselines(),
-        "committees": _committees(),
-        "recordings": shipped["recordings"],
-        "how_to_run": (
-            "Baselines and offline committees: pass their names to run_evaluation or "
-            "compare_runs. Recorded arms: "
-            "replay_recording with the recording's name runs its whole roster offline, on the "
-            "market it was recorded on; no model is called."
-        ),
-    }
-
-
 def baseline_names() -> list[str]:
     """The baselines' names, in their fixed order."""
     from workbench.baselines import BASELINES
@@ -62,19 +42,21 @@ def baseline_names() -> list[str]:
 def scripted_arm(name: str, **options: Any) -> Agent:
     """A fresh scripted arm by its short name in ``SCRIPTED_ARMS`` (``options`` go to its
     factory, e.g. ``mode="record", recorder=path``)."""
-    from workbench.integrations.callable import resolve
+    from workbench._names import resolve
 
     built: Agent = resolve(SCRIPTED_ARMS[name])(name=name, **options)
     return built
 
 
-def _baselines() -> list[dict[str, str]]:
+def baseline_rows() -> list[dict[str, str]]:
+    """Each baseline's name and the first line of its description."""
     from workbench.baselines import BASELINES
 
     return [{"name": name, "about": _first_line(kind.__doc__)} for name, kind in BASELINES.items()]
 
 
-def _committees() -> list[dict[str, Any]]:
+def committee_rows() -> list[dict[str, Any]]:
+    """Each packaged committee: its arm name, roles, and whether it runs offline."""
     from workbench.committee.config import PACKAGED, load_spec
 
     rows = []

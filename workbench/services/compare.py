@@ -22,7 +22,8 @@ import pandas as pd
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
-from workbench.evaluation.results import SCORECARD_COLUMNS, canonical_json
+from workbench.evaluation.columns import SCORECARD_COLUMNS
+from workbench.evaluation.results import canonical_json
 from workbench.services._answers import finish, plain_row
 from workbench.services.agents import check_arm_names
 from workbench.services.evaluation import (

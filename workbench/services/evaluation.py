@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
@@ -12,16 +11,12 @@ from workbench._checks import is_whole
 from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
-from workbench.evaluation import Results, World
-from workbench.evaluation.results import VOLATILE_COLUMNS
-from workbench.services._answers import finish, plain_row
-from workbench.services.agents import COMMITTEE_PREFIX, build_arms, check_arm_names
-from workbench.services.glossary import CAVEATS
+from workbench.evaluation import MARKET_DEFAULTS, Results, World
+from workbench.services._answers import finish
+from workbench.services._summary import summarise
+from workbench.services.agents import build_arms, check_arm_names
 from workbench.services.limits import estimate, refuse_oversized
 from workbench.services.store import RunStore
-
-RANK_BY = "sharpe"
-_ERRORS_SHOWN = 10
 
 
 class MarketKeywords(TypedDict, total=False):
@@ -39,10 +34,10 @@ class MarketRequest:
     """The simulated market a stored evaluation or comparison runs on, checked before use."""
 
     preset: str | None = None
-    names: int = 40
-    days: int = 10
-    steps_per_day: int = 6
-    ticks_per_step: int = 65
+    names: int = MARKET_DEFAULTS.universe
+    days: int = MARKET_DEFAULTS.days
+    steps_per_day: int = MARKET_DEFAULTS.steps_per_day
+    ticks_per_step: int = MARKET_DEFAULTS.ticks_per_step
 
     def world(self, seed: int) -> World:
         """The market for ``seed`` (built lazily: this checks every argument)."""
@@ -85,7 +80,7 @@ def evaluate_arms(
 
     ``data`` (a bars file or a loaded ``Historical``) trades historical bars; then
     ``names``, ``steps_per_day`` and ``ticks_per_step`` must be left out and ``days``
-    defaults to every tradable date. On the simulator they default to 40, 10, 6 and 65.
+    defaults to every tradable date. On the simulator they default to ``MARKET_DEFAULTS``.
     ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr. ``preset`` is a
     name or a name with dials moved, ``{"base": "standard-v2", "injection_rate": 0.2}``.
     """
@@ -96,10 +91,10 @@ def evaluate_arms(
     if data is None:
         world = World(
             seed=seed,
-            universe=_names(40 if names is None else names),
-            days=10 if days is None else days,
-            steps_per_day=6 if steps_per_day is None else steps_per_day,
-            ticks_per_step=65 if ticks_per_step is None else ticks_per_step,
+            universe=None if names is None else _names(names),
+            days=days,
+            steps_per_day=steps_per_day,
+            ticks_per_step=ticks_per_step,
             preset=preset,
         )
     else:
@@ -205,48 +200,6 @@ def evaluation_run(runs: RunStore, request: dict[str, Any], *, trial: bool) -> d
     return finish(runs, run_id, manifest, reused)
 
 
-def summarise(results: Results, folder: Path) -> dict[str, Any]:
-    """Save ``results`` into ``folder`` and return the small, JSON-safe part of them."""
-    saved = results.save(folder)
-    card = results.scorecard.drop(columns=list(VOLATILE_COLUMNS)).reset_index()
-    rows = [plain_row(row) for row in card.to_dict(orient="records")]
-    return {
-        "meta": {k: v for k, v in results.meta.items() if k not in ("symbols", "preset_vector")},
-        "scorecard": rows,
-        "results_digest": results.digest(),
-        "ranking": ranking(rows),
-        "counts": {"orders": len(results.orders), "errors": len(results.errors)},
-        "errors": [plain_row(r) for r in results.errors.head(_ERRORS_SHOWN).to_dict("records")],
-        "errors_truncated": max(0, len(results.errors) - _ERRORS_SHOWN),
-        "artefacts": {key: path.name for key, path in saved.items()},
-    }
-
-
-def ranking(rows: list[dict[str, Any]], sources: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Arms ordered by Sharpe, with what the ordering rests on carried beside it as data.
-
-    ``sources`` says where each arm's decisions came from ("baseline" when not given).
-    """
-    order = sorted(rows, key=lambda r: (-(r[RANK_BY] or 0.0), r["arm"]))
-    sources = {row["arm"]: (sources or {}).get(row["arm"], _source(row["arm"])) for row in rows}
-    caveats = [CAVEATS["single_path"], CAVEATS["multiple_testing"]]
-    if "replayed" in sources.values():
-        caveats.append(CAVEATS["replayed"])
-    return {
-        "rank_by": RANK_BY,
-        "order": [row["arm"] for row in order],
-        "arms_compared": len(rows),
-        "seeds": 1,
-        "evidence": "in-sample, one market path",
-        "arm_sources": sources,
-        "caveats": caveats,
-    }
-
-
-def _source(arm: str) -> str:
-    return "scripted committee" if arm.startswith(COMMITTEE_PREFIX) else "baseline"
-
-
 def _names(names: Any) -> int:
     if not is_whole(names):
         raise ConfigError(f"names must be a whole number of synthetic names, got {names!r}")
@@ -263,3 +216,15 @@ def _numbers(options: dict[str, Any]) -> dict[str, float]:
             raise ConfigError(f"{key} must be a finite number, got {value!r}")
         out[key] = float(value)
     return out
+
+
+__all__ = [
+    "MARKET_DEFAULTS",
+    "MarketKeywords",
+    "MarketRequest",
+    "evaluate_arms",
+    "evaluation_request",
+    "evaluation_run",
+    "load_bars",
+    "run_evaluation",
+]

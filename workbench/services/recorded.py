@@ -26,7 +26,7 @@ from typing import Any
 from workbench.agents import Agent
 from workbench.errors import ConfigError, RecordingError
 from workbench.services._answers import finish
-from workbench.services.evaluation import ranking, summarise
+from workbench.services._summary import ranking, summarise
 from workbench.services.store import RunStore
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$")

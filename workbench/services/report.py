@@ -39,8 +39,8 @@ def render_report(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
 def _render(runs: RunStore, manifest: dict[str, Any], target: Path) -> None:
     import pandas as pd
 
+    from workbench._jsonio import atomic_write
     from workbench.report import render_report as draw
-    from workbench.transcript import atomic_write
 
     run_id, outcome = manifest["run_id"], manifest["outcome"]
     handle, name = tempfile.mkstemp(prefix=f".{REPORT}.", suffix=".partial", dir=target.parent)

@@ -29,7 +29,7 @@ from typing import Any
 from workbench._version import __version__
 from workbench.errors import ConfigError, MissingDependency
 from workbench.evaluation import Results
-from workbench.evaluation.results import SCORECARD_COLUMNS, VOLATILE_COLUMNS
+from workbench.evaluation.columns import SCORECARD_COLUMNS, VOLATILE_COLUMNS
 
 EXPERIMENT = "workbench"
 _NOT_METRICS = ("last_error", "bust_step", *VOLATILE_COLUMNS)

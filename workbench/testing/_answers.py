@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench._jsonio import canonical_json
 from workbench.schema import Decision
-from workbench.transcript import canonical_json
 
 Policy = Callable[[dict[str, Any]], Any]
 

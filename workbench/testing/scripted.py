@@ -27,9 +27,9 @@ import random
 import zlib
 from typing import Any
 
+from workbench._jsonio import digest
 from workbench.integrations.base import AdapterInfo
 from workbench.integrations.callable import CallableAgentAdapter
-from workbench.transcript import digest
 
 TREND_INSTRUCTIONS = (
     "You trade a basket of stocks. Buy the two names with the strongest 20-step trend "

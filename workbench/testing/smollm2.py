@@ -218,7 +218,7 @@ def _committee(
     spec = {**committee_spec(url, timeout=timeout), "id": folder}
     committee = Committee(spec, mode="record", timeout=COMMITTEE_TIMEOUT)
     row = record_one(out / folder, committee, market)
-    row["unverified_figures"] = sum(e.get("unverified_count", 0) for e in committee.record)
+    row["unverified_figures"] = sum(e.get("unverified_count", 0) for e in committee.decision_log)
     print(json.dumps(row), flush=True)
     return row
 

@@ -202,7 +202,7 @@ class ExperimentPanel:
                 roster.append(self.agents[name])
             elif name in SCRIPTED_ARMS:
                 recorder = folder / f"{name}.json"
-                roster.append(scripted_arm(name, mode="record", recorder=recorder))
+                roster.append(scripted_arm(name, mode="record", recorder=recorder, overwrite=True))
             else:
                 roster.append(name)
         return roster

@@ -1,0 +1,129 @@
+"""The one JSON text of a value, its digest, and files written whole or not at all.
+
+``canonical_json`` sorts keys, writes floats with ``repr`` (shortest round-trip
+text), refuses NaN and infinity and ends lines with LF, so the same value gives
+the same bytes in any process; ``digest`` is the SHA-256 of that text. Numpy
+scalars and arrays, pydantic models, sets and paths become plain JSON on the way.
+``plain_answer`` and ``loose_json`` keep NaN, infinity and unpaired surrogates,
+for an answer recorded exactly as given. ``atomic_write`` writes through a
+temporary file and a rename, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import ConfigError, RecordingError
+
+
+def _plain(value: Any) -> Any:
+    """``json`` fallback: numpy scalars, pydantic models, sets and paths to plain JSON."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if hasattr(value, "item") and callable(value.item):  # numpy scalar
+        return value.item()
+    if hasattr(value, "tolist") and callable(value.tolist):  # numpy array
+        return value.tolist()
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+
+def canonical_json(value: Any, *, indent: int | None = None) -> str:
+    """The one JSON text of ``value``: sorted keys, repr floats, no NaN, LF only."""
+    try:
+        return json.dumps(
+            value,
+            sort_keys=True,
+            separators=(",", ":") if indent is None else (",", ": "),
+            indent=indent,
+            ensure_ascii=False,
+            allow_nan=False,
+            default=_plain,
+        )
+    except ValueError as exc:
+        raise ConfigError(
+            f"canonical JSON refuses NaN and infinity ({exc}); replace them with null "
+            "or a finite number before recording"
+        ) from None
+    except TypeError as exc:
+        raise ConfigError(f"cannot write canonical JSON: {exc}") from None
+
+
+def digest(value: Any) -> str:
+    """SHA-256 (hex) of the canonical JSON of ``value``; a string digests as a JSON string."""
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+
+
+def to_plain(value: Any) -> Any:
+    """``value`` as the plain JSON data a replay would load (models dumped, tuples as lists)."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    return json.loads(canonical_json(value))
+
+
+def plain_answer(value: Any) -> Any:
+    """Like ``to_plain``, but NaN, infinity and unpaired surrogates are kept as they are:
+    an answer is recorded exactly as given and judged later by validation."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    return json.loads(loose_json(value))
+
+
+def loose_json(value: Any) -> str:
+    """JSON of ``value`` with sorted keys that lets NaN, infinity and surrogates through."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain
+    )
+
+
+def printable(text: str) -> str:
+    """``text`` with unpaired surrogates escaped (``\\udXXX``), so it can be written as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def read_recorded_text(path: Path, what: str) -> str:
+    """The text of a recorded file; a missing or unreadable one raises RecordingError."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordingError(f"{what} not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
+
+
+def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8, LF) to ``path`` via a temporary file and an atomic rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes 0600; a recording is meant to be shared
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+__all__ = [
+    "atomic_write",
+    "canonical_json",
+    "digest",
+    "loose_json",
+    "plain_answer",
+    "printable",
+    "read_recorded_text",
+    "to_plain",
+]
