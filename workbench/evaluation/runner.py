@@ -117,8 +117,8 @@ async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
         options, progress=False, on_step=None, rate_limit=None, model_cutoff=None
     )
     reference = _Run(world, [OracleReader(world.path)], quiet, reference=True)
-    results = await reference.go()
-    return float(results.attribution["selection_news"].sum())
+    await reference.run_arms()
+    return reference.news_pnl()
 
 
 def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...]) -> None:
@@ -169,6 +169,12 @@ class _Run:
         self.progress = RunProgress(options.progress, world.trading_steps, arms)
 
     async def go(self) -> Results:
+        await self.run_arms()
+        return self._results()
+
+    async def run_arms(self) -> None:
+        """Begin, trade and end every arm (and on news, run the oracle reader for the
+        capture's scale); on an error, what was run so far is attached to it."""
         begun: list[Agent] = []
         stopping: BaseException | None = None  # what stopped the run, if anything did
         self.progress.start()
@@ -191,7 +197,15 @@ class _Run:
         finally:
             self.progress.close()
             _end_every(begun, stopping)
-        return self._results()
+
+    def news_pnl(self) -> float:
+        """The run's news P&L over every arm and step: what ``_results`` would put in
+        ``attribution["selection_news"]``, summed the same way, without building them."""
+        equity = self._equity_frame()
+        split = self._attribution(self._order_rows(), equity)
+        if split is None:
+            return 0.0
+        return float(pd.Series(split.parts["selection_news"].ravel()).sum())
 
     def _attach_results(self, exc: WorkbenchError) -> None:
         """The results of the steps run, on the error that stopped the run; building them
@@ -411,12 +425,11 @@ class _Run:
 
     def _results(self) -> Results:
         w = self.world
-        index = pd.MultiIndex.from_product(
-            [range(w.days), range(w.steps_per_day)], names=["day", "step"]
-        )[: self.marked]
-        equity = pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
-        exposure = pd.DataFrame(self.exposure[: self.marked], index=index, columns=list(self.names))
-        rows = [(arm, day, step, *record) for arm, day, step, record in self.orders]
+        equity = self._equity_frame()
+        exposure = pd.DataFrame(
+            self.exposure[: self.marked], index=equity.index, columns=list(self.names)
+        )
+        rows = self._order_rows()
         orders = pd.DataFrame(rows, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
         attribution = self._attribution(rows, equity)
@@ -456,6 +469,16 @@ class _Run:
             information=information,
             closes=self._closes(list(meta.get("symbols") or [])),
         )
+
+    def _equity_frame(self) -> pd.DataFrame:
+        w = self.world
+        index = pd.MultiIndex.from_product(
+            [range(w.days), range(w.steps_per_day)], names=["day", "step"]
+        )[: self.marked]
+        return pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
+
+    def _order_rows(self) -> list[tuple[Any, ...]]:
+        return [(arm, day, step, *record) for arm, day, step, record in self.orders]
 
     def _closes(self, symbols: list[str]) -> pd.DataFrame:
         """Every name's close at each trading step the run marked (for the report's plots)."""
