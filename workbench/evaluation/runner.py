@@ -149,10 +149,11 @@ class _Run:
         self.canary_hits: list[list[Any]] = []  # rationales that quote a canary too early
         self.intervals = [decision_interval(arm.every, world.steps_per_day) for arm in arms]
         self.maintenance = options.maintenance
-        size = world.universe.size
+        # every arm's shares, a row each: each book holds its row, and all are marked at once
+        self.held = np.zeros((len(arms), world.universe.size))
         self.books = [
-            Portfolio(options.capital, np.zeros(size), options.leverage_cap, options.fee_bps)
-            for _ in arms
+            Portfolio(options.capital, row, options.leverage_cap, options.fee_bps)
+            for row in self.held
         ]
         self.states = [ArmState() for _ in arms]
         # arms that answer on the loop without awaiting: asked in turn, no task each
@@ -249,8 +250,9 @@ class _Run:
 
     def _mark(self, k: int, mid: np.ndarray) -> None:
         """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
+        values = (self.held * mid).tolist()
         for i, book in enumerate(self.books):
-            equity, gross = book.marks(mid)
+            equity, gross = book.marks_of(values[i])
             if self.bust_step[i] is None and margin.is_bust(equity):
                 self.bust_step[i] = k
             self.equity[k, i] = 0.0 if self.bust_step[i] is not None else equity
