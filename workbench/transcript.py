@@ -19,7 +19,8 @@ replay hands the agent's exact answer to validation again.
 
 Tamper evidence: each exchange carries ``sha256`` digests of its question (key,
 day, step, input) and of its answer (response, usage, error). Loading checks
-them all before anything is replayed; an edited exchange raises
+them all before anything is replayed (once per text in a process: the same bytes
+loaded again are parsed again, their seals known); an edited exchange raises
 ``TranscriptEdited`` naming it. The digests detect edits, not forgery: anyone
 can recompute them. A transcript of format version 1 (written before digests)
 is refused unless its caller vouches for it with ``accept_unsealed=True`` (an
