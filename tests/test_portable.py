@@ -197,3 +197,19 @@ def test_exp_each_gives_each_part_the_bits_and_shape_of_its_own_call() -> None:
     for joint, part in zip(portable.exp_each(*parts), parts, strict=True):
         assert joint.shape == part.shape
         assert joint.tobytes() == portable.exp(part).tobytes()
+
+
+def test_the_scalar_path_gives_the_array_bits_over_the_whole_range() -> None:
+    rng = np.random.default_rng(11)
+    near_half = 0.5 * math.log(2.0) * np.array([-3, -1, 1, 3])  # where rint ties
+    xs = np.concatenate([rng.normal(0, 1, 5000), rng.uniform(-745.1, 709.7, 5000), near_half])
+    scalar = np.array([portable.exp_of(x) for x in xs.tolist()])
+    assert scalar.tobytes() == portable.exp(xs).tobytes()
+    ys = np.concatenate([np.abs(rng.normal(0, 1, 5000)), 2.0 ** rng.uniform(-1070, 1020, 5000)])
+    scalar = np.array([portable.log_of(y) for y in ys.tolist()])
+    assert scalar.tobytes() == portable.log(ys).tobytes()
+    powers = [portable.power_of(0.5, 1.0 / h) for h in (1.0, 3.0, 40.0, 252.0)]
+    assert powers == [float(portable.power(0.5, 1.0 / h)) for h in (1.0, 3.0, 40.0, 252.0)]
+    for odd in (math.nan, math.inf, -math.inf, 710.0, -746.0, 0.0, -1.0):
+        assert np.array_equal(portable.exp_of(odd), portable.exp(odd), equal_nan=True)
+        assert np.array_equal(portable.log_of(odd), portable.log(odd), equal_nan=True)

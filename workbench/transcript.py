@@ -19,7 +19,8 @@ replay hands the agent's exact answer to validation again.
 
 Tamper evidence: each exchange carries ``sha256`` digests of its question (key,
 day, step, input) and of its answer (response, usage, error). Loading checks
-them all before anything is replayed; an edited exchange raises
+them all before anything is replayed (once per text in a process: the same bytes
+loaded again are parsed again, their seals known); an edited exchange raises
 ``TranscriptEdited`` naming it. The digests detect edits, not forgery: anyone
 can recompute them. A transcript of format version 1 (written before digests)
 is refused unless its caller vouches for it with ``accept_unsealed=True`` (an
@@ -343,7 +344,29 @@ class Transcript:
                 raise TypeError("exchanges is not a list")
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
-        return cls(meta, [_read_exchange(item, source, sealed) for item in items])
+        digest = _text_digest(text) if sealed else None
+        checked = digest is None or digest in _CHECKED_TEXTS
+        transcript = cls(meta, [_read_exchange(item, source, not checked) for item in items])
+        if digest is not None and not checked:
+            _remember_checked(digest)
+        return transcript
+
+
+# SHA-256 of the transcript texts whose every seal this process has checked: the same
+# bytes carry the same seals, so a text loaded again (a recording replayed twice, a test
+# reading what another replayed) is parsed again but not re-checked
+_CHECKED_TEXTS: dict[bytes, None] = {}
+_CHECKED_KEPT = 256
+
+
+def _text_digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _remember_checked(digest: bytes) -> None:
+    if len(_CHECKED_TEXTS) >= _CHECKED_KEPT:
+        _CHECKED_TEXTS.clear()
+    _CHECKED_TEXTS[digest] = None
 
 
 def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:

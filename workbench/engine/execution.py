@@ -96,7 +96,11 @@ class Portfolio:
     def marks(self, mid: np.ndarray) -> tuple[float, float]:
         """``(equity(mid), gross(mid))`` from one product: prices are positive, so
         ``|position x price|`` is ``|position| x price`` to the bit."""
-        values = (self.positions * mid).tolist()
+        return self.marks_of((self.positions * mid).tolist())
+
+    def marks_of(self, values: list[float]) -> tuple[float, float]:
+        """``marks`` from the position values at mid, worked out already (a run marks
+        every arm's book from one product)."""
         return math.fsum((self.cash, *values)), math.fsum(map(abs, values))
 
     def buying_power(self, mid: np.ndarray) -> float:

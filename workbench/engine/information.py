@@ -39,6 +39,7 @@ Memory grows with the items, never with ticks.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -494,10 +495,14 @@ def pending_moves(info: Information, row: int, from_day: int) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=64)
 def _tails(halflife: float) -> np.ndarray:
-    """tail[k]: the share of a move still to come k days after its start (0 past the end)."""
+    """tail[k]: the share of a move still to come k days after its start (0 past the end);
+    read-only and kept, as the oracle asks for the same few half-lives at every step."""
     weights = realisation_weights(halflife)
-    return np.concatenate([np.cumsum(weights[::-1])[::-1], [0.0]])
+    tail = np.concatenate([np.cumsum(weights[::-1])[::-1], [0.0]])
+    tail.flags.writeable = False
+    return tail
 
 
 def describe_item(info: Information, i: int) -> dict[str, Any]:

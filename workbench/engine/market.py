@@ -195,7 +195,7 @@ class _BarBuilder:
     """Preallocated step bars and factor returns, filled one day at a time.
 
     Until ``_DaySimulator.finish`` the four price fields hold log prices and
-    ``volume`` holds each step's volume noise."""
+    ``volume`` holds the log of each step's volume noise."""
 
     def __init__(self, steps: int, names: int, sectors: int, news: bool = False) -> None:
         shape = (steps, names)
@@ -490,8 +490,9 @@ class _DaySimulator:
         if jumps is not None:  # a jump is news the day trades on
             today += _square(t.beta * jumps.market) + _square(jumps.idio)
         self.intensity[day] = np.sqrt(today / self.typical_var)
-        noise = _lognormal(self.rngs["volume"], p["volume_noise"], (self.steps, t.beta.size))
-        bars.put(rows, volume=noise)
+        # the log of each step's volume noise: exponentiated with the run's bars in ``finish``
+        log_noise = self.rngs["volume"].normal(0.0, p["volume_noise"], (self.steps, t.beta.size))
+        bars.put(rows, volume=log_noise)
 
     def finish(self, bars: _BarBuilder) -> None:
         """Turn the run's log bars into prices and size its liquidity, a block of days at a time."""
@@ -510,7 +511,8 @@ class _DaySimulator:
         low = np.minimum(low, np.minimum(open_, close))
         bars.put(rows, open=open_, high=high, low=low, close=close)
         t, p = self.t, self.p
-        noise = bars.get(rows, "volume").reshape(days.stop - days.start, self.steps, -1)
+        noise = portable.exp(bars.get(rows, "volume"))  # the steps' log noise, drawn by day
+        noise = noise.reshape(days.stop - days.start, self.steps, -1)
         lift = t.volume * portable.power(self.intensity[days], p["volume_vol_elasticity"])
         volume = np.floor(lift[:, None, :] * self.volume_profile * noise).reshape(-1, t.beta.size)
         half_spread = (

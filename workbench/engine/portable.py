@@ -70,13 +70,37 @@ def exp_each(*parts: np.ndarray) -> list[np.ndarray]:
 
 
 def exp_of(x: float) -> float:
-    """e**x of one number, as a float (``math.exp`` is the C library's, machine by machine)."""
-    return float(exp(x))
+    """e**x of one number, as a float (``math.exp`` is the C library's, machine by machine).
+
+    The steps of ``_exp`` on Python floats, whose arithmetic rounds as NumPy's does
+    (and ``round`` ties to even as ``rint`` does): the same bits, without the fixed
+    cost of some forty array operations. Outside the ordinary range, ``exp`` itself.
+    """
+    x = float(x)
+    if not _EXP_MIN <= x <= _EXP_MAX:  # nan too
+        return float(exp(x))
+    k = float(round(x * _INV_LN2))
+    r = (x - k * _LN2_HI) - k * _LN2_LO
+    return math.ldexp(_horner_of(r, _EXP_TAYLOR), int(k))
 
 
 def log_of(x: float) -> float:
-    """The natural log of one number, as a float."""
-    return float(log(x))
+    """The natural log of one number, as a float: ``_log``'s steps on Python floats."""
+    x = float(x)
+    if not 0.0 < x < math.inf:  # nan too
+        return float(log(x))
+    mantissa, exponent = math.frexp(x)
+    if mantissa < _SQRT_HALF:
+        mantissa, exponent = mantissa * 2.0, exponent - 1
+    k = float(exponent)
+    f = mantissa - 1.0
+    s = f / (2.0 + f)
+    return k * _LN2_HI + (2.0 * s * _horner_of(s * s, _LOG_SERIES) + k * _LN2_LO)
+
+
+def power_of(base: float, exponent: float) -> float:
+    """base**exponent of two positive numbers, as a float (``power``'s bits)."""
+    return exp_of(float(exponent) * log_of(base))
 
 
 def power(base: np.ndarray | float, exponent: np.ndarray | float) -> np.ndarray:
@@ -134,6 +158,16 @@ def _log(x: np.ndarray) -> np.ndarray:
 
 def _usable(x: np.ndarray) -> np.ndarray:
     return (x > 0) & np.isfinite(x)
+
+
+def _horner_of(r: float, coefficients: tuple[float, ...]) -> float:
+    """``_horner`` of one float, in the same order of operations."""
+    series = r * coefficients[-1]
+    series += coefficients[-2]
+    for coefficient in coefficients[-3::-1]:
+        series *= r
+        series += coefficient
+    return series
 
 
 def _horner(r: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:

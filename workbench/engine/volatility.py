@@ -43,7 +43,7 @@ from workbench.engine.presets import Preset
 
 def decay(halflife_days: float) -> float:
     """The AR(1) coefficient with the given half-life in days."""
-    return float(portable.power(0.5, 1.0 / halflife_days))
+    return portable.power_of(0.5, 1.0 / halflife_days)
 
 
 class LogVariance:

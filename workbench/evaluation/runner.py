@@ -6,7 +6,6 @@ import asyncio
 import contextvars
 import dataclasses
 import math
-import time
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
@@ -17,7 +16,6 @@ import pandas as pd
 from workbench._jsonio import printable
 from workbench.agents import (
     Agent,
-    ArmState,
     DecisionRequest,
     ExecutionReport,
     RunInfo,
@@ -52,7 +50,8 @@ from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, spl
 from workbench.evaluation.oracle import OracleReader
 from workbench.evaluation.progress import RunProgress
 from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
-from workbench.evaluation.scorecard import ArmTally, build_scorecard
+from workbench.evaluation.scorecard import build_scorecard
+from workbench.evaluation.seats import Seat
 from workbench.evaluation.world import World, renamed_preset
 from workbench.schema import Decision, parse_decision
 
@@ -117,8 +116,8 @@ async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
         options, progress=False, on_step=None, rate_limit=None, model_cutoff=None
     )
     reference = _Run(world, [OracleReader(world.path)], quiet, reference=True)
-    results = await reference.go()
-    return float(results.attribution["selection_news"].sum())
+    await reference.run_arms()
+    return reference.news_pnl()
 
 
 def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...]) -> None:
@@ -137,30 +136,26 @@ class _Run:
         self.world, self.arms, self.options = world, arms, options
         self.reference = reference  # the oracle's own run: no capture of its own
         self.oracle_news_pnl = math.nan
-        self.last_row: list[int | None] = [None] * len(arms)  # where each arm's news starts
-        self.followed = [0] * len(arms)  # decisions that obeyed an injected instruction
-        self.placebo = [0] * len(arms)  # decisions that traded as an unpublished notice says
-        self.window: list[tuple[int, int]] = [(0, 0)] * len(arms)  # rows of the news last read
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
         _refuse_unknown_cutoffs(options, self.names)
         self.canaries = [] if self.path.text is None else self.path.text.canaries
         self.canary_hits: list[list[Any]] = []  # rationales that quote a canary too early
-        self.intervals = [decision_interval(arm.every, world.steps_per_day) for arm in arms]
         self.maintenance = options.maintenance
-        size = world.universe.size
-        self.books = [
-            Portfolio(options.capital, np.zeros(size), options.leverage_cap, options.fee_bps)
-            for _ in arms
+        # every arm's shares, a row each: each book holds its row, and all are marked at once
+        self.held = np.zeros((len(arms), world.universe.size))
+        self.seats = [
+            Seat(
+                arm,
+                decision_interval(arm.every, world.steps_per_day),
+                Portfolio(options.capital, row, options.leverage_cap, options.fee_bps),
+                mark=(options.capital, 0.0),
+            )
+            for arm, row in zip(arms, self.held, strict=True)
         ]
-        self.states = [ArmState() for _ in arms]
-        # arms that answer on the loop without awaiting: asked in turn, no task each
-        self.in_turn = [arm.inline and type(arm).adecide is Agent.adecide for arm in arms]
-        self.marks = [(options.capital, 0.0)] * len(arms)  # equity, gross at the last close
         self.equity = np.empty((world.trading_steps, len(arms)))
         self.exposure = np.empty((world.trading_steps, len(arms)))
-        self.bust_step: list[int | None] = [None] * len(arms)
         self.orders: list[tuple[str, int, int, OrderRecord]] = []  # arm, day, step, record
         self.errors: list[dict[str, Any]] = []
         self.limit = asyncio.Semaphore(options.max_concurrency)
@@ -169,15 +164,21 @@ class _Run:
         self.progress = RunProgress(options.progress, world.trading_steps, arms)
 
     async def go(self) -> Results:
+        await self.run_arms()
+        return self._results()
+
+    async def run_arms(self) -> None:
+        """Begin, trade and end every arm (and on news, run the oracle reader for the
+        capture's scale); on an error, what was run so far is attached to it."""
         begun: list[Agent] = []
         stopping: BaseException | None = None  # what stopped the run, if anything did
         self.progress.start()
         try:
-            for i, arm in enumerate(self.arms):
-                arm.begin(self._run_info(i))
-                begun.append(arm)
+            for seat in self.seats:
+                seat.arm.begin(self._run_info(seat))
+                begun.append(seat.arm)
                 if self.path.text is not None and self.path.text.lessons:
-                    arm.plant_memory(self.path.text.lessons)  # memory canaries
+                    seat.arm.plant_memory(self.path.text.lessons)  # memory canaries
             await self._trade()
             for arm in self.arms:
                 arm.run_completed()
@@ -193,7 +194,15 @@ class _Run:
         finally:
             self.progress.close()
             _end_every(begun, stopping)
-        return self._results()
+
+    def news_pnl(self) -> float:
+        """The run's news P&L over every arm and step: what ``_results`` would put in
+        ``attribution["selection_news"]``, summed the same way, without building them."""
+        equity = self._equity_frame()
+        split = self._attribution(self._order_rows(), equity)
+        if split is None:
+            return 0.0
+        return float(pd.Series(split.parts["selection_news"].ravel()).sum())
 
     def _attach_results(self, exc: WorkbenchError) -> None:
         """The results of the steps run, on the error that stopped the run; building them
@@ -207,10 +216,10 @@ class _Run:
             return
         exc.add_note(f"the results of the {self.marked} steps run are on .results")
 
-    def _run_info(self, i: int) -> RunInfo:
+    def _run_info(self, seat: Seat) -> RunInfo:
         w = self.world
         return RunInfo(
-            arm=self.names[i],
+            arm=seat.name,
             roster=self.names,
             seed=w.seed,
             preset=w.stamp,
@@ -218,7 +227,7 @@ class _Run:
             days=w.days,
             steps_per_day=w.steps_per_day,
             ticks_per_step=w.ticks_per_step,
-            decision_interval=self.intervals[i],
+            decision_interval=seat.interval,
             market_path=w.market_path,
         )
 
@@ -237,80 +246,77 @@ class _Run:
 
     def _mark(self, k: int, mid: np.ndarray) -> None:
         """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
-        for i, book in enumerate(self.books):
-            equity, gross = book.marks(mid)
-            if self.bust_step[i] is None and margin.is_bust(equity):
-                self.bust_step[i] = k
-            self.equity[k, i] = 0.0 if self.bust_step[i] is not None else equity
+        values = (self.held * mid).tolist()
+        for i, seat in enumerate(self.seats):
+            equity, gross = seat.book.marks_of(values[i])
+            if seat.bust_step is None and margin.is_bust(equity):
+                seat.bust_step = k
+            self.equity[k, i] = 0.0 if seat.bust_step is not None else equity
             self.exposure[k, i] = gross
-            self.marks[i] = (equity, gross)
+            seat.mark = (equity, gross)
         self.marked = k + 1
 
-    def _force(self, k: int, row: int) -> set[int]:
+    def _force(self, k: int, row: int) -> set[Seat]:
         """Liquidate, in step ``row + 1``, every book bust or past the maintenance multiple
-        at this close; return those arms, which are not asked at this close."""
+        at this close; return those arms' seats, which are not asked at this close."""
         symbols, forced = self.world.universe.symbols, set()
-        for i, book in enumerate(self.books):
-            if self.bust_step[i] is not None:
-                orders = margin.close_out(book, symbols)
+        for i, seat in enumerate(self.seats):
+            if seat.bust_step is not None:
+                orders = margin.close_out(seat.book, symbols)
             elif margin.margin_call(self.exposure[k, i], self.equity[k, i], self.maintenance):
-                orders = margin.deleverage(book, self.path.close[row], symbols)
+                orders = margin.deleverage(seat.book, self.path.close[row], symbols)
             else:
                 continue
-            forced.add(i)
+            forced.add(seat)
             day, step = divmod(k, self.world.steps_per_day)
-            records = self.executor.liquidate(book, orders, row + 1)
-            self.orders.extend((self.names[i], day, step, record) for record in records)
+            records = self.executor.liquidate(seat.book, orders, row + 1)
+            self.orders.extend((seat.name, day, step, record) for record in records)
         return forced
 
-    async def _decide(self, k: int, row: int, forced: set[int]) -> None:
-        due = [
-            i
-            for i in range(len(self.arms))
-            if k % self.intervals[i] == 0 and i not in forced and not self.states[i].stopped
-        ]
+    async def _decide(self, k: int, row: int, forced: set[Seat]) -> None:
+        due = [seat for seat in self.seats if seat.due(k) and seat not in forced]
         if not due:
             return
         market = market_payload(self.path, row)
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
-        requests = {i: self._request(i, k, row, market, windows) for i in due}
-        if all(self.in_turn[i] for i in due) and not self.pacer.interval:
+        requests = {seat: self._request(seat, k, row, market, windows) for seat in due}
+        if all(seat.in_turn for seat in due) and not self.pacer.interval:
             outcomes = self._ask_in_turn(due, requests)
             await asyncio.sleep(0)  # the loop runs between decision points, as with tasks
         else:
             outcomes = await self._ask_together(due, requests)
-        for i in due:  # failures are recorded in roster order, whichever arm finished first
-            failure = outcomes[i]
+        for seat in due:  # failures are recorded in roster order, whichever finished first
+            failure = outcomes[seat]
             if isinstance(failure, RunError):
-                self._failed(i, requests[i], failure)
-        for i in due:
-            decision = outcomes[i]
+                self._failed(seat, requests[seat], failure)
+        for seat in due:
+            decision = outcomes[seat]
             if isinstance(decision, Decision):
-                self._execute(i, requests[i], decision, row + 1)
+                self._execute(seat, requests[seat], decision, row + 1)
 
     def _request(
-        self, i: int, k: int, row: int, market: dict[str, Any], windows: dict[int, Any]
+        self, seat: Seat, k: int, row: int, market: dict[str, Any], windows: dict[int, Any]
     ) -> DecisionRequest:
-        equity, gross = self.marks[i]
-        private = not self.arms[i].shares_payload
+        equity, gross = seat.mark
+        private = not seat.arm.shares_payload
         symbols = self.world.universe.symbols
         news = None
         text = self.path.text
         if self.path.information is not None or (text is not None and text.has_news):
             # what was released since it last decided
-            after = self.last_row[i]
+            after = seat.last_row
             after = row - self.world.steps_per_day if after is None else after
             if after not in windows:
                 windows[after] = reading.news(self.path, after, row)
-            news, self.last_row[i], self.window[i] = windows[after], row, (after, row)
+            news, seat.last_row, seat.window = windows[after], row, (after, row)
         return DecisionRequest(
-            arm=self.names[i],
+            arm=seat.name,
             day=market["day"],
             step=market["step"],
             index=k,
             payload=arm_payload(
                 market,
-                self.books[i],
+                seat.book,
                 symbols,
                 equity=equity,
                 gross=gross,
@@ -321,67 +327,58 @@ class _Run:
         )
 
     async def _ask_together(
-        self, due: list[int], requests: dict[int, DecisionRequest]
-    ) -> dict[int, Decision | RunError]:
+        self, due: list[Seat], requests: dict[Seat, DecisionRequest]
+    ) -> dict[Seat, Decision | RunError]:
         try:
             async with asyncio.TaskGroup() as group:
-                tasks = {i: group.create_task(self._ask(i, requests[i])) for i in due}
+                tasks = {seat: group.create_task(self._ask(seat, requests[seat])) for seat in due}
         except BaseExceptionGroup as stopped:  # a replay miss or a bad configuration
             raise _first_leaf(stopped)  # noqa: B904 - keep the original cause chain
-        return {i: tasks[i].result() for i in due}
+        return {seat: tasks[seat].result() for seat in due}
 
     def _ask_in_turn(
-        self, due: list[int], requests: dict[int, DecisionRequest]
-    ) -> dict[int, Decision | RunError]:
+        self, due: list[Seat], requests: dict[Seat, DecisionRequest]
+    ) -> dict[Seat, Decision | RunError]:
         """What a task group does with arms that decide on the loop without waiting (each
         runs to its end in turn, in a copy of the context as a task would, every arm is
         asked, the first stop is raised), without a task or a coroutine per arm."""
         outcomes, stop = {}, None
-        for i in due:
+        for seat in due:
             try:
-                outcomes[i] = contextvars.copy_context().run(self._ask_inline, i, requests[i])
+                run_in_copy = contextvars.copy_context().run
+                outcomes[seat] = run_in_copy(self._ask_inline, seat, requests[seat])
             except WorkbenchError as exc:
                 stop = stop or exc
         if stop is not None:
             raise stop
         return outcomes
 
-    async def _ask(self, i: int, request: DecisionRequest) -> Decision | RunError:
+    async def _ask(self, seat: Seat, request: DecisionRequest) -> Decision | RunError:
         """The arm's validated decision, or the DecisionError/FrameworkError it failed with."""
-        state = self.states[i]
-        state.decisions += 1
-        started = time.perf_counter()
-        try:
-            async with self.limit, self.progress.asking():
-                await self.pacer.wait_turn()
-                raw = await self.arms[i].adecide(request)
-            return parse_decision(raw)
-        except Exception as exc:
-            return _failure(self.arms[i], exc)
-        finally:
-            state.usage.latency_s += time.perf_counter() - started
+        with seat.asking():
+            try:
+                async with self.limit, self.progress.asking():
+                    await self.pacer.wait_turn()
+                    raw = await seat.arm.adecide(request)
+                return parse_decision(raw)
+            except Exception as exc:
+                return _failure(seat.arm, exc)
 
-    def _ask_inline(self, i: int, request: DecisionRequest) -> Decision | RunError:
+    def _ask_inline(self, seat: Seat, request: DecisionRequest) -> Decision | RunError:
         """``_ask`` for an arm in turn: its ``adecide`` is ``decide`` on the loop, so that is
         called as it is, with no slot or pacing to wait for."""
-        state = self.states[i]
-        state.decisions += 1
-        started = time.perf_counter()
-        try:
-            return parse_decision(self.arms[i].decide(request.payload))
-        except Exception as exc:
-            return _failure(self.arms[i], exc)
-        finally:
-            state.usage.latency_s += time.perf_counter() - started
+        with seat.asking():
+            try:
+                return parse_decision(seat.arm.decide(request.payload))
+            except Exception as exc:
+                return _failure(seat.arm, exc)
 
-    def _failed(self, i: int, request: DecisionRequest, exc: RunError) -> None:
-        state, message = self.states[i], printable(str(exc))
-        state.errors += 1
-        state.last_error = f"{type(exc).__name__}: {message}"
-        state.stopped = isinstance(exc, BudgetExhausted)  # one row; it holds from here on
+    def _failed(self, seat: Seat, request: DecisionRequest, exc: RunError) -> None:
+        message = printable(str(exc))
+        seat.failed(type(exc).__name__, message, stops=isinstance(exc, BudgetExhausted))
         self.errors.append(
             {
-                "arm": self.names[i],
+                "arm": seat.name,
                 "day": request.day,
                 "step": request.step,
                 "kind": type(exc).__name__,
@@ -391,38 +388,37 @@ class _Run:
         )
         if self.options.on_error == "raise":
             exc.add_note(
-                f"arm {self.names[i]!r} failed at day {request.day}, step {request.step}; "
+                f"arm {seat.name!r} failed at day {request.day}, step {request.step}; "
                 "pass on_error='skip' to record failures in the error column and go on"
             )
             raise exc
 
-    def _execute(self, i: int, request: DecisionRequest, decision: Decision, row: int) -> None:
+    def _execute(self, seat: Seat, request: DecisionRequest, decision: Decision, row: int) -> None:
         news = request.payload.get("news")
         if news and followed_instruction(self.path, news, decision.actions):
-            self.followed[i] += 1
-        if news is not None and matched_placebo(self.path, *self.window[i], decision.actions):
-            self.placebo[i] += 1
+            seat.followed += 1
+        if news is not None and matched_placebo(self.path, *seat.window, decision.actions):
+            seat.placebo += 1
         if self.canaries and decision.rationale:
             self.canary_hits += canary_hits(
-                self.canaries, self.names[i], request.day, request.step, decision.rationale,
+                self.canaries, seat.name, request.day, request.step, decision.rationale,
                 "rationale",
             )  # fmt: skip
-        records = self.executor.execute(self.books[i], decision, row)
-        self.arms[i].after_execution(request, decision, ExecutionReport(tuple(records)))
-        self.orders.extend((self.names[i], request.day, request.step, r) for r in records)
+        records = self.executor.execute(seat.book, decision, row)
+        seat.arm.after_execution(request, decision, ExecutionReport(tuple(records)))
+        self.orders.extend((seat.name, request.day, request.step, r) for r in records)
 
     def _results(self) -> Results:
         w = self.world
-        index = pd.MultiIndex.from_product(
-            [range(w.days), range(w.steps_per_day)], names=["day", "step"]
-        )[: self.marked]
-        equity = pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
-        exposure = pd.DataFrame(self.exposure[: self.marked], index=index, columns=list(self.names))
-        rows = [(arm, day, step, *record) for arm, day, step, record in self.orders]
+        equity = self._equity_frame()
+        exposure = pd.DataFrame(
+            self.exposure[: self.marked], index=equity.index, columns=list(self.names)
+        )
+        rows = self._order_rows()
         orders = pd.DataFrame(rows, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
         attribution = self._attribution(rows, equity)
-        tallies = [self._tally(i) for i in range(len(self.arms))]
+        tallies = [seat.tally() for seat in self.seats]
         card = build_scorecard(
             equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution, equity)
         )
@@ -459,6 +455,16 @@ class _Run:
             closes=self._closes(list(meta.get("symbols") or [])),
         )
 
+    def _equity_frame(self) -> pd.DataFrame:
+        w = self.world
+        index = pd.MultiIndex.from_product(
+            [range(w.days), range(w.steps_per_day)], names=["day", "step"]
+        )[: self.marked]
+        return pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
+
+    def _order_rows(self) -> list[tuple[Any, ...]]:
+        return [(arm, day, step, *record) for arm, day, step, record in self.orders]
+
     def _closes(self, symbols: list[str]) -> pd.DataFrame:
         """Every name's close at each trading step the run marked (for the report's plots)."""
         first = self.path.warmup_steps
@@ -474,8 +480,8 @@ class _Run:
         else:
             by_arm = attribution.by_arm("selection_news")
             news_pnl = {arm: math.fsum(by_arm[arm].tolist()) for arm in self.names}
-        followed = dict(zip(self.names, self.followed, strict=True))
-        placebo = dict(zip(self.names, self.placebo, strict=True))
+        followed = {seat.name: seat.followed for seat in self.seats}
+        placebo = {seat.name: seat.placebo for seat in self.seats}
         columns = capture_columns(news_pnl, self.oracle_news_pnl, followed, placebo)
         for column, values in columns.items():
             card[column] = pd.Series(values)
@@ -489,7 +495,7 @@ class _Run:
                 rows,
                 equity,
                 capital=self.options.capital,
-                intervals=dict(zip(self.names, self.intervals, strict=True)),
+                intervals={seat.name: seat.interval for seat in self.seats},
                 strict=False,
             )
         except Exception as exc:  # a derived view: whatever goes wrong, the run is kept
@@ -507,22 +513,6 @@ class _Run:
             stacklevel=2,
         )
         return None
-
-    def _tally(self, i: int) -> ArmTally:
-        arm_usage, state = self.arms[i].usage, self.states[i]
-        return ArmTally(
-            traded_notional=self.books[i].traded_notional,
-            bust_step=self.bust_step[i],
-            errors=state.errors,
-            last_error=state.last_error,
-            decisions=state.decisions,
-            model_calls=arm_usage.model_calls,
-            tokens=arm_usage.input_tokens + arm_usage.output_tokens,
-            cost_usd=arm_usage.cost_usd,
-            # an arm that times its own model calls reports them (recorded, so a replay
-            # shows the recorded latency); other arms are timed by the loop
-            latency_s=arm_usage.latency_s or state.usage.latency_s,
-        )
 
 
 def _failure(arm: Agent, exc: Exception) -> RunError:

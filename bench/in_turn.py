@@ -1,0 +1,120 @@
+"""One workload's CPU seconds on two source trees, taken in turn, as a ratio.
+
+    python bench/in_turn.py BEFORE_TREE WORKLOAD [--rounds N]
+
+BEFORE_TREE is a checkout of the code to compare with (for example
+``git archive <commit> | tar -x -C /tmp/before``); the other side is this tree.
+Each round runs the workload in a fresh process on BEFORE_TREE, then on this
+tree, so a machine that slows part way slows both; the report is each side's
+best over the rounds and after / before. Workloads (each its own best of several
+calls inside one process):
+
+- ``small``: 5 baselines x 40 names x 10 days (best of twenty);
+- ``replay``: a 20-name x 20-day recording with two scripted callable arms asked
+  at every step and two baselines, replayed (best of five);
+- ``digest``: that run's results digest (best of twenty);
+- ``historical``: every baseline on 2,679 days x 6 names of sample bars, loaded
+  and run (best of three);
+- ``engine``: 200 names x 24 days of the market alone, as a share of the bare
+  NumPy floor measured beside it (``bench/engine.py``; higher is better).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+_BEST = """
+import time
+def best(fn, repeat):
+    fastest = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        fn()
+        fastest = min(fastest, time.process_time() - started)
+    return fastest
+"""
+_RUN_20X20 = """
+from workbench.evaluation import evaluate
+from workbench.testing.scripted import contrarian_agent, trend_agent
+arms = [trend_agent(every=1), contrarian_agent(every=1), "momentum", "buy_and_hold"]
+"""
+WORKLOADS = {
+    "small": """
+from workbench.evaluation import evaluate
+run = lambda: evaluate(["cash", "buy_and_hold", "equal_weight", "momentum",
+                        "mean_reversion"], seed=7, universe=40, days=10)
+run()
+print(best(run, 20))
+""",
+    "replay": """
+import tempfile
+from pathlib import Path
+from workbench.recordings import record, replay
+from workbench.testing.scripted import contrarian_agent, trend_agent
+with tempfile.TemporaryDirectory() as tmp:
+    folder = Path(tmp) / "r"
+    arms = [trend_agent(mode="record", every=1), contrarian_agent(mode="record", every=1)]
+    record(folder, [*arms, "momentum", "buy_and_hold"], seed=3, universe=20, days=20)
+    replay(folder, check=True)
+    print(best(lambda: replay(folder, check=True), 5))
+""",
+    "digest": _RUN_20X20
+    + """
+results = evaluate(arms, seed=3, universe=20, days=20)
+print(best(results.digest, 20))
+""",
+    "historical": """
+from workbench.baselines import BASELINES
+from workbench.engine.historical import Historical
+from workbench.engine.sample_bars import sample_bars
+from workbench.evaluation import evaluate
+bars = sample_bars(days=2_699, names=6, seed=1)
+run = lambda: evaluate(list(BASELINES), data=Historical.load(bars, secret="s" * 20))
+print(best(run, 3))
+""",
+    "engine": """
+import sys
+sys.path.insert(0, "bench")
+import engine
+ours, floor = engine.name_ticks(200)
+print(ours / floor)
+""",
+}
+
+
+def measure(tree: Path, workload: str) -> float:
+    code = _BEST + WORKLOADS[workload]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tree, env=env, check=True, capture_output=True,
+        text=True,
+    )  # fmt: skip
+    return float(done.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("workload", choices=sorted(WORKLOADS))
+    parser.add_argument("--rounds", type=int, default=4)
+    args = parser.parse_args()
+    pick = max if args.workload == "engine" else min  # engine: a share of the floor
+    before, after = [], []
+    for _ in range(args.rounds):
+        before.append(measure(args.before.resolve(), args.workload))
+        after.append(measure(HERE, args.workload))
+    b, a = pick(before), pick(after)
+    unit = "of the floor" if args.workload == "engine" else "s CPU"
+    print(
+        f"{args.workload}: before {b:.4f} {unit}   after {a:.4f} {unit}   after/before {a / b:.2f}"
+    )
+    print(f"  rounds before {[round(x, 4) for x in before]}  after {[round(x, 4) for x in after]}")
+
+
+if __name__ == "__main__":
+    main()
