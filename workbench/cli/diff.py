@@ -34,10 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _diff(args: argparse.Namespace) -> int:
+    from workbench.cli._outputs import check_file
     from workbench.report.diff import format_diff, write_diff_report
     from workbench.services.diff import decision_diff
-
-    from workbench.cli._outputs import check_file
 
     for path, flag in ((args.html, "--html"), (args.report, "--report")):
         if path:

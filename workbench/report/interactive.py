@@ -10,8 +10,8 @@ it (never one line per seed), and hovering the mean names the range too; the oth
 charts draw the mean. Hover shows the arm, the day (the date on historical bars) and
 the value; every panel of a figure zooms together along x.
 
-Values are rounded to 6 significant digits (a chart's pixels cannot show more), so a
-spec is the same JSON in any process.
+Values are rounded to 4 decimals (a chart's pixels cannot show more), so a spec is
+the same JSON in any process.
 """
 
 from __future__ import annotations
@@ -33,8 +33,13 @@ _FONT = {"family": "system-ui, sans-serif", "size": 11}
 
 
 def _numbers(values: Any) -> list[float | None]:
-    """JSON-safe y values: 6 significant digits, gaps (NaN) as null."""
-    return [float(f"{v:.6g}") if math.isfinite(v) else None for v in np.asarray(values, float)]
+    """JSON-safe values: 4 decimals (every chart here shows percents, ratios, days or
+    equity near 100, where a pixel is far coarser), gaps (NaN) as null."""
+    rounded = np.round(np.asarray(values, dtype=float), 4)
+    finite = np.isfinite(rounded)
+    if finite.all():
+        return rounded.tolist()
+    return [v if ok else None for v, ok in zip(rounded.tolist(), finite.tolist(), strict=True)]
 
 
 def _xs(x: Any) -> list[Any]:

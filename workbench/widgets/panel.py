@@ -91,6 +91,8 @@ class ExperimentPanel:
         self.live: LiveChart | None = None
         self.watch = LoopWatch()
         self.redraws: Redraws | None = None
+        # per chart frame of the run: ((seed, step) the run was at, (seed, step) drawn)
+        self.frames: list[tuple[tuple[int, int], tuple[int, int]]] = []
         self.report: Path | None = None
         self._shown_results = -1
         days = _default_days(data) if days is None else days
@@ -115,7 +117,7 @@ class ExperimentPanel:
         self.recording, self.run_button = c.recording, c.run_button
         self.replay_button, self.stop_button = c.replay_button, c.stop_button
         self.progress, self.status, self.warning = c.progress, c.status, c.warning
-        self.chart, self.seed_view = c.chart, c.seed_view
+        self.chart, self.seed_view, self.chart_step = c.chart, c.seed_view, c.chart_step
         self.scorecard_view, self.failures_view = c.scorecard_view, c.failures_view
         self.widget = c.widget
 
@@ -252,15 +254,32 @@ class ExperimentPanel:
             return False
         if not session.current.steps:
             return False
-        shown = str(self.seed_view.value)
+        shown, asked = str(self.seed_view.value), (session.current.seed, session.current.steps)
         self.chart.value = await asyncio.to_thread(live.render, list(session.runs), shown)
+        self._caption(asked)
         return True
+
+    def _caption(self, asked: tuple[int, int] | None = None) -> None:
+        """Under the chart, the seed and step its frame shows; ``asked`` is where the run
+        was when the frame was begun (kept on ``frames``: a frame is never older)."""
+        drawn, session = self.live.drawn if self.live else None, self.session
+        if drawn is None or session is None:
+            self.chart_step.value = ""
+            return
+        if asked is not None:
+            self.frames.append((asked, drawn))
+        seed, steps = drawn
+        self.chart_step.value = (
+            f'<span class="workbench-chart-at" data-seed="{seed}" data-step="{steps}">'
+            f"chart: seed {seed}, step {steps:,}/{session.total:,}</span>"
+        )
 
     def _redraw_soon(self) -> None:
         """A new seed picked after the run: draw now (during a run the next redraw shows it)."""
         session, live = self.session, self.live
         if not self.running and session is not None and live is not None and session.runs:
             self.chart.value = live.render(list(session.runs), str(self.seed_view.value))
+            self._caption()
 
     def _show_tables(self, session: RunSession) -> None:
         kept = sum(run.results is not None for run in session.runs)
@@ -336,6 +355,7 @@ class ExperimentPanel:
         live = self.chart_figure
         live.reset(steps_per_day, f"replay of {folder.name}")
         self.chart.value = live.render([run])
+        self._caption()
         self.scorecard_view.value = scorecard_html(results.scorecard)
         verdict = "matches the recording" if report.matched else "DIFFERS from the recording"
         self._say(f"replay of {folder.name} {verdict}", colour="inherit" if report.matched else RED)
@@ -356,6 +376,7 @@ class ExperimentPanel:
     # --- widgets -----------------------------------------------------------------------
     def _clear(self) -> None:
         self.chart.value = self.blank_chart
+        self.chart_step.value, self.frames = "", []
         self.scorecard_view.value = self.failures_view.value = self.warning.value = ""
         self._shown_results = -1
         self.report = None
