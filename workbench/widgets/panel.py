@@ -4,7 +4,7 @@ A run is a task on the kernel's own event loop (``aevaluate`` with an
 ``on_step`` callback that only stores equity), so other cells still execute.
 The chart, the progress bar and the status are redrawn by a second task on
 their own schedule (``_refresh.Redraws``: the next draw starts only after the
-last one finished, and drawing takes at most a tenth of the run), so a panel
+last one finished, and drawing takes at most 15 % of the run), so a panel
 run costs about what the same ``evaluate`` costs in a cell.
 
 Stop ends the run after the step it is on: every finished seed and the partial
