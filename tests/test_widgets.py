@@ -164,7 +164,7 @@ def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
 
 
 def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
-    from workbench.widgets._refresh import BUDGET
+    from workbench.widgets._refresh import BUDGET, LONGEST_WAIT
 
     DAYS = 400
 
@@ -185,7 +185,9 @@ def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
     assert 2 <= redraws.count < DAYS * 6 / 20, redraws.count  # far fewer draws than steps
     # beyond the first and the last draw, drawing took at most BUDGET of the run's time
     seconds = built.session.seconds
-    assert redraws.spent - 2 * redraws.longest <= BUDGET * seconds, (redraws.spent, seconds)
+    # (a draw slower than the cap's break-even may take more: the wait is capped)
+    share = max(BUDGET, redraws.longest / (redraws.longest + LONGEST_WAIT))
+    assert redraws.spent - 2 * redraws.longest <= share * seconds, (redraws.spent, seconds)
     assert built.progress.value == built.progress.max == DAYS * 6
 
 

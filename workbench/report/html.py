@@ -3,9 +3,10 @@
 The same renderer serves notebooks, the CLI and the MCP server: it takes a
 ``Results``, the dict ``Results.to_dict()`` returns (what crosses a process or
 a JSON boundary), or a list of them (one per seed). Nothing is fetched: the
-CSS is inline, every image is a ``data:`` URI and the charts over time are inline
-SVG, so the file can be mailed, archived or opened offline, and it prints whole
-(tables wrap, nothing is cut).
+CSS is inline, every image is a ``data:`` URI, and equity and the charts over time
+are interactive plotly charts with plotly.js embedded once (``plotly_page``), or
+inline SVG without plotly, so the file can be mailed, archived or opened offline,
+and it prints whole (tables wrap, nothing is cut).
 """
 
 from __future__ import annotations
@@ -216,7 +217,9 @@ def _pictures(drawn: _Drawn) -> list[str]:
     return parts
 
 
-def _drawn(runs: list[Any], images: dict[str, bytes], svgs: Mapping[str, list[str]] | None):
+def _drawn(
+    runs: list[Any], images: dict[str, bytes], svgs: Mapping[str, list[str]] | None
+) -> tuple[_Drawn, str]:
     """The pictures: plotly charts (equity among them) when plotly is installed, else the
     SVG charts beside the PNG figures; and the page's closing scripts (or "")."""
     packed = plotly_page.plotly_js()
