@@ -81,7 +81,7 @@ def render_report(
 ) -> Path:
     """Write the HTML tearsheet to ``path`` and return it.
 
-    Several runs (seeds) are drawn together (every seed, mean and range) and their
+    Several runs (seeds) are drawn together (mean and range) and their
     key metrics averaged; ``comparison`` (from ``paired_comparison``) is shown as a
     table; ``about`` adds provenance lines (e.g. ``{"mode": "replay", "recording
     digest": ...}``); ``memos`` (arm -> committee record, see ``memos_of``) adds
