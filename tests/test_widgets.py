@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import textwrap
+import time
 
 import pandas as pd
 import pytest
@@ -90,6 +92,28 @@ def test_stop_ends_cleanly_and_keeps_the_partial_transcript(tmp_path):
     card = built.session.scorecard()
     assert list(card["run"].unique()) == [f"partial: {steps:,} of 1,200 steps"]
     assert "partial:" in built.scorecard_view.value
+
+
+def test_a_run_started_right_after_stop_is_not_cancelled_by_that_stop(tmp_path):
+    async def go():
+        built = _panel(tmp_path, stop_grace=3.0)
+        built.arms.value = ("slow", "trend")
+        built.days.value = 400
+        first = built.start()
+        while built.session.steps_done < 20:
+            await asyncio.sleep(0.01)
+        built.stop()
+        pressed = time.perf_counter()
+        await first  # the step ends, the report is written, well within the grace period
+        second = built.start()
+        await asyncio.sleep(max(0.0, pressed + 3.5 - time.perf_counter()))
+        going = built.session.state  # the grace period ended while the second run went on
+        second.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await second
+        return going
+
+    assert asyncio.run(go()) == "running"
 
 
 def test_stop_during_the_last_seed_keeps_every_finished_seed_and_the_partial_one(tmp_path):

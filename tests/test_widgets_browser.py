@@ -421,7 +421,8 @@ def _hover_and_toggle_an_arm(tab, which: str) -> None:
         assert re.search(r"20\d\d-\d\d-\d\d", label), label
     ARTIFACTS.mkdir(exist_ok=True)
     chart.screenshot(path=str(ARTIFACTS / f"report-{which}-hover.png"))
-    chart.locator(".legend .traces").filter(has_text="momentum").click()
+    tab.mouse.move(0, 0)  # the hover label (a legend of its own) goes away
+    chart.locator(".infolayer .legend .traces").filter(has_text="momentum").click()
     tab.wait_for_function(
         "() => document.querySelector('#chart-equity').data.some("
         "t => t.name === 'momentum' && t.visible === 'legendonly')"

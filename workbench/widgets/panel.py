@@ -154,15 +154,16 @@ class ExperimentPanel:
         if self.session is not None and self.session.state == "running":
             self.session.request_stop()
             self._say("stopping after this step …")
-            asyncio.get_event_loop().call_later(self.stop_grace, self._force_stop)
+            asyncio.get_event_loop().call_later(self.stop_grace, self._force_stop, self.task)
         else:
-            self._force_stop()
+            self._force_stop(self.task)
 
-    def _force_stop(self) -> None:
-        """Cancel a run whose step did not end in time (not one already writing its report)."""
+    def _force_stop(self, task: asyncio.Task[Any] | None) -> None:
+        """Cancel the run ``task`` if its step did not end in time (not one already writing
+        its report, nor a run started since Stop was pressed)."""
         evaluating = self.session is None or self.session.state in ("running", "stopping")
-        if self.task is not None and not self.task.done() and evaluating:
-            self.task.cancel()
+        if task is not None and task is self.task and not task.done() and evaluating:
+            task.cancel()
 
     @property
     def running(self) -> bool:
