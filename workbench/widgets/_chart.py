@@ -181,7 +181,8 @@ class LiveChart:
         what = "all seeds: mean (bold), range (shaded)" if one is None else f"seed {one}"
         if self.drawn is not None and self.drawn[1]:
             seed, steps = self.drawn
-            what += f" · seed {seed} at day {(steps - 1) / self.steps_per_day:,.1f}"
+            where = "" if one is not None else f" · seed {seed}"
+            what += f"{where} at day {(steps - 1) / self.steps_per_day:,.1f}"
         self.axis.set_title(f"{self.title} · {what}".strip(" ·"), fontsize=9)
         if self.colours and self.axis.get_legend() is None:
             self.axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
