@@ -10,11 +10,9 @@ draw costs about the same on step 10 and step 10,000: it is bounded by
 seeds x arms x MAX_POINTS, never by the length of the run. With several seeds
 shown at once each arm is its mean line over a shaded range, as in the report:
 the seeds' own lines are hidden (and not updated), which keeps the chart
-readable and a draw cheap. A frame is a PNG compressed at zlib level 1: a
-fifth of the time of the default for a slightly larger image. How often it
-draws is the panel's business (``_refresh``); each frame says, in its title
-and on ``drawn``, the seed and step it shows, so a reader (or a test) sees
-that it keeps up with the run.
+readable and a draw cheap. How often it draws is the panel's business
+(``_refresh``); each frame says, in its title and on ``drawn``, the seed and
+step it shows, so a reader (or a test) sees that it keeps up with the run.
 
 On a market that publishes information, the items released so far sit along
 the foot of the axis as a timeline (``_news``): ticks coloured by the move the
@@ -24,12 +22,12 @@ instructions; the picked seed's, or the latest seed's when all are shown.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from workbench.report.plots import png_bytes
 from workbench.widgets._news import EARNINGS_MARKER, LOOKS
 from workbench.widgets._session import SeedRun
 
@@ -80,7 +78,7 @@ class LiveChart:
         self.drawn = None if latest is None else (latest.seed, latest.steps)
         self._news(latest)
         self._frame(runs, one)
-        return _png(self.figure)
+        return png_bytes(self.figure)
 
     def _update(self, run: SeedRun, *, visible: bool, bold: bool) -> None:
         if not visible:
@@ -186,15 +184,6 @@ class LiveChart:
         self.axis.set_title(f"{self.title} · {what}".strip(" ·"), fontsize=9)
         if self.colours and self.axis.get_legend() is None:
             self.axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
-
-
-def _png(figure: Any) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(
-        buffer, format="png", dpi=_DPI, metadata={"Software": None},
-        pil_kwargs={"compress_level": 1},
-    )  # fmt: skip
-    return buffer.getvalue()
 
 
 def _news_run(runs: Sequence[SeedRun], one: int | None) -> SeedRun | None:
