@@ -24,7 +24,7 @@ from workbench.redaction import redact
 from workbench.report import plotly_page, svg, tearsheet, tearsheet_tables
 from workbench.report._data import ResultsLike, as_runs, key_metrics, provenance
 from workbench.report._format import TABLE_CSS, html_table
-from workbench.report.charts_over_time import all_charts, charts_html
+from workbench.report.charts_over_time import MeanTables, all_charts, charts_html
 from workbench.report.cutoff import cutoff_report_section
 from workbench.report.diff import TABLE_CSS as DIFF_CSS
 from workbench.report.diff import diff_section
@@ -113,16 +113,18 @@ def write_html(
     digest: str | None = None,
     charts: Mapping[str, list[str]] | None = None,
     diff: DecisionDiff | None = None,
+    tables: MeanTables | None = None,
 ) -> Path:
     """The report from already-rendered PNG ``images`` (stem -> bytes) and SVG ``charts``
     (group -> charts, from ``all_charts``; drawn here when needed): the charts over time
-    and equity are interactive plotly charts instead when plotly is installed;
+    and equity are interactive plotly charts instead when plotly is installed (drawn
+    from ``tables`` when the caller has them: the same tables as the SVG charts);
     ``digest`` is the first run's results digest when the caller has computed it (it is
     the costliest number in the report, so it is computed once)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     digest = digest or runs[0].digest()
-    drawn, scripts = _drawn(runs, images, charts)
+    drawn, scripts = _drawn(tables or MeanTables(runs), images, charts)
     extras = _Extras(comparison, notes, about, memos, sections or {}, diff)
     body = _body(runs, drawn, title, extras, digest)
     path.write_text(_document(_heading(runs, title), body + scripts), encoding="utf-8")
@@ -218,17 +220,18 @@ def _pictures(drawn: _Drawn) -> list[str]:
 
 
 def _drawn(
-    runs: list[Any], images: dict[str, bytes], svgs: Mapping[str, list[str]] | None
+    tables: MeanTables, images: dict[str, bytes], svgs: Mapping[str, list[str]] | None
 ) -> tuple[_Drawn, str]:
     """The pictures: plotly charts (equity among them) when plotly is installed, else the
     SVG charts beside the PNG figures; and the page's closing scripts (or "")."""
     packed = plotly_page.plotly_js()
     if packed is None:
-        svgs = all_charts(runs) if svgs is None else svgs
-        arms = [str(arm) for arm in runs[0].equity.columns]
+        svgs = all_charts(tables) if svgs is None else svgs
+        arms = [str(arm) for arm in tables.runs[0].equity.columns]
         charts = {name: charts_html(group, arms) for name, group in svgs.items()}
         return _Drawn(images, charts), ""
-    charts = {name: plotly_page.chart_div(name, spec) for name, spec in all_specs(runs).items()}
+    specs = all_specs(tables).items()
+    charts = {name: plotly_page.chart_div(name, spec) for name, spec in specs}
     pictures = {stem: png for stem, png in images.items() if stem not in charts}
     return _Drawn(pictures, charts), plotly_page.page_scripts(packed)
 

@@ -25,7 +25,7 @@ import pandas as pd
 
 from workbench.evaluation import tearsheet_frames as frames
 from workbench.report._data import ResultsLike, as_runs, daily_returns, day_axis
-from workbench.report.charts_over_time import _mean_over, _x
+from workbench.report.charts_over_time import Runs, _x, tables_of
 from workbench.report.svg import COLOURS
 
 Spec = dict[str, Any]
@@ -145,12 +145,10 @@ def _mean_line(x: list[Any], stack: np.ndarray, arm: str, i: int) -> Spec:
     return line
 
 
-def underwater_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
+def underwater_spec(runs: Runs) -> Spec:
     """Each arm's fall from its running peak, shaded from zero (mean over seeds)."""
-    from workbench.report.plots import drawdown_table
-
-    runs = as_runs(runs)
-    table = _mean_over([drawdown_table(run) for run in runs])
+    tables = tables_of(runs)
+    runs, table = tables.runs, tables.drawdown
     x_values, xlabel = day_axis(runs[0])
     x = _xs(x_values[: len(table)])
     data = []
@@ -213,14 +211,11 @@ def _panel_title(n: int, rows: int, name: str) -> Spec:
             "font": {"size": 11}}  # fmt: skip
 
 
-def rolling_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
+def rolling_spec(runs: Runs) -> Spec:
     """Rolling Sharpe, Sortino, volatility and beta over ``ROLLING_WINDOW`` day returns."""
-    from workbench.report.plots import rolling_sharpe_table
-
-    runs = as_runs(runs)
-    window = frames.ROLLING_WINDOW
-    risk = _mean_over([frames.rolling_risk(run, window) for run in runs])
-    sharpe = _mean_over([rolling_sharpe_table(run, window) for run in runs])
+    tables = tables_of(runs)
+    runs, window = tables.runs, frames.ROLLING_WINDOW
+    risk, sharpe = tables.risk, tables.sharpe.copy()
     sharpe.index = sharpe.index + 1  # return i ends on day i + 1, as in rolling_risk
     x, xlabel = _x(runs, risk.index, of_returns=True)
     panels = {
@@ -230,11 +225,11 @@ def rolling_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
     return _panels(runs, x, xlabel, panels, f"Rolling {window}-day risk")
 
 
-def cumulative_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
+def cumulative_spec(runs: Runs) -> Spec:
     """Cumulative return (growth of 1) on a log scale, and volatility-matched to the
     benchmark when the run has one."""
-    runs = as_runs(runs)
-    table = _mean_over([frames.cumulative_returns(run) for run in runs])
+    tables = tables_of(runs)
+    runs, table = tables.runs, tables.cumulative
     x, xlabel = _x(runs, table.index, of_returns=True)
     names = {"cumulative_return_pct": "cumulative return",
              "volatility_matched_pct": "volatility-matched"}  # fmt: skip
@@ -243,10 +238,10 @@ def cumulative_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
     return _panels(runs, x, xlabel, panels, "Growth of 1, log scale", type="log", fmt=".4f")
 
 
-def activity_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
+def activity_spec(runs: Runs) -> Spec:
     """Gross exposure over equity, names held and the day's turnover at every close."""
-    runs = as_runs(runs)
-    table = _mean_over([frames.activity(run) for run in runs])
+    tables = tables_of(runs)
+    runs, table = tables.runs, tables.activity
     x, xlabel = _x(runs, table.index, of_returns=False)
     shown = {"gross_exposure": "gross exposure", "positions": "names held",
              "day_turnover": "turnover"}  # fmt: skip
@@ -254,17 +249,17 @@ def activity_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
     return _panels(runs, x, xlabel, panels, "Exposure, positions and turnover")
 
 
-def all_specs(runs: Sequence[ResultsLike] | ResultsLike) -> dict[str, Spec]:
+def all_specs(runs: Runs) -> dict[str, Spec]:
     """The report's interactive charts by section: equity, underwater, cumulative returns,
     rolling risk (when the run has two windows of day returns) and activity."""
     from workbench.report.plots import ROLLING_DAYS
 
-    runs = as_runs(runs)
-    specs = {"equity": equity_spec(runs), "underwater": underwater_spec(runs),
-             "cumulative_returns": cumulative_spec(runs)}  # fmt: skip
-    if len(daily_returns(runs[0])) >= 2 * ROLLING_DAYS:
-        specs["rolling_risk"] = rolling_spec(runs)
-    specs["activity"] = activity_spec(runs)
+    tables = tables_of(runs)
+    specs = {"equity": equity_spec(tables.runs), "underwater": underwater_spec(tables),
+             "cumulative_returns": cumulative_spec(tables)}  # fmt: skip
+    if len(daily_returns(tables.runs[0])) >= 2 * ROLLING_DAYS:
+        specs["rolling_risk"] = rolling_spec(tables)
+    specs["activity"] = activity_spec(tables)
     return specs
 
 
