@@ -108,3 +108,11 @@ def _mask_key_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> 
         os.environ.pop(KEY_FILE_VARIABLE, None)
     else:
         os.environ[KEY_FILE_VARIABLE] = before
+
+
+@pytest.fixture
+def static_charts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reports drawn as without plotly installed: PNG figures and inline SVG charts."""
+    from workbench.report import plotly_page
+
+    monkeypatch.setattr(plotly_page, "plotly_js", lambda: None)

@@ -103,6 +103,23 @@ def test_cli_prints_the_table_and_writes_the_report_section(
     assert write_diff_report(decision_diff(*pair), tmp_path / "again.html").read_text() == text
 
 
+def test_the_main_report_holds_the_diff_section(
+    pair: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    diff = decision_diff(*pair)
+    assert diff.runs is not None and "trader" in diff.runs[1].scorecard.index
+    report = tmp_path / "report.html"
+    assert main(["diff", str(pair[0]), str(pair[1]), "--report", str(report)]) == 0
+    assert f"wrote {report}" in capsys.readouterr().out
+    text = report.read_text(encoding="utf-8")
+    assert text.count('<h2 id="decision-diff">') == 1 and diff_section(diff) in text
+    for section in ("key-metrics", "equity", "trades"):  # B's own tearsheet around it
+        assert f'<h2 id="{section}">' in text
+    assert text.index('id="key-metrics"') < text.index('id="decision-diff"')
+    assert text.index('id="decision-diff"') < text.index('id="equity"')
+    assert "table.diff" in text  # the diff table's style comes with it
+
+
 def test_the_diff_is_the_same_in_another_process(pair: tuple[Path, Path]) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     argv = [sys.executable, "-m", "workbench", "diff", str(pair[0]), str(pair[1]), "--json"]

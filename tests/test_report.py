@@ -30,14 +30,14 @@ def runs():
     return [evaluate(ARMS, seed=seed, universe=12, days=4) for seed in (3, 4, 5)]
 
 
-def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path):
+def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path, static_charts):
     path = render_report(runs[0], tmp_path / "report.html")
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
-    # equity, return distribution, orders, attribution and the news timeline (the default
-    # market publishes news) as PNG; the underwater plot, cumulative returns and activity
-    # as inline SVG (4 days: too short for rolling risk)
+    # without plotly: equity, return distribution, orders, attribution and the news timeline
+    # (the default market publishes news) as PNG; the underwater plot, cumulative returns
+    # and activity as inline SVG (4 days: too short for rolling risk)
     assert text.count('src="data:image/png;base64,') == 5
     assert text.count('<svg class="chart"') == 1 + 2 + 3
     assert 'class="readable key-metrics key-return"' in text
@@ -149,12 +149,12 @@ def test_key_metrics_use_the_tearsheet_when_results_have_one(runs):
     assert table["cagr_pct"].eq(1.5).all() and "trades" in table and "errors" in table
 
 
-def test_equity_and_drawdown_draw_every_seed_with_a_mean(runs):
+def test_equity_and_drawdown_draw_each_arm_as_a_seed_mean_over_the_range(runs):
     from workbench.report import drawdown_figure, equity_figure
 
     for figure, shaded in ((equity_figure(runs), 1), (drawdown_figure(runs), 2)):
         (axis,) = figure.axes
-        assert len(axis.lines) == len(ARMS) * (len(runs) + 1)  # each seed, and the mean
+        assert len(axis.lines) == len(ARMS)  # the mean of the seeds, not a line per seed
         # one range band per arm, and the drawdown filled down from zero (underwater)
         assert len(axis.collections) == shaded * len(ARMS)
         assert axis.get_xlabel() == "trading day"
@@ -174,7 +174,8 @@ def test_a_historical_run_is_drawn_on_dates_and_names_its_data(tmp_path):
     assert "data fingerprint" in text and results.meta["preset"] in text
     assert f"({results.meta['dates'][0]} to {results.meta['dates'][-1]})" in text
     assert 'id="rolling-risk"' in text  # 70 traded days: long enough
-    assert f">{results.meta['dates'][0][:4]}-" in text.split('id="rolling-risk"')[1]  # dated
+    rolling = text.split('id="rolling-risk"')[1].split("<h2 ")[0]
+    assert '"type":"date"' in rolling and f'"{results.meta["dates"][1][:4]}-' in rolling
     assert price_path(results.meta, results.meta["symbols"][0]) is None  # not re-simulated
 
 

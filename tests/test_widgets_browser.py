@@ -277,6 +277,45 @@ def test_stop_cancels_a_long_run_and_keeps_the_partial_transcript(page, lab):
     page.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-stopped.png"))
 
 
+def _run_and_chart(tab) -> tuple[int, int]:
+    """(the run's step in the status, the step the chart's frame shows), read at once."""
+    return tab.evaluate(
+        """() => {
+            const status = document.querySelector('.workbench-status').textContent;
+            const step = /step ([\\d,]+)\\//.exec(status);
+            const at = document.querySelector('.workbench-chart-at');
+            return [step ? +step[1].replace(/,/g, '') : -1, at ? +at.dataset.step : -1];
+        }"""
+    )
+
+
+def test_the_live_chart_keeps_within_one_redraw_of_the_run(page):
+    """Each new frame shows at least the step the run had reached when the frame before it
+    was on screen: no frame is stale, so the chart lags the run by one redraw at most."""
+    page.locator(".workbench-arms select").select_option(["slow_trend", "trend", "buy_and_hold"])
+    _set(page, "seeds", "6")
+    _set(page, "days", "400")
+    page.locator(".workbench-run").click()
+    _wait_status(page, "running: seed 6 .*step [1-9]", timeout=60_000)
+    frames = []
+    for _ in range(4):
+        run, shown = _run_and_chart(page)
+        page.wait_for_function(
+            "old => +(document.querySelector('.workbench-chart-at')?.dataset.step ?? -1) > old",
+            arg=shown,
+            timeout=30_000,
+        )
+        _, newer = _run_and_chart(page)
+        frames.append((run, newer))
+        assert newer >= run, f"a stale frame: the run was at step {run}, the chart drew {newer}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-live.png"))
+    page.locator(".workbench-stop").click()
+    _wait_status(page, "^stopped after", timeout=30_000)
+    _ready_again(page)
+    assert len({shown for _, shown in frames}) == len(frames)  # a new frame each time
+
+
 # --- errors, every seed, Stop in the last seed ---------------------------------------------
 def _set(tab, name: str, value: str) -> None:
     box = tab.locator(f".workbench-{name} input")
@@ -361,6 +400,35 @@ def test_stop_during_the_last_seed_keeps_the_finished_seeds(checks):
 
 
 # --- the tearsheet in Chromium ---------------------------------------------------------------
+def _hover_and_toggle_an_arm(tab, which: str) -> None:
+    """Hovering the equity chart shows every arm's value on that day (or date); clicking an
+    arm in the legend hides it in the chart (plotly's 'legendonly')."""
+    chart = tab.locator("#chart-equity")
+    chart.scroll_into_view_if_needed()
+    box = chart.locator(".nsewdrag").first.bounding_box()
+    assert box is not None
+    tab.mouse.move(box["x"] + 5, box["y"] + 5)
+    tab.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.5, steps=4)
+    tab.wait_for_function(
+        "() => document.querySelector('#chart-equity .hoverlayer').textContent.length > 0"
+    )
+    label = chart.locator(".hoverlayer").text_content() or ""
+    for arm in ("buy_and_hold", "momentum", "random"):
+        assert f"{arm}: " in label, label
+    if which == "seeds":
+        assert "trading day" in label and "(seeds " in label, label
+    else:
+        assert re.search(r"20\d\d-\d\d-\d\d", label), label
+    ARTIFACTS.mkdir(exist_ok=True)
+    chart.screenshot(path=str(ARTIFACTS / f"report-{which}-hover.png"))
+    tab.mouse.move(0, 0)  # the hover label (a legend of its own) goes away
+    chart.locator(".infolayer .legend .traces").filter(has_text="momentum").click()
+    tab.wait_for_function(
+        "() => document.querySelector('#chart-equity').data.some("
+        "t => t.name === 'momentum' && t.visible === 'legendonly')"
+    )
+
+
 SECTIONS = (
     "key-metrics", "returns-by-month-and-year", "worst-drawdowns", "equity", "underwater",
     "return-distribution", "cumulative-returns", "rolling-risk", "activity", "orders",
@@ -412,6 +480,12 @@ def test_a_tearsheet_shows_every_item_in_chromium(browser, tmp_path, which):
     tab = browser.new_page(viewport={"width": 1200, "height": 900})
     try:
         tab.goto(path.as_uri())
+        tab.wait_for_function(  # plotly.js inflated from the page itself, every chart drawn
+            "() => [...document.querySelectorAll('div.plotly-chart')].every("
+            "d => d.dataset.drawn === '1')",
+            timeout=60_000,
+        )
+        assert tab.locator("div.plotly-chart").count() == 5
         header = tab.locator("table.provenance").inner_text()
         for fact in ("workbench", "seeds", "cadence", "mode", "results digest"):
             assert fact in header, fact
@@ -427,8 +501,7 @@ def test_a_tearsheet_shows_every_item_in_chromium(browser, tmp_path, which):
         )
         assert hidden == 0
         assert (which == "seeds") == tab.locator("h2#headline-metrics").is_visible()
-        tab.locator("svg.chart").first.hover()  # a chart line names its arm on hover
-        assert tab.locator("svg.chart path title").count() > 0
+        _hover_and_toggle_an_arm(tab, which)
         assert tab.locator("ol.definitions li").count() >= 5
         ARTIFACTS.mkdir(exist_ok=True)
         tab.screenshot(path=str(ARTIFACTS / f"report-{which}.png"), full_page=True)

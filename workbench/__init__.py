@@ -61,7 +61,8 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "AdapterInfo",
     "record",
     "replay",
-    # past runs, decision diffs, MLflow (loaded on first use)
+    # interactive charts, past runs, decision diffs, MLflow (loaded on first use)
+    "plot",
     "runs",
     "decision_diff",
     "log_to_mlflow",
@@ -86,8 +87,9 @@ __all__ = [  # noqa: RUF022 - grouped by topic
 
 
 # name -> module that defines it, imported on first use: the service core stays unloaded
-# until a past run is asked for.
+# until a past run is asked for, and the report until a chart is.
 _ON_FIRST_USE = {
+    "plot": "workbench.report.interactive",
     "runs": "workbench.services.history",
     "decision_diff": "workbench.services.diff",
     "log_to_mlflow": "workbench.services.tracking",

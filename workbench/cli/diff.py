@@ -24,17 +24,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the diff as JSON")
     parser.add_argument("--html", type=Path, help="also write the diff as an HTML page here")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        help="also write B's full report here, with the diff as its section 'Where the runs "
+        "parted'",
+    )
     parser.set_defaults(handler=_diff)
 
 
 def _diff(args: argparse.Namespace) -> int:
+    from workbench.cli._outputs import check_file
     from workbench.report.diff import format_diff, write_diff_report
     from workbench.services.diff import decision_diff
 
-    if args.html:
-        from workbench.cli._outputs import check_file
-
-        check_file(args.html, "--html")
+    for path, flag in ((args.html, "--html"), (args.report, "--report")):
+        if path:
+            check_file(path, flag)
     diff = decision_diff(args.a, args.b, arm=args.arm, arm_b=args.arm_b, store=args.store)
     if args.json:
         print(json.dumps(diff.summary(), indent=2, sort_keys=True))
@@ -42,4 +48,9 @@ def _diff(args: argparse.Namespace) -> int:
         print(format_diff(diff))
     if args.html:
         print(f"wrote {write_diff_report(diff, args.html)}")
+    if args.report and diff.runs is not None:
+        from workbench.report import render_report
+
+        title = f"{diff.b} ({diff.arm_b}) against {diff.a} ({diff.arm_a})"
+        print(f"wrote {render_report(diff.runs[1], args.report, title=title, diff=diff)}")
     return 0

@@ -156,6 +156,8 @@ class DecisionDiff:
     divergences: list[tuple[Asked, Asked]]
     decisions: int  # decision points either run was asked at
     notes: list[str] = field(default_factory=list)
+    # the two runs' results (A, B) when the diff was made from them: what a report draws
+    runs: tuple[Results, Results] | None = field(default=None, repr=False, compare=False)
 
     @property
     def gap(self) -> float:
@@ -241,9 +243,11 @@ def split_gap(
     *,
     labels: tuple[str, str],
     capital: float,
+    runs: tuple[Results, Results] | None = None,
 ) -> DecisionDiff:
     """The hybrids of two taped arms played back through ``run`` (one evaluation on the
-    runs' path), and the diff they make. ``equities`` are the runs' final equities."""
+    runs' path), and the diff they make. ``equities`` are the runs' final equities;
+    ``runs`` their results, kept on the diff for a report."""
     left, right = tapes
     divergences = partings(left.tape, right.tape)
     every = left.every if left.every == right.every else "step"
@@ -262,6 +266,7 @@ def split_gap(
         finals,
         divergences,
         len(set(left.tape) | set(right.tape)),
+        runs=runs,
     )
     if not diff.reproduced:
         diff.notes.append(

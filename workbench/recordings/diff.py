@@ -43,6 +43,7 @@ def diff_recordings(
         equities,
         labels=(str(folders[0]), str(folders[1])),
         capital=float(results_a.meta["capital"]),
+        runs=(results_a, results_b),
     )
 
 

@@ -3,12 +3,13 @@
 A report is a tearsheet (see ``html``). One renderer for every front end:
 notebooks, the CLI and the MCP server call ``render_report(results_or_dict, path)``;
 ``write_outputs`` writes a run's whole output folder (tables, Parquet, PNG plots
-and the HTML report).
+and the HTML report); ``plot(results, chart)`` is one interactive chart (plotly).
 """
 
 from workbench.report._data import as_results, as_runs, key_metrics
 from workbench.report._format import readable
 from workbench.report.html import render_report
+from workbench.report.interactive import plot
 from workbench.report.outputs import write_outputs
 from workbench.report.plots import (
     drawdown_figure,
@@ -36,6 +37,7 @@ __all__ = [
     "key_metrics",
     "memos_of",
     "orders_figure",
+    "plot",
     "png_bytes",
     "readable",
     "render_report",

@@ -9,6 +9,7 @@ the output folder (one ``.svg`` file per chart) use them.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -33,6 +34,46 @@ def _mean_over(tables: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(mean, index=tables[0].index[:days], columns=tables[0].columns)
 
 
+class MeanTables:
+    """The tables over time of some runs (seeds), each averaged day by day on first use
+    and kept: the SVG charts and the interactive ones (``interactive``) draw the same
+    tables, so a report that writes both computes each once."""
+
+    def __init__(self, runs: Sequence[ResultsLike] | ResultsLike) -> None:
+        self.runs = as_runs(runs)
+
+    @functools.cached_property
+    def drawdown(self) -> pd.DataFrame:
+        from workbench.report.plots import drawdown_table
+
+        return _mean_over([drawdown_table(run) for run in self.runs])
+
+    @functools.cached_property
+    def risk(self) -> pd.DataFrame:
+        return _mean_over([frames.rolling_risk(run, frames.ROLLING_WINDOW) for run in self.runs])
+
+    @functools.cached_property
+    def sharpe(self) -> pd.DataFrame:
+        from workbench.report.plots import rolling_sharpe_table
+
+        return _mean_over([rolling_sharpe_table(run, frames.ROLLING_WINDOW) for run in self.runs])
+
+    @functools.cached_property
+    def cumulative(self) -> pd.DataFrame:
+        return _mean_over([frames.cumulative_returns(run) for run in self.runs])
+
+    @functools.cached_property
+    def activity(self) -> pd.DataFrame:
+        return _mean_over([frames.activity(run) for run in self.runs])
+
+
+Runs = Sequence[ResultsLike] | ResultsLike | MeanTables
+
+
+def tables_of(runs: Runs) -> MeanTables:
+    return runs if isinstance(runs, MeanTables) else MeanTables(runs)
+
+
 def _x(runs: list[Any], days: pd.Index, *, of_returns: bool) -> tuple[Any, str]:
     """Dates on historical bars (the day a return ends on, or a day's close), else days."""
     first = runs[0]
@@ -55,15 +96,13 @@ def _seeds(runs: list[Any]) -> str:
     return "" if len(runs) == 1 else f" (mean of {len(runs)} seeds)"
 
 
-def rolling_charts(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
+def rolling_charts(runs: Runs) -> list[str]:
     """Rolling Sharpe, Sortino, volatility and beta (against the benchmark) over the last
     ``ROLLING_WINDOW`` day returns, one chart each."""
-    from workbench.report.plots import rolling_sharpe_table
-
-    runs = as_runs(runs)
-    window, arms = frames.ROLLING_WINDOW, list(runs[0].equity.columns)
-    risk = _mean_over([frames.rolling_risk(run, window) for run in runs])
-    sharpe = _mean_over([rolling_sharpe_table(run, window) for run in runs])
+    tables = tables_of(runs)
+    runs, window = tables.runs, frames.ROLLING_WINDOW
+    arms = list(runs[0].equity.columns)
+    risk, sharpe = tables.risk, tables.sharpe.copy()
     sharpe.index = sharpe.index + 1  # return i ends on day i + 1, as in rolling_risk
     x, xlabel = _x(runs, risk.index, of_returns=True)
     shown = {
@@ -85,11 +124,11 @@ def rolling_charts(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
     ]
 
 
-def cumulative_charts(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
+def cumulative_charts(runs: Runs) -> list[str]:
     """Cumulative return on a log scale, and the same with each arm's day returns scaled to
     the benchmark's volatility (when the run has a benchmark)."""
-    runs = as_runs(runs)
-    table = _mean_over([frames.cumulative_returns(run) for run in runs])
+    tables = tables_of(runs)
+    runs, table = tables.runs, tables.cumulative
     arms = list(runs[0].equity.columns)
     x, xlabel = _x(runs, table.index, of_returns=True)
     titles = {
@@ -114,10 +153,10 @@ def cumulative_charts(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
     return charts
 
 
-def activity_charts(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
+def activity_charts(runs: Runs) -> list[str]:
     """Gross exposure over equity, names held and the day's turnover at every day's close."""
-    runs = as_runs(runs)
-    table = _mean_over([frames.activity(run) for run in runs])
+    tables = tables_of(runs)
+    runs, table = tables.runs, tables.activity
     arms = list(runs[0].equity.columns)
     x, xlabel = _x(runs, table.index, of_returns=False)
     shown = {"gross_exposure": "gross exposure", "positions": "names held",
@@ -134,13 +173,13 @@ def activity_charts(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
     ]
 
 
-def underwater_chart(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
+def underwater_chart(runs: Runs) -> list[str]:
     """Each arm's fall from its running peak at every step close, shaded from zero (the
     underwater plot); with several runs (seeds) the mean over them."""
-    from workbench.report.plots import day_axis, drawdown_table
+    from workbench.report.plots import day_axis
 
-    runs = as_runs(runs)
-    table = _mean_over([drawdown_table(run) for run in runs])
+    tables = tables_of(runs)
+    runs, table = tables.runs, tables.drawdown
     x, xlabel = day_axis(runs[0])
     x = x[: len(table)]
     arms = list(runs[0].equity.columns)
@@ -152,16 +191,19 @@ def underwater_chart(runs: Sequence[ResultsLike] | ResultsLike) -> list[str]:
     return [chart]
 
 
-def all_charts(runs: Sequence[ResultsLike] | ResultsLike) -> dict[str, list[str]]:
+def all_charts(runs: Runs) -> dict[str, list[str]]:
     """The report's SVG chart groups by name: the underwater plot, cumulative returns,
     rolling risk (when the run has two windows of day returns) and activity."""
     from workbench.report.plots import ROLLING_DAYS, daily_returns
 
-    runs = as_runs(runs)
-    groups = {"underwater": underwater_chart(runs), "cumulative_returns": cumulative_charts(runs)}
-    if len(daily_returns(runs[0])) >= 2 * ROLLING_DAYS:
-        groups["rolling_risk"] = rolling_charts(runs)
-    groups["activity"] = activity_charts(runs)
+    tables = tables_of(runs)
+    groups = {
+        "underwater": underwater_chart(tables),
+        "cumulative_returns": cumulative_charts(tables),
+    }
+    if len(daily_returns(tables.runs[0])) >= 2 * ROLLING_DAYS:
+        groups["rolling_risk"] = rolling_charts(tables)
+    groups["activity"] = activity_charts(tables)
     return groups
 
 

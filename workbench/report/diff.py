@@ -13,14 +13,19 @@ from pathlib import Path
 
 from workbench.evaluation.divergence import DecisionDiff
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1050px; color: #222;
-  padding: 0 1rem; }
+TABLE_CSS = """
 table.diff { border-collapse: collapse; width: 100%; table-layout: fixed; }
 table.diff td, table.diff th { border-bottom: 1px solid #ddd; padding: .3rem .5rem;
   text-align: left; vertical-align: top; overflow-wrap: break-word; }
 table.diff td.num { text-align: right; font-variant-numeric: tabular-nums; }
 """
+_CSS = (
+    """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1050px; color: #222;
+  padding: 0 1rem; }
+"""
+    + TABLE_CSS
+)
 
 
 def headline(diff: DecisionDiff) -> str:

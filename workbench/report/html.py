@@ -3,9 +3,10 @@
 The same renderer serves notebooks, the CLI and the MCP server: it takes a
 ``Results``, the dict ``Results.to_dict()`` returns (what crosses a process or
 a JSON boundary), or a list of them (one per seed). Nothing is fetched: the
-CSS is inline, every image is a ``data:`` URI and the charts over time are inline
-SVG, so the file can be mailed, archived or opened offline, and it prints whole
-(tables wrap, nothing is cut).
+CSS is inline, every image is a ``data:`` URI, and equity and the charts over time
+are interactive plotly charts with plotly.js embedded once (``plotly_page``), or
+inline SVG without plotly, so the file can be mailed, archived or opened offline,
+and it prints whole (tables wrap, nothing is cut).
 """
 
 from __future__ import annotations
@@ -18,13 +19,17 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
+from workbench.evaluation.divergence import DecisionDiff
 from workbench.redaction import redact
-from workbench.report import svg, tearsheet, tearsheet_tables
+from workbench.report import plotly_page, svg, tearsheet, tearsheet_tables
 from workbench.report._data import ResultsLike, as_runs, key_metrics, provenance
 from workbench.report._format import TABLE_CSS, html_table
-from workbench.report.charts_over_time import all_charts, charts_html
+from workbench.report.charts_over_time import MeanTables, all_charts, charts_html
 from workbench.report.cutoff import cutoff_report_section
+from workbench.report.diff import TABLE_CSS as DIFF_CSS
+from workbench.report.diff import diff_section
 from workbench.report.information import information_section
+from workbench.report.interactive import all_specs
 from workbench.report.plots import NEWS_FIGURE, all_figures, png_bytes, returns_by_seed
 
 Memos = Mapping[str, Sequence[Mapping[str, Any]]]
@@ -56,6 +61,8 @@ footer { color: #888; font-size: 0.8rem; margin-top: 2rem; overflow-wrap: anywhe
 """
     + TABLE_CSS
     + svg.CSS
+    + plotly_page.CSS
+    + DIFF_CSS
 )
 
 
@@ -70,20 +77,25 @@ def render_report(
     about: Mapping[str, Any] | None = None,
     memos: Memos | None = None,
     sections: Mapping[str, pd.DataFrame] | None = None,
+    diff: DecisionDiff | None = None,
 ) -> Path:
     """Write the HTML tearsheet to ``path`` and return it.
 
-    Several runs (seeds) are drawn together (every seed, mean and range) and their
+    Several runs (seeds) are drawn together (mean and range) and their
     key metrics averaged; ``comparison`` (from ``paired_comparison``) is shown as a
     table; ``about`` adds provenance lines (e.g. ``{"mode": "replay", "recording
     digest": ...}``); ``memos`` (arm -> committee record, see ``memos_of``) adds
-    the committee's memos.
+    the committee's memos; ``diff`` (a ``DecisionDiff`` of two runs, see
+    ``workbench.decision_diff``) adds where their decisions parted and what each
+    parting made of the P&L gap.
     """
     runs = as_runs(results_or_dict)
-    images = {stem: png_bytes(figure) for stem, figure in all_figures(runs, symbol).items()}
+    replaced = {"equity"} if plotly_page.plotly_js() is not None else set()
+    figures = all_figures(runs, symbol).items()
+    images = {stem: png_bytes(figure) for stem, figure in figures if stem not in replaced}
     return write_html(
         runs, path, images, title=title, comparison=comparison, notes=notes, about=about,
-        memos=memos, sections=sections, charts=all_charts(runs),
+        memos=memos, sections=sections, diff=diff,
     )  # fmt: skip
 
 
@@ -100,18 +112,22 @@ def write_html(
     sections: Mapping[str, pd.DataFrame] | None = None,
     digest: str | None = None,
     charts: Mapping[str, list[str]] | None = None,
+    diff: DecisionDiff | None = None,
+    tables: MeanTables | None = None,
 ) -> Path:
-    """The report from already-rendered PNG ``images`` (stem -> bytes), in that order, and
-    SVG ``charts`` (group -> charts, from ``all_charts``; drawn here when not given);
+    """The report from already-rendered PNG ``images`` (stem -> bytes) and SVG ``charts``
+    (group -> charts, from ``all_charts``; drawn here when needed): the charts over time
+    and equity are interactive plotly charts instead when plotly is installed (drawn
+    from ``tables`` when the caller has them: the same tables as the SVG charts);
     ``digest`` is the first run's results digest when the caller has computed it (it is
     the costliest number in the report, so it is computed once)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     digest = digest or runs[0].digest()
-    charts = all_charts(runs) if charts is None else charts
-    drawn = _Drawn(images, charts)
-    body = _body(runs, drawn, title, comparison, notes, about, memos, sections or {}, digest)
-    path.write_text(_document(_heading(runs, title), body), encoding="utf-8")
+    drawn, scripts = _drawn(tables or MeanTables(runs), images, charts)
+    extras = _Extras(comparison, notes, about, memos, sections or {}, diff)
+    body = _body(runs, drawn, title, extras, digest)
+    path.write_text(_document(_heading(runs, title), body + scripts), encoding="utf-8")
     return path
 
 
@@ -121,20 +137,22 @@ def _heading(runs: list[Any], title: str | None) -> str:
 
 class _Drawn(NamedTuple):
     images: dict[str, bytes]
-    charts: Mapping[str, list[str]]
+    charts: Mapping[str, str]  # name -> the chart's HTML
 
 
-def _body(
-    runs: list[Any],
-    drawn: _Drawn,
-    title: str | None,
-    comparison: pd.DataFrame | None,
-    notes: str | None,
-    about: Mapping[str, Any] | None,
-    memos: Memos | None,
-    sections: Mapping[str, pd.DataFrame],
-    digest: str,
-) -> str:
+class _Extras(NamedTuple):
+    """What the caller adds to the tearsheet (see ``render_report``)."""
+
+    comparison: pd.DataFrame | None
+    notes: str | None
+    about: Mapping[str, Any] | None
+    memos: Memos | None
+    sections: Mapping[str, pd.DataFrame]
+    diff: DecisionDiff | None
+
+
+def _body(runs: list[Any], drawn: _Drawn, title: str | None, extras: _Extras, digest: str) -> str:
+    comparison, notes, about, memos, sections, diff = extras
     parts = [f"<h1>{html.escape(_heading(runs, title))}</h1>"]
     parts.append(tearsheet.header(provenance(runs, about, digest)))
     if notes:
@@ -152,6 +170,8 @@ def _body(
     if comparison is not None:
         table = tearsheet.defined_table(comparison, "comparison")
         parts += _section("Paired comparison", table)
+    if diff is not None:
+        parts.append(diff_section(diff))
     attribution = tearsheet.attribution_section(runs)
     if attribution is not None:
         parts += _section(*attribution)
@@ -165,13 +185,7 @@ def _body(
         parts += _section(*cutoff)
     for name, extra in sections.items():  # e.g. the contamination audit of historical bars
         parts += _section(name, tearsheet.defined_table(extra, name.lower().replace(" ", "-")))
-    charts = dict(drawn.charts)
-    for stem, png in images.items():
-        if stem != NEWS_FIGURE:
-            parts += _section(stem.replace("_", " ").capitalize(), _image(png, stem))
-        after = [name for name in charts if _CHART_AFTER.get(name, "return_distribution") == stem]
-        parts += _charts(runs, {name: charts.pop(name) for name in after})
-    parts += _charts(runs, charts)  # any not placed after a figure
+    parts += _pictures(drawn)
     parts += _section(*tearsheet.trades_section(runs))
     parts += _section(*tearsheet.errors_section(runs))
     if memos:
@@ -180,7 +194,9 @@ def _body(
     return "\n".join(parts)
 
 
-_CHART_AFTER = {"underwater": "equity"}  # the figure a chart group follows (else returns)
+# the report's pictures in reading order; any other follows them
+_PICTURES = ("equity", "underwater", "return_distribution", "cumulative_returns",
+             "rolling_risk", "activity", "orders", "attribution", "returns_by_seed")  # fmt: skip
 _CHART_TITLES = {
     "underwater": "Underwater (drawdown)",
     "cumulative_returns": "Cumulative returns",
@@ -189,13 +205,35 @@ _CHART_TITLES = {
 }
 
 
-def _charts(runs: list[Any], charts: Mapping[str, list[str]]) -> list[str]:
-    arms = [str(arm) for arm in runs[0].equity.columns]
+def _pictures(drawn: _Drawn) -> list[str]:
+    """Each chart (interactive or SVG) and PNG figure as a section, in ``_PICTURES`` order."""
+    images = {stem: png for stem, png in drawn.images.items() if stem != NEWS_FIGURE}
+    order = [*_PICTURES, *(name for name in [*drawn.charts, *images] if name not in _PICTURES)]
     parts = []
-    for name, group in charts.items():
+    for name in dict.fromkeys(order):
         title = _CHART_TITLES.get(name, name.replace("_", " ").capitalize())
-        parts += _section(title, f'<div class="chart-{name}">{charts_html(group, arms)}</div>')
+        if name in drawn.charts:
+            parts += _section(title, f'<div class="chart-{name}">{drawn.charts[name]}</div>')
+        elif name in images:
+            parts += _section(title, _image(images[name], name))
     return parts
+
+
+def _drawn(
+    tables: MeanTables, images: dict[str, bytes], svgs: Mapping[str, list[str]] | None
+) -> tuple[_Drawn, str]:
+    """The pictures: plotly charts (equity among them) when plotly is installed, else the
+    SVG charts beside the PNG figures; and the page's closing scripts (or "")."""
+    packed = plotly_page.plotly_js()
+    if packed is None:
+        svgs = all_charts(tables) if svgs is None else svgs
+        arms = [str(arm) for arm in tables.runs[0].equity.columns]
+        charts = {name: charts_html(group, arms) for name, group in svgs.items()}
+        return _Drawn(images, charts), ""
+    specs = all_specs(tables).items()
+    charts = {name: plotly_page.chart_div(name, spec) for name, spec in specs}
+    pictures = {stem: png for stem, png in images.items() if stem not in charts}
+    return _Drawn(pictures, charts), plotly_page.page_scripts(packed)
 
 
 def _document(heading: str, body: str) -> str:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from workbench.evaluation.results import Results
 from workbench.report._data import ResultsLike, as_runs
-from workbench.report.charts_over_time import all_charts
+from workbench.report.charts_over_time import MeanTables, all_charts
 from workbench.report.html import Memos, write_html
 from workbench.report.information import information_of
 from workbench.report.plots import all_figures, png_bytes, returns_by_seed
@@ -50,7 +50,8 @@ def write_outputs(
     for stem, png in images.items():
         paths[f"{stem}_png"] = out / f"{stem}.png"
         paths[f"{stem}_png"].write_bytes(png)
-    charts = all_charts(runs)
+    tables = MeanTables(runs)  # the SVG files and the report's charts draw the same tables
+    charts = all_charts(tables)
     for group, drawn in charts.items():
         for n, chart in enumerate(drawn, start=1):
             paths[f"{group}_{n}_svg"] = out / f"{group}_{n}.svg"
@@ -67,6 +68,7 @@ def write_outputs(
     paths["report"] = write_html(
         runs, out / "report.html", images, title=title, comparison=comparison, about=about,
         memos=memos, sections=sections, digest=_digest_of(paths["results"]), charts=charts,
+        tables=tables,
     )  # fmt: skip
     return paths
 

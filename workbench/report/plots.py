@@ -71,7 +71,7 @@ def _title(runs: Any, what: str) -> str:
 
 def equity_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     """Each arm's equity rebased to 100, on a day (or date) axis; with several runs (seeds)
-    every seed's curve, their mean (bold) and range (shaded)."""
+    their mean (bold) over their range (shaded), not one tangled line per seed."""
     runs = as_runs(runs)
     curves = [run.equity.reset_index(drop=True) for run in runs]
     rebased = [frame / frame.iloc[0] * 100 for frame in curves]
@@ -90,7 +90,7 @@ def drawdown_table(results: ResultsLike) -> pd.DataFrame:
 
 def drawdown_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     """The fall from the running peak, per arm, on a day axis, filled down from zero (the
-    underwater plot); every seed with a mean band."""
+    underwater plot); with several seeds their mean over their range."""
     runs = as_runs(runs)
     figure = _figure(9.0, 3.6)
     axis = figure.add_subplot()
@@ -116,8 +116,6 @@ def _seed_band(
         if len(frames) == 1:
             axis.plot(x, stack[0], lw=1.4, label=arm, **style)
             continue
-        for row in stack:
-            axis.plot(x, row, lw=0.7, alpha=0.35, **style)
         axis.fill_between(x, np.nanmin(stack, 0), np.nanmax(stack, 0), alpha=0.12, **style)
         axis.plot(x, np.nanmean(stack, 0), lw=1.8, label=f"{arm} (mean)", **style)
     axis.grid(alpha=0.3)

@@ -104,6 +104,7 @@ def _diff_stored(
         (final_equity(results_a, arms[0]), final_equity(results_b, arms[1])),
         labels=(a, b),
         capital=float(requests[0]["capital"]),
+        runs=(results_a, results_b),
     )
 
 

@@ -7,8 +7,12 @@ point on every draw. Here the figure and one line per (seed, arm) are made
 once; a draw moves each line's data (``set_data``) to at most ``MAX_POINTS``
 points picked by stride, redraws the mean-and-range band, and renders. So a
 draw costs about the same on step 10 and step 10,000: it is bounded by
-seeds x arms x MAX_POINTS, never by the length of the run. How often it draws
-is the panel's business (``_refresh``).
+seeds x arms x MAX_POINTS, never by the length of the run. With several seeds
+shown at once each arm is its mean line over a shaded range, as in the report:
+the seeds' own lines are hidden (and not updated), which keeps the chart
+readable and a draw cheap. How often it draws is the panel's business
+(``_refresh``); each frame says, in its title and on ``drawn``, the seed and
+step it shows, so a reader (or a test) sees that it keeps up with the run.
 
 On a market that publishes information, the items released so far sit along
 the foot of the axis as a timeline (``_news``): ticks coloured by the move the
@@ -59,19 +63,31 @@ class LiveChart:
             legend.remove()
         self.lines, self.bands, self.marks, self.colours = {}, [], [], {}
         self.news_legend = False
+        self.drawn: tuple[int, int] | None = None  # (seed, steps) the last frame shows
         self.steps_per_day, self.title = max(steps_per_day, 1), title
 
     def render(self, runs: Sequence[SeedRun], shown: str = ALL_SEEDS) -> bytes:
         """A PNG of ``runs`` as they are now; ``shown`` is ALL_SEEDS or one seed's label."""
         one = None if shown == ALL_SEEDS else int(shown)
+        banded = one is None and len(runs) > 1
         for run in runs:
-            self._update(run, visible=one is None or run.seed == one, bold=one is not None)
-        self._band(runs if one is None else [])
-        self._news(_news_run(runs, one))
+            visible = not banded and (one is None or run.seed == one)
+            self._update(run, visible=visible, bold=one is not None)
+        self._band(runs if banded else [])
+        latest = _news_run(runs, one)
+        self.drawn = None if latest is None else (latest.seed, latest.steps)
+        self._news(latest)
         self._frame(runs, one)
         return png_bytes(self.figure)
 
     def _update(self, run: SeedRun, *, visible: bool, bold: bool) -> None:
+        if not visible:
+            for arm in run.arms:
+                self._colour(arm)  # the arm's legend entry and band colour
+                line = self.lines.get((run.seed, arm))
+                if line is not None:
+                    line.set_visible(False)
+            return
         picked = _stride(run.steps)
         x = picked / self.steps_per_day
         for j, arm in enumerate(run.arms):
@@ -86,11 +102,14 @@ class LiveChart:
             line.set_alpha(1.0 if bold else 0.45)
 
     def _new_line(self, arm: str) -> Any:
+        (line,) = self.axis.plot([], [], color=self._colour(arm))
+        return line
+
+    def _colour(self, arm: str) -> str:
         if arm not in self.colours:
             self.colours[arm] = f"C{len(self.colours) % 10}"
             self.axis.plot([], [], color=self.colours[arm], lw=2.0, label=arm)  # legend entry
-        (line,) = self.axis.plot([], [], color=self.colours[arm])
-        return line
+        return str(self.colours[arm])
 
     def _band(self, runs: Sequence[SeedRun]) -> None:
         """Mean across seeds (bold) and the min-max range (shaded), where 2+ seeds have data."""
@@ -158,13 +177,17 @@ class LiveChart:
         self.axis.relim(visible_only=True)
         self.axis.autoscale_view(scalex=False)
         what = "all seeds: mean (bold), range (shaded)" if one is None else f"seed {one}"
+        if self.drawn is not None and self.drawn[1]:
+            seed, steps = self.drawn
+            where = "" if one is not None else f" · seed {seed}"
+            what += f"{where} at day {(steps - 1) / self.steps_per_day:,.1f}"
         self.axis.set_title(f"{self.title} · {what}".strip(" ·"), fontsize=9)
         if self.colours and self.axis.get_legend() is None:
             self.axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
 
 
 def _news_run(runs: Sequence[SeedRun], one: int | None) -> SeedRun | None:
-    """The run whose news the chart shows: the picked seed's, or the latest one's."""
+    """The run a frame is about (its news, its step): the picked seed, or the latest."""
     if one is None:
         return runs[-1] if runs else None
     return next((run for run in runs if run.seed == one), None)

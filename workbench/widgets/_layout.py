@@ -59,6 +59,7 @@ class Controls:
         self.seed_view = css(w.Dropdown(options=[ALL_SEEDS], description="show"), "seed-view")
         self.chart = css(w.Image(format="png"), "chart")
         self.chart.layout = w.Layout(width=f"{_CHART_PX}px", height="auto")
+        self.chart_step = css(w.HTML(value=""), "chart-step")  # the step the chart shows
         self.scorecard_view = css(w.HTML(value=""), "scorecard")
         self.scorecard_view.layout = w.Layout(width="100%")
         self.failures_view = css(w.HTML(value=""), "failures")
@@ -102,6 +103,7 @@ class Controls:
             self.warning,
             self.seed_view,
             self.chart,
+            self.chart_step,
             self.failures_view,
             self.scorecard_view,
         ]

@@ -5,7 +5,12 @@ updates) and redraws the chart only when it has earned it: the next chart is
 drawn only after the previous one has finished, and only once ``(1 - BUDGET) /
 BUDGET`` times the last draw's wall time has passed. So the chart never takes
 more than ``BUDGET`` of the run's time, however slow or busy the machine is: a
-draw of 20 ms waits one tick; one of 400 ms (a loaded machine) waits 3.6 s.
+draw of 20 ms waits one tick; one of 200 ms (a loaded machine) waits 1.1 s.
+The wait is capped at ``LONGEST_WAIT``: one draw slowed by a burst of load (a
+first draw of seconds while the kernel was busy) must not leave the chart standing
+for half a minute; past the cap drawing may take more than ``BUDGET``, until a
+quicker draw lowers the wait again. Every draw takes the run as it is when the draw
+begins, never a queued state, so the chart is at most one redraw behind the run.
 Wall time, not CPU time: matplotlib holds the interpreter lock while it
 renders, so the run waits for the whole draw, including any time the drawing
 thread spends waiting for a core on a busy machine. A draw is bounded in cost
@@ -34,7 +39,8 @@ import time
 from collections.abc import Awaitable, Callable
 from types import FrameType
 
-BUDGET = 0.1  # most of the run's time the chart may take
+BUDGET = 0.15  # most of the run's time the chart may take
+LONGEST_WAIT = 2.0  # seconds: the chart is never left longer than this after a draw
 
 
 class Redraws:
@@ -67,7 +73,7 @@ class Redraws:
         cost = self.drawn_at - started if drawn else 0.0
         self.count, self.spent = self.count + drawn, self.spent + cost
         self.longest = max(self.longest, cost)
-        self.need = cost * (1 - BUDGET) / BUDGET
+        self.need = min(cost * (1 - BUDGET) / BUDGET, LONGEST_WAIT)
 
     def _earned(self) -> bool:
         self.wait = time.perf_counter() - self.drawn_at

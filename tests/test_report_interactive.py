@@ -1,0 +1,115 @@
+"""The report's interactive charts: plotly specs, one embedded plotly.js, the same bytes in
+any process, the static fallback, figures for notebooks, and the decision diff inside."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench import evaluate
+from workbench.errors import ConfigError
+from workbench.report import render_report, write_outputs
+from workbench.report.interactive import all_specs, equity_spec, plot
+
+ROOT = Path(__file__).resolve().parents[1]
+ARMS = ["buy_and_hold", "momentum", "mean_reversion"]
+pytest.importorskip("plotly")
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return [evaluate(ARMS, seed=s, universe=8, days=45) for s in (1, 2, 3)]
+
+
+def _specs(text: str) -> dict[str, dict]:
+    found = re.findall(r'<script type="application/json" id="chart-(\w+)-spec">(.*?)</script>',
+                       text)  # fmt: skip
+    return {name: json.loads(body) for name, body in found}
+
+
+def test_the_report_draws_its_charts_over_time_with_plotly_js_embedded_once(runs, tmp_path):
+    text = render_report(runs, tmp_path / "r.html").read_text()
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
+    assert text.count('id="workbench-plotly-js"') == 1 and "<script src" not in text
+    assert list(_specs(text)) == [
+        "equity", "underwater", "cumulative_returns", "rolling_risk", "activity",
+    ]  # fmt: skip
+    assert 'class="plot-equity"' not in text  # the interactive chart replaces the PNG
+    assert text.count('<svg class="chart"') == 0
+    for anchor in ("equity", "underwater", "cumulative-returns", "rolling-risk", "activity"):
+        assert f'<h2 id="{anchor}">' in text
+    assert len(text.encode()) < 5_000_000
+
+
+def test_seed_bands_are_a_mean_line_and_a_band_per_arm_toggled_together(runs):
+    traces = equity_spec(runs)["data"]
+    assert len(traces) == 3 * len(ARMS)  # floor, ceiling (filled to the floor), mean
+    for arm in ARMS:
+        mine = [t for t in traces if t["legendgroup"] == arm]
+        assert [t.get("fill") for t in mine] == [None, "tonexty", None]
+        assert sum(t["showlegend"] for t in mine) == 1  # one legend entry toggles all three
+        mean = mine[-1]
+        assert mean["hovertemplate"].startswith(f"{arm}: ") and "seeds" in mean["hovertemplate"]
+        low, high = (m[0] for m in mean["customdata"][-1:]), mean["customdata"][-1][1]
+        assert next(low) <= mean["y"][-1] <= high
+
+
+def test_panels_share_the_zoom_and_name_the_day_or_date_on_hover(runs):
+    rolling = all_specs(runs)["rolling_risk"]["layout"]
+    assert [rolling[f"xaxis{n}"]["matches"] for n in (2, 3, 4)] == ["x", "x", "x"]
+    assert rolling["hovermode"] == "x unified"
+    assert "trading day" in rolling["xaxis"]["unifiedhovertitle"]["text"]
+
+
+def test_a_historical_run_has_date_axes(tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    dates = pd.bdate_range("2021-01-04", periods=60).strftime("%Y-%m-%d")
+    closes = 100 * np.exp(np.cumsum(np.random.default_rng(2).normal(0, 0.01, 60)))
+    rows = [
+        {"date": d, "symbol": s, "open": c, "high": c, "low": c, "close": c, "volume": 1e6}
+        for s in ("A", "B")
+        for d, c in zip(dates, closes, strict=True)
+    ]
+    bars = pd.DataFrame(rows)
+    run = evaluate(["buy_and_hold", "momentum"], data=bars, seed=1)
+    spec = equity_spec(run)
+    assert spec["layout"]["xaxis"]["type"] == "date"
+    assert spec["data"][0]["x"][:2] == run.meta["dates"][:2]
+    assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == "%{x|%Y-%m-%d}"
+
+
+def test_the_report_is_the_same_bytes_in_another_process(runs, tmp_path):
+    here = write_outputs(runs, tmp_path / "here")["report"].read_bytes()
+    script = (
+        "import sys\nfrom workbench import evaluate\nfrom workbench.report import write_outputs\n"
+        f"runs = [evaluate({ARMS!r}, seed=s, universe=8, days=45) for s in (1, 2, 3)]\n"
+        "write_outputs(runs, sys.argv[1])\n"
+    )
+    there = tmp_path / "there"
+    subprocess.run([sys.executable, "-c", script, str(there)], check=True, cwd=ROOT,
+                   env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert (there / "report.html").read_bytes() == here
+
+
+def test_without_plotly_the_report_keeps_its_static_charts(runs, tmp_path, static_charts):
+    text = render_report(runs, tmp_path / "r.html").read_text()
+    assert "workbench-plotly-js" not in text and 'class="plot-equity"' in text
+    assert text.count('<svg class="chart"') == 1 + 2 + 4 + 3
+
+
+def test_plot_gives_a_plotly_figure_for_a_notebook(runs):
+    import plotly.graph_objects as go
+
+    figure = plot(runs, "rolling")
+    assert isinstance(figure, go.Figure)
+    assert {trace.name for trace in figure.data} == set(ARMS)
+    assert isinstance(plot(runs[0]), go.Figure)
+    with pytest.raises(ConfigError, match="pick one of equity, underwater"):
+        plot(runs, "candles")
