@@ -9,6 +9,11 @@
 - The mask key historical runs derive their secret from is one file for the whole
   session, outside the checkout (``WORKBENCH_MASK_FILE``), so no test writes a key
   into the project and every subprocess a test starts masks as the test does.
+- Test files holding browser or slow tests are run first, so that under parallel
+  workers (``make test`` runs ``pytest -n 2 --dist loadfile``) the longest files
+  start at once and no worker is left running one of them alone at the end.
+- Property tests run ``HYPOTHESIS_EXAMPLES`` examples each; ``WORKBENCH_THOROUGH=1``
+  selects the thorough profile, several times as many (docs/contributing.md).
 """
 
 from __future__ import annotations
@@ -22,8 +27,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.IGNORECASE)
+
+
+HYPOTHESIS_EXAMPLES = 150
+THOROUGH_EXAMPLES = 2000
+settings.register_profile("suite", max_examples=HYPOTHESIS_EXAMPLES, deadline=None)
+settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES, deadline=None)
+settings.load_profile("thorough" if os.environ.get("WORKBENCH_THOROUGH") == "1" else "suite")
 
 
 def credential_names(environ: Mapping[str, str]) -> list[str]:
@@ -34,6 +47,25 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "network: may connect beyond loopback")
     for name in credential_names(os.environ):
         del os.environ[name]
+
+
+def _cost_rank(item: pytest.Item) -> int:
+    """0 for a browser test, 1 for another slow one, 2 for the rest."""
+    if item.get_closest_marker("browser"):
+        return 0
+    return 1 if item.get_closest_marker("slow") else 2
+
+
+def _file_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Whole files, costliest first (by their costliest test), otherwise in the order found."""
+    rank: dict[str, int] = {}
+    for item in items:
+        rank[_file_of(item)] = min(_cost_rank(item), rank.get(_file_of(item), 2))
+    items.sort(key=lambda item: rank[_file_of(item)])
 
 
 def _loopback(address: Any) -> bool:
