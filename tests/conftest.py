@@ -129,6 +129,53 @@ def _no_event_loop_left_behind() -> Iterator[None]:
         left.close()
 
 
+# What ``nest_asyncio.apply`` replaces process-wide (``run_sync(same_loop=True)`` calls it):
+# the module functions and classes, the policy's ``get_event_loop`` and the loop class's
+# run methods. Its ``asyncio.run`` never closes the loop it makes on a thread.
+_NEST_MODULE_NAMES = {
+    asyncio: ("Task", "Future", "get_event_loop", "run"),
+    asyncio.tasks: ("Task", "_CTask"),
+    asyncio.futures: ("Future", "_CFuture"),
+    asyncio.events: ("get_event_loop", "_get_event_loop"),
+}
+_NEST_CLASS_NAMES = (
+    "get_event_loop", "run_forever", "run_until_complete", "_run_once", "_check_running",
+    "_check_runnung", "_num_runs_pending", "_is_proactorloop", "_nest_patched",
+)  # fmt: skip
+_STOCK_ASYNCIO = {
+    (module, name): getattr(module, name)
+    for module, names in _NEST_MODULE_NAMES.items()
+    for name in names
+    if hasattr(module, name)
+}
+_STOCK_CLASSES = {
+    cls: {name: vars(cls)[name] for name in _NEST_CLASS_NAMES if name in vars(cls)}
+    for cls in (type(asyncio.get_event_loop_policy()), asyncio.SelectorEventLoop)
+}
+
+
+def _undo_nest_asyncio() -> None:
+    for (module, name), value in _STOCK_ASYNCIO.items():
+        setattr(module, name, value)
+    del asyncio._nest_patched  # type: ignore[attr-defined]
+    for cls, stock in _STOCK_CLASSES.items():
+        for name in _NEST_CLASS_NAMES:
+            if name in stock:
+                setattr(cls, name, stock[name])
+            elif name in vars(cls):
+                delattr(cls, name)
+
+
+@pytest.fixture(autouse=True)
+def _stock_asyncio_after_each_test() -> Iterator[None]:
+    """A test that applied nest-asyncio leaves asyncio as it found it: patched, a later
+    test's ``asyncio.run`` on a thread would leave its loop open, and the garbage collector
+    would report it against whichever test it happens to run in."""
+    yield
+    if hasattr(asyncio, "_nest_patched"):
+        _undo_nest_asyncio()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _mask_key_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     from workbench.engine.masking import KEY_FILE_VARIABLE

@@ -13,6 +13,8 @@ from workbench.engine.sample_bars import sample_bars
 from workbench.errors import ConfigError
 from workbench.evaluation.contamination import audit
 
+pytestmark = pytest.mark.slow  # every test reads one audit of 120 trials (about ten seconds)
+
 
 @pytest.fixture(scope="module")
 def public() -> pd.DataFrame:

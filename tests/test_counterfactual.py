@@ -14,6 +14,8 @@ from workbench.errors import ConfigError
 from workbench.evaluation.counterfactual import counterfactual_gap
 from workbench.testing import MemorisingOracle
 
+pytestmark = pytest.mark.slow  # the module fixtures run every baseline on real and variant paths
+
 SECRET = "counterfactual-secret-0001"
 
 
