@@ -31,7 +31,7 @@ PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 test: lint
 	$(BIN)/python -m pytest $(PARALLEL) --recordings recordings
 
-# The inner loop: no test over about half a second (kernels, browsers, subprocesses, whole
+# The inner loop: no test over about a quarter second (kernels, browsers, subprocesses, whole
 # runs), no lint. `make test` runs everything.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest $(PARALLEL) -m "not slow and not browser" --recordings recordings -q
