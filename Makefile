@@ -23,12 +23,18 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check workbench tests bench
 	$(BIN)/mypy
 
-test: lint
-	$(BIN)/python -m pytest --recordings recordings
+# Parallel workers, one per core (tests are CPU-bound: a worker more costs a collection and
+# contends for the same cores); whole files per worker, so module fixtures are built once.
+WORKERS ?= 2
+PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
-# The inner loop: no kernels, browsers or subprocess-heavy tests, no lint.
+test: lint
+	$(BIN)/python -m pytest $(PARALLEL) --recordings recordings
+
+# The inner loop: no test over about a quarter second (kernels, browsers, subprocesses, whole
+# runs), no lint. `make test` runs everything.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow and not browser" --recordings recordings -q
+	$(BIN)/python -m pytest $(PARALLEL) -m "not slow and not browser" --recordings recordings -q
 
 # The documentation site (MkDocs): the payload page must match the schemas, and any
 # warning (a broken link, a missing page, an API name that does not resolve) fails.

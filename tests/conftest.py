@@ -9,6 +9,11 @@
 - The mask key historical runs derive their secret from is one file for the whole
   session, outside the checkout (``WORKBENCH_MASK_FILE``), so no test writes a key
   into the project and every subprocess a test starts masks as the test does.
+- Test files holding browser or slow tests are run first, so that under parallel
+  workers (``make test`` runs ``pytest -n 2 --dist loadfile``) the longest files
+  start at once and no worker is left running one of them alone at the end.
+- Property tests run ``HYPOTHESIS_EXAMPLES`` examples each; ``WORKBENCH_THOROUGH=1``
+  selects the thorough profile, several times as many (docs/contributing.md).
 """
 
 from __future__ import annotations
@@ -22,8 +27,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.IGNORECASE)
+
+
+HYPOTHESIS_EXAMPLES = 150
+THOROUGH_EXAMPLES = 2000
+settings.register_profile("suite", max_examples=HYPOTHESIS_EXAMPLES, deadline=None)
+settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES, deadline=None)
+settings.load_profile("thorough" if os.environ.get("WORKBENCH_THOROUGH") == "1" else "suite")
 
 
 def credential_names(environ: Mapping[str, str]) -> list[str]:
@@ -34,6 +47,25 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "network: may connect beyond loopback")
     for name in credential_names(os.environ):
         del os.environ[name]
+
+
+def _cost_rank(item: pytest.Item) -> int:
+    """0 for a browser test, 1 for another slow one, 2 for the rest."""
+    if item.get_closest_marker("browser"):
+        return 0
+    return 1 if item.get_closest_marker("slow") else 2
+
+
+def _file_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Whole files, costliest first (by their costliest test), otherwise in the order found."""
+    rank: dict[str, int] = {}
+    for item in items:
+        rank[_file_of(item)] = min(_cost_rank(item), rank.get(_file_of(item), 2))
+    items.sort(key=lambda item: rank[_file_of(item)])
 
 
 def _loopback(address: Any) -> bool:
@@ -95,6 +127,53 @@ def _no_event_loop_left_behind() -> Iterator[None]:
     if left is not None and left is not before and not left.is_running():
         asyncio.set_event_loop(None)
         left.close()
+
+
+# What ``nest_asyncio.apply`` replaces process-wide (``run_sync(same_loop=True)`` calls it):
+# the module functions and classes, the policy's ``get_event_loop`` and the loop class's
+# run methods. Its ``asyncio.run`` never closes the loop it makes on a thread.
+_NEST_MODULE_NAMES = {
+    asyncio: ("Task", "Future", "get_event_loop", "run"),
+    asyncio.tasks: ("Task", "_CTask"),
+    asyncio.futures: ("Future", "_CFuture"),
+    asyncio.events: ("get_event_loop", "_get_event_loop"),
+}
+_NEST_CLASS_NAMES = (
+    "get_event_loop", "run_forever", "run_until_complete", "_run_once", "_check_running",
+    "_check_runnung", "_num_runs_pending", "_is_proactorloop", "_nest_patched",
+)  # fmt: skip
+_STOCK_ASYNCIO = {
+    (module, name): getattr(module, name)
+    for module, names in _NEST_MODULE_NAMES.items()
+    for name in names
+    if hasattr(module, name)
+}
+_STOCK_CLASSES = {
+    cls: {name: vars(cls)[name] for name in _NEST_CLASS_NAMES if name in vars(cls)}
+    for cls in (type(asyncio.get_event_loop_policy()), asyncio.SelectorEventLoop)
+}
+
+
+def _undo_nest_asyncio() -> None:
+    for (module, name), value in _STOCK_ASYNCIO.items():
+        setattr(module, name, value)
+    del asyncio._nest_patched  # type: ignore[attr-defined]
+    for cls, stock in _STOCK_CLASSES.items():
+        for name in _NEST_CLASS_NAMES:
+            if name in stock:
+                setattr(cls, name, stock[name])
+            elif name in vars(cls):
+                delattr(cls, name)
+
+
+@pytest.fixture(autouse=True)
+def _stock_asyncio_after_each_test() -> Iterator[None]:
+    """A test that applied nest-asyncio leaves asyncio as it found it: patched, a later
+    test's ``asyncio.run`` on a thread would leave its loop open, and the garbage collector
+    would report it against whichever test it happens to run in."""
+    yield
+    if hasattr(asyncio, "_nest_patched"):
+        _undo_nest_asyncio()
 
 
 @pytest.fixture(autouse=True, scope="session")

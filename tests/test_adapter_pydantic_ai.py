@@ -70,6 +70,7 @@ def test_pydantic_ais_own_test_model_drives_the_output_tool() -> None:
     assert arm.decision_log[0]["input"] == render(PAYLOAD)
 
 
+@pytest.mark.slow
 def test_record_then_replay_matches_bit_for_bit_without_a_model() -> None:
     live = pydantic_ai_arm(name="arm", mode="record")
     recorded = evaluate([live, "momentum"], **MARKET)

@@ -55,6 +55,7 @@ def _check(report: dict[str, Any]) -> None:
     assert report["digest"] == _in_process_digest()
 
 
+@pytest.mark.slow
 def test_every_framework_trades_exactly_like_a_plain_function_on_one_policy() -> None:
     arms = [openai_agents_arm(), pydantic_ai_arm(), langgraph_arm()]
     results = evaluate([*arms, callable_agent(trend_policy, name="callable")], **MARKET)

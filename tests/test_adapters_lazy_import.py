@@ -47,6 +47,7 @@ def _run(body: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_importing_the_adapters_and_test_doubles_imports_no_framework() -> None:
     out = _run(
         """
@@ -63,6 +64,7 @@ def test_importing_the_adapters_and_test_doubles_imports_no_framework() -> None:
 
 
 @pytest.mark.parametrize("name", RECORDINGS)
+@pytest.mark.slow
 def test_a_shipped_framework_recording_replays_with_the_framework_absent(name: str) -> None:
     out = _run(
         f"""
@@ -76,6 +78,7 @@ def test_a_shipped_framework_recording_replays_with_the_framework_absent(name: s
     assert "-stumbling': 1" in out  # the recorded bad answer replays into the error column
 
 
+@pytest.mark.slow
 def test_a_live_adapter_without_its_framework_says_which_extra_to_install() -> None:
     out = _run(
         """
@@ -106,6 +109,7 @@ def test_a_live_adapter_without_its_framework_says_which_extra_to_install() -> N
     assert 'pip install "workbench[langgraph]"' in out
 
 
+@pytest.mark.slow
 def test_a_langgraph_adapter_needs_no_langgraph_for_a_plain_invoke_object() -> None:
     out = _run(
         """

@@ -137,6 +137,7 @@ def test_bad_bounds_are_refused_by_name() -> None:
     assert concurrency_of("adaptive").limit == 4  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_an_endpoint_answering_429_shrinks_then_grows_back_and_the_retries_are_recorded() -> None:
     pytest.importorskip("httpx")
     from workbench.evaluation import evaluate
@@ -167,6 +168,7 @@ def test_an_endpoint_answering_429_shrinks_then_grows_back_and_the_retries_are_r
     assert adaptive.limit == 5 and adaptive.in_flight == 0
 
 
+@pytest.mark.slow
 def test_a_429_given_up_on_cuts_too() -> None:
     pytest.importorskip("httpx")
     from workbench.evaluation import evaluate

@@ -47,6 +47,7 @@ MALFORMED: dict[str, Any] = {
 
 
 @pytest.mark.parametrize("raw", list(MALFORMED.values()), ids=list(MALFORMED))
+@pytest.mark.slow
 def test_every_malformed_answer_is_a_decision_error(raw: Any) -> None:
     with pytest.raises(DecisionError):
         parse_decision(raw)
@@ -62,6 +63,7 @@ def test_depth_and_size_limits_say_what_is_allowed() -> None:
 
 
 @pytest.mark.parametrize("raw", list(MALFORMED.values())[:12], ids=list(MALFORMED)[:12])
+@pytest.mark.slow
 def test_a_malformed_answer_is_an_error_row_live_and_when_recorded(
     raw: Any, tmp_path: Path
 ) -> None:
@@ -144,6 +146,7 @@ def _check(result: Any) -> int:
     return decisions
 
 
+@pytest.mark.slow
 def test_fuzzed_answers_are_decisions_or_decision_errors(tmp_path: Path) -> None:
     result = evaluate(_fuzzed_arms(1, 6, "live", tmp_path), seed=2, universe=4, days=20)
     assert _check(result) == 6 * (20 * 6 - 1)

@@ -65,6 +65,7 @@ def test_the_call_past_the_dollar_budget_is_one_budget_row_and_the_arm_holds() -
     assert card.loc["priced", "decisions"] == 3
 
 
+@pytest.mark.slow
 def test_a_replay_reports_the_recorded_cost_and_spends_nothing(tmp_path: Path) -> None:
     path = tmp_path / "priced.json"
     recorded = evaluate([arm(prices=TABLE, max_cost_usd=0.0047, recorder=path)], **MARKET)

@@ -40,6 +40,7 @@ def _assert_sums_to_pnl(results) -> None:
 
 
 @pytest.mark.parametrize("preset", list_presets())
+@pytest.mark.slow
 def test_every_baseline_on_every_preset_is_split_exactly_into_its_pnl(preset: str) -> None:
     results = evaluate(BASELINES, seed=3, universe=30, days=8, preset=preset)
     _assert_sums_to_pnl(results)
@@ -69,6 +70,7 @@ def test_an_arm_asked_every_step_is_split_exactly_too() -> None:
     _assert_sums_to_pnl(results)
 
 
+@pytest.mark.slow
 def test_historical_bars_are_split_by_a_flagged_estimate_that_still_sums() -> None:
     results = evaluate(BASELINES, data=Historical.load(BARS, secret="a" * 32), days=120)
     _assert_sums_to_pnl(results)
@@ -77,6 +79,7 @@ def test_historical_bars_are_split_by_a_flagged_estimate_that_still_sums() -> No
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.slow
 def test_buy_and_hold_is_almost_all_market(seed: int) -> None:
     results = evaluate(["buy_and_hold"], seed=seed, universe=80, days=20)
     frame, total = results.attribution, attribution_totals(results.attribution).loc["buy_and_hold"]
@@ -88,6 +91,7 @@ def test_buy_and_hold_is_almost_all_market(seed: int) -> None:
 
 
 @pytest.mark.parametrize("preset", ["calm-v1", "standard-v2", "crisis-v1"])
+@pytest.mark.slow
 def test_a_book_that_never_trades_after_its_first_fills_has_no_timing(preset: str) -> None:
     results = evaluate(["buy_and_hold", "momentum"], seed=4, universe=30, days=15, preset=preset)
     frame = results.attribution
@@ -106,6 +110,7 @@ def _insider_run(seed: int):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.slow
 def test_an_arm_that_buys_the_most_underpriced_names_earns_selection(seed: int) -> None:
     picker = _insider_run(seed).loc["mispricing_picker"]
     others = [picker[c] for c in ("market", "sector", "timing")]
@@ -114,6 +119,7 @@ def test_an_arm_that_buys_the_most_underpriced_names_earns_selection(seed: int) 
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.slow
 def test_an_arm_that_knows_the_coming_market_shows_timing(seed: int) -> None:
     timer = _insider_run(seed).loc["market_timer"]
     assert timer["timing_market"] > 0
@@ -166,6 +172,7 @@ def test_trailing_loadings_recover_the_regression_slopes() -> None:
     assert np.all(beta[~known] == 1.0) and np.all(loading[~known] == 1.0)  # the prior
 
 
+@pytest.mark.slow
 def test_selection_pnl_is_compared_across_seeds_with_an_interval() -> None:
     runs = [evaluate(["buy_and_hold", "momentum"], seed=s, universe=20, days=5) for s in (1, 2, 3)]
     table = attribution_per_seed(runs, "selection")

@@ -67,6 +67,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
+@pytest.mark.slow
 def test_each_bad_bar_is_refused_naming_where_and_what(case: str) -> None:
     frame, message = BAD[case]
     with pytest.raises(ConfigError, match=message):

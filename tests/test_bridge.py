@@ -244,6 +244,7 @@ def test_a_coroutine_raising_a_base_exception_does_not_kill_the_bridge(
     assert run_sync(add(2, 2), timeout=5) == 4
 
 
+@pytest.mark.slow
 def test_a_call_leaves_no_reference_cycles_behind() -> None:
     class Payload:
         pass
@@ -309,6 +310,7 @@ def loopback_server() -> Iterator[tuple[str, list[int]]]:
         thread.join()
 
 
+@pytest.mark.slow
 def test_an_httpx_pool_is_reused_across_calls_and_threads(
     loopback_server: tuple[str, list[int]],
 ) -> None:
@@ -378,15 +380,18 @@ def test_sixteen_threads_at_once_run_concurrently() -> None:
 # --- fresh interpreters ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_everyday_situations_under_the_uvloop_policy() -> None:
     assert scenario_json("uvloop")["loop"] == "uvloop"
 
 
+@pytest.mark.slow
 def test_asyncio_debug_mode_shows_no_warnings() -> None:
     result = scenario_json("core", "-X", "dev", "-W", "error", PYTHONASYNCIODEBUG="1")
     assert result["debug"] is True
 
 
+@pytest.mark.slow
 def test_at_exit_the_bridge_cancels_what_is_left_and_closes_cleanly() -> None:
     done = run_scenario("at_exit", "-X", "dev", "-W", "error")
     assert done.returncode == 0 and done.stderr == "", done.stderr
@@ -394,6 +399,7 @@ def test_at_exit_the_bridge_cancels_what_is_left_and_closes_cleanly() -> None:
     assert lines == ['{"started": 1}', "background task cleaned up at exit"]
 
 
+@pytest.mark.slow
 def test_the_bridge_is_recreated_in_a_forked_child() -> None:
     assert scenario_json("fork") == {"child_exit": 0, "parent": 4}
 
@@ -439,6 +445,7 @@ def _line_within(stream: Any, seconds: float) -> str:
 @pytest.mark.parametrize(
     ("scenario", "cleaned"), [("interrupt", ["inner"]), ("interrupt_nested", ["inner", "outer"])]
 )
+@pytest.mark.slow
 def test_sigint_while_waiting_cancels_the_coroutine_and_the_next_call_works(
     scenario: str, cleaned: list[str], spawn: Callable[..., subprocess.Popen[str]]
 ) -> None:
@@ -493,6 +500,7 @@ def test_an_interrupt_as_the_call_is_handed_over_still_cancels_it(
     assert run_sync(add(1, 2), timeout=60) == 3
 
 
+@pytest.mark.slow
 def test_same_loop_opt_in_serves_a_resource_bound_to_the_callers_loop() -> None:
     result = scenario_json("same_loop")
     assert "bound to a different event loop" in result["without"]

@@ -45,6 +45,7 @@ def once_a_day(days: int, steps_per_day: int) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("steps_per_day", [1, 3, 6, 12])
+@pytest.mark.slow
 def test_a_default_callable_arm_decides_once_per_trading_day(steps_per_day: int) -> None:
     seen = Seen()
     results = evaluate(
@@ -134,6 +135,7 @@ def test_the_transcript_records_the_cadence_and_a_replay_on_another_is_refused()
         evaluate([finer], **market)
 
 
+@pytest.mark.slow
 def test_the_run_heading_says_how_often_the_arms_decided(tmp_path: Path) -> None:
     fast = callable_agent(Seen(), name="fast", every="step")
     results = evaluate([fast, "cash"], seed=1, universe=3, days=1, ticks_per_step=5)

@@ -225,6 +225,7 @@ _DYING_RUN = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_prior_resumes_a_dead_run_paying_only_for_the_missing_exchanges(tmp_path: Path) -> None:
     path = tmp_path / "a.json"
     script = _DYING_RUN.format(tests=str(Path(__file__).parent), path=str(path))
@@ -260,6 +261,7 @@ def test_common_exports_the_shared_layer_of_the_contract() -> None:
         common.require("no_such_module_here", extra="nope", purpose="This test")
 
 
+@pytest.mark.slow
 def test_modes_decide_what_is_recorded_and_where(tmp_path: Path) -> None:
     plain = callable_agent(buy_first, every=6)
     evaluate([plain], **MARKET)

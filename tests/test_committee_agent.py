@@ -179,6 +179,7 @@ def test_a_failing_executor_fails_the_decision_in_the_error_column() -> None:
 
 
 # --- recording and replay ---------------------------------------------------------------
+@pytest.mark.slow
 def test_replay_reproduces_memos_and_actions_bit_for_bit() -> None:
     recorder, finished = Transcript(), []
     live = Committee(models={"quick": jittered("scripted-quick", finished)}, recorder=recorder)
@@ -192,6 +193,7 @@ def test_replay_reproduces_memos_and_actions_bit_for_bit() -> None:
     assert len(recorder) == 3 * CALLS_PER_DECISION
 
 
+@pytest.mark.slow
 def test_replay_reproduces_a_failed_advisor() -> None:
     recorder = Transcript()
     live = Committee(models={"quick": _bear_down()}, recorder=recorder)
@@ -220,6 +222,7 @@ def test_replay_on_another_seed_stops_naming_the_seed() -> None:
         evaluate([Committee(mode="replay", transcript=recorder)], **{**MARKET, "seed": 6})
 
 
+@pytest.mark.slow
 def test_a_half_finished_run_resumes_from_its_transcript() -> None:
     first = Transcript()
     evaluate([Committee(recorder=first)], **{**MARKET, "days": 2})
@@ -253,6 +256,7 @@ def test_a_replay_that_finds_no_answer_stops_instead_of_failing_a_role() -> None
         evaluate([renamed], **MARKET)
 
 
+@pytest.mark.slow
 def test_committees_and_ordinary_agents_are_ranked_on_identical_seeds() -> None:
     from workbench.evaluation.compare import paired_comparison, run_seeds
 

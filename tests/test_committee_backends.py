@@ -134,6 +134,7 @@ def test_an_unknown_model_key_or_role_is_refused() -> None:
         Committee(advisors={"oracle": object()})  # type: ignore[dict-item]
 
 
+@pytest.mark.slow
 def test_a_framework_failure_is_mapped_at_its_boundary_and_kept_in_the_memo() -> None:
     from pydantic_ai import Agent, ModelRetry
     from pydantic_ai.messages import ModelResponse, TextPart

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from workbench.committee import CallableModel, Committee, unverified_figures
 from workbench.committee.models import read_prompt
 from workbench.evaluation import evaluate
@@ -70,6 +72,7 @@ def test_the_scripted_reference_committee_cites_only_the_snapshot() -> None:
     assert committee.figure_check().empty
 
 
+@pytest.mark.slow
 def test_a_committee_role_on_an_openai_compatible_endpoint_from_yaml() -> None:
     def answer(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         return 200, completion("Nothing to add; the P/E is 99.9.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from workbench.committee import NO_DATA, Committee
 from workbench.engine.historical import Historical
@@ -43,6 +44,7 @@ def run(data: pd.DataFrame) -> tuple[Committee, Transcript]:
     return committee, recorder
 
 
+@pytest.mark.slow
 def test_no_role_ever_sees_a_real_ticker_or_date() -> None:
     committee, recorder = run(bars(seed=1))
     prompts = "\n".join(exchange.input["input"] for exchange in recorder.exchanges)
@@ -52,6 +54,7 @@ def test_no_role_ever_sees_a_real_ticker_or_date() -> None:
     assert "growth NO_DATA_AVAILABLE" in committee.decision_log[0]["memo"]
 
 
+@pytest.mark.slow
 def test_memos_before_a_date_do_not_depend_on_any_later_bar() -> None:
     honest, _ = run(bars(seed=1))
     rewritten, _ = run(bars(seed=1, tail_seed=9))

@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 BLOCKER = """
 import importlib.abc, sys
@@ -33,6 +35,7 @@ def _run(body: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_committee_recording_replays_with_every_framework_absent() -> None:
     done = _run(
         """
@@ -45,6 +48,7 @@ def test_the_committee_recording_replays_with_every_framework_absent() -> None:
     assert "matched True loaded []" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_role_on_a_missing_framework_stops_the_run_with_the_install_line() -> None:
     done = _run(
         """

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from workbench.committee import CallableModel, Committee, unverified_figures, verified_snapshot
 from workbench.committee.models import read_prompt
 from workbench.committee.roles import READING_RULE
@@ -111,6 +113,7 @@ def _decision_with(committee: Committee, want: str) -> dict[str, Any]:
     raise AssertionError(f"no decision saw a {want} item and a report")
 
 
+@pytest.mark.slow
 def test_the_analysts_on_a_news_market_read_the_items_and_the_reported_figures() -> None:
     committee = Committee()
     evaluate([committee, "buy_and_hold"], **NEWS_MARKET)
@@ -148,6 +151,7 @@ def inventing_eps(prompt: str) -> str:
     return f"{role}: {'; '.join(real)}; but I expect EPS of 9.87 next quarter."
 
 
+@pytest.mark.slow
 def test_a_role_inventing_an_eps_on_a_news_market_is_flagged_in_the_record() -> None:
     committee = Committee(models={"quick": CallableModel(inventing_eps, name="inventor")})
     evaluate([committee], **{**NEWS_MARKET, "days": 30})  # long enough for reports to land
@@ -157,6 +161,7 @@ def test_a_role_inventing_an_eps_on_a_news_market_is_flagged_in_the_record() -> 
     assert set(committee.figure_check()["figure"]) == {"9.87"}
 
 
+@pytest.mark.slow
 def test_the_fundamentals_analyst_reports_an_injected_notice_as_ignored() -> None:
     market = {**NEWS_MARKET, "preset": preset("standard-v2").with_dials(injection_rate=0.5)}
     committee = Committee()

@@ -50,6 +50,7 @@ def test_an_infinite_critical_value_gives_an_infinite_interval_even_without_spre
     assert verdict(constant, 0.05, 0.5, None)[0] == "open"
 
 
+@pytest.mark.slow
 def test_settling_on_a_constant_difference_waits_for_a_finite_critical_value() -> None:
     found = compare(
         ["cash", "buy_and_hold"], "cash", range(1, 11), stop="settled", metric="trades", **SMALL

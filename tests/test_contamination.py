@@ -13,6 +13,8 @@ from workbench.engine.sample_bars import sample_bars
 from workbench.errors import ConfigError
 from workbench.evaluation.contamination import audit
 
+pytestmark = pytest.mark.slow  # every test reads one audit of 120 trials (about ten seconds)
+
 
 @pytest.fixture(scope="module")
 def public() -> pd.DataFrame:
@@ -26,6 +28,7 @@ def masked(public: pd.DataFrame) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("adversary", ["seed_alias", "dollar_volume"])
+@pytest.mark.slow
 def test_the_seed_and_traded_value_recover_names_at_chance(
     masked: pd.DataFrame, adversary: str
 ) -> None:
@@ -35,6 +38,7 @@ def test_the_seed_and_traded_value_recover_names_at_chance(
     assert row["p_value"] > 0.01
 
 
+@pytest.mark.slow
 def test_without_the_mask_traded_value_gives_the_names_away(public: pd.DataFrame) -> None:
     raw = audit(public, days=30, trials=20, seed=1, mask=False)
     assert raw.loc["dollar_volume", "rate"] >= 0.8 and raw.loc["dollar_volume", "p_value"] < 0.01
@@ -48,6 +52,7 @@ def test_the_audit_reports_what_the_mask_cannot_hide(masked: pd.DataFrame) -> No
     assert masked.loc["calendar", "chance"] == pytest.approx(1 / (400 - 20 + 1))
 
 
+@pytest.mark.slow
 def test_a_bootstrap_variant_takes_the_calendar_away(public: pd.DataFrame) -> None:
     table = audit(public, days=30, trials=20, seed=1, variant="bootstrap")
     assert table.loc["return_match_calendar", "rate"] <= 0.1
@@ -75,6 +80,7 @@ def test_workbench_audit_prints_rates_against_chance(
     assert np.isclose(written.loc["return_match", "rate"], 1.0)
 
 
+@pytest.mark.slow
 def test_the_audit_is_a_section_of_the_report(tmp_path: Path, masked: pd.DataFrame) -> None:
     from workbench import evaluate
     from workbench.evaluation.contamination import audit_section

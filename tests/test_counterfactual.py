@@ -14,6 +14,8 @@ from workbench.errors import ConfigError
 from workbench.evaluation.counterfactual import counterfactual_gap
 from workbench.testing import MemorisingOracle
 
+pytestmark = pytest.mark.slow  # the module fixtures run every baseline on real and variant paths
+
 SECRET = "counterfactual-secret-0001"
 
 
@@ -83,6 +85,7 @@ def gap(bars: pd.DataFrame):
     return counterfactual_gap(arms, Historical.load(bars, secret=SECRET), variants=8)
 
 
+@pytest.mark.slow
 def test_a_memorising_oracle_does_far_better_on_the_real_path(gap) -> None:
     oracle = gap.table.loc["oracle"]
     assert oracle["real"] > 5 * gap.by_path["oracle"].iloc[1:].max()
@@ -96,6 +99,7 @@ def test_an_honest_baseline_scores_alike_on_real_and_variant_paths(gap, arm: str
     assert row["p_value"] > 0.2
 
 
+@pytest.mark.slow
 def test_the_oracle_gap_holds_on_reversed_and_flipped_paths(bars: pd.DataFrame) -> None:
     result = counterfactual_gap(
         lambda: [MemorisingOracle(bars)], bars, variants=["reversed", "flipped"], days=60

@@ -43,6 +43,7 @@ def _expected_pnl(folder: Path, arm: str) -> float:
     return next(r["pnl"] for r in manifest["expected"]["scorecard"] if r["arm"] == arm)
 
 
+@pytest.mark.slow
 def test_two_scripted_agents_part_at_two_known_steps_and_the_split_sums_exactly(
     pair: tuple[Path, Path],
 ) -> None:
@@ -89,6 +90,7 @@ def test_recordings_on_different_paths_are_refused_naming_what_differs(
         decision_diff(tmp_path, pair[0].parent / "missing")
 
 
+@pytest.mark.slow
 def test_cli_prints_the_table_and_writes_the_report_section(
     pair: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
@@ -103,6 +105,7 @@ def test_cli_prints_the_table_and_writes_the_report_section(
     assert write_diff_report(decision_diff(*pair), tmp_path / "again.html").read_text() == text
 
 
+@pytest.mark.slow
 def test_the_main_report_holds_the_diff_section(
     pair: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
@@ -120,6 +123,7 @@ def test_the_main_report_holds_the_diff_section(
     assert "table.diff" in text  # the diff table's style comes with it
 
 
+@pytest.mark.slow
 def test_the_diff_is_the_same_in_another_process(pair: tuple[Path, Path]) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     argv = [sys.executable, "-m", "workbench", "diff", str(pair[0]), str(pair[1]), "--json"]
@@ -127,6 +131,7 @@ def test_the_diff_is_the_same_in_another_process(pair: tuple[Path, Path]) -> Non
     assert json.loads(shown) == json.loads(json.dumps(decision_diff(*pair).summary()))
 
 
+@pytest.mark.slow
 def test_two_stored_runs_of_different_baselines_split_their_gap(tmp_path: Path) -> None:
     small = {"seed": 3, "names": 8, "days": 5}
     a = services.run_evaluation(tmp_path, ["buy_and_hold", "momentum"], **small)["run_id"]
@@ -158,6 +163,7 @@ def test_a_failed_ask_trades_like_a_hold_and_a_step_not_asked_holds() -> None:
     assert tape_a[6].rationale == "DecisionError: bad JSON" and right.rationale == "buy it"
 
 
+@pytest.mark.slow
 def test_a_diff_on_historical_bars_splits_exactly(tmp_path: Path) -> None:
     bars = ROOT / "notebooks" / "data" / "example_bars.csv"
     for name, factory in (("a", "leader_agent"), ("b", "second_opinion_agent")):
@@ -168,6 +174,7 @@ def test_a_diff_on_historical_bars_splits_exactly(tmp_path: Path) -> None:
     assert sum(map(Fraction, diff.parts), Fraction(0)) == Fraction(diff.gap)
 
 
+@pytest.mark.slow
 def test_two_arms_of_one_shipped_recording(capsys: pytest.CaptureFixture) -> None:
     shipped = ROOT / "recordings" / "callable-sync-trend"
     diff = decision_diff(shipped, shipped, arm="trend", arm_b="momentum")

@@ -71,6 +71,7 @@ def test_counting_goes_on_past_every_failed_decision(endpoint: Callable[..., End
     assert results.scorecard.loc["c", "errors"] == 3  # every decision, each counted
 
 
+@pytest.mark.slow
 def test_a_server_answers_and_marks_the_endpoint_as_answered(
     endpoint: Callable[..., Endpoint],
 ) -> None:

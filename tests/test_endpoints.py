@@ -79,6 +79,7 @@ def endpoint_arms(ep: Endpoint) -> list[Any]:
 
 
 # --- every adapter, first class ----------------------------------------------------------
+@pytest.mark.slow
 def test_every_adapter_decides_through_one_endpoint_in_the_detected_json_mode(
     endpoint: Callable[..., Endpoint],
 ) -> None:
@@ -101,6 +102,7 @@ def test_every_adapter_decides_through_one_endpoint_in_the_detected_json_mode(
     assert {arm.info.model for arm in arms} == {"stub-model"}
 
 
+@pytest.mark.slow
 def test_the_same_arms_run_through_evaluate_await_aevaluate_and_asyncio_run(
     endpoint: Callable[..., Endpoint],
 ) -> None:
@@ -148,6 +150,7 @@ def test_the_same_arms_run_through_evaluate_await_aevaluate_and_asyncio_run(
 
 
 # --- retries, rate limit ------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_429_then_200_is_retried_counted_recorded_and_replayed_the_same(
     endpoint: Callable[..., Endpoint],
 ) -> None:
@@ -171,6 +174,7 @@ def test_a_429_then_200_is_retried_counted_recorded_and_replayed_the_same(
     assert replay.usage.retries == 1 and replayed.digest() == live.digest()
 
 
+@pytest.mark.slow
 def test_a_5xx_through_the_openai_agents_sdk_is_retried_by_the_workbench_alone(
     endpoint: Callable[..., Endpoint],
 ) -> None:
@@ -226,6 +230,7 @@ def test_the_rate_limit_spaces_requests_by_its_interval(monkeypatch: pytest.Monk
 
 
 # --- timeouts that end ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_silent_server_times_out_as_a_counted_framework_error(
     endpoint: Callable[..., Endpoint],
 ) -> None:
@@ -237,6 +242,7 @@ def test_a_silent_server_times_out_as_a_counted_framework_error(
     assert "gave no answer within 0.5s" in results.scorecard.loc["c", "last_error"]
 
 
+@pytest.mark.slow
 def test_a_timed_out_sync_call_never_keeps_the_process_alive(tmp_path: Path) -> None:
     script = tmp_path / "silent.py"
     script.write_text(
@@ -280,6 +286,7 @@ def test_adapters_have_a_default_timeout() -> None:
         (("json_schema", "json_object", "tools"), "text"),
     ],
 )
+@pytest.mark.slow
 def test_the_output_mode_is_detected_from_what_the_server_accepts(
     refused: tuple[str, ...], detected: str, endpoint: Callable[..., Endpoint]
 ) -> None:
@@ -293,6 +300,7 @@ def test_the_output_mode_is_detected_from_what_the_server_accepts(
         assert endpoint(server.url, "m").detect_output_mode() == detected
 
 
+@pytest.mark.slow
 def test_tool_and_text_modes_ask_and_read_their_own_way(endpoint: Callable[..., Endpoint]) -> None:
     def prose_around_json(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         status, reply = answer_decisions(body)
@@ -312,6 +320,7 @@ def test_tool_and_text_modes_ask_and_read_their_own_way(endpoint: Callable[..., 
     assert '"quantity"' in by_tools[False]["messages"][0]["content"]  # the schema in the prompt
 
 
+@pytest.mark.slow
 def test_openai_agents_json_mode_sends_json_object_and_binds_no_output_type() -> None:
     from agents import Agent as AgentsAgent
     from agents import OpenAIChatCompletionsModel
@@ -330,6 +339,7 @@ def test_openai_agents_json_mode_sends_json_object_and_binds_no_output_type() ->
     assert arm.brief.endswith("Reply with one JSON object, the decision, and nothing else.")
 
 
+@pytest.mark.slow
 def test_a_pydantic_ai_prose_answer_is_recorded_with_the_last_correction(
     endpoint: Callable[..., Endpoint],
 ) -> None:
@@ -394,6 +404,7 @@ def test_endpoint_settings_are_checked() -> None:
         decision_from_text("no json here")
 
 
+@pytest.mark.slow
 def test_the_smollm2_run_records_every_adapter_and_replays_them(tmp_path: Path) -> None:
     from workbench.recordings import find_recordings
     from workbench.testing import smollm2

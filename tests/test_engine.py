@@ -125,6 +125,7 @@ def test_spreads_widen_and_depth_thins_in_a_turbulent_preset() -> None:
     assert relative_depth.mean() < (calm.depth / calm.volume).mean()
 
 
+@pytest.mark.slow
 def test_realised_vol_tracks_the_preset() -> None:
     def annual_vol(model: str) -> float:
         closes = path(model, names=60, days=120).close[5::6]
@@ -134,6 +135,7 @@ def test_realised_vol_tracks_the_preset() -> None:
     assert 0.12 < calm < 0.3 and crisis > 1.6 * calm
 
 
+@pytest.mark.slow
 def test_liquidity_is_set_at_the_open_not_by_the_days_own_shocks() -> None:
     # falls raise variance (the leverage effect), so a spread set after the day's returns
     # would move against that day's return; one set at the open cannot know it yet
@@ -148,6 +150,7 @@ def test_liquidity_is_set_at_the_open_not_by_the_days_own_shocks() -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_a_longer_run_starts_with_the_same_path(seed: int) -> None:
     # crisis-v1 switches regime often, so a horizon-dependent draw would show within 30 days
     short = path("crisis-v1", seed=seed, names=4, days=30)

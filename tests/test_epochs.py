@@ -42,6 +42,7 @@ def test_the_shipped_recording_holds_three_epochs_that_decide_differently_and_re
     assert 0.0 <= agreement < 1.0  # the epochs sampled different answers on one path
 
 
+@pytest.mark.slow
 def test_a_recording_with_three_epochs_is_the_same_in_another_process(tmp_path: Path) -> None:
     made = record(tmp_path / "here", [SAMPLER, "buy_and_hold"], epochs=3, **MARKET)
     assert list(made.scorecard.index) == [
@@ -70,6 +71,7 @@ def test_a_replay_asking_for_more_epochs_than_recorded_is_refused() -> None:
         replay(REPO / "recordings" / "callable-sync-trend", epochs=2)
 
 
+@pytest.mark.slow
 def test_a_deterministic_arm_agrees_with_itself_and_its_spread_is_the_markets() -> None:
     arms = epoch_arms({"trend": lambda **kw: trend_agent(**kw), "cash": "cash"}, 3)
     assert list(arms) == ["trend.epoch1", "trend.epoch2", "trend.epoch3", "cash"]
@@ -114,6 +116,7 @@ def _runs(metric: np.ndarray) -> list[Results]:
     return runs
 
 
+@pytest.mark.slow
 def test_path_clustered_errors_match_statsmodels_cluster_robust_ols() -> None:
     sm = pytest.importorskip("statsmodels.api")
     rng = np.random.default_rng(3)
@@ -135,6 +138,7 @@ def test_path_clustered_errors_match_statsmodels_cluster_robust_ols() -> None:
     json.dumps(row.to_dict(), default=str)  # plain values for the report
 
 
+@pytest.mark.slow
 def test_evaluate_and_compare_take_epochs_and_the_comparison_reads_them() -> None:
     from workbench.evaluation import evaluate
     from workbench.evaluation.compare import compare

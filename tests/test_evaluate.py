@@ -238,6 +238,7 @@ class Counted(Agent):
 
 
 @pytest.mark.parametrize("limit", [1, 3, 5])
+@pytest.mark.slow
 def test_aevaluate_asks_due_arms_concurrently_up_to_the_limit(limit: int) -> None:
     flight, peaks = [0], []
     arms = [Counted(f"s{i}", flight, peaks) for i in range(5)]
@@ -269,6 +270,7 @@ def test_an_arm_that_mutates_its_payload_cannot_change_what_another_sees() -> No
     assert all(p["macro"] for p in spy.seen)
 
 
+@pytest.mark.slow
 def test_rate_limit_spaces_the_asks() -> None:
     async def main() -> float:
         started = time.perf_counter()
@@ -286,6 +288,7 @@ def test_rate_limit_spaces_the_asks() -> None:
 
 
 @pytest.mark.parametrize("steps_per_day", [4, 13])
+@pytest.mark.slow
 def test_portfolio_baselines_rebalance_once_a_day_whatever_the_session(steps_per_day: int) -> None:
     results = evaluate(["equal_weight"], seed=2, universe=5, days=3, steps_per_day=steps_per_day)
     assert results.scorecard.loc["equal_weight", "decisions"] == 3

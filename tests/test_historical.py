@@ -92,6 +92,7 @@ def test_the_mask_secret_travels_with_the_results_but_never_reaches_an_agent() -
     assert run_secret.startswith("historical-") and "secret" not in seen
 
 
+@pytest.mark.slow
 def test_a_given_secret_repeats_the_run_bit_for_bit() -> None:
     first = evaluate(["momentum", "random"], data=Historical.load(bars(), secret=SECRET))
     again = evaluate(["momentum", "random"], data=Historical.load(bars(), secret=SECRET))
@@ -142,6 +143,7 @@ def _fill_at_the_open(table: pd.DataFrame, step: int, shares: float) -> OrderRec
 
 
 @pytest.mark.parametrize("shares", [100.0, 3_000.0])  # at the touch; walking the book
+@pytest.mark.slow
 def test_a_fill_at_the_open_reads_nothing_later_in_its_bar(shares: float) -> None:
     honest = bars(seed=2)
     step = 25  # a bar after the warm-up, where the order executes

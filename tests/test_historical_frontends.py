@@ -20,6 +20,7 @@ def test_the_example_data_set_is_what_its_script_writes(tmp_path: Path) -> None:
     assert again.read_bytes() == EXAMPLE.read_bytes()
 
 
+@pytest.mark.slow
 def test_evaluate_with_data_trades_the_bars_and_repeats_with_the_secret(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -23,6 +23,7 @@ def bars_file(tmp_path: Path) -> Path:
     return source
 
 
+@pytest.mark.slow
 def test_a_historical_recording_replays_with_its_own_secret(
     tmp_path: Path, bars_file: Path
 ) -> None:
@@ -42,6 +43,7 @@ def test_a_historical_recording_replays_with_its_own_secret(
     assert report.matched and report.digest == results.digest()
 
 
+@pytest.mark.slow
 def test_two_recordings_of_the_same_bars_mask_them_the_same_way(
     tmp_path: Path, bars_file: Path
 ) -> None:
@@ -55,6 +57,7 @@ def test_two_recordings_of_the_same_bars_mask_them_the_same_way(
     assert len(secrets) == 1 and len(digests) == 1
 
 
+@pytest.mark.slow
 def test_edited_missing_or_outside_bars_fail_the_replay_naming_the_file(
     tmp_path: Path, bars_file: Path
 ) -> None:
@@ -73,6 +76,7 @@ def test_edited_missing_or_outside_bars_fail_the_replay_naming_the_file(
         replay(folder)
 
 
+@pytest.mark.slow
 def test_bars_from_a_dataframe_record_and_replay(tmp_path: Path) -> None:
     folder = tmp_path / "rec"
     results = record(folder, ["momentum"], seed=1, days=5, data=sample_bars(days=40, names=3))

@@ -35,6 +35,7 @@ def _returns(results: Any) -> dict[str, float]:
     return results.scorecard["return_pct"].round(12).to_dict()
 
 
+@pytest.mark.slow
 def test_two_identical_calls_give_identical_results(bars_file: Path) -> None:
     bars = pd.read_csv(bars_file)
     first = evaluate(ARMS, data=bars, seed=1)
@@ -43,6 +44,7 @@ def test_two_identical_calls_give_identical_results(bars_file: Path) -> None:
     assert _returns(first) == _returns(again)
 
 
+@pytest.mark.slow
 def test_identical_calls_in_other_processes_give_identical_results(bars_file: Path) -> None:
     here = evaluate(ARMS, data=bars_file, seed=1).digest()
     script = (
@@ -63,6 +65,7 @@ def test_identical_calls_in_other_processes_give_identical_results(bars_file: Pa
         assert done.stdout.strip() == here
 
 
+@pytest.mark.slow
 def test_shuffled_rows_and_columns_give_the_same_fingerprint_and_results(
     bars_file: Path, tmp_path: Path
 ) -> None:
@@ -79,6 +82,7 @@ def test_shuffled_rows_and_columns_give_the_same_fingerprint_and_results(
     assert len(digests) == 1
 
 
+@pytest.mark.slow
 def test_the_digest_reads_every_value(bars_file: Path) -> None:
     bars = pd.read_csv(bars_file)
     base = Historical.load(bars).digest
@@ -91,6 +95,7 @@ def test_the_digest_reads_every_value(bars_file: Path) -> None:
     assert Historical.load(renamed).digest != base
 
 
+@pytest.mark.slow
 def test_the_secret_used_travels_with_the_results_and_repeats_the_run_anywhere(
     bars_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,6 +149,7 @@ def test_the_project_key_is_drawn_once_private_and_never_committed(
     assert len(first) == 32 and path.read_text().strip() not in first
 
 
+@pytest.mark.slow
 def test_processes_starting_at_once_agree_on_one_key(tmp_path: Path) -> None:
     path = tmp_path / "key"
     script = (

@@ -60,6 +60,7 @@ def test_an_embargo_delays_what_is_seen() -> None:
     assert text.news_rows == [25, 26]
 
 
+@pytest.mark.slow
 def test_the_close_time_and_time_zone_can_be_set() -> None:
     tokyo = pd.Timestamp(f"{DATES[25]} 14:00").tz_localize("Asia/Tokyo").isoformat()
     text = feed([item(tokyo)], close_time="13:00", timezone="Asia/Tokyo")
@@ -105,6 +106,7 @@ def payloads(news: pd.DataFrame, fundamentals: pd.DataFrame) -> list[str]:
 
 
 @pytest.mark.parametrize("cut", [22, 35, 50])
+@pytest.mark.slow
 def test_poisoning_every_item_at_or_after_a_close_changes_no_payload_before_it(cut: int) -> None:
     rng = np.random.default_rng(cut)
     news, fundamentals = pd.DataFrame(random_items(rng, 400)), reports(rng, 60)
@@ -230,6 +232,7 @@ print(json.dumps(payloads(pd.DataFrame(random_items(rng, 200)), reports(rng, 30)
 """
 
 
+@pytest.mark.slow
 def test_payloads_with_text_repeat_bit_for_bit_in_another_process() -> None:
     rng = np.random.default_rng(7)
     here = payloads(pd.DataFrame(random_items(rng, 200)), reports(rng, 30))
@@ -238,6 +241,7 @@ def test_payloads_with_text_repeat_bit_for_bit_in_another_process() -> None:
     assert json.loads(child.stdout) == here
 
 
+@pytest.mark.slow
 def test_the_example_text_runs_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     from workbench.cli import main
 

@@ -147,6 +147,7 @@ def _nothing_ran(hostile: dict[str, Path], opened: list[str]) -> None:
 
 # --- in this process ------------------------------------------------------------------
 @pytest.mark.parametrize("name", HOSTILE)
+@pytest.mark.slow
 def test_replay_refuses_a_hostile_recording_before_touching_anything(
     hostile: dict[str, Path], name: str
 ) -> None:

@@ -76,6 +76,7 @@ def answers(handler: BaseHTTPRequestHandler, request: dict) -> None:
     handler.wfile.write(body)
 
 
+@pytest.mark.slow
 def test_a_redirect_to_another_host_is_refused_and_gets_neither_token_nor_payload(
     serve: Callable[[Behaviour], Server], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -100,6 +101,7 @@ def test_a_redirect_to_another_host_is_refused_and_gets_neither_token_nor_payloa
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.slow
 def test_a_server_dribbling_its_answer_is_cut_off_at_the_timeout(
     serve: Callable[[Behaviour], Server],
 ) -> None:
@@ -124,6 +126,7 @@ def test_a_server_dribbling_its_answer_is_cut_off_at_the_timeout(
     assert error["kind"] == "FrameworkError" and "within 2s" in error["message"]
 
 
+@pytest.mark.slow
 def test_a_body_cut_short_is_a_framework_error(serve: Callable[[Behaviour], Server]) -> None:
     def cuts(handler: BaseHTTPRequestHandler, request: dict) -> None:
         body = answer_body(request)
@@ -141,6 +144,7 @@ def test_a_body_cut_short_is_a_framework_error(serve: Callable[[Behaviour], Serv
     assert "cut its answer short: 20 of the" in error["message"]
 
 
+@pytest.mark.slow
 def test_each_request_carries_an_id_and_an_answer_to_another_is_refused(
     serve: Callable[[Behaviour], Server],
 ) -> None:

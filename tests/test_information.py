@@ -102,6 +102,7 @@ def test_an_item_released_during_step_t_plus_1_is_never_seen_at_the_close_of_t()
         assert reading.news(poisoned, window, row) == reading.news(honest, window, row)
 
 
+@pytest.mark.slow
 def test_items_are_deterministic_in_preset_seed_and_universe_in_any_process() -> None:
     here = _fingerprint_of_news(4)
     assert here == _fingerprint_of_news(4)
@@ -156,6 +157,7 @@ def _pooled(informative: bool) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([b for b, _ in studies]), np.concatenate([a for _, a in studies])
 
 
+@pytest.mark.slow
 def test_event_study_informative_items_move_prices_after_release_only() -> None:
     before, after = _pooled(informative=True)
     assert before.size > 400
@@ -164,6 +166,7 @@ def test_event_study_informative_items_move_prices_after_release_only() -> None:
     assert after.mean() > 0.005
 
 
+@pytest.mark.slow
 def test_event_study_noise_items_move_nothing_on_either_side() -> None:
     before, after = _pooled(informative=False)
     assert before.size > 250
@@ -171,6 +174,7 @@ def test_event_study_noise_items_move_nothing_on_either_side() -> None:
     assert abs(_t(after)) < 3.5
 
 
+@pytest.mark.slow
 def test_earnings_follow_the_fair_value_a_compounding_name_grows_its_eps() -> None:
     path = _path(seed=3, names=20, days=500, equity_premium=0.4, idio_vol=0.05)
     e = path.information.earnings
@@ -182,6 +186,7 @@ def test_earnings_follow_the_fair_value_a_compounding_name_grows_its_eps() -> No
     assert np.mean(np.array(last) > np.array(first)) > 0.8
 
 
+@pytest.mark.slow
 def test_attribution_splits_selection_into_news_and_the_rest_exactly() -> None:
     results = evaluate(["headline_sentiment", "buy_and_hold"], **NEWS)
     frame = results.attribution
@@ -195,6 +200,7 @@ def test_attribution_splits_selection_into_news_and_the_rest_exactly() -> None:
     )
 
 
+@pytest.mark.slow
 def test_results_information_holds_the_ground_truth_and_no_payload_does() -> None:
     spy = _Spy("spy")
     results = evaluate([spy], **NEWS)
@@ -206,6 +212,7 @@ def test_results_information_holds_the_ground_truth_and_no_payload_does() -> Non
     assert '"move"' not in text and '"informative"' not in text
 
 
+@pytest.mark.slow
 def test_readers_capture_more_than_buy_and_hold_and_nobody_more_than_the_oracle() -> None:
     gaps = []
     for seed in (1, 2, 3):  # paired on each path, as bench/information.py does over five
@@ -239,6 +246,7 @@ class _Spy(Agent):
         return Decision.of(actions[:1], rationale="as instructed")
 
 
+@pytest.mark.slow
 def test_a_reader_that_obeys_injected_instructions_is_counted_one_that_ignores_them_is_not() -> (
     None
 ):

@@ -40,6 +40,7 @@ class _Spy(Agent):
         return Decision.of([action], rationale="as instructed")
 
 
+@pytest.mark.slow
 def test_the_calendar_is_the_same_whatever_the_run_length() -> None:
     short, long = _Spy("spy"), _Spy("spy")
     evaluate([short], **MARKET, days=30)
@@ -49,6 +50,7 @@ def test_the_calendar_is_the_same_whatever_the_run_length() -> None:
     assert all(entry is not None and entry["report_day"] > 29 for entry in last.values())
 
 
+@pytest.mark.slow
 def test_a_consensus_published_inside_the_run_is_shown_for_a_report_after_it() -> None:
     spy = _Spy("spy")
     evaluate([spy], **MARKET, days=30)
@@ -59,6 +61,7 @@ def test_a_consensus_published_inside_the_run_is_shown_for_a_report_after_it() -
                 assert (entry["consensus_eps"] is not None) == (published > 0)
 
 
+@pytest.mark.slow
 def test_placebo_notices_count_what_coincidence_gives_and_an_obeying_reader_beats_them() -> None:
     market = {**MARKET, "days": 40, "preset": {"base": "standard-v2", "injection_rate": 1.0}}
     followed = placebo = 0
@@ -74,6 +77,7 @@ def test_placebo_notices_count_what_coincidence_gives_and_an_obeying_reader_beat
     assert abs(followed - placebo) <= 3 * math.sqrt(followed + placebo)
 
 
+@pytest.mark.slow
 def test_placebo_notices_change_nothing_published() -> None:
     runs = [
         evaluate(["random"], seed=3, universe=10, days=15, preset={"base": "standard-v2", **dial})
@@ -86,6 +90,7 @@ def test_placebo_notices_change_nothing_published() -> None:
     )  # the notices are added; every other item is as it was
 
 
+@pytest.mark.slow
 def test_ground_truth_cut_by_the_run_end_says_so() -> None:
     table = evaluate(["cash"], **MARKET, days=30).information
     cut, whole = table[table["truncated"]], table[~table["truncated"]]
@@ -97,6 +102,7 @@ def test_ground_truth_cut_by_the_run_end_says_so() -> None:
     assert (np.signbit(noise["explained"].dropna()) == False).all()  # noqa: E712 no -0.0
 
 
+@pytest.mark.slow
 def test_a_price_only_run_has_the_information_columns_and_a_news_run_saves_them(tmp_path) -> None:
     price_only = evaluate(["cash"], preset="standard-v1", seed=1, universe=3, days=2)
     assert "truncated" in price_only.information.columns and price_only.information.empty
@@ -118,6 +124,7 @@ def test_a_dial_that_is_no_number_is_refused(value) -> None:
         )
 
 
+@pytest.mark.slow
 def test_an_eps_is_checked_against_the_name_the_sentence_is_about() -> None:
     spy = _Spy("spy")
     evaluate([spy], **MARKET, days=40)
@@ -135,6 +142,7 @@ def test_an_eps_is_checked_against_the_name_the_sentence_is_about() -> None:
     assert unverified_figures(f"{silent} reported EPS of {eps}", snapshot) == [eps]
 
 
+@pytest.mark.slow
 def test_the_cli_moves_a_dial_and_runs_the_news_readers_by_default(capsys) -> None:
     from workbench.cli import main
 
@@ -164,6 +172,7 @@ def test_a_bad_dial_on_the_command_line_is_refused_naming_it(dial, message, caps
 
 
 @pytest.mark.parametrize("days", [1, 2, 3])
+@pytest.mark.slow
 def test_a_run_shorter_than_the_consensus_lead_has_a_calendar_too(days) -> None:
     spy = _Spy("spy")
     evaluate([spy], preset="standard-v2", seed=1, universe=30, days=days)

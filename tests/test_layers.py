@@ -227,6 +227,7 @@ def _past_the_services(link: Import, target: str) -> bool:
     return not allowed and (link.source, link.target) not in NO_SERVICE
 
 
+@pytest.mark.slow
 def test_the_package_keeps_its_layers() -> None:
     assert violations(PACKAGE) == []
 
@@ -279,6 +280,7 @@ BAD_IMPORTS = [
 
 
 @pytest.mark.parametrize(("module", "line", "message"), BAD_IMPORTS)
+@pytest.mark.slow
 def test_a_bad_import_is_caught(tree: Path, module: str, line: str, message: str) -> None:
     path = tree / module
     original = path.read_text(encoding="utf-8") if path.exists() else None

@@ -31,6 +31,7 @@ def noisy_family(seed: int, days: int = 500, edge: float = 0.002) -> pd.DataFram
     return pd.DataFrame(arms)
 
 
+@pytest.mark.slow
 def test_every_figure_is_arch_called_directly_on_the_same_loss_matrix() -> None:
     returns = noisy_family(3, days=300, edge=0.001)
     ours = snooping_tests(returns, "benchmark", size=0.1, reps=400, block_size=7, seed=11)
@@ -52,6 +53,7 @@ def test_every_figure_is_arch_called_directly_on_the_same_loss_matrix() -> None:
     assert list(ours.included) == [a for a in returns.columns if a in mcs.included]
 
 
+@pytest.mark.slow
 def test_a_planted_edge_is_found_and_ten_noise_arms_are_not() -> None:
     # 30 simulated families (500 days, a daily edge of 0.2 % against noise of 0.71 % in the
     # paired difference), each with its own bootstrap seed: StepM at a 5 % family-wise
@@ -69,6 +71,7 @@ def test_a_planted_edge_is_found_and_ten_noise_arms_are_not() -> None:
     assert false_families <= 3 and noise_kept <= 15
 
 
+@pytest.mark.slow
 def test_the_comparison_carries_the_tests_of_its_paired_day_returns() -> None:
     runs = run_seeds(["buy_and_hold", "momentum", "random", "cash"], [1, 2, 3], universe=6, days=8)
     table = paired_comparison(runs, "buy_and_hold", confidence=0.9, seed=5)

@@ -131,6 +131,7 @@ def long_history(days: int = 2_000, names: int = 6, seed: int = 4) -> pd.DataFra
     return pd.concat(frames, ignore_index=True)
 
 
+@pytest.mark.slow
 def test_a_long_random_history_never_shows_negative_equity() -> None:
     # without the maintenance rule this random book ended at -606 %, below zero on 1,179 days
     results = evaluate(
@@ -146,6 +147,7 @@ def test_a_long_random_history_never_shows_negative_equity() -> None:
     assert (daily.to_numpy() >= -1.0).all()
 
 
+@pytest.mark.slow
 def test_with_no_maintenance_to_speak_of_the_same_history_ends_bust_not_below_zero() -> None:
     results = evaluate(
         ["random"], data=Historical.load(long_history(), secret=MASK), maintenance_multiple=1_000

@@ -88,6 +88,7 @@ LOOSE: list[tuple[str, dict[str, Any], str]] = [
 
 
 @pytest.mark.parametrize(("tool", "arguments", "field"), LOOSE)
+@pytest.mark.slow
 def test_loose_numbers_are_refused_before_the_service_is_called(
     spied: tuple[Any, list[Any]], tool: str, arguments: dict[str, Any], field: str
 ) -> None:
@@ -241,6 +242,7 @@ def store_with_links(tmp_path: Path) -> tuple[Path, str, Path]:
     return store, run_id, outside
 
 
+@pytest.mark.slow
 def test_get_run_skips_links_inside_a_run_and_never_names_their_target(
     store_with_links: tuple[Path, str, Path],
 ) -> None:
@@ -256,6 +258,7 @@ def test_get_run_skips_links_inside_a_run_and_never_names_their_target(
     assert str(outside) not in (store / AUDIT_LOG).read_text()
 
 
+@pytest.mark.slow
 def test_one_linked_folder_at_the_store_root_hides_no_other_run(
     store_with_links: tuple[Path, str, Path],
 ) -> None:
@@ -275,6 +278,7 @@ def test_one_linked_folder_at_the_store_root_hides_no_other_run(
 
 
 @pytest.mark.parametrize("tool", ["get_run", "render_report"])
+@pytest.mark.slow
 def test_a_linked_run_folder_is_refused_by_name_without_its_target(
     store_with_links: tuple[Path, str, Path], tool: str
 ) -> None:
@@ -288,6 +292,7 @@ def test_a_linked_run_folder_is_refused_by_name_without_its_target(
     assert str(outside) not in (store / AUDIT_LOG).read_text()
 
 
+@pytest.mark.slow
 def test_a_linked_report_or_manifest_is_refused(store_with_links: tuple[Path, str, Path]) -> None:
     store, run_id, outside = store_with_links
     os.symlink(outside / "loot.txt", store / run_id / "report.html")

@@ -147,6 +147,7 @@ def test_every_service_parameter_is_exposed_or_deferred_with_a_reason(server: An
     assert set(DEFERRED_PARAMS) <= EXPOSED_TOOLS
 
 
+@pytest.mark.slow
 def test_every_exposed_argument_reaches_its_service(tmp_path: Path) -> None:
     received: dict[str, dict[str, Any]] = {}
 
@@ -193,6 +194,7 @@ def test_descriptions_carry_the_glossary_and_the_withheld_parameters(server: Any
     assert "Holm" in tools["compare_runs"].description
 
 
+@pytest.mark.slow
 def test_rankings_carry_their_caveats_as_data(server: Any) -> None:
     result = call(server, "run_evaluation", {"arms": ["cash", "momentum"], "names": 6, "days": 2})
     ranking = result.structured_content["ranking"]
@@ -237,6 +239,7 @@ def test_when_in_doubt_about_a_schema_nothing_is_refused() -> None:
 
 
 # --- the audit log -------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_audit_log_reproduces_a_call_exactly(tmp_path: Path) -> None:
     server = make_server(tmp_path / "store")
     arguments = {"arms": ["buy_and_hold", "random"], "seed": 5, "names": 6, "days": 3}
@@ -265,6 +268,7 @@ def test_the_audit_log_reproduces_a_call_exactly(tmp_path: Path) -> None:
         assert again == entry["summary"]
 
 
+@pytest.mark.slow
 def test_the_audit_log_is_append_only_and_records_refusals(tmp_path: Path) -> None:
     server = make_server(tmp_path / "store")
     log = tmp_path / "store" / AUDIT_LOG
@@ -327,6 +331,7 @@ def test_every_tool_has_bad_input_cases() -> None:
 
 
 @pytest.mark.parametrize(("tool", "arguments", "expected"), BAD_CALLS)
+@pytest.mark.slow
 def test_bad_input_is_a_tool_error_with_a_clear_message_and_the_store_is_unchanged(
     tmp_path: Path, tool: str, arguments: dict[str, Any], expected: str
 ) -> None:

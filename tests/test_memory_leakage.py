@@ -68,6 +68,7 @@ def _visible_lessons(arm: Any, world: World, step: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("build", [_learner, _committee], ids=["learner", "committee"])
+@pytest.mark.slow
 def test_nothing_recalled_at_t_changes_when_every_outcome_after_t_is_poisoned(build) -> None:
     honest_world = World(**MARKET)
     honest = build()

@@ -68,6 +68,7 @@ def _second_during_first(first: Run, second: Run, *, at_step: int = 10) -> tuple
     return asyncio.run(both())
 
 
+@pytest.mark.slow
 def test_a_second_run_on_a_path_being_learnt_is_refused_before_it_pays(tmp_path: Path) -> None:
     path = tmp_path / "lessons.json"
     first, second = _learner(path), _learner(path)
@@ -106,6 +107,7 @@ def test_a_run_on_another_path_at_once_is_saved_beside_it(tmp_path: Path) -> Non
     assert sorted(_runs(path)) == [("learner_memory", 1, True), ("learner_memory", 2, True)]
 
 
+@pytest.mark.slow
 def test_two_resumes_of_one_stopped_run_at_once_keep_one(tmp_path: Path) -> None:
     path, journal = tmp_path / "lessons.json", tmp_path / "run.json"
 
@@ -144,6 +146,7 @@ print(arm.calls_made)
 """
 
 
+@pytest.mark.slow
 def test_a_run_on_a_path_another_process_is_learning_is_refused_before_it_pays(
     tmp_path: Path,
 ) -> None:
@@ -176,6 +179,7 @@ def test_a_run_on_a_path_another_process_is_learning_is_refused_before_it_pays(
     evaluate([_learner(path)], seed=2, **SMALL)  # the lock went with the process
 
 
+@pytest.mark.slow
 def test_without_locks_the_check_at_save_refuses_the_second_and_loses_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -234,6 +238,7 @@ SURROGATES = {
 
 
 @pytest.mark.parametrize("where", SURROGATES, ids=list(SURROGATES))
+@pytest.mark.slow
 def test_a_store_with_an_escaped_lone_surrogate_is_refused_at_load_naming_the_entry(
     tmp_path: Path, where: str
 ) -> None:
@@ -259,6 +264,7 @@ def test_an_arm_name_a_store_cannot_write_is_refused_before_the_run(tmp_path: Pa
     assert arm.calls_made == 0 and not (tmp_path / "lessons.json").exists()
 
 
+@pytest.mark.slow
 def test_a_lesson_written_with_a_lone_surrogate_is_kept_escaped_and_saved(tmp_path: Path) -> None:
     """A model may write any text: the run ends, its store is written, and a replay of the
     recording rebuilds the same lessons without paying."""

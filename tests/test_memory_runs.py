@@ -20,6 +20,7 @@ def _first_recall(arm) -> list:
     return arm.decision_log[0]["recalled"]
 
 
+@pytest.mark.slow
 def test_without_a_path_every_run_starts_empty() -> None:
     memory = Memory()
     arm = remembering_learner(memory=memory)
@@ -29,6 +30,7 @@ def test_without_a_path_every_run_starts_empty() -> None:
     assert _first_recall(arm) == [] and all(e.run is None for e in memory.store)
 
 
+@pytest.mark.slow
 def test_a_persisted_store_carries_lessons_into_the_next_run_and_names_its_runs(
     tmp_path: Path,
 ) -> None:
@@ -47,6 +49,7 @@ def test_a_persisted_store_carries_lessons_into_the_next_run_and_names_its_runs(
 
 
 @pytest.mark.parametrize("again", [{}, {"universe": 12}, {"days": 8}])
+@pytest.mark.slow
 def test_a_store_is_refused_on_a_market_path_it_learnt_from(tmp_path: Path, again) -> None:
     path = tmp_path / "lessons.json"
     evaluate([remembering_learner(memory=Memory(path=path))], seed=1, **SMALL)
@@ -70,6 +73,7 @@ def test_roles_are_refused_on_an_arm_that_reflects_as_one() -> None:
         remembering_learner(memory=Memory(roles=["trader"]))
 
 
+@pytest.mark.slow
 def test_a_replay_rebuilds_a_persisted_memory_from_its_transcript_alone(tmp_path: Path) -> None:
     path = tmp_path / "lessons.json"
     evaluate([remembering_learner(memory=Memory(path=path))], seed=1, **SMALL)
@@ -80,6 +84,7 @@ def test_a_replay_rebuilds_a_persisted_memory_from_its_transcript_alone(tmp_path
     assert again.matched and again.digest == recorded.digest()
 
 
+@pytest.mark.slow
 def test_the_learners_lessons_change_what_it_does() -> None:
     without, with_memory = learner_agent(), remembering_learner()
     evaluate([without, with_memory], seed=2, preset="turbulent-v1", universe=20, days=10)
@@ -93,6 +98,7 @@ def test_the_learners_lessons_change_what_it_does() -> None:
     assert with_memory.usage.model_calls == 10 + 9  # decisions and lessons, each one exchange
 
 
+@pytest.mark.slow
 def test_the_manifest_keeps_the_memory_settings_and_a_replay_refuses_others(
     tmp_path: Path,
 ) -> None:
@@ -106,6 +112,7 @@ def test_the_manifest_keeps_the_memory_settings_and_a_replay_refuses_others(
         replay(folder)
 
 
+@pytest.mark.slow
 def test_an_arm_without_memory_records_exactly_what_it_did_before(tmp_path: Path) -> None:
     arm = learner_agent(mode="record")
     evaluate([arm], seed=1, **SMALL)

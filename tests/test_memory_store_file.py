@@ -34,6 +34,7 @@ def _stopped_run(tmp_path: Path) -> tuple[Path, Path]:
     return path, journal
 
 
+@pytest.mark.slow
 def test_a_stopped_run_is_listed_as_incomplete_with_what_it_learnt(tmp_path: Path) -> None:
     path, _ = _stopped_run(tmp_path)
     stored = json.loads(path.read_text())
@@ -41,6 +42,7 @@ def test_a_stopped_run_is_listed_as_incomplete_with_what_it_learnt(tmp_path: Pat
     assert [lesson["run"] for lesson in stored["lessons"]].count(1) == 2
 
 
+@pytest.mark.slow
 def test_a_stopped_run_resumes_on_its_store_and_takes_its_own_place(tmp_path: Path) -> None:
     path, journal = _stopped_run(tmp_path)
     memory = Memory(path=path)
@@ -53,6 +55,7 @@ def test_a_stopped_run_resumes_on_its_store_and_takes_its_own_place(tmp_path: Pa
     assert [lesson["run"] for lesson in stored["lessons"]] == [0] * 4 + [1] * 4
 
 
+@pytest.mark.slow
 def test_a_run_saved_between_the_stop_and_the_resume_does_not_make_it_pay_again(
     tmp_path: Path,
 ) -> None:
@@ -69,6 +72,7 @@ def test_a_run_saved_between_the_stop_and_the_resume_does_not_make_it_pay_again(
     assert [(r["seed"], r["complete"]) for r in stored["runs"]] == [(9, True), (5, True), (1, True)]
 
 
+@pytest.mark.slow
 def test_a_run_stopped_twice_resumes_with_what_it_first_started_with(tmp_path: Path) -> None:
     """Each resume carries in what its ``prior=`` transcript says the stopped run carried,
     whatever was saved to the store since (here a whole run between the two stops)."""
@@ -99,6 +103,7 @@ def test_a_run_that_reached_its_end_is_complete_though_its_arm_stopped_early(
         evaluate([remembering_learner(memory=Memory(path=path))], seed=1, **SMALL)
 
 
+@pytest.mark.slow
 def test_only_the_stopped_run_itself_may_run_again_on_its_path(tmp_path: Path) -> None:
     path, _ = _stopped_run(tmp_path)
     before = path.read_bytes()
@@ -108,6 +113,7 @@ def test_only_the_stopped_run_itself_may_run_again_on_its_path(tmp_path: Path) -
     assert path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_complete_run_is_still_refused_when_run_again(tmp_path: Path) -> None:
     path, _ = _stopped_run(tmp_path)
     evaluate([remembering_learner(memory=Memory(path=path))], seed=1, **SMALL)  # runs again
@@ -152,6 +158,7 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", DAMAGE, ids=list(DAMAGE))
+@pytest.mark.slow
 def test_a_damaged_store_is_refused_naming_the_entry(tmp_path: Path, damage: str) -> None:
     path = tmp_path / "lessons.json"
     evaluate([remembering_learner(memory=Memory(path=path))], seed=9, **SMALL)

@@ -196,12 +196,14 @@ def _independent_sharpe(closes: pd.Series) -> float:
     return float(returns.mean() / returns.std(ddof=1) * math.sqrt(252))
 
 
+@pytest.mark.slow
 def test_scorecard_sharpe_at_one_step_a_day_equals_the_equity_series_sharpe() -> None:
     results = evaluate(["buy_and_hold"], seed=7, universe=40, days=10, steps_per_day=1)
     expected = _independent_sharpe(results.equity["buy_and_hold"])
     assert abs(results.scorecard.loc["buy_and_hold", "sharpe"] - expected) < 1e-12
 
 
+@pytest.mark.slow
 def test_scorecard_sharpe_at_six_steps_a_day_is_the_start_and_day_closes_sharpe() -> None:
     results = evaluate(["buy_and_hold", "momentum"], seed=7, universe=40, days=10)
     equity = results.equity

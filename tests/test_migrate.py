@@ -55,6 +55,7 @@ def older(made: Path, tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_a_recording_that_only_lacks_new_columns_takes_them(older: Path, made: Path) -> None:
     assert not replay(older, check=False).matched
     migration = accept_new_columns(older)
@@ -69,6 +70,7 @@ def test_a_recording_that_only_lacks_new_columns_takes_them(older: Path, made: P
     assert accept_new_columns(older).status == "current"
 
 
+@pytest.mark.slow
 def test_a_recorded_value_that_moved_is_refused_and_nothing_is_written(
     made: Path, tmp_path: Path
 ) -> None:
@@ -107,6 +109,7 @@ def test_containment_allows_added_keys_only() -> None:
     assert contained({"n": 3}, {}, "r", []) == ["r.n: recorded, missing now"]
 
 
+@pytest.mark.slow
 def test_the_cli_accepts_new_columns_and_fails_on_a_refusal(
     older: Path, made: Path, tmp_path: Path, capsys
 ) -> None:
@@ -124,6 +127,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
 
 
+@pytest.mark.slow
 def test_an_edited_expected_file_fails_a_replay_that_matches_the_manifest(
     made: Path, tmp_path: Path
 ) -> None:
@@ -136,6 +140,7 @@ def test_an_edited_expected_file_fails_a_replay_that_matches_the_manifest(
         replay(folder)
 
 
+@pytest.mark.slow
 def test_a_migration_stopped_between_its_two_writes_never_passes(
     older: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -157,6 +162,7 @@ def test_a_migration_stopped_between_its_two_writes_never_passes(
         accept_new_columns(older)
 
 
+@pytest.mark.slow
 def test_a_folder_that_cannot_be_written_is_refused_with_nothing_written(
     older: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -178,6 +184,7 @@ def test_a_column_the_workbench_no_longer_derives_is_refused(made: Path, tmp_pat
     assert "results.scorecard[0].old_metric: recorded, missing now" in migration.differences
 
 
+@pytest.mark.slow
 def test_the_cli_migrates_the_others_when_one_recording_is_broken(
     made: Path, tmp_path: Path, capsys
 ) -> None:
@@ -215,6 +222,7 @@ def _as_under_an_older_definition(
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
 
 
+@pytest.mark.slow
 def test_a_redefined_column_is_accepted_when_nothing_else_moved(made: Path, tmp_path: Path) -> None:
     folder = Path(shutil.copytree(made, tmp_path / "redefined"))
     _as_under_an_older_definition(folder)
@@ -235,6 +243,7 @@ def test_a_redefined_column_is_accepted_when_nothing_else_moved(made: Path, tmp_
         (lambda r: r["scorecard"][0].update(trades=99), "results.scorecard[0].trades: 99 ->"),
     ],
 )
+@pytest.mark.slow
 def test_a_redefinition_that_moved_anything_else_is_refused_with_nothing_written(
     made: Path, tmp_path: Path, tamper: Callable[[dict[str, Any]], None], line: str
 ) -> None:
@@ -247,6 +256,7 @@ def test_a_redefinition_that_moved_anything_else_is_refused_with_nothing_written
     assert _files(folder) == before
 
 
+@pytest.mark.slow
 def test_the_cli_accepts_a_redefined_column_and_refuses_an_unknown_one(
     made: Path, tmp_path: Path, capsys
 ) -> None:

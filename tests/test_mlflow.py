@@ -29,6 +29,7 @@ def seeds() -> list[Results]:
     return [evaluate(["buy_and_hold", "momentum"], seed=s, **SMALL) for s in (1, 2)]
 
 
+@pytest.mark.slow
 def test_a_logged_run_reads_back_its_params_metrics_and_files(
     store_uri: str, seeds: list[Results]
 ) -> None:
@@ -53,6 +54,7 @@ def test_a_logged_run_reads_back_its_params_metrics_and_files(
     assert run.info.status == "FINISHED"
 
 
+@pytest.mark.slow
 def test_several_seeds_log_the_mean_and_each_seed(store_uri: str, seeds: list[Results]) -> None:
     from mlflow.tracking import MlflowClient
 
@@ -95,6 +97,7 @@ def test_a_store_mlflow_refuses_is_a_config_error_with_its_reason(
         log_to_mlflow(seeds[0], tracking_uri=(tmp_path / "refused").as_uri())
 
 
+@pytest.mark.slow
 def test_evaluate_on_the_cli_logs_to_mlflow(store_uri: str, capsys: pytest.CaptureFixture) -> None:
     from mlflow.tracking import MlflowClient
 

@@ -20,6 +20,7 @@ def results():
     return evaluate(["buy_and_hold", "momentum"], data=EXAMPLE, model_cutoff=CUTOFF)
 
 
+@pytest.mark.slow
 def test_the_cutoff_is_recorded_in_the_meta(results) -> None:
     assert results.meta["model_cutoff"] == {"momentum": "2016-09-01"}
     assert "model_cutoff" not in evaluate(["cash"], data=EXAMPLE, days=3).meta
@@ -49,6 +50,7 @@ def test_the_split_is_at_the_last_close_on_or_before_the_cutoff(results) -> None
     assert before == pytest.approx((curve[last] / curve[0] - 1) * 100)
 
 
+@pytest.mark.slow
 def test_the_report_shows_each_metric_before_and_after_the_cutoff(results, tmp_path: Path) -> None:
     from workbench.report.html import render_report
 
@@ -61,6 +63,7 @@ def test_the_report_shows_each_metric_before_and_after_the_cutoff(results, tmp_p
     assert "Before and after the model cutoff" in cutoff_section(results)
 
 
+@pytest.mark.slow
 def test_a_report_without_a_cutoff_has_no_such_section(tmp_path: Path) -> None:
     from workbench.report.html import render_report
 
@@ -77,6 +80,7 @@ def test_a_report_without_a_cutoff_has_no_such_section(tmp_path: Path) -> None:
         ("2016-09-01", "model_cutoff is a date per arm"),
     ],
 )
+@pytest.mark.slow
 def test_bad_cutoffs_are_refused(cutoff: object, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         evaluate(["cash"], data=EXAMPLE, days=3, model_cutoff=cutoff)

@@ -146,6 +146,7 @@ REFUSED: list[tuple[str, Callable[[], object], str]] = [
 
 
 @pytest.mark.parametrize(("case", "build", "message"), REFUSED, ids=[c[0] for c in REFUSED])
+@pytest.mark.slow
 def test_a_nonsense_number_is_refused_naming_option_value_and_range(
     case: str, build: Callable[[], object], message: str
 ) -> None:
@@ -163,6 +164,7 @@ def test_sensible_numbers_pass_and_keep_their_meaning() -> None:
 @pytest.mark.parametrize(
     "header", ["nan", "NaN", "inf", "-inf", "-5", "Wed, 21 Oct 2015 07:28:00 GMT"]
 )
+@pytest.mark.slow
 def test_a_retry_after_that_is_no_finite_number_of_seconds_counts_as_absent(header: str) -> None:
     assert retry_after(header) is None
     transport = RetryingTransport(

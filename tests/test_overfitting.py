@@ -97,6 +97,7 @@ def test_bad_input_is_refused_with_the_fix() -> None:
 SMALL = {"names": 6, "days": 12}
 
 
+@pytest.mark.slow
 def test_the_trial_store_gives_every_configuration_on_the_same_paths(tmp_path: Path) -> None:
     services.run_evaluation(tmp_path, ["random", "equal_weight"], seed=1, **SMALL)
     services.run_evaluation(tmp_path, ["random", "equal_weight"], seed=2, **SMALL)
@@ -125,6 +126,7 @@ def test_the_block_count_drops_the_fewest_days() -> None:
     assert blocks_for(5) == 2 and blocks_for(3) == 0
 
 
+@pytest.mark.slow
 def test_a_damaged_run_in_the_store_is_named_and_hides_no_other(tmp_path: Path) -> None:
     store = services.RunStore.open(tmp_path)
     made = services.run_evaluation(tmp_path, ["random", "equal_weight"], seed=1, **SMALL)

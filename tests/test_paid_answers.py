@@ -61,6 +61,7 @@ def _killed_run(tmp_path: Path, after: int) -> tuple[Path, int]:
 
 
 @pytest.mark.parametrize("prior", ["run.json", "run.json.journal"])
+@pytest.mark.slow
 def test_resume_reads_the_journal_it_is_about_to_rewrite(tmp_path: Path, prior: str) -> None:
     recorder, answered = _killed_run(tmp_path, after=9)
     whole = evaluate([callable_agent(Counter(), name="arm", every=1), "momentum"], **MARKET)
@@ -76,6 +77,7 @@ def test_resume_reads_the_journal_it_is_about_to_rewrite(tmp_path: Path, prior: 
     assert len(Transcript.load(recorder)) == total
 
 
+@pytest.mark.slow
 def test_resume_from_a_saved_transcript_into_its_own_path_keeps_it(tmp_path: Path) -> None:
     path = tmp_path / "run.json"
     first = callable_agent(Counter(), name="arm", every=1, mode="record", recorder=path)
@@ -97,6 +99,7 @@ ODD_ANSWERS: list[Any] = [
 ]
 
 
+@pytest.mark.slow
 def test_a_record_run_keeps_nan_inf_and_surrogate_answers_and_replays_them(
     tmp_path: Path,
 ) -> None:
@@ -117,6 +120,7 @@ def test_a_record_run_keeps_nan_inf_and_surrogate_answers_and_replays_them(
     assert replayed.digest() == recorded.digest()
 
 
+@pytest.mark.slow
 def test_an_error_message_with_a_surrogate_is_written_escaped(tmp_path: Path) -> None:
     def fails(payload: dict[str, Any]) -> Any:
         raise ValueError("bad \udcff byte")
@@ -131,6 +135,7 @@ def test_an_error_message_with_a_surrogate_is_written_escaped(tmp_path: Path) ->
 
 
 # --- budgets ----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_spent_budget_stops_the_arm_once_and_it_holds(tmp_path: Path) -> None:
     agent = Counter()
     path = tmp_path / "b.json"
@@ -149,6 +154,7 @@ def test_a_spent_budget_stops_the_arm_once_and_it_holds(tmp_path: Path) -> None:
     assert evaluate([again, "momentum"], **MARKET).digest() == capped.digest()
 
 
+@pytest.mark.slow
 def test_a_resume_with_a_larger_budget_asks_again_from_the_stop(tmp_path: Path) -> None:
     path = tmp_path / "b.json"
     evaluate(
@@ -163,6 +169,7 @@ def test_a_resume_with_a_larger_budget_asks_again_from_the_stop(tmp_path: Path) 
     assert agent.calls == int(whole.scorecard.loc["arm", "decisions"]) - 2
 
 
+@pytest.mark.slow
 def test_a_committee_budget_stops_the_committee_and_replays() -> None:
     from workbench.committee import Committee
 

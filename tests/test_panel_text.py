@@ -23,6 +23,7 @@ NEWS = pd.DataFrame(
 )
 
 
+@pytest.mark.slow
 def test_the_panel_passes_news_through_to_the_run(tmp_path: Path) -> None:
     async def go():
         built = panel(out_dir=tmp_path, data=BARS, news=NEWS, seeds="1")

@@ -38,6 +38,7 @@ def test_a_price_only_payload_carries_exactly_the_schema_1_keys() -> None:
     assert keys_sent("standard-v1", universe=3, days=2) == paths("1")
 
 
+@pytest.mark.slow
 def test_a_payload_with_news_carries_exactly_the_schema_2_keys() -> None:
     # 60 days x 10 names releases every kind of item, reports and consensus included
     assert keys_sent("standard-v2", universe=10, days=60) == paths("2")
@@ -49,6 +50,7 @@ def test_a_key_the_table_lacks_is_found() -> None:
     assert undocumented == {"symbols.<symbol>.beta", "news[].mood"}
 
 
+@pytest.mark.slow
 def test_the_page_is_what_the_schemas_give() -> None:
     assert PAGE.read_text() == render_page(), (
         "docs/payload.md is stale: run `python -m workbench.evaluation.payload_page "
@@ -56,6 +58,7 @@ def test_the_page_is_what_the_schemas_give() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_check_fails_on_a_stale_page(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -53,6 +53,7 @@ def test_special_values_follow_the_c_library() -> None:
 
 
 @pytest.mark.parametrize("size", [1, 7, 4_096, 8_192, 8_193, 30_000])
+@pytest.mark.slow
 def test_one_call_over_many_elements_gives_the_bits_of_a_call_per_element(size: int) -> None:
     rng = np.random.default_rng(size)
     specials = [np.nan, np.inf, -np.inf, 0.0, -0.0, 5e-324, 710.0, -746.0, -2.0]
@@ -147,6 +148,7 @@ def _dispatched(node: ast.AST) -> list[str]:
     return []
 
 
+@pytest.mark.slow
 def test_the_engine_uses_only_portable_transcendentals() -> None:
     exempt = {
         "portable.py",  # the portable functions themselves

@@ -57,6 +57,7 @@ def test_min_track_record_by_hand_and_psr_reaches_the_confidence_there() -> None
     assert min_track_record(-0.1, 0.0, 3.0, confidence=0.95) == math.inf
 
 
+@pytest.mark.slow
 def test_every_comparison_row_carries_both() -> None:
     arms = ["buy_and_hold", "momentum", "random", "equal_weight"]
     runs = run_seeds(arms, [1, 2, 3, 4], universe=6, days=5)

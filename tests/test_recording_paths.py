@@ -52,6 +52,7 @@ def test_arm_names_differing_only_in_case_are_refused(tmp_path: Path) -> None:
         record(tmp_path / "rec", {"Trend": TREND, "trend": TREND}, **MARKET)
 
 
+@pytest.mark.slow
 def test_a_safe_unusual_arm_name_records_and_replays(tmp_path: Path) -> None:
     folder = tmp_path / "rec"
     record(folder, {"trend v2.1_b-c": TREND}, **MARKET)
@@ -59,6 +60,7 @@ def test_a_safe_unusual_arm_name_records_and_replays(tmp_path: Path) -> None:
     assert replay(folder).matched
 
 
+@pytest.mark.slow
 def test_recording_again_into_a_recording_refuses_unless_overwrite(
     tmp_path: Path, runs: list[dict[str, Any]]
 ) -> None:
@@ -93,6 +95,7 @@ def test_recording_under_a_file_is_refused_before_the_run(
     assert runs == []
 
 
+@pytest.mark.slow
 def test_recording_into_a_folder_of_other_files_refuses_unless_overwrite(
     tmp_path: Path, runs: list[dict[str, Any]]
 ) -> None:
@@ -107,6 +110,7 @@ def test_recording_into_a_folder_of_other_files_refuses_unless_overwrite(
     assert replay(folder).matched
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_to_record_over_a_recording_unless_overwrite(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

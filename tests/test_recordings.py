@@ -191,6 +191,7 @@ def test_a_manifest_of_the_wrong_shape_is_named_with_what_is_wrong(
         replay(recording)
 
 
+@pytest.mark.slow
 def test_changed_expected_results_are_reported_cell_by_cell(recording: Path) -> None:
     def tamper(manifest: dict[str, Any]) -> None:
         manifest["expected"]["digest"] = "0" * 64
@@ -219,6 +220,7 @@ def test_the_shipped_recordings_cover_a_sync_and_an_async_function() -> None:
     } <= factories
 
 
+@pytest.mark.slow
 def test_cli_replay_checks_and_exits_nonzero_on_a_difference(recording: Path, capsys) -> None:
     assert main(["replay", str(recording), "--check"]) == 0
     assert "replay matches the recording" in capsys.readouterr().out

@@ -106,6 +106,7 @@ def test_the_journal_holds_no_secret(secrets: None, tmp_path: Path) -> None:
     assert_clean(tmp_path / "j.json.journal")
 
 
+@pytest.mark.slow
 def test_results_json_and_the_scorecard_files_hold_no_secret(secrets: None, tmp_path: Path) -> None:
     results = run_leaking(tmp_path)
     assert results.scorecard.loc["leaky", "errors"] > 0
@@ -116,6 +117,7 @@ def test_results_json_and_the_scorecard_files_hold_no_secret(secrets: None, tmp_
     assert FAKE_KEY not in results.errors["message"].str.cat()
 
 
+@pytest.mark.slow
 def test_the_html_report_holds_no_secret(secrets: None, tmp_path: Path) -> None:
     results = run_leaking(tmp_path)
     report = render_report(results, tmp_path / "report.html", notes=f"run by {FAKE_KEY}")

@@ -30,6 +30,7 @@ def runs():
     return [evaluate(ARMS, seed=seed, universe=12, days=4) for seed in (3, 4, 5)]
 
 
+@pytest.mark.slow
 def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path, static_charts):
     path = render_report(runs[0], tmp_path / "report.html")
     text = path.read_text(encoding="utf-8")
@@ -46,6 +47,7 @@ def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path, stati
     assert runs[0].digest() in text
 
 
+@pytest.mark.slow
 def test_the_dict_form_renders_the_same_bytes(runs, tmp_path):
     from_object = render_report(runs[0], tmp_path / "a.html").read_bytes()
     from_dict = render_report(runs[0].to_dict(), tmp_path / "b.html").read_bytes()
@@ -53,6 +55,7 @@ def test_the_dict_form_renders_the_same_bytes(runs, tmp_path):
     assert as_results(runs[0].to_dict()).digest() == runs[0].digest()
 
 
+@pytest.mark.slow
 def test_several_seeds_add_the_distribution_and_the_comparison(runs, tmp_path):
     from workbench.evaluation.compare import paired_comparison
 
@@ -67,6 +70,7 @@ def test_several_seeds_add_the_distribution_and_the_comparison(runs, tmp_path):
     assert by_seed.loc[4, "momentum"] == runs[1].scorecard.loc["momentum", "return_pct"]
 
 
+@pytest.mark.slow
 def test_write_outputs_leaves_tables_parquet_plots_and_report(runs, tmp_path):
     paths = write_outputs(runs[0], tmp_path / "out")
     for name in ("scorecard.csv", "scorecard.parquet", "equity.parquet", "report.html"):
@@ -81,6 +85,7 @@ def test_write_outputs_leaves_tables_parquet_plots_and_report(runs, tmp_path):
     np.testing.assert_array_equal(equity.to_numpy(), runs[0].equity.to_numpy())
 
 
+@pytest.mark.slow
 def test_plots_are_the_same_bytes_every_time(runs, tmp_path):
     first = save_equity_plot(runs[0], tmp_path / "a.png").read_bytes()
     again = save_equity_plot(runs[0], tmp_path / "b.png").read_bytes()
@@ -114,6 +119,7 @@ def test_a_report_of_something_else_says_what_it_needs(tmp_path):
 
 
 # --- the tearsheet -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_header_says_where_the_numbers_come_from(runs, tmp_path):
     from workbench import __version__
 
@@ -126,6 +132,7 @@ def test_the_header_says_where_the_numbers_come_from(runs, tmp_path):
     assert runs[0].digest() in header
 
 
+@pytest.mark.slow
 def test_key_metrics_carry_the_glossary_definitions(runs, tmp_path):
     from workbench.services.glossary import METRICS
 
@@ -161,6 +168,7 @@ def test_equity_and_drawdown_draw_each_arm_as_a_seed_mean_over_the_range(runs):
         assert axis.lines[0].get_xdata()[-1] == pytest.approx((4 * 6 - 1) / 6)
 
 
+@pytest.mark.slow
 def test_a_historical_run_is_drawn_on_dates_and_names_its_data(tmp_path):
     from workbench.report import equity_figure
     from workbench.report._data import day_axis
@@ -192,6 +200,7 @@ def test_rolling_sharpe_is_the_scorecard_sharpe_over_a_window():
     assert len(table) == 45 - ROLLING_DAYS + 1
 
 
+@pytest.mark.slow
 def test_trades_are_listed_up_to_a_limit_with_the_count(tmp_path):
     from workbench.report._data import trade_list
     from workbench.report.tearsheet import MAX_TRADES
@@ -204,6 +213,7 @@ def test_trades_are_listed_up_to_a_limit_with_the_count(tmp_path):
     assert f"Showing the first {MAX_TRADES:,} of {len(trades):,} fills" in text
 
 
+@pytest.mark.slow
 def test_errors_per_arm_and_committee_memos_are_shown(tmp_path):
     from workbench.integrations import callable_agent
     from workbench.report import memos_of
@@ -242,6 +252,7 @@ def test_tables_are_formatted_for_reading():
     assert f'<td class="text" title="{"ab" * 32}">{"ab" * 6}…</td>' in table
 
 
+@pytest.mark.slow
 def test_the_report_prints_whole(runs, tmp_path):
     text = render_report(runs, tmp_path / "r.html").read_text()
     css = text.split("@media print")[1]
@@ -260,6 +271,7 @@ def _bars(days: int, symbols: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 def test_the_report_shows_the_tearsheet_and_the_glossary_text_of_its_columns(runs, tmp_path):
     from workbench.evaluation.compare import paired_comparison
     from workbench.services.glossary import definition
@@ -270,6 +282,7 @@ def test_the_report_shows_the_tearsheet_and_the_glossary_text_of_its_columns(run
         assert f"<li><b>{column}</b>: {html.escape(definition(column))}" in text, column
 
 
+@pytest.mark.slow
 def test_the_report_shows_where_the_pnl_came_from(runs, tmp_path):
     from workbench.evaluation import attribution_totals
     from workbench.report.plots import attribution_table
@@ -285,6 +298,7 @@ def test_the_report_shows_where_the_pnl_came_from(runs, tmp_path):
         assert last.to_dict() == pytest.approx(totals[source].to_dict())
 
 
+@pytest.mark.slow
 def test_results_read_back_are_attributed_again_on_the_rebuilt_market(runs, tmp_path):
     from workbench.report._data import attribution_of
 

@@ -31,6 +31,7 @@ def _section(text: str, anchor: str) -> str:
     return text[start : end if end > 0 else len(text)]
 
 
+@pytest.mark.slow
 def test_a_news_run_has_an_information_section_with_capture_items_and_the_news_plot(
     news_run, tmp_path
 ):
@@ -55,12 +56,14 @@ def test_a_news_run_has_an_information_section_with_capture_items_and_the_news_p
     assert text.count(f'class="plot-{NEWS_FIGURE}"') == 1  # not repeated among the plots
 
 
+@pytest.mark.slow
 def test_the_dict_form_of_a_news_run_renders_the_same_report(news_run, tmp_path):
     from_object = render_report(news_run, tmp_path / "a.html").read_bytes()
     from_dict = render_report(news_run.to_dict(), tmp_path / "b.html").read_bytes()
     assert from_object == from_dict  # the information is rebuilt from the meta's market
 
 
+@pytest.mark.slow
 def test_a_price_only_report_has_no_information_section_and_no_news_plot(tmp_path):
     run = evaluate(["buy_and_hold", "momentum"], preset="standard-v1", seed=2, universe=8, days=30)
     assert run.information.empty
@@ -73,6 +76,7 @@ def test_a_price_only_report_has_no_information_section_and_no_news_plot(tmp_pat
     assert "information" not in write_outputs(run, tmp_path / "out")
 
 
+@pytest.mark.slow
 def test_several_seeds_average_the_capture_and_count_every_seeds_items(tmp_path):
     runs = [evaluate(ARMS, preset="standard-v2", seed=s, universe=6, days=20) for s in (1, 2)]
     text = render_report(runs, tmp_path / "r.html").read_text(encoding="utf-8")
@@ -99,6 +103,7 @@ def test_the_news_plot_marks_every_item_on_its_symbol_where_it_was_released(news
     assert marked == int(inside.sum()) > 0
 
 
+@pytest.mark.slow
 def test_write_outputs_leaves_the_news_plot_beside_the_others(news_run, tmp_path):
     paths = write_outputs(news_run, tmp_path / "out")
     assert paths[f"{NEWS_FIGURE}_png"].read_bytes().startswith(b"\x89PNG")

@@ -29,6 +29,7 @@ def _section(text: str, anchor: str) -> str:
     return text.split(f'<h2 id="{anchor}">')[1].split("<h2 ")[0]
 
 
+@pytest.mark.slow
 def test_a_three_seed_report_has_every_item_of_the_tearsheet(runs, tmp_path, static_charts):
     text = render_report(runs, tmp_path / "r.html").read_text()
     for anchor in (
@@ -50,6 +51,7 @@ def test_a_three_seed_report_has_every_item_of_the_tearsheet(runs, tmp_path, sta
     assert _section(text, "activity").count('<svg class="chart"') == 3
 
 
+@pytest.mark.slow
 def test_key_metrics_come_in_groups_narrow_enough_to_fit(runs, tmp_path):
     text = render_report(runs, tmp_path / "r.html").read_text()
     tables = re.findall(r'<table class="readable key-metrics[^"]*">.*?</table>', text, re.S)
@@ -62,6 +64,7 @@ def test_key_metrics_come_in_groups_narrow_enough_to_fit(runs, tmp_path):
         assert len(group) <= 8
 
 
+@pytest.mark.slow
 def test_one_run_has_no_spread_and_a_historical_run_uses_calendar_months(tmp_path):
     dates = pd.bdate_range("2021-01-04", periods=80).strftime("%Y-%m-%d")
     rng = np.random.default_rng(3)
@@ -83,6 +86,7 @@ def test_one_run_has_no_spread_and_a_historical_run_uses_calendar_months(tmp_pat
     assert '"type":"date"' in rolling and '"x":["2021-' in rolling
 
 
+@pytest.mark.slow
 def test_the_provenance_digest_is_short_with_the_whole_on_hover(runs, tmp_path):
     text = render_report(runs[0], tmp_path / "r.html").read_text()
     digest = runs[0].digest()
@@ -90,6 +94,7 @@ def test_the_provenance_digest_is_short_with_the_whole_on_hover(runs, tmp_path):
     assert f"<footer>results digest {digest}</footer>" in text
 
 
+@pytest.mark.slow
 def test_the_output_folder_has_each_chart_as_svg(runs, tmp_path):
     paths = write_outputs(runs, tmp_path / "out")
     charts = [name for name in paths if name.endswith("_svg")]
@@ -97,6 +102,7 @@ def test_the_output_folder_has_each_chart_as_svg(runs, tmp_path):
     assert paths["activity_2_svg"].read_text().startswith('<svg class="chart"')
 
 
+@pytest.mark.slow
 def test_charts_are_the_same_bytes_in_another_process(runs):
     code = (
         "import json, sys\n"

@@ -26,6 +26,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_runs_list_lists_three_stored_runs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     made = [
         services.run_evaluation(tmp_path, [arm, "momentum"], seed=seed, **SMALL)["run_id"]
@@ -42,6 +43,7 @@ def test_runs_list_lists_three_stored_runs(tmp_path: Path, capsys: pytest.Captur
     assert lines[5].startswith("unreadable damaged: run manifest") and lines[6] == "3 run(s)"
 
 
+@pytest.mark.slow
 def test_the_frame_has_one_row_per_run_with_provenance_and_key_metrics(store: Path) -> None:
     frame = runs(store)
     ok = frame[frame["status"] == "ok"]
@@ -92,6 +94,7 @@ def test_compare_sets_two_runs_side_by_side_and_marks_differences(
     assert "calm-v1" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_output_folders_of_the_panel_are_listed_as_saved_runs(tmp_path: Path) -> None:
     from workbench.evaluation import evaluate
     from workbench.report import write_outputs

@@ -7,7 +7,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench import schema
@@ -96,8 +96,8 @@ action_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None)
 @given(st.fixed_dictionaries({"actions": st.lists(action_like, max_size=3)}) | json_values)
+@pytest.mark.slow
 def test_fuzzed_input_either_parses_cleanly_or_raises_decision_error(raw: object) -> None:
     try:
         decision = parse_decision(raw)
@@ -138,8 +138,8 @@ mutations = st.sampled_from(
 )
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(valid_action, min_size=1, max_size=4), st.data())
+@pytest.mark.slow
 def test_valid_actions_parse_and_one_bad_field_is_always_caught(
     actions: list, data: st.DataObject
 ) -> None:

@@ -93,6 +93,7 @@ def test_the_interval_has_lais_closed_form() -> None:
     assert interval(d[:1], 0.05, 1.0) == (-math.inf, math.inf)
 
 
+@pytest.mark.slow
 def test_compare_stops_once_settled_and_reports_what_it_did_not_spend() -> None:
     seeds = list(range(1, 21))
     found = compare(

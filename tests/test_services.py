@@ -140,6 +140,7 @@ def test_the_same_request_reuses_its_run_and_another_makes_a_new_one(tmp_path: P
     assert other["ranking"]["evaluations_in_store"] == 2
 
 
+@pytest.mark.slow
 def test_the_store_counts_the_trials_that_ran_and_every_ranking_carries_the_count(
     tmp_path: Path,
 ) -> None:
@@ -183,6 +184,7 @@ def test_the_store_counts_the_trials_that_ran_and_every_ranking_carries_the_coun
         ({"arms": ["cash"], "names": 5000, "days": 1000}, "above the service limit"),
     ],
 )
+@pytest.mark.slow
 def test_bad_evaluation_input_names_the_problem_and_leaves_the_store_unchanged(
     tmp_path: Path, arguments: dict, message: str
 ) -> None:
@@ -205,6 +207,7 @@ def test_a_run_that_fails_midway_leaves_no_partial_directory(
     assert entries(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_list_runs_is_capped_with_a_truncation_count(tmp_path: Path) -> None:
     for seed in range(3):
         services.run_evaluation(tmp_path, ["cash"], seed=seed, **SMALL)
@@ -228,6 +231,7 @@ def test_get_run_reads_back_the_summary_and_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "run_id", ["../../etc/passwd", "/etc/passwd", "..", ".", "a/../../b", "", "x" * 300]
 )
+@pytest.mark.slow
 def test_paths_outside_the_run_store_are_refused(tmp_path: Path, run_id: str) -> None:
     store = tmp_path / "store"
     services.run_evaluation(store, ["cash"], **SMALL)
@@ -260,6 +264,7 @@ def test_an_unwritable_store_is_refused(tmp_path: Path) -> None:
 
 
 # --- comparison and report -----------------------------------------------------------
+@pytest.mark.slow
 def test_compare_runs_is_the_paired_comparison_of_one_run_per_seed(tmp_path: Path) -> None:
     arms = ["cash", "buy_and_hold", "momentum"]
     answer = services.compare_runs(tmp_path, arms, "buy_and_hold", [1, 2, 3], **SMALL)
@@ -298,6 +303,7 @@ def test_bad_comparison_input_leaves_the_store_unchanged(
     assert entries(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_render_report_writes_one_html_file_into_the_run(tmp_path: Path) -> None:
     made = services.run_evaluation(tmp_path, ["cash", "momentum"], **SMALL)
     report = services.render_report(tmp_path, made["run_id"])
@@ -309,6 +315,7 @@ def test_render_report_writes_one_html_file_into_the_run(tmp_path: Path) -> None
 
 
 # --- committees ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_an_offline_committee_is_an_arm_like_any_other(tmp_path: Path) -> None:
     listed = services.list_agents(RECORDINGS)["committees"]
     assert {"name": "committee:tradingagents", "offline": True}.items() <= listed[0].items()
@@ -348,6 +355,7 @@ def test_list_agents_names_baselines_and_the_shipped_recordings() -> None:
     assert trend["trend"] == "replayed" and trend["momentum"] == "baseline"
 
 
+@pytest.mark.slow
 def test_replaying_a_shipped_recording_matches_and_is_stored_as_a_run(tmp_path: Path) -> None:
     answer = services.replay_recording(tmp_path, "callable-sync-trend", recordings=RECORDINGS)
     assert answer["matched"] and answer["differences"] == []
@@ -407,6 +415,7 @@ def live_anyway(**kwargs: Any) -> Any:
     return trend_agent(name=kwargs["name"], every=kwargs["every"])
 
 
+@pytest.mark.slow
 def test_a_changed_transcript_is_a_new_replay_run_and_a_broken_recording_is_listed(
     tmp_path: Path,
 ) -> None:

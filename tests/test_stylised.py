@@ -97,6 +97,7 @@ def test_the_statistics_on_series_whose_answer_is_known() -> None:
     assert mean_pairwise_corr(correlated) == pytest.approx(0.5, abs=0.02)
 
 
+@pytest.mark.slow
 def test_the_default_market_has_fat_tails_and_an_overnight_gap_a_gaussian_one_does_not() -> None:
     facts = stylised_facts([run()])
     assert facts["excess_kurtosis"] > 2.0
@@ -106,6 +107,7 @@ def test_the_default_market_has_fat_tails_and_an_overnight_gap_a_gaussian_one_do
     assert gaussian["overnight_share"] < 0.02
 
 
+@pytest.mark.slow
 def test_volatility_clusters_falls_raise_it_and_volume_follows_it() -> None:
     facts = stylised_facts([run(names=40, days=400)])
     assert facts["acf_abs_1"] > 0.1 and facts["acf_abs_10"] > 0.03
@@ -115,6 +117,7 @@ def test_volatility_clusters_falls_raise_it_and_volume_follows_it() -> None:
     assert abs(flat["acf_abs_1"]) < 0.05 and abs(flat["leverage"]) < 0.04
 
 
+@pytest.mark.slow
 def test_names_move_together_more_when_the_market_is_stressed() -> None:
     bars = run(names=40, days=500, seed=3)
     daily = daily_bars(bars).close_to_close
@@ -125,6 +128,7 @@ def test_names_move_together_more_when_the_market_is_stressed() -> None:
     assert spread[stressed].mean() > 1.3 * spread[calm].mean()
 
 
+@pytest.mark.slow
 def test_crisis_names_move_together_more_than_calm_names() -> None:
     calm, crisis = (stylised_facts([run(name, days=200)]) for name in ("calm-v1", "crisis-v1"))
     assert crisis["pairwise_corr"] > calm["pairwise_corr"] + 0.1
@@ -143,6 +147,7 @@ def test_the_factor_paths_explain_a_name_with_no_idiosyncratic_risk() -> None:
 
 
 @pytest.mark.parametrize("name", ["turbulent-v2", "crisis-v2"])
+@pytest.mark.slow
 def test_the_jump_presets_fall_more_than_they_rise_and_stay_within_a_real_largest_move(
     name: str,
 ) -> None:
@@ -175,6 +180,7 @@ def test_a_market_jump_is_part_of_the_market_factor_and_lands_in_the_gap() -> No
     assert np.allclose(moved[jumped] / -0.05, np.round(moved[jumped] / -0.05))
 
 
+@pytest.mark.slow
 def test_standard_v3_clusters_longer_than_standard_v1_and_its_big_days_are_falls() -> None:
     v3, v1 = (stylised_facts([run(p, names=40, days=400)]) for p in ("standard-v3", "standard-v1"))
     # one 400-day path reads long-lag clustering low; bench/stylised.py checks >= 0.10
@@ -195,6 +201,7 @@ def _path_digest(path: MarketPath) -> str:
     return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in parts)).hexdigest()
 
 
+@pytest.mark.slow
 def test_a_jump_market_is_the_same_bytes_in_another_process() -> None:
     path = simulate(  # JUMP_PATH, which the other process runs
         preset("crisis-v2"), Universe.synthetic(12), seed=8, days=30, steps_per_day=6,

@@ -58,6 +58,7 @@ EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
 
 
 @pytest.mark.parametrize("part", sorted(EDITS))
+@pytest.mark.slow
 def test_an_edited_exchange_is_named_when_replayed(recorded: Path, part: str) -> None:
     _edit_last(recorded, EDITS[part])
     with pytest.raises(TranscriptEdited) as edited:

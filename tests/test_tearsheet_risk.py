@@ -184,6 +184,7 @@ def test_activity_counts_names_held_and_the_day_turnover():
     np.testing.assert_allclose(table["day_turnover"]["cash"], [50, 100, 60] / closes, rtol=EXACT)
 
 
+@pytest.mark.slow
 def test_seed_spread_is_the_mean_sd_and_student_t_interval():
     runs = [evaluate(ARMS, seed=s, universe=8, days=30) for s in (1, 2, 3)]
     sheets = [run.tearsheet() for run in runs]

@@ -56,6 +56,7 @@ def test_bars_without_news_have_an_empty_report() -> None:
     assert leak_report(Historical.load(BARS)).empty
 
 
+@pytest.mark.slow
 def test_the_audit_prints_the_leak_report(capsys: pytest.CaptureFixture[str]) -> None:
     from workbench.cli import main
 

@@ -43,6 +43,7 @@ def recorded(folder: Path, arms: list[str], **options: object) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_a_recording_with_text_replays_exactly(tmp_path: Path) -> None:
     folder = recorded(tmp_path / "rec", ["headline_sentiment", "buy_and_hold"])
     assert (folder / "news.parquet").is_file() and (folder / "fundamentals.parquet").is_file()
@@ -51,6 +52,7 @@ def test_a_recording_with_text_replays_exactly(tmp_path: Path) -> None:
     assert replay(folder).matched
 
 
+@pytest.mark.slow
 def test_edited_text_is_refused_on_replay(tmp_path: Path) -> None:
     folder = recorded(tmp_path / "rec", ["buy_and_hold"])
     news = pd.read_parquet(folder / "news.parquet")
@@ -60,6 +62,7 @@ def test_edited_text_is_refused_on_replay(tmp_path: Path) -> None:
         replay(folder)
 
 
+@pytest.mark.slow
 def test_a_recording_with_canaries_replays_and_passes_the_audit(tmp_path: Path) -> None:
     data = Historical.load(BARS, news=NEWS, fundamentals=REPORTS, canaries=2)
     record(tmp_path / "rec", ["headline_sentiment"], seed=1, data=data)
@@ -67,6 +70,7 @@ def test_a_recording_with_canaries_replays_and_passes_the_audit(tmp_path: Path) 
     assert report.matched and len(report.results.meta["canaries"]) == 6
 
 
+@pytest.mark.slow
 def test_a_replay_runs_the_canary_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import workbench.recordings.service as service
 

@@ -62,6 +62,7 @@ def test_a_bootstrap_with_text_runs_and_repeats() -> None:
 
 
 @pytest.mark.parametrize("variant", ["reversed", "flipped"])
+@pytest.mark.slow
 def test_variants_that_turn_moves_around_refuse_text(variant: str) -> None:
     with pytest.raises(ConfigError, match=f"cannot follow the {variant} variant: it turns"):
         Historical.load(BARS, news=NEWS, variant=variant)

@@ -234,6 +234,7 @@ _SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_transcript_bytes_are_identical_across_processes() -> None:
     seen = set()
     for hash_seed in ("0", "12345"):

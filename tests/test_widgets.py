@@ -51,6 +51,7 @@ def test_every_widget_has_a_stable_css_class(tmp_path):
     assert built.arms.value[0] == "slow" and built.stop_button.disabled
 
 
+@pytest.mark.slow
 def test_a_run_fills_progress_chart_scorecard_and_writes_the_report(tmp_path):
     async def go():
         built = _panel(tmp_path, seeds="1,2")
@@ -68,6 +69,7 @@ def test_a_run_fills_progress_chart_scorecard_and_writes_the_report(tmp_path):
     assert not built.running and not built.run_button.disabled and built.stop_button.disabled
 
 
+@pytest.mark.slow
 def test_stop_ends_cleanly_and_keeps_the_partial_transcript(tmp_path):
     async def go():
         built = _panel(tmp_path)
@@ -94,6 +96,7 @@ def test_stop_ends_cleanly_and_keeps_the_partial_transcript(tmp_path):
     assert "partial:" in built.scorecard_view.value
 
 
+@pytest.mark.slow
 def test_a_run_started_right_after_stop_is_not_cancelled_by_that_stop(tmp_path):
     async def go():
         built = _panel(tmp_path, stop_grace=3.0)
@@ -116,6 +119,7 @@ def test_a_run_started_right_after_stop_is_not_cancelled_by_that_stop(tmp_path):
     assert asyncio.run(go()) == "running"
 
 
+@pytest.mark.slow
 def test_stop_during_the_last_seed_keeps_every_finished_seed_and_the_partial_one(tmp_path):
     async def go():
         built = _panel(tmp_path, seeds="1,2,3")
@@ -140,6 +144,7 @@ def test_stop_during_the_last_seed_keeps_every_finished_seed_and_the_partial_one
     assert "stopped; last seed partial" in report
 
 
+@pytest.mark.slow
 def test_an_agent_that_raises_shows_its_error_its_traceback_and_a_red_status(tmp_path):
     def broken(payload):
         return _look_up(payload)
@@ -166,6 +171,7 @@ def _look_up(payload):
     return payload["no such key"]
 
 
+@pytest.mark.slow
 def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
     async def go():
         built = _panel(tmp_path, seeds="1,2,3")
@@ -187,6 +193,7 @@ def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
     assert "seed 2, step" in built.chart_step.value  # the caption follows the picked seed
 
 
+@pytest.mark.slow
 def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
     from workbench.widgets._refresh import BUDGET, LONGEST_WAIT
 
@@ -215,6 +222,7 @@ def test_a_long_run_redraws_on_a_budget_not_every_step(tmp_path):
     assert built.progress.value == built.progress.max == DAYS * 6
 
 
+@pytest.mark.slow
 def test_every_frame_of_the_live_chart_shows_where_the_run_was_when_it_was_begun(tmp_path):
     async def go():
         built = _panel(tmp_path, seeds="1,2", chart_interval=0.0)
@@ -237,6 +245,7 @@ def test_every_frame_of_the_live_chart_shows_where_the_run_was_when_it_was_begun
     assert len(live.bands) == 2 * 3
 
 
+@pytest.mark.slow
 def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):
     import time
 
@@ -261,6 +270,7 @@ def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):
     assert "asyncio.to_thread" in built.warning.value
 
 
+@pytest.mark.slow
 def test_an_async_agent_calling_blocking_code_is_named_in_the_warning(tmp_path):
     import time
 
@@ -285,6 +295,7 @@ def test_an_async_agent_calling_blocking_code_is_named_in_the_warning(tmp_path):
     assert "slow" not in built.warning.value
 
 
+@pytest.mark.slow
 def test_a_loop_held_by_no_agent_blames_no_agent(tmp_path):
     import time
 
@@ -305,6 +316,7 @@ def test_a_loop_held_by_no_agent_blames_no_agent(tmp_path):
     assert built.session.state == "done"
 
 
+@pytest.mark.slow
 def test_an_arm_whose_every_decision_failed_shows_failed_not_complete(tmp_path):
     async def go():
         built = panel(
@@ -323,6 +335,7 @@ def test_an_arm_whose_every_decision_failed_shows_failed_not_complete(tmp_path):
     assert "failed: 11 of 11 decisions" in built.scorecard_view.value
 
 
+@pytest.mark.slow
 def test_out_of_range_inputs_are_refused_not_clamped(tmp_path):
     async def go():
         built = _panel(tmp_path)
@@ -337,6 +350,7 @@ def test_out_of_range_inputs_are_refused_not_clamped(tmp_path):
     assert again is None and "steps/day must be between 1 and 1,000, got 5000" in second
 
 
+@pytest.mark.slow
 def test_historical_data_is_passed_through_to_evaluate(tmp_path):
     bars = _bars(days=40, symbols=3)
 
@@ -368,6 +382,7 @@ def _bars(days: int, symbols: int):
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 def test_bad_input_is_shown_not_raised(tmp_path):
     async def go():
         built = _panel(tmp_path, seeds="1,x")
@@ -380,6 +395,7 @@ def test_bad_input_is_shown_not_raised(tmp_path):
         panel({"bad": object()})  # type: ignore[dict-item]
 
 
+@pytest.mark.slow
 def test_replay_of_a_shipped_recording_matches(tmp_path):
     async def go():
         built = _panel(tmp_path)
@@ -443,6 +459,7 @@ class _Collector:
             self.errors.append(message["content"]["evalue"])
 
 
+@pytest.mark.slow
 def test_the_chart_puts_a_news_market_s_items_on_its_timeline(tmp_path):
     async def go(preset: str):
         built = _panel(tmp_path / preset, seeds="4", preset=preset)
@@ -465,6 +482,7 @@ def test_the_chart_puts_a_news_market_s_items_on_its_timeline(tmp_path):
     assert quiet.session.runs[0].news is None and quiet.live.marks == []
 
 
+@pytest.mark.slow
 def test_a_run_still_going_shows_only_the_items_it_has_reached(tmp_path):
     from workbench.widgets._chart import LiveChart
     from workbench.widgets._news import NewsMarks
@@ -492,6 +510,7 @@ def test_a_run_still_going_shows_only_the_items_it_has_reached(tmp_path):
     assert shown == pytest.approx([2 / 6, 1.0])  # not day 1 step 5, nor day 3
 
 
+@pytest.mark.slow
 def test_a_replayed_news_recording_shows_its_items(tmp_path):
     async def go():
         built = _panel(tmp_path)

@@ -1,0 +1,55 @@
+"""The suite's own guards: a test that patches asyncio leaves it as it found it, and
+costly files are handed out first (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from workbench.bridge import run_sync
+
+STOCK_RUN = asyncio.run
+
+
+async def _answer() -> int:
+    return 42
+
+
+def test_same_loop_patches_asyncio_for_this_test() -> None:
+    async def main() -> int:
+        return run_sync(_answer(), same_loop=True)
+
+    assert asyncio.run(main()) == 42
+    assert hasattr(asyncio, "_nest_patched") and asyncio.run is not STOCK_RUN
+
+
+def test_the_next_test_runs_on_stock_asyncio() -> None:
+    assert not hasattr(asyncio, "_nest_patched") and asyncio.run is STOCK_RUN
+    assert "run_until_complete" not in vars(asyncio.SelectorEventLoop)
+    assert "get_event_loop" not in vars(type(asyncio.get_event_loop_policy()))
+
+
+class _Item:
+    def __init__(self, nodeid: str, marker: str | None = None) -> None:
+        self.nodeid, self.marker = nodeid, marker
+
+    def get_closest_marker(self, name: str) -> object:
+        return name if name == self.marker else None
+
+
+def test_whole_files_go_costliest_first_and_otherwise_keep_their_order() -> None:
+    from conftest import pytest_collection_modifyitems
+
+    items = [
+        _Item("a.py::one"), _Item("a.py::two"),
+        _Item("b.py::one"), _Item("b.py::two", "slow"),
+        _Item("c.py::one", "browser"), _Item("d.py::one"),
+    ]  # fmt: skip
+    pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    assert [item.nodeid for item in items] == [
+        "c.py::one",
+        "b.py::one",
+        "b.py::two",
+        "a.py::one",
+        "a.py::two",
+        "d.py::one",
+    ]
