@@ -18,6 +18,7 @@ import asyncio
 import contextvars
 import json
 import os
+import signal
 import sys
 import threading
 import warnings
@@ -246,4 +247,7 @@ SCENARIOS = {
 }
 
 if __name__ == "__main__":
+    # A shell that starts a suite in the background leaves SIGINT ignored for every child;
+    # take the handler an interactive start gives, so Ctrl-C is what the scenario sees.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print(json.dumps(SCENARIOS[sys.argv[1]]()), flush=True)
