@@ -26,7 +26,8 @@ def planted_news(product_items: int = 12) -> pd.DataFrame:
         headline = f"{symbol} {GENERIC[k % 3]}"
         if symbol == "ACME" and k // 4 < product_items:
             headline += " with Zephyrix"  # a product only Acme makes
-        published = pd.Timestamp(f"{date} 08:00").tz_localize("America/New_York").isoformat()
+        morning = pd.Timestamp(f"{date} 08:00") + pd.Timedelta(seconds=k)  # no two alike
+        published = morning.tz_localize("America/New_York").isoformat()
         rows.append((published, symbol, headline, "Analysts were divided."))
     return pd.DataFrame(rows, columns=["published", "symbols", "headline", "body"])
 

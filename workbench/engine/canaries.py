@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from workbench._checks import is_whole
-from workbench.engine.textmask import TextMask, is_ratio
+from workbench.engine.textmask import TextMask, is_money
 from workbench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class Planted:
         for i, row in enumerate(self.rows):
             real, shown = self._name(i), int(self._code(i, "fundamentals"), 16) % 89_999_999
             code = (10_000_000 + shown) / 10_000  # four decimals: 1000.0000 .. 9999.9999
-            factor = 1.0 if self.mask is None or is_ratio(figure) else self.mask.price_factor[real]
+            factor = self.mask.price_factor[real] if self.mask and is_money(figure) else 1.0
             published, figures = int(self.published[row]), {figure: code / factor, CANARY: True}
             rows.append({"published": published, "symbol": real, **figures})
             self._keep("fundamentals", repr(round(code, 4)), real, row)

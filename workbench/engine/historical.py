@@ -105,7 +105,8 @@ class Historical:
         if self.text is not None and self.text.canaries and self.variant.kind != "real":
             raise ConfigError(
                 "canaries are planted on the real path only: a bootstrap may repeat or drop "
-                "the bar a canary is dated on; leave canaries= out on a variant"
+                "the bar a canary is dated on; load the data without canaries= for a variant "
+                "or a counterfactual_gap (audit the real run with canaries on its own)"
             )
 
     @classmethod

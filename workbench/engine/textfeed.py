@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -117,15 +118,24 @@ class TextData:
 def _embargo(value: str | pd.Timedelta | None) -> pd.Timedelta:
     if value is None:
         return pd.Timedelta(0)
+    if isinstance(value, (int, float, np.number)) or _BARE.match(str(value)):
+        raise ConfigError(
+            f"embargo {value!r} has no unit (pandas would read nanoseconds); pass e.g. "
+            "'15min', '1h' or '2D'"
+        )
     try:
         embargo = pd.Timedelta(value)
+        readable = not pd.isna(embargo)
     except (ValueError, TypeError):
-        raise ConfigError(
-            f"embargo {value!r} is not a duration; pass e.g. '15min' or '1h'"
-        ) from None
-    if embargo < pd.Timedelta(0) or pd.isna(embargo):
+        readable = False
+    if not readable:
+        raise ConfigError(f"embargo {value!r} is not a duration; pass e.g. '15min' or '1h'")
+    if embargo < pd.Timedelta(0):
         raise ConfigError(f"embargo {value!r} is negative; an item cannot be seen before it is out")
     return embargo
+
+
+_BARE = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$")
 
 
 def _table_bytes(table: pd.DataFrame) -> bytes:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from workbench.errors import ConfigError
+
 _MONTHS = [
     *("january", "february", "march", "april", "may", "june"),
     *("july", "august", "september", "october", "november", "december"),
@@ -131,15 +133,29 @@ class TextMask:
         return position - self.warmup_days
 
     def figures(self, symbol: str, figures: Mapping[str, float]) -> dict[str, float]:
-        """A report's figures with money and per-share columns scaled like the name's prices
-        (a column whose name ends in ``_pct``, ``_ratio``, ``margin``, ``_growth`` or
-        ``_yield`` is a ratio and kept)."""
+        """A report's figures with its money columns (``is_money``) scaled like the name's
+        prices; every other figure (a ratio, a count, a year) is kept as written."""
         factor = self.price_factor[symbol]
-        return {k: v if is_ratio(k) else round(v * factor, 4) for k, v in figures.items()}
+        return {k: round(v * factor, 4) if is_money(k) else v for k, v in figures.items()}
 
 
-def is_ratio(column: str) -> bool:
-    return column.endswith(("_pct", "_ratio", "margin", "_growth", "_yield"))
+_MONEY_WORDS = (
+    *("eps", "revenue", "sales", "income", "earnings", "profit", "ebit", "cash", "assets"),
+    *("liabilities", "debt", "equity", "dividend", "price", "book_value", "capex", "cost"),
+    *("expense", "per_share"),
+)
+_RATIO_ENDINGS = ("_pct", "_ratio", "margin", "_growth", "_yield", "_rate")
+
+
+def is_money(column: str) -> bool:
+    """A figure in money, scaled with the prices: its name holds a money word (eps, revenue,
+    sales, income, earnings, profit, ebit, cash, assets, liabilities, debt, equity, dividend,
+    price, book_value, capex, cost, expense, per_share) and it is no ratio (a name ending in
+    _pct, _ratio, margin, _growth, _yield or _rate, or holding _to_)."""
+    name = column.lower()
+    if name.endswith(_RATIO_ENDINGS) or "_to_" in name:
+        return False
+    return any(word in name for word in _MONEY_WORDS)
 
 
 def _month_number(name: str) -> int:
@@ -154,11 +170,29 @@ def _scaled(match: re.Match[str], factor: float | None) -> str:
     return f"${value:,.2f}{scale}"
 
 
+# tickers that are also words ("A rally in IT spending, ON track"): masked only as $SYM
+# or EXCHANGE:SYM
+_WORDS = frozenset(
+    (
+        *("all", "and", "any", "are", "big", "can", "car", "day", "eat", "for", "fun", "get"),
+        *("has", "how", "key", "low", "man", "new", "now", "one", "out", "own", "run", "see"),
+        *("she", "two", "use", "way", "who", "win", "you", "well", "life", "true", "good"),
+        *("love", "real", "best"),
+    )
+)
+
+
+def is_word_like(ticker: str) -> bool:
+    """A ticker of two letters or fewer, or a common word: bare, it is more often a word."""
+    return len(ticker) <= 2 or ticker.lower() in _WORDS
+
+
 def _name_parts(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> list[str]:
-    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then any symbol or company name, longest
-    first, as a whole word."""
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
+    (``is_word_like``) or a company name, longest first, as a whole word."""
     tickers = "|".join(re.escape(s) for s in sorted(aliases, key=len, reverse=True))
-    words = [*aliases, *(n for ns in names.values() for n in ns)]
+    bare = [s for s in aliases if not is_word_like(s)]
+    words = [*bare, *(n for ns in names.values() for n in ns)]
     if not words:
         return []
     plain = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
@@ -198,7 +232,20 @@ def names_map(
     known = set(bars["symbol"].astype(str))
     for symbol, value in (given or {}).items():
         if str(symbol) not in known:
-            continue  # a map kept for a wider universe: names the bars lack mask nothing
+            raise ConfigError(
+                f"names= has company names for {symbol!r}, which the bars do not hold; drop "
+                "that entry (only the bars' names are masked)"
+            )
         listed = [value] if isinstance(value, str) else list(value)
-        out.setdefault(str(symbol), []).extend(str(n).strip() for n in listed if str(n).strip())
+        out.setdefault(str(symbol), []).extend(_company_name(symbol, n) for n in listed)
     return {s: tuple(dict.fromkeys(ns)) for s, ns in out.items()}
+
+
+def _company_name(symbol: str, name: object) -> str:
+    text = str(name).strip()
+    if len(text) <= 2:
+        raise ConfigError(
+            f"names= gives {symbol!r} the company name {name!r}: blank or two letters or "
+            "fewer would mask every such word in the text; give the full name"
+        )
+    return text
