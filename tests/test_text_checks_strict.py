@@ -134,3 +134,20 @@ def test_word_like_tickers_are_masked_only_when_quoted() -> None:
     assert shown == (
         f"A rally in IT spending; {alias['IT']} and {alias['ON']} rose. {alias['ON']} is ON track."
     )
+
+
+def test_the_mask_finds_any_of_many_names_by_their_words() -> None:
+    from workbench.engine.textmask import TextMask
+
+    symbols = [f"S{i:04d}" for i in range(600)]
+    mask = TextMask(
+        aliases={s: f"ASSET{i:04d}" for i, s in enumerate(symbols)},
+        price_factor=dict.fromkeys(symbols, 2.0),
+        dates=["2016-03-04"],
+        warmup_days=0,
+        names={s: (f"Company{i} Holdings", f"Brand{i}") for i, s in enumerate(symbols)},
+    )
+    text = "company599 holdings and Brand3 (S0007, $S0042) beat Company12 on 2016-03-04 at $5."
+    assert mask.text(text, ["S0599"]) == (
+        "ASSET0599 and ASSET0003 (ASSET0007, ASSET0042) beat Company12 on day 0 at $10.00."
+    )

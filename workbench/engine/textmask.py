@@ -15,7 +15,11 @@ then money, then a name:
    ``$[amount]``.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
    company name of the ``names=`` map becomes the name's alias, longest first,
-   whole words only, company names in any case.
+   whole words only, company names in any case; a ticker that reads as a word
+   (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or ``EXCHANGE:SYM``.
+   The text's words are looked up in a dictionary of the names' first words and
+   only the names found are tried, so masking costs what the text's length does,
+   whatever the number of names.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
@@ -72,10 +76,8 @@ class TextMask:
     counterfactual: bool = False  # a bootstrap path: no calendar day or price holds
 
     def __post_init__(self) -> None:
-        parts = "|".join((*_PARTS, *_name_parts(self.aliases, self.names)))
-        # every part starts a word (or is money): trying them only there halves the cost
-        pattern = re.compile(rf"(?<!\w)(?=[\w$])(?:{parts})", re.IGNORECASE)
-        object.__setattr__(self, "_pattern", pattern)
+        object.__setattr__(self, "_by_word", _first_words(self.aliases, self.names))
+        object.__setattr__(self, "_patterns", {})
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_known_days", {})
@@ -84,7 +86,7 @@ class TextMask:
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
-        pattern: re.Pattern[str] = self._pattern  # type: ignore[attr-defined]
+        pattern = self._pattern_for(text)
         done: _Replacements = self._done  # type: ignore[attr-defined]
 
         def replaced(match: re.Match[str]) -> str:
@@ -95,6 +97,19 @@ class TextMask:
             return done[key]
 
         return pattern.sub(replaced, text)
+
+    def _pattern_for(self, text: str) -> re.Pattern[str]:
+        """The dates and money, and the names whose first word the text holds: a dictionary
+        look-up of its words, so the cost follows the text, not the number of names."""
+        by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
+        present = by_word.keys() & set(_WORD.findall(text.casefold()))
+        names = frozenset(n for w in present for n in by_word[w])
+        patterns: dict[frozenset[str], re.Pattern[str]] = self._patterns  # type: ignore[attr-defined]
+        if names not in patterns:
+            parts = "|".join((*_PARTS, *_name_parts(self.aliases, names)))
+            # every part starts a word (or is money): trying them only there halves the cost
+            patterns[names] = re.compile(rf"(?<!\w)(?=[\w$])(?:{parts})", re.IGNORECASE)
+        return patterns[names]
 
     def _replaced(self, match: re.Match[str], factor: float | None) -> str:
         kind = match.lastgroup
@@ -187,19 +202,34 @@ def is_word_like(ticker: str) -> bool:
     return len(ticker) <= 2 or ticker.lower() in _WORDS
 
 
-def _name_parts(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> list[str]:
+_WORD = re.compile(r"\w+")
+
+
+def _first_words(
+    aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[str, ...]]:
+    """Each symbol's and company name's first word, casefolded → the symbols and names that
+    start with it."""
+    out: dict[str, list[str]] = {}
+    for word in (*aliases, *(n for ns in names.values() for n in ns)):
+        first = _WORD.findall(word.casefold())
+        if first:
+            out.setdefault(first[0], []).append(word)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[str]:
     """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
-    (``is_word_like``) or a company name, longest first, as a whole word."""
-    tickers = "|".join(re.escape(s) for s in sorted(aliases, key=len, reverse=True))
-    bare = [s for s in aliases if not is_word_like(s)]
-    words = [*bare, *(n for ns in names.values() for n in ns)]
-    if not words:
-        return []
-    plain = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return [
-        rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{tickers})\b",
-        rf"(?<![\w$])(?P<plain>{plain})(?!\w)",
-    ]
+    (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
+    and names ``present`` in a text."""
+    tickers = [s for s in present if s in aliases]
+    words = [w for w in present if w not in aliases or not is_word_like(w)]
+    parts = [rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"] if tickers else []
+    return parts + ([rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"] if words else [])
+
+
+def _longest_first(words: Sequence[str] | frozenset[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
 
 
 def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> dict[str, str]:
@@ -210,7 +240,7 @@ def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]])
 
 
 def _alias(match: re.Match[str], lookup: dict[str, str]) -> str:
-    word = match.group("quoted") or match.group("plain")
+    word = match.group(match.lastgroup or 0)  # the quoted ticker or the plain word
     exact = lookup.get("\0" + word)
     if exact is not None:
         return exact
