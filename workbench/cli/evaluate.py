@@ -54,6 +54,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "they test; an arm that quotes one too early is listed",
     )
     parser.add_argument(
+        "--model-cutoff",
+        action="append",
+        default=[],
+        metavar="ARM=DATE",
+        help="with --data: an arm's training cutoff, e.g. momentum=2016-09-01 (repeatable); "
+        "every metric is then shown before and after it",
+    )
+    parser.add_argument(
         "--arms",
         help="comma-separated baseline names (default: every baseline; the news readers "
         "headline_sentiment and earnings_drift only on a market that publishes news)",
@@ -143,8 +151,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         ticks_per_step=args.ticks_per_step,
         data=_historical(args),
         progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
+        model_cutoff=_cutoffs(args),
     )
     print(format_scorecard(results))
+    _print_cutoffs(results)
     _print_canaries(results.meta)
     written = True
     if args.json:
@@ -162,6 +172,32 @@ def _evaluate(args: argparse.Namespace) -> int:
 
         print(f"logged to MLflow run {log_to_mlflow(results, tracking_uri=args.mlflow)}")
     return 0 if written else 1
+
+
+def _cutoffs(args: argparse.Namespace) -> dict[str, str]:
+    cutoffs = {}
+    for given in args.model_cutoff:
+        arm, _, date = given.partition("=")
+        if not arm.strip() or not date.strip():
+            raise ConfigError(
+                f"--model-cutoff {given!r} is not ARM=DATE; write e.g. "
+                "--model-cutoff momentum=2016-09-01"
+            )
+        cutoffs[arm.strip()] = date.strip()
+    if cutoffs and args.data is None:
+        raise ConfigError("--model-cutoff needs --data: the simulated market has no dates")
+    return cutoffs
+
+
+def _print_cutoffs(results: Any) -> None:
+    """Every metric before and after each arm's cutoff (``workbench.evaluation.cutoff``)."""
+    if not results.meta.get("model_cutoff"):
+        return
+    from workbench.services.evaluation import cutoff_table
+
+    split = cutoff_table(results)
+    print("before and after the model cutoff:")
+    print(split[["return_pct", "sharpe", "max_drawdown_pct"]].round(2).to_string())
 
 
 def _print_canaries(meta: dict[str, Any]) -> None:

@@ -75,6 +75,7 @@ def evaluate_arms(
     fee_bps: float = 0.5,
     data: str | Path | Historical | None = None,
     progress: bool = False,
+    model_cutoff: dict[str, str] | None = None,
 ) -> Results:
     """The shared code path of every front end: check everything, then run once in process.
 
@@ -83,6 +84,7 @@ def evaluate_arms(
     defaults to every tradable date. On the simulator they default to ``MARKET_DEFAULTS``.
     ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr. ``preset`` is a
     name or a name with dials moved, ``{"base": "standard-v2", "injection_rate": 0.2}``.
+    ``model_cutoff`` is each arm's training cutoff (``workbench.evaluation.cutoff``).
     """
     from workbench.bridge import run_sync
     from workbench.evaluation import run_world
@@ -116,8 +118,16 @@ def evaluate_arms(
             leverage_cap=money["leverage_cap"],
             fee_bps=money["fee_bps"],
             progress=progress,
+            **({"model_cutoff": model_cutoff} if model_cutoff else {}),
         )
     )
+
+
+def cutoff_table(results: Results) -> Any:
+    """Every metric before and after each arm's model cutoff (``cutoff_split``)."""
+    from workbench.evaluation.cutoff import cutoff_split
+
+    return cutoff_split(results)
 
 
 def load_bars(
