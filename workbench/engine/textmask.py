@@ -3,16 +3,24 @@
 An item's text is rewritten in one pass that reads, at each place, a date first,
 then money, then a name:
 
-1. **Dates** become the run's relative day numbers: ``2022-03-04``, ``March 4,
-   2022``, ``Mar 4 2022`` and ``4 March 2022`` read ``day 41`` (the first trading
-   date on or after it, counted from the first decision day; dates beyond the bars
-   count business days). A month with its year (``March 2022``) or a year alone
-   (1900–2099) would still place the text in time, so each becomes ``[date]``.
-2. **Money** (``$12.50``, ``$3.4 billion``, ``USD 12.50``) is multiplied by the
-   price factor of the one name the item concerns, the factor the mask scales that
-   name's prices by, so a quoted price still matches the masked bars. In an item
-   about several names or none no single factor applies and the figure becomes
-   ``$[amount]``.
+1. **Dates** become the run's relative day numbers: ``2022-03-04`` (with a time
+   after ``T`` too), ``March 4, 2022``, ``Mar 4 2022``, ``4 March 2022`` and
+   ``4-Mar-2022`` read ``day 41`` (the first trading date on or after it, counted
+   from the first decision day; dates beyond the bars count business days). What
+   would still place the text in time but names no one day becomes ``[date]``: a
+   month with its year, a year alone (1900–2099), a numeric date (``02/03/2016``:
+   day or month first?), ``20160203``, a month and day with no year (``Feb 3``,
+   ``4th March``), fiscal years, quarters and halves (``FY2016``, ``2016Q1``,
+   ``CY16``, ``H1'16``).
+2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``, ``45
+   dollars``, ``$3.4 billion``) and a bare price after a price verb (``closed at
+   123.45``, ``up from 120``, ``rose to 130``; not a percentage) are multiplied by
+   the price factor of the one name the item concerns, the factor the mask scales
+   that name's prices by, so a quoted price still matches the masked bars. In an
+   item about several names or none no single factor applies and the figure
+   becomes ``[amount]`` (its currency kept). Volumes (``1,864,600 shares``,
+   ``volume 1.86M``) always become ``[amount]``: the text's mask holds no volume
+   factor.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
    company name of the ``names=`` map becomes the name's alias, longest first,
    whole words only, company names in any case; a ticker that reads as a word
@@ -49,15 +57,50 @@ def _month(group: str) -> str:
     return rf"(?P<{group}>" + "|".join(f"{m[:3]}(?:{m[3:]})?\\.?" for m in _MONTHS) + ")"
 
 
+def _capital_month() -> str:
+    """A month name written with its capital (``Feb``, ``March``): a month without a year
+    is told from the verb "may" by that alone."""
+    names = "|".join(f"{m[:3].title()}(?:{m[3:]})?\\.?" for m in _MONTHS)
+    return f"(?-i:{names})"
+
+
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
+_SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
+_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY)\b"
+_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen"
+_PRICE_VERBS = "|".join(
+    f"(?<={verb} {word} )"
+    for verbs, word in (
+        (("closed", "opened", "traded", "priced"), "at"),
+        (("rose", "fell", "up", "down"), "from"),
+        (("rose", "fell", "climbed", "dropped"), "to"),
+    )
+    for verb in verbs
+)
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS = (
-    rf"(?P<iso>\b(?P<iso_y>{_YEAR})-(?P<iso_m>[01]\d)-(?P<iso_d>[0-3]\d)\b)",
+    rf"(?P<iso>\b(?P<iso_y>{_YEAR})-(?P<iso_m>[01]\d)-(?P<iso_d>[0-3]\d)"
+    r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
     rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
-    rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?\s+{_month('dmy_m')},?\s+(?P<dmy_y>{_YEAR})\b)",
+    rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
+    rf"(?P<dmy_y>{_YEAR})\b)",
+    # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
+    # a month and day with no year, fiscal years, quarters and halves
+    rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
+    rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+    rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
+    r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
+    r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b{_YEAR}\b)",
-    r"(?P<money>(?:\$|\bUSD\s?)(?P<amount>\d[\d,]*(?:\.\d+)?)"
-    r"(?P<scale>\s?(?:billion|million|thousand|bn|mn|[mbk])\b)?)",
+    rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
+    rf"(?P<worded>(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+    # volumes: what the volume factor would scale, which the text's mask does not hold
+    rf"(?P<volume>{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
+    rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
+    # a bare price after a price verb: "closed at 123.45", "up from 120"
+    rf"(?P<near>{_PRICE_VERBS})(?P<bare>{_AMOUNT})"
+    r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
 )
 
 
@@ -108,21 +151,22 @@ class TextMask:
         if names not in patterns:
             parts = "|".join((*_PARTS, *_name_parts(self.aliases, names)))
             # every part starts a word (or is money): trying them only there halves the cost
-            patterns[names] = re.compile(rf"(?<!\w)(?=[\w$])(?:{parts})", re.IGNORECASE)
+            patterns[names] = re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{parts})", re.IGNORECASE)
         return patterns[names]
 
     def _replaced(self, match: re.Match[str], factor: float | None) -> str:
         kind = match.lastgroup
-        if self.counterfactual and kind in ("iso", "mdy", "dmy", "money"):
-            return "$[amount]" if kind == "money" else "[date]"
+        if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
+            return _amount_mark(match)
+        if kind in ("unplaced", "loose") or (self.counterfactual and kind in _DATES):
+            return "[date]"
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
         if kind in ("mdy", "dmy"):
             month = _month_number(match[f"{kind}_m"])
             return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
-        if kind == "loose":
-            return "[date]"
-        if kind == "money":
+        if kind in _AMOUNTS:
+            assert factor is not None
             return _scaled(match, factor)
         return _alias(match, self._lookup)  # type: ignore[attr-defined]
 
@@ -177,12 +221,36 @@ def _month_number(name: str) -> int:
     return _MONTHS.index(next(m for m in _MONTHS if m.startswith(name[:3].lower()))) + 1
 
 
-def _scaled(match: re.Match[str], factor: float | None) -> str:
-    scale = match.group("scale") or ""
-    if factor is None:
-        return f"$[amount]{scale}"
-    value = float(match.group("amount").replace(",", "")) * factor
-    return f"${value:,.2f}{scale}"
+_DATES = ("iso", "mdy", "dmy")
+_AMOUNTS = ("money", "worded", "volume", "bare")
+
+
+def _amount_mark(match: re.Match[str]) -> str:
+    """An amount no single price factor scales (or a volume) as ``[amount]``, its currency
+    and scale kept."""
+    kind = match.lastgroup
+    if kind == "money":
+        return f"{_currency(match)}[amount]{match.group('scale') or ''}"
+    if kind == "worded":
+        return f"[amount]{match.group('w_scale') or ''} {match.group('w_unit')}"
+    return "[amount]"
+
+
+def _scaled(match: re.Match[str], factor: float) -> str:
+    kind = match.lastgroup
+    prefix = "w_" if kind == "worded" else ""
+    amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
+    value = f"{float(amount.replace(',', '')) * factor:,.2f}"
+    if kind == "money":
+        return f"{_currency(match)}{value}{match.group('scale') or ''}"
+    if kind == "worded":
+        return f"{value}{match.group('w_scale') or ''} {match.group('w_unit')}"
+    return value
+
+
+def _currency(match: re.Match[str]) -> str:
+    currency = match.group("currency")
+    return f"{currency} " if currency.isalpha() else currency
 
 
 # tickers that are also words ("A rally in IT spending, ON track"): masked only as $SYM
