@@ -141,6 +141,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         check_file(args.json, "--json")
     if args.out:
         check_folder(args.out, "--out")
+    data = _historical(args)
     results = evaluate_arms(
         [a.strip() for a in arms.split(",") if a.strip()],
         seed=args.seed,
@@ -149,7 +150,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         days=args.days,
         steps_per_day=args.steps_per_day,
         ticks_per_step=args.ticks_per_step,
-        data=_historical(args),
+        data=data,
         progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
         model_cutoff=_cutoffs(args),
     )
@@ -165,6 +166,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         written = keep_run(
             results.save, f"--out {args.out}", lambda: _write_folder(results, args.out)
         )
+        if written and data is not None and data.text is not None:
+            _write_leaks(data, args.out)
         if written:
             print(f"wrote {args.out}/")
     if args.mlflow:
@@ -172,6 +175,17 @@ def _evaluate(args: argparse.Namespace) -> int:
 
         print(f"logged to MLflow run {log_to_mlflow(results, tracking_uri=args.mlflow)}")
     return 0 if written else 1
+
+
+def _write_leaks(data: Any, folder: Path) -> None:
+    """The text leak report beside the run (``text_leaks.csv``), when the text is masked."""
+    from workbench.services.evaluation import text_leaks
+
+    if data.text.news is None or not data.mask:
+        return
+    leaks = text_leaks(data)
+    leaks.to_csv(folder / "text_leaks.csv", index=False)
+    print(f"text leak report: {len(leaks)} words still point at one name (text_leaks.csv)")
 
 
 def _cutoffs(args: argparse.Namespace) -> dict[str, str]:

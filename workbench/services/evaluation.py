@@ -130,6 +130,18 @@ def cutoff_table(results: Results) -> Any:
     return cutoff_split(results)
 
 
+def text_leaks(data: Historical) -> Any:
+    """The leak report of masked text (``workbench.evaluation.textleaks``); an empty table
+    when the data carries no news or is not masked."""
+    from workbench.evaluation.textleaks import LEAK_COLUMNS, leak_report
+
+    if not data.mask:
+        import pandas as pd
+
+        return pd.DataFrame(columns=list(LEAK_COLUMNS))
+    return leak_report(data)
+
+
 def load_bars(
     path: str | Path,
     *,
