@@ -151,3 +151,23 @@ def test_the_mask_finds_any_of_many_names_by_their_words() -> None:
     assert mask.text(text, ["S0599"]) == (
         "ASSET0599 and ASSET0003 (ASSET0007, ASSET0042) beat Company12 on day 0 at $10.00."
     )
+
+
+def test_the_cli_sets_the_close_time_and_zone(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json as json_module
+    from pathlib import Path
+
+    from workbench.cli import main
+
+    folder = Path(__file__).resolve().parents[1] / "notebooks" / "data"
+    argv = ["evaluate", "--data", str(folder / "example_bars.csv"), "--days", "5"]
+    argv += ["--arms", "cash", "--close-time", "15:30", "--timezone", "Europe/London"]
+    assert main(argv) != 0
+    assert "close_time and timezone place news and fundamentals" in capsys.readouterr().err
+    argv += ["--news", str(folder / "example_news.csv"), "--out", str(tmp_path / "run")]
+    assert main(argv) == 0
+    saved = json_module.loads((tmp_path / "run" / "results.json").read_text())
+    text = saved["meta"]["data"]["text"]
+    assert (text["close_time"], text["timezone"]) == ("15:30", "Europe/London")

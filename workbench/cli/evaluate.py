@@ -54,6 +54,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "they test; an arm that quotes one too early is listed",
     )
     parser.add_argument(
+        "--close-time",
+        help="with --news/--fundamentals: the time of day each decision is taken (default 16:00)",
+    )
+    parser.add_argument(
+        "--timezone",
+        help="with --news/--fundamentals: the zone of --close-time (default America/New_York)",
+    )
+    parser.add_argument(
         "--model-cutoff",
         action="append",
         default=[],
@@ -239,6 +247,7 @@ def _write_folder(results: Any, folder: Path) -> None:
 
 _DATA_FLAGS = (
     "mask_secret", "variant", "news", "fundamentals", "company_names", "embargo", "canaries",
+    "close_time", "timezone",
 )  # fmt: skip
 
 
@@ -260,6 +269,8 @@ def _historical(args: argparse.Namespace) -> Any:
         company_names=args.company_names,
         embargo=args.embargo,
         canaries=args.canaries,
+        close_time=args.close_time,
+        timezone=args.timezone,
     )
     print(
         f"mask secret {data.secret} (keep it from agents; --mask-secret repeats this run)",

@@ -152,16 +152,25 @@ def load_bars(
     company_names: str | Path | None = None,
     embargo: str | None = None,
     canaries: int | None = None,
+    close_time: str | None = None,
+    timezone: str | None = None,
 ) -> Historical:
     """Historical bars from a CSV or Parquet file, checked and masked (``secret`` repeats
     an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``), with
     the researcher's ``news`` and ``fundamentals`` files joined point in time, the company
     names of ``company_names`` (a ``symbol,name`` file) masked in their text and an
     optional ``embargo`` (e.g. ``15min``); ``canaries`` plants that many items per
-    channel dated after the decisions they test (``workbench.engine.canaries``)."""
+    channel dated after the decisions they test (``workbench.engine.canaries``);
+    ``close_time`` and ``timezone`` set each date's decision time (16:00 New York unless
+    told)."""
     text: dict[str, Any] = {"news": news, "fundamentals": fundamentals, "embargo": embargo}
     if canaries:
         text["canaries"] = canaries
+    timing = {"close_time": close_time, "timezone": timezone}
+    timed = any(value is not None for value in timing.values())
+    if timed and news is None and fundamentals is None:
+        raise ConfigError("close_time and timezone place news and fundamentals: pass news= too")
+    text.update({k: v for k, v in timing.items() if v is not None})
     if company_names is not None:
         text["names"] = read_names(company_names)
     if all(value is None for value in text.values()):
