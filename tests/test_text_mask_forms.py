@@ -48,3 +48,8 @@ def test_amounts_in_an_item_about_two_names_are_marked() -> None:
 )
 def test_dates_are_placed_or_marked(text: str, shown: str) -> None:
     assert MASK.text(text, ["ACME"]) == shown
+
+
+def test_full_width_names_and_prices_are_masked() -> None:
+    shown = MASK.text("ＡＣＭＥ at ＄１２ on ２０１６-０２-０３", ["ACME"])
+    assert shown == "ASSET001 at $6.00 on day 2"

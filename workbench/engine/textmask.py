@@ -25,6 +25,8 @@ then money, then a name:
    company name of the ``names=`` map becomes the name's alias, longest first,
    whole words only, company names in any case; a ticker that reads as a word
    (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or ``EXCHANGE:SYM``.
+   Text that is not ASCII is first brought to its compatibility form (NFKC), so
+   full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The text's words are looked up in a dictionary of the names' first words and
    only the names found are tried, so masking costs what the text's length does,
    whatever the number of names.
@@ -36,6 +38,7 @@ a product, a city or a chief executive that still points at one name.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -129,6 +132,8 @@ class TextMask:
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
+        if not text.isascii():  # full-width ＡＣＭＥ or ＄１２ read as ACME and $12
+            text = unicodedata.normalize("NFKC", text)
         pattern = self._pattern_for(text)
         done: _Replacements = self._done  # type: ignore[attr-defined]
 
