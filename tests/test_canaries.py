@@ -58,23 +58,35 @@ def honest(payload: dict[str, Any]) -> Any:
     return [payload.get("news"), payload.get("fundamentals")]
 
 
+def with_filings(feed: Any) -> Any:
+    """The payload and a filings tool with the right as-of: every report seen so far."""
+
+    def read(payload: dict[str, Any]) -> Any:
+        return [*honest(payload), feed.filings(payload["day"] + feed.warmup_days)]
+
+    return read
+
+
 def looking_ahead(feed: Any) -> Any:
-    """A news tool whose as-of is one day late: the off-by-one every tracker gets once."""
+    """A news and filings tool whose as-of is one day late: the off-by-one every tracker
+    gets once."""
 
     def read(payload: dict[str, Any]) -> Any:
         row = payload["day"] + feed.warmup_days
-        return [feed.news(row - 1, row + 1), feed.fundamentals(row + 1)]
+        return [feed.news(row - 1, row + 1), feed.filings(row + 1)]
 
     return read
 
 
 def test_canaries_are_planted_in_each_channel_and_seen_only_from_their_day() -> None:
-    spy = Quoter("spy", honest)
-    results = evaluate([spy], data=data())
+    planted = data()
+    feed = World(data=planted).path.text
+    spy = Quoter("spy", with_filings(feed))
+    results = evaluate([spy], data=planted)
     canaries = results.meta["canaries"]
     assert [c["channel"] for c in canaries] == ["news"] * 3 + ["fundamentals"] * 3 + ["memory"] * 3
     assert len({c["token"] for c in canaries}) == 9
-    shown = [json.dumps(honest(payload)) for payload in spy.seen]
+    shown = [json.dumps(with_filings(feed)(payload)) for payload in spy.seen]
     for canary in canaries[:6]:
         assert (
             next(day for day, text in enumerate(shown) if canary["token"] in text) == canary["day"]

@@ -117,10 +117,11 @@ def test_poisoning_every_item_at_or_after_a_close_changes_no_payload_before_it(c
         stamps = pd.to_datetime(table["published"], utc=True).to_numpy("datetime64[ns]")
         late = stamps.view(np.int64) >= close
         poisoned = table.copy()
-        poisoned.loc[late, column] = value
+        poisoned.loc[late, column] = [value(i) for i in np.flatnonzero(late)]  # each distinct
         return poisoned.drop(index=np.flatnonzero(late)[::3])  # a third removed, the rest changed
 
-    poisoned = payloads(poison(news, "headline", "LEAKED"), poison(fundamentals, "eps", 999.0))
+    leaked = poison(news, "headline", lambda i: f"LEAKED {i}")
+    poisoned = payloads(leaked, poison(fundamentals, "eps", lambda i: 999.0))
     decided = cut - 20 + 1  # decisions at rows 20..cut (HISTORY_STEPS rows of warm-up)
     assert poisoned[:decided] == clean[:decided]
     assert poisoned[decided:] != clean[decided:]  # the poison is there to be seen later
@@ -282,7 +283,8 @@ def test_an_arm_that_mutates_its_news_cannot_change_what_another_sees() -> None:
 
 def test_one_text_about_different_names_is_scaled_by_each_ones_factor() -> None:
     quote = "It traded at $100.00 on 2016-02-02."
-    items = [item(close_of(21, -30), s, quote) for s in ("ACME", "BOLT", "ACME;BOLT", "ACME")]
+    names = ("ACME", "BOLT", "ACME;BOLT", "ACME")
+    items = [item(close_of(21, -30 + k), s, quote) for k, s in enumerate(names)]
     feed = World(data=Historical.load(BARS, news=pd.DataFrame(items), secret=SECRET)).path.text
     shown = [feed.item(i)["headline"] for i in range(4)]
     assert shown[0] == shown[3] and len(set(shown)) == 3  # replacements are reused per factor

@@ -90,3 +90,26 @@ def test_the_simulated_market_has_no_dates_to_split_at() -> None:
     results = evaluate(["cash"], universe=3, days=3, model_cutoff={"cash": "2020-01-01"})
     with pytest.raises(ConfigError, match="needs dated bars"):
         cutoff_split(results)
+
+
+def test_a_run_on_a_counterfactual_variant_is_not_split_at_a_date(tmp_path: Path) -> None:
+    from workbench.engine.historical import Historical
+    from workbench.report.html import render_report
+
+    shuffled = Historical.load(EXAMPLE, variant="bootstrap:3")
+    results = evaluate(["buy_and_hold", "momentum"], data=shuffled, days=60, model_cutoff=CUTOFF)
+    with pytest.raises(ConfigError, match=r"traded the bootstrap.* variant.*no date splits it"):
+        cutoff_split(results)
+    page = render_report(results, tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Before and after the model cutoff" not in page
+
+
+def test_the_cli_takes_a_model_cutoff_and_prints_the_split(capsys) -> None:
+    from workbench.cli import main
+
+    argv = ["evaluate", "--data", str(EXAMPLE), "--days", "120", "--arms", "buy_and_hold,momentum"]
+    assert main([*argv, "--model-cutoff", "momentum=2016-05-02"]) == 0
+    out = capsys.readouterr().out
+    assert "before and after the model cutoff" in out and "gap" in out
+    assert main([*argv, "--model-cutoff", "momentum"]) != 0
+    assert "--model-cutoff 'momentum' is not ARM=DATE" in capsys.readouterr().err

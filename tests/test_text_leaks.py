@@ -26,7 +26,8 @@ def planted_news(product_items: int = 12) -> pd.DataFrame:
         headline = f"{symbol} {GENERIC[k % 3]}"
         if symbol == "ACME" and k // 4 < product_items:
             headline += " with Zephyrix"  # a product only Acme makes
-        published = pd.Timestamp(f"{date} 08:00").tz_localize("America/New_York").isoformat()
+        morning = pd.Timestamp(f"{date} 08:00") + pd.Timedelta(seconds=k)  # no two alike
+        published = morning.tz_localize("America/New_York").isoformat()
         rows.append((published, symbol, headline, "Analysts were divided."))
     return pd.DataFrame(rows, columns=["published", "symbols", "headline", "body"])
 
@@ -45,6 +46,16 @@ def test_naming_the_product_empties_the_report() -> None:
     names = {"ACME": ["Zephyrix"]}
     data = Historical.load(BARS, news=planted_news(), names=names, secret="leak-secret-0123456789")
     assert leak_report(data).empty
+
+
+def test_a_product_a_rival_mentions_a_quarter_of_the_time_is_still_found() -> None:
+    news = planted_news(product_items=30)
+    rival = news["symbols"].eq("BOLT") & (news.index < 40)  # 10 BOLT items name it too
+    news.loc[rival, "headline"] += " against Zephyrix"
+    data = Historical.load(BARS, news=news, secret="leak-secret-0123456789")
+    table = leak_report(data)
+    row = table[table["token"] == "zephyrix"].iloc[0]
+    assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 30, 40)
 
 
 def test_a_word_seen_a_few_times_is_not_evidence() -> None:
@@ -68,3 +79,18 @@ def test_the_audit_prints_the_leak_report(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "text leak report: 6 words still point at one name" in out
     assert "roadrunner" in out and "ACME" in out
+
+
+def test_evaluate_out_writes_the_leak_report_beside_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from workbench.cli import main
+
+    folder = Path(__file__).resolve().parents[1] / "notebooks" / "data"
+    argv = ["evaluate", "--data", str(folder / "example_bars.csv"), "--days", "20"]
+    argv += ["--news", str(folder / "example_news.csv"), "--arms", "buy_and_hold"]
+    argv += ["--company-names", str(folder / "example_names.csv"), "--out", str(tmp_path / "run")]
+    assert main(argv) == 0
+    leaks = pd.read_csv(tmp_path / "run" / "text_leaks.csv")
+    assert "roadrunner" in set(leaks["token"])
+    assert f"text leak report: {len(leaks)} words" in capsys.readouterr().out

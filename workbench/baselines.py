@@ -231,7 +231,11 @@ class HeadlineSentiment(_Reader):
 
 
 class EarningsDrift(_Reader):
-    """Follows earnings surprises: long a beat, short a miss, for the drift that follows."""
+    """Follows earnings surprises: long a beat, short a miss, for the drift that follows.
+
+    It reads an earnings item's ``eps`` and ``consensus_eps``; an item without both (a
+    researcher's news on historical bars carries text only) is skipped, so on such news
+    it holds cash, as it would with no earnings at all."""
 
     name = "earnings_drift"
     hold_days = 10
@@ -239,7 +243,9 @@ class EarningsDrift(_Reader):
     def views(self, payload: dict[str, Any]) -> dict[str, float]:
         out: dict[str, float] = {}
         for item in payload.get("news", []):
-            if item["kind"] != "earnings" or not item["consensus_eps"]:
+            if item["kind"] != "earnings" or not item.get("consensus_eps"):
+                continue
+            if item.get("eps") is None:
                 continue
             surprise = item["eps"] / item["consensus_eps"] - 1.0
             if abs(surprise) >= 0.02:

@@ -54,6 +54,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "they test; an arm that quotes one too early is listed",
     )
     parser.add_argument(
+        "--close-time",
+        help="with --news/--fundamentals: the time of day each decision is taken (default 16:00)",
+    )
+    parser.add_argument(
+        "--timezone",
+        help="with --news/--fundamentals: the zone of --close-time (default America/New_York)",
+    )
+    parser.add_argument(
+        "--model-cutoff",
+        action="append",
+        default=[],
+        metavar="ARM=DATE",
+        help="with --data: an arm's training cutoff, e.g. momentum=2016-09-01 (repeatable); "
+        "every metric is then shown before and after it",
+    )
+    parser.add_argument(
         "--arms",
         help="comma-separated baseline names (default: every baseline; the news readers "
         "headline_sentiment and earnings_drift only on a market that publishes news)",
@@ -133,6 +149,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         check_file(args.json, "--json")
     if args.out:
         check_folder(args.out, "--out")
+    data = _historical(args)
     results = evaluate_arms(
         [a.strip() for a in arms.split(",") if a.strip()],
         seed=args.seed,
@@ -141,10 +158,12 @@ def _evaluate(args: argparse.Namespace) -> int:
         days=args.days,
         steps_per_day=args.steps_per_day,
         ticks_per_step=args.ticks_per_step,
-        data=_historical(args),
+        data=data,
         progress=sys.stderr.isatty(),  # a bar on a terminal, nothing in pipes and logs
+        model_cutoff=_cutoffs(args),
     )
     print(format_scorecard(results))
+    _print_cutoffs(results)
     _print_canaries(results.meta)
     written = True
     if args.json:
@@ -155,6 +174,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         written = keep_run(
             results.save, f"--out {args.out}", lambda: _write_folder(results, args.out)
         )
+        if written and data is not None and data.text is not None:
+            _write_leaks(data, args.out)
         if written:
             print(f"wrote {args.out}/")
     if args.mlflow:
@@ -162,6 +183,43 @@ def _evaluate(args: argparse.Namespace) -> int:
 
         print(f"logged to MLflow run {log_to_mlflow(results, tracking_uri=args.mlflow)}")
     return 0 if written else 1
+
+
+def _write_leaks(data: Any, folder: Path) -> None:
+    """The text leak report beside the run (``text_leaks.csv``), when the text is masked."""
+    from workbench.services.evaluation import text_leaks
+
+    if data.text.news is None or not data.mask:
+        return
+    leaks = text_leaks(data)
+    leaks.to_csv(folder / "text_leaks.csv", index=False)
+    print(f"text leak report: {len(leaks)} words still point at one name (text_leaks.csv)")
+
+
+def _cutoffs(args: argparse.Namespace) -> dict[str, str]:
+    cutoffs = {}
+    for given in args.model_cutoff:
+        arm, _, date = given.partition("=")
+        if not arm.strip() or not date.strip():
+            raise ConfigError(
+                f"--model-cutoff {given!r} is not ARM=DATE; write e.g. "
+                "--model-cutoff momentum=2016-09-01"
+            )
+        cutoffs[arm.strip()] = date.strip()
+    if cutoffs and args.data is None:
+        raise ConfigError("--model-cutoff needs --data: the simulated market has no dates")
+    return cutoffs
+
+
+def _print_cutoffs(results: Any) -> None:
+    """Every metric before and after each arm's cutoff (``workbench.evaluation.cutoff``)."""
+    if not results.meta.get("model_cutoff"):
+        return
+    from workbench.services.evaluation import cutoff_table
+
+    split = cutoff_table(results)
+    print("before and after the model cutoff:")
+    print(split[["return_pct", "sharpe", "max_drawdown_pct"]].round(2).to_string())
 
 
 def _print_canaries(meta: dict[str, Any]) -> None:
@@ -189,6 +247,7 @@ def _write_folder(results: Any, folder: Path) -> None:
 
 _DATA_FLAGS = (
     "mask_secret", "variant", "news", "fundamentals", "company_names", "embargo", "canaries",
+    "close_time", "timezone",
 )  # fmt: skip
 
 
@@ -210,6 +269,8 @@ def _historical(args: argparse.Namespace) -> Any:
         company_names=args.company_names,
         embargo=args.embargo,
         canaries=args.canaries,
+        close_time=args.close_time,
+        timezone=args.timezone,
     )
     print(
         f"mask secret {data.secret} (keep it from agents; --mask-secret repeats this run)",

@@ -10,12 +10,20 @@ With ``canaries=K`` the run's text carries K extra items in each channel it has:
   each arm that keeps a memory store to plant (``Agent.plant_memory``), visible
   from its day on, so an honest store recalls it no earlier.
 
-Canary ``i`` is published exactly at the close of the trading row ``warmup + (i +
-1) x days / (K + 1)``, so it is first seen at the next decision: the rows are
-spread over the run and each canary is in the future for every decision before
-it. The codes are drawn from the text's digest, so a run repeats with the same
-canaries. ``TextFeed.canaries`` lists each one (channel, token, name, first day
-it can be seen), ``TextFeed.lessons`` the memory canaries to plant;
+Canary ``i`` is published at the close of the trading row ``warmup + (i + 1) x
+days / (K + 1)`` less the embargo, so it is first seen at the next decision, the
+day the audit records: the rows are spread over the run and each canary is in
+the future for every decision before it. The codes are drawn from a seed of the
+bars and the mask secret (``Historical.canary_seed``), never from the text, so a
+run repeats with the same canaries and changing an item can change no canary
+seen before it.
+
+A fundamentals canary is a report of its own: it never enters the payload's
+``fundamentals`` (each name's latest real report), so an honest agent's figures
+stay the researcher's; it is in the feed's report history (``TextFeed.filings``)
+and in the exported tables (``TextFeed.frames``) an agent's own tools may read.
+``TextFeed.canaries`` lists each one (channel, token, name, first day it can be
+seen), ``TextFeed.lessons`` the memory canaries to plant;
 ``workbench.evaluation.canaries`` audits a run against them.
 """
 
@@ -28,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from workbench._checks import is_whole
-from workbench.engine.textmask import TextMask, is_ratio
+from workbench.engine.textmask import TextMask, is_money
 from workbench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -37,6 +45,7 @@ if TYPE_CHECKING:
     from workbench.engine.textfeed import TextData
 
 MOST = 50
+CANARY = "_canary"  # the column marking a planted report among the researcher's
 
 
 def check_count(count: Any) -> int:
@@ -57,11 +66,14 @@ class Planted:
         alias_of: Mapping[str, str],
         warmup_days: int,
         mask: TextMask | None,
+        seed: str,
     ) -> None:
-        self.data, self.alias_of, self.mask = data, dict(alias_of), mask
+        self.data, self.alias_of, self.mask, self.seed = data, dict(alias_of), mask, seed
         count, days = data.canaries, len(closes) - warmup_days
         self.rows = [warmup_days + (i + 1) * days // (count + 1) for i in range(count)]
-        self.closes, self.warmup_days = closes, warmup_days
+        self.warmup_days = warmup_days
+        # published this long before a row's close, a canary is first seen at the next row
+        self.published = closes - data.embargo.value
         self.canaries: list[dict[str, Any]] = []
 
     def news(self) -> pd.DataFrame | None:
@@ -73,7 +85,7 @@ class Planted:
             token, real = f"Vexlor-{self._code(i, 'news')[:8]}", self._name(i)
             headline = f"{real} unveils Project {token}"
             body = f"Project {token} will reshape the business, the company said."
-            rows.append((int(self.closes[row]), (real,), headline, body, "news"))
+            rows.append((int(self.published[row]), (real,), headline, body, "news"))
             self._keep("news", token, real, row)
         planted = pd.DataFrame(rows, columns=list(table.columns))
         return (
@@ -84,15 +96,19 @@ class Planted:
 
     def fundamentals(self) -> pd.DataFrame | None:
         table = self.data.fundamentals
-        if table is None or not self.rows:
+        if table is None:
+            return None
+        table = table.assign(**{CANARY: False})
+        if not self.rows:
             return table
         figure = next(c for c in table.columns if c not in ("published", "symbol"))
         rows = []
         for i, row in enumerate(self.rows):
             real, shown = self._name(i), int(self._code(i, "fundamentals"), 16) % 89_999_999
             code = (10_000_000 + shown) / 10_000  # four decimals: 1000.0000 .. 9999.9999
-            factor = 1.0 if self.mask is None or is_ratio(figure) else self.mask.price_factor[real]
-            rows.append({"published": int(self.closes[row]), "symbol": real, figure: code / factor})
+            factor = self.mask.price_factor[real] if self.mask and is_money(figure) else 1.0
+            published, figures = int(self.published[row]), {figure: code / factor, CANARY: True}
+            rows.append({"published": published, "symbol": real, **figures})
             self._keep("fundamentals", repr(round(code, 4)), real, row)
         planted = pd.DataFrame(rows).reindex(columns=table.columns)
         return (
@@ -115,7 +131,7 @@ class Planted:
         return lessons
 
     def _code(self, i: int, channel: str) -> str:
-        return hashlib.sha256(f"canary\0{self.data.digest}\0{channel}\0{i}".encode()).hexdigest()
+        return hashlib.sha256(f"canary\0{self.seed}\0{channel}\0{i}".encode()).hexdigest()
 
     def _name(self, i: int) -> str:
         names = sorted(self.alias_of)

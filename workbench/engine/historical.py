@@ -105,7 +105,8 @@ class Historical:
         if self.text is not None and self.text.canaries and self.variant.kind != "real":
             raise ConfigError(
                 "canaries are planted on the real path only: a bootstrap may repeat or drop "
-                "the bar a canary is dated on; leave canaries= out on a variant"
+                "the bar a canary is dated on; load the data without canaries= for a variant "
+                "or a counterfactual_gap (audit the real run with canaries on its own)"
             )
 
     @classmethod
@@ -258,7 +259,14 @@ class Historical:
             warmup_days,
             self.text_mask(first_close, warmup_days) if self.mask else None,
             None if source is None else source[:rows],
+            seed=self.canary_seed,
         )
+
+    @property
+    def canary_seed(self) -> str:
+        """What the canaries' codes are drawn from: the bars and the mask secret, never the
+        text, so no item can change a canary an earlier decision sees."""
+        return f"{self.digest}:{self.secret}"
 
     def text_mask(self, first_close: np.ndarray, warmup_days: int) -> TextMask:
         """The mask of this run's text: aliases, price factors (names in alias order, as

@@ -49,6 +49,7 @@ def read_news(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
             "kind": _kinds(frame),
         }
     )
+    _no_twice(out, ["published", "symbols", "headline", "body"], "news", "the same item")
     return out.sort_values("published", kind="stable").reset_index(drop=True)
 
 
@@ -71,7 +72,21 @@ def read_fundamentals(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
     )
     for column in figures:
         out[column] = _figures(frame[column], column)
+    _no_twice(out, ["published", "symbol"], "fundamentals", "a report on the same name")
     return out.sort_values("published", kind="stable").reset_index(drop=True)
+
+
+def _no_twice(table: pd.DataFrame, key: list[str], what: str, same: str) -> None:
+    """Refuse a second row with the same key: which of two copies a decision sees would
+    hang on row order."""
+    again = _first(table.duplicated(key).to_numpy(bool))
+    if again is not None:
+        first = _first(table[key].eq(table[key].iloc[again]).all(axis=1).to_numpy(bool))
+        assert first is not None
+        raise ConfigError(
+            f"{what} rows {first + 1} and {again + 1} are {same} at the same time; keep one "
+            "(merge them, or drop the copy)"
+        )
 
 
 def _table(source: Source, what: str, required: tuple[str, ...]) -> pd.DataFrame:
@@ -136,7 +151,19 @@ def _published(column: pd.Series, what: str) -> np.ndarray:
     missing = _first(stamps.isna().to_numpy())
     if missing is not None:
         raise _refuse(what, missing, _UNDATED)
-    return pd.to_datetime(stamps, utc=True).to_numpy("datetime64[ns]").view(np.int64)
+    stamps = pd.to_datetime(stamps, utc=True)
+    outside = _first(((stamps < _EARLIEST) | (stamps > _LATEST)).to_numpy(bool))
+    if outside is not None:
+        raise _refuse(
+            what,
+            outside,
+            f"has the publication time {str(stamps.iloc[outside])!r}, outside the years "
+            f"{_EARLIEST.year}-{_LATEST.year} a timestamp can hold; fix the year",
+        )
+    return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+
+
+_EARLIEST, _LATEST = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2261-12-31", tz="UTC")
 
 
 def _parsed(text: pd.Series, what: str) -> pd.Series:
@@ -146,7 +173,11 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     naive = _first(~text.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
         raise _refuse(what, naive, _NAIVE.format(value=text.iloc[naive]))
-    parsed = pd.to_datetime(text, utc=True, format="ISO8601", errors="coerce")
+    # the zone written as UTC, Z or an offset, with or without a space before it
+    iso = text.str.replace(r"\s*(?:UTC|Z)$", "+00:00", regex=True).str.replace(
+        r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True
+    )
+    parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
     bad = _first(parsed.isna().to_numpy())
     if bad is not None:
         raise _refuse(what, bad, f"has the publication time {text.iloc[bad]!r}, which is no date")
@@ -221,8 +252,9 @@ def _known(names: list[str], known: frozenset[str], row: int) -> tuple[str, ...]
         raise _refuse(
             "news",
             row,
-            f"concerns {unknown[0]!r}, which the bars do not hold; drop it from the row "
-            "(or add that name's bars): a real ticker would reach the agent unmasked",
+            f"concerns {unknown[0]!r}, which the bars do not hold; add that name's bars or "
+            "drop the row (only the names of the bars are masked, so dropping the ticker from "
+            "symbols would leave it unmasked in the text)",
         )
     return tuple(dict.fromkeys(names))
 
@@ -256,6 +288,13 @@ def _figures(column: pd.Series, name: str) -> np.ndarray:
     if pd.api.types.is_bool_dtype(column):
         raise ConfigError(f"fundamentals column {name!r} holds true/false values, not numbers")
     numbers = pd.to_numeric(column, errors="coerce")
+    written = column.notna() & (column.astype("string").str.strip() != "")
+    if written.any() and numbers[written.to_numpy(bool)].isna().all():
+        raise ConfigError(
+            f"fundamentals column {name!r} holds no figure (first value "
+            f"{column[written].iloc[0]!r}); every column beside published and symbol is a "
+            "figure, so drop that column"
+        )
     unreadable = _first(
         (numbers.isna() & column.notna() & (column.astype("string") != "")).to_numpy()
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.engine.canaries import Planted, check_count
+from workbench.engine.canaries import CANARY, Planted, check_count
 from workbench.engine.textdata import Source, read_fundamentals, read_news
 from workbench.engine.textmask import TextMask, names_map
 from workbench.errors import ConfigError
@@ -117,15 +118,24 @@ class TextData:
 def _embargo(value: str | pd.Timedelta | None) -> pd.Timedelta:
     if value is None:
         return pd.Timedelta(0)
+    if isinstance(value, (int, float, np.number)) or _BARE.match(str(value)):
+        raise ConfigError(
+            f"embargo {value!r} has no unit (pandas would read nanoseconds); pass e.g. "
+            "'15min', '1h' or '2D'"
+        )
     try:
         embargo = pd.Timedelta(value)
+        readable = not pd.isna(embargo)
     except (ValueError, TypeError):
-        raise ConfigError(
-            f"embargo {value!r} is not a duration; pass e.g. '15min' or '1h'"
-        ) from None
-    if embargo < pd.Timedelta(0) or pd.isna(embargo):
+        readable = False
+    if not readable:
+        raise ConfigError(f"embargo {value!r} is not a duration; pass e.g. '15min' or '1h'")
+    if embargo < pd.Timedelta(0):
         raise ConfigError(f"embargo {value!r} is negative; an item cannot be seen before it is out")
     return embargo
+
+
+_BARE = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$")
 
 
 def _table_bytes(table: pd.DataFrame) -> bytes:
@@ -146,15 +156,18 @@ class TextFeed:
         warmup_days: int,
         mask: TextMask | None,
         source_rows: np.ndarray | None = None,
+        *,
+        seed: str = "",
     ) -> None:
         closes = data.closes(dates)
         shift = data.embargo.value
-        planted = Planted(data, closes, alias_of, warmup_days, mask)
+        planted = Planted(data, closes, alias_of, warmup_days, mask, seed)
         self.warmup_days, self.mask = warmup_days, mask
         self.alias_of, self.symbols = dict(alias_of), tuple(symbols)
         self.has_news, self.has_fundamentals = data.news is not None, data.fundamentals is not None
-        self.news_rows, news = _placed(planted.news(), closes, shift, source_rows)
-        self.report_rows, reports = _placed(planted.fundamentals(), closes, shift, source_rows)
+        self.planted_news, self.planted_fundamentals = planted.news(), planted.fundamentals()
+        self.news_rows, news = _placed(self.planted_news, closes, shift, source_rows)
+        self.report_rows, reports = _placed(self.planted_fundamentals, closes, shift, source_rows)
         self.lessons = planted.memory()  # memory canaries, planted in each arm's store
         self.canaries = planted.canaries
         self._news = {c: news[c].tolist() for c in news.columns}
@@ -164,6 +177,24 @@ class TextFeed:
         # each item as a payload carries it, built (and masked) the first time it is carried
         self._items: list[dict[str, Any] | None] = [None] * len(self.news_rows)
         self._snapshots: dict[int, dict[str, Any]] = {}
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """The run's news and fundamentals with the canaries planted, as the researcher's
+        tables (``published`` as UTC text, real symbols, real figures), for an agent's own
+        tools to read in place of the files: a tool that looks ahead then meets a canary."""
+        out = {}
+        tables = {"news": self.planted_news, "fundamentals": self.planted_fundamentals}
+        for name, table in tables.items():
+            if table is None:
+                continue
+            frame = table.drop(columns=[CANARY], errors="ignore").copy()
+            frame["published"] = pd.to_datetime(frame["published"], utc=True).map(
+                pd.Timestamp.isoformat
+            )
+            if "symbols" in frame:
+                frame["symbols"] = frame["symbols"].map(";".join)
+            out[name] = frame
+        return out
 
     def news(self, after: int, until: int) -> dict[str, Any]:
         """Items first seen after row ``after`` up to row ``until``: newest first, at most
@@ -205,11 +236,20 @@ class TextFeed:
             self._snapshots[count] = self._fundamentals(count)
         return self._snapshots[count]
 
+    def filings(self, row: int) -> list[dict[str, Any]]:
+        """Every report seen by row ``row``'s close, newest first, canaries included: the
+        history a filings tool would search (the payload carries only the latest real one)."""
+        count = bisect.bisect_right(self.report_rows, row)
+        return [
+            {"symbol": self.alias_of[self._reports[i]["symbol"]], **self._report(i)}
+            for i in range(count - 1, -1, -1)
+        ]
+
     def _fundamentals(self, count: int) -> dict[str, Any]:
         out: dict[str, Any] = dict.fromkeys(self.symbols)
         for i in range(count - 1, -1, -1):
             alias = self.alias_of[self._reports[i]["symbol"]]
-            if out[alias] is None:
+            if out[alias] is None and not self._reports[i][CANARY]:
                 out[alias] = self._report(i)
         return out
 
@@ -218,7 +258,7 @@ class TextFeed:
         figures = {
             k: float(v)
             for k, v in report.items()
-            if k not in ("symbol", "published") and not pd.isna(v)
+            if k not in ("symbol", "published", CANARY) and not pd.isna(v)
         }
         if self.mask is not None:
             figures = self.mask.figures(report["symbol"], figures)

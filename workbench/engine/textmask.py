@@ -3,19 +3,33 @@
 An item's text is rewritten in one pass that reads, at each place, a date first,
 then money, then a name:
 
-1. **Dates** become the run's relative day numbers: ``2022-03-04``, ``March 4,
-   2022``, ``Mar 4 2022`` and ``4 March 2022`` read ``day 41`` (the first trading
-   date on or after it, counted from the first decision day; dates beyond the bars
-   count business days). A month with its year (``March 2022``) or a year alone
-   (1900–2099) would still place the text in time, so each becomes ``[date]``.
-2. **Money** (``$12.50``, ``$3.4 billion``, ``USD 12.50``) is multiplied by the
-   price factor of the one name the item concerns, the factor the mask scales that
-   name's prices by, so a quoted price still matches the masked bars. In an item
-   about several names or none no single factor applies and the figure becomes
-   ``$[amount]``.
+1. **Dates** become the run's relative day numbers: ``2022-03-04`` (with a time
+   after ``T`` too), ``March 4, 2022``, ``Mar 4 2022``, ``4 March 2022`` and
+   ``4-Mar-2022`` read ``day 41`` (the first trading date on or after it, counted
+   from the first decision day; dates beyond the bars count business days). What
+   would still place the text in time but names no one day becomes ``[date]``: a
+   month with its year, a year alone (1900–2099), a numeric date (``02/03/2016``:
+   day or month first?), ``20160203``, a month and day with no year (``Feb 3``,
+   ``4th March``), fiscal years, quarters and halves (``FY2016``, ``2016Q1``,
+   ``CY16``, ``H1'16``).
+2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``, ``45
+   dollars``, ``$3.4 billion``) and a bare price after a price verb (``closed at
+   123.45``, ``up from 120``, ``rose to 130``; not a percentage) are multiplied by
+   the price factor of the one name the item concerns, the factor the mask scales
+   that name's prices by, so a quoted price still matches the masked bars. In an
+   item about several names or none no single factor applies and the figure
+   becomes ``[amount]`` (its currency kept). Volumes (``1,864,600 shares``,
+   ``volume 1.86M``) always become ``[amount]``: the text's mask holds no volume
+   factor.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
    company name of the ``names=`` map becomes the name's alias, longest first,
-   whole words only, company names in any case.
+   whole words only, company names in any case; a ticker that reads as a word
+   (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or ``EXCHANGE:SYM``.
+   Text that is not ASCII is first brought to its compatibility form (NFKC), so
+   full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
+   The text's words are looked up in a dictionary of the names' first words and
+   only the names found are tried, so masking costs what the text's length does,
+   whatever the number of names.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
@@ -24,11 +38,14 @@ a product, a city or a chief executive that still points at one name.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from workbench.errors import ConfigError
 
 _MONTHS = [
     *("january", "february", "march", "april", "may", "june"),
@@ -43,15 +60,50 @@ def _month(group: str) -> str:
     return rf"(?P<{group}>" + "|".join(f"{m[:3]}(?:{m[3:]})?\\.?" for m in _MONTHS) + ")"
 
 
+def _capital_month() -> str:
+    """A month name written with its capital (``Feb``, ``March``): a month without a year
+    is told from the verb "may" by that alone."""
+    names = "|".join(f"{m[:3].title()}(?:{m[3:]})?\\.?" for m in _MONTHS)
+    return f"(?-i:{names})"
+
+
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
+_SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
+_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY)\b"
+_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen"
+_PRICE_VERBS = "|".join(
+    f"(?<={verb} {word} )"
+    for verbs, word in (
+        (("closed", "opened", "traded", "priced"), "at"),
+        (("rose", "fell", "up", "down"), "from"),
+        (("rose", "fell", "climbed", "dropped"), "to"),
+    )
+    for verb in verbs
+)
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS = (
-    rf"(?P<iso>\b(?P<iso_y>{_YEAR})-(?P<iso_m>[01]\d)-(?P<iso_d>[0-3]\d)\b)",
+    rf"(?P<iso>\b(?P<iso_y>{_YEAR})-(?P<iso_m>[01]\d)-(?P<iso_d>[0-3]\d)"
+    r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
     rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
-    rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?\s+{_month('dmy_m')},?\s+(?P<dmy_y>{_YEAR})\b)",
+    rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
+    rf"(?P<dmy_y>{_YEAR})\b)",
+    # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
+    # a month and day with no year, fiscal years, quarters and halves
+    rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
+    rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+    rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
+    r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
+    r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b{_YEAR}\b)",
-    r"(?P<money>(?:\$|\bUSD\s?)(?P<amount>\d[\d,]*(?:\.\d+)?)"
-    r"(?P<scale>\s?(?:billion|million|thousand|bn|mn|[mbk])\b)?)",
+    rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
+    rf"(?P<worded>(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+    # volumes: what the volume factor would scale, which the text's mask does not hold
+    rf"(?P<volume>{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
+    rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
+    # a bare price after a price verb: "closed at 123.45", "up from 120"
+    rf"(?P<near>{_PRICE_VERBS})(?P<bare>{_AMOUNT})"
+    r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
 )
 
 
@@ -70,10 +122,8 @@ class TextMask:
     counterfactual: bool = False  # a bootstrap path: no calendar day or price holds
 
     def __post_init__(self) -> None:
-        parts = "|".join((*_PARTS, *_name_parts(self.aliases, self.names)))
-        # every part starts a word (or is money): trying them only there halves the cost
-        pattern = re.compile(rf"(?<!\w)(?=[\w$])(?:{parts})", re.IGNORECASE)
-        object.__setattr__(self, "_pattern", pattern)
+        object.__setattr__(self, "_by_word", _first_words(self.aliases, self.names))
+        object.__setattr__(self, "_patterns", {})
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_known_days", {})
@@ -82,7 +132,9 @@ class TextMask:
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
-        pattern: re.Pattern[str] = self._pattern  # type: ignore[attr-defined]
+        if not text.isascii():  # full-width ＡＣＭＥ or ＄１２ read as ACME and $12
+            text = unicodedata.normalize("NFKC", text)
+        pattern = self._pattern_for(text)
         done: _Replacements = self._done  # type: ignore[attr-defined]
 
         def replaced(match: re.Match[str]) -> str:
@@ -94,18 +146,32 @@ class TextMask:
 
         return pattern.sub(replaced, text)
 
+    def _pattern_for(self, text: str) -> re.Pattern[str]:
+        """The dates and money, and the names whose first word the text holds: a dictionary
+        look-up of its words, so the cost follows the text, not the number of names."""
+        by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
+        present = by_word.keys() & set(_WORD.findall(text.casefold()))
+        names = frozenset(n for w in present for n in by_word[w])
+        patterns: dict[frozenset[str], re.Pattern[str]] = self._patterns  # type: ignore[attr-defined]
+        if names not in patterns:
+            parts = "|".join((*_PARTS, *_name_parts(self.aliases, names)))
+            # every part starts a word (or is money): trying them only there halves the cost
+            patterns[names] = re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{parts})", re.IGNORECASE)
+        return patterns[names]
+
     def _replaced(self, match: re.Match[str], factor: float | None) -> str:
         kind = match.lastgroup
-        if self.counterfactual and kind in ("iso", "mdy", "dmy", "money"):
-            return "$[amount]" if kind == "money" else "[date]"
+        if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
+            return _amount_mark(match)
+        if kind in ("unplaced", "loose") or (self.counterfactual and kind in _DATES):
+            return "[date]"
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
         if kind in ("mdy", "dmy"):
             month = _month_number(match[f"{kind}_m"])
             return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
-        if kind == "loose":
-            return "[date]"
-        if kind == "money":
+        if kind in _AMOUNTS:
+            assert factor is not None
             return _scaled(match, factor)
         return _alias(match, self._lookup)  # type: ignore[attr-defined]
 
@@ -131,41 +197,112 @@ class TextMask:
         return position - self.warmup_days
 
     def figures(self, symbol: str, figures: Mapping[str, float]) -> dict[str, float]:
-        """A report's figures with money and per-share columns scaled like the name's prices
-        (a column whose name ends in ``_pct``, ``_ratio``, ``margin``, ``_growth`` or
-        ``_yield`` is a ratio and kept)."""
+        """A report's figures with its money columns (``is_money``) scaled like the name's
+        prices; every other figure (a ratio, a count, a year) is kept as written."""
         factor = self.price_factor[symbol]
-        return {k: v if is_ratio(k) else round(v * factor, 4) for k, v in figures.items()}
+        return {k: round(v * factor, 4) if is_money(k) else v for k, v in figures.items()}
 
 
-def is_ratio(column: str) -> bool:
-    return column.endswith(("_pct", "_ratio", "margin", "_growth", "_yield"))
+_MONEY_WORDS = (
+    *("eps", "revenue", "sales", "income", "earnings", "profit", "ebit", "cash", "assets"),
+    *("liabilities", "debt", "equity", "dividend", "price", "book_value", "capex", "cost"),
+    *("expense", "per_share"),
+)
+_RATIO_ENDINGS = ("_pct", "_ratio", "margin", "_growth", "_yield", "_rate")
+
+
+def is_money(column: str) -> bool:
+    """A figure in money, scaled with the prices: its name holds a money word (eps, revenue,
+    sales, income, earnings, profit, ebit, cash, assets, liabilities, debt, equity, dividend,
+    price, book_value, capex, cost, expense, per_share) and it is no ratio (a name ending in
+    _pct, _ratio, margin, _growth, _yield or _rate, or holding _to_)."""
+    name = column.lower()
+    if name.endswith(_RATIO_ENDINGS) or "_to_" in name:
+        return False
+    return any(word in name for word in _MONEY_WORDS)
 
 
 def _month_number(name: str) -> int:
     return _MONTHS.index(next(m for m in _MONTHS if m.startswith(name[:3].lower()))) + 1
 
 
-def _scaled(match: re.Match[str], factor: float | None) -> str:
-    scale = match.group("scale") or ""
-    if factor is None:
-        return f"$[amount]{scale}"
-    value = float(match.group("amount").replace(",", "")) * factor
-    return f"${value:,.2f}{scale}"
+_DATES = ("iso", "mdy", "dmy")
+_AMOUNTS = ("money", "worded", "volume", "bare")
 
 
-def _name_parts(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> list[str]:
-    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then any symbol or company name, longest
-    first, as a whole word."""
-    tickers = "|".join(re.escape(s) for s in sorted(aliases, key=len, reverse=True))
-    words = [*aliases, *(n for ns in names.values() for n in ns)]
-    if not words:
-        return []
-    plain = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return [
-        rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{tickers})\b",
-        rf"(?<![\w$])(?P<plain>{plain})(?!\w)",
-    ]
+def _amount_mark(match: re.Match[str]) -> str:
+    """An amount no single price factor scales (or a volume) as ``[amount]``, its currency
+    and scale kept."""
+    kind = match.lastgroup
+    if kind == "money":
+        return f"{_currency(match)}[amount]{match.group('scale') or ''}"
+    if kind == "worded":
+        return f"[amount]{match.group('w_scale') or ''} {match.group('w_unit')}"
+    return "[amount]"
+
+
+def _scaled(match: re.Match[str], factor: float) -> str:
+    kind = match.lastgroup
+    prefix = "w_" if kind == "worded" else ""
+    amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
+    value = f"{float(amount.replace(',', '')) * factor:,.2f}"
+    if kind == "money":
+        return f"{_currency(match)}{value}{match.group('scale') or ''}"
+    if kind == "worded":
+        return f"{value}{match.group('w_scale') or ''} {match.group('w_unit')}"
+    return value
+
+
+def _currency(match: re.Match[str]) -> str:
+    currency = match.group("currency")
+    return f"{currency} " if currency.isalpha() else currency
+
+
+# tickers that are also words ("A rally in IT spending, ON track"): masked only as $SYM
+# or EXCHANGE:SYM
+_WORDS = frozenset(
+    (
+        *("all", "and", "any", "are", "big", "can", "car", "day", "eat", "for", "fun", "get"),
+        *("has", "how", "key", "low", "man", "new", "now", "one", "out", "own", "run", "see"),
+        *("she", "two", "use", "way", "who", "win", "you", "well", "life", "true", "good"),
+        *("love", "real", "best"),
+    )
+)
+
+
+def is_word_like(ticker: str) -> bool:
+    """A ticker of two letters or fewer, or a common word: bare, it is more often a word."""
+    return len(ticker) <= 2 or ticker.lower() in _WORDS
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _first_words(
+    aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[str, ...]]:
+    """Each symbol's and company name's first word, casefolded → the symbols and names that
+    start with it."""
+    out: dict[str, list[str]] = {}
+    for word in (*aliases, *(n for ns in names.values() for n in ns)):
+        first = _WORD.findall(word.casefold())
+        if first:
+            out.setdefault(first[0], []).append(word)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[str]:
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
+    (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
+    and names ``present`` in a text."""
+    tickers = [s for s in present if s in aliases]
+    words = [w for w in present if w not in aliases or not is_word_like(w)]
+    parts = [rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"] if tickers else []
+    return parts + ([rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"] if words else [])
+
+
+def _longest_first(words: Sequence[str] | frozenset[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
 
 
 def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> dict[str, str]:
@@ -176,7 +313,7 @@ def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]])
 
 
 def _alias(match: re.Match[str], lookup: dict[str, str]) -> str:
-    word = match.group("quoted") or match.group("plain")
+    word = match.group(match.lastgroup or 0)  # the quoted ticker or the plain word
     exact = lookup.get("\0" + word)
     if exact is not None:
         return exact
@@ -198,7 +335,20 @@ def names_map(
     known = set(bars["symbol"].astype(str))
     for symbol, value in (given or {}).items():
         if str(symbol) not in known:
-            continue  # a map kept for a wider universe: names the bars lack mask nothing
+            raise ConfigError(
+                f"names= has company names for {symbol!r}, which the bars do not hold; drop "
+                "that entry (only the bars' names are masked)"
+            )
         listed = [value] if isinstance(value, str) else list(value)
-        out.setdefault(str(symbol), []).extend(str(n).strip() for n in listed if str(n).strip())
+        out.setdefault(str(symbol), []).extend(_company_name(symbol, n) for n in listed)
     return {s: tuple(dict.fromkeys(ns)) for s, ns in out.items()}
+
+
+def _company_name(symbol: str, name: object) -> str:
+    text = str(name).strip()
+    if len(text) <= 2:
+        raise ConfigError(
+            f"names= gives {symbol!r} the company name {name!r}: blank or two letters or "
+            "fewer would mask every such word in the text; give the full name"
+        )
+    return text

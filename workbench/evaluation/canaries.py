@@ -38,11 +38,13 @@ CANARY_COLUMNS = ("arm", "day", "step", "channel", "path", "token", "seen_from_d
 def canary_hits(
     canaries: Iterable[Mapping[str, Any]], arm: str, day: int, step: int, text: str, path: str
 ) -> list[list[Any]]:
-    """A row (CANARY_COLUMNS) for each canary ``text`` holds before its day."""
+    """A row (CANARY_COLUMNS) for each canary ``text`` holds before its day, in any case
+    (a tool that lower-cases what it quotes is caught too)."""
+    folded = text.casefold()
     return [
         [arm, day, step, c["channel"], path, c["token"], c["day"]]
         for c in canaries
-        if day < c["day"] and c["token"] in text
+        if day < c["day"] and c["token"].casefold() in folded
     ]
 
 

@@ -9,7 +9,8 @@ date's close, ``after`` the tearsheet of the curve from that close on (its first
 return is the first day after the cutoff), and ``gap`` is after minus before: a
 result that is memory falls after the cutoff. A part with no return in it has
 NaN metrics. The benchmark arm (``buy_and_hold`` when in the run) is cut at the
-same date, so relative metrics compare like with like.
+same date, so relative metrics compare like with like. A run on a counterfactual
+variant is refused: its rows are shuffled or turned around, so no date splits it.
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ def cutoff_split(
         raise ConfigError(
             "a split at the model cutoff needs dated bars: run on historical data (data=); "
             "the simulated market has no calendar a model could have read"
+        )
+    variant = (meta.get("data") or {}).get("variant") or {}
+    if variant.get("kind", "real") != "real":
+        raise ConfigError(
+            f"this run traded the {variant.get('label', variant['kind'])} variant, whose rows "
+            "are no longer the calendar's dates, so no date splits it; split the run on the "
+            "real path (variant= left out)"
         )
     against = benchmark or (DEFAULT_BENCHMARK if DEFAULT_BENCHMARK in equity.columns else None)
     parts = [_arm(results, arm, dates, cutoff, against) for arm, cutoff in cutoffs.items()]

@@ -103,12 +103,23 @@ class RunOptions:
     def from_keywords(cls, options: Mapping[str, Any]) -> RunOptions:
         known = [f.name for f in fields(cls)]
         for name in options:
+            if name in _TEXT_KEYWORDS:
+                raise ConfigError(
+                    f"{name}= belongs to the historical data, not to the run: pass "
+                    f"data=Historical.load(bars, news=..., {name}=...) (or Historical.with_text"
+                    "); evaluate itself takes news= and fundamentals= alone"
+                )
             if name not in known:
                 raise ConfigError(
                     f"unknown option {name!r}.{did_you_mean(name, known)} Options are: "
                     f"{', '.join(known)}."
                 )
         return cls(**options)
+
+
+_TEXT_KEYWORDS = frozenset(
+    ("canaries", "embargo", "names", "company_names", "close_time", "timezone")
+)
 
 
 class RunKeywords(TypedDict, total=False):

@@ -42,7 +42,7 @@ _STOP = frozenset((
 
 
 def leak_report(
-    data: Historical, *, min_items: int = 5, share: float = 0.8, alpha: float = 0.01
+    data: Historical, *, min_items: int = 5, share: float = 0.6, alpha: float = 0.01
 ) -> pd.DataFrame:
     """Words in the masked news that identify one name (see the module docstring), most
     telling first; empty when the data carries no news or nothing stands out."""

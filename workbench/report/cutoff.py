@@ -2,7 +2,8 @@
 
 Shown when a run on historical bars recorded a ``model_cutoff`` for any arm
 (``workbench.evaluation.cutoff``); of several seeds, the first is shown (on bars
-the seeds share one path, so the split is the same). Metrics run down the rows,
+the seeds share one path, so the split is the same); a run on a counterfactual
+variant has no section, since its rows are no dates. Metrics run down the rows,
 each arm's before, after and gap across.
 """
 
@@ -22,8 +23,9 @@ def cutoff_report_section(runs: Sequence[Any]) -> tuple[str, str] | None:
     """(title, HTML) of the split, or None when no run recorded a cutoff on dated bars."""
     first = runs[0]
     cutoffs = first.meta.get("model_cutoff")
-    if not cutoffs or not first.meta.get("dates"):
-        return None
+    variant = (first.meta.get("data") or {}).get("variant") or {}
+    if not cutoffs or not first.meta.get("dates") or variant.get("kind", "real") != "real":
+        return None  # no calendar to split at (a variant's rows are no dates)
     table = cutoff_split(first).T.round(4)
     table.columns = [" ".join(map(str, pair)) for pair in table.columns]
     dates = ", ".join(f"{html.escape(arm)}: {html.escape(day)}" for arm, day in cutoffs.items())

@@ -75,6 +75,7 @@ def evaluate_arms(
     fee_bps: float = 0.5,
     data: str | Path | Historical | None = None,
     progress: bool = False,
+    model_cutoff: dict[str, str] | None = None,
 ) -> Results:
     """The shared code path of every front end: check everything, then run once in process.
 
@@ -83,6 +84,7 @@ def evaluate_arms(
     defaults to every tradable date. On the simulator they default to ``MARKET_DEFAULTS``.
     ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr. ``preset`` is a
     name or a name with dials moved, ``{"base": "standard-v2", "injection_rate": 0.2}``.
+    ``model_cutoff`` is each arm's training cutoff (``workbench.evaluation.cutoff``).
     """
     from workbench.bridge import run_sync
     from workbench.evaluation import run_world
@@ -116,8 +118,28 @@ def evaluate_arms(
             leverage_cap=money["leverage_cap"],
             fee_bps=money["fee_bps"],
             progress=progress,
+            **({"model_cutoff": model_cutoff} if model_cutoff else {}),
         )
     )
+
+
+def cutoff_table(results: Results) -> Any:
+    """Every metric before and after each arm's model cutoff (``cutoff_split``)."""
+    from workbench.evaluation.cutoff import cutoff_split
+
+    return cutoff_split(results)
+
+
+def text_leaks(data: Historical) -> Any:
+    """The leak report of masked text (``workbench.evaluation.textleaks``); an empty table
+    when the data carries no news or is not masked."""
+    from workbench.evaluation.textleaks import LEAK_COLUMNS, leak_report
+
+    if not data.mask:
+        import pandas as pd
+
+        return pd.DataFrame(columns=list(LEAK_COLUMNS))
+    return leak_report(data)
 
 
 def load_bars(
@@ -130,16 +152,25 @@ def load_bars(
     company_names: str | Path | None = None,
     embargo: str | None = None,
     canaries: int | None = None,
+    close_time: str | None = None,
+    timezone: str | None = None,
 ) -> Historical:
     """Historical bars from a CSV or Parquet file, checked and masked (``secret`` repeats
     an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``), with
     the researcher's ``news`` and ``fundamentals`` files joined point in time, the company
     names of ``company_names`` (a ``symbol,name`` file) masked in their text and an
     optional ``embargo`` (e.g. ``15min``); ``canaries`` plants that many items per
-    channel dated after the decisions they test (``workbench.engine.canaries``)."""
+    channel dated after the decisions they test (``workbench.engine.canaries``);
+    ``close_time`` and ``timezone`` set each date's decision time (16:00 New York unless
+    told)."""
     text: dict[str, Any] = {"news": news, "fundamentals": fundamentals, "embargo": embargo}
     if canaries:
         text["canaries"] = canaries
+    timing = {"close_time": close_time, "timezone": timezone}
+    timed = any(value is not None for value in timing.values())
+    if timed and news is None and fundamentals is None:
+        raise ConfigError("close_time and timezone place news and fundamentals: pass news= too")
+    text.update({k: v for k, v in timing.items() if v is not None})
     if company_names is not None:
         text["names"] = read_names(company_names)
     if all(value is None for value in text.values()):

@@ -1,0 +1,55 @@
+"""Prices, volumes and dates in the forms real text writes them: scaled, placed or marked."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from workbench.engine.textmask import TextMask
+
+MASK = TextMask(
+    aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
+    price_factor={"ACME": 0.5, "BOLT": 2.0},
+    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+    warmup_days=20,
+    names={"ACME": ("Acme Industries",)},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("ACME closed at 123.45, up from 120.", "ASSET001 closed at 61.73, up from 60.00."),
+        ("It rose to 3 percent.", "It rose to 3 percent."),
+        ("45 dollars, 12.5 USD, 3.4 bn dollars", "22.50 dollars, 6.25 USD, 1.70 bn dollars"),
+        ("US$ 50, $ 12, €45.10, £12, $1.2k", "US$25.00, $6.00, €22.55, £6.00, $0.60k"),
+        ("USD 12.50 and $1,234.50", "USD 6.25 and $617.25"),
+        ("traded 1,864,600 shares, volume 1.86M", "traded [amount] shares, volume [amount]"),
+    ],
+)
+def test_prices_are_scaled_and_volumes_marked(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+
+
+def test_amounts_in_an_item_about_two_names_are_marked() -> None:
+    shown = MASK.text("45 dollars, $12 and €3 on 1,000 shares", ["ACME", "BOLT"])
+    assert shown == "[amount] dollars, $[amount] and €[amount] on [amount] shares"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("2016-02-03T09:30:00Z and 3-Feb-2016", "day 2 and day 2"),
+        ("02/03/2016 or 3.2.16", "[date] or [date]"),
+        ("Feb 3; Friday, March 4; 4th March", "[date]; Friday, [date]; [date]"),
+        ("20160203, FY2016, 2016Q1, CY16, H1'16", "[date], [date], [date], [date], [date]"),
+        ("It may 3 times", "It may 3 times"),
+    ],
+)
+def test_dates_are_placed_or_marked(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+
+
+def test_full_width_names_and_prices_are_masked() -> None:
+    shown = MASK.text("ＡＣＭＥ at ＄１２ on ２０１６-０２-０３", ["ACME"])
+    assert shown == "ASSET001 at $6.00 on day 2"
