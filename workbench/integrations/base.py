@@ -376,6 +376,10 @@ class BaseAdapter(Agent):
         entry["decision"] = decision.to_json()
         return decision
 
+    async def answer(self, request: DecisionRequest) -> Decision:
+        """The decision ``adecide`` validated (at ``_validated``), taken as it is."""
+        return await self.adecide(request)
+
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
         """Open this decision's entry in ``decision_log``; its orders are added after execution."""
         entry = _record.new_entry(request, key, **fields)
