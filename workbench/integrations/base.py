@@ -39,16 +39,21 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
 
 Constructor: take your own arguments and ``**options: Unpack[AdapterOptions]``
 (name, info, every, mode, transcript, recorder, overwrite, prior, timeout, max_calls,
-prices, max_cost_usd), and
+prices, max_cost_usd, hook), and
 hand ``options`` to ``super().__init__`` as they came; ``mode_of(options)`` is the
 mode when your constructor needs it first. An adapter never re-declares them.
 
-One decision, many questions: ``exchange(request, sent)`` is the whole protected
-exchange with the model for one input (replay lookup, ``prior=`` resume, budget,
-timeout, usage, retries and recording). ``adecide`` calls it once; an adapter that
-asks several questions per decision (the committee: once per role) calls it once
-per question, opens its record entry with ``record_entry`` and wraps the decision
-in ``noting_failure``.
+One decision, many questions: ``exchange(request, sent, kind=...)`` is the whole
+protected exchange with the model for one input (replay lookup, ``prior=`` resume,
+budget, timeout, usage, retries and recording). Every question has a kind: the
+adapter's own (``"decide"``) is answered by ``ask``, any other by the adapter's
+``hook=`` (a ``workbench.integrations.hooks.DecisionHook``: memory's reflections
+are ``"reflect"`` questions), which also joins each decision before and after.
+``adecide`` asks one ``"decide"`` question and validates its answer once
+(``_validated``: ``to_decision`` then ``parse_decision``); ``answer`` hands that
+decision to the evaluation as it is. An adapter that asks several questions per
+decision (the committee: once per role) calls ``exchange`` once per question, opens
+its log entry with ``record_entry`` and wraps the decision in ``noting_failure``.
 
 Pass ``info=AdapterInfo(framework=..., instructions_digest=digest(INSTRUCTIONS))``
 when your instructions are not in the keyed input: the digest is written to
@@ -98,7 +103,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 
@@ -124,6 +129,7 @@ from workbench.integrations._replay import (
     stamp_preset,
 )
 from workbench.integrations._retries import counting_retries
+from workbench.integrations.hooks import DECIDE, DecisionHook
 from workbench.integrations.pricing import CostMeter, PriceSource, as_price_table
 from workbench.schema import Decision, parse_decision
 from workbench.transcript import Exchange, Transcript
@@ -151,6 +157,7 @@ class AdapterOptions(TypedDict, total=False):
     max_calls: int | None
     prices: PriceSource | None
     max_cost_usd: float | None
+    hook: DecisionHook | None
 
 
 OPTION_NAMES = frozenset(AdapterOptions.__optional_keys__)
@@ -205,12 +212,15 @@ class BaseAdapter(Agent):
         self.decision_log: list[dict[str, Any]] = []
         self.run: RunInfo | None = None
         self._pending: dict[int, dict[str, Any]] = {}
+        self.hook = options.get("hook")
         # The prior is read before the recorder opens its journal: resuming from the
         # journal (or the file) it is about to write never loses what was paid for.
         self.prior = self._bind_prior(options.get("prior"))
         self._replay, self.recorder, self._save_to = self._bind(
             options.get("transcript"), options.get("recorder"), options.get("overwrite", False)
         )
+        if self.hook is not None:
+            self.hook.bound(self)
 
     def _cost_meter(self, max_cost_usd: float | None) -> CostMeter | None:
         if max_cost_usd is None:
@@ -238,6 +248,10 @@ class BaseAdapter(Agent):
 
     def state(self) -> dict[str, Any]:
         return {}
+
+    def recorded_state(self) -> dict[str, Any]:
+        """``state()`` and the hook's: what the transcript's ``adapter_state`` holds."""
+        return self.state() if self.hook is None else {**self.state(), **self.hook.state()}
 
     def map_error(self, exc: Exception) -> RunError:
         return FrameworkError(
@@ -278,7 +292,8 @@ class BaseAdapter(Agent):
 
     def replay_spec(self) -> dict[str, Any]:
         """JSON-able arguments ``from_replay_spec`` needs to rebuild this adapter for replay."""
-        return {"name": self.name, "every": self.every, "info": self.info.to_meta()}
+        spec = {"name": self.name, "every": self.every, "info": self.info.to_meta()}
+        return spec if self.hook is None else {**spec, **self.hook.replay_spec()}
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
@@ -344,7 +359,9 @@ class BaseAdapter(Agent):
 
     def _stamp(self, recorder: Transcript) -> Transcript:
         recorder.update_meta(
-            **_record.adapter_meta(self.name, self.every, self.info, type(self), self.state())
+            **_record.adapter_meta(
+                self.name, self.every, self.info, type(self), self.recorded_state()
+            )
         )
         return recorder
 
@@ -352,7 +369,7 @@ class BaseAdapter(Agent):
         refuse_other_schemas(recorded)
         recorded.checks.add("schemas")
         _record.refuse_other_instructions(recorded, self.info, self.name)
-        _record.refuse_other_state(recorded, self.state(), self.name)
+        _record.refuse_other_state(recorded, self.recorded_state(), self.name)
 
     # --- the Agent interface -----------------------------------------------------------
     def begin(self, run: RunInfo) -> None:
@@ -364,16 +381,35 @@ class BaseAdapter(Agent):
         if self.recorder is not None:
             stamp_preset(self.recorder, run.preset)
             self.recorder.update_meta(run=_record.run_meta(run, self.every))
+        if self.hook is not None:
+            self.hook.begin(self, run)
+
+    def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
+        if self.hook is not None:
+            self.hook.plant(self, lessons)
 
     async def adecide(self, request: DecisionRequest) -> Decision:
+        if self.hook is None:
+            return await self._decided(request, {})
+        asked, notes = await self.hook.before_decision(self, request)
+        decision = await self._decided(asked, notes)
+        self.hook.after_decision(self, request, decision)
+        return decision
+
+    async def _decided(self, request: DecisionRequest, notes: dict[str, Any]) -> Decision:
+        """The one question of kind ``decide`` and its one validation; ``notes`` (the
+        hook's fields) join the decision's log entry whatever the outcome."""
         sent = self.input_for(request.payload)
         key = digest(sent)
         entry = self.record_entry(request, key, input=sent)
-        with noting_failure(entry):
-            raw = await self.exchange(request, sent, key)
-            entry["response"] = raw
-            decision = self._validated(raw, request.payload)
-        entry["decision"] = decision.to_json()
+        try:
+            with noting_failure(entry):
+                raw = await self.exchange(request, sent, key)
+                entry["response"] = raw
+                decision = self._validated(raw, request.payload)
+            entry["decision"] = decision.to_json()
+        finally:
+            entry.update(notes)
         return decision
 
     async def answer(self, request: DecisionRequest) -> Decision:
@@ -393,6 +429,12 @@ class BaseAdapter(Agent):
         entry = self._pending.pop(request.index, None)
         if entry is not None:
             _record.add_execution(entry, report)
+        if self.hook is not None:
+            self.hook.executed(request, report)
+
+    def run_completed(self) -> None:
+        if self.hook is not None:
+            self.hook.run_completed()
 
     def end(self) -> None:
         self._pending.clear()
@@ -400,12 +442,17 @@ class BaseAdapter(Agent):
             self.recorder.save(self._save_to)
             self.recorder.close_journal()
             journal_path(self._save_to).unlink(missing_ok=True)
+        if self.hook is not None:
+            self.hook.end()
 
     # --- the protected exchange: one input, one raw answer ------------------------------
-    async def exchange(self, request: DecisionRequest, sent: Any, key: str | None = None) -> Any:
+    async def exchange(
+        self, request: DecisionRequest, sent: Any, key: str | None = None, *, kind: str = DECIDE
+    ) -> Any:
         """The raw answer to ``sent`` (keyed by ``key``, its digest by default): replayed,
         resumed from ``prior=``, or asked within the budget and timeout; usage is counted
-        and the exchange recorded every way, and a recorded failure is raised again."""
+        and the exchange recorded every way, and a recorded failure is raised again.
+        ``kind`` says who answers a live question: ``ask`` (``"decide"``) or the hook."""
         key = digest(sent) if key is None else key
         if self.mode == "replay":
             assert self._replay is not None
@@ -417,7 +464,7 @@ class BaseAdapter(Agent):
         if earlier is not None:
             self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
             return self._reuse(earlier, earlier.response)
-        return await self._call(request, sent, key)
+        return await self._call(request, sent, key, kind)
 
     def _paid_before(self, request: DecisionRequest, key: str) -> Exchange | None:
         """The prior run's answer to this input, unless it was a budget stop (unpaid)."""
@@ -434,7 +481,7 @@ class BaseAdapter(Agent):
             raise _record.recorded_error(exchange.error)
         return raw
 
-    async def _call(self, request: DecisionRequest, sent: Any, key: str) -> Any:
+    async def _call(self, request: DecisionRequest, sent: Any, key: str, kind: str) -> Any:
         stop = self._past_budget()
         if stop is not None:
             self._keep(request, key, sent, None, {}, _record.error_meta(stop))
@@ -442,7 +489,7 @@ class BaseAdapter(Agent):
         self.calls_made += 1
         started = time.perf_counter()
         with counting_retries() as retried, _record.noting_call() as notes:
-            raw, error = await self._asked(request, sent)
+            raw, error = await self._asked(request, sent, kind)
         usage = _record.call_usage(notes.usage, time.perf_counter() - started)
         if retried:
             usage["retries"] = len(retried)
@@ -476,10 +523,12 @@ class BaseAdapter(Agent):
         if self.cost_meter is not None:
             self.cost_meter.charge(usage)
 
-    async def _asked(self, request: DecisionRequest, sent: Any) -> tuple[Any, RunError | None]:
-        """The plain answer of one ``ask``, or the error it comes to (mapped at ``map_error``)."""
+    async def _asked(
+        self, request: DecisionRequest, sent: Any, kind: str
+    ) -> tuple[Any, RunError | None]:
+        """The plain answer of one question, or the error it comes to (mapped at ``map_error``)."""
         try:
-            answer = await self._ask_in_time(request, _record.private_copy(sent))
+            answer = await self._ask_in_time(request, _record.private_copy(sent), kind)
             return _record.plain_response(answer), None
         except self.stops_run:
             raise
@@ -491,8 +540,8 @@ class BaseAdapter(Agent):
             error.__cause__ = exc
             return None, error
 
-    async def _ask_in_time(self, request: DecisionRequest, sent: Any) -> Any:
-        call = on_owning_loop(self.ask(request, sent))
+    async def _ask_in_time(self, request: DecisionRequest, sent: Any, kind: str) -> Any:
+        call = on_owning_loop(self._question(request, sent, kind))
         if self.timeout is None:
             return await call
         try:
@@ -530,6 +579,14 @@ class BaseAdapter(Agent):
                 f"{type(exc).__name__}: {exc}"
             ) from exc
         return parse_decision(shaped)
+
+    async def _question(self, request: DecisionRequest, sent: Any, kind: str) -> Any:
+        """Who answers a question of ``kind``: ``ask`` its own, the hook every other."""
+        if kind == DECIDE:
+            return await self.ask(request, sent)
+        if self.hook is None:
+            raise ConfigError(f"arm {self.name!r} has no hook to answer a {kind!r} question")
+        return await self.hook.answer(self, kind, sent)
 
 
 def _raise_if_unreachable(exc: BaseException) -> None:
