@@ -14,7 +14,7 @@ from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import CallableAgentAdapter
 from workbench.integrations.hooks import DecisionHook
 from workbench.memory import Memory, MemoryHook
-from workbench.schema import Decision, parse_decision
+from workbench.schema import Action, Decision, parse_decision
 from workbench.testing.learner import learner_policy, learner_reflection, remembering_learner
 
 SMALL = {"universe": 6, "days": 5}
@@ -106,3 +106,14 @@ def test_a_validated_decision_equals_the_same_decision_built_by_hand() -> None:
     by_hand = Decision(actions=list(checked.actions), rationale="r")
     assert checked.is_validated() and not by_hand.is_validated()
     assert checked == by_hand and parse_decision(by_hand) == checked
+
+
+def test_a_decision_a_subclass_built_without_validation_is_validated_once_answered() -> None:
+    class Careless(CallableAgentAdapter):
+        async def adecide(self, request: DecisionRequest) -> Decision:
+            bad = Action.model_construct(symbol="AAA", side="buy", quantity=-5.0)
+            return Decision.model_construct(actions=[bad], rationale="")
+
+    results = evaluate([Careless(_hold, name="careless")], seed=1, **SMALL)
+    assert len(results.errors) == 5
+    assert "greater than or equal to 0" in results.errors["message"].iloc[0]

@@ -347,8 +347,10 @@ class BaseAdapter(Agent):
         return decision
 
     async def answer(self, request: DecisionRequest) -> Decision:
-        """The decision ``adecide`` validated (at ``_validated``), taken as it is."""
-        return await self.adecide(request)
+        """The decision ``adecide`` validated (at ``_validated``), taken as it is; one a
+        subclass's own ``adecide`` built without validation is validated here."""
+        decision = await self.adecide(request)
+        return decision if decision.is_validated() else parse_decision(decision)
 
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
         """Open this decision's entry in ``decision_log``; its orders are added after execution."""
