@@ -9,7 +9,7 @@ import pytest
 
 from workbench import evaluate
 from workbench.agents import Agent, DecisionRequest
-from workbench.errors import ConfigError
+from workbench.errors import ConfigError, DecisionError
 from workbench.integrations.base import BaseAdapter
 from workbench.integrations.callable import CallableAgentAdapter
 from workbench.integrations.hooks import DecisionHook
@@ -117,3 +117,9 @@ def test_a_decision_a_subclass_built_without_validation_is_validated_once_answer
     results = evaluate([Careless(_hold, name="careless")], seed=1, **SMALL)
     assert len(results.errors) == 5
     assert "greater than or equal to 0" in results.errors["message"].iloc[0]
+
+
+def test_a_validated_decision_copied_with_a_new_rationale_is_validated_again() -> None:
+    checked = parse_decision({"actions": [], "rationale": "fine"})
+    with pytest.raises(DecisionError, match="unpaired surrogate"):
+        parse_decision(checked.model_copy(update={"rationale": "bad \udc80"}))

@@ -5,10 +5,10 @@ The observation payload is an allowlist serialised to plain JSON (see
 
 1. structure (this module): ``parse_decision`` turns whatever the agent returned
    into a ``Decision`` or raises ``DecisionError`` naming the field at fault. A
-   ``Decision`` that ``parse_decision`` or ``Decision.of`` returned carries the
-   actions it was validated with, and is taken as it is while they are unchanged
-   (one built with ``Decision(...)``, ``model_construct`` or ``model_copy`` is
-   validated again: it may have been built without validation);
+   ``Decision`` that ``parse_decision`` or ``Decision.of`` returned carries what it
+   was validated as, and is taken as it is while that is unchanged (one built with
+   ``Decision(...)`` or ``model_construct``, or changed by ``model_copy(update=...)``
+   or on its action list, is validated again);
 2. market (``workbench.engine.execution``): each action is checked against the
    book and the portfolio, and an action the market cannot take is refused with
    a reason while the rest of the decision still trades.
@@ -101,9 +101,9 @@ class Decision(BaseModel):
 
     actions: list[Action]
     rationale: str = ""
-    # The actions this decision was validated with; None until it was. The list is a
-    # decision's one mutable part, so a changed list is validated again.
-    _validated_actions: tuple[Action, ...] | None = PrivateAttr(default=None)
+    # The actions and rationale this decision was validated with; None until it was. The
+    # list is mutable and model_copy(update=...) keeps the mark, so a change is validated.
+    _validated_as: tuple[tuple[Action, ...], str] | None = PrivateAttr(default=None)
 
     @classmethod
     def of(cls, actions: Iterable[Mapping[str, Any]], rationale: str = "") -> Decision:
@@ -117,9 +117,9 @@ class Decision(BaseModel):
         return self.model_dump(mode="json")
 
     def is_validated(self) -> bool:
-        """Whether ``parse_decision`` or ``of`` returned this decision, actions unchanged."""
-        checked = self._validated_actions
-        return checked is not None and checked == tuple(self.actions)
+        """Whether ``parse_decision`` or ``of`` returned this decision, unchanged since."""
+        checked = self._validated_as
+        return checked is not None and checked == (tuple(self.actions), self.rationale)
 
     def __eq__(self, other: object) -> bool:  # the validation mark is not part of the value
         if not isinstance(other, Decision):
@@ -144,7 +144,7 @@ def parse_decision(raw: Any) -> Decision:
 
 def _accepted(decision: Decision) -> Decision:
     _refuse_unpaired_surrogates(decision)
-    decision._validated_actions = tuple(decision.actions)
+    decision._validated_as = (tuple(decision.actions), decision.rationale)
     return decision
 
 
