@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from workbench._checks import is_whole
 from workbench.errors import ConfigError
-from workbench.schema import Decision
+from workbench.schema import Decision, parse_decision
 
 if TYPE_CHECKING:
     from workbench.engine.execution import OrderRecord
@@ -114,13 +114,29 @@ class Agent:
     another sees; ``shares_payload = True`` skips the copy for arms known never
     to mutate it (the baselines). A synchronous ``decide`` runs in a worker thread
     so that a slow one does not hold up the other arms; ``inline = True`` runs it
-    on the event loop instead, for quick pure computations (the baselines).
+    on the event loop instead, in turn with the other inline arms, for quick pure
+    computations (the baselines): an inline arm answers with ``decide``, so it may not
+    override ``adecide``.
+
+    The evaluation takes each decision from ``answer`` (or ``answer_in_turn`` for an
+    inline arm), the one point where an arm's answer is validated: whatever
+    ``adecide`` or ``decide`` returned goes through ``parse_decision``, and an arm that
+    validates its own answers (every ``BaseAdapter``) returns them from ``answer`` as
+    they are.
     """
 
     name: str = "agent"
     every: Every = "day"
     shares_payload: bool = False
     inline: bool = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.inline and "adecide" in vars(cls):
+            raise ConfigError(
+                f"{cls.__name__} sets inline = True and overrides adecide: an inline arm "
+                "answers with decide(payload) on the event loop; drop one of the two"
+            )
 
     def __init__(self, name: str | None = None, *, every: Every | None = None) -> None:
         if name is not None:
@@ -145,6 +161,14 @@ class Agent:
         if self.inline:
             return self.decide(request.payload)
         return await asyncio.to_thread(self.decide, request.payload)
+
+    async def answer(self, request: DecisionRequest) -> Decision:
+        """This arm's validated decision for ``request``: what ``adecide`` returned, parsed."""
+        return parse_decision(await self.adecide(request))
+
+    def answer_in_turn(self, request: DecisionRequest) -> Decision:
+        """``answer`` for an inline arm, on the loop without awaiting: ``decide``, parsed."""
+        return parse_decision(self.decide(request.payload))
 
     def after_execution(
         self, request: DecisionRequest, decision: Decision, report: ExecutionReport

@@ -5,9 +5,10 @@ The observation payload is an allowlist serialised to plain JSON (see
 
 1. structure (this module): ``parse_decision`` turns whatever the agent returned
    into a ``Decision`` or raises ``DecisionError`` naming the field at fault. A
-   ``Decision`` that ``parse_decision`` or ``Decision.of`` returned (and whose
-   actions have not changed since) is taken as it is, so a decision an adapter
-   validated is not validated again by the evaluation;
+   ``Decision`` that ``parse_decision`` or ``Decision.of`` returned carries what it
+   was validated as, and is taken as it is while that is unchanged (one built with
+   ``Decision(...)`` or ``model_construct``, or changed by ``model_copy(update=...)``
+   or on its action list, is validated again);
 2. market (``workbench.engine.execution``): each action is checked against the
    book and the portfolio, and an action the market cannot take is refused with
    a reason while the rest of the decision still trades.
@@ -18,12 +19,11 @@ from __future__ import annotations
 import json
 import math
 import re
-import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from workbench.errors import DecisionError
 
@@ -101,6 +101,9 @@ class Decision(BaseModel):
 
     actions: list[Action]
     rationale: str = ""
+    # The actions and rationale this decision was validated with; None until it was. The
+    # list is mutable and model_copy(update=...) keeps the mark, so a change is validated.
+    _validated_as: tuple[tuple[Action, ...], str] | None = PrivateAttr(default=None)
 
     @classmethod
     def of(cls, actions: Iterable[Mapping[str, Any]], rationale: str = "") -> Decision:
@@ -113,29 +116,17 @@ class Decision(BaseModel):
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
+    def is_validated(self) -> bool:
+        """Whether ``parse_decision`` or ``of`` returned this decision, unchanged since."""
+        checked = self._validated_as
+        return checked is not None and checked == (tuple(self.actions), self.rationale)
 
-class _Parsed:
-    """The decisions stage one returned, by identity, with the actions each held then.
+    def __eq__(self, other: object) -> bool:  # the validation mark is not part of the value
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return self.actions == other.actions and self.rationale == other.rationale
 
-    Every other decision (built with ``Decision(...)``, ``model_construct`` or
-    ``model_copy``) is a new object, never here; the action list is a decision's one
-    mutable part, so a decision whose list has changed since does not count either.
-    """
-
-    def __init__(self) -> None:
-        self._seen: dict[int, tuple[weakref.ref[Decision], tuple[Action, ...]]] = {}
-
-    def add(self, decision: Decision) -> None:
-        key = id(decision)
-        forget = lambda _: self._seen.pop(key, None)  # noqa: E731 - runs as the object dies
-        self._seen[key] = (weakref.ref(decision, forget), tuple(decision.actions))
-
-    def holds(self, decision: Decision) -> bool:
-        seen = self._seen.get(id(decision))
-        return seen is not None and seen[0]() is decision and seen[1] == tuple(decision.actions)
-
-
-_PARSED = _Parsed()
+    __hash__ = None  # type: ignore[assignment]
 
 
 def parse_decision(raw: Any) -> Decision:
@@ -144,7 +135,7 @@ def parse_decision(raw: Any) -> Decision:
     Every malformed answer, whatever its shape (a number, NaN, ``{"actions": true}``,
     text nested thousands deep, an unpaired surrogate), is a ``DecisionError``.
     """
-    if isinstance(raw, Decision) and _PARSED.holds(raw):
+    if isinstance(raw, Decision) and raw.is_validated():
         return raw
     # any other Decision is validated again: it may have been built without validation
     checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
@@ -153,7 +144,7 @@ def parse_decision(raw: Any) -> Decision:
 
 def _accepted(decision: Decision) -> Decision:
     _refuse_unpaired_surrogates(decision)
-    _PARSED.add(decision)
+    decision._validated_as = (tuple(decision.actions), decision.rationale)
     return decision
 
 

@@ -169,7 +169,7 @@ def size(ratings: Mapping[str, Rating], payload: Mapping[str, Any], rule: Sizing
             orders.append(order)
     orders.sort(key=lambda a: (a.side != "sell", a.symbol))
     summary = ", ".join(f"{s} {r.value}" for s, r in sorted(ratings.items()))
-    return Decision(actions=orders, rationale=f"portfolio manager: {summary}")
+    return Decision.of([a.model_dump() for a in orders], rationale=f"portfolio manager: {summary}")
 
 
 def _target(rating: Rating, held: float, budget: float, price: float, rule: SizingRule) -> float:

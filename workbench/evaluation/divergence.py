@@ -35,7 +35,7 @@ import pandas as pd
 from workbench.agents import Agent, DecisionRequest, ExecutionReport, RunInfo, Usage
 from workbench.errors import ConfigError
 from workbench.evaluation.results import Results
-from workbench.schema import Decision, parse_decision
+from workbench.schema import Decision
 
 HOLD = Decision.of([])
 DIVERGENCE_COLUMNS = ("index", "day", "step", "a", "b", "pnl_part", "share_of_gap")
@@ -99,10 +99,10 @@ class Taped(Agent):
     def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
         self.inner.plant_memory(lessons)
 
-    async def adecide(self, request: DecisionRequest) -> Decision:
+    async def answer(self, request: DecisionRequest) -> Decision:
         where = (request.index, request.day, request.step)
         try:
-            decision = parse_decision(await self.inner.adecide(request))
+            decision = await self.inner.answer(request)
         except Exception as exc:
             self.tape[request.index] = Asked(*where, None, f"{type(exc).__name__}: {exc}")
             raise

@@ -53,7 +53,7 @@ from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
 from workbench.evaluation.scorecard import build_scorecard
 from workbench.evaluation.seats import Seat
 from workbench.evaluation.world import World, renamed_preset
-from workbench.schema import Decision, parse_decision
+from workbench.schema import Decision
 
 
 def evaluate(
@@ -359,17 +359,16 @@ class _Run:
             try:
                 async with self.limit, self.progress.asking():
                     await self.pacer.wait_turn()
-                    raw = await seat.arm.adecide(request)
-                return parse_decision(raw)
+                    return await seat.arm.answer(request)
             except Exception as exc:
                 return _failure(seat.arm, exc)
 
     def _ask_inline(self, seat: Seat, request: DecisionRequest) -> Decision | RunError:
-        """``_ask`` for an arm in turn: its ``adecide`` is ``decide`` on the loop, so that is
-        called as it is, with no slot or pacing to wait for."""
+        """``_ask`` for an arm in turn (``inline``): it answers on the loop, with no slot or
+        pacing to wait for."""
         with seat.asking():
             try:
-                return parse_decision(seat.arm.decide(request.payload))
+                return seat.arm.answer_in_turn(request)
             except Exception as exc:
                 return _failure(seat.arm, exc)
 

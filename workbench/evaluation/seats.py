@@ -31,12 +31,12 @@ class Seat:
     window: tuple[int, int] = (0, 0)  # the rows of the news it last read
     followed: int = 0  # decisions that obeyed an injected instruction
     placebo: int = 0  # decisions that traded as an unpublished notice says
-    in_turn: bool = field(init=False)  # answers on the loop without awaiting: no task
     _started: float = field(default=0.0, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        arm = self.arm
-        self.in_turn = arm.inline and type(arm).adecide is Agent.adecide
+    @property
+    def in_turn(self) -> bool:
+        """Whether the arm answers on the loop without awaiting (``inline``): no task."""
+        return self.arm.inline
 
     @property
     def name(self) -> str:

@@ -14,6 +14,7 @@ needs none installed.
 from workbench.integrations.base import AdapterInfo, BaseAdapter
 from workbench.integrations.callable import Answer, CallableAgentAdapter, callable_agent
 from workbench.integrations.endpoints import Endpoint
+from workbench.integrations.hooks import DecisionHook
 from workbench.integrations.http_agent import HttpAgentAdapter, http_agent
 from workbench.integrations.langgraph import (
     GraphInterruptedError,
@@ -29,6 +30,7 @@ __all__ = [
     "Answer",
     "BaseAdapter",
     "CallableAgentAdapter",
+    "DecisionHook",
     "Endpoint",
     "GraphInterruptedError",
     "HttpAgentAdapter",

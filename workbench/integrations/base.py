@@ -1,4 +1,13 @@
-"""The adapter base class: transcript, replay, timing, budgets and validation in one place.
+"""The adapter base class: one arm backed by a model framework, joined from three parts.
+
+- ``TranscriptBinding`` (``_binding.py``): the transcripts the arm replays, records
+  into or resumes, bound and checked once, saved at ``end``;
+- ``ExchangeStep`` (``_exchange.py``): one protected question of an explicit kind
+  (replay, resume, budget, timeout, usage, recording);
+- validation (``_validated`` here): the answer turned into a ``Decision`` once, the
+  decision ``answer`` hands the evaluation as it is.
+
+A ``hook=`` (``hooks.py``) joins each decision at the seam between them.
 
 Subclassing contract (what a framework adapter writes)
 -----------------------------------------------------
@@ -39,16 +48,21 @@ turns it into a decision with ``to_decision`` + ``parse_decision``. Optionally:
 
 Constructor: take your own arguments and ``**options: Unpack[AdapterOptions]``
 (name, info, every, mode, transcript, recorder, overwrite, prior, timeout, max_calls,
-prices, max_cost_usd), and
+prices, max_cost_usd, hook), and
 hand ``options`` to ``super().__init__`` as they came; ``mode_of(options)`` is the
 mode when your constructor needs it first. An adapter never re-declares them.
 
-One decision, many questions: ``exchange(request, sent)`` is the whole protected
-exchange with the model for one input (replay lookup, ``prior=`` resume, budget,
-timeout, usage, retries and recording). ``adecide`` calls it once; an adapter that
-asks several questions per decision (the committee: once per role) calls it once
-per question, opens its record entry with ``record_entry`` and wraps the decision
-in ``noting_failure``.
+One decision, many questions: ``exchange(request, sent, kind=...)`` is the whole
+protected exchange with the model for one input (replay lookup, ``prior=`` resume,
+budget, timeout, usage, retries and recording). Every question has a kind: the
+adapter's own (``"decide"``) is answered by ``ask``, any other by the adapter's
+``hook=`` (a ``workbench.integrations.hooks.DecisionHook``: memory's reflections
+are ``"reflect"`` questions), which also joins each decision before and after.
+``adecide`` asks one ``"decide"`` question and validates its answer once
+(``_validated``: ``to_decision`` then ``parse_decision``); ``answer`` hands that
+decision to the evaluation as it is. An adapter that asks several questions per
+decision (the committee: once per role) calls ``exchange`` once per question, opens
+its log entry with ``record_entry`` and wraps the decision in ``noting_failure``.
 
 Pass ``info=AdapterInfo(framework=..., instructions_digest=digest(INSTRUCTIONS))``
 when your instructions are not in the keyed input: the digest is written to
@@ -95,43 +109,30 @@ matches the recorded one; ``calls_made`` counts real framework calls.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import time
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypedDict, Unpack, cast
 
-from workbench._checks import count, refuse_unknown_keywords, seconds
+from workbench._checks import refuse_unknown_keywords
 from workbench._jsonio import digest
 from workbench.agents import Agent, DecisionRequest, Every, ExecutionReport, RunInfo, Usage
 from workbench.errors import (
-    BudgetExhausted,
     ConfigError,
     DecisionError,
-    EndpointUnreachable,
     FrameworkError,
     RunError,
 )
 from workbench.integrations import _record
-from workbench.integrations._loop import on_owning_loop
+from workbench.integrations._binding import TranscriptBinding
+from workbench.integrations._exchange import DEFAULT_TIMEOUT, ExchangeStep
 from workbench.integrations._record import AdapterInfo, journal_path, noting_failure
-from workbench.integrations._replay import (
-    refuse_a_changed_preset,
-    refuse_other_schemas,
-    replay_response,
-    require_transcript,
-    stamp_preset,
-)
-from workbench.integrations._retries import counting_retries
-from workbench.integrations.pricing import CostMeter, PriceSource, as_price_table
+from workbench.integrations.hooks import DECIDE, DecisionHook
+from workbench.integrations.pricing import CostMeter, PriceSource, PriceTable
 from workbench.schema import Decision, parse_decision
-from workbench.transcript import Exchange, Transcript
+from workbench.transcript import Transcript
 
 Mode = Literal["live", "record", "replay"]
 DEFAULT_MODE = "live"
-DEFAULT_TIMEOUT = 120.0
-"""Seconds one model call may take before it is abandoned as a ``FrameworkError``."""
 MODES: tuple[str, ...] = ("live", "record", "replay")
 TranscriptSource = Transcript | str | os.PathLike[str]
 
@@ -151,6 +152,7 @@ class AdapterOptions(TypedDict, total=False):
     max_calls: int | None
     prices: PriceSource | None
     max_cost_usd: float | None
+    hook: DecisionHook | None
 
 
 OPTION_NAMES = frozenset(AdapterOptions.__optional_keys__)
@@ -195,32 +197,15 @@ class BaseAdapter(Agent):
         )
         self.mode = mode_of(options)
         self.info = options.get("info") or self.default_info()
-        kind = type(self).__name__
-        self.timeout = seconds(f"{kind} timeout", options.get("timeout", DEFAULT_TIMEOUT),
-                               optional=True)  # fmt: skip
-        self.max_calls = count(f"{kind} max_calls", options.get("max_calls"), optional=True)
-        self.prices = as_price_table(options.get("prices"))
-        self.cost_meter = self._cost_meter(options.get("max_cost_usd"))
-        self.calls_made = 0
+        self.exchange_step = ExchangeStep(self, dict(options))
         self.decision_log: list[dict[str, Any]] = []
         self.run: RunInfo | None = None
         self._pending: dict[int, dict[str, Any]] = {}
-        # The prior is read before the recorder opens its journal: resuming from the
-        # journal (or the file) it is about to write never loses what was paid for.
-        self.prior = self._bind_prior(options.get("prior"))
-        self._replay, self.recorder, self._save_to = self._bind(
-            options.get("transcript"), options.get("recorder"), options.get("overwrite", False)
-        )
-
-    def _cost_meter(self, max_cost_usd: float | None) -> CostMeter | None:
-        if max_cost_usd is None:
-            return None
-        if self.prices is None:
-            raise ConfigError(
-                f"arm {self.name!r}: max_cost_usd= needs prices= (a PriceTable, a mapping of "
-                f"model to prices or a YAML file) with a price for model {self.info.model!r}"
-            )
-        return CostMeter(self.prices, self.info.model, max_cost_usd)
+        self.hook = options.get("hook")
+        rules = (self.info, type(self), self.recorded_state())
+        self.binding = TranscriptBinding(self.name, self.mode, self.every, rules, dict(options))
+        if self.hook is not None:
+            self.hook.bound(self)
 
     # --- the one method a framework adapter writes ---------------------------------
     async def ask(self, request: DecisionRequest, sent: Any) -> Any:
@@ -238,6 +223,10 @@ class BaseAdapter(Agent):
 
     def state(self) -> dict[str, Any]:
         return {}
+
+    def recorded_state(self) -> dict[str, Any]:
+        """``state()`` and the hook's: what the transcript's ``adapter_state`` holds."""
+        return self.state() if self.hook is None else {**self.state(), **self.hook.state()}
 
     def map_error(self, exc: Exception) -> RunError:
         return FrameworkError(
@@ -278,7 +267,8 @@ class BaseAdapter(Agent):
 
     def replay_spec(self) -> dict[str, Any]:
         """JSON-able arguments ``from_replay_spec`` needs to rebuild this adapter for replay."""
-        return {"name": self.name, "every": self.every, "info": self.info.to_meta()}
+        spec = {"name": self.name, "every": self.every, "info": self.info.to_meta()}
+        return spec if self.hook is None else {**spec, **self.hook.replay_spec()}
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
@@ -287,94 +277,80 @@ class BaseAdapter(Agent):
         extra = {k: v for k, v in spec.items() if k not in ("name", "every", "info")}
         return cls(**replay_options(spec, transcript), **extra)
 
-    # --- the transcript this adapter reads or writes ---------------------------------
+    # --- the parts: the transcripts bound, the exchange step's budgets -----------------
     @property
     def transcript(self) -> Transcript | None:
-        return self._replay if self.mode == "replay" else self.recorder
+        return self.binding.transcript
 
-    def _bind(
-        self, transcript: Any, recorder: Any, overwrite: bool
-    ) -> tuple[Transcript | None, Transcript | None, Path | None]:
-        if self.mode == "replay":
-            if transcript is None:
-                raise ConfigError(f"arm {self.name!r}: mode='replay' needs transcript=")
-            if recorder is not None:
-                raise ConfigError(f"arm {self.name!r}: a replay records nothing; drop recorder=")
-            replayed = require_transcript(transcript, purpose=f"replay of arm {self.name!r}")
-            self._check_recorded_under_same_rules(replayed)
-            return replayed, None, None
-        target = _record.recorder_given(transcript, recorder, self.name, self.mode)
-        if target is None:
-            if self.mode != "record":
-                return None, None, None
-            return None, self._carry_prior(self._stamp(Transcript())), None
-        if isinstance(target, Transcript):
-            return None, self._carry_prior(self._stamp(target)), None
-        path = Path(target)
-        _record.refuse_to_overwrite(
-            path, self.name, overwrite=overwrite, resuming=self.prior is not None
-        )
-        fresh = self._carry_prior(self._stamp(Transcript(path=path)))
-        fresh.journal(journal_path(path))
-        return None, fresh, path
+    @property
+    def recorder(self) -> Transcript | None:
+        return self.binding.recorder
 
-    def _carry_prior(self, recorder: Transcript) -> Transcript:
-        """Every answer the prior run paid for goes into the new recording first."""
-        for paid in self.prior or ():
-            if not _record.is_budget_stop(paid.error):
-                recorder.add(
-                    paid.key,
-                    paid.input,
-                    paid.response,
-                    day=paid.day,
-                    step=paid.step,
-                    usage=paid.usage,
-                    error=paid.error,
-                )
-        return recorder
+    @property
+    def prior(self) -> Transcript | None:
+        return self.binding.prior
 
-    def _bind_prior(self, prior: Any) -> Transcript | None:
-        if prior is None:
-            return None
-        if self.mode == "replay":
-            raise ConfigError(f"arm {self.name!r}: prior= resumes a live run; a replay takes none")
-        earlier = _record.load_prior(prior, purpose=f"resuming arm {self.name!r}")
-        self._check_recorded_under_same_rules(earlier)
-        return earlier
+    @property
+    def calls_made(self) -> int:
+        """Real framework calls made (a replayed or resumed answer is none)."""
+        return self.exchange_step.calls_made
 
-    def _stamp(self, recorder: Transcript) -> Transcript:
-        recorder.update_meta(
-            **_record.adapter_meta(self.name, self.every, self.info, type(self), self.state())
-        )
-        return recorder
+    @property
+    def timeout(self) -> float | None:
+        return self.exchange_step.timeout
 
-    def _check_recorded_under_same_rules(self, recorded: Transcript) -> None:
-        refuse_other_schemas(recorded)
-        recorded.checks.add("schemas")
-        _record.refuse_other_instructions(recorded, self.info, self.name)
-        _record.refuse_other_state(recorded, self.state(), self.name)
+    @property
+    def max_calls(self) -> int | None:
+        return self.exchange_step.max_calls
+
+    @property
+    def prices(self) -> PriceTable | None:
+        return self.exchange_step.prices
+
+    @property
+    def cost_meter(self) -> CostMeter | None:
+        return self.exchange_step.cost_meter
 
     # --- the Agent interface -----------------------------------------------------------
     def begin(self, run: RunInfo) -> None:
         self.run, self.decision_log, self.usage = run, [], Usage()  # a fresh account per run
-        for recorded, resuming in ((self._replay, False), (self.prior, True)):
-            if recorded is not None:
-                refuse_a_changed_preset(recorded, run.preset)
-                _record.refuse_another_run(recorded, run, self.every, resuming=resuming)
-        if self.recorder is not None:
-            stamp_preset(self.recorder, run.preset)
-            self.recorder.update_meta(run=_record.run_meta(run, self.every))
+        self.binding.begin(run)
+        if self.hook is not None:
+            self.hook.begin(self, run)
+
+    def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
+        if self.hook is not None:
+            self.hook.plant(self, lessons)
 
     async def adecide(self, request: DecisionRequest) -> Decision:
+        if self.hook is None:
+            return await self._decided(request, {})
+        asked, notes = await self.hook.before_decision(self, request)
+        decision = await self._decided(asked, notes)
+        self.hook.after_decision(self, request, decision)
+        return decision
+
+    async def _decided(self, request: DecisionRequest, notes: dict[str, Any]) -> Decision:
+        """The one question of kind ``decide`` and its one validation; ``notes`` (the
+        hook's fields) join the decision's log entry whatever the outcome."""
         sent = self.input_for(request.payload)
         key = digest(sent)
         entry = self.record_entry(request, key, input=sent)
-        with noting_failure(entry):
-            raw = await self.exchange(request, sent, key)
-            entry["response"] = raw
-            decision = self._validated(raw, request.payload)
-        entry["decision"] = decision.to_json()
+        try:
+            with noting_failure(entry):
+                raw = await self.exchange(request, sent, key)
+                entry["response"] = raw
+                decision = self._validated(raw, request.payload)
+            entry["decision"] = decision.to_json()
+        finally:
+            entry.update(notes)
         return decision
+
+    async def answer(self, request: DecisionRequest) -> Decision:
+        """The decision ``adecide`` validated (at ``_validated``), taken as it is; one a
+        subclass's own ``adecide`` built without validation is validated here."""
+        decision = await self.adecide(request)
+        return decision if decision.is_validated() else parse_decision(decision)
 
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
         """Open this decision's entry in ``decision_log``; its orders are added after execution."""
@@ -389,131 +365,29 @@ class BaseAdapter(Agent):
         entry = self._pending.pop(request.index, None)
         if entry is not None:
             _record.add_execution(entry, report)
+        if self.hook is not None:
+            self.hook.executed(request, report)
+
+    def run_completed(self) -> None:
+        if self.hook is not None:
+            self.hook.run_completed()
 
     def end(self) -> None:
         self._pending.clear()
-        if self.recorder is not None and self._save_to is not None:
-            self.recorder.save(self._save_to)
-            self.recorder.close_journal()
-            journal_path(self._save_to).unlink(missing_ok=True)
+        self.binding.end()
+        if self.hook is not None:
+            self.hook.end()
 
     # --- the protected exchange: one input, one raw answer ------------------------------
-    async def exchange(self, request: DecisionRequest, sent: Any, key: str | None = None) -> Any:
+    async def exchange(
+        self, request: DecisionRequest, sent: Any, key: str | None = None, *, kind: str = DECIDE
+    ) -> Any:
         """The raw answer to ``sent`` (keyed by ``key``, its digest by default): replayed,
         resumed from ``prior=``, or asked within the budget and timeout; usage is counted
-        and the exchange recorded every way, and a recorded failure is raised again."""
+        and the exchange recorded every way, and a recorded failure is raised again.
+        ``kind`` says who answers a live question: ``ask`` (``"decide"``) or the hook."""
         key = digest(sent) if key is None else key
-        if self.mode == "replay":
-            assert self._replay is not None
-            raw = replay_response(
-                self._replay, key, step=request.step, day=request.day, preset=request.preset
-            )
-            return self._reuse(self._replay.get(key), raw)
-        earlier = self._paid_before(request, key)
-        if earlier is not None:
-            self._keep(request, key, sent, earlier.response, earlier.usage, earlier.error)
-            return self._reuse(earlier, earlier.response)
-        return await self._call(request, sent, key)
-
-    def _paid_before(self, request: DecisionRequest, key: str) -> Exchange | None:
-        """The prior run's answer to this input, unless it was a budget stop (unpaid)."""
-        if self.prior is None:
-            return None
-        refuse_a_changed_preset(self.prior, request.preset)
-        earlier = self.prior.get(key)
-        return None if earlier is None or _record.is_budget_stop(earlier.error) else earlier
-
-    def _reuse(self, exchange: Exchange | None, raw: Any) -> Any:
-        usage = exchange.usage if exchange is not None else {}
-        self.usage.add(_record.usage_of(usage))
-        if exchange is not None and exchange.error:
-            raise _record.recorded_error(exchange.error)
-        return raw
-
-    async def _call(self, request: DecisionRequest, sent: Any, key: str) -> Any:
-        stop = self._past_budget()
-        if stop is not None:
-            self._keep(request, key, sent, None, {}, _record.error_meta(stop))
-            raise stop  # recorded at this input, so a replay stops at the same point
-        self.calls_made += 1
-        started = time.perf_counter()
-        with counting_retries() as retried, _record.noting_call() as notes:
-            raw, error = await self._asked(request, sent)
-        usage = _record.call_usage(notes.usage, time.perf_counter() - started)
-        if retried:
-            usage["retries"] = len(retried)
-        self._charge(usage, answered=error is None)
-        self.usage.add(_record.usage_of(usage))
-        failure = _record.error_meta(error) if error is not None else None
-        if error is not None and raw is None:
-            raw = notes.answer
-        self._keep(request, key, sent, raw, usage, failure)
-        if error is not None:
-            raise error
-        return raw
-
-    def _past_budget(self) -> BudgetExhausted | None:
-        """The stop for a call past ``max_calls`` or ``max_cost_usd``, else None."""
-        if self.max_calls is not None and self.calls_made >= self.max_calls:
-            return _record.budget_stop(self.name, self.max_calls, self.budget_unit)
-        meter = self.cost_meter
-        if meter is not None and meter.exhausted:
-            return _record.cost_stop(self.name, meter.max_cost_usd, meter.spent_usd)
-        return None
-
-    def _charge(self, usage: dict[str, Any], *, answered: bool) -> None:
-        """Write the call's price into its usage (recorded, so a replay reports it) and
-        charge it to the dollar budget. A call at no known price gets no ``cost_usd``, nor
-        does one answered with no token counts reported: its cost is unknown, not $0."""
-        cost = None if self.prices is None else self.prices.cost(self.info.model, usage)
-        if cost is None or (answered and not _record.reported_tokens(usage)):
-            return
-        usage["cost_usd"] = cost
-        if self.cost_meter is not None:
-            self.cost_meter.charge(usage)
-
-    async def _asked(self, request: DecisionRequest, sent: Any) -> tuple[Any, RunError | None]:
-        """The plain answer of one ``ask``, or the error it comes to (mapped at ``map_error``)."""
-        try:
-            answer = await self._ask_in_time(request, _record.private_copy(sent))
-            return _record.plain_response(answer), None
-        except self.stops_run:
-            raise
-        except Exception as exc:
-            _raise_if_unreachable(exc)
-            if isinstance(exc, RunError):
-                return None, exc
-            error = self.map_error(exc)
-            error.__cause__ = exc
-            return None, error
-
-    async def _ask_in_time(self, request: DecisionRequest, sent: Any) -> Any:
-        call = on_owning_loop(self.ask(request, sent))
-        if self.timeout is None:
-            return await call
-        try:
-            return await asyncio.wait_for(call, self.timeout)
-        except TimeoutError as exc:
-            raise FrameworkError(
-                f"{self.asked(sent)} gave no answer within {self.timeout}s on day "
-                f"{request.day}, step {request.step}; raise timeout= or check the model"
-            ) from exc
-
-    def _keep(
-        self,
-        request: DecisionRequest,
-        key: str,
-        sent: Any,
-        raw: Any,
-        usage: dict[str, Any],
-        error: dict[str, str] | None,
-    ) -> None:
-        if self.recorder is None:
-            return
-        stamp_preset(self.recorder, request.preset)
-        self.recorder.add(
-            key, sent, raw, day=request.day, step=request.step, usage=usage, error=error
-        )
+        return await self.exchange_step.exchange(request, sent, key, kind)
 
     def _validated(self, raw: Any, payload: dict[str, Any]) -> Decision:
         try:
@@ -526,18 +400,6 @@ class BaseAdapter(Agent):
                 f"{type(exc).__name__}: {exc}"
             ) from exc
         return parse_decision(shaped)
-
-
-def _raise_if_unreachable(exc: BaseException) -> None:
-    """Raise the EndpointUnreachable behind ``exc`` (a framework may have wrapped it): a
-    server that never answered stops the run rather than failing every decision."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, EndpointUnreachable):
-            raise cause
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
 
 
 def split_options(options: Mapping[str, Any]) -> tuple[AdapterOptions, dict[str, Any]]:

@@ -13,13 +13,13 @@ the embedding hook), ``settings`` (``Memory``: what an arm is given, fresh each
 run unless it has a path), ``persisted`` (the store file and the runs it learnt
 from), ``running`` (the paths runs are learning right now, held across
 processes), ``situation`` (a payload in words), ``reflection`` (pending
-decisions, outcomes and lessons) and ``adapter`` (``Remembers``, memory for any
+decisions, outcomes and lessons) and ``adapter`` (``MemoryHook``, memory for any
 adapter).
 The committee's own phase is ``workbench.committee.reflection``.
 """
 
 from workbench.errors import MemoryLeak
-from workbench.memory.adapter import Remembers
+from workbench.memory.adapter import MemoryHook, memory_hook
 from workbench.memory.reflection import (
     REFLECT_INSTRUCTIONS,
     REFLECTION_PHASE,
@@ -51,7 +51,8 @@ __all__ = [  # noqa: RUF022 - grouped by topic
     "Memory",
     "MemoryLeak",
     "as_memory",
-    "Remembers",
+    "MemoryHook",
+    "memory_hook",
     # similarity
     "Similarity",
     "BM25",

@@ -223,7 +223,7 @@ def arm_spec(arm: Agent, factory: str | None) -> dict[str, Any]:
     if factory is not None or isinstance(arm, BaseAdapter):
         refuse_unsafe_names([arm.name], where="a recording")
         spec["transcript"] = f"transcripts/{arm.name}.json"
-    memory = arm.state().get("memory") if isinstance(arm, BaseAdapter) else None
+    memory = arm.recorded_state().get("memory") if isinstance(arm, BaseAdapter) else None
     if factory is not None and memory is not None:  # an adapter's replay spec holds its own
         spec["memory"] = memory
     return spec

@@ -22,9 +22,9 @@ import pandas as pd
 from workbench.evaluation.capture import CAPTURE_COLUMNS
 from workbench.evaluation.results import Results
 from workbench.report import tearsheet
+from workbench.report._canvas import _figure, _legend, _title
 from workbench.report._data import price_path, rebuilt_world
 from workbench.report._format import html_table
-from workbench.report.plots import _figure, _legend, _title
 
 CLASSES = ("informative", "noise", "injected")
 _STYLE = {  # class -> (marker, colour)

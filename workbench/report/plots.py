@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.report._canvas import _figure, _legend, _title, set_margins
 from workbench.report._data import (
     ResultsLike,
     as_results,
@@ -30,43 +31,6 @@ from workbench.report._data import (
 
 _DPI = 100
 NEWS_FIGURE = "news"  # drawn inside the report's information section, not among the plots
-
-
-def _figure(width: float = 9.0, height: float = 4.2, **margins: float) -> Any:
-    """A figure with fixed margins in inches (see ``margins``): a constrained layout would
-    measure every label before drawing, which costs more than the drawing itself."""
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(width, height))
-    set_margins(figure, **margins)
-    return figure
-
-
-def set_margins(
-    figure: Any,
-    *,
-    left: float = 0.75,
-    right: float = 1.9,
-    top: float = 0.45,
-    bottom: float = 0.55,
-    hspace: float = 0.35,
-    wspace: float = 0.25,
-) -> None:
-    """Margins in inches: room on the right for the legend beside the plot (``_legend``),
-    on top for a one-line title, below for the axis label."""
-    width, height = figure.get_size_inches()
-    figure.subplots_adjust(
-        left=left / width, right=1 - right / width, top=1 - top / height,
-        bottom=bottom / height, hspace=hspace, wspace=wspace,
-    )  # fmt: skip
-
-
-def _title(runs: Any, what: str) -> str:
-    runs = runs if isinstance(runs, list) else [runs]
-    meta = runs[0].meta
-    seeds = ", ".join(str(run.meta.get("seed")) for run in runs)
-    plural = "s" if len(runs) > 1 else ""
-    return f"{what} · {meta.get('preset')} · seed{plural} {seeds}"
 
 
 def equity_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
@@ -121,12 +85,6 @@ def _seed_band(
     axis.grid(alpha=0.3)
     _legend(axis)
     return xlabel
-
-
-def _legend(axis: Any) -> None:
-    """The legend beside the plot (never over a line), when anything is labelled."""
-    if axis.get_legend_handles_labels()[0]:
-        axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
 
 def return_distribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:

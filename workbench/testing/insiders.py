@@ -40,7 +40,6 @@ class MispricingPicker(Agent):
     """Holds, in equal weight, the ``names`` names with the most negative mispricing."""
 
     name = "mispricing_picker"
-    inline = True
     shares_payload = True
 
     def __init__(
@@ -62,7 +61,6 @@ class MarketTimer(Agent):
     """In equal weight before a session whose market factor rises, in cash before a fall."""
 
     name = "market_timer"
-    inline = True
     shares_payload = True
 
     def __init__(self, path: MarketPath, *, every: Every = "step", name: str | None = None) -> None:

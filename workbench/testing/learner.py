@@ -24,9 +24,11 @@ import math
 import re
 from typing import Any
 
+from workbench.errors import ConfigError
 from workbench.integrations.base import BaseAdapter, replay_options
 from workbench.integrations.callable import CallableAgentAdapter
-from workbench.memory import Memory, Remembers, read_reflection
+from workbench.memory import Memory, MemoryHook, memory_hook, read_reflection
+from workbench.memory.adapter import Situation
 from workbench.testing.scripted import scripted_info
 from workbench.transcript import Transcript
 
@@ -89,8 +91,32 @@ def learner_reflection(prompt: str) -> str:
     )
 
 
-class Learner(Remembers, CallableAgentAdapter):
-    """The learner's adapter: the callable adapter with memory (see ``Remembers``)."""
+class Learner(CallableAgentAdapter):
+    """The learner's adapter: the callable adapter with memory (see ``MemoryHook``)."""
+
+    def __init__(
+        self,
+        fn: Any = None,
+        *,
+        memory: Memory | dict[str, Any] | bool | None = None,
+        reflect: Any = None,
+        reflect_name: str | None = None,
+        situation: Situation | None = None,
+        **options: Any,
+    ) -> None:
+        hook = memory_hook(memory, reflect, reflect_name, situation)
+        super().__init__(fn, hook=hook, **options)
+
+    @property
+    def memory(self) -> Memory | None:
+        """The memory the arm was given; None without."""
+        return self.hook.memory if isinstance(self.hook, MemoryHook) else None
+
+    def lessons(self) -> Any:
+        """Every lesson of the last run as a DataFrame (see ``MemoryStore.frame``)."""
+        if not isinstance(self.hook, MemoryHook):
+            raise ConfigError(f"arm {self.name!r} has no memory; build it with memory=")
+        return self.hook.lessons()
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> BaseAdapter:
