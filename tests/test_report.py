@@ -178,6 +178,11 @@ def test_a_historical_run_is_drawn_on_dates_and_names_its_data(tmp_path):
     x, label = day_axis(results)
     assert label == "date" and str(x[0].date()) == results.meta["dates"][0]
     assert equity_figure(results).axes[0].get_xlabel() == "date"
+    from workbench.report.plots import attribution_figure, orders_figure
+
+    for figure in (orders_figure(results), attribution_figure(results)):
+        assert {axis.get_xlabel() for axis in figure.axes} == {"date"}
+        assert figure.axes[0].get_xlim()[0] > 10_000  # matplotlib's day numbers of dates
     text = render_report(results, tmp_path / "h.html").read_text()
     assert "data fingerprint" in text and results.meta["preset"] in text
     assert f"({results.meta['dates'][0]} to {results.meta['dates'][-1]})" in text
