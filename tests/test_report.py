@@ -20,6 +20,7 @@ from workbench.report import (
     write_outputs,
 )
 from workbench.report._data import price_path
+from workbench.report._format import breakable
 from workbench.report.plots import busiest_symbol
 
 ARMS = ["cash", "buy_and_hold", "momentum", "random"]
@@ -43,7 +44,7 @@ def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path, stati
     assert text.count('<svg class="chart"') == 1 + 2 + 3
     assert 'class="readable key-metrics key-return"' in text
     for arm in ARMS:
-        assert f"<th>{arm}</th>" in text
+        assert f"<th>{breakable(arm)}</th>" in text
     assert runs[0].digest() in text
 
 

@@ -105,7 +105,7 @@ def worst_drawdowns(results: Any, arm: str, top: int = 5) -> pd.DataFrame:
         {
             "peak": when(d.peak), "trough": when(d.trough), "recovered": when(d.recovered),
             "depth_pct": d.depth_pct, "days_to_trough": (d.trough - d.peak) / steps,
-            "days_under_water": None if d.recovered is None else (d.recovered - d.peak) / steps,
+            "days_under_water": np.nan if d.recovered is None else (d.recovered - d.peak) / steps,
         }
         for d in spells
     ]  # fmt: skip
