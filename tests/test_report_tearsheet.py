@@ -154,3 +154,13 @@ def test_worst_drawdowns_mark_an_open_drawdown_with_nan_not_none():
     result = evaluate(["buy_and_hold"], seed=1, universe=5, days=12)
     table = result.worst_drawdowns("buy_and_hold")
     assert table["days_under_water"].dtype == float
+
+
+def test_no_negative_zero_and_no_sign_on_a_spread():
+    from workbench.report._format import number
+    from workbench.report.tearsheet_tables import _spread_text
+
+    assert number("var_95_pct", -0.001) == "0.00%" and number("alpha_pct", -0.0) == "0.00%"
+    assert number("sharpe", -0.004) == "-0.004" and number("return_pct", -0.2) == "-0.20%"
+    row = pd.Series({"seed_mean": 1.0, "seed_sd": 6.54, "seed_ci_low": np.nan})
+    assert _spread_text("return_pct", row) == "+1.00% ± 6.54%"

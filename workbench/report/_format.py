@@ -56,6 +56,8 @@ def number(column: str, value: Any) -> str:
     if not isinstance(value, int | float):
         return str(value)
     sign = "+" if column in _SIGNED else ""
+    if value == 0 or _rounds_to_zero(column, float(value)):
+        value = 0.0 if isinstance(value, float) else 0  # never "-0.00"
     if column.endswith("_pct"):
         return f"{value:{sign},.2f}%"
     if column in _MONEY or isinstance(value, int):
@@ -67,6 +69,16 @@ def number(column: str, value: Any) -> str:
     if value != 0 and abs(value) < 0.01:
         return f"{value:{sign}.3g}"
     return f"{value:{sign},.2f}"
+
+
+def _rounds_to_zero(column: str, value: float) -> bool:
+    """Whether ``value`` prints as zero in ``column``'s format (two decimals, or none for
+    money); small ratios print three significant figures, so they never do."""
+    if column in _MONEY:
+        return abs(value) < 0.5
+    if column.endswith("_pct") or column in _PVALUES or abs(value) >= 0.01:
+        return abs(value) < 0.005
+    return False
 
 
 def formatters(frame: pd.DataFrame) -> dict[Any, Formatter]:
