@@ -313,3 +313,21 @@ def test_results_read_back_are_attributed_again_on_the_rebuilt_market(runs, tmp_
     np.testing.assert_array_equal(again[numbers], runs[1].attribution[numbers])
     several = render_report(runs, tmp_path / "s.html").read_text()
     assert "P&amp;L by source (mean over 3 seeds)" in several
+
+
+@pytest.mark.slow
+def test_a_calendar_with_a_long_hole_or_weekend_bars_is_warned_and_noted(tmp_path):
+    from workbench.engine.bars import calendar_notes
+
+    bars = _bars(days=120, symbols=3)
+    dates = sorted(bars["date"].unique())
+    holed = bars[~bars["date"].isin(dates[80:100])]  # four weeks missing, after the warm-up
+    with pytest.warns(UserWarning, match="hole"):
+        results = evaluate(["buy_and_hold"], data=holed, seed=1)
+    text = render_report(results, tmp_path / "h.html").read_text()
+    assert "<th>calendar</th>" in text and "longer than 7 days" in text
+    assert calendar_notes(["2024-01-06", "2024-01-08"]) == [
+        "1 date(s) fall on a weekend (first 2024-01-06); annualising assumes 252 trading "
+        "days a year"
+    ]
+    assert calendar_notes(dates) == []

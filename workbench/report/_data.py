@@ -236,6 +236,11 @@ def provenance(
         "mode": "live",
         "results digest": digest or runs[0].digest(),
     }
+    if meta.get("dates"):
+        from workbench.engine.bars import calendar_notes
+
+        notes = calendar_notes(list(meta["dates"]))
+        facts.update({"calendar": "; ".join(notes)} if notes else {})
     facts.update({str(k): str(v) for k, v in (extra or {}).items()})
     return facts
 
