@@ -72,13 +72,14 @@ def number(column: str, value: Any) -> str:
 
 
 def _rounds_to_zero(column: str, value: float) -> bool:
-    """Whether ``value`` prints as zero in ``column``'s format (two decimals, or none for
-    money); small ratios print three significant figures, so they never do."""
+    """Whether ``value`` prints as zero in ``column``'s format: money has no decimals,
+    p-values three, percentages two; other small values print three significant figures,
+    so only an exact zero does."""
     if column in _MONEY:
         return abs(value) < 0.5
-    if column.endswith("_pct") or column in _PVALUES or abs(value) >= 0.01:
-        return abs(value) < 0.005
-    return False
+    if column in _PVALUES:
+        return abs(value) < 0.0005
+    return column.endswith("_pct") and abs(value) < 0.005
 
 
 def formatters(frame: pd.DataFrame) -> dict[Any, Formatter]:
