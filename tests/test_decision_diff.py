@@ -187,3 +187,11 @@ def test_two_arms_of_one_shipped_recording(capsys: pytest.CaptureFixture) -> Non
     argv = ["diff", str(shipped), str(shipped), "--arm", "trend", "--arm-b", "momentum"]
     assert main(argv) == 0
     assert f"over {len(diff.divergences)} parting(s)" in capsys.readouterr().out
+
+
+def test_a_refusal_names_a_historical_run_as_such_not_preset_none():
+    from workbench.recordings.diff import refuse_other_paths
+
+    manifests = ({"preset": None, "seed": 1}, {"preset": "calm-v1", "seed": 1})
+    with pytest.raises(ConfigError, match=r"preset \(historical data\) vs 'calm-v1'"):
+        refuse_other_paths(manifests, (Path("a"), Path("b")))

@@ -42,6 +42,11 @@ def test_a_logged_run_reads_back_its_params_metrics_and_files(
     for arm in ("buy_and_hold", "momentum"):
         assert run.data.metrics[f"{arm}.sharpe"] == card.at[arm, "sharpe"]
         assert run.data.metrics[f"{arm}.return_pct"] == card.at[arm, "return_pct"]
+    sheet = seeds[0].tearsheet()
+    for column in ("sortino", "annual_volatility_pct", "var_95_pct", "cvar_95_pct", "skew"):
+        value = sheet.at["momentum", column]
+        assert math.isnan(value) or run.data.metrics[f"momentum.{column}"] == value
+    assert run.data.metrics["momentum.beta"] == sheet.at["momentum", "beta"]
     params = run.data.params
     assert params["seeds"] == "1" and params["arms"] == "buy_and_hold,momentum"
     assert params["market"] == seeds[0].meta["preset"] and params["steps_per_day"] == "6"
@@ -107,3 +112,23 @@ def test_evaluate_on_the_cli_logs_to_mlflow(store_uri: str, capsys: pytest.Captu
     run_id = out.strip().splitlines()[-1].split()[-1]
     metrics = MlflowClient(tracking_uri=store_uri).get_run(run_id).data.metrics
     assert metrics["cash.return_pct"] == 0.0 and "momentum.sharpe" in metrics
+
+
+def _unused_loopback_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # closed on exit: nothing listens there
+
+
+def test_a_server_that_is_not_there_fails_at_once_naming_the_uri(
+    seeds: list[Results], capsys: pytest.CaptureFixture
+) -> None:
+    uri = f"http://127.0.0.1:{_unused_loopback_port()}"
+    with pytest.raises(ConfigError, match=f"no MLflow server answers at {uri}"):
+        log_to_mlflow(seeds[0], tracking_uri=uri)  # the probe's answer, not MLflow's retries
+    argv = ["evaluate", "--arms", "cash", "--names", "4", "--days", "2", "--mlflow", uri]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert uri in captured.err and "cash" not in captured.out  # refused before evaluating

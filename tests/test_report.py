@@ -20,6 +20,7 @@ from workbench.report import (
     write_outputs,
 )
 from workbench.report._data import price_path
+from workbench.report._format import breakable
 from workbench.report.plots import busiest_symbol
 
 ARMS = ["cash", "buy_and_hold", "momentum", "random"]
@@ -43,7 +44,7 @@ def test_html_report_is_self_contained_and_shows_every_arm(runs, tmp_path, stati
     assert text.count('<svg class="chart"') == 1 + 2 + 3
     assert 'class="readable key-metrics key-return"' in text
     for arm in ARMS:
-        assert f"<th>{arm}</th>" in text
+        assert f"<th>{breakable(arm)}</th>" in text
     assert runs[0].digest() in text
 
 
@@ -165,7 +166,7 @@ def test_equity_and_drawdown_draw_each_arm_as_a_seed_mean_over_the_range(runs):
         # one range band per arm, and the drawdown filled down from zero (underwater)
         assert len(axis.collections) == shaded * len(ARMS)
         assert axis.get_xlabel() == "trading day"
-        assert axis.lines[0].get_xdata()[-1] == pytest.approx((4 * 6 - 1) / 6)
+        assert axis.lines[0].get_xdata()[-1] == pytest.approx(4)  # day 3 of 4 closes at x = 4
 
 
 @pytest.mark.slow
@@ -178,6 +179,11 @@ def test_a_historical_run_is_drawn_on_dates_and_names_its_data(tmp_path):
     x, label = day_axis(results)
     assert label == "date" and str(x[0].date()) == results.meta["dates"][0]
     assert equity_figure(results).axes[0].get_xlabel() == "date"
+    from workbench.report.plots import attribution_figure, orders_figure
+
+    for figure in (orders_figure(results), attribution_figure(results)):
+        assert {axis.get_xlabel() for axis in figure.axes} == {"date"}
+        assert figure.axes[0].get_xlim()[0] > 10_000  # matplotlib's day numbers of dates
     text = render_report(results, tmp_path / "h.html").read_text()
     assert "data fingerprint" in text and results.meta["preset"] in text
     assert f"({results.meta['dates'][0]} to {results.meta['dates'][-1]})" in text
@@ -307,3 +313,21 @@ def test_results_read_back_are_attributed_again_on_the_rebuilt_market(runs, tmp_
     np.testing.assert_array_equal(again[numbers], runs[1].attribution[numbers])
     several = render_report(runs, tmp_path / "s.html").read_text()
     assert "P&amp;L by source (mean over 3 seeds)" in several
+
+
+@pytest.mark.slow
+def test_a_calendar_with_a_long_hole_or_weekend_bars_is_warned_and_noted(tmp_path):
+    from workbench.engine.bars import calendar_notes
+
+    bars = _bars(days=120, symbols=3)
+    dates = sorted(bars["date"].unique())
+    holed = bars[~bars["date"].isin(dates[80:100])]  # four weeks missing, after the warm-up
+    with pytest.warns(UserWarning, match="hole"):
+        results = evaluate(["buy_and_hold"], data=holed, seed=1)
+    text = render_report(results, tmp_path / "h.html").read_text()
+    assert "<th>calendar</th>" in text and "longer than 7 days" in text
+    assert calendar_notes(["2024-01-06", "2024-01-08"]) == [
+        "1 date(s) fall on a weekend (first 2024-01-06); annualising assumes 252 trading "
+        "days a year"
+    ]
+    assert calendar_notes(dates) == []

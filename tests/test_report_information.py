@@ -12,7 +12,7 @@ import pytest
 from workbench.engine.presets import preset
 from workbench.evaluation import evaluate
 from workbench.report import render_report, write_outputs
-from workbench.report._format import number
+from workbench.report._format import breakable, number
 from workbench.report.information import item_counts, most_read_symbol, news_figure
 from workbench.report.plots import NEWS_FIGURE, all_figures
 
@@ -39,7 +39,7 @@ def test_a_news_run_has_an_information_section_with_capture_items_and_the_news_p
     section = _section(text, "information")
     card = news_run.scorecard
     for arm in ARMS:
-        row = re.search(rf"<tr><th>{arm}</th>(.*?)</tr>", section)
+        row = re.search(rf"<tr><th>{breakable(arm)}</th>(.*?)</tr>", section)
         assert row is not None, arm
         cells = re.findall(r"<td>(.*?)</td>", row.group(1))
         want = [number(c, card.loc[arm, c]) for c in ("news_pnl", "info_capture")]
@@ -83,7 +83,8 @@ def test_several_seeds_average_the_capture_and_count_every_seeds_items(tmp_path)
     section = _section(text, "information")
     assert '<h2 id="information">Information (mean over 2 seeds)</h2>' in text
     mean = np.mean([r.scorecard.loc["headline_sentiment", "news_pnl"] for r in runs])
-    assert f"<th>headline_sentiment</th><td>{number('news_pnl', mean)}</td>" in section
+    label = breakable("headline_sentiment")
+    assert f"<th>{label}</th><td>{number('news_pnl', mean)}</td>" in section
     counts = item_counts([r.information for r in runs])
     assert counts.loc["all kinds", "total"] == sum(len(r.information) for r in runs)
     assert "Items by kind over 2 seeds" in section

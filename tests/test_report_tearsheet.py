@@ -135,3 +135,32 @@ def test_readable_formats_by_kind_and_puts_long_text_on_hover():
     assert "abababababab…" in page and html.escape("ab" * 32) in page  # whole digest on hover
     assert "return_\u200bpct" in page  # the header may wrap at its underscore
     assert "white-space: normal" in page
+
+
+def test_long_arm_names_may_wrap_and_numbers_with_gaps_stay_numbers():
+    from workbench.report._format import html_table, text_columns
+
+    arm = "another-very-long-arm-name_with_underscores"
+    frame = pd.DataFrame({"peak": [1.5, 2.0], "days_under_water": [3.0, None]}, index=[arm, arm])
+    frame["days_under_water"] = frame["days_under_water"].astype(object)
+    page = html_table(frame)
+    assert "another-<wbr>very" in page and "with_<wbr>underscores" in page
+    assert text_columns(frame) == []  # right-aligned numbers, not wrapped text
+    notebook = readable(frame).to_html()
+    assert "another-\u200bvery" in notebook
+
+
+def test_worst_drawdowns_mark_an_open_drawdown_with_nan_not_none():
+    result = evaluate(["buy_and_hold"], seed=1, universe=5, days=12)
+    table = result.worst_drawdowns("buy_and_hold")
+    assert table["days_under_water"].dtype == float
+
+
+def test_no_negative_zero_and_no_sign_on_a_spread():
+    from workbench.report._format import number
+    from workbench.report.tearsheet_tables import _spread_text
+
+    assert number("var_95_pct", -0.001) == "0.00%" and number("alpha_pct", -0.0) == "0.00%"
+    assert number("sharpe", -0.004) == "-0.004" and number("return_pct", -0.2) == "-0.20%"
+    row = pd.Series({"seed_mean": 1.0, "seed_sd": 6.54, "seed_ci_low": np.nan})
+    assert _spread_text("return_pct", row) == "+1.00% ± 6.54%"

@@ -126,3 +126,35 @@ def test_a_manifest_missing_its_request_is_unreadable_and_hides_nothing(tmp_path
     assert frame.loc[made, "status"] == "ok"
     assert frame.loc[broken.name, "status"] == "unreadable"
     assert "manifest is incomplete" in frame.loc[broken.name, "why"]
+
+
+def test_damaged_folders_are_unreadable_with_the_reason_and_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    import json
+    import shutil
+
+    made = services.run_evaluation(tmp_path, ["cash"], seed=1, **SMALL)["run_id"]
+    manifest = json.loads((tmp_path / made / "manifest.json").read_text(encoding="utf-8"))
+    damaged = {"torn": "{", "listed": "[]", "no-request": json.dumps({**manifest, "request": None})}
+    for name, text in damaged.items():
+        shutil.copytree(tmp_path / made, tmp_path / name)  # results.json beside the manifest
+        (tmp_path / name / "manifest.json").write_text(text, encoding="utf-8")
+    (tmp_path / "garbage").mkdir()
+    (tmp_path / "garbage" / "results.json").write_text("{nope", encoding="utf-8")
+    frame = runs(tmp_path)
+    assert frame.loc[made, "status"] == "ok"
+    for name in (*damaged, "garbage"):
+        assert frame.loc[name, "status"] == "unreadable", name
+        with pytest.raises(ConfigError, match=f"run {name}"):
+            show_run(tmp_path, name)
+    assert "results.json is not saved results" in frame.loc["garbage", "why"]
+    assert "request is null" in frame.loc["no-request", "why"]
+    with pytest.raises(ConfigError, match="request is null"):
+        compare_stored_runs(tmp_path, made, "no-request")
+
+
+def test_listing_a_store_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        runs(tmp_path / "nowhere")
+    assert not (tmp_path / "nowhere").exists()

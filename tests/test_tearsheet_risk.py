@@ -235,3 +235,18 @@ def _bars(days: int, symbols: int = 3) -> pd.DataFrame:
             rows.append({"date": d, "symbol": f"S{s}", "open": c, "high": c * 1.01,
                          "low": c * 0.99, "close": c, "volume": 1e6})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("steps", [1, STEPS])
+def test_every_table_over_time_puts_a_day_close_at_the_same_x(steps):
+    from workbench.report._data import day_axis
+
+    result = evaluate(["buy_and_hold"], seed=2, universe=4, days=25, steps_per_day=steps)
+    x, _ = day_axis(result)
+    close_x = x[steps - 1 :: steps]  # the x of each day's close on the equity chart
+    offset = frames.close_offset(result)
+    assert list(result.activity().index) == list(close_x)
+    assert list(result.rolling().index) == list(close_x[1 - offset :][: len(result.rolling())])
+    assert frames.step_x(result, steps - 1) == offset  # day 0's close
+    table = result.worst_drawdowns("buy_and_hold")
+    assert set(table["peak"]) <= set(np.round(x, 3))

@@ -150,6 +150,10 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.out:
         check_folder(args.out, "--out")
     data = _historical(args)
+    if args.mlflow:
+        from workbench.services.tracking import check_tracking_uri
+
+        check_tracking_uri(args.mlflow)  # before the evaluation, not after it
     results = evaluate_arms(
         [a.strip() for a in arms.split(",") if a.strip()],
         seed=args.seed,

@@ -6,11 +6,14 @@ no time of day), its symbol is not blank, its prices are finite and positive
 with ``low <= open, close <= high``, and its volume is finite and non-negative.
 The table as a whole passes when its columns are unambiguous, each symbol keeps
 one sector, no (date, symbol) repeats and every symbol has a bar on every date.
+Odd but legal calendars pass with a warning (``calendar_notes`` says what): a hole
+longer than a week between consecutive dates, or bars on a Saturday or Sunday.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +24,7 @@ from workbench.errors import ConfigError
 REQUIRED = ("date", "symbol", "open", "high", "low", "close", "volume")
 PRICES = ("open", "high", "low", "close")
 _SHOWN_DATES = 5
+LONGEST_GAP_DAYS = 7
 _MISSING = ["", "NaN", "nan", "NA", "N/A", "null", "NULL", "None", "-"]
 
 
@@ -38,6 +42,8 @@ def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
         frame[column] = _numbers(frame[column], column)
     _check_values(frame)
     _check_table(frame)
+    for note in calendar_notes(frame["date"].unique()):
+        warnings.warn(note, stacklevel=2)
     return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
 
 
@@ -256,3 +262,26 @@ def _refuse_gaps(frame: pd.DataFrame) -> None:
         f"{symbol} has no bar on {shown}{more} ({len(missing)} of {len(dates)} dates); every "
         "symbol needs a bar on every date (drop the symbol or fill the gaps)"
     )
+
+
+def calendar_notes(dates: Sequence[str] | np.ndarray) -> list[str]:
+    """What is odd about a calendar of YYYY-MM-DD dates: holes longer than a week between
+    consecutive dates, and dates on a weekend; empty when nothing is."""
+    days = pd.DatetimeIndex(pd.to_datetime(sorted(set(dates))))
+    notes = []
+    gaps = np.diff(days.to_numpy()).astype("timedelta64[D]").astype(int)
+    long = np.flatnonzero(gaps > LONGEST_GAP_DAYS)
+    if long.size:
+        first = long[0]
+        notes.append(
+            f"the bars have {long.size} hole(s) longer than {LONGEST_GAP_DAYS} days, the first "
+            f"{days[first]:%Y-%m-%d} to {days[first + 1]:%Y-%m-%d} ({gaps[first]} days): each "
+            "counts as one day return, so annualised figures and rolling windows run fast there"
+        )
+    weekend = days[days.day_of_week >= 5]
+    if len(weekend):
+        notes.append(
+            f"{len(weekend)} date(s) fall on a weekend (first {weekend[0]:%Y-%m-%d}); annualising "
+            "assumes 252 trading days a year"
+        )
+    return notes

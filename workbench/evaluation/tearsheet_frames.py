@@ -5,6 +5,13 @@ Each is a function of a ``Results`` (or a list of them, one per seed) to a DataF
 built from the pure functions of ``workbench.evaluation.metrics`` and ``risk``.
 On historical bars the calendar is the bars' dates; on the simulator it is trading
 days, in blocks of 21 (a trading month) and 252 (a trading year), labelled so.
+
+One day numbering serves every table and chart over time: x counts the day returns
+behind a point. x = 0 is the start (the first anchor of ``metrics.daily_returns``) and
+x = n the n-th day close after it, so day return n (``rolling``, ``cumulative_returns``)
+ends at x = n. With one step a day the start is day 0's close, so day d's close is x = d;
+with more steps a day day d's close is x = d + 1 and the step closes fall in between
+(step k of day d at x = d + (k + 1) / steps).
 """
 
 from __future__ import annotations
@@ -28,6 +35,16 @@ SPREAD_COLUMNS = ("seeds", "seed_mean", "seed_sd", "seed_ci_low", "seed_ci_high"
 
 def _steps(results: Any) -> int:
     return int(results.meta.get("steps_per_day") or 1)
+
+
+def close_offset(results: Any) -> int:
+    """x of day 0's close: 0 with one step a day (the start is that close), else 1."""
+    return 0 if _steps(results) == 1 else 1
+
+
+def step_x(results: Any, step: Any) -> Any:
+    """x of the close of (0-based) equity row ``step`` in the one day numbering."""
+    return (np.asarray(step) + 1) / _steps(results) - (1 - close_offset(results))
 
 
 def _returns(results: Any, arm: str) -> np.ndarray:
@@ -82,13 +99,13 @@ def worst_drawdowns(results: Any, arm: str, top: int = 5) -> pd.DataFrame:
     def when(step: int | None) -> object:
         if step is None:
             return "not recovered"
-        return str(dates[step // steps]) if dates else round(step / steps, 3)
+        return str(dates[step // steps]) if dates else round(float(step_x(results, step)), 3)
 
     rows = [
         {
             "peak": when(d.peak), "trough": when(d.trough), "recovered": when(d.recovered),
             "depth_pct": d.depth_pct, "days_to_trough": (d.trough - d.peak) / steps,
-            "days_under_water": None if d.recovered is None else (d.recovered - d.peak) / steps,
+            "days_under_water": np.nan if d.recovered is None else (d.recovered - d.peak) / steps,
         }
         for d in spells
     ]  # fmt: skip
@@ -161,7 +178,8 @@ def activity(results: Any) -> pd.DataFrame:
             }
         )
     frame = pd.concat(frames, axis=1, names=["arm", "measure"])
-    frame.index = pd.RangeIndex(0, len(closes), name="day")
+    first = close_offset(results)
+    frame.index = pd.RangeIndex(first, first + len(closes), name="day")
     return frame.swaplevel(axis=1).sort_index(axis=1, level=0, sort_remaining=False)
 
 
@@ -225,9 +243,11 @@ __all__ = [
     "TRADING_MONTH",
     "activity",
     "calendar_returns",
+    "close_offset",
     "cumulative_returns",
     "return_dates",
     "rolling_risk",
     "seed_spread",
+    "step_x",
     "worst_drawdowns",
 ]

@@ -51,7 +51,7 @@ def refuse_other_paths(manifests: tuple[Mapping[str, Any], ...], folders: tuple[
     """A ``ConfigError`` naming every path field on which the two recordings differ."""
     left, right = (_path(m) for m in manifests)
     moved = [
-        f"{key} {left.get(key)!r} vs {right.get(key)!r}"
+        f"{key} {_shown(key, left.get(key))} vs {_shown(key, right.get(key))}"
         for key in sorted(set(left) | set(right))
         if left.get(key) != right.get(key)
     ]
@@ -102,3 +102,10 @@ def _path(manifest: Mapping[str, Any]) -> dict[str, Any]:
     if "data" in manifest:
         fields["data"] = {k: v for k, v in manifest["data"].items() if k != "path"}
     return fields
+
+
+def _shown(key: str, value: Any) -> str:
+    """A path field as ``runs list`` says it: no preset is a run on historical data."""
+    if key == "preset" and value is None:
+        return "(historical data)"
+    return repr(value)

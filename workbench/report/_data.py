@@ -184,13 +184,15 @@ def key_metrics_over(
 
 
 def day_axis(results: Results) -> tuple[np.ndarray | pd.DatetimeIndex, str]:
-    """The x of every equity row: dates for a historical run, else days (step / cadence)."""
+    """The x of every equity row: dates for a historical run, else days in the one day
+    numbering of ``tearsheet_frames`` (day d's close at d, or d + 1 with several steps)."""
     meta, rows = results.meta, len(results.equity)
     dates = meta.get("dates")
     if dates and len(dates) >= rows:
         return pd.DatetimeIndex(pd.to_datetime(list(dates)[:rows])), "date"
-    steps = int(meta.get("steps_per_day") or 1)
-    return np.arange(rows) / steps, "trading day"
+    from workbench.evaluation.tearsheet_frames import step_x
+
+    return step_x(results, np.arange(rows)), "trading day"
 
 
 def daily_returns(results: Results) -> pd.DataFrame:
@@ -234,6 +236,11 @@ def provenance(
         "mode": "live",
         "results digest": digest or runs[0].digest(),
     }
+    if meta.get("dates"):
+        from workbench.engine.bars import calendar_notes
+
+        notes = calendar_notes(list(meta["dates"]))
+        facts.update({"calendar": "; ".join(notes)} if notes else {})
     facts.update({str(k): str(v) for k, v in (extra or {}).items()})
     return facts
 

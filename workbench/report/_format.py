@@ -34,8 +34,9 @@ table.readable th, table.readable td { border: 1px solid #d0d0d0; padding: 0.2re
   text-align: right; white-space: nowrap; }
 table.readable th { background: #f3f3f3; white-space: normal; }
 table.readable td.text, table.readable th.text { text-align: left; white-space: normal;
-  overflow-wrap: break-word; min-width: 10em; max-width: 28em; }
-table.readable tbody th { text-align: left; }
+  overflow-wrap: anywhere; min-width: 6em; max-width: 28em; }
+table.readable tbody th { text-align: left; white-space: normal; overflow-wrap: anywhere;
+  max-width: 16em; }
 table.readable td[title] { cursor: help; text-decoration: underline dotted #999; }
 """
 # text longer than this is cut in a table cell, the whole of it on hover
@@ -55,6 +56,8 @@ def number(column: str, value: Any) -> str:
     if not isinstance(value, int | float):
         return str(value)
     sign = "+" if column in _SIGNED else ""
+    if value == 0 or _rounds_to_zero(column, float(value)):
+        value = 0.0 if isinstance(value, float) else 0  # never "-0.00"
     if column.endswith("_pct"):
         return f"{value:{sign},.2f}%"
     if column in _MONEY or isinstance(value, int):
@@ -66,6 +69,17 @@ def number(column: str, value: Any) -> str:
     if value != 0 and abs(value) < 0.01:
         return f"{value:{sign}.3g}"
     return f"{value:{sign},.2f}"
+
+
+def _rounds_to_zero(column: str, value: float) -> bool:
+    """Whether ``value`` prints as zero in ``column``'s format: money has no decimals,
+    p-values three, percentages two; other small values print three significant figures,
+    so only an exact zero does."""
+    if column in _MONEY:
+        return abs(value) < 0.5
+    if column in _PVALUES:
+        return abs(value) < 0.0005
+    return column.endswith("_pct") and abs(value) < 0.005
 
 
 def formatters(frame: pd.DataFrame) -> dict[Any, Formatter]:
@@ -81,9 +95,20 @@ def _formatter(column: str) -> Formatter:
 
 
 def text_columns(frame: pd.DataFrame) -> list[str]:
-    """Columns of text (wrapped in a table rather than widening it)."""
-    numeric = pd.api.types.is_numeric_dtype
-    return [str(c) for c in frame.columns if not numeric(frame[c]) and frame[c].dtype != bool]
+    """Columns of text (wrapped in a table rather than widening it); a column of numbers
+    with gaps (``None``) is numbers, not text."""
+    return [str(c) for c in frame.columns if not _all_numbers(frame[c])]
+
+
+def _all_numbers(column: pd.Series) -> bool:
+    if pd.api.types.is_numeric_dtype(column) or column.dtype == bool:
+        return True
+    if column.dtype != object:
+        return False
+    present = column.dropna()
+    return bool(len(present)) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in present
+    )
 
 
 def html_table(
@@ -118,7 +143,7 @@ def html_table(
 def _row(columns: list[str], label: Any, values: Any, wrapped: set[str], index: bool) -> str:
     """One row; ``values`` come from ``itertuples`` so every column keeps its own dtype."""
     labels = label if isinstance(label, tuple) else (label,)
-    cells = "".join(f"<th>{html.escape(str(v))}</th>" for v in labels) if index else ""
+    cells = "".join(f"<th>{breakable(str(v))}</th>" for v in labels) if index else ""
     for column, value in zip(columns, values, strict=True):
         cls = ' class="text"' if column in wrapped else ""
         text = number(column, value)
@@ -129,9 +154,9 @@ def _row(columns: list[str], label: Any, values: Any, wrapped: set[str], index: 
 
 
 def breakable(name: str) -> str:
-    """A column name, escaped, that may wrap after each underscore (``<wbr>``), so a header
-    is never wider than its widest word."""
-    return html.escape(name).replace("_", "_<wbr>")
+    """A name (a column or an arm), escaped, that may wrap after each underscore or hyphen
+    (``<wbr>``), so a header is never wider than its widest word."""
+    return html.escape(name).replace("_", "_<wbr>").replace("-", "-<wbr>")
 
 
 def shortened(text: str) -> str:
@@ -151,7 +176,8 @@ def readable(frame: pd.DataFrame) -> Any:
     with the whole value on hover (a tooltip)."""
     text_cells: list[Any] = text_columns(frame)
     styler = frame.style.format(_notebook_formatters(frame, text_cells))  # type: ignore[arg-type]
-    styler = styler.format_index(lambda name: str(name).replace("_", "_\u200b"), axis=1)
+    styler = styler.format_index(_breakable_plain, axis=1)
+    styler = styler.format_index(_breakable_plain, axis=0)
     styler = styler.set_table_styles(_NOTEBOOK_STYLES)  # type: ignore[arg-type]
     if text_cells:
         styler = styler.set_properties(
@@ -163,6 +189,11 @@ def readable(frame: pd.DataFrame) -> Any:
         if (full != cut).to_numpy().any():
             styler = styler.set_tooltips(full.where(full != cut, ""))
     return styler
+
+
+def _breakable_plain(name: Any) -> str:
+    """A name that may wrap after each underscore or hyphen (a zero-width space)."""
+    return str(name).replace("_", "_\u200b").replace("-", "-\u200b")
 
 
 _NOTEBOOK_STYLES = [

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.evaluation.tearsheet_frames import close_offset, step_x
 from workbench.report._canvas import _figure, _legend, _title, set_margins
 from workbench.report._data import (
     ResultsLike,
@@ -193,10 +194,11 @@ def orders_figure(results: ResultsLike, symbol: str | None = None) -> Any:
     prices = price_path(results, symbol) if symbol else None
     steps = int(results.meta.get("steps_per_day") or 1)
     if prices is not None:
-        x = np.arange(prices.size) / steps
+        x = _on_dates(results, step_x(results, np.arange(prices.size)))
         axis.plot(x, prices, color="black", lw=1.0, label=f"{symbol} close", zorder=1)
     _draw_fills(axis, results, symbol, steps)
-    axis.set(xlabel="trading day", ylabel="price", title=_title(results, f"Orders on {symbol}"))
+    title = _title(results, f"Orders on {symbol}")
+    axis.set(xlabel=_day_label(results), ylabel="price", title=title)
     axis.grid(alpha=0.3)
     _legend(axis)
     return figure
@@ -211,7 +213,8 @@ def _draw_fills(axis: Any, results: Any, symbol: str | None, steps: int) -> None
     for arm, rows in mine.groupby("arm", sort=False):
         colour = f"C{roster.index(arm) % 10}" if arm in roster else None
         # an order decided at step k is executed against the next step's bar
-        x = (rows["day"].astype(int) * steps + rows["step"].astype(int) + 1) / steps
+        executed = rows["day"].astype(int) * steps + rows["step"].astype(int) + 1
+        x = _on_dates(results, step_x(results, executed.to_numpy()))
         for side, marker in (("buy", "^"), ("sell", "v")):
             pick = (rows["side"] == side).to_numpy()
             if pick.any():
@@ -254,7 +257,7 @@ def attribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     figure = _figure(9.0, 1.4 + 2.4 * rows, right=0.3, top=0.75, bottom=0.95, hspace=0.5)
     for n, arm in enumerate(drawn):
         axis = figure.add_subplot(rows, 2, n + 1)
-        _stacked_sources(axis, by_arm[arm])
+        _stacked_sources(axis, by_arm[arm], runs[0])
         axis.set_title(arm, fontsize=9)
     title = "Where the P&L came from" + (" (regression estimate)" if _estimated(runs[0]) else "")
     if len(runs) > 1:
@@ -286,8 +289,21 @@ def _sources_legend(figure: Any, shown: list[str]) -> None:
     )  # fmt: skip
 
 
-def _stacked_sources(axis: Any, sources: pd.DataFrame) -> None:
-    days = sources.index.to_numpy() + 1  # the P&L to the close of day d
+def _on_dates(results: Any, x: np.ndarray) -> Any:
+    """Whole-day x as the bars' dates on a historical run (one step a day), else x."""
+    dates = results.meta.get("dates")
+    if not dates or close_offset(results) or len(x) == 0 or int(np.max(x)) >= len(dates):
+        return x
+    return pd.DatetimeIndex(pd.to_datetime([dates[int(d)] for d in x]))
+
+
+def _day_label(results: Any) -> str:
+    return "date" if results.meta.get("dates") else "trading day"
+
+
+def _stacked_sources(axis: Any, sources: pd.DataFrame, results: Any) -> None:
+    # the P&L to the close of day d, at that close's x
+    days = _on_dates(results, sources.index.to_numpy() + close_offset(results))
     up, down = np.zeros(len(days)), np.zeros(len(days))
     for colour, source in enumerate(SOURCES):
         values = sources[source].to_numpy()
@@ -302,7 +318,7 @@ def _stacked_sources(axis: Any, sources: pd.DataFrame) -> None:
     marker = "." if len(days) <= 60 else None
     axis.plot(days, sources["pnl"].to_numpy(), color="black", lw=1.2, marker=marker, label="P&L")
     axis.axhline(0.0, color="grey", lw=0.8)
-    axis.set_xlabel("trading day", fontsize=8)
+    axis.set_xlabel(_day_label(results), fontsize=8)
     axis.tick_params(labelsize=7)
     axis.grid(alpha=0.3, axis="y")
 

@@ -47,7 +47,8 @@ def spread_section(
 
 
 def _spread_text(metric: str, row: pd.Series) -> str:
-    text = f"{number(metric, row['seed_mean'])} ± {number(metric, abs(row['seed_sd']))}"
+    spread = number(metric, abs(row["seed_sd"])).lstrip("+")  # a spread has no sign
+    text = f"{number(metric, row['seed_mean'])} ± {spread}"
     if np.isfinite(row["seed_ci_low"]):
         text += f" [{number(metric, row['seed_ci_low'])}, {number(metric, row['seed_ci_high'])}]"
     return text

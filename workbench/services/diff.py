@@ -84,7 +84,7 @@ def _diff_stored(
 ) -> DecisionDiff:
     requests = [_evaluation_request(runs, run_id) for run_id in (a, b)]
     moved = [
-        f"{key} {requests[0].get(key)!r} vs {requests[1].get(key)!r}"
+        f"{key} {_shown(key, requests[0].get(key))} vs {_shown(key, requests[1].get(key))}"
         for key in sorted(set(requests[0]) | set(requests[1]))
         if key != "arms" and requests[0].get(key) != requests[1].get(key)
     ]
@@ -159,3 +159,10 @@ def _run(request: dict[str, Any], agents: list[Any]) -> Results:
     market = MarketRequest(**{f.name: request[f.name] for f in fields(MarketRequest)})
     money = {key: request[key] for key in ("capital", "leverage_cap", "fee_bps")}
     return run_sync(run_world(market.world(request["seed"]), agents, **money))
+
+
+def _shown(key: str, value: Any) -> str:
+    """A path field as ``runs list`` says it: no preset is a run on historical data."""
+    if key == "preset" and value is None:
+        return "(historical data)"
+    return repr(value)

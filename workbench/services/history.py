@@ -18,6 +18,7 @@ and its Holm-adjusted p-value.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -25,8 +26,8 @@ from typing import Any
 
 from workbench.errors import ConfigError, RecordingError
 from workbench.services.runs import KINDS
-from workbench.services.saved_runs import SAVED, saved_manifest
-from workbench.services.store import RunStore, default_store
+from workbench.services.saved_runs import SAVED, read_saved
+from workbench.services.store import MANIFEST, RunStore, default_store
 
 ROW_COLUMNS = (
     "run_id",
@@ -55,24 +56,58 @@ _COMPARISON_METRICS = ("mean_diff", "ci_low", "ci_high", "p_value", "p_holm", "s
 def run_rows(store: RunStore | str | Path) -> list[dict[str, Any]]:
     """One row per folder at the store root: runs newest first (an output folder with saved
     results among them, as kind ``saved``), then unreadable ones, with why."""
-    runs = RunStore.open(store)
+    runs = _existing(store)
     found = [(run_id, runs.manifest(run_id)) for run_id in runs.run_ids()]
     unreadable = []
     for item in runs.skipped():
-        saved = saved_manifest(runs.root / item["name"])
-        if saved is None:
-            unreadable.append(_unreadable(item))
-        else:
-            found.append((item["name"], saved))
+        try:
+            found.append((item["name"], _skipped_as_saved(runs, item)))
+        except ValueError as exc:
+            unreadable.append(_unreadable({"name": item["name"], "why": str(exc)}))
     found.sort(key=lambda pair: (str(pair[1].get("created_utc") or ""), pair[0]), reverse=True)
     rows = []
     for name, manifest in found:
         try:
-            rows.append(_run_row(runs, manifest))
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            why = f"its manifest is incomplete ({type(exc).__name__}: {exc})"
-            unreadable.insert(0, _unreadable({"name": name, "why": why}))
+            rows.append(_run_row(runs, _checked(name, manifest)))
+        except ConfigError as exc:
+            unreadable.insert(0, _unreadable({"name": name, "why": str(exc)}))
     return rows + unreadable
+
+
+def _existing(store: RunStore | str | Path) -> RunStore:
+    """The run store at ``store``, which must exist (reading never creates one)."""
+    if not isinstance(store, RunStore) and not Path(store).expanduser().is_dir():
+        raise ConfigError(
+            f"run store {store} does not exist; pass the folder runs were stored in "
+            "(--store; the default is $WORKBENCH_RUN_STORE or ~/.workbench/runs)"
+        )
+    return RunStore.open(store)
+
+
+def _skipped_as_saved(runs: RunStore, item: Mapping[str, str]) -> dict[str, Any]:
+    """A folder with no readable run manifest read as saved results; ValueError saying why
+    it cannot be (a folder with a damaged manifest.json is a damaged run, never saved)."""
+    folder = runs.root / item["name"]
+    if folder.is_symlink() or (folder / MANIFEST).exists() or (folder / MANIFEST).is_symlink():
+        raise ValueError(item["why"])
+    return read_saved(folder)
+
+
+def _checked(name: str, manifest: Any) -> dict[str, Any]:
+    """``manifest`` if it has the fields every listing reads; else a ConfigError naming
+    the damaged field."""
+    if not isinstance(manifest, dict):
+        raise ConfigError(f"run {name}: its manifest is not an object")
+    for field, kind in (("run_id", str), ("kind", str), ("request", dict)):
+        if not isinstance(manifest.get(field), kind):
+            raise ConfigError(
+                f"run {name}: its manifest is incomplete ({field} is "
+                f"{json.dumps(manifest.get(field))}, not {kind.__name__})"
+            )
+    outcome = manifest.get("outcome", {})
+    if not isinstance(outcome, dict):
+        raise ConfigError(f"run {name}: its manifest is incomplete (outcome is not an object)")
+    return manifest
 
 
 def filter_rows(
@@ -139,14 +174,20 @@ def runs(
 
 def show_run(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
     """One run in full: its row, its request, and every arm's key metrics."""
-    runs = RunStore.open(store)
+    runs = _existing(store)
+    folder = runs.folder(run_id)
+    if not (folder.is_dir() or folder.is_symlink()):
+        runs.run_dir(run_id)  # raises "no run", naming recent ones
     try:
-        manifest = runs.manifest(run_id)
-    except ConfigError:
-        saved = saved_manifest(runs.folder(run_id))
-        if saved is None:
-            raise
-        manifest = saved
+        manifest = runs.read_manifest_at(folder)
+    except RecordingError as exc:
+        try:
+            manifest = _skipped_as_saved(runs, {"name": run_id, "why": str(exc)})
+        except ValueError as why:
+            raise ConfigError(
+                f"run {run_id} is unreadable: {why}; `workbench runs list` lists the readable ones"
+            ) from None
+    manifest = _checked(run_id, manifest)
     return {
         **_run_row(runs, manifest),
         "request": manifest["request"],
@@ -157,7 +198,7 @@ def show_run(store: RunStore | str | Path, run_id: str) -> dict[str, Any]:
 def compare_stored_runs(store: RunStore | str | Path, a: str, b: str) -> dict[str, Any]:
     """Two runs side by side: provenance (field, a, b, differs) and each arm's key metrics
     (arm, metric, a, b, differs); an arm one run lacks shows null on that side."""
-    runs = RunStore.open(store)
+    runs = _existing(store)
     first, second = show_run(runs, a), show_run(runs, b)
     fields = ("kind", "when", "version", "market", "family", "seeds", "arms", "digest")
     provenance = [_side_by_side(f, first[f], second[f]) for f in fields]

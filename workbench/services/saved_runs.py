@@ -24,15 +24,26 @@ _REQUEST = ("names", "days", "steps_per_day", "ticks_per_step", "capital", "leve
 
 def saved_manifest(folder: Path) -> dict[str, Any] | None:
     """A manifest for an output folder, or None when it holds no readable results."""
-    path = folder / RESULTS
-    if folder.is_symlink() or path.is_symlink() or not path.is_file():
+    try:
+        return read_saved(folder)
+    except ValueError:
         return None
+
+
+def read_saved(folder: Path) -> dict[str, Any]:
+    """A manifest for an output folder; ValueError saying why when it holds no readable
+    results (no ``results.json``, a link, or a file that is not saved results)."""
+    path = folder / RESULTS
+    if folder.is_symlink() or path.is_symlink():
+        raise ValueError("a symbolic link (never followed)")
+    if not path.is_file():
+        raise ValueError(f"no manifest.json and no {RESULTS}: not a run or output folder")
     try:
         text = path.read_text(encoding="utf-8")
         data = json.loads(text)
         meta, card = dict(data["meta"]), list(data["scorecard"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{RESULTS} is not saved results ({type(exc).__name__}: {exc})") from None
     seeds, card = _seeds_and_card(folder, meta, card)
     written = datetime.fromtimestamp(path.stat().st_mtime, UTC)
     order = sorted(card, key=lambda row: (-(row.get("sharpe") or 0.0), row["arm"]))

@@ -6,7 +6,8 @@ and returns its id. One ``Results`` (one seed) or a list of them (one per seed):
 - parameters: the market (preset or data digest, seeds, days, names, cadence), the
   arms with their cadences, the money settings, and the versions of workbench,
   Python, NumPy and pandas; the results digest (one per seed) is a tag;
-- metrics: ``<arm>.<column>`` for every numeric scorecard column, the mean over the
+- metrics: ``<arm>.<column>`` for every numeric scorecard and tearsheet column
+  (Sortino, volatility, VaR, CVaR, Calmar, beta, alpha, ...), the mean over the
   seeds; with several seeds each seed's value is also logged as the history of
   ``<arm>.<column>.by_seed`` (its step is the seed);
 - artefacts: the files ``Results.save`` writes (under ``results/``, one folder per
@@ -14,13 +15,19 @@ and returns its id. One ``Results`` (one seed) or a list of them (one per seed):
 
 MLflow is imported on first use (``pip install "workbench[mlflow]"``, which brings
 the light ``mlflow-skinny`` client). Its errors are translated here, at one boundary.
+An ``http(s)`` tracking URI is probed first (a TCP connection with a
+``PROBE_SECONDS`` timeout), so a server that is not there fails at once, not after
+MLflow's minutes of retries; ``check_tracking_uri`` runs that probe on its own, so the
+CLI can refuse before it spends an evaluation.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import platform
 import re
+import socket
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -30,10 +37,12 @@ from workbench._version import __version__
 from workbench.errors import ConfigError, MissingDependency
 from workbench.evaluation import Results
 from workbench.evaluation.columns import SCORECARD_COLUMNS, VOLATILE_COLUMNS
+from workbench.evaluation.tearsheet import TEARSHEET_COLUMNS
 
 EXPERIMENT = "workbench"
 _NOT_METRICS = ("last_error", "bust_step", *VOLATILE_COLUMNS)
 _KEY = re.compile(r"[^\w\-. /]")  # what MLflow takes in a key; anything else becomes "_"
+PROBE_SECONDS = 3.0
 
 
 def log_to_mlflow(
@@ -48,6 +57,7 @@ def log_to_mlflow(
     ``tracking_uri`` defaults to MLflow's own (``$MLFLOW_TRACKING_URI``)."""
     seeds = _as_list(results)
     client_class = _client_class()
+    check_tracking_uri(tracking_uri)
     try:
         return _log(client_class(tracking_uri=tracking_uri), seeds, experiment, run_name, report)
     except Exception as exc:
@@ -71,6 +81,26 @@ def _log(
         raise
     client.set_terminated(run_id)
     return run_id
+
+
+def check_tracking_uri(tracking_uri: str | None) -> None:
+    """Refuse an ``http(s)`` tracking URI (default ``$MLFLOW_TRACKING_URI``) where nothing
+    accepts a connection within ``PROBE_SECONDS``; other URIs (files, databases) pass."""
+    from urllib.parse import urlsplit
+
+    uri = tracking_uri or os.environ.get("MLFLOW_TRACKING_URI") or ""
+    parts = urlsplit(uri)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((parts.hostname, port), timeout=PROBE_SECONDS).close()
+    except OSError as exc:
+        raise ConfigError(
+            f"no MLflow server answers at {uri} ({exc.strerror or exc}); start one "
+            f"(mlflow server --port {port}) or give a local store such as "
+            "file:///path/to/mlruns"
+        ) from None
 
 
 def run_params(seeds: Sequence[Results]) -> dict[str, str]:
@@ -100,11 +130,13 @@ def run_metrics(seeds: Sequence[Results]) -> list[tuple[str, float, int]]:
     """(key, value, step) of every arm's numeric scorecard columns: the mean over seeds at
     step 0, then with several seeds each seed's value under ``.by_seed`` at its seed."""
     rows = []
-    columns = [c for c in SCORECARD_COLUMNS if c not in _NOT_METRICS]
+    card = [c for c in SCORECARD_COLUMNS if c not in _NOT_METRICS]
+    columns = [*card, *(c for c in TEARSHEET_COLUMNS if c not in card and c != "benchmark")]
+    tables = [_metric_table(r) for r in seeds]
     steps = [int(r.meta.get("seed", i)) for i, r in enumerate(seeds)]
     for arm in seeds[0].scorecard.index:
         for column in columns:
-            values = [_value(r, arm, column) for r in seeds]
+            values = [_value(table, arm, column) for table in tables]
             finite = [v for v in values if math.isfinite(v)]
             if finite:
                 rows.append((_key(f"{arm}.{column}"), math.fsum(finite) / len(finite), 0))
@@ -178,9 +210,15 @@ def _name(seeds: Sequence[Results]) -> str:
     return f"{meta.get('preset')} seeds {','.join(str(r.meta.get('seed')) for r in seeds)}"
 
 
-def _value(results: Results, arm: str, column: str) -> float:
-    """A scorecard cell as a float; NaN when the arm or the column has no number there."""
-    card = results.scorecard
+def _metric_table(results: Results) -> Any:
+    """The scorecard beside the tearsheet's columns it does not have (one row per arm)."""
+    sheet = results.tearsheet()
+    extra = [c for c in sheet.columns if c not in results.scorecard.columns]
+    return results.scorecard.join(sheet[extra])
+
+
+def _value(card: Any, arm: str, column: str) -> float:
+    """A table cell as a float; NaN when the arm or the column has no number there."""
     if arm not in card.index or column not in card.columns:
         return math.nan
     value: Any = card.at[arm, column]
