@@ -89,4 +89,4 @@ def test_the_audit_is_a_section_of_the_report(tmp_path: Path, masked: pd.DataFra
     results = evaluate(["cash"], seed=1, universe=3, days=2)
     page = render_report(results, tmp_path / "report.html", sections=audit_section(masked))
     text = page.read_text()
-    assert ">Contamination audit</h2>" in text and "dollar_volume" in text
+    assert ">Contamination audit</h2>" in text and "dollar_<wbr>volume" in text  # labels wrap
