@@ -14,9 +14,10 @@ historical run, where the split is the trailing regression estimate.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from _timing import best_of_interleaved
 
 from workbench.agents import decision_interval
 from workbench.engine.historical import Historical
@@ -27,17 +28,6 @@ BASELINE_ARMS = ["cash", "buy_and_hold", "equal_weight", "momentum", "mean_rever
 BARS = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "example_bars.csv"
 TARGET = 0.10
 REPEATS = 15
-
-
-def best_of_interleaved(first: Callable[[], object], second: Callable[[], object]) -> tuple:
-    """The least CPU each of two functions took, timed in turn so load drifts hit both."""
-    best = [float("inf"), float("inf")]
-    for _ in range(REPEATS):
-        for i, fn in enumerate((first, second)):
-            started = time.process_time()
-            fn()
-            best[i] = min(best[i], time.process_time() - started)
-    return best[0], best[1]
 
 
 def measure(label: str, world: World, run: Callable[[], object]) -> bool:
@@ -53,7 +43,7 @@ def measure(label: str, world: World, run: Callable[[], object]) -> bool:
         )
         return parts.frame(), parts.by_arm("market"), parts.by_arm("selection")
 
-    whole, alone = best_of_interleaved(run, split)
+    whole, alone = best_of_interleaved(run, split, REPEATS)
     ratio = alone / (whole - alone)
     verdict = "ok" if ratio <= TARGET else "OVER"
     print(

@@ -14,24 +14,14 @@ target: the figure says what a diff costs (about three evaluations plus the hybr
 from __future__ import annotations
 
 import tempfile
-import time
-from collections.abc import Callable
+
+from _timing import best_of_interleaved
 
 from workbench.evaluation import evaluate
 from workbench.services import decision_diff, run_evaluation
 
 MARKET = {"seed": 7, "names": 40, "days": 60}
 REPEATS = 5
-
-
-def best_of_interleaved(first: Callable[[], object], second: Callable[[], object]) -> tuple:
-    best = [float("inf"), float("inf")]
-    for _ in range(REPEATS):
-        for i, fn in enumerate((first, second)):
-            started = time.process_time()
-            fn()
-            best[i] = min(best[i], time.process_time() - started)
-    return best[0], best[1]
 
 
 def main() -> None:
@@ -45,7 +35,7 @@ def main() -> None:
             return evaluate(["buy_and_hold", "momentum"], **world)
 
         evaluation, whole = best_of_interleaved(
-            one_evaluation, lambda: decision_diff(a, b, store=store)
+            one_evaluation, lambda: decision_diff(a, b, store=store), REPEATS
         )
     print(
         f"diff of two 40-name x 60-day runs, {len(diff.divergences)} partings "

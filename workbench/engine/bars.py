@@ -47,14 +47,20 @@ def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
     return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
 
 
+def table_file(source: str | Path, what: str, row: str) -> Path:
+    """``source`` as the path of a non-empty file, or a ConfigError naming ``what`` it is."""
+    path = Path(source)
+    if not path.is_file():
+        raise ConfigError(f"no such {what} file: {path}")
+    if path.stat().st_size == 0:
+        raise ConfigError(f"{what} file {path} is empty; it needs a header and one row per {row}")
+    return path
+
+
 def _read(source: str | Path | pd.DataFrame) -> pd.DataFrame:
     if isinstance(source, pd.DataFrame):
         return source.copy()
-    path = Path(source)
-    if not path.is_file():
-        raise ConfigError(f"no such data file: {path}")
-    if path.stat().st_size == 0:
-        raise ConfigError(f"data file {path} is empty; it needs a header and one row per bar")
+    path = table_file(source, "data", "bar")
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
         return pd.read_parquet(path)

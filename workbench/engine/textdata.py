@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from workbench.engine.bars import table_file
 from workbench.errors import ConfigError
 
 NEWS_COLUMNS = ("published", "symbols", "headline", "body")
@@ -109,11 +110,7 @@ def _table(source: Source, what: str, required: tuple[str, ...]) -> pd.DataFrame
 def _read(source: Source, what: str) -> pd.DataFrame:
     if isinstance(source, pd.DataFrame):
         return source.copy()
-    path = Path(source)
-    if not path.is_file():
-        raise ConfigError(f"no such {what} file: {path}")
-    if path.stat().st_size == 0:
-        raise ConfigError(f"{what} file {path} is empty; it needs a header and one row per item")
+    path = table_file(source, what, "item")
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
         return pd.read_parquet(path)
