@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from workbench.errors import ConfigError
-from workbench.evaluation.results import Results
 from workbench.evaluation.tearsheet import DEFAULT_BENCHMARK, TEARSHEET_COLUMNS, tearsheet
+
+if TYPE_CHECKING:  # results.py imports this module for Results.tearsheet(split=)
+    from workbench.evaluation.results import Results
 
 PERIODS = ("before", "after", "gap")
 WHOLE = "all"  # the period of the whole run in ``split_tearsheet``
