@@ -1,4 +1,4 @@
-"""The report's section on the text leak report: words in the masked text that still name a company.
+"""The report's section on the text leak report: words in the masked text that name a company.
 
 A run on historical bars with news masks the symbols and the company names it was
 given; the leak report (``workbench.evaluation.textleaks``) lists the words left
