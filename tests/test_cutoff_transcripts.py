@@ -71,3 +71,22 @@ def test_an_arm_without_a_cutoff_records_none() -> None:
     arm = trend_agent(mode="record", name="trend")
     evaluate([arm], seed=1, days=5, data=BARS, model_cutoff={})
     assert arm.recorder is not None and "model_cutoff" not in arm.recorder.meta["run"]
+
+
+@pytest.mark.slow
+def test_a_recording_with_a_cutoff_made_in_another_process_replays_here(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    folder = tmp_path / "elsewhere"
+    script = (
+        "from workbench.engine.sample_bars import sample_bars\n"
+        "from workbench.recordings import record\n"
+        f"record({str(folder)!r}, {ARMS!r}, seed=1, days=30,\n"
+        f"       data=sample_bars(days=60, names=3, seed=5), model_cutoff={CUTOFFS!r})\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=root, timeout=300)
+    report = replay(folder)
+    assert report.matched and report.results.meta["model_cutoff"] == CUTOFFS
+    assert _transcript(folder).meta["run"]["model_cutoff"] == CUTOFFS["trend"]
