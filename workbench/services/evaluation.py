@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
 
+import pandas as pd
+
 from workbench._checks import is_whole
 from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
@@ -158,21 +160,22 @@ def text_leaks(data: Historical) -> Any:
 
 
 def load_bars(
-    path: str | Path,
+    path: str | Path | pd.DataFrame,
     *,
     secret: str | None = None,
     variant: str | None = None,
-    news: str | Path | None = None,
-    fundamentals: str | Path | None = None,
+    news: str | Path | pd.DataFrame | None = None,
+    fundamentals: str | Path | pd.DataFrame | None = None,
     company_names: str | Path | None = None,
     embargo: str | None = None,
     canaries: int | None = None,
     close_time: str | None = None,
     timezone: str | None = None,
 ) -> Historical:
-    """Historical bars from a CSV or Parquet file, checked and masked (``secret`` repeats
-    an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``), with
-    the researcher's ``news`` and ``fundamentals`` files joined point in time, the company
+    """Historical bars from a CSV or Parquet file or a DataFrame, checked and masked
+    (``secret`` repeats an earlier mask; ``variant`` trades a counterfactual path, e.g.
+    ``bootstrap:3``), with the researcher's ``news`` and ``fundamentals`` files joined
+    point in time, the company
     names of ``company_names`` (a ``symbol,name`` file) masked in their text and an
     optional ``embargo`` (e.g. ``15min``); ``canaries`` plants that many items per
     channel dated after the decisions they test (``workbench.engine.canaries``);
