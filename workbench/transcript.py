@@ -49,6 +49,7 @@ from workbench._jsonio import (
     canonical_json,
     loose_json,
     plain_answer,
+    read_json,
     read_recorded_text,
     to_plain,
 )
@@ -327,7 +328,7 @@ class Transcript:
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
         try:
-            data = json.loads(text)
+            data = read_json(text)
         except json.JSONDecodeError as exc:
             raise RecordingError(
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
@@ -422,7 +423,7 @@ def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
     sealed = _sealed_version(version, f"journal {source}", accept_unsealed)
     for number, line in enumerate(complete[1:], start=2):
         try:
-            record = json.loads(line)
+            record = read_json(line)
             if "meta" in record:
                 transcript.meta = dict(record["meta"])
                 continue
