@@ -1,16 +1,19 @@
-"""read_json: orjson's speed with json's values, on any JSON text a transcript may hold."""
+"""read_json and digest: orjson's speed with json's values and bytes, on any JSON."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import struct
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench._jsonio import canonical_json, read_json
+from workbench._jsonio import canonical_json, digest, read_json
+from workbench.errors import ConfigError
 
 
 def _same(a: object, b: object) -> bool:
@@ -74,3 +77,52 @@ def test_read_json_reads_a_canonical_text_of_long_fractions_and_digests() -> Non
 def test_read_json_refuses_what_json_refuses() -> None:
     with pytest.raises(json.JSONDecodeError):
         read_json('{"truncated": [1, 2')
+
+
+def _canonical_or_error(value: object) -> str:
+    try:
+        return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    except (ConfigError, UnicodeEncodeError) as exc:
+        return type(exc).__name__
+
+
+def _digest_or_error(value: object) -> str:
+    try:
+        return digest(value)
+    except (ConfigError, UnicodeEncodeError) as exc:
+        return type(exc).__name__
+
+
+ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True) | st.builds(
+    lambda bits: struct.unpack("<d", struct.pack("<Q", bits))[0],
+    st.integers(min_value=0, max_value=2**64 - 1),
+)
+DIGESTED = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | ANY_FLOAT
+    | st.text(alphabet=st.characters(codec=None)),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(DIGESTED)
+def test_digest_is_the_sha256_of_canonical_json(value: object) -> None:
+    assert _digest_or_error(value) == _canonical_or_error(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": None, "b": float("nan")},
+        {"a": None, "b": [1.0, float("-inf")]},
+        [1e-05, 1e16, 1.5e-7, 0.0001, 9999999999999998.0],
+        {"big": 2**64, "np": np.float64(0.1), "n": np.int64(3), "t": (1, 2)},
+        {"text": "e+ e- 0.0000 null \u2028 \x00 \x7f é"},
+        {"s": "\ud800"},
+    ],
+)
+def test_digest_where_orjson_alone_would_differ(value: object) -> None:
+    assert _digest_or_error(value) == _canonical_or_error(value)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import re
 import tempfile
 from pathlib import Path
@@ -67,7 +68,49 @@ def canonical_json(value: Any, *, indent: int | None = None) -> str:
 
 def digest(value: Any) -> str:
     """SHA-256 (hex) of the canonical JSON of ``value``; a string digests as a JSON string."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    fast = _orjson_canonical(value)
+    text = fast if fast is not None else canonical_json(value).encode("utf-8")
+    return hashlib.sha256(text).hexdigest()
+
+
+# types json writes only through ``_plain`` (or refuses) go to orjson's missing default:
+# it raises, and json writes them
+_ORJSON_PLAIN_ONLY = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
+# how orjson writes a float below 1e-4 or from 1e16 on, where repr may write it otherwise
+_OTHER_FLOAT_FORMS = (b"e+", b"e-", b"0.0000")
+# A float is pickled as "G" and its 8 big-endian bytes; only NaN and the infinities
+# start 7ff or fff. Strings may match too, which only sends them to json.
+_NON_FINITE_PICKLED = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
+
+
+def _orjson_canonical(value: Any) -> bytes | None:
+    """``canonical_json(value)`` in UTF-8 as orjson writes it (ten times faster), or None
+    where its bytes might not be json's: a type json writes through ``_plain``, an
+    integer beyond 64 bits, a float in exponent form, NaN or infinity (orjson writes
+    null), an unpaired surrogate. A plain enum or a UUID, which json refuses, orjson
+    writes as its value."""
+    try:
+        text = orjson.dumps(value, option=_ORJSON_PLAIN_ONLY)
+    except orjson.JSONEncodeError:
+        return None
+    if any(form in text for form in _OTHER_FLOAT_FORMS):
+        return None
+    if b"null" in text and _may_hold_non_finite(value):
+        return None
+    return text
+
+
+def _may_hold_non_finite(value: Any) -> bool:
+    try:
+        pickled = pickle.dumps(value, protocol=5)
+    except Exception:  # an enum of a local class, say: let json judge it
+        return True
+    return _NON_FINITE_PICKLED.search(pickled) is not None
 
 
 def to_plain(value: Any) -> Any:

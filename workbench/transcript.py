@@ -78,10 +78,6 @@ def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any
     return redact_data(plain_answer(response)), redact_data(dict(error)) if error else None
 
 
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def response_fields(response: Any) -> dict[str, Any]:
     """How a response is written: as JSON when strict JSON can carry it, else base64."""
     try:
@@ -116,10 +112,7 @@ class Exchange:
         """Digests of the question and of the answer, written beside the exchange."""
         question = {"day": self.day, "input": self.input, "key": self.key, "step": self.step}
         answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
-        return {
-            "input": _sha256(canonical_json(question)),
-            "response": _sha256(canonical_json(answer)),
-        }
+        return {"input": digest(question), "response": digest(answer)}
 
     def to_json(self) -> dict[str, Any]:
         data = {
