@@ -90,17 +90,25 @@ _NON_FINITE_PICKLED = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
 
 def _orjson_canonical(value: Any) -> bytes | None:
     """``canonical_json(value)`` in UTF-8 as orjson writes it (ten times faster), or None
-    where its bytes might not be json's: a type json writes through ``_plain``, an
-    integer beyond 64 bits, a float in exponent form, NaN or infinity (orjson writes
-    null), an unpaired surrogate. A plain enum or a UUID, which json refuses, orjson
-    writes as its value."""
+    where its bytes might not be json's (``json_by_orjson``; NaN and infinity too)."""
+    text = json_by_orjson(value)
+    if text is None or (b"null" in text and _may_hold_non_finite(value)):
+        return None
+    return text
+
+
+def json_by_orjson(value: Any, *, indent: bool = False) -> bytes | None:
+    """``canonical_json(value, indent=2 if indent else None)`` in UTF-8 as orjson writes
+    it, but for NaN and infinity, written as null; or None where its bytes might not be
+    json's: a type json writes through ``_plain``, an integer beyond 64 bits, a float in
+    exponent form, an unpaired surrogate. A plain enum or a UUID, which json refuses,
+    orjson writes as its value."""
+    option = _ORJSON_PLAIN_ONLY | (orjson.OPT_INDENT_2 if indent else 0)
     try:
-        text = orjson.dumps(value, option=_ORJSON_PLAIN_ONLY)
+        text = orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
         return None
     if any(form in text for form in _OTHER_FLOAT_FORMS):
-        return None
-    if b"null" in text and _may_hold_non_finite(value):
         return None
     return text
 
@@ -193,6 +201,7 @@ __all__ = [
     "atomic_write",
     "canonical_json",
     "digest",
+    "json_by_orjson",
     "loose_json",
     "plain_answer",
     "printable",

@@ -1,4 +1,4 @@
-"""read_json and digest: orjson's speed with json's values and bytes, on any JSON."""
+"""read_json, digest and the results text: orjson's speed with json's values and bytes."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench._jsonio import canonical_json, digest, read_json
+from workbench._jsonio import canonical_json, digest, json_by_orjson, read_json
 from workbench.errors import ConfigError
+from workbench.evaluation import evaluate
+from workbench.evaluation.results import _clean
 
 
 def _same(a: object, b: object) -> bool:
@@ -126,3 +128,17 @@ def test_digest_is_the_sha256_of_canonical_json(value: object) -> None:
 )
 def test_digest_where_orjson_alone_would_differ(value: object) -> None:
     assert _digest_or_error(value) == _canonical_or_error(value)
+
+
+@given(DIGESTED)
+def test_results_text_by_orjson_is_the_cleaned_canonical_text(value: object) -> None:
+    fast = json_by_orjson(value, indent=True)
+    if fast is not None:  # else results are written by json, as before
+        assert fast.decode("utf-8") == canonical_json(_clean(value), indent=2)
+
+
+def test_results_text_is_the_same_by_either_writer() -> None:
+    results = evaluate(["buy_and_hold", "momentum", "random"], seed=3, universe=8, days=4)
+    whole = results.to_dict()
+    assert json_by_orjson(whole, indent=True) is not None
+    assert results.to_json() == canonical_json(_clean(whole), indent=2) + "\n"
