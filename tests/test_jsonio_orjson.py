@@ -5,7 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import struct
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -46,6 +50,7 @@ VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @given(VALUES, st.booleans())
 def test_read_json_gives_what_json_gives(value: object, compact: bool) -> None:
     separators = (",", ":") if compact else (", ", ": ")
@@ -110,6 +115,7 @@ DIGESTED = st.recursive(
 )
 
 
+@pytest.mark.slow
 @given(DIGESTED)
 def test_digest_is_the_sha256_of_canonical_json(value: object) -> None:
     assert _digest_or_error(value) == _canonical_or_error(value)
@@ -130,6 +136,7 @@ def test_digest_where_orjson_alone_would_differ(value: object) -> None:
     assert _digest_or_error(value) == _canonical_or_error(value)
 
 
+@pytest.mark.slow
 @given(DIGESTED)
 def test_results_text_by_orjson_is_the_cleaned_canonical_text(value: object) -> None:
     fast = json_by_orjson(value, indent=True)
@@ -142,3 +149,25 @@ def test_results_text_is_the_same_by_either_writer() -> None:
     whole = results.to_dict()
     assert json_by_orjson(whole, indent=True) is not None
     assert results.to_json() == canonical_json(_clean(whole), indent=2) + "\n"
+
+
+@pytest.mark.slow
+def test_digest_and_results_text_are_the_same_in_another_process() -> None:
+    code = textwrap.dedent(
+        """
+        import hashlib
+        from workbench._jsonio import digest
+        from workbench.evaluation import evaluate
+        results = evaluate(["buy_and_hold", "random"], seed=5, universe=6, days=3)
+        value = {"b": [0.1, 2.5, None], "a": {"z": 1, "é": 1e-05}}
+        print(digest(value), hashlib.sha256(results.to_json().encode()).hexdigest())
+        """
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "123"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    results = evaluate(["buy_and_hold", "random"], seed=5, universe=6, days=3)
+    value = {"a": {"é": 1e-05, "z": 1}, "b": [0.1, 2.5, None]}
+    here = f"{digest(value)} {hashlib.sha256(results.to_json().encode()).hexdigest()}"
+    assert done.stdout.split() == here.split()
