@@ -8,10 +8,13 @@ scalars and arrays, pydantic models, sets and paths become plain JSON on the way
 for an answer recorded exactly as given. ``atomic_write`` writes through a
 temporary file and a rename, so a reader never sees half a file.
 
-``read_json`` parses with orjson (several times faster than ``json``) where the
-two give the same values, and with ``json`` where they may not: orjson refuses
-NaN, infinity and unpaired surrogates, which ``json`` reads, and turns an
-integer beyond 64 bits into a float, which ``json`` keeps whole.
+orjson is several times faster than ``json`` and used wherever the two agree:
+``digest`` and the results text (``json_by_orjson``) are written by orjson unless
+its bytes might differ (floats in exponent form, types ``json`` writes through
+``_plain``, long integers, NaN and infinity, unpaired surrogates); ``read_json``
+parses with orjson unless the values might differ (orjson refuses NaN, infinity
+and unpaired surrogates, which ``json`` reads, and turns an integer beyond 64
+bits into a float, which ``json`` keeps whole).
 """
 
 from __future__ import annotations
