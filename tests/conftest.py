@@ -56,10 +56,13 @@ def pytest_configure(config: pytest.Config) -> None:
 MEASURED_CPU_SECONDS = {
     "test_notebooks.py": 110,
     "test_widgets_browser.py": 50,
+    "test_widgets.py": 33,
     "test_notebooks_data.py": 32,
     "test_bridge.py": 29,
     "test_answer_triage.py": 28,
+    "test_voila_browser.py": 25,
     "test_notebook_news.py": 25,
+    "test_report.py": 22,
     "test_compare_notebook.py": 20,
 }
 
