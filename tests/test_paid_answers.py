@@ -260,7 +260,9 @@ class Runs:
         self.process.stdin.write(" ".join(map(str, (*fields, f"{base}.out", f"{base}.err"))))
         self.process.stdin.write("\n")
         self.process.stdin.flush()
-        code = int(self.process.stdout.readline())
+        answer = self.process.stdout.readline()
+        assert answer, "the forking process ended early: its error is in the captured stderr"
+        code = int(answer)
         out, err = (Path(f"{base}.{end}").read_text() for end in ("out", "err"))
         return subprocess.CompletedProcess(fields, code, out, err)
 
