@@ -27,9 +27,13 @@ then money, then a name:
    (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or ``EXCHANGE:SYM``.
    Text that is not ASCII is first brought to its compatibility form (NFKC), so
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
-   The text's words are looked up in a dictionary of the names' first words and
-   only the names found are tried, so masking costs what the text's length does,
-   whatever the number of names.
+   The names' first words are looked for among the text's words and only the
+   names found are tried, so masking costs what the text's length does, whatever
+   the number of names.
+
+The pattern is tried only where a cheap first pass finds it can start
+(``textscan``): the same text comes out, at half the cost of trying it at every
+word.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
