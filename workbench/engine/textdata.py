@@ -31,6 +31,12 @@ _TEXT = ("published", "symbols", "symbol", "headline", "body", "kind", "name")
 _ZONED = re.compile(
     r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|UTC|[+-]\d{2}(:?\d{2})?)$"
 )
+# zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
+# rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
+_PLAIN = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"
+    r"[+-][0-9]{2}(?::?[0-9]{2})?"
+)
 _SEPARATORS = re.compile(r"[,;|]")
 
 Source = str | Path | pd.DataFrame
@@ -167,11 +173,15 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     blank = _first((text.isna() | (text == "")).to_numpy())
     if blank is not None:
         raise _refuse(what, blank, _UNDATED)
-    naive = _first(~text.str.match(_ZONED).to_numpy(bool))
+    # most feeds write the plain form, which needs no check or rewriting: only the rest does
+    others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
+    rest = text.iloc[others]
+    naive = _first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
-        raise _refuse(what, naive, _NAIVE.format(value=text.iloc[naive]))
+        raise _refuse(what, int(others[naive]), _NAIVE.format(value=rest.iloc[naive]))
+    iso = text.copy()
     # the zone written as UTC, Z or an offset, with or without a space before it
-    iso = text.str.replace(r"\s*(?:UTC|Z)$", "+00:00", regex=True).str.replace(
+    iso.iloc[others] = rest.str.replace(r"\s*(?:UTC|Z)$", "+00:00", regex=True).str.replace(
         r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True
     )
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
@@ -202,8 +212,7 @@ def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
 
 
 def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndarray:
-    raw = column.to_numpy(object)
-    bad = _first(np.fromiter(map(_unencodable, raw), bool, len(raw)))
+    bad = None if _utf8_only(column) else _first(_unencodables(column.to_numpy(object)))
     if bad is not None:
         raise _refuse(what, bad, f"{name} holds an unpaired surrogate, which is not text; fix it")
     values = column.astype("string").fillna("").str.strip()
@@ -212,6 +221,16 @@ def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndar
         if blank is not None:
             raise _refuse(what, blank, f"has a blank {name}; write one or drop the row")
     return values.to_numpy(object)
+
+
+def _utf8_only(column: pd.Series) -> bool:
+    """Whether the column is held by Arrow, which holds UTF-8 alone (no lone surrogate)."""
+    dtype = column.dtype
+    return isinstance(dtype, pd.ArrowDtype) or getattr(dtype, "storage", None) == "pyarrow"
+
+
+def _unencodables(raw: np.ndarray) -> np.ndarray:
+    return np.fromiter(map(_unencodable, raw), bool, len(raw))
 
 
 def _unencodable(value: object) -> bool:
@@ -232,7 +251,22 @@ def _kinds(frame: pd.DataFrame) -> np.ndarray:
 
 
 def _symbol_lists(column: pd.Series, known: frozenset[str]) -> list[tuple[str, ...]]:
-    """Each row's symbols (split once per distinct value: feeds repeat them)."""
+    """Each row's symbols, split once per distinct value (feeds repeat them)."""
+    try:
+        codes, values = pd.factorize(column)
+    except TypeError:  # lists of symbols: not hashable as they are
+        return _symbol_lists_by_row(column, known)
+    firsts = np.unique(codes, return_index=True)[1]
+    rows = firsts[1:] if len(codes) and codes[firsts[0]] < 0 else firsts  # -1: no value
+    parsed = [_known(_split(v), known, int(r)) for v, r in zip(values, rows, strict=True)]
+    table = np.empty(len(parsed) + 1, dtype=object)
+    for i, symbols in enumerate(parsed):
+        table[i] = symbols
+    table[-1] = ()  # a blank value's code, -1, reads the last: no symbols
+    return table[codes].tolist()
+
+
+def _symbol_lists_by_row(column: pd.Series, known: frozenset[str]) -> list[tuple[str, ...]]:
     parsed: dict[object, tuple[str, ...]] = {}
     out = []
     for row, value in enumerate(column):

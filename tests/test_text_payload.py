@@ -1,0 +1,79 @@
+"""An arm's own copy of a payload with reports and news: the same JSON, and its own."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench import World
+from workbench.engine.execution import Portfolio
+from workbench.engine.historical import Historical
+from workbench.engine.sample_bars import sample_bars
+from workbench.evaluation.observation import arm_payload, market_payload, private_market
+
+BARS = sample_bars(days=80, names=3, seed=5)  # ACME, BOLT, CRUX from 2016-01-04
+DATES = sorted(BARS["date"].unique())
+
+
+def texted_world() -> World:
+    news = pd.DataFrame(
+        {
+            "published": [f"{d}T12:00:00Z" for d in DATES[5:60]],
+            "symbols": ["ACME;BOLT"] * 55,
+            "headline": [f"ACME and BOLT update {i}" for i in range(55)],
+            "body": ["ACME closed at $12.50 on March 4, 2016."] * 55,
+        }
+    )
+    reports = pd.DataFrame(
+        {
+            "published": [f"{DATES[d]}T07:30:00-05:00" for d in (10, 30)],
+            "symbol": ["ACME", "CRUX"],
+            "eps": [1.5, float("nan")],
+            "net_margin": [0.12, 0.2],
+        }
+    )
+    data = Historical.load(BARS, secret="payload-secret-0123456789")
+    return World(data=data.with_text(news=news, fundamentals=reports), days=40)
+
+
+def payloads(world: World) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    path, out = world.path, []
+    for row in range(path.warmup_steps, path.warmup_steps + 40 * path.steps_per_day):
+        shown = path.text.news(row - 1, row) if path.text is not None else None
+        out.append((market_payload(path, row), shown))
+    return out
+
+
+def simulated_world() -> World:
+    return World(preset="standard-v2", seed=4, universe=12, days=40)  # news and reports
+
+
+@pytest.mark.parametrize("make", [texted_world, simulated_world])
+def test_an_arms_copy_is_the_json_of_the_shared_payload_key_for_key(make: Any) -> None:
+    world = make()
+    book = Portfolio(1e6, np.zeros(world.universe.size), 2.0, 0.5)
+    symbols = world.universe.symbols
+    seen_reports = 0
+    for market, shown in payloads(world):
+        shared = arm_payload(market, book, symbols, equity=1e6, gross=0, private=False, news=shown)
+        own = arm_payload(market, book, symbols, equity=1e6, gross=0, news=shown)
+        assert json.dumps(own) == json.dumps(shared)  # same keys in the same order, same values
+        seen_reports += sum(r is not None for r in (market.get("fundamentals") or {}).values())
+    assert seen_reports > 0
+
+
+def test_changing_an_arms_copy_leaves_the_shared_market_as_it_was() -> None:
+    market = next(m for m, _ in payloads(texted_world()) if any(m["fundamentals"].values()))
+    before = json.dumps(market)
+    own = private_market(market)
+    for report in own["fundamentals"].values():
+        if report is not None:
+            report["eps"] = -1.0
+            report["added"] = 1
+    own["symbols"].clear()
+    own["fundamentals"]["new"] = None
+    assert json.dumps(market) == before

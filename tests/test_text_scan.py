@@ -1,0 +1,110 @@
+"""The mask's fast path (``textscan``) writes exactly what its pattern alone writes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from workbench.engine.textmask import TextMask
+from workbench.engine.textscan import scannable
+
+DATES = [str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)]
+FEW = TextMask(
+    aliases={"ACME": "ASSET001", "BOLT": "ASSET002", "IT": "ASSET003", "ON": "ASSET004"},
+    price_factor={"ACME": 0.5, "BOLT": 2.0, "IT": 3.0, "ON": 1.5},
+    dates=DATES,
+    warmup_days=20,
+    names={
+        "ACME": ("Acme Industries", "Acme"),
+        "BOLT": ("Élan Bolt Systems",),
+        "IT": ("3D Info Tech",),
+        "ON": ("İnci Holding", "Straße AG"),
+    },
+)
+# more first words than are looked for one by one: the text's words are read instead
+MANY = TextMask(
+    aliases={**FEW.aliases, **{f"Z{i:03d}": f"ASSET{100 + i}" for i in range(30)}},
+    price_factor={**FEW.price_factor, **{f"Z{i:03d}": 1.25 for i in range(30)}},
+    dates=DATES,
+    warmup_days=20,
+    names={**FEW.names, **{f"Z{i:03d}": (f"Zeta{i} Holdings",) for i in range(30)}},
+)
+
+FRAGMENTS = (
+    *("ACME", "acme", "Acme", "$ACME", "NYSE:ACME", "nasdaq:BOLT", "ACMEX", "BOLT", "IT", "$IT"),
+    *("ON", "on", "NYSE:ON", "Acme Industries", "ACME INDUSTRIES", "acme industries", "Z001"),
+    *("Élan Bolt Systems", "élan bolt systems", "3D Info Tech", "3d info tech", "Zeta7 Holdings"),
+    *("İnci Holding", "inci holding", "INCI HOLDING", "Straße AG", "STRASSE AG", "ıt", "İT"),
+    *("2016-02-03", "2016-02-03T09:30:00Z", "2016-02-31", "March 4, 2016", "Mar 4 2016"),
+    *("4 March 2016", "4-Mar-2016", "Sept. 5, 2016", "sep 5 2016", "ſep 5, 2016", "Feb 3"),
+    *("4th March", "3rd of May", "May", "may", "02/03/2016", "3.2.16", "20160203", "FY2016"),
+    *("fy16", "CY16", "2016Q1", "Q1 FY16", "H1'16", "1Q16", "2016", "1999", "March 2016"),
+    *("$12.50", "US$ 50", "€45.10", "£12", "¥300", "USD 12.50", "eur 3", "GBP 12", "jpy 300"),
+    *("45 dollars",),
+    *("12.5 USD", "3.4 bn dollars", "$3.4 billion", "$1.2k", "1,234,567", "1,234.50"),
+    *("1,864,600 shares", "volume 1.86M", "Volume of 2,000", "VOLUME OF 12", "of 12"),
+    *("closed at 123.45", "closed at 12.5%", "up from 120", "rose to 3 percent", "fell to 7x"),
+    *("traded at 45 times", "opened at 1,2345", "ＡＣＭＥ", "＄１２", "２０１６-０２-０３", "٣٤"),
+    *("K", "Kelvin", "ſ", "naïve", "’s", "—", "(", ")", "'", "the", "said", "a", "Marg"),
+)
+SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
+
+
+@st.composite
+def texts(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=12))
+    gaps = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(parts), max_size=len(parts)))
+    return "".join(p + g for p, g in zip(parts, gaps, strict=True))
+
+
+ABOUT = st.sampled_from([["ACME"], ["BOLT"], ["IT"], ["ACME", "BOLT"], []])
+
+
+@given(text=texts(), symbols=ABOUT)
+def test_the_fast_path_writes_what_the_pattern_writes(text: str, symbols: list[str]) -> None:
+    for mask in (FEW, MANY):
+        assert mask.text(text, symbols) == mask.text_by_pattern(text, symbols)
+
+
+def test_every_fragment_after_every_separator_is_masked_alike() -> None:
+    for fragment in FRAGMENTS:
+        for gap in SEPARATORS:
+            text = f"x{gap}{fragment}{gap}{fragment}."
+            for mask, symbols in ((FEW, ["ACME"]), (MANY, ["ACME", "BOLT"]), (FEW, [])):
+                assert mask.text(text, symbols) == mask.text_by_pattern(text, symbols), text
+
+
+@given(text=st.text(alphabet=st.sampled_from("aAcCeEmMsS1$:. İıſK\u212a0-,%"), max_size=40))
+def test_any_text_of_the_tricky_characters_is_masked_alike(text: str) -> None:
+    assert FEW.text(text, ["ACME"]) == FEW.text_by_pattern(text, ["ACME"])
+
+
+def test_generated_news_bodies_are_masked_alike() -> None:
+    """Bodies like the bench's, many numbers each: the two paths agree on every one."""
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        price, volume = rng.uniform(1, 900), int(rng.integers(1_000, 9_000_000))
+        day = pd.Timestamp("2016-01-04") + pd.Timedelta(days=int(rng.integers(0, 500)))
+        body = (
+            f"Shares of ACME closed at ${price:.2f} on {day:%B} {day.day}, {day.year}, Acme "
+            f"Industries said; volume reached {volume:,} shares ({day:%Y-%m-%d}, Q{day.quarter})."
+        )
+        symbols = [["ACME"], ["ACME", "BOLT"]][int(rng.integers(2))]
+        assert FEW.text(body, symbols) == FEW.text_by_pattern(body, symbols)
+
+
+@pytest.mark.parametrize(
+    ("text", "fast"),
+    [
+        ("ACME on 2016-02-03", True),
+        ("naïve ＡＣＭＥ", True),
+        ("İnci Holding", False),
+        ("ıt", False),
+    ],
+)
+def test_text_holding_i_with_a_dot_or_dotless_is_left_to_the_pattern(text: str, fast: bool) -> None:
+    """İ and ı match i whatever the case; the starts spell letters in their ASCII cases."""
+    assert scannable(text) is fast
