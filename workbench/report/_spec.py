@@ -106,8 +106,9 @@ def panel_ref(panel: int) -> dict[str, str]:
 def base_layout(title: str, xlabel: str, x: list[Any], height: int = 360) -> Spec:
     return {
         "title": {"text": title, "font": {"size": 13}}, "height": height, "font": _FONT,
-        "margin": {"l": 60, "r": 20, "t": 60, "b": 50}, "hovermode": "x unified",
-        "legend": {"orientation": "h", "y": -0.18, "title": {"text": "arm (click to hide)"}},
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 90}, "hovermode": "x unified",
+        "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                   "title": {"text": "arm (click to hide)"}},
         "template": {"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white"}},
         "xaxis": x_axis(xlabel, x),
     }  # fmt: skip
