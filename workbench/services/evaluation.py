@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
@@ -12,6 +13,7 @@ from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
 from workbench.evaluation import MARKET_DEFAULTS, Results, World
+from workbench.evaluation.options import RunOptions
 from workbench.services._answers import finish
 from workbench.services._summary import summarise
 from workbench.services.agents import build_arms, check_arm_names
@@ -121,6 +123,19 @@ def evaluate_arms(
             **({"model_cutoff": model_cutoff} if model_cutoff else {}),
         )
     )
+
+
+def cutoffs_from(items: Sequence[str], *, where: str, example: str) -> dict[str, str]:
+    """``ARM=DATE`` items as each arm's training cutoff (YYYY-MM-DD), every date checked: the
+    CLI's ``--model-cutoff`` and the notebooks' ``model_cutoff``; ``where`` and ``example``
+    name the option in a refusal."""
+    cutoffs = {}
+    for given in items:
+        arm, _, date = given.partition("=")
+        if not arm.strip() or not date.strip():
+            raise ConfigError(f"{where} {given!r} is not ARM=DATE; write e.g. {example}")
+        cutoffs[arm.strip()] = date.strip()
+    return dict(RunOptions.from_keywords({"model_cutoff": cutoffs}).model_cutoff or {})
 
 
 def cutoff_table(results: Results) -> Any:
