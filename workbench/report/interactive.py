@@ -1,4 +1,6 @@
-"""The report's charts over time as plotly figures: hover, zoom and legend toggles.
+"""The report's charts over time as plotly figures: hover, zoom and legend toggles; and
+``plot``, any chart of the report (``CHARTS``, the others from ``interactive_figures``)
+as a plotly Figure for a notebook.
 
 Each function returns a figure *spec*, the plain ``{"data": [...], "layout": {...}}``
 dict plotly.js draws: building it costs no plotly import and no validation, so the
