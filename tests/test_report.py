@@ -340,3 +340,15 @@ def test_a_calendar_with_a_long_hole_or_weekend_bars_is_warned_and_noted(tmp_pat
         "days a year"
     ]
     assert calendar_notes(dates) == []
+
+
+@pytest.mark.slow
+def test_runs_read_back_rebuild_their_market_once_per_report(tmp_path):
+    from workbench.report._data import _world_of
+
+    runs = [evaluate(ARMS, seed=s, universe=6, days=12) for s in range(1, 6)]
+    here = render_report(runs, tmp_path / "here.html").read_bytes()
+    _world_of.cache_clear()  # five runs, four worlds kept: each is rebuilt once, not per section
+    again = render_report([run.to_dict() for run in runs], tmp_path / "again.html").read_bytes()
+    assert _world_of.cache_info().misses <= len(runs) + 1  # + the first run's prices, evicted
+    assert again == here

@@ -22,13 +22,13 @@ import pandas as pd
 from workbench.evaluation.divergence import DecisionDiff
 from workbench.redaction import redact
 from workbench.report import plotly_page, svg, tearsheet, tearsheet_tables
-from workbench.report._data import ResultsLike, as_runs, key_metrics, provenance
+from workbench.report._data import ResultsLike, as_runs, attribution_of, key_metrics, provenance
 from workbench.report._format import TABLE_CSS, html_table
 from workbench.report.charts_over_time import MeanTables, all_charts, charts_html
 from workbench.report.cutoff import cutoff_report_section
 from workbench.report.diff import TABLE_CSS as DIFF_CSS
 from workbench.report.diff import diff_section
-from workbench.report.information import information_section
+from workbench.report.information import information_of, information_section
 from workbench.report.interactive import all_specs
 from workbench.report.interactive_figures import picture_specs
 from workbench.report.leaks import leak_report_section
@@ -130,6 +130,8 @@ def write_html(
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     digest = digest or runs[0].digest()
+    for run in runs:  # runs read back from JSON rebuild their market once, for both
+        attribution_of(run), information_of(run)
     drawn, scripts = _drawn(tables or MeanTables(runs), images, charts, symbol)
     extras = _Extras(comparison, notes, about, memos, sections or {}, diff, leaks)
     body = _body(runs, drawn, title, extras, digest)

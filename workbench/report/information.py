@@ -47,7 +47,8 @@ def information_of(results: Results) -> pd.DataFrame:
     world = rebuilt_world(results.meta)
     if world is None or world.path.information is None:
         return pd.DataFrame()
-    return information_frame(world.path)
+    results.information = information_frame(world.path)  # kept: read by several sections
+    return results.information
 
 
 def item_class(frame: pd.DataFrame) -> pd.Series:
