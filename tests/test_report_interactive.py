@@ -38,18 +38,11 @@ def test_the_report_draws_its_charts_over_time_with_plotly_js_embedded_once(runs
     text = render_report(runs, tmp_path / "r.html").read_text()
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
     assert text.count('id="workbench-plotly-js"') == 1 and "<script src" not in text
+    # the news chart sits in the information section, above the others
     assert list(_specs(text)) == [
-        "news",
-        "equity",
-        "underwater",
-        "return_distribution",
-        "cumulative_returns",
-        "rolling_risk",
-        "activity",
-        "orders",
-        "attribution",
-        "returns_by_seed",
-    ]  # fmt: skip  (the news chart sits in the information section, above the others)
+        "news", "equity", "underwater", "return_distribution", "cumulative_returns",
+        "rolling_risk", "activity", "orders", "attribution", "returns_by_seed",
+    ]  # fmt: skip
     assert "<img" not in text  # every picture is interactive: no PNG left
     assert text.count('<svg class="chart"') == 0
     for anchor in ("equity", "underwater", "cumulative-returns", "rolling-risk", "activity"):
