@@ -64,7 +64,7 @@ def test_several_seeds_add_the_distribution_and_the_comparison(runs, tmp_path):
     text = render_report(runs, tmp_path / "r.html", comparison=table).read_text()
     assert "Return % by seed" in text and "Paired comparison" in text
     assert "Key metrics (mean over 3 seeds)" in text
-    assert 'class="plot-returns_by_seed"' in text
+    assert 'id="chart-returns_by_seed"' in text
     assert 'title="Mean over seeds of the arm' in text  # comparison columns are defined too
     by_seed = returns_by_seed(runs)
     assert list(by_seed.index) == [3, 4, 5] and list(by_seed.columns) == ARMS
@@ -76,14 +76,23 @@ def test_write_outputs_leaves_tables_parquet_plots_and_report(runs, tmp_path):
     paths = write_outputs(runs[0], tmp_path / "out")
     for name in ("scorecard.csv", "scorecard.parquet", "equity.parquet", "report.html"):
         assert (tmp_path / "out" / name).is_file(), name
-    for stem in ("equity", "orders"):
-        assert paths[f"{stem}_png"].read_bytes().startswith(b"\x89PNG")
+    assert paths["equity_png"].read_bytes().startswith(b"\x89PNG")
+    assert "orders_png" not in paths  # the report draws the orders itself
     for stem in ("underwater_1", "cumulative_returns_1", "activity_3"):
         assert paths[f"{stem}_svg"].read_text().startswith('<svg class="chart"')
     card = pd.read_parquet(paths["scorecard_parquet"])
     pd.testing.assert_frame_equal(card, runs[0].scorecard)
     equity = pd.read_parquet(paths["equity"])
     np.testing.assert_array_equal(equity.to_numpy(), runs[0].equity.to_numpy())
+
+
+@pytest.mark.slow
+def test_without_plotly_write_outputs_leaves_every_plot_as_png(runs, tmp_path, static_charts):
+    paths = write_outputs(runs, tmp_path / "out")
+    for stem in ("equity", "orders", "attribution", "return_distribution", "returns_by_seed"):
+        assert paths[f"{stem}_png"].read_bytes().startswith(b"\x89PNG"), stem
+    text = paths["report"].read_text()
+    assert 'class="plot-orders"' in text and 'class="plot-attribution"' in text
 
 
 @pytest.mark.slow
@@ -294,7 +303,7 @@ def test_the_report_shows_where_the_pnl_came_from(runs, tmp_path):
     from workbench.report.plots import attribution_table
 
     text = render_report(runs[0], tmp_path / "r.html").read_text()
-    assert "P&amp;L by source" in text and 'class="plot-attribution"' in text
+    assert "P&amp;L by source" in text and 'id="chart-attribution"' in text
     assert 'class="readable attribution"' in text and "exact, from the simulator" in text
     assert 'title="P&amp;L from each held name' in text  # the glossary's selection
     table = attribution_table(runs[0])
@@ -331,3 +340,15 @@ def test_a_calendar_with_a_long_hole_or_weekend_bars_is_warned_and_noted(tmp_pat
         "days a year"
     ]
     assert calendar_notes(dates) == []
+
+
+@pytest.mark.slow
+def test_runs_read_back_rebuild_their_market_once_per_report(tmp_path):
+    from workbench.report._data import _world_of
+
+    runs = [evaluate(ARMS, seed=s, universe=6, days=12) for s in range(1, 6)]
+    here = render_report(runs, tmp_path / "here.html").read_bytes()
+    _world_of.cache_clear()  # five runs, four worlds kept: each is rebuilt once, not per section
+    again = render_report([run.to_dict() for run in runs], tmp_path / "again.html").read_bytes()
+    assert _world_of.cache_info().misses <= len(runs) + 1  # + the first run's prices, evicted
+    assert again == here

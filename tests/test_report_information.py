@@ -52,8 +52,14 @@ def test_a_news_run_has_an_information_section_with_capture_items_and_the_news_p
     assert every == len(items) and injected == int(items["injected"].sum()) > 0
     assert informative == int((items["informative"] & ~items["injected"]).sum())
     assert informative + noise + injected == every
-    assert section.count(f'class="plot-{NEWS_FIGURE}"') == 1
-    assert text.count(f'class="plot-{NEWS_FIGURE}"') == 1  # not repeated among the plots
+    assert section.count(f'id="chart-{NEWS_FIGURE}"') == 1
+    assert text.count(f'id="chart-{NEWS_FIGURE}"') == 1  # not repeated among the plots
+
+
+def test_without_plotly_the_news_plot_is_an_image_in_the_section(news_run, tmp_path, static_charts):
+    text = render_report(news_run, tmp_path / "r.html").read_text(encoding="utf-8")
+    assert _section(text, "information").count(f'class="plot-{NEWS_FIGURE}"') == 1
+    assert text.count(f'class="plot-{NEWS_FIGURE}"') == 1
 
 
 @pytest.mark.slow
@@ -105,8 +111,8 @@ def test_the_news_plot_marks_every_item_on_its_symbol_where_it_was_released(news
 
 
 @pytest.mark.slow
-def test_write_outputs_leaves_the_news_plot_beside_the_others(news_run, tmp_path):
+def test_write_outputs_leaves_the_items_and_a_report_with_the_news(news_run, tmp_path):
     paths = write_outputs(news_run, tmp_path / "out")
-    assert paths[f"{NEWS_FIGURE}_png"].read_bytes().startswith(b"\x89PNG")
+    assert f"{NEWS_FIGURE}_png" not in paths  # drawn by the report itself
     pd.testing.assert_frame_equal(pd.read_parquet(paths["information"]), news_run.information)
     assert 'id="information"' in paths["report"].read_text(encoding="utf-8")

@@ -14,7 +14,9 @@ import pytest
 from workbench import evaluate
 from workbench.errors import ConfigError
 from workbench.report import render_report, write_outputs
-from workbench.report.interactive import all_specs, equity_spec, plot
+from workbench.report._spec import day_labels
+from workbench.report.interactive import CHARTS, all_specs, equity_spec, plot
+from workbench.report.interactive_figures import picture_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMS = ["buy_and_hold", "momentum", "mean_reversion"]
@@ -36,10 +38,12 @@ def test_the_report_draws_its_charts_over_time_with_plotly_js_embedded_once(runs
     text = render_report(runs, tmp_path / "r.html").read_text()
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "nothing may be fetched"
     assert text.count('id="workbench-plotly-js"') == 1 and "<script src" not in text
+    # the news chart sits in the information section, above the others
     assert list(_specs(text)) == [
-        "equity", "underwater", "cumulative_returns", "rolling_risk", "activity",
+        "news", "equity", "underwater", "return_distribution", "cumulative_returns",
+        "rolling_risk", "activity", "orders", "attribution", "returns_by_seed",
     ]  # fmt: skip
-    assert 'class="plot-equity"' not in text  # the interactive chart replaces the PNG
+    assert "<img" not in text  # every picture is interactive: no PNG left
     assert text.count('<svg class="chart"') == 0
     for anchor in ("equity", "underwater", "cumulative-returns", "rolling-risk", "activity"):
         assert f'<h2 id="{anchor}">' in text
@@ -47,7 +51,7 @@ def test_the_report_draws_its_charts_over_time_with_plotly_js_embedded_once(runs
 
 
 def test_seed_bands_are_a_mean_line_and_a_band_per_arm_toggled_together(runs):
-    traces = equity_spec(runs)["data"]
+    traces = [t for t in equity_spec(runs)["data"] if t["name"] != "when"]
     assert len(traces) == 3 * len(ARMS)  # floor, ceiling (filled to the floor), mean
     for arm in ARMS:
         mine = [t for t in traces if t["legendgroup"] == arm]
@@ -66,7 +70,8 @@ def test_panels_share_the_zoom_and_name_the_day_or_date_on_hover(runs):
     assert "trading day" in rolling["xaxis"]["unifiedhovertitle"]["text"]
 
 
-def test_a_historical_run_has_date_axes(tmp_path):
+@pytest.fixture(scope="module")
+def historical():
     import numpy as np
     import pandas as pd
 
@@ -77,8 +82,11 @@ def test_a_historical_run_has_date_axes(tmp_path):
         for s in ("A", "B")
         for d, c in zip(dates, closes, strict=True)
     ]
-    bars = pd.DataFrame(rows)
-    run = evaluate(["buy_and_hold", "momentum"], data=bars, seed=1)
+    return evaluate(["buy_and_hold", "momentum"], data=pd.DataFrame(rows), seed=1)
+
+
+def test_a_historical_run_has_date_axes(historical):
+    run = historical
     spec = equity_spec(run)
     assert spec["layout"]["xaxis"]["type"] == "date"
     assert spec["data"][0]["x"][:2] == run.meta["dates"][:2]
@@ -113,3 +121,69 @@ def test_plot_gives_a_plotly_figure_for_a_notebook(runs):
     assert isinstance(plot(runs[0]), go.Figure)
     with pytest.raises(ConfigError, match="pick one of equity, underwater"):
         plot(runs, "candles")
+
+
+def test_hover_names_whole_days_or_the_step_never_a_fraction(runs):
+    assert day_labels([1 / 6, 1.0, 2.5, 3.0], 6) == [
+        "trading day 0, step 1 of 6", "trading day 1", "trading day 2, step 3 of 6",
+        "trading day 3",
+    ]  # fmt: skip
+    specs = all_specs(runs)
+    for name in ("equity", "underwater"):  # a point per step: a label trace names each
+        spec = specs[name]
+        assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == " "
+        when = spec["data"][0]
+        assert when["name"] == "when" and when["showlegend"] is False
+        assert when["text"] == day_labels(when["x"], 6) and len(when["x"]) == len(
+            spec["data"][1]["x"]
+        )
+        assert all(re.fullmatch(r"trading day \d+(, step [1-5] of 6)?", t) for t in when["text"])
+    for name in ("cumulative_returns", "rolling_risk", "activity", "attribution"):
+        spec = {**specs, **picture_specs(runs)}[name]
+        assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == "trading day %{x:d}"
+        assert all(float(x).is_integer() for t in spec["data"] for x in t["x"] if x is not None)
+
+
+def test_every_other_picture_is_a_plotly_chart_with_hover_and_legend_toggles(runs):
+    specs = picture_specs(runs)
+    assert list(specs) == [
+        "return_distribution",
+        "orders",
+        "attribution",
+        "news",
+        "returns_by_seed",
+    ]
+    days = sum(len(run.equity) // 6 for run in runs)
+    for trace in specs["return_distribution"]["data"]:  # every day of every seed, binned once
+        assert sum(trace["y"]) == days and trace["hovertemplate"].endswith("days<extra></extra>")
+    fills = [t for t in specs["orders"]["data"] if t["mode"] == "markers"]
+    assert fills and all(re.search(r"(buy|sell)$", t["name"]) for t in fills)
+    assert all(label.startswith("trading day ") for t in fills for label, _ in t["customdata"])
+    attribution = specs["attribution"]
+    assert attribution["layout"]["barmode"] == "relative"  # gains up, losses down
+    shown = [t["name"] for t in attribution["data"] if t["showlegend"]]
+    assert len(shown) == len(set(shown))  # one legend entry per source toggles every panel
+    boxes = specs["returns_by_seed"]["data"]
+    assert [b["text"] for b in boxes] == [["seed 1", "seed 2", "seed 3"]] * len(ARMS)
+    news = specs["news"]["data"]
+    assert {t["name"] for t in news} >= {"noise items", "informative items"}
+    assert all(not t.get("text") or "trading day" in t["text"][0] for t in news)
+
+
+def test_a_historical_run_has_its_orders_and_attribution_on_dates(historical):
+    specs = picture_specs(historical)
+    for name in ("orders", "attribution"):
+        assert specs[name]["layout"]["xaxis"]["type"] == "date", name
+        assert specs[name]["data"][0]["x"][0] in historical.meta["dates"]
+    fills = [t for t in specs["orders"]["data"] if t["mode"] == "markers"]
+    assert all(label in historical.meta["dates"] for t in fills for label, _ in t["customdata"])
+    assert "news" not in specs
+
+
+def test_plot_draws_every_chart_and_names_a_run_with_no_news(runs, historical):
+    import plotly.graph_objects as go
+
+    for chart in CHARTS:
+        assert isinstance(plot(runs, chart), go.Figure), chart
+    with pytest.raises(ConfigError, match="published no news"):
+        plot(historical, "news")

@@ -415,8 +415,9 @@ def _hover_and_toggle_an_arm(tab, which: str) -> None:
     label = chart.locator(".hoverlayer").text_content() or ""
     for arm in ("buy_and_hold", "momentum", "random"):
         assert f"{arm}: " in label, label
-    if which == "seeds":
-        assert "trading day" in label and "(seeds " in label, label
+    if which == "seeds":  # six steps a day: the day and step, never a fractional day
+        assert re.search(r"trading day \d+(, step [1-5] of 6)?", label), label
+        assert not re.search(r"day \d+\.\d", label) and "(seeds " in label, label
     else:
         assert re.search(r"20\d\d-\d\d-\d\d", label), label
     ARTIFACTS.mkdir(exist_ok=True)
@@ -427,6 +428,41 @@ def _hover_and_toggle_an_arm(tab, which: str) -> None:
         "() => document.querySelector('#chart-equity').data.some("
         "t => t.name === 'momentum' && t.visible === 'legendonly')"
     )
+
+
+# the pictures drawn with plotly beside the charts over time, and what their hover names
+PICTURES = {
+    "return_distribution": r"daily return about -?\d+\.\d\d%.*: \d+ days",
+    "orders": r"(buy|sell) [\d,]+ at \d+\.\d\d",
+    "attribution": r"P&L: -?[\d,]+",
+    "returns_by_seed": r", seed \d: -?\d+\.\d\d%",
+    "news": r"trading day \d+",
+}
+
+
+def _hover_a_picture(tab, name: str, which: str) -> None:
+    """Hover a point of a converted picture (a marker when it has any, else its middle):
+    its label names what is there and, on a historical run, the date."""
+    chart = tab.locator(f"#chart-{name}")
+    chart.scroll_into_view_if_needed()
+    box = chart.locator(".nsewdrag").first.bounding_box()
+    assert box is not None
+    tab.mouse.move(box["x"] + 5, box["y"] + 5)
+    points = chart.locator(".points path")
+    spot = points.nth(points.count() // 2).bounding_box() if points.count() else None
+    if spot is None:
+        spot = {"x": box["x"] + box["width"] * 0.3, "y": box["y"] + box["height"] * 0.5,
+                "width": 0, "height": 0}  # fmt: skip
+    tab.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=4)
+    tab.wait_for_function(
+        f"() => document.querySelector('#chart-{name} .hoverlayer').textContent.length > 0"
+    )
+    label = chart.locator(".hoverlayer").text_content() or ""
+    assert re.search(PICTURES[name], label), (name, label)
+    if which == "historical" and name in ("orders", "attribution"):
+        assert re.search(r"20\d\d-\d\d-\d\d", label), (name, label)
+    chart.screenshot(path=str(ARTIFACTS / f"report-{which}-{name}-hover.png"))
+    tab.mouse.move(0, 0)
 
 
 SECTIONS = (
@@ -491,15 +527,14 @@ def test_a_tearsheet_shows_every_item_in_chromium(browser, reports, which):
             "d => d.dataset.drawn === '1')",
             timeout=60_000,
         )
-        assert tab.locator("div.plotly-chart").count() == 5
+        assert tab.locator("div.plotly-chart").count() == (10 if which == "seeds" else 8)
+        assert tab.locator("img").count() == 0  # no picture left as a PNG
         header = tab.locator("table.provenance").inner_text()
         for fact in ("workbench", "seeds", "cadence", "mode", "results digest"):
             assert fact in header, fact
         assert ("data fingerprint" in header) == (which == "historical")
         for anchor in SECTIONS:
             assert tab.locator(f"h2#{anchor}").is_visible(), anchor
-        for image in tab.locator("img").all():
-            assert image.evaluate("i => i.complete && i.naturalWidth > 0")
         assert tab.locator("table.key-metrics th[title]").count() >= 5  # hover definitions
         hidden = tab.evaluate(  # every key-metrics table fits its box: no column off-screen
             "() => [...document.querySelectorAll('table.key-metrics')].filter("
@@ -508,6 +543,9 @@ def test_a_tearsheet_shows_every_item_in_chromium(browser, reports, which):
         assert hidden == 0
         assert (which == "seeds") == tab.locator("h2#headline-metrics").is_visible()
         _hover_and_toggle_an_arm(tab, which)
+        for name in PICTURES:
+            if which == "seeds" or name not in ("news", "returns_by_seed"):
+                _hover_a_picture(tab, name, which)
         assert tab.locator("ol.definitions li").count() >= 5
         ARTIFACTS.mkdir(exist_ok=True)
         tab.screenshot(path=str(ARTIFACTS / f"report-{which}.png"), full_page=True)

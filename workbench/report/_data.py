@@ -130,10 +130,12 @@ def attribution_of(results: Results) -> pd.DataFrame:
         return pd.DataFrame()
     steps = world.steps_per_day
     every = {arm: decision_interval(e, steps) for arm, e in dict(meta.get("every", {})).items()}
-    return attribute(
+    # kept on the results: a report reads it in several sections, and the world is costly
+    results.attribution = attribute(
         world.path, results.orders, results.equity, capital=float(meta["capital"]),
         intervals=every,
     )  # fmt: skip
+    return results.attribution
 
 
 # --- what a tearsheet shows ------------------------------------------------------------

@@ -3,10 +3,10 @@
 The same renderer serves notebooks, the CLI and the MCP server: it takes a
 ``Results``, the dict ``Results.to_dict()`` returns (what crosses a process or
 a JSON boundary), or a list of them (one per seed). Nothing is fetched: the
-CSS is inline, every image is a ``data:`` URI, and equity and the charts over time
-are interactive plotly charts with plotly.js embedded once (``plotly_page``), or
-inline SVG without plotly, so the file can be mailed, archived or opened offline,
-and it prints whole (tables wrap, nothing is cut).
+CSS is inline, and every chart is an interactive plotly chart with plotly.js
+embedded once (``plotly_page``), or without plotly inline SVG and ``data:`` URI
+images, so the file can be mailed, archived or opened offline, and it prints whole
+(tables wrap, nothing is cut).
 """
 
 from __future__ import annotations
@@ -22,14 +22,15 @@ import pandas as pd
 from workbench.evaluation.divergence import DecisionDiff
 from workbench.redaction import redact
 from workbench.report import plotly_page, svg, tearsheet, tearsheet_tables
-from workbench.report._data import ResultsLike, as_runs, key_metrics, provenance
+from workbench.report._data import ResultsLike, as_runs, attribution_of, key_metrics, provenance
 from workbench.report._format import TABLE_CSS, html_table
 from workbench.report.charts_over_time import MeanTables, all_charts, charts_html
 from workbench.report.cutoff import cutoff_report_section
 from workbench.report.diff import TABLE_CSS as DIFF_CSS
 from workbench.report.diff import diff_section
-from workbench.report.information import information_section
+from workbench.report.information import information_of, information_section
 from workbench.report.interactive import all_specs
+from workbench.report.interactive_figures import picture_specs
 from workbench.report.leaks import leak_report_section
 from workbench.report.plots import NEWS_FIGURE, all_figures, png_bytes, returns_by_seed
 
@@ -93,12 +94,11 @@ def render_report(
     adds the text leak report (``workbench.report.leaks``).
     """
     runs = as_runs(results_or_dict)
-    replaced = {"equity"} if plotly_page.plotly_js() is not None else set()
-    figures = all_figures(runs, symbol).items()
-    images = {stem: png_bytes(figure) for stem, figure in figures if stem not in replaced}
+    figures = {} if plotly_page.plotly_js() is not None else all_figures(runs, symbol)
+    images = {stem: png_bytes(figure) for stem, figure in figures.items()}
     return write_html(
         runs, path, images, title=title, comparison=comparison, notes=notes, about=about,
-        memos=memos, sections=sections, diff=diff, leaks=leaks,
+        memos=memos, sections=sections, diff=diff, leaks=leaks, symbol=symbol,
     )  # fmt: skip
 
 
@@ -118,17 +118,21 @@ def write_html(
     diff: DecisionDiff | None = None,
     tables: MeanTables | None = None,
     leaks: pd.DataFrame | None = None,
+    symbol: str | None = None,
 ) -> Path:
     """The report from already-rendered PNG ``images`` (stem -> bytes) and SVG ``charts``
-    (group -> charts, from ``all_charts``; drawn here when needed): the charts over time
-    and equity are interactive plotly charts instead when plotly is installed (drawn
-    from ``tables`` when the caller has them: the same tables as the SVG charts);
+    (group -> charts, from ``all_charts``; drawn here when needed): every picture is an
+    interactive plotly chart instead when plotly is installed (the charts over time drawn
+    from ``tables`` when the caller has them: the same tables as the SVG charts; orders
+    and news on ``symbol``), and ``images`` may then be empty;
     ``digest`` is the first run's results digest when the caller has computed it (it is
     the costliest number in the report, so it is computed once)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     digest = digest or runs[0].digest()
-    drawn, scripts = _drawn(tables or MeanTables(runs), images, charts)
+    for run in runs:  # runs read back from JSON rebuild their market once, for both
+        attribution_of(run), information_of(run)
+    drawn, scripts = _drawn(tables or MeanTables(runs), images, charts, symbol)
     extras = _Extras(comparison, notes, about, memos, sections or {}, diff, leaks)
     body = _body(runs, drawn, title, extras, digest)
     path.write_text(_document(_heading(runs, title), body + scripts), encoding="utf-8")
@@ -180,9 +184,7 @@ def _body(runs: list[Any], drawn: _Drawn, title: str | None, extras: _Extras, di
     attribution = tearsheet.attribution_section(runs)
     if attribution is not None:
         parts += _section(*attribution)
-    images = drawn.images
-    news = images.get(NEWS_FIGURE)
-    reading = information_section(runs, "" if news is None else _image(news, NEWS_FIGURE))
+    reading = information_section(runs, _news(drawn))
     if reading is not None:
         parts += _section(*reading)
     for section in (cutoff_report_section(runs, comparison), leak_report_section(leaks)):
@@ -212,19 +214,31 @@ _CHART_TITLES = {
 def _pictures(drawn: _Drawn) -> list[str]:
     """Each chart (interactive or SVG) and PNG figure as a section, in ``_PICTURES`` order."""
     images = {stem: png for stem, png in drawn.images.items() if stem != NEWS_FIGURE}
-    order = [*_PICTURES, *(name for name in [*drawn.charts, *images] if name not in _PICTURES)]
+    charts = {name: chart for name, chart in drawn.charts.items() if name != NEWS_FIGURE}
+    order = [*_PICTURES, *(name for name in [*charts, *images] if name not in _PICTURES)]
     parts = []
     for name in dict.fromkeys(order):
         title = _CHART_TITLES.get(name, name.replace("_", " ").capitalize())
-        if name in drawn.charts:
-            parts += _section(title, f'<div class="chart-{name}">{drawn.charts[name]}</div>')
+        if name in charts:
+            parts += _section(title, f'<div class="chart-{name}">{charts[name]}</div>')
         elif name in images:
             parts += _section(title, _image(images[name], name))
     return parts
 
 
+def _news(drawn: _Drawn) -> str:
+    """The news figure drawn inside the information section (or "" when there is none)."""
+    if NEWS_FIGURE in drawn.charts:
+        return drawn.charts[NEWS_FIGURE]
+    news = drawn.images.get(NEWS_FIGURE)
+    return "" if news is None else _image(news, NEWS_FIGURE)
+
+
 def _drawn(
-    tables: MeanTables, images: dict[str, bytes], svgs: Mapping[str, list[str]] | None
+    tables: MeanTables,
+    images: dict[str, bytes],
+    svgs: Mapping[str, list[str]] | None,
+    symbol: str | None,
 ) -> tuple[_Drawn, str]:
     """The pictures: plotly charts (equity among them) when plotly is installed, else the
     SVG charts beside the PNG figures; and the page's closing scripts (or "")."""
@@ -234,7 +248,7 @@ def _drawn(
         arms = [str(arm) for arm in tables.runs[0].equity.columns]
         charts = {name: charts_html(group, arms) for name, group in svgs.items()}
         return _Drawn(images, charts), ""
-    specs = all_specs(tables).items()
+    specs = {**all_specs(tables), **picture_specs(tables.runs, symbol)}.items()
     charts = {name: plotly_page.chart_div(name, spec) for name, spec in specs}
     pictures = {stem: png for stem, png in images.items() if stem not in charts}
     return _Drawn(pictures, charts), plotly_page.page_scripts(packed)

@@ -21,10 +21,12 @@ import pandas as pd
 
 from workbench.evaluation.capture import CAPTURE_COLUMNS
 from workbench.evaluation.results import Results
+from workbench.evaluation.tearsheet_frames import step_x
 from workbench.report import tearsheet
 from workbench.report._canvas import _figure, _legend, _title
 from workbench.report._data import price_path, rebuilt_world
 from workbench.report._format import html_table
+from workbench.report._spec import SIDE_LEGEND, Spec, base_layout, day_labels, json_numbers
 
 CLASSES = ("informative", "noise", "injected")
 _STYLE = {  # class -> (marker, colour)
@@ -45,7 +47,8 @@ def information_of(results: Results) -> pd.DataFrame:
     world = rebuilt_world(results.meta)
     if world is None or world.path.information is None:
         return pd.DataFrame()
-    return information_frame(world.path)
+    results.information = information_frame(world.path)  # kept: read by several sections
+    return results.information
 
 
 def item_class(frame: pd.DataFrame) -> pd.Series:
@@ -109,11 +112,7 @@ def _mark_items(axis: Any, frame: pd.DataFrame, symbol: str, prices: np.ndarray,
     rows = (mine["day"] * steps + mine["step"]).to_numpy()
     inside = rows < prices.size
     mine, rows = mine[inside], rows[inside]
-    kind = np.select(
-        [mine["injected"], ~mine["informative"], (mine["move"] + mine["jump"]) >= 0],
-        ["injected", "noise", "informative, up"],
-        "informative, down",
-    )
+    kind = _marker_class(mine)
     for label, (marker, colour) in _STYLE.items():
         chosen = kind == label
         if chosen.any():
@@ -138,6 +137,120 @@ def _items_per_day(axis: Any, frame: pd.DataFrame) -> None:
     axis.yaxis.get_major_locator().set_params(integer=True)
     axis.grid(alpha=0.3, axis="y")
     _legend(axis)
+
+
+_SHAPES = {  # class -> (plotly marker, colour)
+    "informative, up": ("triangle-up", "#2ca02c"),
+    "informative, down": ("triangle-down", "#d62728"),
+    "noise": ("circle-open", "#7f7f7f"),
+    "injected": ("x", "#9467bd"),
+}
+_CLASS_COLOURS = {"informative": "#1f77b4", "noise": "#7f7f7f", "injected": "#9467bd"}
+
+
+def news_spec(results: Results, frame: pd.DataFrame, symbol: str | None = None) -> Spec:
+    """The news figure as a plotly spec: above, one name's close with the items that
+    concern it where they were released (hover names the item's kind and when); below,
+    the run's items per day by class, stacked. Both panels zoom together."""
+    symbol = symbol or most_read_symbol(frame) or (results.meta.get("symbols") or [""])[0]
+    prices = price_path(results, symbol)
+    data: list[Spec] = []
+    if prices is not None:
+        x = step_x(results, np.arange(prices.size))
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "x": json_numbers(x),
+                "y": json_numbers(prices),
+                "name": f"{symbol} close",
+                "text": day_labels(x, _steps(results)),
+                "line": {"color": "black", "width": 1},
+                "hovertemplate": "%{text}: close %{y:.2f}<extra></extra>",
+            }
+        )
+        data += _item_markers(results, frame, symbol, prices)
+    data += _item_bars(results, frame)
+    title = _title(results, f"News on {symbol}")
+    layout = base_layout(title, "trading day", [], height=460)
+    layout.update(hovermode="closest", barmode="stack", bargap=0.1, legend=dict(SIDE_LEGEND))
+    layout["xaxis"].update(anchor="y", showticklabels=False, title={"text": ""})
+    layout["xaxis2"] = {**layout["xaxis"], "anchor": "y2", "matches": "x", "showticklabels": True,
+                        "title": {"text": "trading day"}}  # fmt: skip
+    layout["yaxis"] = {"domain": [0.36, 1.0], "title": {"text": f"{symbol} close"}}
+    layout["yaxis2"] = {"domain": [0.0, 0.26], "title": {"text": "items"}, "anchor": "x2"}
+    return {"data": data, "layout": layout}
+
+
+def _steps(results: Results) -> int:
+    return int(results.meta.get("steps_per_day") or 1)
+
+
+def _item_markers(
+    results: Results, frame: pd.DataFrame, symbol: str, prices: np.ndarray
+) -> list[Spec]:
+    mine = frame[frame["symbols"].str.split(",").apply(lambda names: symbol in names)]
+    rows = (mine["day"] * _steps(results) + mine["step"]).to_numpy()
+    inside = rows < prices.size
+    mine, rows = mine[inside], rows[inside]
+    kind = _marker_class(mine)
+    traces = []
+    for label, (marker, colour) in _SHAPES.items():
+        chosen = kind == label
+        if chosen.any():
+            x = step_x(results, rows[chosen])
+            when = day_labels(x, _steps(results))
+            what = [f"{k} · {w}" for k, w in zip(mine["kind"][chosen], when, strict=True)]
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers",
+                    "x": json_numbers(x),
+                    "y": json_numbers(prices[rows[chosen]]),
+                    "name": label,
+                    "text": what,
+                    "marker": {"symbol": marker, "color": colour, "size": 9},
+                    "hovertemplate": f"{label}: %{{text}}<extra></extra>",
+                }
+            )
+    return traces
+
+
+def _marker_class(items: pd.DataFrame) -> np.ndarray:
+    """Each item's marker: injected, noise, or informative up / down by its true move."""
+    return np.select(
+        [items["injected"], ~items["informative"], (items["move"] + items["jump"]) >= 0],
+        ["injected", "noise", "informative, up"],
+        "informative, down",
+    )
+
+
+def _item_bars(results: Results, frame: pd.DataFrame) -> list[Spec]:
+    """Each class's items per day as bars spanning the day (from the last close to its own)."""
+    days, classes = frame["day"].to_numpy(dtype=int), item_class(frame).to_numpy()
+    every = np.arange(int(days.max()) + 1)
+    closes = step_x(results, (every + 1) * _steps(results) - 1)
+    x, labels = json_numbers(closes - 0.5), day_labels(closes, 1)
+    traces = []
+    for label in CLASSES:
+        counts = np.bincount(days[classes == label], minlength=every.size)
+        if counts.any():
+            traces.append(
+                {
+                    "type": "bar",
+                    "x": x,
+                    "y": counts.tolist(),
+                    "name": f"{label} items",
+                    "customdata": labels,
+                    "width": 1.0,
+                    "xaxis": "x2",
+                    "yaxis": "y2",
+                    "marker": {"color": _CLASS_COLOURS[label]},
+                    "hovertemplate": f"%{{y}} {label} items by the close of %{{customdata}}"
+                    "<extra></extra>",
+                }
+            )
+    return traces
 
 
 def information_section(runs: Sequence[Results], figure_html: str) -> tuple[str, str] | None:
@@ -174,4 +287,5 @@ __all__ = [
     "item_counts",
     "most_read_symbol",
     "news_figure",
+    "news_spec",
 ]

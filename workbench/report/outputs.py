@@ -10,11 +10,12 @@ from typing import Any
 import pandas as pd
 
 from workbench.evaluation.results import Results
+from workbench.report import plotly_page
 from workbench.report._data import ResultsLike, as_runs
 from workbench.report.charts_over_time import MeanTables, all_charts
 from workbench.report.html import Memos, write_html
 from workbench.report.information import information_of
-from workbench.report.plots import all_figures, png_bytes, returns_by_seed
+from workbench.report.plots import all_figures, equity_figure, png_bytes, returns_by_seed
 
 
 def write_outputs(
@@ -30,7 +31,8 @@ def write_outputs(
     leaks: pd.DataFrame | None = None,
 ) -> dict[str, Path]:
     """Write scorecard (CSV, JSON, Parquet), equity and orders (Parquet), results.json,
-    the plots as PNG, the charts over time as SVG and ``report.html`` into ``out_dir``;
+    the equity plot as PNG (every plot without plotly), the charts over time as SVG and
+    ``report.html`` into ``out_dir``;
     return the paths by name. On a market that publishes information, the items' ground
     truth goes to ``information.parquet`` too (the first run's, like the other tables).
 
@@ -48,7 +50,7 @@ def write_outputs(
     if not items.empty:
         paths["information"] = out / "information.parquet"
         items.to_parquet(paths["information"])
-    images = {stem: png_bytes(figure) for stem, figure in all_figures(runs, symbol).items()}
+    images = {stem: png_bytes(figure) for stem, figure in _figures(runs, symbol).items()}
     for stem, png in images.items():
         paths[f"{stem}_png"] = out / f"{stem}.png"
         paths[f"{stem}_png"].write_bytes(png)
@@ -73,9 +75,18 @@ def write_outputs(
     paths["report"] = write_html(
         runs, out / "report.html", images, title=title, comparison=comparison, about=about,
         memos=memos, sections=sections, digest=_digest_of(paths["results"]), charts=charts,
-        tables=tables, leaks=leaks,
+        tables=tables, leaks=leaks, symbol=symbol,
     )  # fmt: skip
     return paths
+
+
+def _figures(runs: list[Results], symbol: str | None) -> dict[str, Any]:
+    """The PNG figures: with plotly installed the report draws every picture itself, so
+    only the equity chart is kept as an image (a picture any viewer opens); without it,
+    every figure the report shows."""
+    if plotly_page.plotly_js() is not None:
+        return {"equity": equity_figure(runs)}
+    return all_figures(runs, symbol)
 
 
 def _digest_of(results_json: Path) -> str:

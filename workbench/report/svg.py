@@ -11,6 +11,7 @@ its arm.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -54,9 +55,12 @@ def _x_numbers(x: Any) -> tuple[np.ndarray, Callable[[float], str]]:
 
 def _path(xs: np.ndarray, ys: np.ndarray) -> str:
     """An SVG path through the finite points; a gap (NaN) starts a new piece."""
+    if np.isfinite(ys).all():  # the common case: one piece
+        points = [f"{x:.1f},{y:.1f}" for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
+        return "M" + " L".join(points) if points else ""
     parts, pen = [], "M"
     for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-        if not np.isfinite(y):
+        if not math.isfinite(y):
             pen = "M"
             continue
         parts.append(f"{pen}{x:.1f},{y:.1f}")
