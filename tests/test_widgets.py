@@ -16,7 +16,7 @@ from workbench.integrations import callable_agent
 from workbench.testing.scripted import trend_follower
 from workbench.transcript import Transcript
 from workbench.widgets import ExperimentPanel, panel
-from workbench.widgets._chart import PlotlyChart
+from workbench.widgets._chart import NEWS_TRACES, PlotlyChart
 from workbench.widgets._news import LOOKS
 from workbench.widgets._session import SeedRun
 from workbench.widgets._views import AMBER, status_html
@@ -40,7 +40,7 @@ def _points(live, arm: str) -> tuple[int, int]:
 
 def _marks(live) -> int:
     """The news marks the live chart shows."""
-    return sum(len(trace.x) for trace in live.widget.data[: len(LOOKS)])
+    return sum(len(trace.x) for trace in live.widget.data[:NEWS_TRACES])
 
 
 def test_every_widget_has_a_stable_css_class(tmp_path):
@@ -491,17 +491,18 @@ def test_the_chart_puts_a_news_market_s_items_on_its_timeline(tmp_path):
     assert _marks(built.live) == len(frame)  # a finished run shows every item it published
     ups = ((frame["move"] + frame["jump"] > 0) & frame["informative"] & ~frame["injected"]).sum()
     assert run.news.counts()[1] == ups
-    up = built.live.widget.data[list(LOOKS).index(1)]
-    assert up.name == "news: value up" and up.showlegend and len(up.x) == ups
     earnings = frame["kind"] == "earnings"
-    symbols = [t.marker.symbol for t in built.live.widget.data[: len(LOOKS)] if len(t.x)]
-    shapes = [s for group in symbols for s in ([group] if isinstance(group, str) else group)]
-    assert shapes.count("triangle-up") == earnings.sum() > 0  # earnings: their own marker
-    assert any(text.startswith("earnings on ") for text in up.hovertext)  # hover: what it was
+    up = built.live.widget.data[list(LOOKS).index(1)]
+    assert up.name == "news: value up" and up.showlegend
+    assert len(up.x) == (ups - (earnings & (frame["move"] + frame["jump"] > 0)).sum())
+    reports = built.live.widget.data[NEWS_TRACES - 1]  # their own marker, coloured by look
+    assert reports.name == "earnings" and reports.marker.symbol == "triangle-up"
+    assert len(reports.x) == earnings.sum() > 0 and len(reports.marker.color) == len(reports.x)
+    assert all(text.startswith("earnings on ") for text in reports.hovertext)  # what it was
 
     quiet, _ = asyncio.run(go("standard-v1"))
     assert quiet.session.runs[0].news is None and _marks(quiet.live) == 0
-    assert not any(trace.showlegend for trace in quiet.live.widget.data[: len(LOOKS)])
+    assert not any(trace.showlegend for trace in quiet.live.widget.data[:NEWS_TRACES])
 
 
 @pytest.mark.slow
@@ -527,7 +528,7 @@ def test_a_run_still_going_shows_only_the_items_it_has_reached(tmp_path):
         run.mark(k, 30, {"a": 100.0 + k})
     chart = PlotlyChart(steps_per_day=6, title="")
     chart.draw([run])
-    shown = sorted(x for trace in chart.widget.data[: len(LOOKS)] for x in trace.x)
+    shown = sorted(x for trace in chart.widget.data[:NEWS_TRACES] for x in trace.x)
     assert shown == pytest.approx([2 / 6, 1.0])  # not day 1 step 5, nor day 3
 
 
@@ -572,7 +573,7 @@ def test_a_redraw_moves_the_points_and_keeps_the_reader_s_view():
     assert chart.widget.layout.xaxis.range == (2, 5) and chart.drawn == (1, 30)
     chart.reset(6, "next run")  # a new run: its own arms, the whole length in view
     chart.draw([_growing_run(2, 5, total=13)])
-    assert chart.widget.layout.xaxis.range == (0, 2) and len(chart.widget.data) == len(LOOKS) + 6
+    assert chart.widget.layout.xaxis.range == (0, 2) and len(chart.widget.data) == NEWS_TRACES + 6
 
 
 def test_hovering_a_line_names_the_arm_the_day_and_the_value():

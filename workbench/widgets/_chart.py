@@ -33,6 +33,7 @@ from workbench.widgets._news import EARNINGS_MARKER, LOOKS, NewsMarks
 
 _SYMBOLS = {"|": "line-ns-open", "x": "x-thin-open", EARNINGS_MARKER: "triangle-up"}
 _FOOT = {False: 0.03, True: 0.08}  # height of a mark on the chart's foot: plain, earnings
+NEWS_TRACES = len(LOOKS) + 1  # the first traces: one per look, then earnings (any look)
 _HOVER = "<b>%{fullData.name}</b><br>day %{x:,.2f}<br>%{meta} %{y:.2f}<extra></extra>"
 _NONE = np.zeros(0)
 _NEWS_HOVER = "%{hovertext}<br>day %{x:,.2f}<extra>%{fullData.name}</extra>"
@@ -57,8 +58,10 @@ class PlotlyChart(LiveChart):
         import plotly.graph_objects as go
 
         self.widget = go.FigureWidget(layout=_layout(title))
-        for look, (label, colour, _) in LOOKS.items():
-            self.widget.add_scatter(**_news_trace(label, colour), uid=f"news-{look}")
+        for look, (label, colour, marker) in LOOKS.items():
+            self.widget.add_scatter(**_news_trace(label, colour, marker), uid=f"news-{look}")
+        earnings = _news_trace("earnings", "#555555", EARNINGS_MARKER)
+        self.widget.add_scatter(**earnings, uid="news-earnings")
         self.traces: dict[str, tuple[int, int, int]] = {}  # arm -> (low, high, line)
         super().__init__(steps_per_day, title)
 
@@ -66,7 +69,7 @@ class PlotlyChart(LiveChart):
         """Empty the chart for a new run: no arms, no marks, the view back to its start."""
         super().reset(steps_per_day, title)
         self.x_end: float | None = None
-        self.widget.data = self.widget.data[: len(LOOKS)]
+        self.widget.data = self.widget.data[:NEWS_TRACES]
         self.traces = {}
         with self.widget.batch_update():
             self._news(None)
@@ -111,10 +114,19 @@ class PlotlyChart(LiveChart):
         low.x, low.y, high.x, high.y = x, bottom, x, top
 
     def _news(self, news: NewsMarks | None) -> None:
-        for look, trace in zip(LOOKS, self.widget.data, strict=False):
+        """The items released so far, one trace per look and one for earnings reports."""
+        traces = self.widget.data[:NEWS_TRACES]
+        for trace in traces:
             trace.showlegend = news is not None
-            picked = np.zeros(0, bool) if news is None else news.look == look
-            _marks(trace, news, picked, LOOKS[look][2])
+        if news is None:
+            for trace in traces:
+                trace.x, trace.y, trace.hovertext = _NONE, _NONE, []
+            return
+        for look, trace in zip(LOOKS, traces, strict=False):
+            _marks(trace, news, (news.look == look) & ~news.earnings)
+        _marks(traces[-1], news, news.earnings)
+        colours = [LOOKS[int(look)][1] for look in news.look[news.earnings]]
+        traces[-1].marker.color = traces[-1].marker.line.color = colours
 
 
 def _range(curve: Curve | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -124,22 +136,18 @@ def _range(curve: Curve | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return curve.x, curve.low, curve.high
 
 
-def _marks(trace: Any, news: NewsMarks | None, picked: np.ndarray, marker: str) -> None:
-    """``trace`` shows the ``picked`` items of ``news`` (none when there is no news)."""
-    if news is None or not picked.any():
-        trace.x, trace.y, trace.hovertext = _NONE, _NONE, []
-        return
-    earnings = news.earnings[picked]
+def _marks(trace: Any, news: NewsMarks, picked: np.ndarray) -> None:
+    """``trace`` shows the ``picked`` items of ``news``, along the chart's foot."""
     trace.x = news.x[picked]
-    trace.y = np.where(earnings, _FOOT[True], _FOOT[False])
+    trace.y = np.full(int(picked.sum()), _FOOT[trace.name == "earnings"])
     trace.hovertext = news.about[picked].tolist()
-    trace.marker.symbol = np.where(earnings, _SYMBOLS[EARNINGS_MARKER], _SYMBOLS[marker]).tolist()
 
 
-def _news_trace(label: str, colour: str) -> dict[str, Any]:
+def _news_trace(label: str, colour: str, marker: str) -> dict[str, Any]:
     return {
         "name": label, "mode": "markers", "yaxis": "y2", "showlegend": False,
-        "marker": {"color": colour, "size": 9, "line": {"width": 1.5, "color": colour}},
+        "marker": {"color": colour, "size": 9, "symbol": _SYMBOLS[marker],
+                   "line": {"width": 1.5, "color": colour}},
         "hovertemplate": _NEWS_HOVER, "x": [], "y": [],
     }  # fmt: skip
 
