@@ -141,7 +141,7 @@ def _the_live_chart_is_interactive(page) -> None:
         "t => t.hovertemplate && t.x.length > 1)",
         timeout=60_000,
     )
-    legend = page.locator(f"{CHART} .legend").inner_text()
+    legend = page.locator(f"{CHART} .legend").text_content() or ""
     for arm in ("slow_trend", "buy_and_hold", "momentum"):
         assert arm in legend, f"{arm} missing from the chart's legend:\n{legend}"
     chart = page.locator(CHART)

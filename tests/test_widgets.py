@@ -598,3 +598,12 @@ def test_without_plotly_the_live_chart_is_a_png(monkeypatch):
     assert isinstance(chart, PngChart)
     chart.draw([_growing_run(1, 10), _growing_run(2, 12)], "2")
     assert bytes(chart.widget.value).startswith(b"\x89PNG") and chart.drawn == (2, 12)
+
+
+def test_a_front_end_that_connects_late_gets_the_chart_as_it_is_now():
+    chart = PlotlyChart(steps_per_day=6, title="t")  # made before any page shows it
+    chart.draw([_growing_run(1, 10)])
+    state = chart.widget.get_state()  # what Voilà's page (or a reloaded tab) asks for
+    names = [trace["name"] for trace in state["_widget_data"]]
+    assert names[NEWS_TRACES:] == ["up"] * 3 + ["flat"] * 3
+    assert state["_widget_layout"]["title"]["text"] == "t · seed 1 at day 1.5"

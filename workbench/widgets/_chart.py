@@ -23,6 +23,7 @@ Without plotly (or anywidget) the chart is a matplotlib PNG (``_chart_png``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -55,9 +56,7 @@ class PlotlyChart(LiveChart):
     """Arms' lines and ranges, and the news marks, updated in place (see the module doc)."""
 
     def __init__(self, steps_per_day: int, title: str) -> None:
-        import plotly.graph_objects as go
-
-        self.widget = go.FigureWidget(layout=_layout(title))
+        self.widget = _figure_class()(layout=_layout(title))
         for look, (label, colour, marker) in LOOKS.items():
             self.widget.add_scatter(**_news_trace(label, colour, marker), uid=f"news-{look}")
         earnings = _news_trace("earnings", "#555555", EARNINGS_MARKER)
@@ -127,6 +126,28 @@ class PlotlyChart(LiveChart):
         _marks(traces[-1], news, news.earnings)
         colours = [LOOKS[int(look)][1] for look in news.look[news.earnings]]
         traces[-1].marker.color = traces[-1].marker.line.color = colours
+
+
+@functools.cache
+def _figure_class() -> type:
+    """plotly's FigureWidget, whose state is the figure as it is now (see ``get_state``)."""
+    from copy import deepcopy
+
+    import plotly.graph_objects as go
+
+    class LiveFigure(go.FigureWidget):  # type: ignore[misc]
+        def get_state(self, key: Any = None, drop_defaults: bool = False) -> Any:
+            """A front end that connects after the figure changed (a page opened under
+            Voilà after its notebook ran, a reloaded JupyterLab tab) gets the figure as it
+            is now. plotly keeps the synced copy as it was when the widget was made or
+            displayed and sends changes as messages, which a late front end never saw;
+            the copy is refreshed here, silently (it is sent with this state)."""
+            if key is None and hasattr(self, "_layout_obj"):  # whole state, figure made
+                self._trait_values["_widget_data"] = deepcopy(self._data)
+                self._trait_values["_widget_layout"] = deepcopy(self._layout_obj._props)
+            return super().get_state(key, drop_defaults)
+
+    return LiveFigure
 
 
 def _range(curve: Curve | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
