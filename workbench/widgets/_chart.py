@@ -135,7 +135,7 @@ def _figure_class() -> type:
 
     import plotly.graph_objects as go
 
-    class LiveFigure(go.FigureWidget):  # type: ignore[misc]
+    class LiveFigure(go.FigureWidget):
         def get_state(self, key: Any = None, drop_defaults: bool = False) -> Any:
             """A front end that connects after the figure changed (a page opened under
             Voilà after its notebook ran, a reloaded JupyterLab tab) gets the figure as it
