@@ -261,7 +261,7 @@ def _wait_for_chart(tab) -> None:
 
 
 def _point_of_an_arm(tab) -> dict:
-    """Where on screen a point of the arm farthest from the others is, its name and value."""
+    """Where on screen a point of the arm farthest from the others is, its name and points."""
     return tab.evaluate(
         f"""() => {{
             const gd = document.querySelector('{CHART}');
@@ -273,7 +273,7 @@ def _point_of_an_arm(tab) -> dict:
             const line = lines.reduce((a, b) => gap(b) > gap(a) ? b : a);
             const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
             const box = gd.getBoundingClientRect();
-            return {{name: line.name, value: line.y[i],
+            return {{name: line.name, xs: [...line.x], ys: [...line.y],
                      x: box.left + xa._offset + xa.l2p(line.x[i]),
                      y: box.top + ya._offset + ya.l2p(line.y[i])}};
         }}"""
@@ -290,8 +290,11 @@ def test_hovering_the_live_chart_names_the_arm_and_its_value(page):
         f"() => document.querySelector('{CHART} .hoverlayer').textContent.length > 0"
     )
     label = chart.locator(".hoverlayer").text_content() or ""
-    assert point["name"] in label and f"{point['value']:.2f}" in label, (point, label)
-    assert "day " in label and "equity" in label, label
+    read = re.search(r"day ([\d.]+)(?:mean )?equity ([\d.]+)", label)
+    assert read and label.startswith(point["name"]), label
+    day, value = float(read.group(1)), read.group(2)
+    near = min(range(len(point["xs"])), key=lambda k: abs(point["xs"][k] - day))
+    assert f"{point['ys'][near]:.2f}" == value, (label, point["xs"][near], point["ys"][near])
     ARTIFACTS.mkdir(exist_ok=True)
     chart.screenshot(path=str(ARTIFACTS / "widgets-panel-chart-hover.png"))
     page.mouse.move(0, 0)
