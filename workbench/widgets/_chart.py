@@ -70,24 +70,25 @@ class PlotlyChart(LiveChart):
         self.x_end: float | None = None
         self.widget.data = self.widget.data[:NEWS_TRACES]
         self.traces = {}
-        with self.widget.batch_update():
-            self._news(None)
-            self.widget.layout.title.text = title
-            self.widget.layout.yaxis.autorange = True
+        update = _Update(len(self.widget.data))
+        _news(update, None)
+        update.relayout = {"title.text": title, "yaxis.autorange": True}
+        update.send(self.widget)
 
     def show(self, frame: Frame) -> None:
         for curve in frame.curves:
             if curve.arm not in self.traces:
                 self._add_arm(curve.arm)
         shown = {curve.arm: curve for curve in frame.curves}
-        with self.widget.batch_update():
-            for arm in self.traces:
-                self._curve(arm, shown.get(arm))
-            self._news(frame.news)
-            self.widget.layout.title.text = frame.title
-            if frame.x_end != self.x_end:  # a new run's length; later the reader's zoom stays
-                self.widget.layout.xaxis.range = (0, frame.x_end)
-                self.x_end = frame.x_end
+        update = _Update(len(self.widget.data))
+        for arm, indexes in self.traces.items():
+            _curve(update, indexes, shown.get(arm))
+        _news(update, frame.news)
+        update.relayout["title.text"] = frame.title
+        if frame.x_end != self.x_end:  # a new run's length; later the reader's zoom stays
+            update.relayout["xaxis.range"] = [0, frame.x_end]
+            self.x_end = frame.x_end
+        update.send(self.widget)
         self.drawn = frame.drawn
 
     def _add_arm(self, arm: str) -> None:
@@ -105,27 +106,56 @@ class PlotlyChart(LiveChart):
         )  # fmt: skip
         self.traces[arm] = (first, first + 1, first + 2)
 
-    def _curve(self, arm: str, curve: Curve | None) -> None:
-        low, high, line = (self.widget.data[i] for i in self.traces[arm])
-        line.x, line.y = (_NONE, _NONE) if curve is None else (curve.x, curve.y)
-        x, bottom, top = _range(curve)
-        line.meta = "mean equity" if x.size else "equity"
-        low.x, low.y, high.x, high.y = x, bottom, x, top
 
-    def _news(self, news: NewsMarks | None) -> None:
-        """The items released so far, one trace per look and one for earnings reports."""
-        traces = self.widget.data[:NEWS_TRACES]
-        for trace in traces:
-            trace.showlegend = news is not None
-        if news is None:
-            for trace in traces:
-                trace.x, trace.y, trace.hovertext = _NONE, _NONE, []
-            return
-        for look, trace in zip(LOOKS, traces, strict=False):
-            _marks(trace, news, (news.look == look) & ~news.earnings)
-        _marks(traces[-1], news, news.earnings)
-        colours = [LOOKS[int(look)][1] for look in news.look[news.earnings]]
-        traces[-1].marker.color = traces[-1].marker.line.color = colours
+class _Update:
+    """One plotly update of the whole figure: properties per trace, and of the layout.
+
+    Sent with ``plotly_update``, which stores the values as they are (the traces were
+    validated when made; these are plain arrays and strings) and sends what changed
+    in one message. Setting them one by one on the traces would validate every array
+    again, which costs more than everything else in a redraw.
+    """
+
+    def __init__(self, traces: int) -> None:
+        self.traces = traces
+        self.restyle: dict[str, list[Any]] = {}
+        self.relayout: dict[str, Any] = {}
+
+    def put(self, index: int, values: dict[str, Any]) -> None:
+        from plotly.basedatatypes import Undefined  # what a trace left as it is gets
+
+        for key, value in values.items():
+            self.restyle.setdefault(key, [Undefined] * self.traces)[index] = value
+
+    def send(self, figure: Any) -> None:
+        every = list(range(self.traces))
+        figure.plotly_update(restyle_data=self.restyle, relayout_data=self.relayout,
+                             trace_indexes=every)  # fmt: skip
+
+
+def _curve(update: _Update, indexes: tuple[int, int, int], curve: Curve | None) -> None:
+    """An arm's line and its shaded range (empty where the frame has no such arm)."""
+    low, high, line = indexes
+    x, y = (_NONE, _NONE) if curve is None else (curve.x, curve.y)
+    edge, bottom, top = _range(curve)
+    update.put(line, {"x": x, "y": y, "meta": "mean equity" if edge.size else "equity"})
+    update.put(low, {"x": edge, "y": bottom})
+    update.put(high, {"x": edge, "y": top})
+
+
+def _news(update: _Update, news: NewsMarks | None) -> None:
+    """The items released so far, one trace per look and one for earnings reports."""
+    for index in range(NEWS_TRACES):
+        update.put(index, {"showlegend": news is not None})
+    if news is None:
+        for index in range(NEWS_TRACES):
+            update.put(index, {"x": _NONE, "y": _NONE, "hovertext": []})
+        return
+    for index, look in enumerate(LOOKS):
+        _marks(update, index, news, (news.look == look) & ~news.earnings)
+    _marks(update, NEWS_TRACES - 1, news, news.earnings)
+    colours = [LOOKS[int(look)][1] for look in news.look[news.earnings]]
+    update.put(NEWS_TRACES - 1, {"marker.color": colours, "marker.line.color": colours})
 
 
 @functools.cache
@@ -157,11 +187,11 @@ def _range(curve: Curve | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return curve.x, curve.low, curve.high
 
 
-def _marks(trace: Any, news: NewsMarks, picked: np.ndarray) -> None:
-    """``trace`` shows the ``picked`` items of ``news``, along the chart's foot."""
-    trace.x = news.x[picked]
-    trace.y = np.full(int(picked.sum()), _FOOT[trace.name == "earnings"])
-    trace.hovertext = news.about[picked].tolist()
+def _marks(update: _Update, index: int, news: NewsMarks, picked: np.ndarray) -> None:
+    """Trace ``index`` shows the ``picked`` items of ``news``, along the chart's foot."""
+    height = _FOOT[index == NEWS_TRACES - 1]
+    update.put(index, {"x": news.x[picked], "y": np.full(int(picked.sum()), height),
+                       "hovertext": news.about[picked].tolist()})  # fmt: skip
 
 
 def _news_trace(label: str, colour: str, marker: str) -> dict[str, Any]:
