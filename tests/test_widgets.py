@@ -607,3 +607,23 @@ def test_a_front_end_that_connects_late_gets_the_chart_as_it_is_now():
     names = [trace["name"] for trace in state["_widget_data"]]
     assert names[NEWS_TRACES:] == ["up"] * 3 + ["flat"] * 3
     assert state["_widget_layout"]["title"]["text"] == "t · seed 1 at day 1.5"
+
+
+@pytest.mark.slow
+def test_a_panel_without_plotly_runs_with_the_png_chart(tmp_path, monkeypatch):
+    import sys
+
+    from workbench.widgets._chart_png import PngChart
+
+    monkeypatch.setitem(sys.modules, "plotly.graph_objects", None)
+
+    async def go():
+        built = _panel(tmp_path, seeds="1,2")
+        built.arms.value = ("slow", "buy_and_hold")
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    assert isinstance(built.live, PngChart) and built.chart is built.live.widget
+    assert bytes(built.chart.value).startswith(b"\x89PNG") and built.live.drawn == (2, 18)
+    assert "workbench-chart" in built.chart._dom_classes
