@@ -8,8 +8,8 @@ package with the widget, never from the network. What made the old PNG chart
 lag was rendering a whole picture per frame. Here the traces are made once per
 arm and a redraw only replaces their points (one ``plotly_update`` message per
 frame, see ``_Update``), so a draw is cheap and its cost is bounded by arms x
-``MAX_POINTS``, never by the length of the run. A redraw sets data, not view: what the reader
-zoomed into and the arms they hid in the legend stay as they were.
+``MAX_POINTS``, never by the length of the run. A redraw sets data, not view:
+what the reader zoomed into and the arms they hid in the legend stay as they were.
 
 Each arm is a line (hover names the arm, the day and the value) and, with
 several seeds shown at once, a shaded min-max range in its legend group, so one
