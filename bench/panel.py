@@ -76,7 +76,9 @@ def main() -> None:
     run, report, redraws, drawing = min(panels)
     print(f"{len(ARMS)} arms x {NAMES} names x {args.days} days x {STEPS} steps, a CPU hog beside")
     print(f"evaluate in a cell:  {cell:6.2f} s")
-    print(f"panel run:           {run:6.2f} s  ({redraws} redraws, {drawing:.2f} s drawing)")
+    each = drawing / max(redraws, 1) * 1000
+    print(f"panel run:           {run:6.2f} s  ({redraws} redraws, {drawing:.2f} s drawing, "
+          f"{each:.0f} ms each)")  # fmt: skip
     print(f"(the panel then wrote its report in {report:.1f} s, not counted)")
     ratio = run / cell
     verdict = "ok" if ratio <= TARGET else "MISSED"

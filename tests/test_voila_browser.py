@@ -2,9 +2,10 @@
 
 Voilà runs a copy of ``notebooks/explore.ipynb`` top to bottom on a free loopback
 port, with the code hidden; the test opens the page, waits for the panel, runs a
-seed by clicking **Run**, reads the scorecard in the page and follows the status
-line's report link, which Voilà serves (``.html`` added to its file allowlist, as
-docs/jupyter.md says). A screenshot goes to ``test-artifacts/``.
+seed by clicking **Run**, reads the scorecard in the page, hovers the live chart
+(plotly, every arm in its legend) and follows the status line's report link,
+which Voilà serves (``.html`` added to its file allowlist, as docs/jupyter.md
+says). A screenshot goes to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -121,8 +122,50 @@ def test_the_panel_runs_a_seed_under_voila(voila: tuple[str, Path]) -> None:
             for arm in ("slow_trend", "buy_and_hold", "momentum"):
                 assert arm in text, f"{arm} missing from the scorecard:\n{text}"
             assert "async def slow_trend" not in page.inner_text("body")  # the code is hidden
+            _the_live_chart_is_interactive(page)
             ARTIFACTS.mkdir(exist_ok=True)
             page.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "voila-panel.png"))
         finally:
             chromium.close()
     assert list((root / "out").rglob("report.html")), "the run's report was written"
+
+
+CHART = ".js-plotly-plot.workbench-chart"  # the widget's own element is the plotly graph
+
+
+def _the_live_chart_is_interactive(page) -> None:
+    """The panel's plotly chart is drawn from the widget (plotly.js served with it, not from
+    the network): every arm in its legend, and hovering it names an arm."""
+    page.wait_for_function(
+        f"() => document.querySelector('{CHART}')?._fullData?.some("
+        "t => t.hovertemplate && t.x.length > 1)",
+        timeout=60_000,
+    )
+    legend = page.locator(f"{CHART} .legend").text_content() or ""
+    for arm in ("slow_trend", "buy_and_hold", "momentum"):
+        assert arm in legend, f"{arm} missing from the chart's legend:\n{legend}"
+    chart = page.locator(CHART)
+    chart.scroll_into_view_if_needed()
+    point = page.evaluate(  # a point of the arm farthest from the others there, on screen
+        f"""() => {{
+            const gd = document.querySelector('{CHART}');
+            const lines = gd._fullData.filter(t => t.hovertemplate && t.legendgroup);
+            const i = Math.floor(lines[0].x.length * 0.7);
+            const gap = t => Math.min(...lines.filter(o => o !== t).map(
+                o => Math.abs(o.y[i] - t.y[i])), Infinity);
+            const line = lines.reduce((a, b) => gap(b) > gap(a) ? b : a);
+            const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+            const box = gd.getBoundingClientRect();
+            return [line.name, box.left + xa._offset + xa.l2p(line.x[i]),
+                    box.top + ya._offset + ya.l2p(line.y[i])];
+        }}"""
+    )
+    name, x, y = point
+    page.mouse.move(x - 30, y - 30)
+    page.mouse.move(x, y, steps=4)
+    page.wait_for_function(
+        f"() => document.querySelector('{CHART} .hoverlayer').textContent.length > 0"
+    )
+    label = chart.locator(".hoverlayer").text_content() or ""
+    assert "day " in label and "equity" in label and name in label, label
+    page.mouse.move(0, 0)

@@ -16,6 +16,9 @@ from workbench.integrations import callable_agent
 from workbench.testing.scripted import trend_follower
 from workbench.transcript import Transcript
 from workbench.widgets import ExperimentPanel, panel
+from workbench.widgets._chart import NEWS_TRACES, PlotlyChart
+from workbench.widgets._news import LOOKS
+from workbench.widgets._session import SeedRun
 from workbench.widgets._views import AMBER, status_html
 
 
@@ -27,6 +30,17 @@ async def slow_trend(payload):
 def _panel(tmp_path, **options) -> ExperimentPanel:
     agent = callable_agent(slow_trend, name="slow")
     return panel({"slow": agent}, out_dir=tmp_path, days=3, names=6, **options)
+
+
+def _points(live, arm: str) -> tuple[int, int]:
+    """(points on ``arm``'s line, points on its shaded range) in the live chart."""
+    low, _, line = (live.widget.data[i] for i in live.traces[arm])
+    return len(line.x), len(low.x)
+
+
+def _marks(live) -> int:
+    """The news marks the live chart shows."""
+    return sum(len(trace.x) for trace in live.widget.data[:NEWS_TRACES])
 
 
 def test_every_widget_has_a_stable_css_class(tmp_path):
@@ -62,7 +76,9 @@ def test_a_run_fills_progress_chart_scorecard_and_writes_the_report(tmp_path):
     built, results = asyncio.run(go())
     assert [r.meta["seed"] for r in results] == [1, 2]
     assert built.progress.value == built.progress.max == 2 * 3 * 6
-    assert bytes(built.chart.value).startswith(b"\x89PNG")
+    assert isinstance(built.live, PlotlyChart) and built.chart is built.live.widget
+    for arm in ("slow", "trend", "buy_and_hold"):  # two seeds: a mean line over a range
+        assert _points(built.live, arm) == (3 * 6, 3 * 6)
     assert "workbench-scorecard-table" in built.scorecard_view.value
     assert built.scorecard_view.value.count("slow") == 2
     assert (tmp_path / "run-1" / "report.html").is_file()
@@ -182,14 +198,15 @@ def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
     built = asyncio.run(go())
     assert list(built.seed_view.options) == ["all seeds", "1", "2", "3"]
     live = built.live
-    assert not any(line.get_visible() for line in live.lines.values())  # only mean and band
-    assert len(live.bands) == 4  # a band and a mean line per arm
-    everything = bytes(built.chart.value)
-    built.seed_view.value = "2"
-    png = live.render(built.session.runs, "2")
-    assert png != everything and png.startswith(b"\x89PNG")
-    visible = [key for key, line in live.lines.items() if line.get_visible()]
-    assert {seed for seed, _ in visible} == {2}
+    assert set(live.traces) == {"slow", "buy_and_hold"}  # a mean line over a range per arm
+    assert _points(live, "slow") == (3 * 6, 3 * 6)
+    mean = list(live.widget.data[live.traces["slow"][2]].y)
+    built.seed_view.value = "2"  # redrawn at once: seed 2's own curve, no range
+    assert _points(live, "slow") == (3 * 6, 0)
+    curve = built.session.runs[1].equity[:, built.session.runs[1].arms.index("slow")]
+    assert list(live.widget.data[live.traces["slow"][2]].y) == list(curve / curve[0] * 100)
+    assert list(live.widget.data[live.traces["slow"][2]].y) != mean
+    assert "seed 2 at day 2.8" in live.widget.layout.title.text
     assert "seed 2, step" in built.chart_step.value  # the caption follows the picked seed
 
 
@@ -240,9 +257,9 @@ def test_every_frame_of_the_live_chart_shows_where_the_run_was_when_it_was_begun
     caption = built.chart_step.value
     assert f'data-seed="2" data-step="{last_step}"' in caption
     assert f"chart: seed 2, step {last_step:,}/{built.session.total:,}" in caption
-    live = built.live  # two seeds: a mean and a band per arm, the seeds' own lines hidden
-    assert not any(line.get_visible() for line in live.lines.values())
-    assert len(live.bands) == 2 * 3
+    live = built.live  # two seeds: a mean line over a range per arm
+    for arm in ("buy_and_hold", "momentum", "random"):
+        assert _points(live, arm) == (400, 400)  # 1,500 steps thinned to MAX_POINTS
 
 
 @pytest.mark.slow
@@ -390,7 +407,7 @@ def test_bad_input_is_shown_not_raised(tmp_path):
 
     built, task = asyncio.run(go())
     assert task is None and "seed(s)" in built.status.value and "#b00020" in built.status.value
-    assert bytes(built.chart.value) == built.blank_chart  # no old chart under a new error
+    assert built.chart_figure.traces == {} and _marks(built.chart_figure) == 0  # empty chart
     with pytest.raises(ConfigError, match="must be a workbench Agent"):
         panel({"bad": object()})  # type: ignore[dict-item]
 
@@ -471,20 +488,25 @@ def test_the_chart_puts_a_news_market_s_items_on_its_timeline(tmp_path):
     (run,) = built.session.runs
     frame = results.information
     assert run.news is not None and run.news.x.size == len(frame) > 0
-    shown = sum(len(artist.get_offsets()) for artist in built.live.marks)
-    assert shown == len(frame)  # a finished run shows every item it published
+    assert _marks(built.live) == len(frame)  # a finished run shows every item it published
     ups = ((frame["move"] + frame["jump"] > 0) & frame["informative"] & ~frame["injected"]).sum()
     assert run.news.counts()[1] == ups
-    labels = [text.get_text() for text in built.live.axis.get_legend().get_texts()]
-    assert "news: value up" in labels and "earnings" in labels
+    earnings = frame["kind"] == "earnings"
+    up = built.live.widget.data[list(LOOKS).index(1)]
+    assert up.name == "news: value up" and up.showlegend
+    assert len(up.x) == (ups - (earnings & (frame["move"] + frame["jump"] > 0)).sum())
+    reports = built.live.widget.data[NEWS_TRACES - 1]  # their own marker, coloured by look
+    assert reports.name == "earnings" and reports.marker.symbol == "triangle-up"
+    assert len(reports.x) == earnings.sum() > 0 and len(reports.marker.color) == len(reports.x)
+    assert all(text.startswith("earnings on ") for text in reports.hovertext)  # what it was
 
     quiet, _ = asyncio.run(go("standard-v1"))
-    assert quiet.session.runs[0].news is None and quiet.live.marks == []
+    assert quiet.session.runs[0].news is None and _marks(quiet.live) == 0
+    assert not any(trace.showlegend for trace in quiet.live.widget.data[:NEWS_TRACES])
 
 
 @pytest.mark.slow
 def test_a_run_still_going_shows_only_the_items_it_has_reached(tmp_path):
-    from workbench.widgets._chart import LiveChart
     from workbench.widgets._news import NewsMarks
     from workbench.widgets._session import SeedRun
 
@@ -504,9 +526,9 @@ def test_a_run_still_going_shows_only_the_items_it_has_reached(tmp_path):
     run = SeedRun(1, news=marks)
     for k in range(8):  # eight steps of six a day: day 1, step 1 is the last marked
         run.mark(k, 30, {"a": 100.0 + k})
-    chart = LiveChart(steps_per_day=6)
-    chart.render([run])
-    shown = sorted(x for artist in chart.marks for x, _ in artist.get_offsets())
+    chart = PlotlyChart(steps_per_day=6, title="")
+    chart.draw([run])
+    shown = sorted(x for trace in chart.widget.data[:NEWS_TRACES] for x in trace.x)
     assert shown == pytest.approx([2 / 6, 1.0])  # not day 1 step 5, nor day 3
 
 
@@ -520,4 +542,88 @@ def test_a_replayed_news_recording_shows_its_items(tmp_path):
 
     built = asyncio.run(go())
     assert "matches the recording" in built.status.value
-    assert sum(len(artist.get_offsets()) for artist in built.chart_figure.marks) > 0
+    assert _marks(built.chart_figure) > 0
+
+
+def _growing_run(seed: int, steps: int, total: int = 60) -> SeedRun:
+    run = SeedRun(seed)
+    for k in range(steps):
+        run.mark(k, total, {"up": 100.0 + k, "flat": 100.0})
+    return run
+
+
+def test_a_redraw_moves_the_points_and_keeps_the_reader_s_view():
+    chart = PlotlyChart(steps_per_day=6, title="t")
+    run = _growing_run(1, 10)
+    chart.draw([run])
+    traces = [trace.uid for trace in chart.widget.data]
+    up = chart.widget.data[chart.traces["up"][2]]
+    up.visible = "legendonly"  # what a legend click does
+    chart.widget.layout.xaxis.range = (2, 5)  # what a zoom does
+    sent = []
+    chart.widget.observe(lambda change: sent.append(change["name"]) if change["new"] else None,
+                         names=["_py2js_update", "_py2js_restyle", "_py2js_relayout",
+                                "_py2js_addTraces", "_py2js_deleteTraces"])  # fmt: skip
+    for k in range(10, 30):
+        run.mark(k, 60, {"up": 100.0 + k, "flat": 100.0})
+    chart.draw([run])
+    assert sent == ["_py2js_update"]  # one message: the new points and the title, in place
+    assert [trace.uid for trace in chart.widget.data] == traces
+    assert len(up.x) == 30 and up.y[-1] == 129.0 and up.visible == "legendonly"
+    assert chart.widget.layout.xaxis.range == (2, 5) and chart.drawn == (1, 30)
+    chart.reset(6, "next run")  # a new run: its own arms, the whole length in view
+    chart.draw([_growing_run(2, 5, total=13)])
+    assert chart.widget.layout.xaxis.range == (0, 2) and len(chart.widget.data) == NEWS_TRACES + 6
+
+
+def test_hovering_a_line_names_the_arm_the_day_and_the_value():
+    chart = PlotlyChart(steps_per_day=6, title="")
+    chart.draw([_growing_run(1, 10), _growing_run(2, 12)])
+    low, high, line = (chart.widget.data[i] for i in chart.traces["up"])
+    assert line.name == "up" and line.meta == "mean equity" and high.fill == "tonexty"
+    for field in ("%{fullData.name}", "day %{x", "%{meta} %{y"):
+        assert field in line.hovertemplate
+    assert low.legendgroup == high.legendgroup == line.legendgroup == "up"  # one click hides all
+    assert low.hoverinfo == "skip" and not low.showlegend and not high.showlegend
+
+
+def test_without_plotly_the_live_chart_is_a_png(monkeypatch):
+    import sys
+
+    from workbench.widgets._chart import live_chart
+    from workbench.widgets._chart_png import PngChart
+
+    monkeypatch.setitem(sys.modules, "plotly.graph_objects", None)
+    chart = live_chart(6, "t")
+    assert isinstance(chart, PngChart)
+    chart.draw([_growing_run(1, 10), _growing_run(2, 12)], "2")
+    assert bytes(chart.widget.value).startswith(b"\x89PNG") and chart.drawn == (2, 12)
+
+
+def test_a_front_end_that_connects_late_gets_the_chart_as_it_is_now():
+    chart = PlotlyChart(steps_per_day=6, title="t")  # made before any page shows it
+    chart.draw([_growing_run(1, 10)])
+    state = chart.widget.get_state()  # what Voilà's page (or a reloaded tab) asks for
+    names = [trace["name"] for trace in state["_widget_data"]]
+    assert names[NEWS_TRACES:] == ["up"] * 3 + ["flat"] * 3
+    assert state["_widget_layout"]["title"]["text"] == "t · seed 1 at day 1.5"
+
+
+@pytest.mark.slow
+def test_a_panel_without_plotly_runs_with_the_png_chart(tmp_path, monkeypatch):
+    import sys
+
+    from workbench.widgets._chart_png import PngChart
+
+    monkeypatch.setitem(sys.modules, "plotly.graph_objects", None)
+
+    async def go():
+        built = _panel(tmp_path, seeds="1,2")
+        built.arms.value = ("slow", "buy_and_hold")
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    assert isinstance(built.live, PngChart) and built.chart is built.live.widget
+    assert bytes(built.chart.value).startswith(b"\x89PNG") and built.live.drawn == (2, 18)
+    assert "workbench-chart" in built.chart._dom_classes

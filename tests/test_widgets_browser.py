@@ -242,9 +242,84 @@ def test_a_run_started_by_clicking_shows_its_scorecard(page):
     assert "3" in seeds and "4" in seeds
     progress = page.locator(".workbench-progress")
     assert progress.count() == 1
-    assert page.locator("img.workbench-chart").get_attribute("src")
+    _wait_for_chart(page)
     ARTIFACTS.mkdir(exist_ok=True)
     panel.screenshot(path=str(ARTIFACTS / "widgets-panel-run.png"))
+
+
+# --- the live chart: plotly in the panel ------------------------------------------------------
+CHART = ".js-plotly-plot.workbench-chart"  # the widget's own element is the plotly graph
+
+
+def _wait_for_chart(tab) -> None:
+    """The panel's chart is a plotly graph with at least one arm's line drawn."""
+    tab.wait_for_function(
+        f"() => document.querySelector('{CHART}')?._fullData?.some("
+        "t => t.hovertemplate && t.x.length > 1)",
+        timeout=30_000,
+    )
+
+
+def _point_of_an_arm(tab) -> dict:
+    """Where on screen a point of the arm farthest from the others is, its name and points."""
+    return tab.evaluate(
+        f"""() => {{
+            const gd = document.querySelector('{CHART}');
+            const lines = gd._fullData.filter(t => t.hovertemplate && t.visible === true
+                                                   && t.x.length > 1 && t.legendgroup);
+            const i = Math.floor(Math.min(...lines.map(t => t.x.length)) * 0.7);
+            const gap = t => Math.min(...lines.filter(o => o !== t).map(
+                o => Math.abs(o.y[i] - t.y[i])), Infinity);
+            const line = lines.reduce((a, b) => gap(b) > gap(a) ? b : a);
+            const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+            const box = gd.getBoundingClientRect();
+            return {{name: line.name, xs: [...line.x], ys: [...line.y],
+                     x: box.left + xa._offset + xa.l2p(line.x[i]),
+                     y: box.top + ya._offset + ya.l2p(line.y[i])}};
+        }}"""
+    )
+
+
+def test_hovering_the_live_chart_names_the_arm_and_its_value(page):
+    chart = page.locator(CHART)
+    chart.scroll_into_view_if_needed()
+    point = _point_of_an_arm(page)
+    page.mouse.move(point["x"] - 30, point["y"] - 30)
+    page.mouse.move(point["x"], point["y"], steps=4)
+    page.wait_for_function(
+        f"() => document.querySelector('{CHART} .hoverlayer').textContent.length > 0"
+    )
+    label = chart.locator(".hoverlayer").text_content() or ""
+    read = re.search(r"day ([\d.]+)(?:mean )?equity ([\d.]+)", label)
+    assert read and label.startswith(point["name"]), label
+    day, value = float(read.group(1)), read.group(2)
+    near = min(range(len(point["xs"])), key=lambda k: abs(point["xs"][k] - day))
+    assert f"{point['ys'][near]:.2f}" == value, (label, point["xs"][near], point["ys"][near])
+    ARTIFACTS.mkdir(exist_ok=True)
+    chart.screenshot(path=str(ARTIFACTS / "widgets-panel-chart-hover.png"))
+    page.mouse.move(0, 0)
+
+
+def test_a_legend_click_hides_an_arm_and_a_redraw_keeps_it_hidden(page):
+    chart = page.locator(CHART)
+    chart.scroll_into_view_if_needed()
+    chart.locator(".legend .traces").filter(has_text="buy_and_hold").click()
+    hidden = (
+        f"() => document.querySelector('{CHART}').data.filter(t => t.legendgroup === "
+        "'buy_and_hold').every(t => t.visible === 'legendonly')"
+    )
+    page.wait_for_function(hidden)  # the line and its range, one legend group
+    ARTIFACTS.mkdir(exist_ok=True)
+    chart.screenshot(path=str(ARTIFACTS / "widgets-panel-chart-legend.png"))
+    title = chart.locator(".gtitle").text_content()
+    page.locator(".workbench-seed-view select").select_option("4")  # a redraw of seed 4
+    page.wait_for_function(
+        f"old => document.querySelector('{CHART} .gtitle').textContent !== old", arg=title
+    )
+    assert "seed 4" in (chart.locator(".gtitle").text_content() or "")
+    page.wait_for_function(hidden)  # the reader's choice survives the redraw
+    chart.locator(".legend .traces").filter(has_text="buy_and_hold").click()
+    page.locator(".workbench-seed-view select").select_option("all seeds")
 
 
 def test_stop_cancels_a_long_run_and_keeps_the_partial_transcript(page, lab):
@@ -308,12 +383,22 @@ def test_the_live_chart_keeps_within_one_redraw_of_the_run(page):
         _, newer = _run_and_chart(page)
         frames.append((run, newer))
         assert newer >= run, f"a stale frame: the run was at step {run}, the chart drew {newer}"
+        day = _chart_day(page)  # what the plotly chart itself shows on screen
+        assert day >= round((run - 1) / 6, 1), f"the run was at step {run}, the chart at {day}"
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-live.png"))
     page.locator(".workbench-stop").click()
     _wait_status(page, "^stopped after", timeout=30_000)
     _ready_again(page)
     assert len({shown for _, shown in frames}) == len(frames)  # a new frame each time
+
+
+def _chart_day(tab) -> float:
+    """The day the live chart's title says its frame is at."""
+    title = tab.locator(f"{CHART} .gtitle").text_content() or ""
+    found = re.search(r"at day ([\d,.]+)", title)
+    assert found, title
+    return float(found.group(1).replace(",", ""))
 
 
 # --- errors, every seed, Stop in the last seed ---------------------------------------------
@@ -367,13 +452,14 @@ def test_a_multi_seed_run_shows_every_seed(checks):
     picker = checks.locator(".workbench-seed-view select")
     options = [o.replace("\xa0", " ") for o in picker.locator("option").all_inner_texts()]
     assert options == ["all seeds", "1", "2", "3"]
-    chart = checks.locator("img.workbench-chart")
-    every = chart.get_attribute("src")
+    _wait_for_chart(checks)
+    title = checks.locator(f"{CHART} .gtitle").text_content() or ""
+    assert "all seeds: mean and range" in title, title
     ARTIFACTS.mkdir(exist_ok=True)
     checks.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-seeds.png"))
     picker.select_option("2")
     checks.wait_for_function(
-        "old => document.querySelector('img.workbench-chart').src !== old", arg=every
+        f"() => /seed 2 at day/.test(document.querySelector('{CHART} .gtitle').textContent)"
     )
 
 

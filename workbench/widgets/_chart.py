@@ -1,217 +1,220 @@
-"""The panel's live equity chart: one figure kept for the whole run, updated in place.
+"""The panel's live equity chart: a plotly ``FigureWidget`` kept for the whole run.
 
-Why not a live-plotting library: the chart needs one PNG every second or so,
-not an interactive canvas, and matplotlib is already how every report is drawn.
-What made the old chart slow was rebuilding the figure and re-plotting every
-point on every draw. Here the figure and one line per (seed, arm) are made
-once; a draw moves each line's data (``set_data``) to at most ``MAX_POINTS``
-points picked by stride, redraws the mean-and-range band, and renders. So a
-draw costs about the same on step 10 and step 10,000: it is bounded by
-seeds x arms x MAX_POINTS, never by the length of the run. With several seeds
-shown at once each arm is its mean line over a shaded range, as in the report:
-the seeds' own lines are hidden (and not updated), which keeps the chart
-readable and a draw cheap. How often it draws is the panel's business
-(``_refresh``); each frame says, in its title and on ``drawn``, the seed and
-step it shows, so a reader (or a test) sees that it keeps up with the run.
+Why plotly's FigureWidget: the report's charts and ``workbench.plot`` are
+plotly already, so the panel's chart hovers, zooms and toggles its legend the
+same way; it is an ordinary Jupyter widget (through ``anywidget``), so it works
+in JupyterLab and under Voilà, and its plotly.js comes from the installed
+package with the widget, never from the network. What made the old PNG chart
+lag was rendering a whole picture per frame. Here the traces are made once per
+arm and a redraw only replaces their points (one ``plotly_update`` message per
+frame, see ``_Update``), so a draw is cheap and its cost is bounded by arms x
+``MAX_POINTS``, never by the length of the run. A redraw sets data, not view:
+what the reader zoomed into and the arms they hid in the legend stay as they were.
 
-On a market that publishes information, the items released so far sit along
-the foot of the axis as a timeline (``_news``): ticks coloured by the move the
-simulator knows each carried, triangles for earnings, crosses for injected
-instructions; the picked seed's, or the latest seed's when all are shown.
+Each arm is a line (hover names the arm, the day and the value) and, with
+several seeds shown at once, a shaded min-max range in its legend group, so one
+legend click hides both. On a market that publishes information the items
+released so far sit along the foot of the chart (``_news``): ticks coloured by
+the move the simulator knows each carried, triangles for earnings, crosses for
+injected instructions; hovering one says what it was and when.
+
+Without plotly (or anywidget) the chart is a matplotlib PNG (``_chart_png``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
 from typing import Any
 
 import numpy as np
 
-from workbench.report.plots import png_bytes
-from workbench.widgets._news import EARNINGS_MARKER, LOOKS
-from workbench.widgets._session import SeedRun
+from workbench.report.svg import COLOURS
+from workbench.widgets._curves import Curve, Frame, LiveChart
+from workbench.widgets._news import EARNINGS_MARKER, LOOKS, NewsMarks
 
-MAX_POINTS = 400
-ALL_SEEDS = "all seeds"
-_DPI = 100
+_SYMBOLS = {"|": "line-ns-open", "x": "x-thin-open", EARNINGS_MARKER: "triangle-up"}
+_FOOT = {False: 0.03, True: 0.08}  # height of a mark on the chart's foot: plain, earnings
+NEWS_TRACES = len(LOOKS) + 1  # the first traces: one per look, then earnings (any look)
+_HOVER = "<b>%{fullData.name}</b><br>day %{x:,.2f}<br>%{meta} %{y:.2f}<extra></extra>"
+_NONE = np.zeros(0)
+_NEWS_HOVER = "%{hovertext}<br>day %{x:,.2f}<extra>%{fullData.name}</extra>"
 
 
-class LiveChart:
-    """Every seed's curve per arm (rebased to 100) on a day axis; a seed can be picked."""
+def live_chart(steps_per_day: int, title: str) -> LiveChart:
+    """The interactive chart, or the PNG one where plotly or anywidget is missing."""
+    try:
+        import anywidget  # noqa: F401
+        import plotly.graph_objects  # noqa: F401
+    except ImportError:
+        from workbench.widgets._chart_png import PngChart
 
-    def __init__(self, steps_per_day: int, title: str = "") -> None:
-        from matplotlib.figure import Figure
+        return PngChart(steps_per_day, title)
+    return PlotlyChart(steps_per_day, title)
 
-        self.figure = Figure(figsize=(8.0, 3.2), dpi=_DPI)
-        self.axis = self.figure.add_axes((0.07, 0.15, 0.70, 0.75))
-        self.axis.set_xlabel("trading day", fontsize=8)
-        self.axis.set_ylabel("equity (start = 100)", fontsize=8)
-        self.axis.tick_params(labelsize=7)
-        self.axis.grid(alpha=0.3)
-        self.lines: dict[tuple[int, str], Any] = {}
-        self.bands: list[Any] = []
-        self.marks: list[Any] = []
-        self.colours: dict[str, Any] = {}
-        self.reset(steps_per_day, title)
+
+class PlotlyChart(LiveChart):
+    """Arms' lines and ranges, and the news marks, updated in place (see the module doc)."""
+
+    def __init__(self, steps_per_day: int, title: str) -> None:
+        self.widget = _figure_class()(layout=_layout(title))
+        for look, (label, colour, marker) in LOOKS.items():
+            self.widget.add_scatter(**_news_trace(label, colour, marker), uid=f"news-{look}")
+        earnings = _news_trace("earnings", "#555555", EARNINGS_MARKER)
+        self.widget.add_scatter(**earnings, uid="news-earnings")
+        self.traces: dict[str, tuple[int, int, int]] = {}  # arm -> (low, high, line)
+        super().__init__(steps_per_day, title)
 
     def reset(self, steps_per_day: int, title: str) -> None:
-        """Empty the chart for a new run; the figure (and its warm caches) is kept."""
-        for artist in [*self.axis.lines, *self.axis.collections]:
-            artist.remove()
-        legend = self.axis.get_legend()
-        if legend is not None:
-            legend.remove()
-        self.lines, self.bands, self.marks, self.colours = {}, [], [], {}
-        self.news_legend = False
-        self.drawn: tuple[int, int] | None = None  # (seed, steps) the last frame shows
-        self.steps_per_day, self.title = max(steps_per_day, 1), title
+        """Empty the chart for a new run: no arms, no marks, the view back to its start."""
+        super().reset(steps_per_day, title)
+        self.x_end: float | None = None
+        self.widget.data = self.widget.data[:NEWS_TRACES]
+        self.traces = {}
+        update = _Update(len(self.widget.data))
+        _news(update, None)
+        update.relayout = {"title.text": title, "yaxis.autorange": True}
+        update.send(self.widget)
 
-    def render(self, runs: Sequence[SeedRun], shown: str = ALL_SEEDS) -> bytes:
-        """A PNG of ``runs`` as they are now; ``shown`` is ALL_SEEDS or one seed's label."""
-        one = None if shown == ALL_SEEDS else int(shown)
-        banded = one is None and len(runs) > 1
-        for run in runs:
-            visible = not banded and (one is None or run.seed == one)
-            self._update(run, visible=visible, bold=one is not None)
-        self._band(runs if banded else [])
-        latest = _news_run(runs, one)
-        self.drawn = None if latest is None else (latest.seed, latest.steps)
-        self._news(latest)
-        self._frame(runs, one)
-        return png_bytes(self.figure)
+    def show(self, frame: Frame) -> None:
+        for curve in frame.curves:
+            if curve.arm not in self.traces:
+                self._add_arm(curve.arm)
+        shown = {curve.arm: curve for curve in frame.curves}
+        update = _Update(len(self.widget.data))
+        for arm, indexes in self.traces.items():
+            _curve(update, indexes, shown.get(arm))
+        _news(update, frame.news)
+        update.relayout["title.text"] = frame.title
+        if frame.x_end != self.x_end:  # a new run's length; later the reader's zoom stays
+            update.relayout["xaxis.range"] = [0, frame.x_end]
+            self.x_end = frame.x_end
+        update.send(self.widget)
+        self.drawn = frame.drawn
 
-    def _update(self, run: SeedRun, *, visible: bool, bold: bool) -> None:
-        if not visible:
-            for arm in run.arms:
-                self._colour(arm)  # the arm's legend entry and band colour
-                line = self.lines.get((run.seed, arm))
-                if line is not None:
-                    line.set_visible(False)
-            return
-        picked = _stride(run.steps)
-        x = picked / self.steps_per_day
-        for j, arm in enumerate(run.arms):
-            line = self.lines.get((run.seed, arm))
-            if line is None:
-                line = self._new_line(arm)
-                self.lines[(run.seed, arm)] = line
-            curve = run.equity[picked, j]
-            line.set_data(x, curve / (run.equity[0, j] or 1.0) * 100 if curve.size else curve)
-            line.set_visible(visible)
-            line.set_linewidth(1.6 if bold else 1.0)
-            line.set_alpha(1.0 if bold else 0.45)
-
-    def _new_line(self, arm: str) -> Any:
-        (line,) = self.axis.plot([], [], color=self._colour(arm))
-        return line
-
-    def _colour(self, arm: str) -> str:
-        if arm not in self.colours:
-            self.colours[arm] = f"C{len(self.colours) % 10}"
-            self.axis.plot([], [], color=self.colours[arm], lw=2.0, label=arm)  # legend entry
-        return str(self.colours[arm])
-
-    def _band(self, runs: Sequence[SeedRun]) -> None:
-        """Mean across seeds (bold) and the min-max range (shaded), where 2+ seeds have data."""
-        for artist in self.bands:
-            artist.remove()
-        self.bands = []
-        if len(runs) < 2:
-            return
-        for arm, colour in self.colours.items():
-            stack = _rebased_stack(runs, arm)
-            if stack is None:
-                continue
-            steps, values = stack
-            x = steps / self.steps_per_day
-            low, high = np.nanmin(values, axis=0), np.nanmax(values, axis=0)
-            mean = np.nanmean(values, axis=0)
-            self.bands.append(self.axis.fill_between(x, low, high, color=colour, alpha=0.15))
-            self.bands += self.axis.plot(x, mean, color=colour, lw=2.0)
-
-    def _news(self, run: SeedRun | None) -> None:
-        """The items ``run`` has reached, along the foot of the axis."""
-        for artist in self.marks:
-            artist.remove()
-        self.marks = []
-        if run is None or run.news is None:
-            return
-        from matplotlib.transforms import blended_transform_factory
-
-        self._news_legend()
-        seen = run.news.until((run.steps - 1) / self.steps_per_day)
-        foot = blended_transform_factory(self.axis.transData, self.axis.transAxes)
-        for look, (_, colour, marker) in LOOKS.items():
-            for earnings, height in ((False, 0.03), (True, 0.07)):
-                x = seen.x[(seen.look == look) & (seen.earnings == earnings)]
-                if x.size:
-                    shape = EARNINGS_MARKER if earnings else marker
-                    self.marks.append(
-                        self.axis.scatter(
-                            x,
-                            np.full(x.size, height),
-                            s=14,
-                            marker=shape,
-                            color=colour,
-                            transform=foot,
-                            linewidths=0.8,
-                            zorder=3,
-                        )
-                    )
-
-    def _news_legend(self) -> None:
-        """Legend entries for the marks, once per run (the legend is then drawn again)."""
-        if self.news_legend:
-            return
-        for label, colour, marker in LOOKS.values():
-            self.axis.plot([], [], ls="", marker=marker, color=colour, label=label)
-        self.axis.plot([], [], ls="", marker=EARNINGS_MARKER, color="#555555", label="earnings")
-        legend = self.axis.get_legend()
-        if legend is not None:
-            legend.remove()
-        self.news_legend = True
-
-    def _frame(self, runs: Sequence[SeedRun], one: int | None) -> None:
-        total = max((len(r.equity) for r in runs), default=1)
-        self.axis.set_xlim(0, max(total - 1, 1) / self.steps_per_day)
-        self.axis.relim(visible_only=True)
-        self.axis.autoscale_view(scalex=False)
-        what = "all seeds: mean (bold), range (shaded)" if one is None else f"seed {one}"
-        if self.drawn is not None and self.drawn[1]:
-            seed, steps = self.drawn
-            where = "" if one is not None else f" · seed {seed}"
-            what += f"{where} at day {(steps - 1) / self.steps_per_day:,.1f}"
-        self.axis.set_title(f"{self.title} · {what}".strip(" ·"), fontsize=9)
-        if self.colours and self.axis.get_legend() is None:
-            self.axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
+    def _add_arm(self, arm: str) -> None:
+        colour = COLOURS[len(self.traces) % len(COLOURS)]
+        first = len(self.widget.data)
+        edge = {"mode": "lines", "legendgroup": arm, "showlegend": False, "hoverinfo": "skip"}
+        self.widget.add_scatter(name=arm, line={"width": 0, "color": colour}, **edge)
+        self.widget.add_scatter(
+            name=arm, line={"width": 0, "color": colour}, fill="tonexty",
+            fillcolor=_faded(colour), **edge,
+        )  # fmt: skip
+        self.widget.add_scatter(
+            name=arm, mode="lines", legendgroup=arm, line={"width": 1.8, "color": colour},
+            hovertemplate=_HOVER, meta="equity",
+        )  # fmt: skip
+        self.traces[arm] = (first, first + 1, first + 2)
 
 
-def _news_run(runs: Sequence[SeedRun], one: int | None) -> SeedRun | None:
-    """The run a frame is about (its news, its step): the picked seed, or the latest."""
-    if one is None:
-        return runs[-1] if runs else None
-    return next((run for run in runs if run.seed == one), None)
+class _Update:
+    """One plotly update of the whole figure: properties per trace, and of the layout.
+
+    Sent with ``plotly_update``, which stores the values as they are (the traces were
+    validated when made; these are plain arrays and strings) and sends what changed
+    in one message. Setting them one by one on the traces would validate every array
+    again, which costs more than everything else in a redraw.
+    """
+
+    def __init__(self, traces: int) -> None:
+        self.traces = traces
+        self.restyle: dict[str, list[Any]] = {}
+        self.relayout: dict[str, Any] = {}
+
+    def put(self, index: int, values: dict[str, Any]) -> None:
+        from plotly.basedatatypes import Undefined  # what a trace left as it is gets
+
+        for key, value in values.items():
+            self.restyle.setdefault(key, [Undefined] * self.traces)[index] = value
+
+    def send(self, figure: Any) -> None:
+        every = list(range(self.traces))
+        figure.plotly_update(restyle_data=self.restyle, relayout_data=self.relayout,
+                             trace_indexes=every)  # fmt: skip
 
 
-def _stride(steps: int) -> np.ndarray:
-    """At most MAX_POINTS step indices from 0 to steps - 1, always keeping the last."""
-    if steps <= MAX_POINTS:
-        return np.arange(steps)
-    picked = np.linspace(0, steps - 1, MAX_POINTS).astype(int)
-    return np.unique(picked)
+def _curve(update: _Update, indexes: tuple[int, int, int], curve: Curve | None) -> None:
+    """An arm's line and its shaded range (empty where the frame has no such arm)."""
+    low, high, line = indexes
+    x, y = (_NONE, _NONE) if curve is None else (curve.x, curve.y)
+    edge, bottom, top = _range(curve)
+    update.put(line, {"x": x, "y": y, "meta": "mean equity" if edge.size else "equity"})
+    update.put(low, {"x": edge, "y": bottom})
+    update.put(high, {"x": edge, "y": top})
 
 
-def _rebased_stack(runs: Sequence[SeedRun], arm: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """(x in days, seeds x points) of ``arm`` rebased to 100, NaN past a seed's last step."""
-    columns = [(r, r.arms.index(arm)) for r in runs if arm in r.arms and r.steps > 1]
-    if len(columns) < 2:
-        return None
-    steps = max(r.steps for r, _ in columns)
-    picked = _stride(steps)
-    rows = []
-    for run, j in columns:
-        curve = np.full(picked.size, np.nan)
-        ok = picked < run.steps
-        curve[ok] = run.equity[picked[ok], j] / (run.equity[0, j] or 1.0) * 100
-        rows.append(curve)
-    return picked, np.vstack(rows)
+def _news(update: _Update, news: NewsMarks | None) -> None:
+    """The items released so far, one trace per look and one for earnings reports."""
+    for index in range(NEWS_TRACES):
+        update.put(index, {"showlegend": news is not None})
+    if news is None:
+        for index in range(NEWS_TRACES):
+            update.put(index, {"x": _NONE, "y": _NONE, "hovertext": []})
+        return
+    for index, look in enumerate(LOOKS):
+        _marks(update, index, news, (news.look == look) & ~news.earnings)
+    _marks(update, NEWS_TRACES - 1, news, news.earnings)
+    colours = [LOOKS[int(look)][1] for look in news.look[news.earnings]]
+    update.put(NEWS_TRACES - 1, {"marker.color": colours, "marker.line.color": colours})
+
+
+@functools.cache
+def _figure_class() -> type:
+    """plotly's FigureWidget, whose state is the figure as it is now (see ``get_state``)."""
+    from copy import deepcopy
+
+    import plotly.graph_objects as go
+
+    class LiveFigure(go.FigureWidget):
+        def get_state(self, key: Any = None, drop_defaults: bool = False) -> Any:
+            """A front end that connects after the figure changed (a page opened under
+            Voilà after its notebook ran, a reloaded JupyterLab tab) gets the figure as it
+            is now. plotly keeps the synced copy as it was when the widget was made or
+            displayed and sends changes as messages, which a late front end never saw;
+            the copy is refreshed here, silently (it is sent with this state)."""
+            if key is None and hasattr(self, "_layout_obj"):  # whole state, figure made
+                self._trait_values["_widget_data"] = deepcopy(self._data)
+                self._trait_values["_widget_layout"] = deepcopy(self._layout_obj._props)
+            return super().get_state(key, drop_defaults)
+
+    return LiveFigure
+
+
+def _range(curve: Curve | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x, low, high) of ``curve``'s shaded range; empty when it has none."""
+    if curve is None or curve.low is None or curve.high is None:
+        return _NONE, _NONE, _NONE
+    return curve.x, curve.low, curve.high
+
+
+def _marks(update: _Update, index: int, news: NewsMarks, picked: np.ndarray) -> None:
+    """Trace ``index`` shows the ``picked`` items of ``news``, along the chart's foot."""
+    height = _FOOT[index == NEWS_TRACES - 1]
+    update.put(index, {"x": news.x[picked], "y": np.full(int(picked.sum()), height),
+                       "hovertext": news.about[picked].tolist()})  # fmt: skip
+
+
+def _news_trace(label: str, colour: str, marker: str) -> dict[str, Any]:
+    return {
+        "name": label, "mode": "markers", "yaxis": "y2", "showlegend": False,
+        "marker": {"color": colour, "size": 9, "symbol": _SYMBOLS[marker],
+                   "line": {"width": 1.5, "color": colour}},
+        "hovertemplate": _NEWS_HOVER, "x": [], "y": [],
+    }  # fmt: skip
+
+
+def _layout(title: str) -> dict[str, Any]:
+    return {
+        "title": {"text": title, "font": {"size": 13}, "x": 0.02},
+        "width": 820, "height": 340, "template": "plotly_white", "hovermode": "closest",
+        "margin": {"l": 55, "r": 10, "t": 40, "b": 40},
+        "xaxis": {"title": {"text": "trading day"}, "range": (0, 1)},
+        "yaxis": {"title": {"text": "equity (start = 100)"}},
+        "yaxis2": {"overlaying": "y", "range": (0, 1), "visible": False, "fixedrange": True},
+        "legend": {"x": 1.02, "y": 1.0, "font": {"size": 11}},
+    }  # fmt: skip
+
+
+def _faded(colour: str) -> str:
+    red, green, blue = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
+    return f"rgba({red},{green},{blue},0.15)"

@@ -8,7 +8,7 @@ from typing import Any
 
 from workbench.agents import Agent
 from workbench.errors import ConfigError
-from workbench.widgets._chart import ALL_SEEDS
+from workbench.widgets._curves import ALL_SEEDS
 
 _DEFAULT_ARMS = ("buy_and_hold", "momentum")
 # (widget, label, smallest, largest): the market's own limits, checked before a run
@@ -17,7 +17,6 @@ LIMITS = {
     "cadence": ("steps/day", 1, 1_000),
     "names": ("names", 1, 5_000),
 }
-_CHART_PX = 800
 
 
 def css(widget: Any, name: str) -> Any:
@@ -40,7 +39,8 @@ class Controls:
         self.agents, self.recordings = agents, recordings
         self.initial = {"seeds": seeds, "days": days, "cadence": steps, "names": names}
 
-    def build(self, preset: str | None, *, historical: bool) -> None:
+    def build(self, preset: str | None, *, historical: bool, chart: Any) -> None:
+        """Every widget; ``chart`` is the live chart's own widget."""
         import ipywidgets as w
 
         self._inputs(preset, historical)
@@ -57,8 +57,7 @@ class Controls:
         self.status = css(w.HTML(value="ready"), "status")
         self.warning = css(w.HTML(value=""), "warning")
         self.seed_view = css(w.Dropdown(options=[ALL_SEEDS], description="show"), "seed-view")
-        self.chart = css(w.Image(format="png"), "chart")
-        self.chart.layout = w.Layout(width=f"{_CHART_PX}px", height="auto")
+        self.chart = css(chart, "chart")
         self.chart_step = css(w.HTML(value=""), "chart-step")  # the step the chart shows
         self.scorecard_view = css(w.HTML(value=""), "scorecard")
         self.scorecard_view.layout = w.Layout(width="100%")

@@ -27,11 +27,13 @@ EARNINGS_MARKER = "^"
 
 @dataclass(frozen=True)
 class NewsMarks:
-    """Release position (days), kind of mark (``LOOKS``) and earnings flag per item."""
+    """Release position (days), kind of mark (``LOOKS``), earnings flag and what each
+    item was (its kind and the names it concerned: the chart's hover text)."""
 
     x: np.ndarray
     look: np.ndarray
     earnings: np.ndarray
+    about: np.ndarray
 
     @classmethod
     def of(cls, information: pd.DataFrame, steps_per_day: int) -> NewsMarks:
@@ -43,13 +45,23 @@ class NewsMarks:
         look = np.where(carried > 0, UP, DOWN)
         look = np.where(information["informative"].to_numpy(bool), look, NOISE)
         look = np.where(information["injected"].to_numpy(bool), INJECTED, look)
-        return cls(x, look, (information["kind"] == "earnings").to_numpy(bool))
+        earnings = (information["kind"] == "earnings").to_numpy(bool)
+        return cls(x, look, earnings, _about(information))
 
     def until(self, day: float) -> NewsMarks:
         """The marks released at or before ``day``."""
         seen = self.x <= day
-        return NewsMarks(self.x[seen], self.look[seen], self.earnings[seen])
+        return NewsMarks(self.x[seen], self.look[seen], self.earnings[seen], self.about[seen])
 
     def counts(self) -> dict[int, int]:
         """How many marks of each look there are."""
         return {look: int(np.count_nonzero(self.look == look)) for look in LOOKS}
+
+
+def _about(information: pd.DataFrame) -> np.ndarray:
+    """``kind`` on ``symbols`` per item (the kind alone where no names are given)."""
+    kinds = information["kind"].astype(str)
+    if "symbols" not in information.columns:
+        return kinds.to_numpy(object)
+    names = information["symbols"].fillna("").astype(str)
+    return np.where(names != "", kinds + " on " + names, kinds).astype(object)

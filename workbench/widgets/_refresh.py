@@ -11,10 +11,11 @@ first draw of seconds while the kernel was busy) must not leave the chart standi
 for half a minute; past the cap drawing may take more than ``BUDGET``, until a
 quicker draw lowers the wait again. Every draw takes the run as it is when the draw
 begins, never a queued state, so the chart is at most one redraw behind the run.
-Wall time, not CPU time: matplotlib holds the interpreter lock while it
-renders, so the run waits for the whole draw, including any time the drawing
-thread spends waiting for a core on a busy machine. A draw is bounded in cost
-by the chart (see ``_chart``), so a long run does not slow its own redraws down.
+Wall time, not CPU time: a draw (the frame computed on a worker thread, then
+the chart's widget updated on the loop) holds the interpreter lock, so the run
+waits for the whole draw, including any time spent waiting for a core on a busy
+machine. A draw is bounded in cost by the chart (see ``_curves`` and ``_chart``),
+so a long run does not slow its own redraws down.
 
 ``LoopWatch`` is slow-callback detection without asyncio's debug mode, naming
 the agent: a sleeper on the loop that should wake every ``PERIOD`` seconds

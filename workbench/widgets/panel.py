@@ -33,7 +33,8 @@ from workbench.agents import Agent
 from workbench.errors import ConfigError, WorkbenchError
 from workbench.redaction import redact
 from workbench.services.evaluation import load_bars
-from workbench.widgets._chart import LiveChart
+from workbench.widgets._chart import live_chart
+from workbench.widgets._curves import LiveChart
 from workbench.widgets._layout import Controls
 from workbench.widgets._refresh import LoopWatch, Redraws
 from workbench.widgets._session import RunSession
@@ -115,14 +116,13 @@ class ExperimentPanel:
         self.report: Path | None = None
         self._shown_results = -1
         days = _default_days(self.data) if days is None else days
+        # one chart for every run, made (and drawn empty) before the first: a run's first
+        # draw does not pay for setting up the plotting machinery
+        self.chart_figure = live_chart(steps_per_day, "press Run")
+        self.chart_figure.draw([])
         self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, names)
-        self.controls.build(preset, historical=data is not None)
+        self.controls.build(preset, historical=data is not None, chart=self.chart_figure.widget)
         self._wire()
-        # an empty chart from the start: no broken-image icon, and the first draw of a run
-        # does not pay for setting up the plotting machinery
-        self.chart_figure = LiveChart(steps_per_day, "press Run")
-        self.blank_chart = self.chart_figure.render([])
-        self.chart.value = self.blank_chart
 
     # --- layout ------------------------------------------------------------------------
     def _wire(self) -> None:
@@ -267,14 +267,15 @@ class ExperimentPanel:
         self._say(*self._status(session))
 
     async def _draw(self) -> bool:
-        """The chart, drawn on a worker thread; False when there is nothing to draw yet."""
+        """The chart's frame, computed on a worker thread and shown in place; False when
+        there is nothing to draw yet."""
         session, live = self.session, self.live
         if session is None or live is None or session.current is None:
             return False
         if not session.current.steps:
             return False
         shown, asked = str(self.seed_view.value), (session.current.seed, session.current.steps)
-        self.chart.value = await asyncio.to_thread(live.render, list(session.runs), shown)
+        live.show(await asyncio.to_thread(live.frame, list(session.runs), shown))
         self._caption(asked)
         return True
 
@@ -297,7 +298,7 @@ class ExperimentPanel:
         """A new seed picked after the run: draw now (during a run the next redraw shows it)."""
         session, live = self.session, self.live
         if not self.running and session is not None and live is not None and session.runs:
-            self.chart.value = live.render(list(session.runs), str(self.seed_view.value))
+            live.draw(list(session.runs), str(self.seed_view.value))
             self._caption()
 
     def _show_tables(self, session: RunSession) -> None:
@@ -373,7 +374,7 @@ class ExperimentPanel:
             run.mark(k, len(results.equity), dict(zip(results.equity.columns, row, strict=True)))
         live = self.chart_figure
         live.reset(steps_per_day, f"replay of {folder.name}")
-        self.chart.value = live.render([run])
+        live.draw([run])
         self._caption()
         self.scorecard_view.value = scorecard_html(results.scorecard)
         verdict = "matches the recording" if report.matched else "DIFFERS from the recording"
@@ -394,7 +395,7 @@ class ExperimentPanel:
 
     # --- widgets -----------------------------------------------------------------------
     def _clear(self) -> None:
-        self.chart.value = self.blank_chart
+        self.chart_figure.draw([])
         self.chart_step.value, self.frames = "", []
         self.scorecard_view.value = self.failures_view.value = self.warning.value = ""
         self._shown_results = -1
