@@ -359,6 +359,10 @@ class BaseAdapter(Agent):
         self._pending[request.index] = entry
         return entry
 
+    def entry_for(self, request: DecisionRequest) -> dict[str, Any] | None:
+        """The decision-log entry open for ``request`` (until its execution is added)."""
+        return self._pending.get(request.index)
+
     def after_execution(
         self, request: DecisionRequest, decision: Decision, report: ExecutionReport
     ) -> None:
