@@ -37,7 +37,7 @@ BAD = {
         "parameter 'recording': no recording at",
     ),
 }
-SMALL = {"names": 10, "days": 3, "include_shipped": False}
+SMALL = {"universe": 10, "days": 3, "include_shipped": False}
 LEARNER_SEEDS = list(range(1, 13))
 LEARNER = {  # the scripted learner without and with memory, on the notebook's default market
     "arms": "learner,learner_memory",
@@ -119,7 +119,7 @@ def test_compare_notebook_shows_the_paired_effect_of_memory_on_the_learner(runs)
     from workbench.evaluation.compare import paired_comparison
     from workbench.notebooks import parameters as check
 
-    market = check.market(None, names=20, days=10, preset="")
+    market = check.market(None, universe=20, days=10, preset="")
     here = check.seed_runs(check.build_arms(["learner", "learner_memory"]), LEARNER_SEEDS, market)
     for metric in ("return_pct", "turnover"):
         outcome = runs[f"learner-{metric}"]
@@ -190,7 +190,7 @@ def test_a_failed_rerun_into_the_same_folder_leaves_no_earlier_results(tmp_path)
     out = tmp_path / "run"
     (out / "notes.txt").parent.mkdir(parents=True)
     (out / "notes.txt").write_text("mine")
-    quick = {"arms": "cash", "names": 3, "days": 2, "include_shipped": False}
+    quick = {"arms": "cash", "universe": 3, "days": 2, "include_shipped": False}
     assert run_notebook(NOTEBOOKS / "evaluate.ipynb", out, quick).ok
     assert (out / "scorecard.csv").is_file()
     failed = run_notebook(NOTEBOOKS / "evaluate.ipynb", out, {**quick, "days": -2})

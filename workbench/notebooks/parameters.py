@@ -11,6 +11,7 @@ default), however the notebook was started.
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,28 @@ def assigned_names(source: str) -> list[str]:
             targets = [node.target]
         names += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in names]
     return names
+
+
+def given_parameters(cells: Sequence[str] | None = None) -> list[str]:
+    """The parameters papermill injected (none when the notebook is run by hand)."""
+    history = _kernel_history() if cells is None else list(cells)
+    injected = [cell for cell in history if cell.lstrip().startswith(INJECTED)]
+    return assigned_names(injected[-1]) if injected else []
+
+
+def universe(value: Any, names: Any, *, cells: Sequence[str] | None = None) -> int:
+    """``universe``, or the deprecated ``names`` (a warning naming ``universe``); both
+    given is refused. ``cells`` as for ``refuse_unknown_parameters``."""
+    if names is None:
+        return whole_number("universe", value, maximum=5000)
+    if "universe" in given_parameters(cells):
+        raise _bad("names", "is the old name of universe, and both were given", "pass universe")
+    warnings.warn(
+        "parameter 'names' is deprecated: pass universe; names goes in the next release",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return whole_number("names", names, maximum=5000)
 
 
 def _kernel_history() -> list[str]:
@@ -240,7 +263,7 @@ def text_file(param: str, value: str) -> Path | None:
 def market(
     data: Path | None,
     *,
-    names: int,
+    universe: int,
     days: int,
     preset: str,
     steps_per_day: int | None = None,
@@ -249,7 +272,7 @@ def market(
     fundamentals: Path | None = None,
 ) -> dict[str, Any]:
     """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
-    own names and trade one step a date, so ``names`` and ``steps_per_day`` do not apply)
+    own names and trade one step a date, so ``universe`` and ``steps_per_day`` do not apply)
     with the ``news`` and ``fundamentals`` joined to them point in time."""
     chosen: dict[str, Any] = {"days": days, "preset": preset or None}  # "": the default
     if seed is not None:
@@ -258,7 +281,7 @@ def market(
     if data is None:
         if text:
             raise _bad(next(iter(text)), "joins text to historical bars", "pass data= too")
-        chosen["universe"] = names
+        chosen["universe"] = universe
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
         return chosen

@@ -29,6 +29,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench._checks import renamed_keyword
 from workbench.agents import Agent
 from workbench.errors import ConfigError, WorkbenchError
 from workbench.redaction import redact
@@ -46,6 +47,7 @@ from workbench.widgets._views import (
 )
 
 DataSource = str | Path | pd.DataFrame | None
+PANEL_UNIVERSE = 20  # smaller than a script's default: the panel draws while it runs
 
 
 class ExperimentPanel:
@@ -54,6 +56,8 @@ class ExperimentPanel:
     ``data`` (a CSV/Parquet path or a DataFrame of OHLCV bars) trades historical
     bars instead of the simulator, exactly as ``evaluate(data=...)`` does; ``news``
     and ``fundamentals`` join your own text to them, as ``evaluate(news=...)`` does.
+    ``universe`` is the simulator's number of names (20 unless told; ``names`` is its
+    deprecated old name).
     """
 
     def __init__(
@@ -63,7 +67,7 @@ class ExperimentPanel:
         seeds: str = "7",
         days: int | None = None,
         steps_per_day: int = 6,
-        names: int = 20,
+        universe: int | None = None,
         preset: str | None = None,
         data: DataSource = None,
         news: DataSource = None,
@@ -72,6 +76,7 @@ class ExperimentPanel:
         recordings_dir: str = "",
         chart_interval: float = 0.3,
         stop_grace: float = 5.0,
+        names: int | None = None,
     ) -> None:
         from workbench.notebooks.parameters import shipped_recordings
 
@@ -96,7 +101,8 @@ class ExperimentPanel:
         self.report: Path | None = None
         self._shown_results = -1
         days = _default_days(data) if days is None else days
-        self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, names)
+        universe = _universe(universe, names)
+        self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, universe)
         self.controls.build(preset, historical=data is not None)
         self._wire()
         # an empty chart from the start: no broken-image icon, and the first draw of a run
@@ -421,3 +427,9 @@ def _named_agents(agents: Mapping[str, Agent] | Sequence[Agent] | None) -> dict[
         agent.name = str(name)
         named[str(name)] = agent
     return named
+
+
+def _universe(universe: int | None, names: int | None) -> int:
+    given: dict[str, Any] = {"universe": universe, "names": names}
+    renamed_keyword(given, "names", "universe", caller="ExperimentPanel")
+    return PANEL_UNIVERSE if given["universe"] is None else given["universe"]
