@@ -41,8 +41,8 @@ from workbench.evaluation.world import MARKET_DEFAULTS, joined_data, renamed_pre
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.recordings import manifest as mf
-from workbench.recordings.compare import differences, edited_expected
-from workbench.recordings.text import replayed_text, save_text
+from workbench.recordings._compare import differences, edited_expected
+from workbench.recordings._text import replayed_text, save_text
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
 from workbench.transcript import Transcript
 
@@ -90,7 +90,7 @@ def record(
     """Run ``agents`` live (model-backed arms in record mode) and write a recording folder.
 
     ``news=`` and ``fundamentals=`` (with ``data``) are copied into the recording
-    (``workbench.recordings.text``), so the replay joins the same text.
+    (``workbench.recordings._text``), so the replay joins the same text.
 
     An arm is an Agent, a baseline name, or ``"module:function"``: a factory
     called with ``mode="record"`` now and ``mode="replay", transcript=...`` on replay.
