@@ -183,7 +183,12 @@ def test_a_request_that_would_exhaust_memory_is_refused_with_the_numbers(tmp_pat
 def test_arm_work_is_counted_per_name_step(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="arm name-steps"):
         services.run_evaluation(
-            tmp_path, ["cash", "momentum"], universe=1000, days=1500, steps_per_day=1, ticks_per_step=1
+            tmp_path,
+            ["cash", "momentum"],
+            universe=1000,
+            days=1500,
+            steps_per_day=1,
+            ticks_per_step=1,
         )
 
 
