@@ -113,3 +113,47 @@ def test_the_cli_takes_a_model_cutoff_and_prints_the_split(capsys) -> None:
     assert "before and after the model cutoff" in out and "gap" in out
     assert main([*argv, "--model-cutoff", "momentum"]) != 0
     assert "--model-cutoff 'momentum' is not ARM=DATE" in capsys.readouterr().err
+
+
+def test_the_tearsheet_splits_every_metric_at_the_cutoff(results) -> None:
+    split = results.tearsheet(split="cutoff")
+    assert split.index.names == ["arm", "period"]
+    assert list(split.index) == [
+        ("buy_and_hold", "all"),
+        *[("momentum", p) for p in ("all", "before", "after", "gap")],
+    ]
+    assert split.xs("all", level="period").equals(results.tearsheet())
+    by_period = cutoff_split(results)
+    for period in ("before", "after", "gap"):
+        expected = by_period.loc[("momentum", period), list(METRICS)].astype(float)
+        got = split.loc[("momentum", period), list(METRICS)].astype(float)
+        assert got.equals(expected), period
+    assert split.loc[("momentum", "after"), "benchmark"] == "buy_and_hold"
+
+
+def test_a_split_tearsheet_needs_a_recorded_cutoff() -> None:
+    plain = evaluate(["cash"], universe=3, days=3)
+    with pytest.raises(ConfigError, match=r"recorded no model_cutoff.*leave split= out"):
+        plain.tearsheet(split="cutoff")
+    with pytest.raises(ConfigError, match="split must be None or 'cutoff'"):
+        plain.tearsheet(split="date")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_the_comparison_shows_each_metric_before_and_after_the_cutoff(tmp_path: Path) -> None:
+    from workbench.evaluation.compare import compare
+    from workbench.report.html import render_report
+
+    compared = compare(
+        ["buy_and_hold", "momentum"], "buy_and_hold", [1, 2], data=EXAMPLE, model_cutoff=CUTOFF
+    )
+    split = compared.cutoff_split()
+    assert list(split.index) == [("momentum", p) for p in ("before", "after", "gap")]
+    assert (split["seeds"] == 2).all()
+    alone = cutoff_split(compared.runs[0])  # the bars are one path: both seeds agree
+    assert split[list(METRICS)].to_numpy() == pytest.approx(alone.to_numpy(), nan_ok=True)
+    page = render_report(compared.runs, tmp_path / "r.html", comparison=compared.table)
+    text = page.read_text(encoding="utf-8")
+    assert "Each figure is the mean over 2 seeds" in text
+    for column in ("momentum before", "momentum after", "momentum gap"):
+        assert column in text

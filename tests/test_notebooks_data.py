@@ -15,6 +15,12 @@ NOTEBOOKS = ROOT / "notebooks"
 EXAMPLE = str(ROOT / "notebooks" / "data" / "example_bars.csv")
 NEWS = str(ROOT / "notebooks" / "data" / "example_news.csv")
 FUNDAMENTALS = str(ROOT / "notebooks" / "data" / "example_fundamentals.csv")
+NAMES = str(ROOT / "notebooks" / "data" / "example_names.csv")
+TEXT_OPTIONS = {
+    "company_names": NAMES, "embargo": "15min", "canaries": 1, "close_time": "15:30",
+    "timezone": "America/Chicago",
+}  # fmt: skip
+CUTOFF = "momentum=2016-02-04"  # the middle of the 8 dates traded (2016-02-01 .. 02-10)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +37,7 @@ def runs(tmp_path_factory) -> dict[str, object]:
         make_job(
             NOTEBOOKS / "compare.ipynb",
             root / "compare",
-            {**base, "seeds": "1,2,3"},
+            {**base, "seeds": "1,2,3", "model_cutoff": CUTOFF},
             name="compare",
         ),
         make_job(
@@ -43,8 +49,16 @@ def runs(tmp_path_factory) -> dict[str, object]:
                 "fundamentals": FUNDAMENTALS,
                 "arms": "buy_and_hold,headline_sentiment",
                 "include_shipped": False,
+                **TEXT_OPTIONS,
+                "model_cutoff": "headline_sentiment=2016-02-04",
             },
             name="news",
+        ),
+        make_job(
+            NOTEBOOKS / "evaluate.ipynb",
+            root / "bad-cutoff",
+            {**base, "model_cutoff": "momentum", "include_shipped": False},
+            name="bad-cutoff",
         ),
         make_job(
             NOTEBOOKS / "evaluate.ipynb",
@@ -106,3 +120,41 @@ def test_news_without_bars_stops_at_the_checks(runs) -> None:
     outcome = runs["news-without-bars"]
     assert outcome.status == "error" and outcome.cell == 3
     assert "parameter 'news': joins text to historical bars" in outcome.error
+
+
+@pytest.mark.slow
+def test_the_evaluate_notebook_takes_the_clis_text_options_and_a_model_cutoff(runs) -> None:
+    outcome = runs["news"]
+    assert outcome.ok, outcome.describe()
+    meta = json.loads((outcome.job.out_dir / "results.json").read_text())["meta"]
+    text = meta["data"]["text"]
+    assert (text["embargo"], text["close_time"], text["timezone"]) == (
+        "0 days 00:15:00", "15:30", "America/Chicago"
+    )  # fmt: skip
+    assert text["canaries"] == 1 and meta["canaries"]
+    assert meta["model_cutoff"] == {"headline_sentiment": "2016-02-04"}
+    page = (outcome.job.out_dir / "report.html").read_text(encoding="utf-8")
+    assert "Before and after the model cutoff" in page and "Text leak report" in page
+    leaks = pd.read_csv(outcome.job.out_dir / "text_leaks.csv")
+    assert "acme" not in set(leaks["token"])  # the company names given were masked
+
+
+@pytest.mark.slow
+def test_the_compare_notebook_splits_the_real_path_at_the_cutoff(runs) -> None:
+    outcome = runs["compare"]
+    assert outcome.ok, outcome.describe()
+    split = pd.read_csv(outcome.job.out_dir / "cutoff_split.csv", index_col=["arm", "period"])
+    assert list(split.index) == [("momentum", p) for p in ("before", "after", "gap")]
+    assert split.loc[("momentum", "before"), "return_pct"] == pytest.approx(
+        split.loc[("momentum", "after"), "return_pct"]
+        - split.loc[("momentum", "gap"), "return_pct"]
+    )
+    page = (outcome.job.out_dir / "report.html").read_text(encoding="utf-8")
+    assert "Before and after the model cutoff (the real path)" in page
+
+
+@pytest.mark.slow
+def test_a_malformed_model_cutoff_stops_at_the_checks(runs) -> None:
+    outcome = runs["bad-cutoff"]
+    assert outcome.status == "error" and outcome.cell == 3
+    assert "parameter 'model_cutoff': item 'momentum' is not ARM=DATE" in outcome.error

@@ -38,3 +38,40 @@ def test_the_panel_passes_news_through_to_the_run(tmp_path: Path) -> None:
 def test_news_without_bars_is_refused_by_the_panel(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="join text to historical bars: pass data="):
         panel(out_dir=tmp_path, news=NEWS)
+
+
+@pytest.mark.slow
+def test_the_panel_takes_the_clis_text_options_and_a_model_cutoff(tmp_path: Path) -> None:
+    names = tmp_path / "names.csv"
+    names.write_text("symbol,name\nACME,Acme Industries\nBOLT,Bolt Systems\n")
+    cutoff = str(sorted(BARS["date"].unique())[25])[:10]  # in the middle of the run
+
+    async def go():
+        built = panel(
+            out_dir=tmp_path / "out",
+            data=BARS,
+            news=NEWS,
+            seeds="1",
+            company_names=names,
+            embargo="1h",
+            canaries=1,
+            model_cutoff={"headline_sentiment": cutoff},
+        )
+        built.arms.value = ("headline_sentiment",)
+        await built.start()
+        return built
+
+    (results,) = asyncio.run(go()).results
+    assert results.meta["model_cutoff"] == {"headline_sentiment": cutoff}
+    text = results.meta["data"]["text"]
+    assert (text["news_items"], text["embargo"], text["canaries"]) == (2, "0 days 01:00:00", 1)
+
+
+def test_text_options_without_bars_are_refused_by_the_panel(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"embargo= join text to historical bars: pass data="):
+        panel(out_dir=tmp_path, embargo="15min")
+
+
+def test_a_bad_embargo_is_refused_when_the_panel_is_built(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="embargo"):
+        panel(out_dir=tmp_path, data=BARS, news=NEWS, embargo="soon")

@@ -52,6 +52,7 @@ class RunInfo:
     decision_interval: int  # steps between this arm's decisions: its ``every``, resolved
     # names the exogenous path whatever the universe size, days or mask (see World.market_path)
     market_path: str = ""
+    model_cutoff: str | None = None  # the arm's training cutoff (YYYY-MM-DD), when given
 
 
 @dataclass(frozen=True)

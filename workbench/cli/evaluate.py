@@ -223,15 +223,10 @@ def _write_leaks(data: Any, folder: Path) -> None:
 
 
 def _cutoffs(args: argparse.Namespace) -> dict[str, str]:
-    cutoffs = {}
-    for given in args.model_cutoff:
-        arm, _, date = given.partition("=")
-        if not arm.strip() or not date.strip():
-            raise ConfigError(
-                f"--model-cutoff {given!r} is not ARM=DATE; write e.g. "
-                "--model-cutoff momentum=2016-09-01"
-            )
-        cutoffs[arm.strip()] = date.strip()
+    from workbench.services.evaluation import cutoffs_from
+
+    example = "--model-cutoff momentum=2016-09-01"
+    cutoffs = cutoffs_from(args.model_cutoff, where="--model-cutoff", example=example)
     if cutoffs and args.data is None:
         raise ConfigError("--model-cutoff needs --data: the simulated market has no dates")
     return cutoffs

@@ -324,6 +324,15 @@ class Comparison:
     runs: list[Results]
     stopping: Settled | None = None
 
+    def cutoff_split(self) -> pd.DataFrame:
+        """Each arm with a ``model_cutoff``: every tearsheet metric before and after it and
+        the gap, averaged over the seeds on the real path, with relative metrics against
+        the comparison's benchmark (``workbench.evaluation.cutoff.cutoff_over_seeds``)."""
+        from workbench.evaluation.cutoff import cutoff_over_seeds
+
+        benchmark = str(self.table["benchmark"].iloc[0]) if len(self.table) else None
+        return cutoff_over_seeds(self.runs, benchmark=benchmark)
+
 
 def compare(
     agents: Any,

@@ -11,20 +11,29 @@ result that is memory falls after the cutoff. A part with no return in it has
 NaN metrics. The benchmark arm (``buy_and_hold`` when in the run) is cut at the
 same date, so relative metrics compare like with like. A run on a counterfactual
 variant is refused: its rows are shuffled or turned around, so no date splits it.
+
+``results.tearsheet(split="cutoff")`` is the whole-run tearsheet with a ``period``
+level: ``all`` for every arm, then ``before``, ``after`` and ``gap`` for each arm
+with a cutoff (``split_tearsheet``). Over several seeds (``compare``),
+``cutoff_over_seeds`` is each arm's split averaged over the runs on the real path.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from workbench.errors import ConfigError
-from workbench.evaluation.results import Results
 from workbench.evaluation.tearsheet import DEFAULT_BENCHMARK, TEARSHEET_COLUMNS, tearsheet
 
+if TYPE_CHECKING:  # results.py imports this module for Results.tearsheet(split=)
+    from workbench.evaluation.results import Results
+
 PERIODS = ("before", "after", "gap")
+WHOLE = "all"  # the period of the whole run in ``split_tearsheet``
 METRICS = tuple(c for c in TEARSHEET_COLUMNS if c != "benchmark")  # numbers only
 
 
@@ -53,6 +62,47 @@ def cutoff_split(
     if not parts:
         return pd.DataFrame(columns=list(METRICS))
     return pd.concat(parts)
+
+
+def splittable(meta: Mapping[str, Any]) -> bool:
+    """The run recorded a cutoff on dated bars of the real path: a split can be made."""
+    variant = (meta.get("data") or {}).get("variant") or {}
+    real = variant.get("kind", "real") == "real"
+    return bool(meta.get("model_cutoff")) and bool(meta.get("dates")) and real
+
+
+def split_tearsheet(results: Results, whole: pd.DataFrame) -> pd.DataFrame:
+    """``whole`` (the run's tearsheet, one row per arm) with a ``period`` level: ``all`` for
+    every arm, then ``before``, ``after`` and ``gap`` for each arm with a cutoff."""
+    if not results.meta.get("model_cutoff"):
+        raise ConfigError(
+            "this run recorded no model_cutoff, so there is nothing to split at: run with "
+            "model_cutoff={'arm': 'YYYY-MM-DD'} on historical bars, or leave split= out"
+        )
+    against = whole["benchmark"].dropna()
+    benchmark = str(against.iloc[0]) if len(against) else None
+    split = cutoff_split(results, benchmark=benchmark)
+    split.insert(METRICS.index("avg_gross_exposure") + 1, "benchmark", benchmark)
+    parts = []
+    for arm, row in whole.iterrows():
+        alone = pd.DataFrame([row], index=pd.Index([WHOLE], name="period"))
+        parts.append(pd.concat({arm: alone}, names=["arm"]))
+        if arm in split.index.get_level_values("arm"):
+            parts.append(split.loc[[arm]])
+    return pd.concat(parts)[list(whole.columns)]
+
+
+def cutoff_over_seeds(runs: Sequence[Results], *, benchmark: str | None = None) -> pd.DataFrame:
+    """Each arm's split (``cutoff_split``) averaged over the runs on the real path (a seed
+    on a counterfactual variant has no dates to split at and is left out); ``seeds``
+    counts the runs averaged. Empty when no such run recorded a cutoff."""
+    splits = [cutoff_split(run, benchmark=benchmark) for run in runs if splittable(run.meta)]
+    splits = [split for split in splits if len(split)]
+    if not splits:
+        return pd.DataFrame(columns=["seeds", *METRICS])
+    mean = pd.concat(splits).groupby(level=["arm", "period"], sort=False).mean()
+    mean.insert(0, "seeds", len(splits))
+    return mean
 
 
 def _arm(

@@ -6,12 +6,13 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
 from workbench import _jsonio
 from workbench.engine.execution import OrderRecord
+from workbench.errors import ConfigError
 from workbench.evaluation.columns import SCORECARD_COLUMNS as SCORECARD_COLUMNS  # its old home
 from workbench.evaluation.columns import VOLATILE_COLUMNS
 from workbench.evaluation.indented_json import indented
@@ -112,16 +113,30 @@ class Results:
         self.errors = _redacted(_redacted(self.errors, "message"), "traceback")
         self.orders = _redacted(self.orders, "reason")
 
-    def tearsheet(self, benchmark: str | None = None) -> pd.DataFrame:
+    def tearsheet(
+        self, benchmark: str | None = None, *, split: Literal["cutoff"] | None = None
+    ) -> pd.DataFrame:
         """Annualised return and volatility, Sortino, Calmar, hit rate, best and worst day,
         historical VaR and CVaR at 95 %, skew, excess kurtosis, gross exposure and,
         against ``benchmark`` (default ``buy_and_hold`` when it is an arm), beta, alpha,
-        tracking error and information ratio: one row per arm (see ``tearsheet``)."""
+        tracking error and information ratio: one row per arm (see ``tearsheet``).
+
+        ``split="cutoff"`` adds a ``period`` level to the index: ``all`` (the row above)
+        for every arm, then ``before``, ``after`` and ``gap`` (after - before) for each
+        arm with a ``model_cutoff`` (``workbench.evaluation.cutoff``);
+        ``.xs("all", level="period")`` is the table without it."""
         from workbench.evaluation.tearsheet import tearsheet
 
         steps = int(self.meta.get("steps_per_day") or 1)
         exposure = getattr(self, "exposure", None)
-        return tearsheet(self.equity, steps, exposure=exposure, benchmark=benchmark)
+        whole = tearsheet(self.equity, steps, exposure=exposure, benchmark=benchmark)
+        if split is None:
+            return whole
+        if split != "cutoff":
+            raise ConfigError(f"split must be None or 'cutoff', got {split!r}")
+        from workbench.evaluation.cutoff import split_tearsheet
+
+        return split_tearsheet(self, whole)
 
     def calendar_returns(self, arm: str) -> pd.DataFrame:
         """``arm``'s compounded return % by month and year (calendar months on historical
@@ -149,8 +164,6 @@ class Results:
         return activity(self)
 
     def _arm(self, arm: str) -> str:
-        from workbench.errors import ConfigError
-
         if arm not in self.equity.columns:
             raise ConfigError(f"no arm {arm!r} in these results; arms are {list(self.equity)}")
         return arm

@@ -229,6 +229,7 @@ class _Run:
             ticks_per_step=w.ticks_per_step,
             decision_interval=seat.interval,
             market_path=w.market_path,
+            model_cutoff=(self.options.model_cutoff or {}).get(seat.name),
         )
 
     async def _trade(self) -> None:

@@ -121,7 +121,8 @@ def adapter_meta(
 
 
 def run_meta(run: RunInfo, every: Every) -> dict[str, Any]:
-    return {
+    """The run a transcript was made in; the arm's training cutoff only when it has one."""
+    meta = {
         "arm": run.arm,
         "roster": list(run.roster),
         "seed": run.seed,
@@ -132,6 +133,15 @@ def run_meta(run: RunInfo, every: Every) -> dict[str, Any]:
         "every": every,
         "decision_interval": run.decision_interval,
     }
+    if run.model_cutoff is not None:
+        meta["model_cutoff"] = run.model_cutoff
+    return meta
+
+
+def recorded_cutoff(recorded: Transcript) -> str | None:
+    """The training cutoff the arm was recorded with (``model_cutoff=``), if any."""
+    cutoff = (recorded.meta.get("run") or {}).get("model_cutoff")
+    return None if cutoff is None else str(cutoff)
 
 
 # --- checks a replay (or a resumed run) makes before the market opens ------------------
@@ -180,11 +190,23 @@ def refuse_another_run(
                 "Its answers belong to the recorded experiment: run with the recorded "
                 f"{fact} or record again."
             )
+    _refuse_another_cutoff(recorded, run, theirs.get("model_cutoff"))
     if not resuming and "days" in theirs and ours["days"] > theirs["days"]:
         raise ReplayMiss(
             f"arm {run.arm!r}: {_where(recorded)} covers {theirs['days']} days; this run asks "
             f"for {ours['days']}. Replay at most the recorded days or record again."
         )
+
+
+def _refuse_another_cutoff(recorded: Transcript, run: RunInfo, theirs: str | None) -> None:
+    """A run may leave the cutoff out (a replay reads it back), never give another one."""
+    if theirs is None or run.model_cutoff in (None, theirs):
+        return
+    raise ReplayMiss(
+        f"arm {run.arm!r}: {_where(recorded)} was made by a model with training cutoff "
+        f"{theirs}, and this run gives {run.model_cutoff}. Its answers are that model's: run "
+        f"with model_cutoff={{{run.arm!r}: {theirs!r}}} or record again."
+    )
 
 
 # --- one entry per decision in adapter.decision_log ------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -260,6 +260,46 @@ def text_file(param: str, value: str) -> Path | None:
     return path
 
 
+def text_options(
+    *, company_names: str, embargo: str, canaries: int, close_time: str, timezone: str
+) -> dict[str, Any]:
+    """``load_bars``'s text options (the CLI's ``--company-names`` ... ``--timezone``) from
+    the notebook's parameters; an empty one (or ``canaries=0``) is left out. Each is
+    checked with the bars and the text, in ``market``."""
+    given = {"embargo": embargo, "close_time": close_time, "timezone": timezone}
+    chosen: dict[str, Any] = {k: str(v).strip() for k, v in given.items() if str(v).strip()}
+    if whole_number("canaries", canaries, minimum=0):
+        chosen["canaries"] = canaries
+    if str(company_names).strip():
+        chosen["company_names"] = _names_file(Path(company_names))
+    return chosen
+
+
+def _names_file(path: Path) -> Path:
+    if path.suffix.lower() not in (".csv", ".parquet", ".pq") or not path.is_file():
+        raise _bad(
+            "company_names",
+            f"no .csv or .parquet file at {str(path)!r}",
+            "pass a symbol,name file, e.g. notebooks/data/example_names.csv, or '' for none",
+        )
+    return path
+
+
+def model_cutoff(param: str, value: str, arms: Sequence[str]) -> dict[str, str]:
+    """``"arm=YYYY-MM-DD,..."`` as each arm's training cutoff, checked as the CLI checks
+    ``--model-cutoff``; every arm named must be among ``arms``. Empty: no cutoff."""
+    from workbench.services.evaluation import cutoffs_from
+
+    items = [item for item in str(value).split(",") if item.strip()]
+    example = f"{param}='momentum=2016-09-01'"
+    cutoffs = cutoffs_from(items, where=f"parameter {param!r}: item", example=example)
+    unknown = sorted(set(cutoffs) - set(arms))
+    if unknown:
+        problem = f"names {unknown}, which are not among the arms {list(arms)}"
+        raise _bad(param, problem, "key each cutoff by one of the arms")
+    return cutoffs
+
+
 def market(
     data: Path | None,
     *,
@@ -270,17 +310,23 @@ def market(
     seed: int | None = None,
     news: Path | None = None,
     fundamentals: Path | None = None,
+    text: Mapping[str, Any] | None = None,
+    cutoffs: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
-    own names and trade one step a date, so ``universe`` and ``steps_per_day`` do not apply)
-    with the ``news`` and ``fundamentals`` joined to them point in time."""
+    own names and trade one step a date, so ``universe`` and ``steps_per_day`` do not apply),
+    loaded with the ``news`` and ``fundamentals`` joined to them point in time under the
+    ``text`` options (``text_options``), and each arm's training cutoff (``cutoffs``)."""
     chosen: dict[str, Any] = {"days": days, "preset": preset or None}  # "": the default
     if seed is not None:
         chosen["seed"] = seed
-    text = {k: v for k, v in (("news", news), ("fundamentals", fundamentals)) if v is not None}
+    given = {"news": news, "fundamentals": fundamentals, **(text or {})}
+    given = {k: v for k, v in given.items() if v is not None}
     if data is None:
-        if text:
-            raise _bad(next(iter(text)), "joins text to historical bars", "pass data= too")
+        if given:
+            raise _bad(next(iter(given)), "joins text to historical bars", "pass data= too")
+        if cutoffs:
+            raise _bad("model_cutoff", "splits at dates, which the simulator has not", "pass data=")
         chosen["universe"] = universe
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
@@ -288,8 +334,8 @@ def market(
     from workbench.services.evaluation import load_bars
 
     # the bars and the text are checked here, before anything is written
-    load_bars(data, news=news, fundamentals=fundamentals)
-    return {**chosen, "data": data, **text}
+    chosen["data"] = load_bars(data, **given)
+    return {**chosen, **({"model_cutoff": dict(cutoffs)} if cutoffs else {})}
 
 
 def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list[Any]:
@@ -300,11 +346,26 @@ def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list
 
     if "data" not in market:
         return run_seeds(agents, seeds, **market)
-    from workbench.services.evaluation import load_bars
-
-    text = {k: market[k] for k in ("news", "fundamentals") if k in market}
-    options = {k: v for k, v in market.items() if k not in ("data", *text)}
-    real = load_bars(market["data"], news=text.get("news"), fundamentals=text.get("fundamentals"))
+    options = {k: v for k, v in market.items() if k != "data"}
+    real = market["data"]
     return [
         evaluate(agents, seed=s, data=real.with_variant(f"bootstrap:{s}"), **options) for s in seeds
     ]
+
+
+def real_path_run(agents: Any, seed: int, market: dict[str, Any]) -> Any:
+    """The arms once on the real path of the bars (no variant): the run a date can split at
+    the model cutoff, when the seeds trade bootstrap variants (``seed_runs``)."""
+    from workbench.evaluation import evaluate
+
+    return evaluate(agents, seed=seed, **market)
+
+
+def leak_table(market: Mapping[str, Any]) -> Any:
+    """The text leak report of the bars' masked news (``text_leaks``), or None without news."""
+    from workbench.services.evaluation import text_leaks
+
+    data = market.get("data")
+    if data is None or data.text is None or data.text.news is None:
+        return None
+    return text_leaks(data)

@@ -38,6 +38,7 @@ from workbench.evaluation import Results, evaluate
 from workbench.evaluation.canaries import check_canaries
 from workbench.evaluation.epochs import check_epochs, epoch_roster, epochs_of
 from workbench.evaluation.world import MARKET_DEFAULTS, joined_data, renamed_preset
+from workbench.integrations._recorder import recorded_cutoff
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.recordings import manifest as mf
@@ -323,7 +324,22 @@ def replay_setup(
         market["steps_per_day"] = manifest.get("steps_per_day", MARKET_DEFAULTS.steps_per_day)
         market["ticks_per_step"] = manifest.get("ticks_per_step", MARKET_DEFAULTS.ticks_per_step)
     market.update(overrides)
-    return arms, {**market, "preset": market_preset, **manifest.get("options", {})}
+    options = {**manifest.get("options", {})}
+    cutoffs = {**recorded_cutoffs(arms), **options.get("model_cutoff", {})}
+    if cutoffs:  # the transcripts keep each arm's cutoff: the replay's meta has it too
+        options["model_cutoff"] = cutoffs
+    return arms, {**market, "preset": market_preset, **options}
+
+
+def recorded_cutoffs(arms: Sequence[Agent]) -> dict[str, str]:
+    """Each replayed arm's training cutoff, as its transcript recorded it."""
+    found = {}
+    for arm in arms:
+        transcript = getattr(arm, "transcript", None)
+        cutoff = recorded_cutoff(transcript) if isinstance(transcript, Transcript) else None
+        if cutoff is not None:
+            found[arm.name] = cutoff
+    return found
 
 
 def _refuse_other_epochs(manifest: Mapping[str, Any], folder: Path, epochs: int) -> None:

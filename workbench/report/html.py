@@ -30,6 +30,7 @@ from workbench.report.diff import TABLE_CSS as DIFF_CSS
 from workbench.report.diff import diff_section
 from workbench.report.information import information_section
 from workbench.report.interactive import all_specs
+from workbench.report.leaks import leak_report_section
 from workbench.report.plots import NEWS_FIGURE, all_figures, png_bytes, returns_by_seed
 
 Memos = Mapping[str, Sequence[Mapping[str, Any]]]
@@ -78,6 +79,7 @@ def render_report(
     memos: Memos | None = None,
     sections: Mapping[str, pd.DataFrame] | None = None,
     diff: DecisionDiff | None = None,
+    leaks: pd.DataFrame | None = None,
 ) -> Path:
     """Write the HTML tearsheet to ``path`` and return it.
 
@@ -87,7 +89,8 @@ def render_report(
     digest": ...}``); ``memos`` (arm -> committee record, see ``memos_of``) adds
     the committee's memos; ``diff`` (a ``DecisionDiff`` of two runs, see
     ``workbench.decision_diff``) adds where their decisions parted and what each
-    parting made of the P&L gap.
+    parting made of the P&L gap; ``leaks`` (``text_leaks(data)`` of a run with news)
+    adds the text leak report (``workbench.report.leaks``).
     """
     runs = as_runs(results_or_dict)
     replaced = {"equity"} if _plotly_page.plotly_js() is not None else set()
@@ -95,7 +98,7 @@ def render_report(
     images = {stem: png_bytes(figure) for stem, figure in figures if stem not in replaced}
     return write_html(
         runs, path, images, title=title, comparison=comparison, notes=notes, about=about,
-        memos=memos, sections=sections, diff=diff,
+        memos=memos, sections=sections, diff=diff, leaks=leaks,
     )  # fmt: skip
 
 
@@ -114,6 +117,7 @@ def write_html(
     charts: Mapping[str, list[str]] | None = None,
     diff: DecisionDiff | None = None,
     tables: MeanTables | None = None,
+    leaks: pd.DataFrame | None = None,
 ) -> Path:
     """The report from already-rendered PNG ``images`` (stem -> bytes) and SVG ``charts``
     (group -> charts, from ``all_charts``; drawn here when needed): the charts over time
@@ -125,7 +129,7 @@ def write_html(
     path.parent.mkdir(parents=True, exist_ok=True)
     digest = digest or runs[0].digest()
     drawn, scripts = _drawn(tables or MeanTables(runs), images, charts)
-    extras = _Extras(comparison, notes, about, memos, sections or {}, diff)
+    extras = _Extras(comparison, notes, about, memos, sections or {}, diff, leaks)
     body = _body(runs, drawn, title, extras, digest)
     path.write_text(_document(_heading(runs, title), body + scripts), encoding="utf-8")
     return path
@@ -149,10 +153,11 @@ class _Extras(NamedTuple):
     memos: Memos | None
     sections: Mapping[str, pd.DataFrame]
     diff: DecisionDiff | None
+    leaks: pd.DataFrame | None
 
 
 def _body(runs: list[Any], drawn: _Drawn, title: str | None, extras: _Extras, digest: str) -> str:
-    comparison, notes, about, memos, sections, diff = extras
+    comparison, notes, about, memos, sections, diff, leaks = extras
     parts = [f"<h1>{html.escape(_heading(runs, title))}</h1>"]
     parts.append(tearsheet.header(provenance(runs, about, digest)))
     if notes:
@@ -180,9 +185,8 @@ def _body(runs: list[Any], drawn: _Drawn, title: str | None, extras: _Extras, di
     reading = information_section(runs, "" if news is None else _image(news, NEWS_FIGURE))
     if reading is not None:
         parts += _section(*reading)
-    cutoff = cutoff_report_section(runs)
-    if cutoff is not None:
-        parts += _section(*cutoff)
+    for section in (cutoff_report_section(runs, comparison), leak_report_section(leaks)):
+        parts += _section(*section) if section is not None else []
     for name, extra in sections.items():  # e.g. the contamination audit of historical bars
         parts += _section(name, tearsheet.defined_table(extra, name.lower().replace(" ", "-")))
     parts += _pictures(drawn)

@@ -27,6 +27,7 @@ def write_outputs(
     about: Mapping[str, Any] | None = None,
     memos: Memos | None = None,
     sections: Mapping[str, pd.DataFrame] | None = None,
+    leaks: pd.DataFrame | None = None,
 ) -> dict[str, Path]:
     """Write scorecard (CSV, JSON, Parquet), equity and orders (Parquet), results.json,
     the plots as PNG, the charts over time as SVG and ``report.html`` into ``out_dir``;
@@ -35,7 +36,8 @@ def write_outputs(
 
     With several runs (seeds) the first run's files are written as above, and
     ``returns_by_seed.csv`` / ``comparison.csv`` (when given) are added. ``about``,
-    ``memos`` and ``sections`` (titled tables) go to the report (see ``render_report``).
+    ``memos`` and ``sections`` (titled tables) go to the report (see ``render_report``);
+    ``leaks`` (the text leak report) goes to the report and to ``text_leaks.csv``.
     """
     runs = as_runs(results)
     out = Path(out_dir)
@@ -62,13 +64,16 @@ def write_outputs(
     if comparison is not None:
         paths["comparison"] = out / "comparison.csv"
         comparison.to_csv(paths["comparison"], lineterminator="\n")
+    if leaks is not None:
+        paths["text_leaks"] = out / "text_leaks.csv"
+        leaks.to_csv(paths["text_leaks"], index=False, lineterminator="\n")
     if len(runs) > 1:
         paths["scorecards_by_seed"] = out / "scorecards_by_seed.csv"
         _by_seed(runs).to_csv(paths["scorecards_by_seed"], index=False, lineterminator="\n")
     paths["report"] = write_html(
         runs, out / "report.html", images, title=title, comparison=comparison, about=about,
         memos=memos, sections=sections, digest=_digest_of(paths["results"]), charts=charts,
-        tables=tables,
+        tables=tables, leaks=leaks,
     )  # fmt: skip
     return paths
 

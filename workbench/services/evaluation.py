@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
+
+import pandas as pd
 
 from workbench._checks import is_whole, renamed_keyword
 from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
 from workbench.evaluation import MARKET_DEFAULTS, Results, World
+from workbench.evaluation.options import RunOptions
 from workbench.services._answers import finish
 from workbench.services._summary import summarise
 from workbench.services.agents import build_arms, check_arm_names
@@ -155,6 +158,19 @@ def evaluate_arms(
     )
 
 
+def cutoffs_from(items: Sequence[str], *, where: str, example: str) -> dict[str, str]:
+    """``ARM=DATE`` items as each arm's training cutoff (YYYY-MM-DD), every date checked: the
+    CLI's ``--model-cutoff`` and the notebooks' ``model_cutoff``; ``where`` and ``example``
+    name the option in a refusal."""
+    cutoffs = {}
+    for given in items:
+        arm, _, date = given.partition("=")
+        if not arm.strip() or not date.strip():
+            raise ConfigError(f"{where} {given!r} is not ARM=DATE; write e.g. {example}")
+        cutoffs[arm.strip()] = date.strip()
+    return dict(RunOptions.from_keywords({"model_cutoff": cutoffs}).model_cutoff or {})
+
+
 def cutoff_table(results: Results) -> Any:
     """Every metric before and after each arm's model cutoff (``cutoff_split``)."""
     from workbench.evaluation.cutoff import cutoff_split
@@ -175,21 +191,22 @@ def text_leaks(data: Historical) -> Any:
 
 
 def load_bars(
-    path: str | Path,
+    path: str | Path | pd.DataFrame,
     *,
     secret: str | None = None,
     variant: str | None = None,
-    news: str | Path | None = None,
-    fundamentals: str | Path | None = None,
+    news: str | Path | pd.DataFrame | None = None,
+    fundamentals: str | Path | pd.DataFrame | None = None,
     company_names: str | Path | None = None,
     embargo: str | None = None,
     canaries: int | None = None,
     close_time: str | None = None,
     timezone: str | None = None,
 ) -> Historical:
-    """Historical bars from a CSV or Parquet file, checked and masked (``secret`` repeats
-    an earlier mask; ``variant`` trades a counterfactual path, e.g. ``bootstrap:3``), with
-    the researcher's ``news`` and ``fundamentals`` files joined point in time, the company
+    """Historical bars from a CSV or Parquet file or a DataFrame, checked and masked
+    (``secret`` repeats an earlier mask; ``variant`` trades a counterfactual path, e.g.
+    ``bootstrap:3``), with the researcher's ``news`` and ``fundamentals`` files joined
+    point in time, the company
     names of ``company_names`` (a ``symbol,name`` file) masked in their text and an
     optional ``embargo`` (e.g. ``15min``); ``canaries`` plants that many items per
     channel dated after the decisions they test (``workbench.engine.canaries``);

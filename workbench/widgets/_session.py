@@ -67,6 +67,7 @@ class RunSession:
     arms: Callable[[int], Sequence[Agent | str]]  # the roster for a seed
     seeds: Sequence[int]
     market: dict[str, Any]
+    model_cutoff: dict[str, str] | None = None  # arm -> the last date its model read
     runs: list[SeedRun] = field(default_factory=list)
     state: str = "ready"  # ready, running, stopping, done, stopped, failed
     error: str = ""
@@ -133,7 +134,8 @@ class RunSession:
         world = World(**{**self.market, "seed": seed})  # the panel's market: World's keywords
         run.news = await asyncio.to_thread(_news_of, world)  # simulates off the loop too
         try:
-            run.results = await run_world(world, roster, on_step=on_step, progress=False)
+            cutoff = {"model_cutoff": self.model_cutoff} if self.model_cutoff else {}
+            run.results = await run_world(world, roster, on_step=on_step, progress=False, **cutoff)
             run.complete = True
         except WorkbenchError as exc:
             run.results = exc.results

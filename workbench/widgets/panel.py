@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -33,6 +33,7 @@ from workbench._checks import renamed_keyword
 from workbench.agents import Agent
 from workbench.errors import ConfigError, WorkbenchError
 from workbench.redaction import redact
+from workbench.services.evaluation import load_bars
 from workbench.widgets._chart import LiveChart
 from workbench.widgets._layout import Controls
 from workbench.widgets._refresh import LoopWatch, Redraws
@@ -46,6 +47,9 @@ from workbench.widgets._views import (
     status_html,
 )
 
+if TYPE_CHECKING:
+    from workbench.engine.historical import Historical
+
 DataSource = str | Path | pd.DataFrame | None
 PANEL_UNIVERSE = 20  # smaller than a script's default: the panel draws while it runs
 
@@ -55,9 +59,12 @@ class ExperimentPanel:
 
     ``data`` (a CSV/Parquet path or a DataFrame of OHLCV bars) trades historical
     bars instead of the simulator, exactly as ``evaluate(data=...)`` does; ``news``
-    and ``fundamentals`` join your own text to them, as ``evaluate(news=...)`` does.
-    ``universe`` is the simulator's number of names (20 unless told; ``names`` is its
-    deprecated old name).
+    and ``fundamentals`` join your own text to them, as ``evaluate(news=...)`` does,
+    with the CLI's text options (``company_names`` a ``symbol,name`` file, ``embargo``,
+    ``canaries``, ``close_time``, ``timezone``; see ``workbench.services.load_bars``).
+    ``model_cutoff`` (arm name → YYYY-MM-DD) splits each metric at an arm's training
+    cutoff in the report, as ``evaluate(model_cutoff=...)`` does. ``universe`` is the
+    simulator's number of names (20 unless told; ``names`` is its deprecated old name).
     """
 
     def __init__(
@@ -72,6 +79,12 @@ class ExperimentPanel:
         data: DataSource = None,
         news: DataSource = None,
         fundamentals: DataSource = None,
+        company_names: str | Path | None = None,
+        embargo: str | None = None,
+        canaries: int | None = None,
+        close_time: str | None = None,
+        timezone: str | None = None,
+        model_cutoff: Mapping[str, str] | None = None,
         out_dir: str | Path = "out/panel",
         recordings_dir: str = "",
         chart_interval: float = 0.3,
@@ -81,12 +94,17 @@ class ExperimentPanel:
         from workbench.notebooks.parameters import shipped_recordings
 
         self.agents = _named_agents(agents)
-        self.data = data
-        self.text = {
-            k: v for k, v in (("news", news), ("fundamentals", fundamentals)) if v is not None
+        text = {
+            "news": news,
+            "fundamentals": fundamentals,
+            "company_names": company_names,
+            "embargo": embargo,
+            "canaries": canaries,
+            "close_time": close_time,
+            "timezone": timezone,
         }
-        if self.text and data is None:
-            raise ConfigError("news= and fundamentals= join text to historical bars: pass data=")
+        self.data = _bars_with_text(data, {k: v for k, v in text.items() if v is not None})
+        self.model_cutoff = dict(model_cutoff) if model_cutoff else None
         self.out_dir = Path(out_dir)
         self.chart_interval, self.stop_grace = chart_interval, stop_grace
         self.recordings = {p.name: p for p in shipped_recordings(recordings_dir)}
@@ -100,7 +118,7 @@ class ExperimentPanel:
         self.frames: list[tuple[tuple[int, int], tuple[int, int]]] = []
         self.report: Path | None = None
         self._shown_results = -1
-        days = _default_days(data) if days is None else days
+        days = _default_days(self.data) if days is None else days
         universe = _universe(universe, names)
         self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, universe)
         self.controls.build(preset, historical=data is not None)
@@ -188,9 +206,8 @@ class ExperimentPanel:
         steps = 1 if self.data is not None else market["steps_per_day"]
         if self.data is not None:  # bars bring their names and one step per date
             market = {"days": market["days"], "preset": market["preset"], "data": self.data}
-            market.update(self.text)
         self.runs += 1
-        self.session = RunSession(self._roster, seeds, market)
+        self.session = RunSession(self._roster, seeds, market, model_cutoff=self.model_cutoff)
         self.live = self.chart_figure  # one figure for every run: its first draw is warm
         self.live.reset(steps, self._cadence(market))
         self.controls.seed_choices(seeds)
@@ -404,7 +421,17 @@ def _failure_note(failed: pd.DataFrame) -> str:
     return f" · {len(failed):,} decision(s) of {arms} arm(s) FAILED: see the list below"
 
 
-def _default_days(data: DataSource) -> int:
+def _bars_with_text(data: DataSource, text: dict[str, Any]) -> DataSource | Historical:
+    """``data`` with the researcher's text joined once, checked as the CLI checks it."""
+    if not text:
+        return data
+    if data is None:
+        given = ", ".join(f"{k}=" for k in text)
+        raise ConfigError(f"{given} join text to historical bars: pass data= too")
+    return load_bars(data, **text)
+
+
+def _default_days(data: DataSource | Historical) -> int:
     """Every tradable date of ``data``; the simulator's default is 5 days."""
     if data is None:
         return 5

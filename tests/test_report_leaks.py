@@ -1,0 +1,53 @@
+"""The text leak report in the HTML report: the words per alias and how to extend the map."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_text_leaks import BARS, planted_news
+
+from workbench import evaluate
+from workbench.engine.historical import Historical
+from workbench.evaluation.textleaks import leak_report
+from workbench.report.html import render_report
+from workbench.report.leaks import TITLE, leak_report_section, per_alias
+
+SECRET = "leak-secret-0123456789"
+
+
+@pytest.fixture(scope="module")
+def data() -> Historical:
+    return Historical.load(BARS, news=planted_news(), secret=SECRET)
+
+
+def test_the_report_lists_the_tokens_per_alias_and_how_to_extend_the_map(
+    data: Historical, tmp_path: Path
+) -> None:
+    table = leak_report(data)
+    results = evaluate(["cash"], data=data, days=5)
+    page = render_report(results, tmp_path / "r.html", leaks=table).read_text(encoding="utf-8")
+    assert f">{TITLE}</h2>" in page
+    alias = table.loc[table["token"] == "zephyrix", "alias"].iloc[0]
+    listed = per_alias(table)
+    assert listed.loc[alias, "symbol"] == "ACME" and listed.loc[alias, "tokens"] == "zephyrix"
+    assert f">{alias}<" in page and ">zephyrix<" in page
+    assert "add it to the names map" in page and "--company-names" in page
+
+
+def test_text_without_leaks_says_so_and_no_table_means_no_section(data: Historical) -> None:
+    clean = Historical.load(BARS, news=planted_news(), names={"ACME": ["Zephyrix"]}, secret=SECRET)
+    title, body = leak_report_section(leak_report(clean)) or ("", "")
+    assert title == TITLE and "No word left in the masked text" in body
+    assert leak_report_section(None) is None
+
+
+def test_write_outputs_keeps_the_leak_report_beside_the_report(
+    data: Historical, tmp_path: Path
+) -> None:
+    from workbench.report import write_outputs
+
+    results = evaluate(["cash"], data=data, days=5)
+    paths = write_outputs(results, tmp_path, leaks=leak_report(data))
+    assert paths["text_leaks"].read_text(encoding="utf-8").startswith("token,alias,symbol")
+    assert TITLE in paths["report"].read_text(encoding="utf-8")
