@@ -117,8 +117,8 @@ def test_the_panel_takes_universe_and_warns_on_names(tmp_path: Path) -> None:
 def test_a_notebook_check_takes_universe_and_warns_on_names() -> None:
     from workbench.notebooks import parameters as check
 
-    declared = "universe: int = 8\nnames: int | None = None\n"
-    assert check.universe(8, None, cells=[declared]) == 8
+    declared = "universe: int = 8\nnames: int = 0\n"
+    assert check.universe(8, 0, cells=[declared]) == check.universe(8, None) == 8
     injected = [declared, "# Parameters\nnames = 5\n"]
     with pytest.warns(DeprecationWarning, match="parameter 'names' is deprecated: pass universe"):
         assert check.universe(8, 5, cells=injected) == 5
@@ -146,3 +146,24 @@ def test_papermill_given_universe_and_names_stops_at_the_checks(
         )
     assert failed.value.ename == "ConfigError" and "both were given" in failed.value.evalue
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_papermill_given_the_old_names_runs_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import papermill
+
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / "evaluate.ipynb"
+    old = {"arms": "cash", "names": 3, "days": 1, "include_shipped": False}
+    ran = papermill.execute_notebook(
+        str(notebook),
+        str(tmp_path / "evaluate.ipynb"),
+        parameters={**old, "out_dir": str(tmp_path / "out")},
+        kernel_name="python3",
+        progress_bar=False,
+    )
+    said = json.dumps([cell.get("outputs", []) for cell in ran.cells])
+    assert "parameter 'names' is deprecated: pass universe" in said
+    assert json.loads((tmp_path / "out" / "results.json").read_text())["meta"]["names"] == 3

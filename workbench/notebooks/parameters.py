@@ -71,8 +71,10 @@ def given_parameters(cells: Sequence[str] | None = None) -> list[str]:
 
 def universe(value: Any, names: Any, *, cells: Sequence[str] | None = None) -> int:
     """``universe``, or the deprecated ``names`` (a warning naming ``universe``); both
-    given is refused. ``cells`` as for ``refuse_unknown_parameters``."""
-    if names is None:
+    given is refused. A ``names`` of None or 0 is not given (a notebook declares
+    ``names: int = 0``: papermill reads no optional types). ``cells`` as for
+    ``refuse_unknown_parameters``."""
+    if names is None or names == 0:
         return whole_number("universe", value, maximum=5000)
     if "universe" in given_parameters(cells):
         raise _bad("names", "is the old name of universe, and both were given", "pass universe")
