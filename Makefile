@@ -27,14 +27,18 @@ lint: $(STAMP)
 # contends for the same cores); whole files per worker, so module fixtures are built once.
 WORKERS ?= 2
 PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: then workbench is compiled
+# once, not in every worker, kernel and subprocess (about 0.4 CPU-s each), and pytest keeps
+# the plugin modules it rewrites instead of rewriting hundreds of them in every worker.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 test: lint
-	$(BIN)/python -m pytest $(PARALLEL) --recordings recordings
+	$(PYTEST) $(PARALLEL) --recordings recordings
 
 # The inner loop: no test over about a quarter second (kernels, browsers, subprocesses, whole
 # runs), no lint. `make test` runs everything.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest $(PARALLEL) -m "not slow and not browser" --recordings recordings -q
+	$(PYTEST) $(PARALLEL) -m "not slow and not browser" --recordings recordings -q
 
 # The documentation site (MkDocs): the payload page must match the schemas, and any
 # warning (a broken link, a missing page, an API name that does not resolve) fails.

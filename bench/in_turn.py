@@ -17,6 +17,10 @@ calls inside one process):
   and run (best of three);
 - ``engine``: 200 names x 24 days of the market alone, as a share of the bare
   NumPy floor measured beside it (``bench/engine.py``; higher is better).
+
+The speed targets, for BEFORE_TREE the code before the speed work (commit c7ad53f):
+after / before <= 0.6 for ``small``, <= 0.3 for ``replay``, <= 0.5 for
+``historical``, and a share of the floor >= 0.5 after for ``engine``.
 """
 
 from __future__ import annotations
@@ -87,6 +91,26 @@ print(ours / floor)
 }
 
 
+# after / before at most this (engine: the share of the floor after, at least this)
+TARGETS = {"small": 0.6, "replay": 0.3, "historical": 0.5, "engine": 0.5}
+
+
+def verdict(workload: str, before: float, after: float) -> str:
+    """The target line: the ratio the workload must reach, and whether it did."""
+    target = TARGETS.get(workload)
+    if target is None:
+        return "  no target for this workload"
+    if workload == "engine":
+        met = after >= target
+        return f"  target: share of the floor >= {target} after: {after:.2f} ({_met(met)})"
+    ratio = after / before
+    return f"  target: after/before <= {target}: {ratio:.2f} ({_met(ratio <= target)})"
+
+
+def _met(met: bool) -> str:
+    return "met" if met else "not met"
+
+
 def measure(tree: Path, workload: str) -> float:
     code = _BEST + WORKLOADS[workload]
     env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -114,6 +138,7 @@ def main() -> None:
         f"{args.workload}: before {b:.4f} {unit}   after {a:.4f} {unit}   after/before {a / b:.2f}"
     )
     print(f"  rounds before {[round(x, 4) for x in before]}  after {[round(x, 4) for x in after]}")
+    print(verdict(args.workload, b, a))
 
 
 if __name__ == "__main__":

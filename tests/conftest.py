@@ -9,9 +9,10 @@
 - The mask key historical runs derive their secret from is one file for the whole
   session, outside the checkout (``WORKBENCH_MASK_FILE``), so no test writes a key
   into the project and every subprocess a test starts masks as the test does.
-- Test files holding browser or slow tests are run first, so that under parallel
-  workers (``make test`` runs ``pytest -n 2 --dist loadfile``) the longest files
-  start at once and no worker is left running one of them alone at the end.
+- The costliest test files are run first, so that under parallel workers (``make
+  test`` runs ``pytest -n 2 --dist loadfile``) the longest files start at once and
+  no worker is left running one of them alone at the end: the files measured in
+  ``MEASURED_CPU_SECONDS``, costliest first, then those holding browser or slow tests.
 - Property tests run ``HYPOTHESIS_EXAMPLES`` examples each; ``WORKBENCH_THOROUGH=1``
   selects the thorough profile, several times as many (docs/contributing.md).
 """
@@ -49,6 +50,23 @@ def pytest_configure(config: pytest.Config) -> None:
         del os.environ[name]
 
 
+# CPU-seconds of the costliest files (kernels and subprocesses included), each run alone:
+# `/usr/bin/time -f "%U %S" python -m pytest tests/FILE -p no:cacheprovider`. Re-measure
+# when a file's module fixtures change; a file that is missing here is ranked by its marks.
+MEASURED_CPU_SECONDS = {
+    "test_notebooks.py": 110,
+    "test_widgets_browser.py": 50,
+    "test_widgets.py": 33,
+    "test_notebooks_data.py": 32,
+    "test_bridge.py": 29,
+    "test_answer_triage.py": 28,
+    "test_voila_browser.py": 25,
+    "test_notebook_news.py": 25,
+    "test_report.py": 22,
+    "test_compare_notebook.py": 20,
+}
+
+
 def _cost_rank(item: pytest.Item) -> int:
     """0 for a browser test, 1 for another slow one, 2 for the rest."""
     if item.get_closest_marker("browser"):
@@ -60,12 +78,17 @@ def _file_of(item: pytest.Item) -> str:
     return item.nodeid.split("::")[0]
 
 
+def _measured(file: str) -> int:
+    return MEASURED_CPU_SECONDS.get(file.rpartition("/")[2], 0)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Whole files, costliest first (by their costliest test), otherwise in the order found."""
+    """Whole files, costliest first (measured, then by their costliest test), otherwise in
+    the order found."""
     rank: dict[str, int] = {}
     for item in items:
         rank[_file_of(item)] = min(_cost_rank(item), rank.get(_file_of(item), 2))
-    items.sort(key=lambda item: rank[_file_of(item)])
+    items.sort(key=lambda item: (-_measured(_file_of(item)), rank[_file_of(item)]))
 
 
 def _loopback(address: Any) -> bool:

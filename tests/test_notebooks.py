@@ -1,11 +1,19 @@
 """Every notebook executed by papermill on a real kernel, with defaults and with bad parameters.
 
-The runs share one batch (two kernels at once) so the suite pays for them once.
+The runs share two batches (two kernels at once) so the suite pays for each once: the
+evaluate notebook's defaults are the ones `workbench demo` runs, beside the first batch;
+the second batch replays what the first recorded and reruns, with a bad parameter, into a
+copy of the demo's folder.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
@@ -21,6 +29,7 @@ from workbench.notebooks.parameters import shipped_recordings
 from workbench.notebooks.runner import (
     OUTPUTS_LEDGER,
     NotebookJob,
+    RunOutcome,
     make_job,
     run_batch,
     run_notebook,
@@ -37,6 +46,7 @@ BAD = {
         "parameter 'recording': no recording at",
     ),
 }
+RERUN = "negative-days"  # run into a folder holding an earlier run's results and a user's file
 SMALL = {"universe": 10, "days": 3, "include_shipped": False}
 LEARNER_SEEDS = list(range(1, 13))
 LEARNER = {  # the scripted learner without and with memory, on the notebook's default market
@@ -46,35 +56,94 @@ LEARNER = {  # the scripted learner without and with memory, on the notebook's d
 }
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict[str, object]:
-    root = tmp_path_factory.mktemp("notebooks")
-    jobs: list[NotebookJob] = [
-        make_job(NOTEBOOKS / f"{name}.ipynb", root / name, {}, name=name) for name in NAMES
-    ]
-    jobs.append(
-        make_job(
-            NOTEBOOKS / "evaluate.ipynb",
-            root / "record",
-            {**SMALL, "arms": "trend,contrarian,committee,momentum", "mode": "record", "seed": 11},
-            name="record",
-        )
-    )
+ROOT = NOTEBOOKS.parent
+
+
+def _tampered_recording(folder: Path) -> Path:
+    """A shipped recording whose manifest says the run ended differently."""
+    source = next(p for p in shipped_recordings() if p.name == "callable-sync-trend")
+    shutil.copytree(source, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["expected"]["digest"] = "0" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    return folder
+
+
+def _first_jobs(root: Path) -> list[NotebookJob]:
+    names = [name for name in NAMES if name != "evaluate"]  # the demo runs its defaults
+    jobs = [make_job(NOTEBOOKS / f"{name}.ipynb", root / name, {}, name=name) for name in names]
+    record = {**SMALL, "arms": "trend,contrarian,committee,momentum", "mode": "record", "seed": 11}
+    jobs.append(make_job(NOTEBOOKS / "evaluate.ipynb", root / "record", record, name="record"))
     for label, (params, _) in BAD.items():
-        jobs.append(make_job(NOTEBOOKS / "evaluate.ipynb", root / label, params, name=label))
+        if label != RERUN:
+            jobs.append(make_job(NOTEBOOKS / "evaluate.ipynb", root / label, params, name=label))
     for metric in ("return_pct", "turnover"):  # their own run store, beside root/learner
         out, params = root / "learner" / metric, {**LEARNER, "metric": metric}
         jobs.append(make_job(NOTEBOOKS / "compare.ipynb", out, params, name=f"learner-{metric}"))
-    result = run_batch(jobs, workers=2, progress=False, timeout=300)
-    return {o.job.name: o for o in result.outcomes}
+    tampered = {"recording": str(_tampered_recording(root / "tampered-recording"))}
+    jobs.append(make_job(NOTEBOOKS / "replay.ipynb", root / "tampered", tampered, name="tampered"))
+    return jobs
+
+
+def _second_jobs(root: Path) -> list[NotebookJob]:
+    recorded = {"mode": "replay", "recording": str(root / "record" / "recording")}
+    again = {**recorded, "include_shipped": False}
+    rerun = root / RERUN  # the demo's results and the user's own file, then a failed rerun
+    shutil.copytree(root / "evaluate", rerun)
+    assert (rerun / "scorecard.csv").is_file()
+    (rerun / "notes.txt").write_text("mine")
+    return [
+        make_job(NOTEBOOKS / "evaluate.ipynb", root / "replayed", again, name="replayed"),
+        make_job(NOTEBOOKS / "evaluate.ipynb", rerun, BAD[RERUN][0], name=RERUN),
+    ]
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("notebooks")
+
+
+@pytest.fixture(scope="module")
+def demo(root: Path) -> Iterator[subprocess.Popen]:
+    """`workbench demo` into root/evaluate, started first and running beside the first batch."""
+    command = [sys.executable, "-m", "workbench", "demo", "--out", str(root / "evaluate")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with (root / "demo.out").open("w") as out, (root / "demo.err").open("w") as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
+    yield process
+    if process.poll() is None:  # a test stopped the module early
+        process.kill()
+    process.wait()
+
+
+@pytest.fixture(scope="module")
+def demo_printed(root: Path, demo: subprocess.Popen) -> str:
+    """What the demo printed, once it ended well."""
+    demo.wait(timeout=600)
+    printed = (root / "demo.out").read_text()
+    assert demo.returncode == 0, printed + (root / "demo.err").read_text()
+    return printed
+
+
+@pytest.fixture(scope="module")
+def runs(root: Path, demo: subprocess.Popen) -> dict[str, RunOutcome]:
+    first = run_batch(_first_jobs(root), workers=2, progress=False, timeout=300)
+    demo.wait(timeout=600)  # its folder is copied for the rerun
+    second = run_batch(_second_jobs(root), workers=2, progress=False, timeout=300)
+    return {o.job.name: o for o in (*first.outcomes, *second.outcomes)}
+
+
+def _defaults_folder(runs: dict[str, RunOutcome], root: Path, name: str) -> Path:
+    if name == "evaluate":
+        return root / "evaluate"
+    assert runs[name].ok, runs[name].describe()
+    return runs[name].job.out_dir
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_runs_top_to_bottom_with_its_defaults(runs, name):
-    outcome = runs[name]
-    assert outcome.ok, outcome.describe()
-    out = outcome.job.out_dir
+def test_notebook_runs_top_to_bottom_with_its_defaults(runs, root, demo_printed, name):
+    out = _defaults_folder(runs, root, name)
     folders = [out] if name != "replay" else [out / p.name for p in shipped_recordings()]
     for folder in folders:
         for file in ("scorecard.csv", "scorecard.parquet", "equity.parquet", "report.html"):
@@ -84,8 +153,8 @@ def test_notebook_runs_top_to_bottom_with_its_defaults(runs, name):
 
 
 @pytest.mark.slow
-def test_evaluate_notebook_reproduces_the_in_process_run(runs):
-    out = runs["evaluate"].job.out_dir
+def test_evaluate_notebook_reproduces_the_in_process_run(root, demo_printed):
+    out = root / "evaluate"
     here = evaluate(list(BASELINES), seed=7, universe=40, days=10)  # the default: news on
     assert (out / "scorecard.json").read_text() == here.scorecard_json()
     shipped = pd.read_csv(out / "shipped_recordings.csv")
@@ -146,7 +215,7 @@ def test_committee_notebook_shows_and_writes_the_memos(runs):
 
 
 @pytest.mark.slow
-def test_a_recording_made_by_the_notebook_replays_in_the_notebook(runs, tmp_path):
+def test_a_recording_made_by_the_notebook_replays_in_the_notebook(runs):
     recorded = runs["record"]
     assert recorded.ok, recorded.describe()
     folder = recorded.job.out_dir / "recording"
@@ -155,14 +224,10 @@ def test_a_recording_made_by_the_notebook_replays_in_the_notebook(runs, tmp_path
         "contrarian.json",
         "trend.json",
     ]
-    again = run_notebook(
-        NOTEBOOKS / "evaluate.ipynb",
-        tmp_path / "replayed",
-        {"mode": "replay", "recording": str(folder), "include_shipped": False},
-    )
+    again = runs["replayed"]  # the evaluate notebook in replay mode on that folder
     assert again.ok, again.describe()
     before = json.loads((recorded.job.out_dir / "results.json").read_text())
-    after = json.loads((tmp_path / "replayed" / "results.json").read_text())
+    after = json.loads((again.job.out_dir / "results.json").read_text())
     assert after == before
 
 
@@ -174,7 +239,8 @@ def test_a_bad_parameter_stops_at_the_checks_and_writes_nothing(runs, label):
     assert outcome.cell == VALIDATION_CELL
     assert outcome.error.startswith("ConfigError: ") and BAD[label][1] in outcome.error
     left = sorted(p.name for p in outcome.job.out_dir.iterdir() if p.name != OUTPUTS_LEDGER)
-    assert left == ["evaluate.ipynb"]  # the executed notebook, showing the error; no results
+    mine = ["notes.txt"] if label == RERUN else []  # the user's own file is left alone
+    assert left == ["evaluate.ipynb", *mine]  # the executed notebook, showing the error
 
 
 def test_a_misspelled_parameter_is_refused_by_name_before_any_kernel_starts(tmp_path):
@@ -186,16 +252,10 @@ def test_a_misspelled_parameter_is_refused_by_name_before_any_kernel_starts(tmp_
 
 
 @pytest.mark.slow
-def test_a_failed_rerun_into_the_same_folder_leaves_no_earlier_results(tmp_path):
-    out = tmp_path / "run"
-    (out / "notes.txt").parent.mkdir(parents=True)
-    (out / "notes.txt").write_text("mine")
-    quick = {"arms": "cash", "universe": 3, "days": 2, "include_shipped": False}
-    assert run_notebook(NOTEBOOKS / "evaluate.ipynb", out, quick).ok
-    assert (out / "scorecard.csv").is_file()
-    failed = run_notebook(NOTEBOOKS / "evaluate.ipynb", out, {**quick, "days": -2})
-    assert failed.status == "error"
-    left = sorted(p.name for p in out.iterdir() if p.name != OUTPUTS_LEDGER)
+def test_a_failed_rerun_into_the_same_folder_leaves_no_earlier_results(runs, root):
+    failed = runs[RERUN]  # into a copy of the demo's folder, its ledger included
+    assert failed.status == "error" and failed.job.out_dir == root / RERUN
+    left = sorted(p.name for p in failed.job.out_dir.rglob("*") if p.name != OUTPUTS_LEDGER)
     assert left == ["evaluate.ipynb", "notes.txt"]  # the user's own file is left alone
 
 
@@ -225,30 +285,16 @@ def test_plan_jobs_matches_what_the_notebooks_expect(tmp_path):
 
 
 @pytest.mark.slow
-def test_replay_notebook_fails_loudly_on_a_difference(tmp_path):
-    import shutil
-
-    source = next(p for p in shipped_recordings() if p.name == "callable-sync-trend")
-    tampered = tmp_path / "tampered"
-    shutil.copytree(source, tampered)
-    manifest = json.loads((tampered / "manifest.json").read_text())
-    manifest["expected"]["digest"] = "0" * 64  # as if the recorded run had ended differently
-    (tampered / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True))
-    outcome = run_notebook(
-        NOTEBOOKS / "replay.ipynb", tmp_path / "out", {"recording": str(tampered)}
-    )
+def test_replay_notebook_fails_loudly_on_a_difference(runs):
+    outcome = runs["tampered"]  # its manifest says the recorded run ended differently
     assert outcome.status == "error" and outcome.cell == VALIDATION_CELL + 1
     assert outcome.error.startswith("RecordingError: ") and "differs" in outcome.error
-    assert not (tmp_path / "out" / "scorecard.csv").exists()
+    assert not (outcome.job.out_dir / "scorecard.csv").exists()
 
 
 @pytest.mark.slow
-def test_demo_runs_the_evaluate_notebook_and_says_where_the_report_is(tmp_path, capsys):
-    from workbench.cli import main
-
-    assert main(["demo", "--out", str(tmp_path / "demo")]) == 0
-    printed = capsys.readouterr().out
-    assert f"report: {tmp_path / 'demo' / 'report.html'}" in printed
-    assert "shipped recordings replayed and matched" in printed
-    assert (tmp_path / "demo" / "evaluate.ipynb").is_file()
-    assert pd.read_csv(tmp_path / "demo" / "shipped_recordings.csv")["matched"].all()
+def test_demo_runs_the_evaluate_notebook_and_says_where_the_report_is(root, demo_printed):
+    assert f"report: {root / 'evaluate' / 'report.html'}" in demo_printed
+    assert "shipped recordings replayed and matched" in demo_printed
+    assert (root / "evaluate" / "evaluate.ipynb").is_file()
+    assert pd.read_csv(root / "evaluate" / "shipped_recordings.csv")["matched"].all()

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -190,78 +191,141 @@ def test_the_runner_keeps_asking_after_an_ordinary_framework_error() -> None:
 
 
 # --- kill -9 ----------------------------------------------------------------------------
-SCRIPT = textwrap.dedent(
+# Each run is a process of its own, forked from one that has imported workbench (so a run
+# pays for its work, not for the imports) and killed there with SIGKILL, as by `kill -9`.
+RUNS = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
     from workbench.evaluation import evaluate
     from workbench.integrations import callable_agent
 
-    recorder, counts, kill_after = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
-    resume = sys.argv[4] == "resume"
+    def run(recorder, counts, kill_after, resume):
+        def agent(payload):
+            paid = len(counts.read_text()) if counts.exists() else 0
+            if paid == kill_after:
+                os.kill(os.getpid(), signal.SIGKILL)
+            with counts.open("a") as out:
+                out.write("x")
+            symbol = sorted(payload["symbols"])[payload["step"] % len(payload["symbols"])]
+            side = "buy" if payload["day"] % 2 == 0 else "sell"
+            return {"actions": [{"symbol": symbol, "side": side, "quantity": 5.0}],
+                    "rationale": "x"}
 
-    def agent(payload):
-        paid = len(counts.read_text()) if counts.exists() else 0
-        if paid == kill_after:
-            os.kill(os.getpid(), signal.SIGKILL)
-        with counts.open("a") as out:
-            out.write("x")
-        symbol = sorted(payload["symbols"])[payload["step"] % len(payload["symbols"])]
-        side = "buy" if payload["day"] % 2 == 0 else "sell"
-        return {"actions": [{"symbol": symbol, "side": side, "quantity": 5.0}],
-                "rationale": "x"}
+        arm = callable_agent(agent, name="arm", every=1, mode="record", recorder=recorder,
+                             prior=recorder if resume else None)
+        results = evaluate([arm, "momentum"], seed=5, universe=4, days=4)
+        print(results.digest())
 
-    arm = callable_agent(agent, name="arm", every=1, mode="record", recorder=recorder,
-                         prior=recorder if resume else None)
-    results = evaluate([arm, "momentum"], seed=5, universe=4, days=4)
-    print(results.digest())
+    def forked(recorder, counts, kill_after, mode, out, err):
+        for name, fd in ((out, 1), (err, 2)):
+            os.dup2(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+        code = 0
+        try:
+            run(Path(recorder), Path(counts), int(kill_after), mode == "resume")
+        except BaseException:
+            import traceback
+            traceback.print_exc()
+            code = 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+    for line in sys.stdin:  # one run a line; its exit code goes back on stdout
+        child = os.fork()
+        if child == 0:
+            forked(*line.split())
+        print(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]), flush=True)
     """
 )
+THOROUGH = os.environ.get("WORKBENCH_THOROUGH") == "1"
 
 
-def _run(tmp_path: Path, tag: str, kill_after: int, mode: str) -> subprocess.CompletedProcess:
-    script = tmp_path / "run_agent.py"
-    script.write_text(SCRIPT)
-    recorder, counts = tmp_path / f"{tag}.json", tmp_path / f"{tag}.{mode}.count"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, str(script), str(recorder), str(counts), str(kill_after), mode]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+class Runs:
+    """The forking process, and what each run it forked printed and paid."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        (folder / "runs.py").write_text(RUNS)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen(
+            [sys.executable, str(folder / "runs.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+
+    def run(self, tag: str, kill_after: int, mode: str) -> subprocess.CompletedProcess:
+        base = self.folder / f"{tag}.{mode}"
+        fields = (self.folder / f"{tag}.json", f"{base}.count", kill_after, mode)
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.write(" ".join(map(str, (*fields, f"{base}.out", f"{base}.err"))))
+        self.process.stdin.write("\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        assert answer, "the forking process ended early: its error is in the captured stderr"
+        code = int(answer)
+        out, err = (Path(f"{base}.{end}").read_text() for end in ("out", "err"))
+        return subprocess.CompletedProcess(fields, code, out, err)
+
+    def paid(self, tag: str, mode: str) -> int:
+        counts = self.folder / f"{tag}.{mode}.count"
+        return len(counts.read_text()) if counts.exists() else 0
+
+    def close(self) -> None:
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.close()
+        assert self.process.wait(timeout=60) == 0
+        self.process.stdout.close()
 
 
-def _paid(tmp_path: Path, tag: str, mode: str) -> int:
-    counts = tmp_path / f"{tag}.{mode}.count"
-    return len(counts.read_text()) if counts.exists() else 0
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
+    forking = Runs(tmp_path_factory.mktemp("killed"))
+    yield forking
+    forking.close()
+
+
+@pytest.fixture(scope="module")
+def whole(runs: Runs) -> tuple[str, int]:
+    """The digest and the number of answers of the run nobody kills."""
+    done = runs.run("whole", -1, "fresh")
+    assert done.returncode == 0, done.stderr
+    return done.stdout, runs.paid("whole", "fresh")
+
+
+def _kill_points(total: int) -> list[int]:
+    """After the first answer (the journal just begun), one a third in and the last one (the
+    run about to save); every point with WORKBENCH_THOROUGH=1."""
+    return list(range(1, total)) if THOROUGH else [1, total // 3, total - 1]
 
 
 @pytest.mark.slow
 def test_a_run_killed_at_any_point_resumes_to_the_same_results_paying_only_the_rest(
-    tmp_path: Path,
+    runs: Runs, whole: tuple[str, int]
 ) -> None:
-    whole = _run(tmp_path, "whole", -1, "fresh")
-    assert whole.returncode == 0, whole.stderr
-    total = _paid(tmp_path, "whole", "fresh")
-    for kill_after in (1, total // 3, total - 1):
+    digest, total = whole
+    for kill_after in _kill_points(total):
         tag = f"killed{kill_after}"
-        killed = _run(tmp_path, tag, kill_after, "fresh")
+        killed = runs.run(tag, kill_after, "fresh")
         assert killed.returncode == -signal.SIGKILL, killed.stderr
-        assert _paid(tmp_path, tag, "fresh") == kill_after
-        resumed = _run(tmp_path, tag, -1, "resume")
+        assert runs.paid(tag, "fresh") == kill_after
+        resumed = runs.run(tag, -1, "resume")
         assert resumed.returncode == 0, resumed.stderr
-        assert resumed.stdout == whole.stdout  # identical results digest
-        assert _paid(tmp_path, tag, "resume") == total - kill_after
+        assert resumed.stdout == digest  # identical results digest
+        assert runs.paid(tag, "resume") == total - kill_after
 
 
 @pytest.mark.slow
-def test_a_run_killed_while_writing_a_line_asks_that_one_again(tmp_path: Path) -> None:
-    whole = _run(tmp_path, "whole", -1, "fresh")
-    total = _paid(tmp_path, "whole", "fresh")
-    killed = _run(tmp_path, "cut", total // 2, "fresh")
+def test_a_run_killed_while_writing_a_line_asks_that_one_again(
+    runs: Runs, whole: tuple[str, int]
+) -> None:
+    digest, total = whole
+    killed = runs.run("cut", total // 2, "fresh")
     assert killed.returncode == -signal.SIGKILL
-    journal = tmp_path / "cut.json.journal"
+    journal = runs.folder / "cut.json.journal"
     text = journal.read_text(encoding="utf-8")
     journal.write_text(text[: text.rstrip("\n").rfind("\n") + 40], encoding="utf-8")
-    resumed = _run(tmp_path, "cut", -1, "resume")
+    resumed = runs.run("cut", -1, "resume")
     assert resumed.returncode == 0, resumed.stderr
     assert "unfinished line" in resumed.stderr
-    assert resumed.stdout == whole.stdout
-    assert _paid(tmp_path, "cut", "resume") == total - total // 2 + 1
+    assert resumed.stdout == digest
+    assert runs.paid("cut", "resume") == total - total // 2 + 1

@@ -474,9 +474,15 @@ def _reports(folder: Path) -> dict[str, Path]:
     }
 
 
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict[str, Path]:
+    """Both tearsheets, made once for the two cases that open them."""
+    return _reports(tmp_path_factory.mktemp("reports"))
+
+
 @pytest.mark.parametrize("which", ["seeds", "historical"])
-def test_a_tearsheet_shows_every_item_in_chromium(browser, tmp_path, which):
-    path = _reports(tmp_path)[which]
+def test_a_tearsheet_shows_every_item_in_chromium(browser, reports, which):
+    path = reports[which]
     tab = browser.new_page(viewport={"width": 1200, "height": 900})
     try:
         tab.goto(path.as_uri())

@@ -7,6 +7,14 @@ scalars and arrays, pydantic models, sets and paths become plain JSON on the way
 ``plain_answer`` and ``loose_json`` keep NaN, infinity and unpaired surrogates,
 for an answer recorded exactly as given. ``atomic_write`` writes through a
 temporary file and a rename, so a reader never sees half a file.
+
+orjson is several times faster than ``json`` and used wherever the two agree:
+``digest`` and the results text (``json_by_orjson``) are written by orjson unless
+its bytes might differ (floats in exponent form, types ``json`` writes through
+``_plain``, long integers, NaN and infinity, unpaired surrogates); ``read_json``
+parses with orjson unless the values might differ (orjson refuses NaN, infinity
+and unpaired surrogates, which ``json`` reads, and turns an integer beyond 64
+bits into a float, which ``json`` keeps whole).
 """
 
 from __future__ import annotations
@@ -14,9 +22,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from workbench.errors import ConfigError, RecordingError
 
@@ -59,7 +71,57 @@ def canonical_json(value: Any, *, indent: int | None = None) -> str:
 
 def digest(value: Any) -> str:
     """SHA-256 (hex) of the canonical JSON of ``value``; a string digests as a JSON string."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    fast = _orjson_canonical(value)
+    text = fast if fast is not None else canonical_json(value).encode("utf-8")
+    return hashlib.sha256(text).hexdigest()
+
+
+# types json writes only through ``_plain`` (or refuses) go to orjson's missing default:
+# it raises, and json writes them
+_ORJSON_PLAIN_ONLY = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
+# how orjson writes a float below 1e-4 or from 1e16 on, where repr may write it otherwise
+_OTHER_FLOAT_FORMS = (b"e+", b"e-", b"0.0000")
+# A float is pickled as "G" and its 8 big-endian bytes; only NaN and the infinities
+# start 7ff or fff. Strings may match too, which only sends them to json.
+_NON_FINITE_PICKLED = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
+
+
+def _orjson_canonical(value: Any) -> bytes | None:
+    """``canonical_json(value)`` in UTF-8 as orjson writes it (ten times faster), or None
+    where its bytes might not be json's (``json_by_orjson``; NaN and infinity too)."""
+    text = json_by_orjson(value)
+    if text is None or (b"null" in text and _may_hold_non_finite(value)):
+        return None
+    return text
+
+
+def json_by_orjson(value: Any, *, indent: bool = False) -> bytes | None:
+    """``canonical_json(value, indent=2 if indent else None)`` in UTF-8 as orjson writes
+    it, but for NaN and infinity, written as null; or None where its bytes might not be
+    json's: a type json writes through ``_plain``, an integer beyond 64 bits, a float in
+    exponent form, an unpaired surrogate. A plain enum or a UUID, which json refuses,
+    orjson writes as its value."""
+    option = _ORJSON_PLAIN_ONLY | (orjson.OPT_INDENT_2 if indent else 0)
+    try:
+        text = orjson.dumps(value, option=option)
+    except orjson.JSONEncodeError:
+        return None
+    if any(form in text for form in _OTHER_FLOAT_FORMS):
+        return None
+    return text
+
+
+def _may_hold_non_finite(value: Any) -> bool:
+    try:
+        pickled = pickle.dumps(value, protocol=5)
+    except Exception:  # an enum of a local class, say: let json judge it
+        return True
+    return _NON_FINITE_PICKLED.search(pickled) is not None
 
 
 def to_plain(value: Any) -> Any:
@@ -82,6 +144,27 @@ def loose_json(value: Any) -> str:
     return json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain
     )
+
+
+# 19 digits starting a number: an integer orjson might not keep whole (from 2**63 on)
+_LONG_INTEGER = re.compile(r"[\[:,\s-][0-9]{19}")
+
+
+def read_json(text: str) -> Any:
+    """``json.loads(text)``, the same values, read by orjson unless it could differ."""
+    if _may_hold_a_long_integer(text):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # NaN, infinity, a lone surrogate: json reads them
+        return json.loads(text)
+
+
+def _may_hold_a_long_integer(text: str) -> bool:
+    """Whether a number in ``text`` may be an integer of 19 digits or more."""
+    if text[:40].lstrip(" \t\r\n-")[:19].isdigit():  # the text is one such number
+        return True
+    return _LONG_INTEGER.search(text) is not None
 
 
 def printable(text: str) -> str:
@@ -121,9 +204,11 @@ __all__ = [
     "atomic_write",
     "canonical_json",
     "digest",
+    "json_by_orjson",
     "loose_json",
     "plain_answer",
     "printable",
+    "read_json",
     "read_recorded_text",
     "to_plain",
 ]

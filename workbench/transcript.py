@@ -49,6 +49,7 @@ from workbench._jsonio import (
     canonical_json,
     loose_json,
     plain_answer,
+    read_json,
     read_recorded_text,
     to_plain,
 )
@@ -75,10 +76,6 @@ def redacted_answer(response: Any, error: Mapping[str, str] | None) -> tuple[Any
     Lossless: NaN and surrogates stay.
     """
     return redact_data(plain_answer(response)), redact_data(dict(error)) if error else None
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def response_fields(response: Any) -> dict[str, Any]:
@@ -115,10 +112,7 @@ class Exchange:
         """Digests of the question and of the answer, written beside the exchange."""
         question = {"day": self.day, "input": self.input, "key": self.key, "step": self.step}
         answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
-        return {
-            "input": _sha256(canonical_json(question)),
-            "response": _sha256(canonical_json(answer)),
-        }
+        return {"input": digest(question), "response": digest(answer)}
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -327,7 +321,7 @@ class Transcript:
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
         try:
-            data = json.loads(text)
+            data = read_json(text)
         except json.JSONDecodeError as exc:
             raise RecordingError(
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
@@ -422,7 +416,7 @@ def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
     sealed = _sealed_version(version, f"journal {source}", accept_unsealed)
     for number, line in enumerate(complete[1:], start=2):
         try:
-            record = json.loads(line)
+            record = read_json(line)
             if "meta" in record:
                 transcript.meta = dict(record["meta"])
                 continue
