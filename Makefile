@@ -70,18 +70,18 @@ bench: $(STAMP)
 # Review `git diff recordings/` before committing: a recording is a regression test.
 recordings: $(STAMP)
 	$(BIN)/workbench record recordings/callable-async-contrarian --overwrite --preset calm-v1 \
-	  --seed 11 --names 15 --days 8 --arms workbench.testing.scripted:contrarian_agent,cash,mean_reversion
+	  --seed 11 --universe 15 --days 8 --arms workbench.testing.scripted:contrarian_agent,cash,mean_reversion
 	$(BIN)/workbench record recordings/callable-sync-trend --overwrite --preset standard-v1 --seed 7 \
-	  --names 20 --days 10 --arms workbench.testing.scripted:trend_agent,momentum,buy_and_hold
+	  --universe 20 --days 10 --arms workbench.testing.scripted:trend_agent,momentum,buy_and_hold
 	$(BIN)/workbench record recordings/committee-reference --overwrite --preset standard-v1 --seed 7 \
-	  --names 5 --days 3 --arms workbench.committee:committee_agent,momentum,buy_and_hold
+	  --universe 5 --days 3 --arms workbench.committee:committee_agent,momentum,buy_and_hold
 	$(BIN)/workbench record recordings/committee-memory --overwrite --preset standard-v1 --seed 7 \
-	  --names 5 --days 4 --arms workbench.committee.reflection:reflecting_committee,momentum
+	  --universe 5 --days 4 --arms workbench.committee.reflection:reflecting_committee,momentum
 	$(BIN)/workbench record recordings/callable-news-reader --overwrite --preset standard-v2 --seed 3 \
-	  --names 12 --days 20 \
+	  --universe 12 --days 20 \
 	  --arms workbench.testing.scripted:news_agent,headline_sentiment,earnings_drift,buy_and_hold
 	$(BIN)/workbench record recordings/callable-sampler-epochs --overwrite --preset standard-v1 \
-	  --seed 5 --names 8 --days 8 --epochs 3 --arms workbench.testing.scripted:sampler_agent,buy_and_hold
+	  --seed 5 --universe 8 --days 8 --epochs 3 --arms workbench.testing.scripted:sampler_agent,buy_and_hold
 	$(BIN)/python -m workbench.testing.framework_arms recordings
 	$(BIN)/workbench replay recordings --check
 

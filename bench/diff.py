@@ -20,7 +20,7 @@ from _timing import best_of_interleaved
 from workbench.evaluation import evaluate
 from workbench.services import decision_diff, run_evaluation
 
-MARKET = {"seed": 7, "names": 40, "days": 60}
+MARKET = {"seed": 7, "universe": 40, "days": 60}
 REPEATS = 5
 
 
@@ -31,7 +31,7 @@ def main() -> None:
         diff = decision_diff(a, b, store=store)
 
         def one_evaluation() -> object:
-            world = {"universe": MARKET["names"], "days": MARKET["days"], "seed": MARKET["seed"]}
+            world = {"universe": MARKET["universe"], "days": MARKET["days"], "seed": MARKET["seed"]}
             return evaluate(["buy_and_hold", "momentum"], **world)
 
         evaluation, whole = best_of_interleaved(

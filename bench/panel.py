@@ -43,7 +43,7 @@ def in_panel(days: int, out: str) -> tuple[float, float, int, float]:
     """(seconds of the run, seconds writing the report, redraws, seconds drawing)."""
 
     async def go() -> tuple[float, float, int, float]:
-        built = panel(seeds=str(SEED), days=days, steps_per_day=STEPS, names=NAMES, out_dir=out)
+        built = panel(seeds=str(SEED), days=days, steps_per_day=STEPS, universe=NAMES, out_dir=out)
         built.arms.value = ARMS
         started = time.perf_counter()
         await built.start()

@@ -29,7 +29,7 @@ import json, resource, sys, tempfile, time
 from workbench.services import run_evaluation
 request = json.loads(sys.argv[1])
 store = tempfile.mkdtemp()
-run_evaluation(store, ["cash", "momentum"], names=5, days=2)
+run_evaluation(store, ["cash", "momentum"], universe=5, days=2)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.process_time()
 run_evaluation(store, **request)
@@ -48,7 +48,7 @@ def measure(**request: Any) -> dict[str, float]:
     )
     out: dict[str, float] = json.loads(done.stdout)
     size = limits.estimate(
-        request["arms"], request["names"], request["days"], request["steps_per_day"], 1
+        request["arms"], request["universe"], request["days"], request["steps_per_day"], 1
     )
     print(
         f"  {request}: {out['bytes'] / 2**20:7.1f} MiB, {out['cpu']:5.1f} s CPU "
@@ -70,20 +70,20 @@ def report(name: str, measured: float, assumed: int) -> None:
 def main() -> None:
     flat = {"steps_per_day": 1, "ticks_per_step": 1}
     print("market: 1,000 names x 1,000 / 2,000 days, one step a day")
-    a = measure(arms=["cash"], names=1000, days=1000, **flat)
-    b = measure(arms=["cash"], names=1000, days=2000, **flat)
+    a = measure(arms=["cash"], universe=1000, days=1000, **flat)
+    b = measure(arms=["cash"], universe=1000, days=2000, **flat)
     report(
         "market bytes per name-step", slope(a, b, 1000 * 1000), limits.MARKET_BYTES_PER_NAME_STEP
     )
 
     print("one day: 1,000 names x 10 steps x 100 / 200 ticks")
-    c = measure(arms=["cash"], names=1000, days=1, steps_per_day=10, ticks_per_step=100)
-    d = measure(arms=["cash"], names=1000, days=1, steps_per_day=10, ticks_per_step=200)
+    c = measure(arms=["cash"], universe=1000, days=1, steps_per_day=10, ticks_per_step=100)
+    d = measure(arms=["cash"], universe=1000, days=1, steps_per_day=10, ticks_per_step=200)
     report("day bytes per name-tick", slope(c, d, 1000 * 10 * 100), limits.DAY_BYTES_PER_NAME_TICK)
 
     print("a trading arm: momentum added, 500 names x 1,000 days, one step a day")
-    e = measure(arms=["cash"], names=500, days=1000, **flat)
-    f = measure(arms=["cash", "momentum"], names=500, days=1000, **flat)
+    e = measure(arms=["cash"], universe=500, days=1000, **flat)
+    f = measure(arms=["cash", "momentum"], universe=500, days=1000, **flat)
     report("arm bytes per name-step", slope(e, f, 500 * 1000), limits.ARM_BYTES_PER_NAME_STEP)
     print(f"  arm CPU: {(f['cpu'] - e['cpu']) / (500 * 1000) * 1e6:.1f} us per name-step")
 

@@ -215,6 +215,6 @@ def _mask_key_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> 
 @pytest.fixture
 def static_charts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reports drawn as without plotly installed: PNG figures and inline SVG charts."""
-    from workbench.report import plotly_page
+    from workbench.report import _plotly_page
 
-    monkeypatch.setattr(plotly_page, "plotly_js", lambda: None)
+    monkeypatch.setattr(_plotly_page, "plotly_js", lambda: None)

@@ -30,7 +30,7 @@ def test_evaluate_prints_the_scorecard_and_writes_byte_stable_json(
         "cash,momentum",
         "--seed",
         "7",
-        "--names",
+        "--universe",
         "10",
         "--days",
         "2",
@@ -54,7 +54,7 @@ def test_bad_input_prints_the_error_and_exits_2(capsys: pytest.CaptureFixture[st
 
 
 # --- output paths: checked before the run, and a run that cannot be written is kept ---------
-SMALL_RUN = ["--arms", "cash,momentum", "--names", "3", "--days", "1"]
+SMALL_RUN = ["--arms", "cash,momentum", "--universe", "3", "--days", "1"]
 
 
 @pytest.fixture
@@ -172,7 +172,7 @@ def test_a_bug_is_one_line_that_says_so_and_traceback_shows_it(
 
 
 # --- your own agent through the CLI ----------------------------------------------------------
-TINY_MARKET = ["--names", "3", "--days", "2", "--steps-per-day", "2", "--ticks-per-step", "5"]
+TINY_MARKET = ["--universe", "3", "--days", "2", "--steps-per-day", "2", "--ticks-per-step", "5"]
 AGENT_MODULE = """
 from workbench.integrations.callable import CallableAgentAdapter
 

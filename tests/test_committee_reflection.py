@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from workbench import evaluate
 from workbench.committee import Committee, ScriptedModel
-from workbench.committee.lessons import REFLECTING_ROLES
+from workbench.committee.lessons import REFLECTING_ROLES, CommitteeMemory
 from workbench.errors import ConfigError, RunError
+from workbench.integrations.hooks import DecisionHook
 from workbench.memory import Memory
 from workbench.recordings import record, replay
 
@@ -131,3 +133,32 @@ def test_a_failed_reflection_fails_that_decision_visibly_and_replays_the_same(mo
     monkeypatch.setattr(ScriptedModel, "complete", real)
     again = Committee.from_replay_spec(committee.replay_spec(), committee.recorder)
     assert evaluate([again], seed=7, universe=5, days=4).digest() == results.digest()
+
+
+def test_the_committee_memory_is_its_decision_hook() -> None:
+    committee = Committee(memory=Memory(horizon=1, k=2))
+    assert isinstance(committee.hook, CommitteeMemory) and isinstance(committee.hook, DecisionHook)
+    assert committee.memory is committee.hook.memory
+    assert committee.recorded_state()["memory"] == committee.hook.settings()
+    with pytest.raises(ConfigError, match="a committee's memory= is its hook"):
+        Committee(memory=Memory(), hook=DecisionHook())
+
+
+def test_the_shipped_recording_replays_through_the_committee_hook(monkeypatch) -> None:
+    stages: list[str] = []
+
+    def spied(stage: str) -> Any:
+        original = getattr(CommitteeMemory, stage)
+
+        def spy(self: CommitteeMemory, *args: Any) -> Any:
+            stages.append(stage)
+            return original(self, *args)
+
+        return spy
+
+    for stage in ("begin", "before_decision", "after_decision", "executed", "end"):
+        monkeypatch.setattr(CommitteeMemory, stage, spied(stage))
+    report = replay(Path(__file__).resolve().parents[1] / "recordings" / "committee-memory")
+    assert report.matched
+    decisions = ["before_decision", "after_decision", "executed"] * 4  # 4 days, once a day
+    assert stages == ["begin", *decisions, "end"]

@@ -133,7 +133,7 @@ def test_the_diff_is_the_same_in_another_process(pair: tuple[Path, Path]) -> Non
 
 @pytest.mark.slow
 def test_two_stored_runs_of_different_baselines_split_their_gap(tmp_path: Path) -> None:
-    small = {"seed": 3, "names": 8, "days": 5}
+    small = {"seed": 3, "universe": 8, "days": 5}
     a = services.run_evaluation(tmp_path, ["buy_and_hold", "momentum"], **small)["run_id"]
     b = services.run_evaluation(tmp_path, ["buy_and_hold", "mean_reversion"], **small)["run_id"]
     diff = decision_diff(a, b, store=tmp_path)

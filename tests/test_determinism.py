@@ -17,7 +17,7 @@ ARGS = [
     "turbulent-v1",
     "--seed",
     "11",
-    "--names",
+    "--universe",
     "25",
     "--days",
     "4",

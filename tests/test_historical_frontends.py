@@ -39,7 +39,7 @@ def test_evaluate_with_data_trades_the_bars_and_repeats_with_the_secret(
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--names", "5"], "names cannot be set with data"),
+        (["--universe", "5"], "universe cannot be set with data"),
         (["--steps-per-day", "6"], "steps_per_day cannot be set with data"),
     ],
 )
@@ -63,7 +63,7 @@ def test_the_cli_hands_data_and_variant_to_the_service(monkeypatch: pytest.Monke
     with pytest.raises(SystemExit):
         main(["evaluate", "--data", str(EXAMPLE), "--variant", "bootstrap:2", "--arms", "cash"])
     data = received["data"]
-    assert received["arms"] == ["cash"] and received["names"] is None
+    assert received["arms"] == ["cash"] and received["universe"] is None
     assert data.variant.label == "bootstrap:2" and data.secret
 
 

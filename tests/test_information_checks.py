@@ -146,7 +146,7 @@ def test_an_eps_is_checked_against_the_name_the_sentence_is_about() -> None:
 def test_the_cli_moves_a_dial_and_runs_the_news_readers_by_default(capsys) -> None:
     from workbench.cli import main
 
-    small = ["evaluate", "--names", "6", "--days", "4", "--seed", "2"]
+    small = ["evaluate", "--universe", "6", "--days", "4", "--seed", "2"]
     assert main([*small, "--dial", "injection_rate=1", "--dial", "news_rate=0.1"]) == 0
     table = capsys.readouterr().out
     assert "preset custom-" in table and "headline_sentiment" in table and "earnings_drift" in table

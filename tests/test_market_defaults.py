@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 import pytest
 
@@ -31,7 +31,7 @@ def test_a_world_left_to_its_defaults_has_the_default_shape() -> None:
 
 def test_a_stored_request_defaults_to_the_same_market() -> None:
     request = MarketRequest()
-    assert (request.names, request.days, request.steps_per_day, request.ticks_per_step) == tuple(
+    assert (request.universe, request.days, request.steps_per_day, request.ticks_per_step) == tuple(
         SHAPE.values()
     )
 
@@ -43,8 +43,12 @@ def test_the_mcp_schemas_show_the_defaults(tool: str) -> None:
 
     parameters = inspect.signature(getattr(Toolbox, tool)).parameters
     shown = {key: parameters[key].default for key in SHAPE.keys() - {"universe"}}
-    shown["universe"] = parameters["names"].default
-    assert shown == SHAPE
+    assert shown == {key: SHAPE[key] for key in shown}
+    # null = the default, so that universe= beside the deprecated names= can be refused
+    assert parameters["universe"].default is None
+    hint = get_type_hints(getattr(Toolbox, tool), include_extras=True)["universe"]
+    described = " ".join(m.description or "" for m in get_args(hint)[1:])
+    assert f"null = {MARKET_DEFAULTS.universe} (the default)" in described
 
 
 def test_the_cli_flags_say_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:

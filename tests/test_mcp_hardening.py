@@ -67,6 +67,7 @@ LOOSE: list[tuple[str, dict[str, Any], str]] = [
     ("run_evaluation", {"arms": ["cash"], "capital": "1e6"}, "capital"),
     ("run_evaluation", {"arms": ["cash"], "leverage_cap": False}, "leverage_cap"),
     ("run_evaluation", {"arms": ["cash"], "fee_bps": "0.5"}, "fee_bps"),
+    ("run_evaluation", {"arms": ["cash"], "universe": "40"}, "universe"),
     ("run_evaluation", {"arms": ["cash"], "names": "40"}, "names"),
     ("list_runs", {"limit": True}, "limit"),
     ("list_runs", {"limit": 2.0}, "limit"),
@@ -113,7 +114,7 @@ def test_whole_numbers_are_still_accepted_where_a_decimal_is_expected(
         ({"capital": True}, "capital must be a number"),
         ({"capital": "1e6"}, "capital must be a number"),
         ({"fee_bps": float("nan")}, "fee_bps must be a finite number"),
-        ({"names": True}, "names must be a whole number"),
+        ({"universe": True}, "universe must be a whole number"),
         ({"days": "3"}, "days must be a whole number"),
         ({"seed": 2.0}, "seed must be a non-negative whole number"),
     ],
@@ -162,7 +163,7 @@ def test_warm_up_days_count_towards_the_name_tick_limit(tmp_path: Path) -> None:
     # the 20 warm-up days make it 1.4 times that, so it is refused, naming them
     with pytest.raises(ConfigError, match="20 warm-up days") as refused:
         services.run_evaluation(
-            tmp_path, ["cash"], names=4000, days=50, steps_per_day=1, ticks_per_step=1000
+            tmp_path, ["cash"], universe=4000, days=50, steps_per_day=1, ticks_per_step=1000
         )
     assert "280,000,000 name-ticks" in str(refused.value)
     assert "nothing was run" in str(refused.value)
@@ -174,7 +175,7 @@ def test_a_request_that_would_exhaust_memory_is_refused_with_the_numbers(tmp_pat
     # holds 50 million ticks at once
     with pytest.raises(ConfigError, match=r"MiB of memory") as refused:
         services.run_evaluation(
-            tmp_path, ["cash"], names=2500, days=1, steps_per_day=20, ticks_per_step=1000
+            tmp_path, ["cash"], universe=2500, days=1, steps_per_day=20, ticks_per_step=1000
         )
     assert f"limit of {limits.MAX_MEMORY_BYTES / 2**20:,.0f} MiB" in str(refused.value)
 
@@ -182,7 +183,12 @@ def test_a_request_that_would_exhaust_memory_is_refused_with_the_numbers(tmp_pat
 def test_arm_work_is_counted_per_name_step(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="arm name-steps"):
         services.run_evaluation(
-            tmp_path, ["cash", "momentum"], names=1000, days=1500, steps_per_day=1, ticks_per_step=1
+            tmp_path,
+            ["cash", "momentum"],
+            universe=1000,
+            days=1500,
+            steps_per_day=1,
+            ticks_per_step=1,
         )
 
 
@@ -190,7 +196,7 @@ def test_a_multi_seed_request_has_a_total_budget(tmp_path: Path) -> None:
     seeds = list(range(200))
     with pytest.raises(ConfigError, match="200 seeds in total") as refused:
         services.compare_runs(
-            tmp_path, ["cash", "momentum"], "cash", seeds, names=500, days=100, ticks_per_step=65
+            tmp_path, ["cash", "momentum"], "cash", seeds, universe=500, days=100, ticks_per_step=65
         )
     assert "nothing was run" in str(refused.value)
     assert not any(p.is_dir() for p in tmp_path.iterdir())
@@ -208,7 +214,7 @@ def test_the_memory_estimate_holds_for_what_a_run_really_allocates(tmp_path: Pat
         tracemalloc.start()
         try:
             services.run_evaluation(
-                tmp_path, arms, names=names, days=days, steps_per_day=steps, ticks_per_step=ticks
+                tmp_path, arms, universe=names, days=days, steps_per_day=steps, ticks_per_step=ticks
             )
             peak = tracemalloc.get_traced_memory()[1]
         finally:
@@ -233,7 +239,7 @@ def store_with_links(tmp_path: Path) -> tuple[Path, str, Path]:
     outside = tmp_path / "outside-secret-place"
     outside.mkdir()
     (outside / "loot.txt").write_text("not yours")
-    answer = services.run_evaluation(store, ["cash"], names=3, days=1)
+    answer = services.run_evaluation(store, ["cash"], universe=3, days=1)
     run_id = answer["run_id"]
     os.symlink(outside / "loot.txt", store / run_id / "loot.txt")
     os.symlink(outside, store / run_id / "loot-dir")

@@ -39,9 +39,13 @@ async def session_run(store: Path) -> dict[str, Any]:
         ):
             seen["init"] = await session.initialize()
             seen["tools"] = (await session.list_tools()).tools
+            market = {"arms": ["cash", "momentum"], "days": 3}
             seen["evaluation"] = await session.call_tool(
-                "run_evaluation", {"arms": ["cash", "momentum"], "names": 10, "days": 3}
+                "run_evaluation", {**market, "universe": 10}
             )
+            old = {**market, "names": 10}
+            seen["old_spelling"] = await session.call_tool("run_evaluation", old)
+            seen["both"] = await session.call_tool("run_evaluation", {**old, "universe": 10})
             seen["replay"] = await session.call_tool(
                 "replay_recording", {"name": "callable-sync-trend"}
             )
@@ -70,6 +74,7 @@ def test_a_client_lists_tools_runs_replays_and_is_refused_a_typo(tmp_path: Path)
 
     replay = seen["replay"].structured_content
     assert not seen["replay"].is_error and replay["matched"] and replay["differences"] == []
+    _check_the_old_spelling(seen, store)
 
     typo = seen["typo"]
     assert typo.is_error
@@ -81,14 +86,30 @@ def test_a_client_lists_tools_runs_replays_and_is_refused_a_typo(tmp_path: Path)
     log = [json.loads(line) for line in (store / "mcp_audit.jsonl").read_text().splitlines()]
     ends = [e for e in log if e["outcome"] != "started"]
     assert [e["tool"] for e in ends] == [
-        "run_evaluation",
+        *["run_evaluation"] * 3,
         "replay_recording",
         "compare_runs",
         "render_report",
     ]
-    assert [e["outcome"] for e in ends] == ["ok", "ok", "refused", "ok"]
+    assert [e["outcome"] for e in ends] == ["ok", "ok", "error", "ok", "refused", "ok"]
     started = {e["call"] for e in log if e["outcome"] == "started"}
-    assert started == {e["call"] for e in ends if e["outcome"] == "ok"}
+    assert started == {e["call"] for e in ends if e["outcome"] in ("ok", "error")}
+
+
+def _check_the_old_spelling(seen: dict[str, Any], store: Path) -> None:
+    """names= still runs (the same run, reused) with a deprecation note in the result and
+    the audit log; names= beside universe= is refused."""
+    old = seen["old_spelling"]
+    assert not old.is_error, old.content[0].text
+    assert old.structured_content["run_id"] == seen["evaluation"].structured_content["run_id"]
+    assert old.structured_content["reused"] is True
+    (note,) = old.structured_content["deprecated"]
+    assert "names=" in note and "pass universe=" in note
+    log = [json.loads(line) for line in (store / "mcp_audit.jsonl").read_text().splitlines()]
+    assert [e["deprecated"] for e in log if "deprecated" in e] == [[note]]
+    both = seen["both"]
+    assert both.is_error
+    assert "pass universe= only (names= is its old name)" in both.content[0].text
 
 
 def start(*args: str) -> subprocess.CompletedProcess[str]:
@@ -160,7 +181,7 @@ async def cut_off(store: Path) -> None:
             with anyio.move_on_after(2):
                 await session.call_tool(
                     "run_evaluation",
-                    {"arms": ["cash"], "names": 1500, "days": 200, "ticks_per_step": 65},
+                    {"arms": ["cash"], "universe": 1500, "days": 200, "ticks_per_step": 65},
                 )
 
 
@@ -170,6 +191,6 @@ def test_a_call_the_client_cut_off_leaves_its_start_in_the_audit_log(tmp_path: P
     log = [json.loads(line) for line in (store / "mcp_audit.jsonl").read_text().splitlines()]
     started = [e for e in log if e["outcome"] == "started"]
     assert [e["tool"] for e in started] == ["run_evaluation"]
-    assert started[0]["arguments"]["names"] == 1500
+    assert started[0]["arguments"]["universe"] == 1500
     ended = [e for e in log if e["call"] == started[0]["call"] and e["outcome"] != "started"]
     assert ended == []  # the server was stopped before the run could finish

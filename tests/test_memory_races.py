@@ -17,7 +17,8 @@ import pytest
 from workbench import World, aevaluate, evaluate
 from workbench.errors import ConfigError, MemoryLeak
 from workbench.evaluation.runner import run_world
-from workbench.memory import Memory, running
+from workbench.memory import Memory
+from workbench.memory import _running as running
 from workbench.testing.learner import (
     LEARNER_INSTRUCTIONS,
     Learner,
@@ -128,7 +129,8 @@ HOLDER = """
 import sys, time
 from pathlib import Path
 from workbench import evaluate
-from workbench.memory import Memory, running
+from workbench.memory import Memory
+from workbench.memory import _running as running
 from workbench.testing.learner import remembering_learner
 
 store, ready, go = map(Path, sys.argv[1:4])

@@ -106,7 +106,7 @@ def test_a_store_mlflow_refuses_is_a_config_error_with_its_reason(
 def test_evaluate_on_the_cli_logs_to_mlflow(store_uri: str, capsys: pytest.CaptureFixture) -> None:
     from mlflow.tracking import MlflowClient
 
-    argv = ["evaluate", "--arms", "cash,momentum", "--names", "8", "--days", "3"]
+    argv = ["evaluate", "--arms", "cash,momentum", "--universe", "8", "--days", "3"]
     assert main([*argv, "--mlflow", store_uri]) == 0
     out = capsys.readouterr().out
     run_id = out.strip().splitlines()[-1].split()[-1]
@@ -128,7 +128,7 @@ def test_a_server_that_is_not_there_fails_at_once_naming_the_uri(
     uri = f"http://127.0.0.1:{_unused_loopback_port()}"
     with pytest.raises(ConfigError, match=f"no MLflow server answers at {uri}"):
         log_to_mlflow(seeds[0], tracking_uri=uri)  # the probe's answer, not MLflow's retries
-    argv = ["evaluate", "--arms", "cash", "--names", "4", "--days", "2", "--mlflow", uri]
+    argv = ["evaluate", "--arms", "cash", "--universe", "4", "--days", "2", "--mlflow", uri]
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert uri in captured.err and "cash" not in captured.out  # refused before evaluating

@@ -21,7 +21,7 @@ from workbench.report.information import capture_table, item_counts
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "news.ipynb"
 ARMS = ["buy_and_hold", "momentum", "headline_sentiment", "earnings_drift"]
-SMALL = {"names": 8, "days": 30, "seed": 3, "injection_rate": 0.3}
+SMALL = {"universe": 8, "days": 30, "seed": 3, "injection_rate": 0.3}
 VALIDATION_CELL = 3  # title, parameters, injected parameters, then the checks
 BAD = {
     "rate": ({"injection_rate": 1.5}, "dial 'injection_rate' must be between 0 and 1"),
@@ -51,7 +51,7 @@ def test_the_news_notebook_writes_items_capture_and_plots_into_a_folder_it_creat
     _, out, _ = runs
     here = evaluate(
         ARMS, preset=preset("standard-v2").with_dials(injection_rate=SMALL["injection_rate"]),
-        seed=SMALL["seed"], universe=SMALL["names"], days=SMALL["days"],
+        seed=SMALL["seed"], universe=SMALL["universe"], days=SMALL["days"],
     )  # fmt: skip
     assert (out / "scorecard.json").read_text() == here.scorecard_json()
     items = pd.read_parquet(out / "information.parquet")

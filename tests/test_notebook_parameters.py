@@ -56,7 +56,7 @@ def test_papermill_with_a_misspelt_parameter_stops_at_the_checks(
     from papermill.exceptions import PapermillExecutionError
 
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    small = {"arms": "cash", "names": 3, "days": 1, "include_shipped": False}
+    small = {"arms": "cash", "universe": 3, "days": 1, "include_shipped": False}
     with pytest.raises(PapermillExecutionError) as failed:
         papermill.execute_notebook(
             str(NOTEBOOKS / "evaluate.ipynb"),
@@ -76,17 +76,17 @@ DATA = Path(__file__).resolve().parents[1] / "notebooks" / "data"
 
 def test_news_and_fundamentals_join_the_bars_with_the_clis_checks(tmp_path: Path) -> None:
     bars, news = DATA / "example_bars.csv", DATA / "example_news.csv"
-    market = check.market(bars, names=4, days=5, preset="", news=news)
+    market = check.market(bars, universe=4, days=5, preset="", news=news)
     assert market["data"].text.news is not None and market["data"].text.fundamentals is None
     undated = tmp_path / "undated.csv"
     undated.write_text("published,symbols,headline,body\n,ACME,ACME news,\n")
     with pytest.raises(ConfigError, match="news row 1 has no publication time"):
-        check.market(bars, names=4, days=5, preset="", news=undated)
+        check.market(bars, universe=4, days=5, preset="", news=undated)
 
 
 def test_text_without_bars_or_a_missing_text_file_is_refused() -> None:
     with pytest.raises(ConfigError, match="parameter 'fundamentals': joins text to historical"):
-        check.market(None, names=4, days=5, preset="", fundamentals=DATA / "example_news.csv")
+        check.market(None, universe=4, days=5, preset="", fundamentals=DATA / "example_news.csv")
     with pytest.raises(ConfigError, match=r"parameter 'news': no \.csv or \.parquet file at"):
         check.text_file("news", "no/such/news.csv")
     assert check.text_file("news", "") is None
@@ -100,11 +100,13 @@ def test_the_text_options_and_the_cutoff_take_the_clis_checks() -> None:
     )  # fmt: skip
     assert set(text) == {"company_names", "embargo", "canaries"}
     cutoffs = check.model_cutoff("model_cutoff", "momentum=2016-9-1", ["momentum"])
-    market = check.market(bars, names=4, days=5, preset="", news=news, text=text, cutoffs=cutoffs)
+    market = check.market(
+        bars, universe=4, days=5, preset="", news=news, text=text, cutoffs=cutoffs
+    )
     assert market["model_cutoff"] == {"momentum": "2016-09-01"}
     assert market["data"].manifest()["text"]["canaries"] == 2
     with pytest.raises(ConfigError, match="embargo"):
-        check.market(bars, names=4, days=5, preset="", news=news, text={"embargo": "15"})
+        check.market(bars, universe=4, days=5, preset="", news=news, text={"embargo": "15"})
     missing = {"embargo": "", "canaries": 0, "close_time": "", "timezone": ""}
     with pytest.raises(ConfigError, match=r"parameter 'company_names': no \.csv or \.parquet"):
         check.text_options(company_names="no.csv", **missing)
@@ -113,4 +115,4 @@ def test_the_text_options_and_the_cutoff_take_the_clis_checks() -> None:
     with pytest.raises(ConfigError, match="model_cutoff of 'momentum' is 'someday', which is no"):
         check.model_cutoff("model_cutoff", "momentum=someday", ["momentum"])
     with pytest.raises(ConfigError, match="parameter 'model_cutoff': splits at dates"):
-        check.market(None, names=4, days=5, preset="", cutoffs=cutoffs)
+        check.market(None, universe=4, days=5, preset="", cutoffs=cutoffs)

@@ -47,7 +47,7 @@ BAD = {
     ),
 }
 RERUN = "negative-days"  # run into a folder holding an earlier run's results and a user's file
-SMALL = {"names": 10, "days": 3, "include_shipped": False}
+SMALL = {"universe": 10, "days": 3, "include_shipped": False}
 LEARNER_SEEDS = list(range(1, 13))
 LEARNER = {  # the scripted learner without and with memory, on the notebook's default market
     "arms": "learner,learner_memory",
@@ -188,7 +188,7 @@ def test_compare_notebook_shows_the_paired_effect_of_memory_on_the_learner(runs)
     from workbench.evaluation.compare import paired_comparison
     from workbench.notebooks import parameters as check
 
-    market = check.market(None, names=20, days=10, preset="")
+    market = check.market(None, universe=20, days=10, preset="")
     here = check.seed_runs(check.build_arms(["learner", "learner_memory"]), LEARNER_SEEDS, market)
     for metric in ("return_pct", "turnover"):
         outcome = runs[f"learner-{metric}"]

@@ -94,7 +94,7 @@ def test_bad_input_is_refused_with_the_fix() -> None:
         pbo(broken, blocks=4)
 
 
-SMALL = {"names": 6, "days": 12}
+SMALL = {"universe": 6, "days": 12}
 
 
 @pytest.mark.slow
@@ -102,7 +102,7 @@ def test_the_trial_store_gives_every_configuration_on_the_same_paths(tmp_path: P
     services.run_evaluation(tmp_path, ["random", "equal_weight"], seed=1, **SMALL)
     services.run_evaluation(tmp_path, ["random", "equal_weight"], seed=2, **SMALL)
     services.run_evaluation(tmp_path, ["random"], seed=2, fee_bps=3.0, **SMALL)  # seed 2 only
-    services.run_evaluation(tmp_path, ["momentum"], seed=1, days=11, names=6)  # another market
+    services.run_evaluation(tmp_path, ["momentum"], seed=1, days=11, universe=6)  # another market
     answer = services.compare_runs(
         tmp_path, ["cash", "buy_and_hold", "momentum"], "buy_and_hold", [1, 2], **SMALL
     )
@@ -115,7 +115,7 @@ def test_the_trial_store_gives_every_configuration_on_the_same_paths(tmp_path: P
     assert answer["snooping"]["paired_days"] == 24
     assert answer["snooping"]["model_confidence_set"]  # never empty: the best arm stays
     lone = services.compare_runs(
-        tmp_path / "other", ["cash", "momentum"], "cash", [1], names=4, days=1
+        tmp_path / "other", ["cash", "momentum"], "cash", [1], universe=4, days=1
     )
     assert "skipped" in lone["overfitting"] and lone["snooping"] is None
 

@@ -115,7 +115,7 @@ def test_the_cli_refuses_to_record_over_a_recording_unless_overwrite(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "rec"
-    argv = ["record", str(folder), "--arms", "momentum", "--names", "4", "--days", "2"]
+    argv = ["record", str(folder), "--arms", "momentum", "--universe", "4", "--days", "2"]
     assert main([*argv, "--seed", "1"]) == 0
     before = (folder / "manifest.json").read_bytes()
     capsys.readouterr()

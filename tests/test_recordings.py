@@ -238,7 +238,7 @@ def test_cli_record_passes_the_market_to_the_service(tmp_path: Path, monkeypatch
 
     monkeypatch.setattr("workbench.recordings.record", fake_record)
     argv = ["record", str(tmp_path / "r"), "--arms", "momentum, cash", "--seed", "3"]
-    assert main([*argv, "--names", "7", "--days", "2", "--preset", "calm-v1"]) == 2
+    assert main([*argv, "--universe", "7", "--days", "2", "--preset", "calm-v1"]) == 2
     assert seen["arms"] == ["momentum", "cash"] and seen["seed"] == 3
     assert seen["universe"] == 7 and seen["days"] == 2 and seen["preset"] == "calm-v1"
 

@@ -158,7 +158,7 @@ def test_worst_drawdowns_mark_an_open_drawdown_with_nan_not_none():
 
 def test_no_negative_zero_and_no_sign_on_a_spread():
     from workbench.report._format import number
-    from workbench.report.tearsheet_tables import _spread_text
+    from workbench.report._tearsheet_tables import _spread_text
 
     assert number("var_95_pct", -0.001) == "0.00%" and number("alpha_pct", -0.0) == "0.00%"
     assert number("sharpe", -0.004) == "-0.004" and number("return_pct", -0.2) == "-0.20%"

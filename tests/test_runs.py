@@ -11,7 +11,7 @@ from workbench.cli import main
 from workbench.errors import ConfigError
 from workbench.services.history import compare_stored_runs, runs, show_run
 
-SMALL = {"names": 8, "days": 3}
+SMALL = {"universe": 8, "days": 3}
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,7 @@ from workbench.services.glossary import (
 from workbench.services.store import RunStore
 
 RECORDINGS = Path(__file__).resolve().parents[1] / "recordings"
-SMALL = {"names": 8, "days": 3}
+SMALL = {"universe": 8, "days": 3}
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -179,9 +179,9 @@ def test_the_store_counts_the_trials_that_ran_and_every_ranking_carries_the_coun
         ({"arms": ["cash"], "preset": "calmm-v1"}, "unknown preset"),
         ({"arms": ["cash"], "days": 0}, "days must be between"),
         ({"arms": ["cash"], "seed": -1}, "seed must be"),
-        ({"arms": ["cash"], "names": "many"}, "names must be a whole number"),
+        ({"arms": ["cash"], "universe": "many"}, "universe must be a whole number"),
         ({"arms": ["cash"], "capital": "lots"}, "capital must be a number"),
-        ({"arms": ["cash"], "names": 5000, "days": 1000}, "above the service limit"),
+        ({"arms": ["cash"], "universe": 5000, "days": 1000}, "above the service limit"),
     ],
 )
 @pytest.mark.slow

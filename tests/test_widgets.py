@@ -29,7 +29,7 @@ async def slow_trend(payload):
 
 def _panel(tmp_path, **options) -> ExperimentPanel:
     agent = callable_agent(slow_trend, name="slow")
-    return panel({"slow": agent}, out_dir=tmp_path, days=3, names=6, **options)
+    return panel({"slow": agent}, out_dir=tmp_path, days=3, universe=6, **options)
 
 
 def _points(live, arm: str) -> tuple[int, int]:
@@ -168,7 +168,7 @@ def test_an_agent_that_raises_shows_its_error_its_traceback_and_a_red_status(tmp
     async def go():
         built = panel(
             {"broken": callable_agent(broken, name="broken", every=1)},
-            out_dir=tmp_path, days=2, names=4, seeds="1,2",
+            out_dir=tmp_path, days=2, universe=4, seeds="1,2",
         )  # fmt: skip
         built.arms.value = ("broken", "cash")
         await built.start()
@@ -276,7 +276,7 @@ def test_an_agent_blocking_the_event_loop_is_warned_about(tmp_path):
             return trend_follower(payload)
 
     async def go():
-        built = panel({"blocker": Blocker()}, out_dir=tmp_path, days=1, names=3, steps_per_day=2)
+        built = panel({"blocker": Blocker()}, out_dir=tmp_path, days=1, universe=3, steps_per_day=2)
         built.arms.value = ("blocker",)
         await built.start()
         return built
@@ -302,7 +302,7 @@ def test_an_async_agent_calling_blocking_code_is_named_in_the_warning(tmp_path):
 
     async def go():
         agents = {"sleepy": Sleepy(), **_panel(tmp_path).agents}
-        built = panel(agents, out_dir=tmp_path, days=1, names=3, steps_per_day=2)
+        built = panel(agents, out_dir=tmp_path, days=1, universe=3, steps_per_day=2)
         built.arms.value = ("sleepy", "slow")
         await built.start()
         return built
@@ -338,7 +338,7 @@ def test_an_arm_whose_every_decision_failed_shows_failed_not_complete(tmp_path):
     async def go():
         built = panel(
             {"broken": callable_agent(_look_up, name="broken", every=1)},
-            out_dir=tmp_path, days=2, names=4, seeds="1",
+            out_dir=tmp_path, days=2, universe=4, seeds="1",
         )  # fmt: skip
         built.arms.value = ("broken", "cash")
         await built.start()
@@ -441,7 +441,7 @@ def test_the_kernel_runs_other_cells_while_a_panel_run_goes_on(tmp_path):
                 await asyncio.sleep(0.05)
                 return trend_follower(payload)
 
-            p = panel({"slow": callable_agent(slow, name="slow", every=1)}, days=3, names=5,
+            p = panel({"slow": callable_agent(slow, name="slow", every=1)}, days=3, universe=5,
                       out_dir=OUT)
             p.arms.value = ("slow",)
             task = p.start()

@@ -163,7 +163,7 @@ def look_up_the_price(payload):
 
 checks = panel({"slow": callable_agent(slow, name="slow", every=1),
                 "broken": callable_agent(broken, name="broken", every=1)},
-               seeds="1,2", days=3, names=6, out_dir="out/checks")
+               seeds="1,2", days=3, universe=6, out_dir="out/checks")
 checks.arms.value = ("slow", "broken", "buy_and_hold")
 checks
 """

@@ -1,4 +1,5 @@
-"""Small checks every layer shares: whole numbers, numeric options, the nearest name to a wrong one.
+"""Small checks every layer shares: whole numbers, numeric options, the nearest name to a wrong one,
+a renamed keyword.
 
 ``seconds``, ``positive``, ``count`` and ``number`` are the one check of a numeric
 option for every front end (adapters, endpoints, process and HTTP arms): each
@@ -13,6 +14,7 @@ from __future__ import annotations
 import difflib
 import math
 import sys
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard, overload
 
@@ -110,6 +112,26 @@ def refuse_unknown_keywords(caller: str, given: Mapping[str, Any], known: Iterab
             raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}.{hint}")
 
 
+def renamed_keyword(options: dict[str, Any], old: str, new: str, *, caller: str) -> None:
+    """Turn ``caller``'s deprecated ``old=`` into ``new=``, in place, for one release.
+
+    A given ``old`` warns (``DeprecationWarning`` naming ``new``); both given is a
+    ``ConfigError``. A None counts as not given, so front ends may pass both through."""
+    value = options.pop(old, None)
+    if value is None:
+        return
+    if options.get(new) is not None:
+        raise ConfigError(
+            f"{caller} got {new}= and {old}=; pass {new}= only ({old}= is its old name)"
+        )
+    warnings.warn(
+        f"{caller}({old}=...) is deprecated: pass {new}= instead; {old}= goes in the next release",
+        DeprecationWarning,
+        stacklevel=caller_outside_package(),
+    )
+    options[new] = value
+
+
 def caller_outside_package() -> int:
     """The ``stacklevel`` that points a warning at the first caller outside the workbench,
     however deep inside it the warning is raised."""
@@ -129,5 +151,6 @@ __all__ = [
     "number",
     "positive",
     "refuse_unknown_keywords",
+    "renamed_keyword",
     "seconds",
 ]

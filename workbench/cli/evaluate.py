@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--data",
         type=Path,
         help="trade historical bars (.csv or .parquet) instead of the simulator; "
-        "--names, --steps-per-day and --ticks-per-step then cannot be set",
+        "--universe, --steps-per-day and --ticks-per-step then cannot be set",
     )
     parser.add_argument(
         "--mask-secret",
@@ -98,7 +98,12 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
     from workbench.services import MARKET_DEFAULTS as defaults
 
     parser.add_argument(
-        "--names", type=int, help=f"synthetic universe size (default {defaults.universe})"
+        "--universe",
+        type=int,
+        help=f"synthetic universe size (default {defaults.universe})",
+    )
+    parser.add_argument(
+        "--names", type=int, help="deprecated: the old name of --universe; pass --universe"
     )
     parser.add_argument(
         "--days",
@@ -113,6 +118,23 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ticks-per-step", type=int, help=f"ticks per step (default {defaults.ticks_per_step})"
     )
+
+
+def universe_flag(args: argparse.Namespace) -> int | None:
+    """``--universe``, or the deprecated ``--names`` with a warning on stderr; both given is
+    refused."""
+    if args.names is None:
+        return args.universe
+    if args.universe is not None:
+        raise ConfigError(
+            "--universe and --names both given; pass --universe only (--names is its old name)"
+        )
+    print(
+        "workbench: warning: --names is deprecated: pass --universe; --names goes in the next "
+        "release",
+        file=sys.stderr,
+    )
+    return args.names
 
 
 def market_preset(args: argparse.Namespace) -> str | dict[str, Any] | None:
@@ -158,7 +180,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         [a.strip() for a in arms.split(",") if a.strip()],
         seed=args.seed,
         preset=preset,
-        names=args.names,
+        universe=universe_flag(args),
         days=args.days,
         steps_per_day=args.steps_per_day,
         ticks_per_step=args.ticks_per_step,

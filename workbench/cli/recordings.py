@@ -64,19 +64,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _record(args: argparse.Namespace) -> int:
     from workbench.cli._arms import arm_list, recording_arm, working_folder_importable
-    from workbench.cli.evaluate import market_preset
+    from workbench.cli.evaluate import market_preset, universe_flag
     from workbench.recordings import record
     from workbench.report.tables import format_scorecard
     from workbench.services import MARKET_DEFAULTS
 
     _check_recording_folder(args.path, args.overwrite)
+    universe = universe_flag(args)
     with working_folder_importable():
         arms = [recording_arm(item) for item in arm_list(args.arms)]
         results = record(
             args.path,
             arms,
             seed=args.seed,
-            universe=MARKET_DEFAULTS.universe if args.names is None else args.names,
+            universe=MARKET_DEFAULTS.universe if universe is None else universe,
             days=MARKET_DEFAULTS.days if args.days is None else args.days,
             steps_per_day=args.steps_per_day,
             ticks_per_step=args.ticks_per_step,

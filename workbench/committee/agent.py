@@ -31,14 +31,14 @@ scorecard shows what the committee cost next to what it earned.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import partial
 from typing import Any, Unpack
 
 import pandas as pd
 
 from workbench._jsonio import digest, to_plain
-from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
+from workbench.agents import DecisionRequest
 from workbench.committee.config import CommitteeSpec, load_spec
 from workbench.committee.coordinator import (
     Advisor,
@@ -50,7 +50,7 @@ from workbench.committee.coordinator import (
     failure_text,
 )
 from workbench.committee.figures import unverified_figures
-from workbench.committee.lessons import committee_memory
+from workbench.committee.lessons import CommitteeMemory, committee_memory
 from workbench.committee.models import LazyModel, Reply, RoleModel, ScriptedModel
 from workbench.committee.rating import parse_ratings, render_ratings, size
 from workbench.committee.roles import RoleAdvisor
@@ -108,8 +108,9 @@ class Committee(BaseAdapter):
     to every scripted model call; extra keywords override settings such as
     ``max_debate_rounds``. A role's exchange is keyed by its model's name (or a
     plain advisor's class), so replay with the same names the recording used.
-    ``memory`` (a ``workbench.memory.Memory``) adds recall and reflection (see
-    ``committee.lessons``); without it the committee is exactly as before.
+    ``memory`` (a ``workbench.memory.Memory``) adds recall and reflection: it becomes
+    the committee's ``hook`` (``committee.lessons.CommitteeMemory``); without it the
+    committee is exactly as before.
     """
 
     framework = "committee"
@@ -132,7 +133,11 @@ class Committee(BaseAdapter):
         self.spec = spec if isinstance(spec, CommitteeSpec) else load_spec(spec, **settings)
         if settings and isinstance(spec, CommitteeSpec):
             raise ConfigError("settings overrides apply when loading; pass them to load_spec")
-        self.memory = committee_memory(self.spec, memory)  # None: no memory at all
+        hook = committee_memory(self.spec, memory)  # None: no memory at all
+        if hook is not None:
+            if "hook" in adapter_options:
+                raise ConfigError("a committee's memory= is its hook; pass memory= or hook=")
+            adapter_options["hook"] = hook
         self.models = _role_models(self.spec, models or {}, delay)
         self.advisors = _advisors(self.spec, self.models, advisors or {})
         super().__init__(**adapter_options)
@@ -148,25 +153,13 @@ class Committee(BaseAdapter):
         )
 
     def state(self) -> dict[str, Any]:
-        state = {"committee": self.spec.id, "settings": dict(self.spec.settings)}
-        return state if self.memory is None else {**state, "memory": self.memory.settings()}
+        return {"committee": self.spec.id, "settings": dict(self.spec.settings)}
 
-    # --- memory (committee/lessons.py): each hook is a no-op without it ----------------
-    def begin(self, run: RunInfo) -> None:
-        super().begin(run)
-        if self.memory is not None:
-            self.memory.open(run, self)
-
-    def plant_memory(self, lessons: Sequence[Mapping[str, Any]]) -> None:
-        if self.memory is not None:
-            self.memory.memory.plant(lessons, self.memory.roles)
-
-    def after_execution(
-        self, request: DecisionRequest, decision: Decision, report: ExecutionReport
-    ) -> None:
-        super().after_execution(request, decision, report)
-        if self.memory is not None:
-            self.memory.executed(request.index, report)
+    # --- memory: the hook (committee/lessons.py) --------------------------------------
+    @property
+    def memory(self) -> Memory | None:
+        """The memory's settings and store (None: the committee keeps none)."""
+        return self.hook.memory if isinstance(self.hook, CommitteeMemory) else None
 
     def lessons(self) -> pd.DataFrame:
         """Every lesson the committee's roles wrote or carried in the last run."""
@@ -174,15 +167,8 @@ class Committee(BaseAdapter):
             raise ConfigError(f"committee {self.name!r} has no memory; build it with memory=")
         return self.memory.store.frame()
 
-    def run_completed(self) -> None:
-        super().run_completed()
-        if self.memory is not None:
-            self.memory.reflection.run_completed()
-
     def end(self) -> None:
         super().end()
-        if self.memory is not None:
-            self.memory.close()
         for model in self.models.values():
             if isinstance(model, LazyModel):  # models built from YAML are the committee's own
                 model.close()
@@ -194,8 +180,9 @@ class Committee(BaseAdapter):
             "snapshot": verified_snapshot(request.payload),
         }
         entry = self.record_entry(request, digest(base), snapshot=base["snapshot"])
-        if self.memory is not None:
-            entry.update(await self.memory.reflect(self, request))
+        if self.hook is not None:
+            request, notes = await self.hook.before_decision(self, request)
+            entry.update(notes)
         memo = await self.deliberate(request, base)
         entry["roles"] = [{"order": i, **e.to_json()} for i, e in enumerate(memo.entries)]
         for role in entry["roles"]:
@@ -208,8 +195,8 @@ class Committee(BaseAdapter):
         finally:
             _count_figures(entry)
         entry["decision"] = decision.to_json()
-        if self.memory is not None:
-            self.memory.remember(request, entry)
+        if self.hook is not None:
+            self.hook.after_decision(self, request, decision)
         return decision
 
     async def deliberate(self, request: DecisionRequest, base: dict[str, Any]) -> Memo:
@@ -249,8 +236,8 @@ class Committee(BaseAdapter):
     def _sent(
         self, advisor: Advisor, payload: dict[str, Any], phase: str
     ) -> tuple[dict[str, Any], str]:
-        if self.memory is not None:
-            payload = self.memory.with_lessons(advisor.role, payload)
+        if isinstance(self.hook, CommitteeMemory):
+            payload = self.hook.with_lessons(advisor.role, payload)
         given: str | dict[str, Any] = payload
         model = f"advisor:{type(advisor).__qualname__}"
         if isinstance(advisor, RoleAdvisor):
@@ -273,6 +260,10 @@ class Committee(BaseAdapter):
 
     async def ask(self, request: DecisionRequest, sent: Any) -> str:
         """One role's model call: the prompt to its model, or the briefing to a plain advisor."""
+        return await self.ask_role(sent)
+
+    async def ask_role(self, sent: Any) -> str:
+        """``ask`` for any question a role answers (a lesson too: ``committee.lessons``)."""
         advisor = self.advisors[sent["role"]]
         try:
             reply = await _reply(advisor, sent)
@@ -309,8 +300,7 @@ class Committee(BaseAdapter):
 
     # --- replays -----------------------------------------------------------------------
     def replay_spec(self) -> dict[str, Any]:
-        spec = {**super().replay_spec(), "committee": self.spec.to_json()}
-        return spec if self.memory is None else {**spec, "memory": self.memory.settings()}
+        return {**super().replay_spec(), "committee": self.spec.to_json()}
 
     @classmethod
     def from_replay_spec(cls, spec: dict[str, Any], transcript: Transcript) -> Committee:

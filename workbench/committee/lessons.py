@@ -1,29 +1,32 @@
 """The committee's memory: reflecting roles recall lessons and write them after outcomes.
 
-``Committee(memory=Memory(...))`` turns it on; without it the committee is
-exactly what it was. As in TradingAgents, the situation is the first phase's
-reports (the analysts'), and the reflecting roles are, by default, the bull and
-bear researchers, the research manager, the trader and the portfolio manager
-(``Memory(roles=[...])`` picks others; a role of the first phase cannot recall
-by a situation it has not heard yet).
+``Committee(memory=Memory(...))`` turns it on: the committee's ``hook`` is then a
+``CommitteeMemory``, a ``DecisionHook`` on the seam ``MemoryHook`` uses
+(``workbench.integrations.hooks``), so a live run and a replay go through the same
+stages. Without it the committee is exactly what it was. As in TradingAgents, the
+situation is the first phase's reports (the analysts'), and the reflecting roles are,
+by default, the bull and bear researchers, the research manager, the trader and the
+portfolio manager (``Memory(roles=[...])`` picks others; a role of the first phase
+cannot recall by a situation it has not heard yet).
 
 At each decision, before the committee deliberates, every decision whose outcome
 is now known (``horizon`` days on) is reflected on: each reflecting role that
 spoke in it gets what it said, the situation and the realised outcome (returns
 since, and the P&L of the orders the decision caused) and writes a lesson
 through its own model, with the reflection instructions in place of its usual
-ones. Each lesson is one exchange in the transcript, keyed by its exact prompt,
-so a replay rebuilds the same memory with no model. Then each reflecting role's
-briefing gains ``lessons``: the ``k`` lessons of its own closest to this
-situation and visible at this step.
+ones. Each lesson is one exchange in the transcript (of kind ``"reflect"``, which
+the hook answers through the role's model), keyed by its exact prompt, so a replay
+rebuilds the same memory with no model. Then each reflecting role's briefing gains
+``lessons``: the ``k`` lessons of its own closest to this situation and visible at
+this step.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from workbench._jsonio import digest
 from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
@@ -31,9 +34,13 @@ from workbench.committee.config import CommitteeSpec
 from workbench.committee.coordinator import checked_text
 from workbench.committee.roles import RoleAdvisor, prompt_for
 from workbench.errors import ConfigError
+from workbench.integrations.base import BaseAdapter
+from workbench.integrations.hooks import DecisionHook
+from workbench.memory.adapter import REFLECT
 from workbench.memory.reflection import REFLECT_INSTRUCTIONS, REFLECTION_PHASE, Pending, Reflection
 from workbench.memory.settings import Memory, as_memory, carried_by
 from workbench.memory.store import MemoryStore
+from workbench.schema import Decision
 
 if TYPE_CHECKING:
     from workbench.committee.agent import Committee
@@ -47,8 +54,10 @@ REFLECTING_ROLES = (
 )
 
 
-class CommitteeMemory:
-    """One committee's memory for one run at a time; see the module doc."""
+class CommitteeMemory(DecisionHook):
+    """One committee's memory for one run at a time, as the committee's hook; see the
+    module doc. Beside the hook's stages, the committee asks it ``with_lessons`` for
+    each reflecting role's briefing."""
 
     def __init__(self, spec: CommitteeSpec, memory: Memory) -> None:
         self.memory = memory
@@ -60,34 +69,62 @@ class CommitteeMemory:
     def settings(self) -> dict[str, Any]:
         return {**self.memory.settings(), "roles": list(self.roles)}
 
+    def state(self) -> dict[str, Any]:
+        return {"memory": self.settings()}
+
+    def replay_spec(self) -> dict[str, Any]:
+        return {"memory": self.settings()}
+
     @property
     def store(self) -> MemoryStore:
         return self.memory.store
 
     # --- one run ---------------------------------------------------------------------
-    def open(self, run: RunInfo, committee: Committee) -> None:
-        replayed = committee.transcript if committee.mode == "replay" else None
+    def begin(self, adapter: BaseAdapter, run: RunInfo) -> None:
+        replayed = adapter.transcript if adapter.mode == "replay" else None
         carried = (carried_by(replayed) or []) if replayed else None
-        self.reflection.open(run, carried, resumed=carried_by(committee.prior))
-        if committee.recorder is not None:
-            committee.recorder.update_meta(memory={"carried": self.memory.carried()})
+        self.reflection.open(run, carried, resumed=carried_by(adapter.prior))
+        if adapter.recorder is not None:
+            adapter.recorder.update_meta(memory={"carried": self.memory.carried()})
 
-    def close(self) -> None:
+    def plant(self, adapter: BaseAdapter, lessons: Sequence[Mapping[str, Any]]) -> None:
+        self.memory.plant(lessons, self.roles)
+
+    def executed(self, request: DecisionRequest, report: ExecutionReport) -> None:
+        self.reflection.executed(request.index, report)
+
+    def run_completed(self) -> None:
+        self.reflection.run_completed()
+
+    def end(self) -> None:
         self.reflection.close()
 
-    def executed(self, index: int, report: ExecutionReport) -> None:
-        self.reflection.executed(index, report)
-
     # --- one decision ------------------------------------------------------------------
-    async def reflect(self, committee: Committee, request: DecisionRequest) -> dict[str, Any]:
-        """Lessons on every decision whose outcome is known now; they go into the record."""
+    async def before_decision(
+        self, adapter: BaseAdapter, request: DecisionRequest
+    ) -> tuple[DecisionRequest, dict[str, Any]]:
+        """Lessons on every decision whose outcome is known now; they go into the log
+        entry. The request is unchanged: recall happens per role, in ``with_lessons``."""
         self.recalled = {}
         written: list[dict[str, Any]] = []
         for pending in self.reflection.due((request.day, request.step)):
             roles = [role for role in self.roles if role in pending.said]
-            asks = [self._lesson(committee, request, pending, role) for role in roles]
+            asks = [self._lesson(_committee(adapter), request, pending, role) for role in roles]
             written.extend(await asyncio.gather(*asks))
-        return {"reflections": written}
+        return request, {"reflections": written}
+
+    def after_decision(
+        self, adapter: BaseAdapter, request: DecisionRequest, decision: Decision
+    ) -> None:
+        entry = adapter.entry_for(request)
+        if entry is not None:
+            self.remember(request, entry)
+
+    async def answer(self, adapter: BaseAdapter, kind: str, sent: Any) -> Any:
+        """A lesson, written by the reflecting role's own model."""
+        if kind != REFLECT:
+            return await super().answer(adapter, kind, sent)
+        return await _committee(adapter).ask_role(sent)
 
     async def _lesson(
         self, committee: Committee, request: DecisionRequest, pending: Pending, role: str
@@ -102,7 +139,7 @@ class CommitteeMemory:
             given = prompt_for(instead, advisor.persona, briefing, REFLECTION_PHASE)
         sent = {"role": role, "phase": REFLECTION_PHASE, "model": model, "input": given}
         key = digest(sent)
-        text = checked_text(role, await committee.exchange(request, sent, key))
+        text = checked_text(role, await committee.exchange(request, sent, key, kind=REFLECT))
         self.reflection.learn(pending, role, text, briefing, (request.day, request.step))
         return {"role": role, "day": pending.day, "step": pending.step, "key": key, "lesson": text}
 
@@ -139,6 +176,11 @@ def committee_memory(
     """The committee's memory for ``memory=`` (None: none at all)."""
     given = as_memory(memory)
     return None if given is None else CommitteeMemory(spec, given)
+
+
+def _committee(adapter: BaseAdapter) -> Committee:
+    """The committee this hook belongs to (a ``CommitteeMemory`` is built by one)."""
+    return cast("Committee", adapter)
 
 
 def _reflecting_roles(spec: CommitteeSpec, chosen: tuple[str, ...] | None) -> tuple[str, ...]:

@@ -200,6 +200,8 @@ class World:
             "seed": self.seed,
             "preset": self.fingerprint,
             "preset_vector": self.preset.vector,
+            # the universe's size, under its old key: the meta is inside the results digest,
+            # so renaming the key would move every recording's expected digest
             "names": self.universe.size,
             "symbols": list(self.universe.symbols),
             "days": self.days,
@@ -209,7 +211,7 @@ class World:
 
     def __repr__(self) -> str:
         return (
-            f"World(seed={self.seed}, names={self.universe.size}, days={self.days}, "
+            f"World(seed={self.seed}, universe={self.universe.size}, days={self.days}, "
             f"steps_per_day={self.steps_per_day}, preset={self.fingerprint!r})"
         )
 

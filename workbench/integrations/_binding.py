@@ -24,8 +24,8 @@ from typing import Any
 
 from workbench.agents import DecisionRequest, Every, RunInfo
 from workbench.errors import ConfigError
-from workbench.integrations import _record
-from workbench.integrations._record import AdapterInfo, journal_path
+from workbench.integrations import _recorder
+from workbench.integrations._recorder import AdapterInfo, journal_path
 from workbench.integrations._replay import (
     refuse_a_changed_preset,
     refuse_other_schemas,
@@ -64,7 +64,7 @@ class TranscriptBinding:
     ) -> tuple[Transcript | None, Transcript | None, Path | None]:
         if self.mode == "replay":
             return self._bind_replay(transcript, recorder), None, None
-        target = _record.recorder_given(transcript, recorder, self.name, self.mode)
+        target = _recorder.recorder_given(transcript, recorder, self.name, self.mode)
         if target is None:
             if self.mode != "record":
                 return None, None, None
@@ -72,7 +72,7 @@ class TranscriptBinding:
         if isinstance(target, Transcript):
             return None, self._carry_prior(self._stamp(target)), None
         path = Path(target)
-        _record.refuse_to_overwrite(
+        _recorder.refuse_to_overwrite(
             path, self.name, overwrite=overwrite, resuming=self.prior is not None
         )
         fresh = self._carry_prior(self._stamp(Transcript(path=path)))
@@ -91,7 +91,7 @@ class TranscriptBinding:
     def _carry_prior(self, recorder: Transcript) -> Transcript:
         """Every answer the prior run paid for goes into the new recording first."""
         for paid in self.prior or ():
-            if not _record.is_budget_stop(paid.error):
+            if not _recorder.is_budget_stop(paid.error):
                 recorder.add(
                     paid.key,
                     paid.input,
@@ -108,20 +108,22 @@ class TranscriptBinding:
             return None
         if self.mode == "replay":
             raise ConfigError(f"arm {self.name!r}: prior= resumes a live run; a replay takes none")
-        earlier = _record.load_prior(prior, purpose=f"resuming arm {self.name!r}")
+        earlier = _recorder.load_prior(prior, purpose=f"resuming arm {self.name!r}")
         self._check_recorded_under_same_rules(earlier)
         return earlier
 
     def _stamp(self, recorder: Transcript) -> Transcript:
-        meta = _record.adapter_meta(self.name, self.every, self.info, self.adapter_type, self.state)
+        meta = _recorder.adapter_meta(
+            self.name, self.every, self.info, self.adapter_type, self.state
+        )
         recorder.update_meta(**meta)
         return recorder
 
     def _check_recorded_under_same_rules(self, recorded: Transcript) -> None:
         refuse_other_schemas(recorded)
         recorded.checks.add("schemas")
-        _record.refuse_other_instructions(recorded, self.info, self.name)
-        _record.refuse_other_state(recorded, self.state, self.name)
+        _recorder.refuse_other_instructions(recorded, self.info, self.name)
+        _recorder.refuse_other_state(recorded, self.state, self.name)
 
     # --- one run -------------------------------------------------------------------------
     def begin(self, run: RunInfo) -> None:
@@ -129,10 +131,10 @@ class TranscriptBinding:
         for recorded, resuming in ((self.replayed, False), (self.prior, True)):
             if recorded is not None:
                 refuse_a_changed_preset(recorded, run.preset)
-                _record.refuse_another_run(recorded, run, self.every, resuming=resuming)
+                _recorder.refuse_another_run(recorded, run, self.every, resuming=resuming)
         if self.recorder is not None:
             stamp_preset(self.recorder, run.preset)
-            self.recorder.update_meta(run=_record.run_meta(run, self.every))
+            self.recorder.update_meta(run=_recorder.run_meta(run, self.every))
 
     def end(self) -> None:
         """Save a recording bound to a path, and drop its journal."""
@@ -156,7 +158,7 @@ class TranscriptBinding:
             return None
         refuse_a_changed_preset(self.prior, request.preset)
         earlier = self.prior.get(key)
-        return None if earlier is None or _record.is_budget_stop(earlier.error) else earlier
+        return None if earlier is None or _recorder.is_budget_stop(earlier.error) else earlier
 
     def keep(
         self,

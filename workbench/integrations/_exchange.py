@@ -26,7 +26,7 @@ from workbench.errors import (
     FrameworkError,
     RunError,
 )
-from workbench.integrations import _record
+from workbench.integrations import _recorder
 from workbench.integrations._loop import on_owning_loop
 from workbench.integrations._retries import counting_retries
 from workbench.integrations.hooks import DECIDE
@@ -76,27 +76,27 @@ class ExchangeStep:
 
     def _reuse(self, exchange: Exchange | None, raw: Any) -> Any:
         usage = exchange.usage if exchange is not None else {}
-        self.adapter.usage.add(_record.usage_of(usage))
+        self.adapter.usage.add(_recorder.usage_of(usage))
         if exchange is not None and exchange.error:
-            raise _record.recorded_error(exchange.error)
+            raise _recorder.recorded_error(exchange.error)
         return raw
 
     async def _call(self, request: DecisionRequest, sent: Any, key: str, kind: str) -> Any:
         keep = self.adapter.binding.keep
         stop = self._past_budget()
         if stop is not None:
-            keep(request, key, sent, (None, {}, _record.error_meta(stop)))
+            keep(request, key, sent, (None, {}, _recorder.error_meta(stop)))
             raise stop  # recorded at this input, so a replay stops at the same point
         self.calls_made += 1
         started = time.perf_counter()
-        with counting_retries() as retried, _record.noting_call() as notes:
+        with counting_retries() as retried, _recorder.noting_call() as notes:
             raw, error = await self._asked(request, sent, kind)
-        usage = _record.call_usage(notes.usage, time.perf_counter() - started)
+        usage = _recorder.call_usage(notes.usage, time.perf_counter() - started)
         if retried:
             usage["retries"] = len(retried)
         self._charge(usage, answered=error is None)
-        self.adapter.usage.add(_record.usage_of(usage))
-        failure = _record.error_meta(error) if error is not None else None
+        self.adapter.usage.add(_recorder.usage_of(usage))
+        failure = _recorder.error_meta(error) if error is not None else None
         if error is not None and raw is None:
             raw = notes.answer
         keep(request, key, sent, (raw, usage, failure))
@@ -108,10 +108,10 @@ class ExchangeStep:
         """The stop for a call past ``max_calls`` or ``max_cost_usd``, else None."""
         name = self.adapter.name
         if self.max_calls is not None and self.calls_made >= self.max_calls:
-            return _record.budget_stop(name, self.max_calls, self.adapter.budget_unit)
+            return _recorder.budget_stop(name, self.max_calls, self.adapter.budget_unit)
         meter = self.cost_meter
         if meter is not None and meter.exhausted:
-            return _record.cost_stop(name, meter.max_cost_usd, meter.spent_usd)
+            return _recorder.cost_stop(name, meter.max_cost_usd, meter.spent_usd)
         return None
 
     def _charge(self, usage: dict[str, Any], *, answered: bool) -> None:
@@ -120,7 +120,7 @@ class ExchangeStep:
         does one answered with no token counts reported: its cost is unknown, not $0."""
         model = self.adapter.info.model
         cost = None if self.prices is None else self.prices.cost(model, usage)
-        if cost is None or (answered and not _record.reported_tokens(usage)):
+        if cost is None or (answered and not _recorder.reported_tokens(usage)):
             return
         usage["cost_usd"] = cost
         if self.cost_meter is not None:
@@ -131,8 +131,8 @@ class ExchangeStep:
     ) -> tuple[Any, RunError | None]:
         """The plain answer of one question, or the error it comes to (mapped at ``map_error``)."""
         try:
-            answer = await self._ask_in_time(request, _record.private_copy(sent), kind)
-            return _record.plain_response(answer), None
+            answer = await self._ask_in_time(request, _recorder.private_copy(sent), kind)
+            return _recorder.plain_response(answer), None
         except self.adapter.stops_run:
             raise
         except Exception as exc:

@@ -122,10 +122,10 @@ from workbench.errors import (
     FrameworkError,
     RunError,
 )
-from workbench.integrations import _record
+from workbench.integrations import _recorder
 from workbench.integrations._binding import TranscriptBinding
 from workbench.integrations._exchange import DEFAULT_TIMEOUT, ExchangeStep
-from workbench.integrations._record import AdapterInfo, journal_path, noting_failure
+from workbench.integrations._recorder import AdapterInfo, journal_path, noting_failure
 from workbench.integrations.hooks import DECIDE, DecisionHook
 from workbench.integrations.pricing import CostMeter, PriceSource, PriceTable
 from workbench.schema import Decision, parse_decision
@@ -244,7 +244,7 @@ class BaseAdapter(Agent):
         model_calls: int = 0,
         cached_input_tokens: int = 0,
     ) -> None:
-        notes = _record.current_notes()
+        notes = _recorder.current_notes()
         if notes is None:  # outside a call there is nothing to charge it to
             return
         for key, value in (
@@ -257,9 +257,9 @@ class BaseAdapter(Agent):
 
     def note_answer(self, text: Any) -> None:
         """The model's own answer for the transcript when the call then fails."""
-        notes = _record.current_notes()
+        notes = _recorder.current_notes()
         if notes is not None:
-            notes.answer = _record.plain_response(text)
+            notes.answer = _recorder.plain_response(text)
 
     def asked(self, sent: Any) -> str:
         """Who a call with input ``sent`` asks, for error messages."""
@@ -354,17 +354,21 @@ class BaseAdapter(Agent):
 
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
         """Open this decision's entry in ``decision_log``; its orders are added after execution."""
-        entry = _record.new_entry(request, key, **fields)
+        entry = _recorder.new_entry(request, key, **fields)
         self.decision_log.append(entry)
         self._pending[request.index] = entry
         return entry
+
+    def entry_for(self, request: DecisionRequest) -> dict[str, Any] | None:
+        """The decision-log entry open for ``request`` (until its execution is added)."""
+        return self._pending.get(request.index)
 
     def after_execution(
         self, request: DecisionRequest, decision: Decision, report: ExecutionReport
     ) -> None:
         entry = self._pending.pop(request.index, None)
         if entry is not None:
-            _record.add_execution(entry, report)
+            _recorder.add_execution(entry, report)
         if self.hook is not None:
             self.hook.executed(request, report)
 
@@ -391,7 +395,7 @@ class BaseAdapter(Agent):
 
     def _validated(self, raw: Any, payload: dict[str, Any]) -> Decision:
         try:
-            shaped = self.to_decision(_record.private_copy(raw), payload)
+            shaped = self.to_decision(_recorder.private_copy(raw), payload)
         except RunError:
             raise
         except Exception as exc:

@@ -42,7 +42,7 @@ from workbench._names import import_path
 from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError
 from workbench.integrations._loop import in_daemon_thread
-from workbench.integrations._record import private_copy
+from workbench.integrations._recorder import private_copy
 from workbench.integrations.base import (
     AdapterInfo,
     AdapterOptions,

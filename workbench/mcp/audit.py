@@ -31,8 +31,11 @@ from workbench.redaction import redact_data
 from workbench.services.store import canonical_json, package_version
 
 AUDIT_LOG = "mcp_audit.jsonl"
-# Keys that depend on where or when a call ran, not on what it computed.
-VOLATILE_KEYS = frozenset({"store_root", "reused", "evaluations_in_store", "created_utc"})
+# Keys that depend on where or when a call ran, not on what it computed ("deprecated": the
+# notes on how the call was spelled, logged on their own line key).
+VOLATILE_KEYS = frozenset(
+    {"store_root", "reused", "evaluations_in_store", "created_utc", "deprecated"}
+)
 
 
 class AuditLog:
@@ -75,6 +78,8 @@ class AuditLog:
         }
         if error is not None:
             entry["error"] = error
+        if result is not None and result.get("deprecated"):
+            entry["deprecated"] = list(result["deprecated"])
         entry = redact_data(_jsonable(entry))
         line = json.dumps(entry, sort_keys=True, allow_nan=False) + "\n"
         with self._lock, self.path.open("a", encoding="utf-8") as out:

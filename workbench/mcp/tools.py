@@ -9,7 +9,9 @@ server module registers these methods.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+import warnings
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -34,8 +36,17 @@ Seed = Annotated[
 Preset = Annotated[
     str | None, Field(description="Market preset name (see list_presets); null = default.")
 ]
+Count = Annotated[int, Field(strict=True, ge=1, le=5000)]
+Universe = Annotated[
+    Count | None,
+    Field(
+        description="Number of synthetic names traded; null = "
+        f"{MARKET_DEFAULTS.universe} (the default)."
+    ),
+]
 Names = Annotated[
-    int, Field(strict=True, ge=1, le=5000, description="Number of synthetic names traded.")
+    Count | None,
+    Field(description="Deprecated: the old name of universe; pass universe instead."),
 ]
 Days = Annotated[int, Field(strict=True, ge=1, le=10_000, description="Trading days simulated.")]
 StepsPerDay = Annotated[
@@ -95,7 +106,10 @@ class Toolbox:
         }
         call = self.audit.start(tool, arguments, bound=where)
         try:
-            result = self.services[tool](**bound, **arguments)
+            with _deprecations() as notes:
+                result = self.services[tool](**bound, **arguments)
+            if notes:
+                result = {**result, "deprecated": notes}
         except Exception as exc:
             error = redact_error(exc)
             self.audit.write(tool, arguments, outcome="error", error=error, bound=where, call=call)
@@ -142,10 +156,11 @@ class Toolbox:
         arms: Arms,
         seed: Seed = 7,
         preset: Preset = None,
-        names: Names = MARKET_DEFAULTS.universe,
+        universe: Universe = None,
         days: Days = MARKET_DEFAULTS.days,
         steps_per_day: StepsPerDay = MARKET_DEFAULTS.steps_per_day,
         ticks_per_step: TicksPerStep = MARKET_DEFAULTS.ticks_per_step,
+        names: Names = None,
         capital: Capital = 1e6,
         leverage_cap: LeverageCap = 2.0,
         fee_bps: FeeBps = 0.5,
@@ -159,10 +174,11 @@ class Toolbox:
             arms=arms,
             seed=seed,
             preset=preset,
-            names=names,
+            universe=universe,
             days=days,
             steps_per_day=steps_per_day,
             ticks_per_step=ticks_per_step,
+            names=names,
             capital=capital,
             leverage_cap=leverage_cap,
             fee_bps=fee_bps,
@@ -177,10 +193,11 @@ class Toolbox:
         confidence: Confidence = 0.95,
         method: Annotated[Literal["t", "bootstrap"], Field(description="Interval method.")] = "t",
         preset: Preset = None,
-        names: Names = MARKET_DEFAULTS.universe,
+        universe: Universe = None,
         days: Days = MARKET_DEFAULTS.days,
         steps_per_day: StepsPerDay = MARKET_DEFAULTS.steps_per_day,
         ticks_per_step: TicksPerStep = MARKET_DEFAULTS.ticks_per_step,
+        names: Names = None,
     ) -> dict[str, Any]:
         """Run every arm on every seed (one evaluation run per seed, reused when it exists) and
         compare each arm with the benchmark, paired by seed: mean difference, interval, p-value
@@ -202,10 +219,11 @@ class Toolbox:
             confidence=confidence,
             method=method,
             preset=preset,
-            names=names,
+            universe=universe,
             days=days,
             steps_per_day=steps_per_day,
             ticks_per_step=ticks_per_step,
+            names=names,
         )
 
     def replay_recording(
@@ -323,3 +341,20 @@ def describe(tool: str, method: Callable[..., Any]) -> str:
         )
     parts.append("Unknown arguments are refused, never ignored. Deterministic: no model is called.")
     return "\n\n".join(parts)
+
+
+@contextlib.contextmanager
+def _deprecations() -> Iterator[list[str]]:
+    """The deprecation warnings a service raises, as notes for the tool's result (and so its
+    audit line); any other warning goes on as it came."""
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        yield notes
+    for warning in caught:
+        if issubclass(warning.category, DeprecationWarning):
+            notes.append(str(warning.message))
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )

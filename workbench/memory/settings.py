@@ -22,7 +22,7 @@ from typing import Any
 from workbench._checks import is_whole
 from workbench.agents import RunInfo
 from workbench.errors import ConfigError
-from workbench.memory import persisted, running
+from workbench.memory import _persisted, _running
 from workbench.memory.similarity import Similarity, bm25, embedding_similarity
 from workbench.memory.store import Lesson, MemoryStore, _check_horizon
 
@@ -55,7 +55,7 @@ class Memory:
         self._entry: dict[str, Any] | None = None  # this run, in a persisted store's runs
         self._replaced: list[dict[str, Any]] = []  # the stopped runs it takes the place of
         self._met: list[dict[str, Any]] = []  # the runs the store listed when this run opened
-        self._held: Path | None = None  # this run's hold on its market path (see running)
+        self._held: Path | None = None  # this run's hold on its market path (see _running)
         self._arm: str | None = None  # the arm using this memory in the current run
         self._planted: list[Lesson] = []  # canaries: never saved, never carried
 
@@ -115,16 +115,16 @@ class Memory:
 
     def _open_persisted(self, run: RunInfo, resumed: Sequence[Mapping[str, Any]] | None) -> None:
         assert self.path is not None
-        persisted.claim(self.path, persisted.read(self.path)[0], run)  # before touching a file
-        entry = persisted.run_entry(run)
-        persisted.check_writable(self.path)
-        self._held = running.hold(self.path, run)
+        _persisted.claim(self.path, _persisted.read(self.path)[0], run)  # before touching a file
+        entry = _persisted.run_entry(run)
+        _persisted.check_writable(self.path)
+        self._held = _running.hold(self.path, run)
         try:  # read again under the hold: a run that ended meanwhile is in the file now
-            stored = persisted.read(self.path)
-            self._replaced = persisted.claim(self.path, stored[0], run)
-            self.store.carry(persisted.carried_into(stored, self._replaced, resumed))
+            stored = _persisted.read(self.path)
+            self._replaced = _persisted.claim(self.path, stored[0], run)
+            self.store.carry(_persisted.carried_into(stored, self._replaced, resumed))
         except BaseException:
-            running.release(self._held)
+            _running.release(self._held)
             self._held = None
             raise
         self._entry, self._met = entry, stored[0]
@@ -146,9 +146,9 @@ class Memory:
             planted = {id(lesson) for lesson in self._planted}
             learnt = [e for e in self.store if e.run is None and id(e) not in planted]
             try:
-                persisted.save(self.path, entry, learnt, self._replaced, self._met)
+                _persisted.save(self.path, entry, learnt, self._replaced, self._met)
             finally:
-                running.release(self._held)
+                _running.release(self._held)
                 self._entry, self._replaced, self._met, self._held = None, [], [], None
 
     def __repr__(self) -> str:

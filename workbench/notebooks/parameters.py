@@ -11,6 +11,7 @@ default), however the notebook was started.
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,30 @@ def assigned_names(source: str) -> list[str]:
             targets = [node.target]
         names += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in names]
     return names
+
+
+def given_parameters(cells: Sequence[str] | None = None) -> list[str]:
+    """The parameters papermill injected (none when the notebook is run by hand)."""
+    history = _kernel_history() if cells is None else list(cells)
+    injected = [cell for cell in history if cell.lstrip().startswith(INJECTED)]
+    return assigned_names(injected[-1]) if injected else []
+
+
+def universe(value: Any, names: Any, *, cells: Sequence[str] | None = None) -> int:
+    """``universe``, or the deprecated ``names`` (a warning naming ``universe``); both
+    given is refused. A ``names`` of None or 0 is not given (a notebook declares
+    ``names: int = 0``: papermill reads no optional types). ``cells`` as for
+    ``refuse_unknown_parameters``."""
+    if names is None or names == 0:
+        return whole_number("universe", value, maximum=5000)
+    if "universe" in given_parameters(cells):
+        raise _bad("names", "is the old name of universe, and both were given", "pass universe")
+    warnings.warn(
+        "parameter 'names' is deprecated: pass universe; names goes in the next release",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return whole_number("names", names, maximum=5000)
 
 
 def _kernel_history() -> list[str]:
@@ -280,7 +305,7 @@ def model_cutoff(param: str, value: str, arms: Sequence[str]) -> dict[str, str]:
 def market(
     data: Path | None,
     *,
-    names: int,
+    universe: int,
     days: int,
     preset: str,
     steps_per_day: int | None = None,
@@ -291,7 +316,7 @@ def market(
     cutoffs: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
-    own names and trade one step a date, so ``names`` and ``steps_per_day`` do not apply),
+    own names and trade one step a date, so ``universe`` and ``steps_per_day`` do not apply),
     loaded with the ``news`` and ``fundamentals`` joined to them point in time under the
     ``text`` options (``text_options``), and each arm's training cutoff (``cutoffs``)."""
     chosen: dict[str, Any] = {"days": days, "preset": preset or None}  # "": the default
@@ -304,7 +329,7 @@ def market(
             raise _bad(next(iter(given)), "joins text to historical bars", "pass data= too")
         if cutoffs:
             raise _bad("model_cutoff", "splits at dates, which the simulator has not", "pass data=")
-        chosen["universe"] = names
+        chosen["universe"] = universe
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
         return chosen

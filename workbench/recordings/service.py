@@ -38,12 +38,12 @@ from workbench.evaluation import Results, evaluate
 from workbench.evaluation.canaries import check_canaries
 from workbench.evaluation.epochs import check_epochs, epoch_roster, epochs_of
 from workbench.evaluation.world import MARKET_DEFAULTS, joined_data, renamed_preset
-from workbench.integrations._record import recorded_cutoff
+from workbench.integrations._recorder import recorded_cutoff
 from workbench.integrations._replay import moved_dials, refuse_other_schemas
 from workbench.integrations.base import BaseAdapter
 from workbench.recordings import manifest as mf
-from workbench.recordings.compare import differences, edited_expected
-from workbench.recordings.text import replayed_text, save_text
+from workbench.recordings._compare import differences, edited_expected
+from workbench.recordings._text import replayed_text, save_text
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION
 from workbench.transcript import Transcript
 
@@ -91,7 +91,7 @@ def record(
     """Run ``agents`` live (model-backed arms in record mode) and write a recording folder.
 
     ``news=`` and ``fundamentals=`` (with ``data``) are copied into the recording
-    (``workbench.recordings.text``), so the replay joins the same text.
+    (``workbench.recordings._text``), so the replay joins the same text.
 
     An arm is an Agent, a baseline name, or ``"module:function"``: a factory
     called with ``mode="record"`` now and ``mode="replay", transcript=...`` on replay.

@@ -4,7 +4,7 @@ The same renderer serves notebooks, the CLI and the MCP server: it takes a
 ``Results``, the dict ``Results.to_dict()`` returns (what crosses a process or
 a JSON boundary), or a list of them (one per seed). Nothing is fetched: the
 CSS is inline, and every chart is an interactive plotly chart with plotly.js
-embedded once (``plotly_page``), or without plotly inline SVG and ``data:`` URI
+embedded once (``_plotly_page``), or without plotly inline SVG and ``data:`` URI
 images, so the file can be mailed, archived or opened offline, and it prints whole
 (tables wrap, nothing is cut).
 """
@@ -21,11 +21,11 @@ import pandas as pd
 
 from workbench.evaluation.divergence import DecisionDiff
 from workbench.redaction import redact
-from workbench.report import plotly_page, svg, tearsheet, tearsheet_tables
+from workbench.report import _plotly_page, _tearsheet_tables, svg, tearsheet
+from workbench.report._cutoff import cutoff_report_section
 from workbench.report._data import ResultsLike, as_runs, attribution_of, key_metrics, provenance
 from workbench.report._format import TABLE_CSS, html_table
 from workbench.report.charts_over_time import MeanTables, all_charts, charts_html
-from workbench.report.cutoff import cutoff_report_section
 from workbench.report.diff import TABLE_CSS as DIFF_CSS
 from workbench.report.diff import diff_section
 from workbench.report.information import information_of, information_section
@@ -63,7 +63,7 @@ footer { color: #888; font-size: 0.8rem; margin-top: 2rem; overflow-wrap: anywhe
 """
     + TABLE_CSS
     + svg.CSS
-    + plotly_page.CSS
+    + _plotly_page.CSS
     + DIFF_CSS
 )
 
@@ -94,7 +94,7 @@ def render_report(
     adds the text leak report (``workbench.report.leaks``).
     """
     runs = as_runs(results_or_dict)
-    figures = {} if plotly_page.plotly_js() is not None else all_figures(runs, symbol)
+    figures = {} if _plotly_page.plotly_js() is not None else all_figures(runs, symbol)
     images = {stem: png_bytes(figure) for stem, figure in figures.items()}
     return write_html(
         runs, path, images, title=title, comparison=comparison, notes=notes, about=about,
@@ -168,11 +168,11 @@ def _body(runs: list[Any], drawn: _Drawn, title: str | None, extras: _Extras, di
         parts.append(f"<p>{html.escape(redact(notes))}</p>")
     sheets = [key_metrics(run) for run in runs]  # each run's tearsheet, computed once
     parts += _section(*tearsheet.key_metrics_section(runs, sheets))
-    spread = tearsheet_tables.spread_section(runs, sheets)
+    spread = _tearsheet_tables.spread_section(runs, sheets)
     if spread is not None:
         parts += _section(*spread)
-    parts += _section(*tearsheet_tables.calendar_section(runs))
-    parts += _section(*tearsheet_tables.drawdowns_section(runs))
+    parts += _section(*_tearsheet_tables.calendar_section(runs))
+    parts += _section(*_tearsheet_tables.drawdowns_section(runs))
     if len(runs) > 1:
         by_seed = html_table(returns_by_seed(runs), "returns-by-seed")
         parts += _section("Return % by seed", f'<div class="table">{by_seed}</div>')
@@ -242,16 +242,16 @@ def _drawn(
 ) -> tuple[_Drawn, str]:
     """The pictures: plotly charts (equity among them) when plotly is installed, else the
     SVG charts beside the PNG figures; and the page's closing scripts (or "")."""
-    packed = plotly_page.plotly_js()
+    packed = _plotly_page.plotly_js()
     if packed is None:
         svgs = all_charts(tables) if svgs is None else svgs
         arms = [str(arm) for arm in tables.runs[0].equity.columns]
         charts = {name: charts_html(group, arms) for name, group in svgs.items()}
         return _Drawn(images, charts), ""
     specs = {**all_specs(tables), **picture_specs(tables.runs, symbol)}.items()
-    charts = {name: plotly_page.chart_div(name, spec) for name, spec in specs}
+    charts = {name: _plotly_page.chart_div(name, spec) for name, spec in specs}
     pictures = {stem: png for stem, png in images.items() if stem not in charts}
-    return _Drawn(pictures, charts), plotly_page.page_scripts(packed)
+    return _Drawn(pictures, charts), _plotly_page.page_scripts(packed)
 
 
 def _document(heading: str, body: str) -> str:

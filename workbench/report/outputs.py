@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.evaluation.results import Results
-from workbench.report import plotly_page
+from workbench.report import _plotly_page
 from workbench.report._data import ResultsLike, as_runs
 from workbench.report.charts_over_time import MeanTables, all_charts
 from workbench.report.html import Memos, write_html
@@ -84,7 +84,7 @@ def _figures(runs: list[Results], symbol: str | None) -> dict[str, Any]:
     """The PNG figures: with plotly installed the report draws every picture itself, so
     only the equity chart is kept as an image (a picture any viewer opens); without it,
     every figure the report shows."""
-    if plotly_page.plotly_js() is not None:
+    if _plotly_page.plotly_js() is not None:
         return {"equity": equity_figure(runs)}
     return all_figures(runs, symbol)
 

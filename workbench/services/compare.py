@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -56,7 +55,7 @@ def compare_runs(
     the trials this store had counted when the comparison ran (this one included), or the
     number of arms if larger. A comparison that runs counts as one trial; its seeds do not."""
     runs = RunStore.open(store)
-    path = MarketRequest(**market)
+    path = MarketRequest.of("compare_runs", **market)
     request: dict[str, Any] = {
         "arms": check_arm_names(arms),
         "benchmark": benchmark,
@@ -64,7 +63,7 @@ def compare_runs(
         "metric": metric,
         "confidence": float(confidence),
         "method": method,
-        **asdict(path),
+        **path.stored(),
     }
     path.check(arms, request["seeds"][0], seeds=len(request["seeds"]))
 
@@ -179,7 +178,7 @@ def _evaluations_on(
     runs: RunStore, seeds: list[int], market: MarketRequest
 ) -> list[tuple[str, dict[str, Any]]]:
     """(run id, request) of the store's evaluations on these seeds and market, by id."""
-    wanted = asdict(market)
+    wanted = market.stored()
     chosen = []
     for run_id in sorted(runs.run_ids()):
         manifest = runs.manifest(run_id)

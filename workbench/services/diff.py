@@ -12,7 +12,6 @@ reproduce its stored results digest.
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +155,7 @@ def _run(request: dict[str, Any], agents: list[Any]) -> Results:
     from workbench.bridge import run_sync
     from workbench.evaluation import run_world
 
-    market = MarketRequest(**{f.name: request[f.name] for f in fields(MarketRequest)})
+    market = MarketRequest.from_stored(request)
     money = {key: request[key] for key in ("capital", "leverage_cap", "fee_bps")}
     return run_sync(run_world(market.world(request["seed"]), agents, **money))
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
 
 import pandas as pd
 
-from workbench._checks import is_whole
+from workbench._checks import is_whole, renamed_keyword
 from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
@@ -22,12 +22,16 @@ from workbench.services.agents import build_arms, check_arm_names
 from workbench.services.limits import estimate, refuse_oversized
 from workbench.services.store import RunStore
 
+STORED_UNIVERSE = "names"  # the key of ``universe`` in a stored request (see MarketRequest)
+
 
 class MarketKeywords(TypedDict, total=False):
-    """The simulated market of a stored request, as keywords (defaults in ``MarketRequest``)."""
+    """The simulated market of a stored request, as keywords (defaults in ``MarketRequest``;
+    ``names`` is the deprecated name of ``universe``)."""
 
     preset: str | None
-    names: int
+    universe: int | None
+    names: int | None
     days: int
     steps_per_day: int
     ticks_per_step: int
@@ -35,10 +39,14 @@ class MarketKeywords(TypedDict, total=False):
 
 @dataclass(frozen=True)
 class MarketRequest:
-    """The simulated market a stored evaluation or comparison runs on, checked before use."""
+    """The simulated market a stored evaluation or comparison runs on, checked before use.
+
+    Its stored form (``stored``, inside the request whose digest is the run id) keeps the
+    key ``names`` for ``universe``: renaming the key would give every stored run a new id.
+    """
 
     preset: str | None = None
-    names: int = MARKET_DEFAULTS.universe
+    universe: int = MARKET_DEFAULTS.universe
     days: int = MARKET_DEFAULTS.days
     steps_per_day: int = MARKET_DEFAULTS.steps_per_day
     ticks_per_step: int = MARKET_DEFAULTS.ticks_per_step
@@ -47,7 +55,7 @@ class MarketRequest:
         """The market for ``seed`` (built lazily: this checks every argument)."""
         return World(
             seed=seed,
-            universe=_names(self.names),
+            universe=_universe(self.universe),
             days=self.days,
             steps_per_day=self.steps_per_day,
             ticks_per_step=self.ticks_per_step,
@@ -59,10 +67,29 @@ class MarketRequest:
         the store is touched; the arms are built once to prove they can be."""
         self.world(seed)
         size = estimate(
-            check_arm_names(arms), self.names, self.days, self.steps_per_day, self.ticks_per_step
+            check_arm_names(arms), self.universe, self.days, self.steps_per_day, self.ticks_per_step
         )
         refuse_oversized(size, seeds=seeds)
         build_arms(arms)
+
+    @classmethod
+    def of(cls, caller: str, **market: Unpack[MarketKeywords]) -> MarketRequest:
+        """The request from keywords: the deprecated ``names`` becomes ``universe`` (with a
+        warning), and a None is the default."""
+        given: dict[str, Any] = dict(market)
+        renamed_keyword(given, "names", "universe", caller=caller)
+        return cls(**{k: v for k, v in given.items() if v is not None})
+
+    def stored(self) -> dict[str, Any]:
+        """The request's stored form (``universe`` under its old key ``names``)."""
+        form = asdict(self)
+        return {STORED_UNIVERSE if key == "universe" else key: form[key] for key in form}
+
+    @classmethod
+    def from_stored(cls, request: Mapping[str, Any]) -> MarketRequest:
+        """The market of a stored request (``stored``'s form)."""
+        keys = {f.name: STORED_UNIVERSE if f.name == "universe" else f.name for f in fields(cls)}
+        return cls(**{name: request[key] for name, key in keys.items()})
 
 
 def evaluate_arms(
@@ -70,7 +97,7 @@ def evaluate_arms(
     *,
     seed: int = 7,
     preset: str | dict[str, Any] | None = None,
-    names: int | None = None,
+    universe: int | None = None,
     days: int | None = None,
     steps_per_day: int | None = None,
     ticks_per_step: int | None = None,
@@ -80,12 +107,14 @@ def evaluate_arms(
     data: str | Path | Historical | None = None,
     progress: bool = False,
     model_cutoff: dict[str, str] | None = None,
+    names: int | None = None,
 ) -> Results:
     """The shared code path of every front end: check everything, then run once in process.
 
     ``data`` (a bars file or a loaded ``Historical``) trades historical bars; then
-    ``names``, ``steps_per_day`` and ``ticks_per_step`` must be left out and ``days``
+    ``universe``, ``steps_per_day`` and ``ticks_per_step`` must be left out and ``days``
     defaults to every tradable date. On the simulator they default to ``MARKET_DEFAULTS``.
+    ``names`` is the deprecated name of ``universe`` (a warning; both given is refused).
     ``progress`` draws a bar (step, arms waiting, calls, tokens) on stderr. ``preset`` is a
     name or a name with dials moved, ``{"base": "standard-v2", "injection_rate": 0.2}``.
     ``model_cutoff`` is each arm's training cutoff (``workbench.evaluation.cutoff``).
@@ -94,17 +123,19 @@ def evaluate_arms(
     from workbench.evaluation import run_world
 
     check_arm_names(arms)
+    universe = _renamed_universe(universe, names, "evaluate_arms")
     if data is None:
         world = World(
             seed=seed,
-            universe=None if names is None else _names(names),
+            universe=None if universe is None else _universe(universe),
             days=days,
             steps_per_day=steps_per_day,
             ticks_per_step=ticks_per_step,
             preset=preset,
         )
     else:
-        shape = {"names": names, "steps_per_day": steps_per_day, "ticks_per_step": ticks_per_step}
+        shape = {"universe": universe, "steps_per_day": steps_per_day}
+        shape["ticks_per_step"] = ticks_per_step
         passed = [key for key, value in shape.items() if value is not None]
         if passed:
             raise ConfigError(
@@ -208,12 +239,13 @@ def run_evaluation(
 ) -> dict[str, Any]:
     """Run the arms on one market path; artefacts go to a run directory, a summary comes back.
 
-    The market keywords are ``MarketRequest``'s (preset, names, days, steps_per_day,
-    ticks_per_step). A request that runs (not one answered from the store) is counted as a
-    trial."""
+    The market keywords are ``MarketRequest``'s (preset, universe, days, steps_per_day,
+    ticks_per_step; ``names`` is the deprecated name of ``universe``). A request that runs
+    (not one answered from the store) is counted as a trial."""
     runs = RunStore.open(store)
     money = {"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps}
-    request = evaluation_request(arms, seed=seed, market=MarketRequest(**market), **money)
+    path = MarketRequest.of("run_evaluation", **market)
+    request = evaluation_request(arms, seed=seed, market=path, **money)
     return evaluation_run(runs, request, trial=True)
 
 
@@ -230,7 +262,7 @@ def evaluation_request(
     return {
         "arms": check_arm_names(arms),
         "seed": seed,
-        **asdict(market),
+        **market.stored(),
         **_numbers({"capital": capital, "leverage_cap": leverage_cap, "fee_bps": fee_bps}),
     }
 
@@ -238,21 +270,28 @@ def evaluation_request(
 def evaluation_run(runs: RunStore, request: dict[str, Any], *, trial: bool) -> dict[str, Any]:
     """The evaluation run for ``request`` (``evaluation_request``'s form), made or reused;
     with ``trial`` a run that was made counts as a trial (a comparison's seeds do not)."""
-    market = MarketRequest(**{field.name: request[field.name] for field in fields(MarketRequest)})
+    market = MarketRequest.from_stored(request)
     market.check(request["arms"], request["seed"])
 
     def build(folder: Path) -> dict[str, Any]:
-        results = evaluate_arms(**request)
+        keywords = {k: v for k, v in request.items() if k != STORED_UNIVERSE}
+        results = evaluate_arms(**keywords, universe=market.universe)
         return summarise(results, folder)
 
     run_id, manifest, reused = runs.create("evaluation", request, build, trial=trial)
     return finish(runs, run_id, manifest, reused)
 
 
-def _names(names: Any) -> int:
-    if not is_whole(names):
-        raise ConfigError(f"names must be a whole number of synthetic names, got {names!r}")
-    return names
+def _universe(universe: Any) -> int:
+    if not is_whole(universe):
+        raise ConfigError(f"universe must be a whole number of synthetic names, got {universe!r}")
+    return universe
+
+
+def _renamed_universe(universe: int | None, names: int | None, caller: str) -> int | None:
+    given: dict[str, Any] = {"universe": universe, "names": names}
+    renamed_keyword(given, "names", "universe", caller=caller)
+    return given["universe"]
 
 
 def _numbers(options: dict[str, Any]) -> dict[str, float]:

@@ -3,7 +3,7 @@
 Every folder at the store root is a row: a run (evaluation, comparison or replay)
 with what it asked and what came out; an output folder holding saved results (a
 panel's ``run-N``, an ``evaluate --out`` folder: kind ``saved``, see
-``saved_runs``), so ``--store out/panel`` lists the panel's runs; or an unreadable
+``_saved_runs``), so ``--store out/panel`` lists the panel's runs; or an unreadable
 folder with the reason, so one damaged run never hides the others.
 
 A run's *family* is the market it ran on (preset or data digest, names, days,
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ConfigError, RecordingError
+from workbench.services._saved_runs import SAVED, read_saved
 from workbench.services.runs import KINDS
-from workbench.services.saved_runs import SAVED, read_saved
 from workbench.services.store import MANIFEST, RunStore, default_store
 
 ROW_COLUMNS = (

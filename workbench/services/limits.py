@@ -52,7 +52,7 @@ _FIX = "use fewer names, days, steps or ticks (or fewer arms), or call workbench
 class Estimate:
     """The size of one evaluation request."""
 
-    names: int
+    universe: int
     days: int
     warmup_days: int
     steps_per_day: int
@@ -62,32 +62,32 @@ class Estimate:
     @property
     def name_ticks(self) -> int:
         days = self.days + self.warmup_days
-        return self.names * days * self.steps_per_day * self.ticks_per_step
+        return self.universe * days * self.steps_per_day * self.ticks_per_step
 
     @property
     def memory_bytes(self) -> int:
         steps = (self.days + self.warmup_days) * self.steps_per_day
-        market = MARKET_BYTES_PER_NAME_STEP * self.names * steps
-        day = DAY_BYTES_PER_NAME_TICK * self.names * self.steps_per_day * self.ticks_per_step
+        market = MARKET_BYTES_PER_NAME_STEP * self.universe * steps
+        day = DAY_BYTES_PER_NAME_TICK * self.universe * self.steps_per_day * self.ticks_per_step
         return PROCESS_BYTES + market + day + ARM_BYTES_PER_NAME_STEP * self.arm_name_steps
 
     def describe(self) -> str:
         return (
-            f"{self.names} names x ({self.days} days + {self.warmup_days} warm-up days) x "
+            f"{self.universe} names x ({self.days} days + {self.warmup_days} warm-up days) x "
             f"{self.steps_per_day} steps x {self.ticks_per_step} ticks"
         )
 
 
 def estimate(
-    arms: Sequence[str], names: int, days: int, steps_per_day: int, ticks_per_step: int
+    arms: Sequence[str], universe: int, days: int, steps_per_day: int, ticks_per_step: int
 ) -> Estimate:
     """The size of a request (whole-number arguments already checked)."""
     warmup = math.ceil(HISTORY_STEPS / steps_per_day)
     steps = days * steps_per_day
     committees = sum(1 for arm in arms if arm.startswith("committee:"))
-    work = (len(arms) - committees) * names * steps
-    work += committees * max(names, COMMITTEE_STEP_NAME_STEPS) * steps
-    return Estimate(names, days, warmup, steps_per_day, ticks_per_step, work)
+    work = (len(arms) - committees) * universe * steps
+    work += committees * max(universe, COMMITTEE_STEP_NAME_STEPS) * steps
+    return Estimate(universe, days, warmup, steps_per_day, ticks_per_step, work)
 
 
 def refuse_oversized(size: Estimate, *, seeds: int = 1) -> None:
@@ -103,7 +103,7 @@ def refuse_oversized(size: Estimate, *, seeds: int = 1) -> None:
 
 def _arm_work(size: Estimate) -> str:
     return (
-        f"every arm x {size.names} names x {size.days * size.steps_per_day} trading steps; a "
+        f"every arm x {size.universe} names x {size.days * size.steps_per_day} trading steps; a "
         f"committee step counts as {COMMITTEE_STEP_NAME_STEPS} name-steps"
     )
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from workbench._checks import renamed_keyword
 from workbench.agents import Agent
 from workbench.errors import ConfigError, WorkbenchError
 from workbench.redaction import redact
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from workbench.engine.historical import Historical
 
 DataSource = str | Path | pd.DataFrame | None
+PANEL_UNIVERSE = 20  # smaller than a script's default: the panel draws while it runs
 
 
 class ExperimentPanel:
@@ -62,7 +64,8 @@ class ExperimentPanel:
     with the CLI's text options (``company_names`` a ``symbol,name`` file, ``embargo``,
     ``canaries``, ``close_time``, ``timezone``; see ``workbench.services.load_bars``).
     ``model_cutoff`` (arm name → YYYY-MM-DD) splits each metric at an arm's training
-    cutoff in the report, as ``evaluate(model_cutoff=...)`` does.
+    cutoff in the report, as ``evaluate(model_cutoff=...)`` does. ``universe`` is the
+    simulator's number of names (20 unless told; ``names`` is its deprecated old name).
     """
 
     def __init__(
@@ -72,7 +75,7 @@ class ExperimentPanel:
         seeds: str = "7",
         days: int | None = None,
         steps_per_day: int = 6,
-        names: int = 20,
+        universe: int | None = None,
         preset: str | None = None,
         data: DataSource = None,
         news: DataSource = None,
@@ -87,6 +90,7 @@ class ExperimentPanel:
         recordings_dir: str = "",
         chart_interval: float = 0.3,
         stop_grace: float = 5.0,
+        names: int | None = None,
     ) -> None:
         from workbench.notebooks.parameters import shipped_recordings
 
@@ -120,7 +124,8 @@ class ExperimentPanel:
         # draw does not pay for setting up the plotting machinery
         self.chart_figure = live_chart(steps_per_day, "press Run")
         self.chart_figure.draw([])
-        self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, names)
+        universe = _universe(universe, names)
+        self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, universe)
         self.controls.build(preset, historical=data is not None, chart=self.chart_figure.widget)
         self._wire()
 
@@ -450,3 +455,9 @@ def _named_agents(agents: Mapping[str, Agent] | Sequence[Agent] | None) -> dict[
         agent.name = str(name)
         named[str(name)] = agent
     return named
+
+
+def _universe(universe: int | None, names: int | None) -> int:
+    given: dict[str, Any] = {"universe": universe, "names": names}
+    renamed_keyword(given, "names", "universe", caller="ExperimentPanel")
+    return PANEL_UNIVERSE if given["universe"] is None else given["universe"]

@@ -19,7 +19,7 @@ opened, before the run pays for anything, not when it is saved.
 
 The file is written when the run ends, under a lock, merged with what other runs
 wrote to it meanwhile, and atomically (a crash leaves the old file or the new, never
-half). A run holds its market path while it goes (``workbench.memory.running``), so
+half). A run holds its market path while it goes (``workbench.memory._running``), so
 a second run on that path, from another evaluation or process, is refused as it
 opens, before it pays. As the backstop (no locks on this system, a store shared over
 a network), the leak check runs again under the save's lock: a run on the same

@@ -1,4 +1,4 @@
-"""Bookkeeping for the adapter base: record entries, transcript meta and run checks.
+"""Bookkeeping for the adapter base: decision-log entries, transcript meta and run checks.
 
 Imports run one way: ``base`` uses this module, which uses ``_replay``; neither
 reaches back up.
