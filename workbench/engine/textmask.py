@@ -47,10 +47,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from workbench.engine.textscan import MONTHS, scannable, starts, substitute
-from workbench.errors import ConfigError
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -357,36 +355,3 @@ def _alias(match: re.Match[str], lookup: dict[str, str]) -> str:
         return exact
     # a symbol in another case is not the symbol: the text stays as written
     return lookup.get(word.casefold(), match.group(0))
-
-
-def names_map(
-    given: Mapping[str, str | Sequence[str]] | None, bars: pd.DataFrame
-) -> dict[str, tuple[str, ...]]:
-    """Real symbol → company names, from ``names=`` and a ``name`` column of the bars."""
-    out: dict[str, list[str]] = {}
-    if "name" in bars.columns:
-        for symbol, name in bars.drop_duplicates("symbol")[["symbol", "name"]].itertuples(
-            index=False
-        ):
-            if isinstance(name, str) and name.strip():
-                out.setdefault(str(symbol), []).append(name.strip())
-    known = set(bars["symbol"].astype(str))
-    for symbol, value in (given or {}).items():
-        if str(symbol) not in known:
-            raise ConfigError(
-                f"names= has company names for {symbol!r}, which the bars do not hold; drop "
-                "that entry (only the bars' names are masked)"
-            )
-        listed = [value] if isinstance(value, str) else list(value)
-        out.setdefault(str(symbol), []).extend(_company_name(symbol, n) for n in listed)
-    return {s: tuple(dict.fromkeys(ns)) for s, ns in out.items()}
-
-
-def _company_name(symbol: str, name: object) -> str:
-    text = str(name).strip()
-    if len(text) <= 2:
-        raise ConfigError(
-            f"names= gives {symbol!r} the company name {name!r}: blank or two letters or "
-            "fewer would mask every such word in the text; give the full name"
-        )
-    return text
