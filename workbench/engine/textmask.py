@@ -3,18 +3,20 @@
 An item's text is rewritten in one pass that reads, at each place, a date first,
 then money, then a name:
 
-1. **Dates** become the run's relative day numbers: ``2022-03-04`` (with a time
-   after ``T`` too), ``March 4, 2022``, ``Mar 4 2022``, ``4 March 2022`` and
-   ``4-Mar-2022`` read ``day 41`` (the first trading date on or after it, counted
+1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
+   ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
+   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022`` and ``4-Mar-2022``
+   read ``day 41`` (the first trading date on or after it, counted
    from the first decision day; dates beyond the bars count business days). What
    would still place the text in time but names no one day becomes ``[date]``: a
    month with its year, a year alone (1900–2099), a numeric date (``02/03/2016``:
    day or month first?), ``20160203``, a month and day with no year (``Feb 3``,
    ``4th March``), fiscal years, quarters and halves (``FY2016``, ``2016Q1``,
    ``CY16``, ``H1'16``).
-2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``, ``45
-   dollars``, ``$3.4 billion``) and a bare price after a price verb (``closed at
-   123.45``, ``up from 120``, ``rose to 130``; not a percentage) are multiplied by
+2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
+   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``) and a bare price after
+   a price verb or a move in percent (``closed at 123.45``, ``up from 120``, ``rose
+   to 130``, ``up 3.5% to 130``; not a percentage) are multiplied by
    the price factor of the one name the item concerns, the factor the mask scales
    that name's prices by, so a quoted price still matches the masked bars. In an
    item about several names or none no single factor applies and the figure
@@ -22,8 +24,8 @@ then money, then a name:
    ``volume 1.86M``) always become ``[amount]``: the text's mask holds no volume
    factor.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
-   company name of the ``names=`` map becomes the name's alias, longest first,
-   whole words only, company names in any case; a ticker that reads as a word
+   company name of the ``names=`` map (checked by ``textnames``) becomes the name's
+   alias, longest first, whole words only, company names in any case; a ticker that reads as a word
    (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or ``EXCHANGE:SYM``.
    Text that is not ASCII is first brought to its compatibility form (NFKC), so
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
@@ -57,34 +59,45 @@ _Replacements = dict[tuple[str | None, str, float | None], str]
 _Patterns = dict[tuple[frozenset[str], bool], tuple[re.Pattern[str], re.Pattern[str]]]
 
 
+def _spelled(month: str) -> str:
+    """A month in full or by its first three letters (September by ``Sept`` too), with an
+    optional full stop."""
+    rest = "t|tember" if month == "september" else month[3:]
+    return f"{month[:3]}(?:{rest})?\\.?"
+
+
 def _month(group: str) -> str:
-    return rf"(?P<{group}>" + "|".join(f"{m[:3]}(?:{m[3:]})?\\.?" for m in MONTHS) + ")"
+    return rf"(?P<{group}>" + "|".join(_spelled(m) for m in MONTHS) + ")"
 
 
 def _capital_month() -> str:
     """A month name written with its capital (``Feb``, ``March``): a month without a year
     is told from the verb "may" by that alone."""
-    names = "|".join(f"{m[:3].title()}(?:{m[3:]})?\\.?" for m in MONTHS)
-    return f"(?-i:{names})"
+    return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
-_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY)\b"
-_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen"
+# a currency code before the amount, glued to it or not (USD12.50, CHF 12)
+_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
+_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
 _PRICE_VERBS = "|".join(
     f"(?<={verb} {word} )"
     for verbs, word in (
         (("closed", "opened", "traded", "priced"), "at"),
         (("rose", "fell", "up", "down"), "from"),
         (("rose", "fell", "climbed", "dropped"), "to"),
+        # a move in percent, then the price it moved to: "up 3.5% to 175.72"
+        (("%", "percent"), "to"),
+        (("%", "percent"), "at"),
     )
     for verb in verbs
 )
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS = (
-    rf"(?P<iso>\b(?P<iso_y>{_YEAR})-(?P<iso_m>[01]\d)-(?P<iso_d>[0-3]\d)"
+    # year, month and day, by "-", "/" or "." (2016-02-10, 2016/02/10, 2016.02.10)
+    rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
     r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
     rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
     rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
