@@ -6,8 +6,8 @@ then money, then a name:
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
    ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
    2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022`` and ``4-Mar-2022``
-   read ``day 41`` (the first trading date on or after it, counted
-   from the first decision day; dates beyond the bars count business days). What
+   read ``day 41`` (the first trading date on or after it, counted from the first
+   decision day; dates beyond the bars count business days). What
    would still place the text in time but names no one day becomes ``[date]``: a
    month with its year, a year alone (1900–2099), a numeric date (``02/03/2016``:
    day or month first?), ``20160203``, a month and day with no year (``Feb 3``,
@@ -16,17 +16,18 @@ then money, then a name:
 2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
    ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``) and a bare price after
    a price verb or a move in percent (``closed at 123.45``, ``up from 120``, ``rose
-   to 130``, ``up 3.5% to 130``; not a percentage) are multiplied by
-   the price factor of the one name the item concerns, the factor the mask scales
-   that name's prices by, so a quoted price still matches the masked bars. In an
+   to 130``, ``up 3.5% to 130``; not a percentage) are multiplied by the price
+   factor of the one name the item concerns, the factor the mask scales that name's
+   prices by, so a quoted price still matches the masked bars. In an
    item about several names or none no single factor applies and the figure
    becomes ``[amount]`` (its currency kept). Volumes (``1,864,600 shares``,
    ``volume 1.86M``) always become ``[amount]``: the text's mask holds no volume
    factor.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
-   alias, longest first, whole words only, company names in any case; a ticker that reads as a word
-   (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or ``EXCHANGE:SYM``.
+   alias, longest first, whole words only, company names in any case; a ticker that
+   reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
+   ``EXCHANGE:SYM``.
    Text that is not ASCII is first brought to its compatibility form (NFKC), so
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The names' first words are looked for among the text's words and only the

@@ -6,8 +6,8 @@ or is a ``symbol,name`` table (a CSV or Parquet path, or a DataFrame) read with
 wherever it stands, in any case, so a name is refused when the mask could not say
 whose it is:
 
-- a name claimed by two symbols (``"Acme"`` for ACME and BOLT): one of them would be
-  masked as the other's alias;
+- a name claimed by two symbols (``"Acme Corp"`` for ACME and BOLT): one of them would
+  be masked as the other's alias;
 - a name that is another symbol's ticker (``"BOLT"`` for ACME): every BOLT in the text
   would become ACME's alias;
 - a value that is not text (None, a number, NaN), or a name with no letter (``"???"``)
