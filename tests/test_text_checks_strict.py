@@ -171,3 +171,30 @@ def test_the_cli_sets_the_close_time_and_zone(
     saved = json_module.loads((tmp_path / "run" / "results.json").read_text())
     text = saved["meta"]["data"]["text"]
     assert (text["close_time"], text["timezone"]) == ("15:30", "Europe/London")
+
+
+@pytest.mark.parametrize("symbols", [("ACME,BOLT", "BOLT;ACME"), ("ACME|BOLT", "BOLT, ACME")])
+def test_an_item_repeated_with_its_symbols_reordered_is_the_same_item(symbols: tuple) -> None:
+    table = news("2016-01-05T09:00:00Z", "2016-01-05T09:00:00Z").assign(symbols=list(symbols))
+    with pytest.raises(ConfigError, match="news rows 1 and 2 are the same item at the same time"):
+        read_news(table, SYMBOLS)
+
+
+@pytest.mark.parametrize(("column", "value"), [("headline", 1.5), ("body", 7)])
+def test_a_headline_or_body_that_is_not_text_is_refused(column: str, value: Any) -> None:
+    table = news("2016-01-05T09:00:00Z", "2016-01-06T09:00:00Z")
+    table[column] = table[column].astype(object)
+    table.loc[1, column] = value
+    with pytest.raises(ConfigError, match=rf"news row 2 has the {column} {value} .*not text"):
+        read_news(table, SYMBOLS)
+
+
+def test_a_blank_body_is_still_no_text_to_refuse() -> None:
+    table = news("2016-01-05T09:00:00Z").assign(body=float("nan"))
+    assert read_news(table, SYMBOLS)["body"].tolist() == [""]
+
+
+@pytest.mark.parametrize("source", [[1, 2], 3, {"published": []}])
+def test_news_in_no_table_form_names_the_forms_taken(source: Any) -> None:
+    with pytest.raises(ConfigError, match=r"news= is a \w+; pass the path of a \.csv or \.parquet"):
+        Historical.load(BARS, news=source)

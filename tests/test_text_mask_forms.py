@@ -50,6 +50,35 @@ def test_dates_are_placed_or_marked(text: str, shown: str) -> None:
     assert MASK.text(text, ["ACME"]) == shown
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("2016/02/03, 2016.02.03 and 2016-02-03", "day 2, day 2 and day 2"),
+        (
+            "2016-09-05: Sept. 5, 2016; Sept 5 2016; 5 Sept 2016",
+            "day 155: day 155; day 155; day 155",
+        ),
+        ("Sept 2016 and Sept 5", "[date] and [date]"),
+        ("2016/02/31 and 2016-02/03", "2016/02/31 and [date]-02/03"),
+    ],
+)
+def test_dates_written_year_first_or_sept_are_placed_whole(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("ACME up 3.5% to 175.72", "ASSET001 up 3.5% to 87.86"),
+        ("down 2 percent at 80, then 5% to 9%", "down 2 percent at 40.00, then 5% to 9%"),
+        ("USD12.5, usd 12.5, CHF 12 and 12 CHF", "USD 6.25, usd 6.25, CHF 6.00 and 6.00 CHF"),
+    ],
+)
+def test_a_price_after_a_percent_move_and_glued_codes_are_scaled(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+
+
 def test_full_width_names_and_prices_are_masked() -> None:
     shown = MASK.text("ＡＣＭＥ at ＄１２ on ２０１６-０２-０３", ["ACME"])
     assert shown == "ASSET001 at $6.00 on day 2"

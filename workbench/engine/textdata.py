@@ -9,8 +9,9 @@ day and time zone), ``symbol`` and one or more figure columns holding numbers.
 
 Look-ahead through text starts with a date nobody checked, so nothing is coerced:
 an undated item, a timestamp without a time zone (or a date without a time of
-day), a symbol the bars do not hold, a blank headline or a figure that is not a
-number is refused, naming the row and the fix.
+day), a symbol the bars do not hold, a blank headline, a headline or body that is not
+text, a figure that is not a number, or an item given twice (its symbols in any order) is
+refused, naming the row and the fix.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ def read_news(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
             "kind": _kinds(frame),
         }
     )
-    _no_twice(out, ["published", "symbols", "headline", "body"], "news", "the same item")
+    # the same names in another order or with another separator are the same item
+    keyed = out.assign(symbols=pd.Series([tuple(sorted(s)) for s in out["symbols"]], dtype=object))
+    _no_twice(keyed, ["published", "symbols", "headline", "body"], "news", "the same item")
     return out.sort_values("published", kind="stable").reset_index(drop=True)
 
 
@@ -116,6 +119,11 @@ def _table(source: Source, what: str, required: tuple[str, ...]) -> pd.DataFrame
 def _read(source: Source, what: str) -> pd.DataFrame:
     if isinstance(source, pd.DataFrame):
         return source.copy()
+    if not isinstance(source, (str, Path)):
+        raise ConfigError(
+            f"{what}= is a {type(source).__name__}; pass the path of a .csv or .parquet file, "
+            "or a DataFrame"
+        )
     path = table_file(source, what, "item")
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
@@ -212,6 +220,7 @@ def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
 
 
 def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndarray:
+    _only_text(column, what, name)
     bad = None if _utf8_only(column) else _first(_unencodables(column.to_numpy(object)))
     if bad is not None:
         raise _refuse(what, bad, f"{name} holds an unpaired surrogate, which is not text; fix it")
@@ -221,6 +230,26 @@ def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndar
         if blank is not None:
             raise _refuse(what, blank, f"has a blank {name}; write one or drop the row")
     return values.to_numpy(object)
+
+
+def _only_text(column: pd.Series, what: str, name: str) -> None:
+    """Refuse a value that is not text (a number, a date): a column read wrong, or the
+    wrong column, not what the feed wrote."""
+    if pd.api.types.infer_dtype(column, skipna=True) in ("string", "empty"):
+        return
+    row = next((r for r, v in enumerate(column) if not (isinstance(v, str) or _missing(v))), None)
+    if row is not None:
+        value = column.iloc[row]
+        raise _refuse(
+            what,
+            row,
+            f"has the {name} {value} (a {type(value).__name__}), which is not text; "
+            "write it as text",
+        )
+
+
+def _missing(value: object) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
 
 
 def _utf8_only(column: pd.Series) -> bool:

@@ -32,7 +32,8 @@ import pandas as pd
 
 from workbench.engine.canaries import CANARY, Planted, check_count
 from workbench.engine.textdata import Source, read_fundamentals, read_news
-from workbench.engine.textmask import TextMask, names_map
+from workbench.engine.textmask import TextMask
+from workbench.engine.textnames import NamesSource, names_map
 from workbench.errors import ConfigError
 from workbench.schema import NEWS_CAP
 
@@ -58,7 +59,7 @@ class TextData:
         *,
         news: Source | None = None,
         fundamentals: Source | None = None,
-        names: Mapping[str, str | Sequence[str]] | None = None,
+        names: NamesSource | None = None,
         embargo: str | pd.Timedelta | None = None,
         close_time: str = CLOSE_TIME,
         timezone: str = TIMEZONE,

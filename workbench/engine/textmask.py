@@ -3,28 +3,31 @@
 An item's text is rewritten in one pass that reads, at each place, a date first,
 then money, then a name:
 
-1. **Dates** become the run's relative day numbers: ``2022-03-04`` (with a time
-   after ``T`` too), ``March 4, 2022``, ``Mar 4 2022``, ``4 March 2022`` and
-   ``4-Mar-2022`` read ``day 41`` (the first trading date on or after it, counted
-   from the first decision day; dates beyond the bars count business days). What
+1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
+   ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
+   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022`` and ``4-Mar-2022``
+   read ``day 41`` (the first trading date on or after it, counted from the first
+   decision day; dates beyond the bars count business days). What
    would still place the text in time but names no one day becomes ``[date]``: a
    month with its year, a year alone (1900–2099), a numeric date (``02/03/2016``:
    day or month first?), ``20160203``, a month and day with no year (``Feb 3``,
    ``4th March``), fiscal years, quarters and halves (``FY2016``, ``2016Q1``,
    ``CY16``, ``H1'16``).
-2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``, ``45
-   dollars``, ``$3.4 billion``) and a bare price after a price verb (``closed at
-   123.45``, ``up from 120``, ``rose to 130``; not a percentage) are multiplied by
-   the price factor of the one name the item concerns, the factor the mask scales
-   that name's prices by, so a quoted price still matches the masked bars. In an
+2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
+   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``) and a bare price after
+   a price verb or a move in percent (``closed at 123.45``, ``up from 120``, ``rose
+   to 130``, ``up 3.5% to 130``; not a percentage) are multiplied by the price
+   factor of the one name the item concerns, the factor the mask scales that name's
+   prices by, so a quoted price still matches the masked bars. In an
    item about several names or none no single factor applies and the figure
    becomes ``[amount]`` (its currency kept). Volumes (``1,864,600 shares``,
    ``volume 1.86M``) always become ``[amount]``: the text's mask holds no volume
    factor.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
-   company name of the ``names=`` map becomes the name's alias, longest first,
-   whole words only, company names in any case; a ticker that reads as a word
-   (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or ``EXCHANGE:SYM``.
+   company name of the ``names=`` map (checked by ``textnames``) becomes the name's
+   alias, longest first, whole words only, company names in any case; a ticker that
+   reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
+   ``EXCHANGE:SYM``.
    Text that is not ASCII is first brought to its compatibility form (NFKC), so
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The names' first words are looked for among the text's words and only the
@@ -47,10 +50,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from workbench.engine.textscan import MONTHS, scannable, starts, substitute
-from workbench.errors import ConfigError
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -59,34 +60,45 @@ _Replacements = dict[tuple[str | None, str, float | None], str]
 _Patterns = dict[tuple[frozenset[str], bool], tuple[re.Pattern[str], re.Pattern[str]]]
 
 
+def _spelled(month: str) -> str:
+    """A month in full or by its first three letters (September by ``Sept`` too), with an
+    optional full stop."""
+    rest = "t|tember" if month == "september" else month[3:]
+    return f"{month[:3]}(?:{rest})?\\.?"
+
+
 def _month(group: str) -> str:
-    return rf"(?P<{group}>" + "|".join(f"{m[:3]}(?:{m[3:]})?\\.?" for m in MONTHS) + ")"
+    return rf"(?P<{group}>" + "|".join(_spelled(m) for m in MONTHS) + ")"
 
 
 def _capital_month() -> str:
     """A month name written with its capital (``Feb``, ``March``): a month without a year
     is told from the verb "may" by that alone."""
-    names = "|".join(f"{m[:3].title()}(?:{m[3:]})?\\.?" for m in MONTHS)
-    return f"(?-i:{names})"
+    return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
-_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY)\b"
-_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen"
+# a currency code before the amount, glued to it or not (USD12.50, CHF 12)
+_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
+_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
 _PRICE_VERBS = "|".join(
     f"(?<={verb} {word} )"
     for verbs, word in (
         (("closed", "opened", "traded", "priced"), "at"),
         (("rose", "fell", "up", "down"), "from"),
         (("rose", "fell", "climbed", "dropped"), "to"),
+        # a move in percent, then the price it moved to: "up 3.5% to 175.72"
+        (("%", "percent"), "to"),
+        (("%", "percent"), "at"),
     )
     for verb in verbs
 )
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS = (
-    rf"(?P<iso>\b(?P<iso_y>{_YEAR})-(?P<iso_m>[01]\d)-(?P<iso_d>[0-3]\d)"
+    # year, month and day, by "-", "/" or "." (2016-02-10, 2016/02/10, 2016.02.10)
+    rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
     r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
     rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
     rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
@@ -357,36 +369,3 @@ def _alias(match: re.Match[str], lookup: dict[str, str]) -> str:
         return exact
     # a symbol in another case is not the symbol: the text stays as written
     return lookup.get(word.casefold(), match.group(0))
-
-
-def names_map(
-    given: Mapping[str, str | Sequence[str]] | None, bars: pd.DataFrame
-) -> dict[str, tuple[str, ...]]:
-    """Real symbol → company names, from ``names=`` and a ``name`` column of the bars."""
-    out: dict[str, list[str]] = {}
-    if "name" in bars.columns:
-        for symbol, name in bars.drop_duplicates("symbol")[["symbol", "name"]].itertuples(
-            index=False
-        ):
-            if isinstance(name, str) and name.strip():
-                out.setdefault(str(symbol), []).append(name.strip())
-    known = set(bars["symbol"].astype(str))
-    for symbol, value in (given or {}).items():
-        if str(symbol) not in known:
-            raise ConfigError(
-                f"names= has company names for {symbol!r}, which the bars do not hold; drop "
-                "that entry (only the bars' names are masked)"
-            )
-        listed = [value] if isinstance(value, str) else list(value)
-        out.setdefault(str(symbol), []).extend(_company_name(symbol, n) for n in listed)
-    return {s: tuple(dict.fromkeys(ns)) for s, ns in out.items()}
-
-
-def _company_name(symbol: str, name: object) -> str:
-    text = str(name).strip()
-    if len(text) <= 2:
-        raise ConfigError(
-            f"names= gives {symbol!r} the company name {name!r}: blank or two letters or "
-            "fewer would mask every such word in the text; give the full name"
-        )
-    return text

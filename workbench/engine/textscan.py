@@ -49,7 +49,7 @@ _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     "[$€£¥]",  # money, $SYM
     *(_either_case(month[:3]) for month in MONTHS),
-    *(_either_case(code) for code in ("us", "eur", "gbp", "jpy", "fy", "cy")),
+    *(_either_case(code) for code in ("us", "eur", "gbp", "jpy", "chf", "fy", "cy")),
     "[QqHh][1-4]",  # quarters and halves
     rf"{_either_case('of ')}(?<={_either_case('volume of ')})",
 )

@@ -1,0 +1,120 @@
+"""The company names the mask replaces in the text, read and checked before any is used.
+
+``names=`` maps a real symbol to its company name or names (text, or a list of texts),
+or is a ``symbol,name`` table (a CSV or Parquet path, or a DataFrame) read with
+``read_names``; a ``name`` column of the bars adds its names too. Each name is masked
+wherever it stands, in any case, so a name is refused when the mask could not say
+whose it is:
+
+- a name claimed by two symbols (``"Acme Corp"`` for ACME and BOLT): one of them would
+  be masked as the other's alias;
+- a name that is another symbol's ticker (``"BOLT"`` for ACME): every BOLT in the text
+  would become ACME's alias;
+- a value that is not text (None, a number, NaN), or a name with no letter (``"???"``)
+  or of two characters or fewer, which would mask every such word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from workbench.engine.textdata import Source, read_names
+from workbench.errors import ConfigError
+
+NamesSource = Mapping[str, str | Sequence[str]] | Source
+
+_FORM = (
+    "pass a mapping symbol → name or names ({'ACME': ['Acme Industries']}), or a "
+    "symbol,name table (a .csv or .parquet path, or a DataFrame)"
+)
+
+
+def names_map(given: NamesSource | None, bars: pd.DataFrame) -> dict[str, tuple[str, ...]]:
+    """Real symbol → company names, from ``names=`` and a ``name`` column of the bars."""
+    out: dict[str, list[str]] = {}
+    if "name" in bars.columns:
+        for symbol, name in bars.drop_duplicates("symbol")[["symbol", "name"]].itertuples(
+            index=False
+        ):
+            if isinstance(name, str) and name.strip():
+                out.setdefault(str(symbol), []).append(name.strip())
+    known = set(bars["symbol"].astype(str))
+    for symbol, value in _mapping(given).items():
+        if str(symbol) not in known:
+            raise ConfigError(
+                f"names= has company names for {symbol!r}, which the bars do not hold; drop "
+                "that entry (only the bars' names are masked)"
+            )
+        out.setdefault(str(symbol), []).extend(
+            _company_name(symbol, n) for n in _listed(symbol, value)
+        )
+    names = {s: tuple(dict.fromkeys(ns)) for s, ns in out.items()}
+    _one_owner_each(names, known)
+    return names
+
+
+def _mapping(given: NamesSource | None) -> Mapping[str, object]:
+    if given is None:
+        return {}
+    if isinstance(given, (str, Path, pd.DataFrame)):
+        return read_names(given)
+    if not isinstance(given, Mapping):
+        raise ConfigError(f"names= is a {type(given).__name__}, not company names; {_FORM}")
+    return given
+
+
+def _listed(symbol: str, value: object) -> list[object]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise ConfigError(
+        f"names= gives {symbol!r} {value!r}, which is not a company name; give it as text "
+        "or a list of texts ({'ACME': ['Acme Industries', 'Acme']})"
+    )
+
+
+def _company_name(symbol: str, name: object) -> str:
+    if not isinstance(name, str):
+        raise ConfigError(
+            f"names= gives {symbol!r} the company name {name!r}, which is not text; write "
+            "the name as text or drop it"
+        )
+    text = name.strip()
+    if len(text) <= 2:
+        raise ConfigError(
+            f"names= gives {symbol!r} the company name {name!r}: blank or two letters or "
+            "fewer would mask every such word in the text; give the full name"
+        )
+    if not any(c.isalpha() for c in text) or not text.isprintable():
+        raise ConfigError(
+            f"names= gives {symbol!r} the company name {name!r}, which has no letter or "
+            "holds a control character; give the name as it is written in the text"
+        )
+    return text
+
+
+def _one_owner_each(names: Mapping[str, Sequence[str]], symbols: set[str]) -> None:
+    """Refuse a name that two symbols claim, or that is another symbol's ticker: names are
+    masked in any case, so the mask could not tell whose it is."""
+    owner = {s.casefold(): s for s in sorted(symbols)}
+    claimed: dict[str, str] = {}
+    for symbol in sorted(names):
+        for name in names[symbol]:
+            folded = name.casefold()
+            ticker = owner.get(folded)
+            if ticker is not None and ticker.casefold() != symbol.casefold():
+                raise ConfigError(
+                    f"names= gives {symbol!r} the company name {name!r}, which is the ticker "
+                    f"of {ticker!r}: every {ticker} in the text would read as {symbol}; drop "
+                    "that name"
+                )
+            first = claimed.setdefault(folded, symbol)
+            if first != symbol:
+                raise ConfigError(
+                    f"names= gives the company name {name!r} to both {first!r} and {symbol!r}: "
+                    "the mask could not tell whose it is; keep it for one of them"
+                )
