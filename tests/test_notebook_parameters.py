@@ -99,7 +99,7 @@ def test_the_text_options_and_the_cutoff_take_the_clis_checks() -> None:
         close_time="", timezone="",
     )  # fmt: skip
     assert set(text) == {"company_names", "embargo", "canaries"}
-    cutoffs = check.model_cutoff("model_cutoff", "momentum=2016-9-1", ["momentum"])
+    cutoffs = check.model_cutoff("model_cutoff", "momentum=2016-09-01", ["momentum"])
     market = check.market(bars, names=4, days=5, preset="", news=news, text=text, cutoffs=cutoffs)
     assert market["model_cutoff"] == {"momentum": "2016-09-01"}
     assert market["data"].manifest()["text"]["canaries"] == 2
@@ -112,5 +112,12 @@ def test_the_text_options_and_the_cutoff_take_the_clis_checks() -> None:
         check.model_cutoff("model_cutoff", "trend=2016-09-01", ["momentum"])
     with pytest.raises(ConfigError, match="model_cutoff of 'momentum' is 'someday', which is no"):
         check.model_cutoff("model_cutoff", "momentum=someday", ["momentum"])
-    with pytest.raises(ConfigError, match="parameter 'model_cutoff': splits at dates"):
+    with pytest.raises(ConfigError, match="parameter 'model_cutoff': model_cutoff splits"):
         check.market(None, names=4, days=5, preset="", cutoffs=cutoffs)
+    for partial in ("2016-9-1", "2016-09", "2016"):
+        with pytest.raises(ConfigError, match=f"'momentum' is '{partial}', which is no date"):
+            check.model_cutoff("model_cutoff", f"momentum={partial}", ["momentum"])
+    with pytest.raises(ConfigError, match="gives 'momentum' two cutoffs"):
+        check.model_cutoff("model_cutoff", "momentum=2016-09-01,momentum=2016-10-03", ["momentum"])
+    with pytest.raises(ConfigError, match=r"embargo apply to news and fundamentals: pass news="):
+        check.market(bars, names=4, days=5, preset="", text={"embargo": "15min"})

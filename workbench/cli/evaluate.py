@@ -66,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="ARM=DATE",
-        help="with --data: an arm's training cutoff, e.g. momentum=2016-09-01 (repeatable); "
+        help="with --data: an arm's training cutoff, e.g. momentum=2016-09-01 (repeatable, or "
+        "comma-separated: momentum=2016-09-01,cash=2017-01-01); "
         "every metric is then shown before and after it",
     )
     parser.add_argument(
@@ -201,12 +202,12 @@ def _write_leaks(data: Any, folder: Path) -> None:
 
 
 def _cutoffs(args: argparse.Namespace) -> dict[str, str]:
-    from workbench.services.evaluation import cutoffs_from
+    from workbench.services.evaluation import MODEL_CUTOFF_NEEDS_DATES, cutoffs_from
 
-    example = "--model-cutoff momentum=2016-09-01"
+    example = "--model-cutoff momentum=2016-09-01 (or momentum=2016-09-01,cash=2017-01-01)"
     cutoffs = cutoffs_from(args.model_cutoff, where="--model-cutoff", example=example)
     if cutoffs and args.data is None:
-        raise ConfigError("--model-cutoff needs --data: the simulated market has no dates")
+        raise ConfigError(MODEL_CUTOFF_NEEDS_DATES.replace("model_cutoff", "--model-cutoff"))
     return cutoffs
 
 
@@ -216,9 +217,11 @@ def _print_cutoffs(results: Any) -> None:
         return
     from workbench.services.evaluation import cutoff_table
 
-    split = cutoff_table(results)
+    split, notes = cutoff_table(results)
     print("before and after the model cutoff:")
     print(split[["return_pct", "sharpe", "max_drawdown_pct"]].round(2).to_string())
+    for note in notes:
+        print(f"note: {note}")
 
 
 def _print_canaries(meta: dict[str, Any]) -> None:

@@ -46,7 +46,13 @@ from workbench.evaluation.capture import (
 from workbench.evaluation.epochs import with_epochs
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
-from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
+from workbench.evaluation.options import (
+    MODEL_CUTOFF_NEEDS_DATES,
+    EvaluateOptions,
+    Pacer,
+    RunOptions,
+    split_market,
+)
 from workbench.evaluation.oracle import OracleReader
 from workbench.evaluation.progress import RunProgress
 from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
@@ -120,7 +126,9 @@ async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
     return reference.news_pnl()
 
 
-def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...]) -> None:
+def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...], world: World) -> None:
+    if options.model_cutoff and world.data is None:
+        raise ConfigError(MODEL_CUTOFF_NEEDS_DATES)
     unknown = sorted(set(options.model_cutoff or {}) - set(names))
     if unknown:
         raise ConfigError(
@@ -139,7 +147,7 @@ class _Run:
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
-        _refuse_unknown_cutoffs(options, self.names)
+        _refuse_unknown_cutoffs(options, self.names, world)
         self.canaries = [] if self.path.text is None else self.path.text.canaries
         self.canary_hits: list[list[Any]] = []  # rationales that quote a canary too early
         self.maintenance = options.maintenance

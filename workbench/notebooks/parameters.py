@@ -267,9 +267,8 @@ def model_cutoff(param: str, value: str, arms: Sequence[str]) -> dict[str, str]:
     ``--model-cutoff``; every arm named must be among ``arms``. Empty: no cutoff."""
     from workbench.services.evaluation import cutoffs_from
 
-    items = [item for item in str(value).split(",") if item.strip()]
     example = f"{param}='momentum=2016-09-01'"
-    cutoffs = cutoffs_from(items, where=f"parameter {param!r}: item", example=example)
+    cutoffs = cutoffs_from([str(value)], where=f"parameter {param!r}: item", example=example)
     unknown = sorted(set(cutoffs) - set(arms))
     if unknown:
         problem = f"names {unknown}, which are not among the arms {list(arms)}"
@@ -303,7 +302,9 @@ def market(
         if given:
             raise _bad(next(iter(given)), "joins text to historical bars", "pass data= too")
         if cutoffs:
-            raise _bad("model_cutoff", "splits at dates, which the simulator has not", "pass data=")
+            from workbench.services.evaluation import MODEL_CUTOFF_NEEDS_DATES
+
+            raise ConfigError(f"parameter 'model_cutoff': {MODEL_CUTOFF_NEEDS_DATES}")
         chosen["universe"] = names
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
