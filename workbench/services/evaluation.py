@@ -176,12 +176,21 @@ def cutoff_table(results: Results) -> tuple[Any, list[str]]:
 
 def text_leaks(data: Historical) -> Any:
     """The leak report of masked text (``workbench.evaluation.textleaks``); an empty table
-    when the data carries no news or is not masked."""
+    when the data is not masked (no alias to give away). Bars without news are refused:
+    with no text there is nothing to scan, which an empty table would report as no leak."""
     from workbench.evaluation.textleaks import LEAK_COLUMNS, leak_report
 
+    if not isinstance(data, Historical):
+        raise ConfigError(
+            f"text_leaks takes the loaded bars and their news, got {type(data).__name__}: "
+            "pass load_bars(bars, news=...) (or Historical.load(bars, news=...))"
+        )
+    if data.text is None or data.text.news is None:
+        raise ConfigError(
+            "these bars carry no news, so there is no text to scan for leaks: load them "
+            "with news= to get a leak report, or leave leaks out"
+        )
     if not data.mask:
-        import pandas as pd
-
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
     return leak_report(data)
 
