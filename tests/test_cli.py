@@ -299,3 +299,13 @@ def test_text_options_without_news_are_refused(
     argv = ["evaluate", "--data", str(bars), "--days", "3", "--arms", "cash", *flags]
     assert main(argv) != 0
     assert f"{named} apply to news and fundamentals: pass news=" in capsys.readouterr().err
+
+
+def test_record_help_does_not_offer_data_it_lacks(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["record", "--help"])
+    text = capsys.readouterr().out
+    assert "--data" not in text and "trading days (default" in text
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    assert "with --data every tradable date" in " ".join(capsys.readouterr().out.split())

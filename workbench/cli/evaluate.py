@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_evaluate)
 
 
-def add_market_arguments(parser: argparse.ArgumentParser) -> None:
+def add_market_arguments(parser: argparse.ArgumentParser, *, bars: bool = True) -> None:
     parser.add_argument("--preset", default=None, help="market preset (see `workbench presets`)")
     parser.add_argument(
         "--dial",
@@ -104,7 +104,8 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--days",
         type=int,
-        help=f"trading days (default {defaults.days}; with --data every tradable date)",
+        help=f"trading days (default {defaults.days}"
+        + ("; with --data every tradable date)" if bars else ")"),
     )
     parser.add_argument(
         "--steps-per-day",
