@@ -64,9 +64,16 @@ def test_write_outputs_keeps_the_leak_report_beside_the_report(
         (pd.DataFrame({"x": [1]}), "leaks= lacks the column.s. token, alias, symbol"),
     ],
 )
-def test_a_leak_table_of_the_wrong_shape_is_refused(leaks: object, message: str) -> None:
+def test_a_leak_table_of_the_wrong_shape_is_refused(
+    leaks: object, message: str, tmp_path: Path
+) -> None:
     with pytest.raises(ConfigError, match=rf"{message}.*leaks=text_leaks\(data\)"):
         leak_report_section(leaks)  # type: ignore[arg-type]
+    from workbench.report import write_outputs
+
+    with pytest.raises(ConfigError, match=message):
+        write_outputs(evaluate(["cash"], data=BARS, days=3), tmp_path, leaks=leaks)  # type: ignore[arg-type]
+    assert not any(tmp_path.iterdir())  # refused before anything is written
 
 
 def test_text_leaks_refuses_bars_without_news_and_a_bare_table() -> None:

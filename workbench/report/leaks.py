@@ -31,7 +31,7 @@ def leak_report_section(table: pd.DataFrame | None) -> tuple[str, str] | None:
     """(title, HTML) of the leak report, or None when the run was given no table."""
     if table is None:
         return None
-    _check_table(table)
+    check_leak_table(table)
     if table.empty:
         found = "<p>No word left in the masked text points at one name more than chance.</p>"
         return TITLE, found
@@ -44,7 +44,7 @@ def leak_report_section(table: pd.DataFrame | None) -> tuple[str, str] | None:
     return TITLE, intro + listing + f"<p>{EXTEND}</p>" + detail
 
 
-def _check_table(table: object) -> None:
+def check_leak_table(table: object) -> None:
     """A leak report as ``text_leaks(data)`` gives it; anything else is refused by name."""
     fix = "pass leaks=text_leaks(data) (workbench.services), the table of a run with news"
     if not isinstance(table, pd.DataFrame):
