@@ -232,8 +232,8 @@ def _print_canaries(meta: dict[str, Any]) -> None:
         return
     print(f"canaries: {len(planted)} planted, {len(hits)} quoted before their day")
     for arm, day, step, channel, path, token, seen in hits[:10]:
-        print(f"  {arm} day {day} step {step}: {channel} canary {token} in its {path} "
-              f"(published for day {seen})")  # fmt: skip
+        when = "not planted by this run" if seen is None else f"published for day {seen}"
+        print(f"  {arm} day {day} step {step}: {channel} canary {token} in its {path} ({when})")
 
 
 def _write_json(results: Any, path: Path) -> None:

@@ -339,6 +339,33 @@ def real_path_run(agents: Any, seed: int, market: dict[str, Any]) -> Any:
     return evaluate(agents, seed=seed, **market)
 
 
+def refuse_canaries_on_variants(text: Mapping[str, Any]) -> None:
+    """compare.ipynb's seeds trade bootstrap variants of the bars, and canaries are planted
+    on the real path only, so ``canaries`` is refused there before anything is written."""
+    if text.get("canaries"):
+        raise _bad(
+            "canaries",
+            "canaries are planted on the real path only, and each seed here trades a bootstrap "
+            "variant of the bars",
+            "set canaries=0 here and audit for look-ahead with evaluate.ipynb (or workbench "
+            "evaluate --canaries), which trades the real path",
+        )
+
+
+def replayed_cutoffs(cutoffs: Mapping[str, str], meta: Mapping[str, Any]) -> None:
+    """A replay keeps the cutoffs it was recorded with: a ``model_cutoff`` given in replay
+    mode must name those, as ``evaluate`` refuses a replayed arm another cutoff."""
+    recorded = meta.get("model_cutoff") or {}
+    for arm, cutoff in cutoffs.items():
+        if recorded.get(arm) != cutoff:
+            was = recorded.get(arm) or "no cutoff"
+            raise _bad(
+                "model_cutoff",
+                f"{arm!r} was recorded with {was}, not {cutoff}",
+                "give the recorded cutoff, or leave model_cutoff empty to use it",
+            )
+
+
 def leak_table(market: Mapping[str, Any]) -> Any:
     """The text leak report of the bars' masked news (``text_leaks``), or None without news."""
     from workbench.services.evaluation import text_leaks
