@@ -93,6 +93,22 @@ def cutoff_notes(results: Results, cutoffs: Mapping[str, str] | None = None) -> 
     return notes
 
 
+def replayed_cutoffs(arms: Sequence[Any], given: Mapping[str, str] | None) -> dict[str, str]:
+    """``given`` with each replaying arm's recorded cutoff added (its transcript's ``run``
+    header), so ``evaluate`` with replay-mode adapters has the cutoff in its meta as
+    ``recordings.replay`` has; a cutoff given for an arm stays, and its adapter refuses it
+    if it is not the recorded one."""
+    found = {}
+    for arm in arms:
+        if getattr(arm, "mode", None) != "replay":
+            continue
+        meta = getattr(getattr(arm, "transcript", None), "meta", None) or {}
+        cutoff = (meta.get("run") or {}).get("model_cutoff")
+        if cutoff is not None:
+            found[arm.name] = str(cutoff)
+    return {**found, **(given or {})}
+
+
 def splittable(meta: Mapping[str, Any]) -> bool:
     """The run recorded a cutoff on dated bars of the real path: a split can be made."""
     variant = (meta.get("data") or {}).get("variant") or {}

@@ -43,6 +43,7 @@ from workbench.evaluation.capture import (
     information_frame,
     matched_placebo,
 )
+from workbench.evaluation.cutoff import replayed_cutoffs
 from workbench.evaluation.epochs import with_epochs
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
@@ -112,6 +113,8 @@ async def run_world(
     """Run ``agents`` on ``world``; ``options`` are the fields of ``RunOptions``."""
     settings = RunOptions.from_keywords(options)
     arms = resolve_arms(agents)
+    if cutoffs := replayed_cutoffs(arms, settings.model_cutoff):  # read back from transcripts
+        settings = dataclasses.replace(settings, model_cutoff=cutoffs)
     await asyncio.to_thread(lambda: world.path)  # simulate off the loop: a kernel stays live
     return await _Run(world, arms, settings).go()
 
