@@ -45,9 +45,12 @@ class RunOptions:
     - ``on_step(k, total, equity_by_arm)``: called after every step is marked;
     - ``progress``: a bar with step, arms waiting, calls and tokens (None: on in a
       Jupyter kernel, off in scripts and tests);
-    - ``model_cutoff``: arm name → the last date (YYYY-MM-DD) its model was trained
-      on, recorded in ``results.meta["model_cutoff"]``; on historical bars
-      ``workbench.evaluation.cutoff`` splits every metric at it.
+    - ``model_cutoff``: arm name → the last date its model was trained on, a full
+      calendar date (``"YYYY-MM-DD"``, a ``datetime.date``, or a ``datetime`` or
+      ``pd.Timestamp`` at midnight; ``model_cutoffs``), recorded in
+      ``results.meta["model_cutoff"]``; only on historical bars, where
+      ``workbench.evaluation.cutoff`` splits every metric at it. An arm replaying a
+      transcript recorded with a cutoff has it read back (``replayed_cutoffs``).
     """
 
     capital: float = 1_000_000.0
