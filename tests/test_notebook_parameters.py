@@ -121,3 +121,16 @@ def test_the_text_options_and_the_cutoff_take_the_clis_checks() -> None:
         check.model_cutoff("model_cutoff", "momentum=2016-09-01,momentum=2016-10-03", ["momentum"])
     with pytest.raises(ConfigError, match=r"embargo apply to news and fundamentals: pass news="):
         check.market(bars, names=4, days=5, preset="", text={"embargo": "15min"})
+
+
+def test_compare_refuses_canaries_and_a_replay_refuses_another_cutoff() -> None:
+    check.refuse_canaries_on_variants({"embargo": "15min"})
+    with pytest.raises(ConfigError, match="parameter 'canaries': canaries are planted on the real"):
+        check.refuse_canaries_on_variants({"canaries": 2})
+    recorded = {"model_cutoff": {"trend": "2016-02-04"}}
+    check.refuse_other_cutoffs({"trend": "2016-02-04"}, recorded)
+    check.refuse_other_cutoffs({}, recorded)
+    with pytest.raises(ConfigError, match="'trend' was recorded with 2016-02-04, not 2016-02-05"):
+        check.refuse_other_cutoffs({"trend": "2016-02-05"}, recorded)
+    with pytest.raises(ConfigError, match="'momentum' was recorded with no cutoff"):
+        check.refuse_other_cutoffs({"momentum": "2016-02-05"}, recorded)

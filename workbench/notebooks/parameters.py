@@ -352,7 +352,7 @@ def refuse_canaries_on_variants(text: Mapping[str, Any]) -> None:
         )
 
 
-def replayed_cutoffs(cutoffs: Mapping[str, str], meta: Mapping[str, Any]) -> None:
+def refuse_other_cutoffs(cutoffs: Mapping[str, str], meta: Mapping[str, Any]) -> None:
     """A replay keeps the cutoffs it was recorded with: a ``model_cutoff`` given in replay
     mode must name those, as ``evaluate`` refuses a replayed arm another cutoff."""
     recorded = meta.get("model_cutoff") or {}
