@@ -203,3 +203,17 @@ def test_a_persisted_store_never_saves_the_memory_canaries(tmp_path: Path) -> No
     saved = store.read_text()
     assert "VERDICT" in saved
     assert not any(c["token"] in saved for c in memory_canaries(results))
+
+
+def test_a_tool_built_on_other_days_is_caught_by_its_foreign_canaries() -> None:
+    planted = data()
+    tool = looking_ahead(World(data=planted).path.text)  # every date; the run trades 40
+    results = evaluate([Quoter("honest", honest), Quoter("cheat", tool)], data=planted, days=40)
+    hits = canary_audit(results)
+    foreign = hits[hits["seen_from_day"].isna()]
+    assert len(foreign) and set(foreign["arm"]) == {"cheat"}
+    assert foreign["token"].str.match(r"Vexlor-[0-9a-f]{8}$").all()
+    ours = {c["token"] for c in results.meta["canaries"]}
+    assert not set(foreign["token"]) & ours
+    with pytest.raises(CanaryLeak, match=r"'cheat' quoted 'Vexlor-.*a canary from another run"):
+        check_canaries(results)

@@ -283,3 +283,29 @@ def test_a_refused_record_folder_asks_the_agent_nothing_and_a_recorded_one_pays_
     made = len(sys.modules[agent_module].CALLS)
     card = json.loads(Path("rec/manifest.json").read_text())["expected"]["scorecard"]
     assert made == 2 and card[0]["model_calls"] == made  # calls paid == calls made
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (["--embargo", "15min"], "embargo"),
+        (["--company-names", "notebooks/data/example_names.csv"], "company_names"),
+    ],
+)
+def test_text_options_without_news_are_refused(
+    flags: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bars = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "example_bars.csv"
+    argv = ["evaluate", "--data", str(bars), "--days", "3", "--arms", "cash", *flags]
+    assert main(argv) != 0
+    assert f"{named} apply to news and fundamentals: pass news=" in capsys.readouterr().err
+
+
+def test_record_help_does_not_offer_data_it_lacks(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["record", "--help"])
+    text = capsys.readouterr().out
+    assert "--data" not in text and "trading days (default" in text
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    assert "with --data every tradable date" in " ".join(capsys.readouterr().out.split())

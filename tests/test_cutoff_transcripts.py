@@ -90,3 +90,12 @@ def test_a_recording_with_a_cutoff_made_in_another_process_replays_here(tmp_path
     report = replay(folder)
     assert report.matched and report.results.meta["model_cutoff"] == CUTOFFS
     assert _transcript(folder).meta["run"]["model_cutoff"] == CUTOFFS["trend"]
+
+
+def test_evaluate_with_a_replaying_adapter_reads_the_cutoff_back(recorded) -> None:
+    folder, _ = recorded
+    arm = trend_agent(mode="replay", transcript=_transcript(folder), name="trend")
+    results = evaluate([arm, "momentum"], seed=1, days=30, data=BARS)
+    assert results.meta["model_cutoff"] == {"trend": CUTOFFS["trend"]}
+    split = results.tearsheet(split="cutoff")
+    assert ("trend", "gap") in split.index

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from workbench import evaluate
 from workbench.errors import ConfigError
-from workbench.evaluation.cutoff import METRICS, cutoff_section, cutoff_split
+from workbench.evaluation.cutoff import (
+    METRICS,
+    cutoff_notes,
+    cutoff_over_seeds,
+    cutoff_section,
+    cutoff_split,
+)
 from workbench.evaluation.tearsheet import tearsheet
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "example_bars.csv"
@@ -87,9 +95,10 @@ def test_bad_cutoffs_are_refused(cutoff: object, message: str) -> None:
 
 
 def test_the_simulated_market_has_no_dates_to_split_at() -> None:
-    results = evaluate(["cash"], universe=3, days=3, model_cutoff={"cash": "2020-01-01"})
+    with pytest.raises(ConfigError, match="calendar dates, which the simulated market has not"):
+        evaluate(["cash"], universe=3, days=3, model_cutoff={"cash": "2020-01-01"})
     with pytest.raises(ConfigError, match="needs dated bars"):
-        cutoff_split(results)
+        cutoff_split(evaluate(["cash"], universe=3, days=3), cutoffs={"cash": "2020-01-01"})
 
 
 def test_a_run_on_a_counterfactual_variant_is_not_split_at_a_date(tmp_path: Path) -> None:
@@ -154,6 +163,101 @@ def test_the_comparison_shows_each_metric_before_and_after_the_cutoff(tmp_path: 
     assert split[list(METRICS)].to_numpy() == pytest.approx(alone.to_numpy(), nan_ok=True)
     page = render_report(compared.runs, tmp_path / "r.html", comparison=compared.table)
     text = page.read_text(encoding="utf-8")
-    assert "Each figure is the mean over 2 seeds" in text
+    assert "momentum: 2016-09-01, mean over 2 seeds" in text
     for column in ("momentum before", "momentum after", "momentum gap"):
         assert column in text
+
+
+PARTIAL_DATES = [20160901, "2016", "2016-09", "2016-9-1", "Sept 1 2016", "2016-02-30", None]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("date", PARTIAL_DATES)
+def test_only_a_full_calendar_date_is_a_cutoff(results, date: object) -> None:
+    with pytest.raises(ConfigError, match=r"model_cutoff of 'momentum' is .* write YYYY-MM-DD"):
+        evaluate(["momentum"], data=EXAMPLE, days=3, model_cutoff={"momentum": date})
+    with pytest.raises(ConfigError, match=r"model_cutoff of 'momentum' is .* write YYYY-MM-DD"):
+        cutoff_split(results, cutoffs={"momentum": date})
+
+
+@pytest.mark.parametrize(
+    "date", [datetime.date(2016, 9, 1), pd.Timestamp("2016-09-01"), " 2016-09-01 "]
+)
+def test_a_date_or_a_timestamp_at_midnight_is_the_same_cutoff(results, date: object) -> None:
+    split = cutoff_split(results, cutoffs={"momentum": date})
+    assert split.equals(cutoff_split(results))
+
+
+def test_a_time_of_day_is_no_cutoff(results) -> None:
+    with pytest.raises(ConfigError, match="a time of day has no place"):
+        cutoff_split(results, cutoffs={"momentum": pd.Timestamp("2016-09-01 10:00")})
+
+
+def test_a_benchmark_that_is_no_arm_is_refused_naming_the_arms(results) -> None:
+    with pytest.raises(ConfigError, match=r"'nope' is no arm.*buy_and_hold, momentum"):
+        cutoff_split(results, benchmark="nope")
+
+
+@pytest.mark.slow
+def test_a_cutoff_outside_the_run_says_which_part_is_missing(tmp_path: Path, capsys) -> None:
+    from workbench.cli import main
+    from workbench.report.html import render_report
+
+    cutoffs = {"momentum": "2016-09-01", "buy_and_hold": "2015-01-01"}
+    short = evaluate(["buy_and_hold", "momentum"], data=EXAMPLE, days=30, model_cutoff=cutoffs)
+    last = short.meta["dates"][len(short.equity) - 1]
+    assert cutoff_notes(short) == [
+        "buy_and_hold's cutoff 2015-01-01 falls before the run's first date 2016-02-01: no "
+        "'before' part",
+        f"momentum's cutoff 2016-09-01 falls on or after the run's last date {last}: no 'after' "
+        "part",
+    ]
+    page = render_report(short, tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "no &#x27;after&#x27; part" in page
+    argv = ["evaluate", "--data", str(EXAMPLE), "--days", "30", "--arms", "buy_and_hold,momentum"]
+    assert main([*argv, "--model-cutoff", "momentum=2016-09-01"]) == 0
+    assert f"note: momentum's cutoff 2016-09-01 falls on or after the run's last date {last}" in (
+        capsys.readouterr().out
+    )
+
+
+@pytest.mark.slow
+def test_seeds_are_counted_per_arm_and_each_arms_cutoff_is_named(results, tmp_path: Path) -> None:
+    from workbench.report.html import render_report
+
+    other = evaluate(
+        ["buy_and_hold", "momentum"], data=EXAMPLE, model_cutoff={"buy_and_hold": "2016-12-01"}
+    )
+    split = cutoff_over_seeds([results, other])
+    assert split["seeds"].to_dict() == {
+        **{("momentum", p): 1 for p in ("before", "after", "gap")},
+        **{("buy_and_hold", p): 1 for p in ("before", "after", "gap")},
+    }
+    text = render_report([results, other], tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "momentum: 2016-09-01; buy_and_hold: 2016-12-01" in text
+
+
+@pytest.mark.slow
+def test_runs_that_cut_one_arm_at_different_dates_are_refused(results) -> None:
+    later = evaluate(
+        ["buy_and_hold", "momentum"], data=EXAMPLE, model_cutoff={"momentum": "2016-12-01"}
+    )
+    with pytest.raises(ConfigError, match="'momentum' two cutoffs, 2016-09-01 and 2016-12-01"):
+        cutoff_over_seeds([results, later])
+
+
+@pytest.mark.slow
+def test_the_cli_takes_the_comma_form_and_refuses_a_repeated_arm(capsys) -> None:
+    from workbench.services.evaluation import cutoffs_from
+
+    both = cutoffs_from(["momentum=2016-09-01,cash=2017-01-02"], where="x", example="y")
+    assert both == {"cash": "2017-01-02", "momentum": "2016-09-01"}
+    with pytest.raises(
+        ConfigError, match="gives 'momentum' two cutoffs, 2016-09-01 and 2016-10-03"
+    ):
+        cutoffs_from(["momentum=2016-09-01", "momentum=2016-10-03"], where="x", example="y")
+    from workbench.cli import main
+
+    argv = ["evaluate", "--arms", "cash", "--days", "3", "--model-cutoff", "cash=2016-09-01"]
+    assert main(argv) != 0
+    assert "--model-cutoff splits results at calendar dates" in capsys.readouterr().err

@@ -99,7 +99,7 @@ def test_the_text_options_and_the_cutoff_take_the_clis_checks() -> None:
         close_time="", timezone="",
     )  # fmt: skip
     assert set(text) == {"company_names", "embargo", "canaries"}
-    cutoffs = check.model_cutoff("model_cutoff", "momentum=2016-9-1", ["momentum"])
+    cutoffs = check.model_cutoff("model_cutoff", "momentum=2016-09-01", ["momentum"])
     market = check.market(
         bars, universe=4, days=5, preset="", news=news, text=text, cutoffs=cutoffs
     )
@@ -114,5 +114,25 @@ def test_the_text_options_and_the_cutoff_take_the_clis_checks() -> None:
         check.model_cutoff("model_cutoff", "trend=2016-09-01", ["momentum"])
     with pytest.raises(ConfigError, match="model_cutoff of 'momentum' is 'someday', which is no"):
         check.model_cutoff("model_cutoff", "momentum=someday", ["momentum"])
-    with pytest.raises(ConfigError, match="parameter 'model_cutoff': splits at dates"):
+    with pytest.raises(ConfigError, match="parameter 'model_cutoff': model_cutoff splits"):
         check.market(None, universe=4, days=5, preset="", cutoffs=cutoffs)
+    for partial in ("2016-9-1", "2016-09", "2016"):
+        with pytest.raises(ConfigError, match=f"'momentum' is '{partial}', which is no date"):
+            check.model_cutoff("model_cutoff", f"momentum={partial}", ["momentum"])
+    with pytest.raises(ConfigError, match="gives 'momentum' two cutoffs"):
+        check.model_cutoff("model_cutoff", "momentum=2016-09-01,momentum=2016-10-03", ["momentum"])
+    with pytest.raises(ConfigError, match=r"embargo apply to news and fundamentals: pass news="):
+        check.market(bars, universe=4, days=5, preset="", text={"embargo": "15min"})
+
+
+def test_compare_refuses_canaries_and_a_replay_refuses_another_cutoff() -> None:
+    check.refuse_canaries_on_variants({"embargo": "15min"})
+    with pytest.raises(ConfigError, match="parameter 'canaries': canaries are planted on the real"):
+        check.refuse_canaries_on_variants({"canaries": 2})
+    recorded = {"model_cutoff": {"trend": "2016-02-04"}}
+    check.refuse_other_cutoffs({"trend": "2016-02-04"}, recorded)
+    check.refuse_other_cutoffs({}, recorded)
+    with pytest.raises(ConfigError, match="'trend' was recorded with 2016-02-04, not 2016-02-05"):
+        check.refuse_other_cutoffs({"trend": "2016-02-05"}, recorded)
+    with pytest.raises(ConfigError, match="'momentum' was recorded with no cutoff"):
+        check.refuse_other_cutoffs({"momentum": "2016-02-05"}, recorded)

@@ -67,6 +67,12 @@ def runs(tmp_path_factory) -> dict[str, object]:
             name="news-without-bars",
         ),
         make_job(
+            NOTEBOOKS / "compare.ipynb",
+            root / "compare-canaries",
+            {**base, "news": NEWS, "seeds": "1,2", "canaries": 2},
+            name="compare-canaries",
+        ),
+        make_job(
             NOTEBOOKS / "evaluate.ipynb",
             root / "missing",
             {"data": "no/such/bars.csv", "include_shipped": False},
@@ -158,3 +164,36 @@ def test_a_malformed_model_cutoff_stops_at_the_checks(runs) -> None:
     outcome = runs["bad-cutoff"]
     assert outcome.status == "error" and outcome.cell == 3
     assert "parameter 'model_cutoff': item 'momentum' is not ARM=DATE" in outcome.error
+
+
+@pytest.mark.slow
+def test_canaries_in_the_compare_notebook_stop_at_the_checks(runs) -> None:
+    outcome = runs["compare-canaries"]
+    assert outcome.status == "error" and outcome.cell == 3
+    assert "parameter 'canaries': canaries are planted on the real path only" in outcome.error
+
+
+@pytest.mark.slow
+def test_a_replay_in_the_evaluate_notebook_refuses_another_cutoff(tmp_path: Path) -> None:
+    from workbench import recordings
+    from workbench.notebooks import parameters as check
+
+    recording = tmp_path / "recording"
+    market = check.market(Path(EXAMPLE), names=4, days=8, preset="", news=Path(NEWS))
+    roster = check.recording_roster(["trend", "momentum"])
+    recordings.record(recording, roster, seed=7, **market, model_cutoff={"trend": "2016-02-04"})
+    given = {"data": EXAMPLE, "days": 8, "arms": "trend,momentum", "include_shipped": False}
+    given |= {"mode": "replay", "recording": str(recording), "news": NEWS}
+    jobs = [
+        make_job(
+            NOTEBOOKS / "evaluate.ipynb", tmp_path / name, {**given, "model_cutoff": cut}, name=name
+        )
+        for name, cut in (("other", "trend=2016-02-05"), ("same", "trend=2016-02-04"))
+    ]
+    outcomes = {
+        o.job.name: o for o in run_batch(jobs, workers=2, progress=False, timeout=300).outcomes
+    }
+    assert outcomes["other"].status == "error"
+    assert "'trend' was recorded with 2016-02-04, not 2016-02-05" in outcomes["other"].error
+    assert outcomes["same"].ok, outcomes["same"].describe()
+    assert (tmp_path / "same" / "text_leaks.csv").is_file()  # the leak report kept in a replay

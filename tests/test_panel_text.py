@@ -75,3 +75,30 @@ def test_text_options_without_bars_are_refused_by_the_panel(tmp_path: Path) -> N
 def test_a_bad_embargo_is_refused_when_the_panel_is_built(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="embargo"):
         panel(out_dir=tmp_path, data=BARS, news=NEWS, embargo="soon")
+
+
+@pytest.mark.parametrize(
+    ("cutoff", "message"),
+    [
+        ({"nobody": "2016-02-20"}, r"names 'nobody', which is no arm offered here \(arms: .*"),
+        ({"momentum": "yesterday"}, "model_cutoff of 'momentum' is 'yesterday', which is no date"),
+        ({"momentum": 20160220}, "model_cutoff of 'momentum' is 20160220, which is no date"),
+        ("momentum=2016", "model_cutoff of 'momentum' is '2016', which is no date"),
+        ("momentum", "model_cutoff item 'momentum' is not ARM=DATE"),
+    ],
+)
+def test_a_bad_model_cutoff_is_refused_when_the_panel_is_built(
+    tmp_path: Path, cutoff: object, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        panel(out_dir=tmp_path, data=BARS, model_cutoff=cutoff)
+
+
+def test_a_model_cutoff_without_bars_is_refused_when_the_panel_is_built(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="which the simulated market has not"):
+        panel(out_dir=tmp_path, model_cutoff={"momentum": "2016-02-20"})
+
+
+def test_the_panel_takes_the_clis_form_of_a_model_cutoff(tmp_path: Path) -> None:
+    built = panel(out_dir=tmp_path, data=BARS, model_cutoff="momentum=2016-02-20,cash=2016-03-01")
+    assert built.model_cutoff == {"cash": "2016-03-01", "momentum": "2016-02-20"}

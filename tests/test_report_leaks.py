@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from test_text_leaks import BARS, planted_news
 
 from workbench import evaluate
 from workbench.engine.historical import Historical
+from workbench.errors import ConfigError
 from workbench.evaluation.textleaks import leak_report
 from workbench.report.html import render_report
 from workbench.report.leaks import TITLE, leak_report_section, per_alias
@@ -51,3 +53,33 @@ def test_write_outputs_keeps_the_leak_report_beside_the_report(
     paths = write_outputs(results, tmp_path, leaks=leak_report(data))
     assert paths["text_leaks"].read_text(encoding="utf-8").startswith("token,alias,symbol")
     assert TITLE in paths["report"].read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("leaks", "message"),
+    [
+        ([1, 2], "leaks= is a table of words, got list"),
+        ({"a": 1}, "leaks= is a table of words, got dict"),
+        ("text_leaks.csv", "leaks= is a table of words, got str"),
+        (pd.DataFrame({"x": [1]}), "leaks= lacks the column.s. token, alias, symbol"),
+    ],
+)
+def test_a_leak_table_of_the_wrong_shape_is_refused(
+    leaks: object, message: str, tmp_path: Path
+) -> None:
+    with pytest.raises(ConfigError, match=rf"{message}.*leaks=text_leaks\(data\)"):
+        leak_report_section(leaks)  # type: ignore[arg-type]
+    from workbench.report import write_outputs
+
+    with pytest.raises(ConfigError, match=message):
+        write_outputs(evaluate(["cash"], data=BARS, days=3), tmp_path, leaks=leaks)  # type: ignore[arg-type]
+    assert not any(tmp_path.iterdir())  # refused before anything is written
+
+
+def test_text_leaks_refuses_bars_without_news_and_a_bare_table() -> None:
+    from workbench.services.evaluation import text_leaks
+
+    with pytest.raises(ConfigError, match="no news, so there is no text to scan"):
+        text_leaks(Historical.load(BARS, secret=SECRET))
+    with pytest.raises(ConfigError, match="got DataFrame: pass load_bars"):
+        text_leaks(BARS)  # type: ignore[arg-type]

@@ -165,7 +165,7 @@ def test_the_cli_sets_the_close_time_and_zone(
     argv = ["evaluate", "--data", str(folder / "example_bars.csv"), "--days", "5"]
     argv += ["--arms", "cash", "--close-time", "15:30", "--timezone", "Europe/London"]
     assert main(argv) != 0
-    assert "close_time and timezone place news and fundamentals" in capsys.readouterr().err
+    assert "close_time, timezone apply to news and fundamentals" in capsys.readouterr().err
     argv += ["--news", str(folder / "example_news.csv"), "--out", str(tmp_path / "run")]
     assert main(argv) == 0
     saved = json_module.loads((tmp_path / "run" / "results.json").read_text())

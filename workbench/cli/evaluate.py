@@ -66,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="ARM=DATE",
-        help="with --data: an arm's training cutoff, e.g. momentum=2016-09-01 (repeatable); "
+        help="with --data: an arm's training cutoff, e.g. momentum=2016-09-01 (repeatable, or "
+        "comma-separated: momentum=2016-09-01,cash=2017-01-01); "
         "every metric is then shown before and after it",
     )
     parser.add_argument(
@@ -84,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_evaluate)
 
 
-def add_market_arguments(parser: argparse.ArgumentParser) -> None:
+def add_market_arguments(parser: argparse.ArgumentParser, *, bars: bool = True) -> None:
     parser.add_argument("--preset", default=None, help="market preset (see `workbench presets`)")
     parser.add_argument(
         "--dial",
@@ -108,7 +109,8 @@ def add_market_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--days",
         type=int,
-        help=f"trading days (default {defaults.days}; with --data every tradable date)",
+        help=f"trading days (default {defaults.days}"
+        + ("; with --data every tradable date)" if bars else ")"),
     )
     parser.add_argument(
         "--steps-per-day",
@@ -223,12 +225,12 @@ def _write_leaks(data: Any, folder: Path) -> None:
 
 
 def _cutoffs(args: argparse.Namespace) -> dict[str, str]:
-    from workbench.services.evaluation import cutoffs_from
+    from workbench.services.evaluation import MODEL_CUTOFF_NEEDS_DATES, cutoffs_from
 
-    example = "--model-cutoff momentum=2016-09-01"
+    example = "--model-cutoff momentum=2016-09-01 (or momentum=2016-09-01,cash=2017-01-01)"
     cutoffs = cutoffs_from(args.model_cutoff, where="--model-cutoff", example=example)
     if cutoffs and args.data is None:
-        raise ConfigError("--model-cutoff needs --data: the simulated market has no dates")
+        raise ConfigError(MODEL_CUTOFF_NEEDS_DATES.replace("model_cutoff", "--model-cutoff"))
     return cutoffs
 
 
@@ -238,9 +240,11 @@ def _print_cutoffs(results: Any) -> None:
         return
     from workbench.services.evaluation import cutoff_table
 
-    split = cutoff_table(results)
+    split, notes = cutoff_table(results)
     print("before and after the model cutoff:")
     print(split[["return_pct", "sharpe", "max_drawdown_pct"]].round(2).to_string())
+    for note in notes:
+        print(f"note: {note}")
 
 
 def _print_canaries(meta: dict[str, Any]) -> None:
@@ -250,8 +254,8 @@ def _print_canaries(meta: dict[str, Any]) -> None:
         return
     print(f"canaries: {len(planted)} planted, {len(hits)} quoted before their day")
     for arm, day, step, channel, path, token, seen in hits[:10]:
-        print(f"  {arm} day {day} step {step}: {channel} canary {token} in its {path} "
-              f"(published for day {seen})")  # fmt: skip
+        when = "not planted by this run" if seen is None else f"published for day {seen}"
+        print(f"  {arm} day {day} step {step}: {channel} canary {token} in its {path} ({when})")
 
 
 def _write_json(results: Any, path: Path) -> None:

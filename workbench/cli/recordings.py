@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run each module:factory arm this many times on the one path, as <arm>.epoch1, "
         "... (each with its transcript); baselines run once",
     )
-    add_market_arguments(make)
+    add_market_arguments(make, bars=False)  # record trades the simulator only
     make.set_defaults(handler=_record)
 
     again = subparsers.add_parser("replay", help="re-execute recordings offline and compare")

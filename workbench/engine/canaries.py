@@ -131,7 +131,10 @@ class Planted:
         return lessons
 
     def _code(self, i: int, channel: str) -> str:
-        return hashlib.sha256(f"canary\0{self.seed}\0{channel}\0{i}".encode()).hexdigest()
+        # the row is in the code: a tool built on a World of other days quotes a canary this
+        # run never planted, which the audit flags (workbench.evaluation.canaries)
+        row = self.rows[i]
+        return hashlib.sha256(f"canary\0{self.seed}\0{channel}\0{i}\0{row}".encode()).hexdigest()
 
     def _name(self, i: int) -> str:
         names = sorted(self.alias_of)

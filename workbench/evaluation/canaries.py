@@ -21,6 +21,7 @@ bug a failing test.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -39,13 +40,25 @@ def canary_hits(
     canaries: Iterable[Mapping[str, Any]], arm: str, day: int, step: int, text: str, path: str
 ) -> list[list[Any]]:
     """A row (CANARY_COLUMNS) for each canary ``text`` holds before its day, in any case
-    (a tool that lower-cases what it quotes is caught too)."""
+    (a tool that lower-cases what it quotes is caught too), and one for each canary-shaped
+    token this run did not plant (``seen_from_day`` None): a canary of another run or of
+    another path, which only a tool that reads outside the run's feed can have found."""
+    canaries = list(canaries)
     folded = text.casefold()
-    return [
+    rows = [
         [arm, day, step, c["channel"], path, c["token"], c["day"]]
         for c in canaries
         if day < c["day"] and c["token"].casefold() in folded
     ]
+    planted = {str(c["token"]).casefold() for c in canaries}
+    for match in _CANARY_SHAPED.finditer(text):
+        if match.group(0).casefold() not in planted:
+            channel = "memory" if match.group(1).casefold() == "mnemo" else "news"
+            rows.append([arm, day, step, channel, path, match.group(0), None])
+    return rows
+
+
+_CANARY_SHAPED = re.compile(r"\b(Vexlor|Mnemo)-[0-9a-f]{8}\b", re.IGNORECASE)
 
 
 def canary_audit(
@@ -94,6 +107,15 @@ def check_canaries(results: Results, transcripts: Mapping[str, Transcript] | Non
             "Historical.load(..., canaries=3)"
         )
     hits = canary_audit(results, transcripts)
+    foreign = hits[hits["seen_from_day"].isna()]
+    if len(foreign):
+        first = foreign.iloc[0]
+        raise CanaryLeak(
+            f"arm {first['arm']!r} quoted {first['token']!r} on day {first['day']}, step "
+            f"{first['step']}, through its {first['path']}: a canary this run did not plant, "
+            "so a canary from another run or path: your tool's World uses other days (or "
+            "other bars) than the run? Build it on the run's own World"
+        )
     if len(hits):
         first = hits.iloc[0]
         raise CanaryLeak(

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from workbench.errors import ConfigError
+from workbench.evaluation.options import model_cutoffs
 from workbench.evaluation.tearsheet import DEFAULT_BENCHMARK, TEARSHEET_COLUMNS, tearsheet
 
 if TYPE_CHECKING:  # results.py imports this module for Results.tearsheet(split=)
@@ -43,7 +44,7 @@ def cutoff_split(
     """One row per (arm, period) for every arm with a cutoff, METRICS wide; ``cutoffs``
     defaults to the run's ``meta["model_cutoff"]``."""
     meta, equity = results.meta, results.equity
-    cutoffs = dict(meta.get("model_cutoff") or {}) if cutoffs is None else dict(cutoffs)
+    cutoffs = model_cutoffs(meta.get("model_cutoff") or {} if cutoffs is None else cutoffs)
     dates = meta.get("dates")
     if not dates:
         raise ConfigError(
@@ -58,10 +59,54 @@ def cutoff_split(
             "real path (variant= left out)"
         )
     against = benchmark or (DEFAULT_BENCHMARK if DEFAULT_BENCHMARK in equity.columns else None)
+    if against is not None and against not in equity.columns:
+        raise ConfigError(
+            f"benchmark {against!r} is no arm of these results; pick one of "
+            f"{', '.join(map(str, equity.columns))} (or leave benchmark out)"
+        )
     parts = [_arm(results, arm, dates, cutoff, against) for arm, cutoff in cutoffs.items()]
     if not parts:
         return pd.DataFrame(columns=list(METRICS))
     return pd.concat(parts)
+
+
+def cutoff_notes(results: Results, cutoffs: Mapping[str, str] | None = None) -> list[str]:
+    """A line for each arm whose cutoff falls outside the run's dates, whose split then has
+    no before or no after part (NaN metrics); ``cutoffs`` defaults to the run's."""
+    dates = results.meta.get("dates") or []
+    dates = dates[: len(results.equity)]
+    given = results.meta.get("model_cutoff") or {} if cutoffs is None else cutoffs
+    if not dates:
+        return []
+    notes = []
+    for arm, cutoff in model_cutoffs(given).items():
+        closes = bisect.bisect_right(dates, cutoff)  # as _arm cuts the curve
+        if closes == 0:
+            place, missing = f"before the run's first date {dates[0]}", "before"
+        elif closes == 1 and len(dates) > 1:
+            place, missing = f"before the run's first return, to {dates[1]}", "before"
+        elif closes >= len(dates):
+            place, missing = f"on or after the run's last date {dates[-1]}", "after"
+        else:
+            continue
+        notes.append(f"{arm}'s cutoff {cutoff} falls {place}: no '{missing}' part")
+    return notes
+
+
+def replayed_cutoffs(arms: Sequence[Any], given: Mapping[str, str] | None) -> dict[str, str]:
+    """``given`` with each replaying arm's recorded cutoff added (its transcript's ``run``
+    header), so ``evaluate`` with replay-mode adapters has the cutoff in its meta as
+    ``recordings.replay`` has; a cutoff given for an arm stays, and its adapter refuses it
+    if it is not the recorded one."""
+    found = {}
+    for arm in arms:
+        if getattr(arm, "mode", None) != "replay":
+            continue
+        meta = getattr(getattr(arm, "transcript", None), "meta", None) or {}
+        cutoff = (meta.get("run") or {}).get("model_cutoff")
+        if cutoff is not None:
+            found[arm.name] = str(cutoff)
+    return {**found, **(given or {})}
 
 
 def splittable(meta: Mapping[str, Any]) -> bool:
@@ -95,14 +140,34 @@ def split_tearsheet(results: Results, whole: pd.DataFrame) -> pd.DataFrame:
 def cutoff_over_seeds(runs: Sequence[Results], *, benchmark: str | None = None) -> pd.DataFrame:
     """Each arm's split (``cutoff_split``) averaged over the runs on the real path (a seed
     on a counterfactual variant has no dates to split at and is left out); ``seeds``
-    counts the runs averaged. Empty when no such run recorded a cutoff."""
-    splits = [cutoff_split(run, benchmark=benchmark) for run in runs if splittable(run.meta)]
-    splits = [split for split in splits if len(split)]
+    counts the runs that gave the arm a cutoff, and a metric missing (NaN) in any of them
+    is NaN in the mean. Runs that give one arm different cutoffs are refused. Empty when
+    no such run recorded a cutoff."""
+    dated = [run for run in runs if splittable(run.meta)]
+    shared_cutoffs(dated)
+    splits = [
+        split for split in (cutoff_split(r, benchmark=benchmark) for r in dated) if len(split)
+    ]
     if not splits:
         return pd.DataFrame(columns=["seeds", *METRICS])
-    mean = pd.concat(splits).groupby(level=["arm", "period"], sort=False).mean()
-    mean.insert(0, "seeds", len(splits))
+    rows = pd.concat(splits).groupby(level=["arm", "period"], sort=False)
+    mean = rows.mean().where(rows.count().eq(rows.size(), axis=0))
+    mean.insert(0, "seeds", rows.size())
     return mean
+
+
+def shared_cutoffs(runs: Sequence[Results]) -> dict[str, str]:
+    """Every arm's cutoff over ``runs``; an arm cut at different dates is refused, since
+    the mean of splits at different dates is no split at all."""
+    cutoffs: dict[str, str] = {}
+    for run in runs:
+        for arm, cutoff in model_cutoffs(run.meta.get("model_cutoff") or {}).items():
+            if cutoffs.setdefault(arm, cutoff) != cutoff:
+                raise ConfigError(
+                    f"the runs give {arm!r} two cutoffs, {cutoffs[arm]} and {cutoff}; compare "
+                    "runs made with one model_cutoff per arm"
+                )
+    return cutoffs
 
 
 def _arm(

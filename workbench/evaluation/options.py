@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import math
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Literal, TypedDict, cast
-
-import pandas as pd
+from typing import Any, Literal, NoReturn, TypedDict, cast
 
 from workbench._checks import did_you_mean, is_whole
 from workbench.errors import ConfigError
@@ -17,6 +17,10 @@ from workbench.evaluation.world import MARKET_KEYS, MarketOptions
 
 OnError = Literal["raise", "skip"]
 MAINTENANCE_OVER_CAP = 1.5  # default maintenance multiple, relative to the leverage cap
+MODEL_CUTOFF_NEEDS_DATES = (
+    "model_cutoff splits results at calendar dates, which the simulated market has not: "
+    "trade historical bars (data=, --data) or leave model_cutoff out"
+)
 StepCallback = Callable[[int, int, dict[str, float]], None]
 
 
@@ -41,9 +45,12 @@ class RunOptions:
     - ``on_step(k, total, equity_by_arm)``: called after every step is marked;
     - ``progress``: a bar with step, arms waiting, calls and tokens (None: on in a
       Jupyter kernel, off in scripts and tests);
-    - ``model_cutoff``: arm name → the last date (YYYY-MM-DD) its model was trained
-      on, recorded in ``results.meta["model_cutoff"]``; on historical bars
-      ``workbench.evaluation.cutoff`` splits every metric at it.
+    - ``model_cutoff``: arm name → the last date its model was trained on, a full
+      calendar date (``"YYYY-MM-DD"``, a ``datetime.date``, or a ``datetime`` or
+      ``pd.Timestamp`` at midnight; ``model_cutoffs``), recorded in
+      ``results.meta["model_cutoff"]``; only on historical bars, where
+      ``workbench.evaluation.cutoff`` splits every metric at it. An arm replaying a
+      transcript recorded with a cutoff has it read back (``replayed_cutoffs``).
     """
 
     capital: float = 1_000_000.0
@@ -73,7 +80,7 @@ class RunOptions:
         if self.progress not in (None, True, False):
             raise ConfigError(f"progress must be True, False or None, got {self.progress!r}")
         if self.model_cutoff is not None:
-            object.__setattr__(self, "model_cutoff", _cutoffs(self.model_cutoff))
+            object.__setattr__(self, "model_cutoff", model_cutoffs(self.model_cutoff))
 
     def _check_maintenance(self) -> None:
         if self.maintenance_multiple is None:
@@ -150,21 +157,44 @@ def split_market(options: Mapping[str, Any]) -> tuple[MarketOptions, dict[str, A
     return cast(MarketOptions, market), {k: v for k, v in options.items() if k not in market}
 
 
-def _cutoffs(given: Any) -> dict[str, str]:
-    """Arm → cutoff date as YYYY-MM-DD; anything else is refused by arm."""
+def model_cutoffs(given: Any) -> dict[str, str]:
+    """Arm → cutoff date as YYYY-MM-DD, each date checked by ``cutoff_date``; the one check
+    of ``model_cutoff`` for ``evaluate``, the CLI, the notebooks, the panel and the split."""
     if not isinstance(given, Mapping):
         raise ConfigError(
             f"model_cutoff is a date per arm, e.g. {{'my_llm': '2023-10-01'}}; got {given!r}"
         )
-    out = {}
-    for arm, date in given.items():
+    return dict(sorted((str(arm), cutoff_date(arm, date)) for arm, date in given.items()))
+
+
+def cutoff_date(arm: Any, value: Any) -> str:
+    """``value`` as YYYY-MM-DD: a full calendar date written so, or a ``datetime.date`` (a
+    ``datetime`` or ``pd.Timestamp`` at midnight); a year, a month, a number or any other
+    spelling is refused, since reading it would guess a day."""
+    if isinstance(value, datetime.datetime):
+        if value != value:  # NaT is unequal to itself
+            _refuse_cutoff(arm, value, "a missing date")
+        if value.time() != datetime.time(0):
+            _refuse_cutoff(arm, value, "a time of day has no place in a training cutoff")
+        return value.date().isoformat()
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
         try:
-            out[str(arm)] = pd.Timestamp(date).strftime("%Y-%m-%d")
-        except (ValueError, TypeError):
-            raise ConfigError(
-                f"model_cutoff of {arm!r} is {date!r}, which is no date; write YYYY-MM-DD"
-            ) from None
-    return dict(sorted(out.items()))
+            return datetime.date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            _refuse_cutoff(arm, value, "no such day in the calendar")
+    _refuse_cutoff(arm, value, "a cutoff is a full calendar date")
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _refuse_cutoff(arm: Any, value: Any, problem: str) -> NoReturn:
+    raise ConfigError(
+        f"model_cutoff of {str(arm)!r} is {value!r}, which is no date ({problem}); write "
+        "YYYY-MM-DD, e.g. '2016-09-01', or pass a datetime.date"
+    )
 
 
 def _is_number(value: Any) -> bool:

@@ -43,10 +43,17 @@ from workbench.evaluation.capture import (
     information_frame,
     matched_placebo,
 )
+from workbench.evaluation.cutoff import replayed_cutoffs
 from workbench.evaluation.epochs import with_epochs
 from workbench.evaluation.failures import agent_traceback
 from workbench.evaluation.observation import arm_payload, market_payload
-from workbench.evaluation.options import EvaluateOptions, Pacer, RunOptions, split_market
+from workbench.evaluation.options import (
+    MODEL_CUTOFF_NEEDS_DATES,
+    EvaluateOptions,
+    Pacer,
+    RunOptions,
+    split_market,
+)
 from workbench.evaluation.oracle import OracleReader
 from workbench.evaluation.progress import RunProgress
 from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
@@ -106,6 +113,8 @@ async def run_world(
     """Run ``agents`` on ``world``; ``options`` are the fields of ``RunOptions``."""
     settings = RunOptions.from_keywords(options)
     arms = resolve_arms(agents)
+    if cutoffs := replayed_cutoffs(arms, settings.model_cutoff):  # read back from transcripts
+        settings = dataclasses.replace(settings, model_cutoff=cutoffs)
     await asyncio.to_thread(lambda: world.path)  # simulate off the loop: a kernel stays live
     return await _Run(world, arms, settings).go()
 
@@ -120,7 +129,9 @@ async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
     return reference.news_pnl()
 
 
-def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...]) -> None:
+def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...], world: World) -> None:
+    if options.model_cutoff and world.data is None:
+        raise ConfigError(MODEL_CUTOFF_NEEDS_DATES)
     unknown = sorted(set(options.model_cutoff or {}) - set(names))
     if unknown:
         raise ConfigError(
@@ -139,7 +150,7 @@ class _Run:
         self.path = world.path
         self.executor = Executor(self.path)
         self.names = tuple(arm.name for arm in arms)
-        _refuse_unknown_cutoffs(options, self.names)
+        _refuse_unknown_cutoffs(options, self.names, world)
         self.canaries = [] if self.path.text is None else self.path.text.canaries
         self.canary_hits: list[list[Any]] = []  # rationales that quote a canary too early
         self.maintenance = options.maintenance

@@ -292,9 +292,8 @@ def model_cutoff(param: str, value: str, arms: Sequence[str]) -> dict[str, str]:
     ``--model-cutoff``; every arm named must be among ``arms``. Empty: no cutoff."""
     from workbench.services.evaluation import cutoffs_from
 
-    items = [item for item in str(value).split(",") if item.strip()]
     example = f"{param}='momentum=2016-09-01'"
-    cutoffs = cutoffs_from(items, where=f"parameter {param!r}: item", example=example)
+    cutoffs = cutoffs_from([str(value)], where=f"parameter {param!r}: item", example=example)
     unknown = sorted(set(cutoffs) - set(arms))
     if unknown:
         problem = f"names {unknown}, which are not among the arms {list(arms)}"
@@ -328,7 +327,9 @@ def market(
         if given:
             raise _bad(next(iter(given)), "joins text to historical bars", "pass data= too")
         if cutoffs:
-            raise _bad("model_cutoff", "splits at dates, which the simulator has not", "pass data=")
+            from workbench.services.evaluation import MODEL_CUTOFF_NEEDS_DATES
+
+            raise ConfigError(f"parameter 'model_cutoff': {MODEL_CUTOFF_NEEDS_DATES}")
         chosen["universe"] = universe
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
@@ -361,6 +362,33 @@ def real_path_run(agents: Any, seed: int, market: dict[str, Any]) -> Any:
     from workbench.evaluation import evaluate
 
     return evaluate(agents, seed=seed, **market)
+
+
+def refuse_canaries_on_variants(text: Mapping[str, Any]) -> None:
+    """compare.ipynb's seeds trade bootstrap variants of the bars, and canaries are planted
+    on the real path only, so ``canaries`` is refused there before anything is written."""
+    if text.get("canaries"):
+        raise _bad(
+            "canaries",
+            "canaries are planted on the real path only, and each seed here trades a bootstrap "
+            "variant of the bars",
+            "set canaries=0 here and audit for look-ahead with evaluate.ipynb (or workbench "
+            "evaluate --canaries), which trades the real path",
+        )
+
+
+def refuse_other_cutoffs(cutoffs: Mapping[str, str], meta: Mapping[str, Any]) -> None:
+    """A replay keeps the cutoffs it was recorded with: a ``model_cutoff`` given in replay
+    mode must name those, as ``evaluate`` refuses a replayed arm another cutoff."""
+    recorded = meta.get("model_cutoff") or {}
+    for arm, cutoff in cutoffs.items():
+        if recorded.get(arm) != cutoff:
+            was = recorded.get(arm) or "no cutoff"
+            raise _bad(
+                "model_cutoff",
+                f"{arm!r} was recorded with {was}, not {cutoff}",
+                "give the recorded cutoff, or leave model_cutoff empty to use it",
+            )
 
 
 def leak_table(market: Mapping[str, Any]) -> Any:

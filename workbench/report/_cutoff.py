@@ -15,7 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.evaluation.cutoff import cutoff_over_seeds, splittable
+from workbench.evaluation.cutoff import (
+    cutoff_notes,
+    cutoff_over_seeds,
+    shared_cutoffs,
+    splittable,
+)
 from workbench.report._format import html_table
 
 TITLE = "Before and after the model cutoff"
@@ -32,14 +37,24 @@ def cutoff_report_section(
     split = cutoff_over_seeds(dated, benchmark=_compared_with(comparison))
     table = split.drop(columns="seeds").T.round(4)
     table.columns = [" ".join(map(str, pair)) for pair in table.columns]
-    cutoffs = dated[0].meta["model_cutoff"]
-    dates = ", ".join(f"{html.escape(arm)}: {html.escape(day)}" for arm, day in cutoffs.items())
-    seeds = f" Each figure is the mean over {len(dated)} seeds." if len(dated) > 1 else ""
     intro = (
-        f"<p>Training cutoff per arm ({dates}). A result that is memory of the years a model "
-        f"has read falls after its cutoff: gap = after - before.{seeds}</p>"
+        f"<p>Training cutoff per arm ({_cutoffs(dated, split)}). A result that is memory of "
+        "the years a model has read falls after its cutoff: gap = after - before.</p>"
     )
-    return TITLE, intro + f'<div class="table">{html_table(table, "cutoff")}</div>'
+    notes = sorted({note for run in dated for note in cutoff_notes(run)})
+    warnings = "".join(f"<p><strong>{html.escape(note)}.</strong></p>" for note in notes)
+    return TITLE, intro + warnings + f'<div class="table">{html_table(table, "cutoff")}</div>'
+
+
+def _cutoffs(runs: Sequence[Any], split: pd.DataFrame) -> str:
+    """Each arm's cutoff, with the number of seeds averaged when more than one."""
+    seeds = split["seeds"].groupby(level="arm").first()
+    parts = []
+    for arm, day in shared_cutoffs(runs).items():
+        count = int(seeds.get(arm, 0))
+        over = f", mean over {count} seeds" if count > 1 else ""
+        parts.append(f"{html.escape(arm)}: {html.escape(day)}{over}")
+    return "; ".join(parts)
 
 
 def _compared_with(comparison: pd.DataFrame | None) -> str | None:

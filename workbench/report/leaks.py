@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from workbench.errors import ConfigError
+from workbench.evaluation.textleaks import LEAK_COLUMNS
 from workbench.report._format import html_table
 
 TITLE = "Text leak report"
@@ -29,6 +31,7 @@ def leak_report_section(table: pd.DataFrame | None) -> tuple[str, str] | None:
     """(title, HTML) of the leak report, or None when the run was given no table."""
     if table is None:
         return None
+    check_leak_table(table)
     if table.empty:
         found = "<p>No word left in the masked text points at one name more than chance.</p>"
         return TITLE, found
@@ -39,6 +42,16 @@ def leak_report_section(table: pd.DataFrame | None) -> tuple[str, str] | None:
     listing = f'<div class="table">{html_table(per_alias(table), "leaks")}</div>'
     detail = f'<div class="table">{html_table(table, "leak-tokens", index=False)}</div>'
     return TITLE, intro + listing + f"<p>{EXTEND}</p>" + detail
+
+
+def check_leak_table(table: object) -> None:
+    """A leak report as ``text_leaks(data)`` gives it; anything else is refused by name."""
+    fix = "pass leaks=text_leaks(data) (workbench.services), the table of a run with news"
+    if not isinstance(table, pd.DataFrame):
+        raise ConfigError(f"leaks= is a table of words, got {type(table).__name__}; {fix}")
+    missing = [c for c in LEAK_COLUMNS if c not in table.columns]
+    if missing:
+        raise ConfigError(f"leaks= lacks the column(s) {', '.join(missing)}; {fix}")
 
 
 def per_alias(table: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,7 @@ from workbench.report._data import ResultsLike, as_runs
 from workbench.report.charts_over_time import MeanTables, all_charts
 from workbench.report.html import Memos, write_html
 from workbench.report.information import information_of
+from workbench.report.leaks import check_leak_table
 from workbench.report.plots import all_figures, equity_figure, png_bytes, returns_by_seed
 
 
@@ -42,6 +43,8 @@ def write_outputs(
     ``leaks`` (the text leak report) goes to the report and to ``text_leaks.csv``.
     """
     runs = as_runs(results)
+    if leaks is not None:
+        check_leak_table(leaks)  # before anything is written
     out = Path(out_dir)
     paths = runs[0].save(out)
     paths["scorecard_parquet"] = out / "scorecard.parquet"

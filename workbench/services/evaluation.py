@@ -15,7 +15,7 @@ from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
 from workbench.evaluation import MARKET_DEFAULTS, Results, World
-from workbench.evaluation.options import RunOptions
+from workbench.evaluation.options import MODEL_CUTOFF_NEEDS_DATES, model_cutoffs
 from workbench.services._answers import finish
 from workbench.services._summary import summarise
 from workbench.services.agents import build_arms, check_arm_names
@@ -159,33 +159,69 @@ def evaluate_arms(
 
 
 def cutoffs_from(items: Sequence[str], *, where: str, example: str) -> dict[str, str]:
-    """``ARM=DATE`` items as each arm's training cutoff (YYYY-MM-DD), every date checked: the
-    CLI's ``--model-cutoff`` and the notebooks' ``model_cutoff``; ``where`` and ``example``
-    name the option in a refusal."""
-    cutoffs = {}
-    for given in items:
-        arm, _, date = given.partition("=")
-        if not arm.strip() or not date.strip():
+    """``ARM=DATE`` items (each may hold several, comma-separated) as each arm's training
+    cutoff (YYYY-MM-DD), every date checked: the CLI's ``--model-cutoff`` and the
+    notebooks' ``model_cutoff``; ``where`` and ``example`` name the option in a refusal."""
+    cutoffs: dict[str, str] = {}
+    for given in (part for item in items for part in item.split(",") if part.strip()):
+        arm, _, date = (side.strip() for side in given.partition("="))
+        if not arm or not date:
             raise ConfigError(f"{where} {given!r} is not ARM=DATE; write e.g. {example}")
-        cutoffs[arm.strip()] = date.strip()
-    return dict(RunOptions.from_keywords({"model_cutoff": cutoffs}).model_cutoff or {})
+        if arm in cutoffs:
+            raise ConfigError(
+                f"{where} gives {arm!r} two cutoffs, {cutoffs[arm]} and {date}; give each arm one"
+            )
+        cutoffs[arm] = date
+    return model_cutoffs(cutoffs)
 
 
-def cutoff_table(results: Results) -> Any:
-    """Every metric before and after each arm's model cutoff (``cutoff_split``)."""
-    from workbench.evaluation.cutoff import cutoff_split
+def run_cutoffs(given: Any, *, arms: Sequence[str], dated: bool) -> dict[str, str]:
+    """``model_cutoff`` of a front end that knows its arms (the panel): a mapping or the
+    CLI's ``"arm=YYYY-MM-DD,..."`` form, every date checked, every arm among ``arms``, and
+    only on historical bars (``dated``). None or empty: no cutoff."""
+    if given is None or (isinstance(given, str | Mapping) and not given):
+        return {}
+    if isinstance(given, str):
+        example = "model_cutoff='momentum=2016-09-01' or {'momentum': '2016-09-01'}"
+        cutoffs = cutoffs_from([given], where="model_cutoff item", example=example)
+    else:
+        cutoffs = model_cutoffs(given)
+    if not dated:
+        raise ConfigError(MODEL_CUTOFF_NEEDS_DATES)
+    unknown = sorted(set(cutoffs) - set(arms))
+    if unknown:
+        raise ConfigError(
+            f"model_cutoff names {', '.join(map(repr, unknown))}, which is no arm offered here "
+            f"(arms: {', '.join(arms)}); key each cutoff by one of them"
+        )
+    return cutoffs
 
-    return cutoff_split(results)
+
+def cutoff_table(results: Results) -> tuple[Any, list[str]]:
+    """Every metric before and after each arm's model cutoff (``cutoff_split``), and a note
+    for each cutoff outside the run's dates (``cutoff_notes``)."""
+    from workbench.evaluation.cutoff import cutoff_notes, cutoff_split
+
+    return cutoff_split(results), cutoff_notes(results)
 
 
 def text_leaks(data: Historical) -> Any:
     """The leak report of masked text (``workbench.evaluation.textleaks``); an empty table
-    when the data carries no news or is not masked."""
+    when the data is not masked (no alias to give away). Bars without news are refused:
+    with no text there is nothing to scan, which an empty table would report as no leak."""
     from workbench.evaluation.textleaks import LEAK_COLUMNS, leak_report
 
+    if not isinstance(data, Historical):
+        raise ConfigError(
+            f"text_leaks takes the loaded bars and their news, got {type(data).__name__}: "
+            "pass load_bars(bars, news=...) (or Historical.load(bars, news=...))"
+        )
+    if data.text is None or data.text.news is None:
+        raise ConfigError(
+            "these bars carry no news, so there is no text to scan for leaks: load them "
+            "with news= to get a leak report, or leave leaks out"
+        )
     if not data.mask:
-        import pandas as pd
-
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
     return leak_report(data)
 
@@ -216,9 +252,13 @@ def load_bars(
     if canaries:
         text["canaries"] = canaries
     timing = {"close_time": close_time, "timezone": timezone}
-    timed = any(value is not None for value in timing.values())
-    if timed and news is None and fundamentals is None:
-        raise ConfigError("close_time and timezone place news and fundamentals: pass news= too")
+    given = {**timing, "embargo": embargo, "company_names": company_names}
+    textless = [key for key, value in given.items() if value is not None]
+    if textless and news is None and fundamentals is None:
+        raise ConfigError(
+            f"{', '.join(textless)} apply to news and fundamentals: pass news= (or "
+            "fundamentals=) too, or leave them out"
+        )
     text.update({k: v for k, v in timing.items() if v is not None})
     if company_names is not None:
         text["names"] = read_names(company_names)

@@ -33,7 +33,7 @@ from workbench._checks import renamed_keyword
 from workbench.agents import Agent
 from workbench.errors import ConfigError, WorkbenchError
 from workbench.redaction import redact
-from workbench.services.evaluation import load_bars
+from workbench.services.evaluation import load_bars, run_cutoffs
 from workbench.widgets._chart import live_chart
 from workbench.widgets._curves import LiveChart
 from workbench.widgets._layout import Controls
@@ -63,9 +63,11 @@ class ExperimentPanel:
     and ``fundamentals`` join your own text to them, as ``evaluate(news=...)`` does,
     with the CLI's text options (``company_names`` a ``symbol,name`` file, ``embargo``,
     ``canaries``, ``close_time``, ``timezone``; see ``workbench.services.load_bars``).
-    ``model_cutoff`` (arm name → YYYY-MM-DD) splits each metric at an arm's training
-    cutoff in the report, as ``evaluate(model_cutoff=...)`` does. ``universe`` is the
-    simulator's number of names (20 unless told; ``names`` is its deprecated old name).
+    ``model_cutoff`` (arm name → YYYY-MM-DD, or the CLI's ``"arm=YYYY-MM-DD,..."``) splits
+    each metric at an arm's training cutoff in the report, as ``evaluate(model_cutoff=...)``
+    does; it is checked when the panel is built (dates, arms offered, ``data`` given).
+    ``universe`` is the simulator's number of names (20 unless told; ``names`` is its
+    deprecated old name).
     """
 
     def __init__(
@@ -85,7 +87,7 @@ class ExperimentPanel:
         canaries: int | None = None,
         close_time: str | None = None,
         timezone: str | None = None,
-        model_cutoff: Mapping[str, str] | None = None,
+        model_cutoff: Mapping[str, Any] | str | None = None,
         out_dir: str | Path = "out/panel",
         recordings_dir: str = "",
         chart_interval: float = 0.3,
@@ -105,7 +107,6 @@ class ExperimentPanel:
             "timezone": timezone,
         }
         self.data = _bars_with_text(data, {k: v for k, v in text.items() if v is not None})
-        self.model_cutoff = dict(model_cutoff) if model_cutoff else None
         self.out_dir = Path(out_dir)
         self.chart_interval, self.stop_grace = chart_interval, stop_grace
         self.recordings = {p.name: p for p in shipped_recordings(recordings_dir)}
@@ -127,6 +128,9 @@ class ExperimentPanel:
         universe = _universe(universe, names)
         self.controls = Controls(self.agents, self.recordings, seeds, days, steps_per_day, universe)
         self.controls.build(preset, historical=data is not None, chart=self.chart_figure.widget)
+        arms = [str(arm) for arm in self.controls.arms.options]
+        cutoffs = run_cutoffs(model_cutoff, arms=arms, dated=data is not None)
+        self.model_cutoff = cutoffs or None
         self._wire()
 
     # --- layout ------------------------------------------------------------------------
