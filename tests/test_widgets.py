@@ -581,8 +581,10 @@ def test_hovering_a_line_names_the_arm_the_day_and_the_value():
     chart.draw([_growing_run(1, 10), _growing_run(2, 12)])
     low, high, line = (chart.widget.data[i] for i in chart.traces["up"])
     assert line.name == "up" and line.meta == "mean equity" and high.fill == "tonexty"
-    for field in ("%{fullData.name}", "day %{x", "%{meta} %{y"):
+    for field in ("%{fullData.name}", "%{text}", "%{meta} %{y"):
         assert field in line.hovertemplate
+    at = {x: label for x, label in zip(line.x, line.text, strict=True)}
+    assert at[1.0] == "trading day 1" and at[1.5] == "trading day 1, step 3 of 6"
     assert low.legendgroup == high.legendgroup == line.legendgroup == "up"  # one click hides all
     assert low.hoverinfo == "skip" and not low.showlegend and not high.showlegend
 

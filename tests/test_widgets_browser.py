@@ -290,9 +290,10 @@ def test_hovering_the_live_chart_names_the_arm_and_its_value(page):
         f"() => document.querySelector('{CHART} .hoverlayer').textContent.length > 0"
     )
     label = chart.locator(".hoverlayer").text_content() or ""
-    read = re.search(r"day ([\d.]+)(?:mean )?equity ([\d.]+)", label)
+    read = re.search(r"trading day (\d+)(?:, step (\d+) of (\d+))?(?:mean )?equity ([\d.]+)", label)
     assert read and label.startswith(point["name"]), label
-    day, value = float(read.group(1)), read.group(2)
+    step, steps = int(read.group(2) or 0), int(read.group(3) or 1)
+    day, value = int(read.group(1)) + step / steps, read.group(4)
     near = min(range(len(point["xs"])), key=lambda k: abs(point["xs"][k] - day))
     assert f"{point['ys'][near]:.2f}" == value, (label, point["xs"][near], point["ys"][near])
     ARTIFACTS.mkdir(exist_ok=True)

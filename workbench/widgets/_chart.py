@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.report._spec import day_labels
 from workbench.report.svg import COLOURS
 from workbench.widgets._curves import Curve, Frame, LiveChart
 from workbench.widgets._news import EARNINGS_MARKER, LOOKS, NewsMarks
@@ -35,9 +36,9 @@ from workbench.widgets._news import EARNINGS_MARKER, LOOKS, NewsMarks
 _SYMBOLS = {"|": "line-ns-open", "x": "x-thin-open", EARNINGS_MARKER: "triangle-up"}
 _FOOT = {False: 0.03, True: 0.08}  # height of a mark on the chart's foot: plain, earnings
 NEWS_TRACES = len(LOOKS) + 1  # the first traces: one per look, then earnings (any look)
-_HOVER = "<b>%{fullData.name}</b><br>day %{x:,.2f}<br>%{meta} %{y:.2f}<extra></extra>"
+_HOVER = "<b>%{fullData.name}</b><br>%{text}<br>%{meta} %{y:.2f}<extra></extra>"
 _NONE = np.zeros(0)
-_NEWS_HOVER = "%{hovertext}<br>day %{x:,.2f}<extra>%{fullData.name}</extra>"
+_NEWS_HOVER = "%{hovertext}<br>%{text}<extra>%{fullData.name}</extra>"
 
 
 def live_chart(steps_per_day: int, title: str) -> LiveChart:
@@ -71,7 +72,7 @@ class PlotlyChart(LiveChart):
         self.widget.data = self.widget.data[:NEWS_TRACES]
         self.traces = {}
         update = _Update(len(self.widget.data))
-        _news(update, None)
+        _news(update, None, self.steps_per_day)
         update.relayout = {"title.text": title, "yaxis.autorange": True}
         update.send(self.widget)
 
@@ -82,8 +83,8 @@ class PlotlyChart(LiveChart):
         shown = {curve.arm: curve for curve in frame.curves}
         update = _Update(len(self.widget.data))
         for arm, indexes in self.traces.items():
-            _curve(update, indexes, shown.get(arm))
-        _news(update, frame.news)
+            _curve(update, indexes, shown.get(arm), self.steps_per_day)
+        _news(update, frame.news, self.steps_per_day)
         update.relayout["title.text"] = frame.title
         if frame.x_end != self.x_end:  # a new run's length; later the reader's zoom stays
             update.relayout["xaxis.range"] = [0, frame.x_end]
@@ -133,27 +134,31 @@ class _Update:
                              trace_indexes=every)  # fmt: skip
 
 
-def _curve(update: _Update, indexes: tuple[int, int, int], curve: Curve | None) -> None:
-    """An arm's line and its shaded range (empty where the frame has no such arm)."""
+def _curve(
+    update: _Update, indexes: tuple[int, int, int], curve: Curve | None, steps_per_day: int
+) -> None:
+    """An arm's line and its shaded range (empty where the frame has no such arm); hover
+    names each point's trading day, and its step on intraday cadences, as the report does."""
     low, high, line = indexes
     x, y = (_NONE, _NONE) if curve is None else (curve.x, curve.y)
     edge, bottom, top = _range(curve)
-    update.put(line, {"x": x, "y": y, "meta": "mean equity" if edge.size else "equity"})
+    meta = "mean equity" if edge.size else "equity"
+    update.put(line, {"x": x, "y": y, "text": day_labels(x, steps_per_day), "meta": meta})
     update.put(low, {"x": edge, "y": bottom})
     update.put(high, {"x": edge, "y": top})
 
 
-def _news(update: _Update, news: NewsMarks | None) -> None:
+def _news(update: _Update, news: NewsMarks | None, steps_per_day: int) -> None:
     """The items released so far, one trace per look and one for earnings reports."""
     for index in range(NEWS_TRACES):
         update.put(index, {"showlegend": news is not None})
     if news is None:
         for index in range(NEWS_TRACES):
-            update.put(index, {"x": _NONE, "y": _NONE, "hovertext": []})
+            update.put(index, {"x": _NONE, "y": _NONE, "hovertext": [], "text": []})
         return
     for index, look in enumerate(LOOKS):
-        _marks(update, index, news, (news.look == look) & ~news.earnings)
-    _marks(update, NEWS_TRACES - 1, news, news.earnings)
+        _marks(update, index, news, (news.look == look) & ~news.earnings, steps_per_day)
+    _marks(update, NEWS_TRACES - 1, news, news.earnings, steps_per_day)
     colours = [LOOKS[int(look)][1] for look in news.look[news.earnings]]
     update.put(NEWS_TRACES - 1, {"marker.color": colours, "marker.line.color": colours})
 
@@ -187,11 +192,15 @@ def _range(curve: Curve | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return curve.x, curve.low, curve.high
 
 
-def _marks(update: _Update, index: int, news: NewsMarks, picked: np.ndarray) -> None:
+def _marks(
+    update: _Update, index: int, news: NewsMarks, picked: np.ndarray, steps_per_day: int
+) -> None:
     """Trace ``index`` shows the ``picked`` items of ``news``, along the chart's foot."""
     height = _FOOT[index == NEWS_TRACES - 1]
-    update.put(index, {"x": news.x[picked], "y": np.full(int(picked.sum()), height),
-                       "hovertext": news.about[picked].tolist()})  # fmt: skip
+    x = news.x[picked]
+    update.put(index, {"x": x, "y": np.full(int(picked.sum()), height),
+                       "hovertext": news.about[picked].tolist(),
+                       "text": day_labels(x, steps_per_day)})  # fmt: skip
 
 
 def _news_trace(label: str, colour: str, marker: str) -> dict[str, Any]:
