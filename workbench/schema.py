@@ -178,10 +178,15 @@ def _plain_actions(raw: dict[str, Any]) -> dict[str, Any]:
     """``raw`` with any Action (or other model) in its actions as plain data: pydantic
     takes a model instance as it is, and every action is to be validated here."""
     actions = raw.get("actions")
-    if not isinstance(actions, list) or not any(isinstance(a, BaseModel) for a in actions):
+    if not isinstance(actions, list) or not any(issubclass(t, BaseModel) for t in _kinds(actions)):
         return raw
     plain = [a.model_dump() if isinstance(a, BaseModel) else a for a in actions]
     return {**raw, "actions": plain}
+
+
+def _kinds(values: list[Any]) -> set[type]:
+    """The types among ``values``: one or two for any list of actions, found at C speed."""
+    return set(map(type, values))
 
 
 def _validated(raw: dict[str, Any]) -> Decision:
@@ -283,7 +288,8 @@ def _refuse_non_finite(raw: dict[str, Any]) -> None:
 
 
 def _refuse_unpaired_surrogates(decision: Decision) -> None:
-    if decision.rationale.isascii() and all(a.symbol.isascii() for a in decision.actions):
+    symbols = "".join([a.symbol for a in decision.actions])  # ASCII if and only if each is
+    if decision.rationale.isascii() and symbols.isascii():
         return  # no surrogate in ASCII
     texts = {"rationale": decision.rationale}
     texts.update({f"actions.{i}.symbol": a.symbol for i, a in enumerate(decision.actions)})
