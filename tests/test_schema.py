@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
+import pickle
 import random
 
 import pytest
@@ -195,6 +197,20 @@ def test_a_decision_built_without_validation_is_validated() -> None:
         parse_decision(Decision(actions=[bad]))  # pydantic takes an Action instance as it is
     with pytest.raises(DecisionError, match="greater than or equal to 0"):
         parse_decision({"actions": [bad]})
+
+
+def test_the_validation_mark_travels_with_the_decision_and_is_no_part_of_its_value() -> None:
+    checked = parse_decision({"actions": [action()], "rationale": "r"})
+    for copied in (
+        checked.model_copy(),
+        copy.deepcopy(checked),
+        pickle.loads(pickle.dumps(checked)),
+    ):
+        assert copied.is_validated() and parse_decision(copied) is copied
+    by_pydantic = Decision.model_validate(checked.model_dump())  # not through parse_decision
+    assert not by_pydantic.is_validated() and by_pydantic == checked
+    assert by_pydantic.model_dump() == checked.model_dump() and repr(by_pydantic) == repr(checked)
+    assert "_validated_as" not in checked.model_dump_json()
 
 
 def test_a_validated_decision_whose_actions_changed_is_validated_again() -> None:
