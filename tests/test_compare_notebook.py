@@ -13,7 +13,7 @@ pytest.importorskip("nbclient")
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK = REPO / "notebooks" / "compare.ipynb"
-SMALL = {"names: int = 20": "names: int = 6", "days: int = 10": "days: int = 5",
+SMALL = {"universe: int = 20": "universe: int = 6", "days: int = 10": "days: int = 5",
          'seeds: str = "1,2,3,4,5,6"': 'seeds: str = "1,2,3"'}  # fmt: skip
 
 

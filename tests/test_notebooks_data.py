@@ -179,7 +179,7 @@ def test_a_replay_in_the_evaluate_notebook_refuses_another_cutoff(tmp_path: Path
     from workbench.notebooks import parameters as check
 
     recording = tmp_path / "recording"
-    market = check.market(Path(EXAMPLE), names=4, days=8, preset="", news=Path(NEWS))
+    market = check.market(Path(EXAMPLE), universe=4, days=8, preset="", news=Path(NEWS))
     roster = check.recording_roster(["trend", "momentum"])
     recordings.record(recording, roster, seed=7, **market, model_cutoff={"trend": "2016-02-04"})
     given = {"data": EXAMPLE, "days": 8, "arms": "trend,momentum", "include_shipped": False}
