@@ -5,6 +5,7 @@ request keeps the key ``names``, so every stored run keeps its id."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from workbench import services
 from workbench.cli import main
 from workbench.errors import ConfigError
+from workbench.evaluation import World, evaluate
 from workbench.services.evaluation import MarketRequest
 from workbench.services.store import RunStore, request_digest
 
@@ -211,3 +213,37 @@ def test_notebook_run_warns_on_the_old_parameter_before_any_kernel_starts(
     assert main([*argv, str(tmp_path / "both"), "-p", "universe", "5"]) == 2
     assert "-p universe and -p names both given" in capsys.readouterr().err
     assert len(received) == 1
+
+
+def test_the_panel_labels_its_size_box_universe_and_keeps_the_old_attribute(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("ipywidgets")
+    from workbench.widgets import panel
+
+    built = panel(out_dir=tmp_path, days=1, universe=4)
+    assert built.controls.universe.description == "universe"
+    assert built.universe is built.names is built.controls.names is built.controls.universe
+    built.controls.universe.value = 0
+    with pytest.raises(ConfigError, match="universe must be between 1 and 5,000, got 0"):
+        built.controls.settings()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: services.evaluate_arms(["cash"], universe=0, days=1),
+        lambda: World(seed=1, universe=0),
+    ],
+)
+def test_a_universe_out_of_range_is_named_universe(call: Callable[[], object]) -> None:
+    with pytest.raises(ConfigError, match="universe must be between 1 and 5000 synthetic names"):
+        call()
+
+
+def test_the_old_keyword_on_the_simulator_points_to_universe_and_to_the_historical_map() -> None:
+    pointer = r"names= is the old name of universe=; pass universe=.*Historical.load"
+    with pytest.raises(ConfigError, match=pointer):
+        World(seed=1, names=5)  # type: ignore[call-arg]
+    with pytest.raises(ConfigError, match=pointer):
+        evaluate(["cash"], names=5, days=1)  # type: ignore[call-arg]
