@@ -8,6 +8,7 @@ import asyncio
 import importlib
 import inspect
 import pkgutil
+import warnings
 from typing import Any, Unpack
 
 import pytest
@@ -29,7 +30,9 @@ MARKET: dict[str, Any] = {"seed": 3, "universe": 3, "days": 3}
 def _adapters() -> list[type[BaseAdapter]]:
     for package in (workbench.integrations, workbench.committee, workbench.memory):
         for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-            importlib.import_module(module.name)
+            with warnings.catch_warnings():  # a deprecated alias module warns on import
+                warnings.simplefilter("ignore", DeprecationWarning)
+                importlib.import_module(module.name)
     found, todo = [], list(BaseAdapter.__subclasses__())
     while todo:
         cls = todo.pop()

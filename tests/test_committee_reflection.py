@@ -138,7 +138,11 @@ def test_a_failed_reflection_fails_that_decision_visibly_and_replays_the_same(mo
 def test_the_committee_memory_is_its_decision_hook() -> None:
     committee = Committee(memory=Memory(horizon=1, k=2))
     assert isinstance(committee.hook, CommitteeMemory) and isinstance(committee.hook, DecisionHook)
-    assert committee.memory is committee.hook.memory
+    assert committee.memory is committee.hook and committee.memory.roles
+    assert committee.memory.reflection is committee.hook.reflection
+    assert committee.memory.memory.settings()["k"] == 2
+    given = Memory()
+    assert Committee(memory=given, hook=None).hook.memory is given  # type: ignore[union-attr]
     assert committee.recorded_state()["memory"] == committee.hook.settings()
     with pytest.raises(ConfigError, match="a committee's memory= is its hook"):
         Committee(memory=Memory(), hook=DecisionHook())

@@ -158,7 +158,7 @@ def test_orders_decided_at_t_execute_at_t_plus_one() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "fragment"),
     [
-        ({"universe": 0}, "names must be between 1"),
+        ({"universe": 0}, "universe must be between 1"),
         ({"days": 0}, "days must be between 1"),
         ({"days": -2}, "days must be between 1"),
         ({"steps_per_day": 0}, "steps_per_day"),

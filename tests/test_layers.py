@@ -106,16 +106,25 @@ def _imports(root: Path) -> list[Import]:
     for path in sorted(root.rglob("*.py")):
         source = _module_name(path, root)
         where = f"workbench/{path.relative_to(root)}"
-        for line, names in _imported_names(path.read_text(encoding="utf-8")):
+        package = _package_of(path, root)
+        for line, names in _imported_names(path.read_text(encoding="utf-8"), package):
             for target in _targets(names, root):
                 found.append(Import(source, target, f"{where}:{line}"))
     return found
 
 
+def _package_of(path: Path, root: Path) -> str:
+    """The dotted package a module's relative imports start from."""
+    module = ".".join(filter(None, ("workbench", _module_name(path, root))))
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
 @functools.cache
-def _imported_names(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+def _imported_names(text: str, package: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """(line, dotted names) of every import in a module's text, nested ones included;
-    ``from workbench.p import a`` gives ``workbench.p:a`` (a submodule or a name in p)."""
+    ``from workbench.p import a`` gives ``workbench.p:a`` (a submodule or a name in p),
+    and a relative import is read from ``package`` (``from . import a`` in workbench.p
+    gives ``workbench.p:a`` too)."""
     found = []
     tree = ast.parse(text)
     type_only = {id(n) for block in _type_checking_blocks(tree) for n in ast.walk(block)}
@@ -124,9 +133,18 @@ def _imported_names(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
             continue
         if isinstance(node, ast.Import):
             found.append((node.lineno, tuple(alias.name for alias in node.names)))
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, tuple(f"{node.module}:{a.name}" for a in node.names)))
+        elif isinstance(node, ast.ImportFrom):
+            module = _absolute(node, package)
+            found.append((node.lineno, tuple(f"{module}:{a.name}" for a in node.names)))
     return tuple(found)
+
+
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from ... import`` names, its dots resolved against ``package``."""
+    if node.level == 0:
+        return node.module or ""
+    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+    return ".".join([*base, *([node.module] if node.module else [])])
 
 
 def _type_checking_blocks(tree: ast.AST) -> list[ast.stmt]:
@@ -303,6 +321,16 @@ PLANTED_CYCLES = [
             "report/_c.py": "x = 1\nfrom workbench.report import _a",
         },
         3,
+    ),
+    # relative imports inside one package: "from . import b" and "from ._a import x"
+    ({"engine/_a.py": "x = 1\nfrom . import _b", "engine/_b.py": "from ._a import x"}, 2),
+    # relative imports across packages: "from ..engine import b" and its reverse
+    (
+        {
+            "report/_a.py": "from ..engine import _b",
+            "engine/_b.py": "def f() -> None:\n    from ..report import _a",
+        },
+        2,
     ),
 ]
 

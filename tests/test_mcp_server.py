@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,11 @@ pytest.importorskip("mcp")
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
+from workbench.errors import ConfigError
 from workbench.mcp import EXPOSED_TOOLS
+from workbench.mcp.audit import AUDIT_LOG, AuditLog
+from workbench.mcp.tools import Toolbox
+from workbench.services.store import RunStore
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDINGS = ROOT / "recordings"
@@ -109,7 +115,9 @@ def _check_the_old_spelling(seen: dict[str, Any], store: Path) -> None:
     assert [e["deprecated"] for e in log if "deprecated" in e] == [[note]]
     both = seen["both"]
     assert both.is_error
-    assert "pass universe= only (names= is its old name)" in both.content[0].text
+    said = both.content[0].text
+    assert "universe and names both given: pass universe only; names is its old name" in said
+    assert said.count("run_evaluation") <= 1 and "universe=" not in said
 
 
 def start(*args: str) -> subprocess.CompletedProcess[str]:
@@ -194,3 +202,29 @@ def test_a_call_the_client_cut_off_leaves_its_start_in_the_audit_log(tmp_path: P
     assert started[0]["arguments"]["universe"] == 1500
     ended = [e for e in log if e["call"] == started[0]["call"] and e["outcome"] != "started"]
     assert ended == []  # the server was stopped before the run could finish
+
+
+def _toolbox(tmp_path: Path, service: Callable[..., dict[str, Any]]) -> Toolbox:
+    runs = RunStore.open(tmp_path / "store")
+    services = {"run_evaluation": service}
+    return Toolbox(runs, AuditLog(runs.root / AUDIT_LOG), services=services)
+
+
+def test_only_the_workbench_s_own_deprecations_become_notes(tmp_path: Path) -> None:
+    def service(**_: Any) -> dict[str, Any]:
+        warnings.warn_explicit("old thing is deprecated", DeprecationWarning, "lib.py", 1)
+        ours = "x= is deprecated: pass y=; x= goes in the next release"
+        warnings.warn(ours, DeprecationWarning, stacklevel=1)
+        return {"ran": True}
+
+    with pytest.warns(DeprecationWarning, match="old thing is deprecated"):
+        answer = _toolbox(tmp_path, service).run_evaluation(["cash"])
+    assert answer["deprecated"] == ["x= is deprecated: pass y=; x= goes in the next release"]
+
+
+def test_universe_and_names_both_given_are_refused_before_the_service(tmp_path: Path) -> None:
+    called: list[dict[str, Any]] = []
+    toolbox = _toolbox(tmp_path, lambda **given: called.append(given) or {})
+    with pytest.raises(ConfigError, match=r"^universe and names both given: pass universe only"):
+        toolbox.run_evaluation(["cash"], universe=3, names=3)
+    assert called == []

@@ -5,6 +5,7 @@ request keeps the key ``names``, so every stored run keeps its id."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from workbench import services
 from workbench.cli import main
 from workbench.errors import ConfigError
+from workbench.evaluation import World, evaluate
 from workbench.services.evaluation import MarketRequest
 from workbench.services.store import RunStore, request_digest
 
@@ -167,3 +169,81 @@ def test_papermill_given_the_old_names_runs_with_a_warning(
     said = json.dumps([cell.get("outputs", []) for cell in ran.cells])
     assert "parameter 'names' is deprecated: pass universe" in said
     assert json.loads((tmp_path / "out" / "results.json").read_text())["meta"]["names"] == 3
+
+
+def test_a_market_request_takes_and_reads_the_old_name_with_a_warning(tmp_path: Path) -> None:
+    with pytest.warns(DeprecationWarning, match=r"MarketRequest\(names=\.\.\.\).*pass universe="):
+        old = MarketRequest(names=4, days=2)
+    assert old == MarketRequest(universe=4, days=2) and old.stored()["names"] == 4
+    with pytest.warns(DeprecationWarning, match="MarketRequest.names is deprecated: read universe"):
+        assert old.names == 4
+    with pytest.raises(ConfigError, match="pass universe= only"):
+        MarketRequest(universe=4, names=4)
+    assert MarketRequest().universe == MarketRequest.universe
+
+
+def test_a_notebook_written_before_the_rename_gets_its_market_with_a_warning() -> None:
+    from workbench.notebooks import parameters as check
+
+    with pytest.warns(DeprecationWarning, match=r"market\(names=\.\.\.\) is deprecated"):
+        old = check.market(None, names=5, days=2, preset="")
+    assert old == check.market(None, universe=5, days=2, preset="")
+    assert old["universe"] == 5
+    with pytest.raises(ConfigError, match="pass universe= only"):
+        check.market(None, universe=5, names=5, days=2, preset="")
+
+
+def test_notebook_run_warns_on_the_old_parameter_before_any_kernel_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from workbench.notebooks import runner
+
+    received: list[dict[str, object]] = []
+
+    def run(notebook: Path, out: Path, parameters: dict[str, object], **_: object) -> object:
+        received.append(parameters)
+        job = runner.NotebookJob(Path(notebook), parameters, Path(out), "evaluate")
+        return runner.RunOutcome(job=job, status="ok", seconds=0.0)
+
+    monkeypatch.setattr(runner, "run_notebook", run)
+    argv = ["notebook", "run", "notebooks/evaluate.ipynb", "-p", "names", "5", "--out"]
+    assert main([*argv, str(tmp_path / "old")]) == 0
+    assert "-p names is deprecated: pass -p universe" in capsys.readouterr().err
+    assert received == [{"names": 5}]
+    assert main([*argv, str(tmp_path / "both"), "-p", "universe", "5"]) == 2
+    assert "-p universe and -p names both given" in capsys.readouterr().err
+    assert len(received) == 1
+
+
+def test_the_panel_labels_its_size_box_universe_and_keeps_the_old_attribute(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("ipywidgets")
+    from workbench.widgets import panel
+
+    built = panel(out_dir=tmp_path, days=1, universe=4)
+    assert built.controls.universe.description == "universe"
+    assert built.universe is built.names is built.controls.names is built.controls.universe
+    built.controls.universe.value = 0
+    with pytest.raises(ConfigError, match="universe must be between 1 and 5,000, got 0"):
+        built.controls.settings()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: services.evaluate_arms(["cash"], universe=0, days=1),
+        lambda: World(seed=1, universe=0),
+    ],
+)
+def test_a_universe_out_of_range_is_named_universe(call: Callable[[], object]) -> None:
+    with pytest.raises(ConfigError, match="universe must be between 1 and 5000 synthetic names"):
+        call()
+
+
+def test_the_old_keyword_on_the_simulator_points_to_universe_and_to_the_historical_map() -> None:
+    pointer = r"names= is the old name of universe=; pass universe=.*Historical.load"
+    with pytest.raises(ConfigError, match=pointer):
+        World(seed=1, names=5)  # type: ignore[call-arg]
+    with pytest.raises(ConfigError, match=pointer):
+        evaluate(["cash"], names=5, days=1)  # type: ignore[call-arg]

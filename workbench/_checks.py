@@ -20,6 +20,10 @@ from typing import Any, TypeGuard, overload
 
 from workbench.errors import ConfigError
 
+# Every deprecation the workbench raises says when the old name goes, in these words (the
+# MCP server tells its own deprecations from a library's by them).
+OUR_DEPRECATION = "goes in the next release"
+
 
 def is_whole(value: Any) -> TypeGuard[int]:
     """An ``int`` that is not a ``bool`` (Python counts ``True`` as 1; we never do)."""
@@ -143,6 +147,7 @@ def caller_outside_package() -> int:
 
 
 __all__ = [
+    "OUR_DEPRECATION",
     "caller_outside_package",
     "count",
     "did_you_mean",

@@ -11,6 +11,8 @@ and kept as text when it is not valid YAML.
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,26 @@ def _parameters(pairs: list[list[str]]) -> dict[str, Any]:
     return {name: parse_value(value) for name, value in pairs}
 
 
+def warn_renamed(given: Iterable[str], flag: str = "-p") -> None:
+    """A deprecated ``names`` parameter warned on stderr before any kernel starts (as
+    ``workbench evaluate --names`` is); given with ``universe`` it is refused."""
+    from workbench.errors import ConfigError
+
+    given = set(given)
+    if "names" not in given:
+        return
+    if "universe" in given:
+        raise ConfigError(
+            f"{flag} universe and {flag} names both given; pass {flag} universe only "
+            "(names is its old name)"
+        )
+    print(
+        f"workbench: warning: {flag} names is deprecated: pass {flag} universe; names goes in "
+        "the next release",
+        file=sys.stderr,
+    )
+
+
 def _grid(entries: list[list[str]]) -> dict[str, list[Any]]:
     from workbench.errors import ConfigError
 
@@ -85,10 +107,12 @@ def _run(args: argparse.Namespace) -> int:
     from workbench.notebooks.runner import run_notebook
 
     check_folder(args.out, "--out")
+    parameters = _parameters(args.parameter)
+    warn_renamed(parameters)
     outcome = run_notebook(
         args.notebook,
         args.out,
-        _parameters(args.parameter),
+        parameters,
         kernel_name=args.kernel,
         timeout=args.timeout,
     )
@@ -115,9 +139,9 @@ def _batch(args: argparse.Namespace) -> int:
         jobs, from_file = jobs_from_file(args.file, args.out)
         workers = workers or from_file
     else:
-        jobs = plan_jobs(
-            args.notebooks, args.out, parameters=_parameters(args.parameter), grid=_grid(args.grid)
-        )
+        parameters, grid = _parameters(args.parameter), _grid(args.grid)
+        warn_renamed([*parameters, *grid])
+        jobs = plan_jobs(args.notebooks, args.out, parameters=parameters, grid=grid)
     result = run_batch(
         jobs,
         workers=workers or 2,

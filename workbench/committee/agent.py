@@ -135,7 +135,7 @@ class Committee(BaseAdapter):
             raise ConfigError("settings overrides apply when loading; pass them to load_spec")
         hook = committee_memory(self.spec, memory)  # None: no memory at all
         if hook is not None:
-            if "hook" in adapter_options:
+            if adapter_options.get("hook") is not None:  # hook=None is not given
                 raise ConfigError("a committee's memory= is its hook; pass memory= or hook=")
             adapter_options["hook"] = hook
         self.models = _role_models(self.spec, models or {}, delay)
@@ -157,9 +157,10 @@ class Committee(BaseAdapter):
 
     # --- memory: the hook (committee/lessons.py) --------------------------------------
     @property
-    def memory(self) -> Memory | None:
-        """The memory's settings and store (None: the committee keeps none)."""
-        return self.hook.memory if isinstance(self.hook, CommitteeMemory) else None
+    def memory(self) -> CommitteeMemory | None:
+        """The committee's memory, which is its hook: ``.memory`` (the ``Memory`` given, with
+        its settings and store), ``.reflection`` and ``.roles`` (None: it keeps none)."""
+        return self.hook if isinstance(self.hook, CommitteeMemory) else None
 
     def lessons(self) -> pd.DataFrame:
         """Every lesson the committee's roles wrote or carried in the last run."""

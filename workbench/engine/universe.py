@@ -45,9 +45,11 @@ class Universe:
     @classmethod
     def synthetic(cls, names: int = 40) -> Universe:
         if not is_whole(names):
-            raise ConfigError(f"names must be a whole number, got {names!r}")
+            raise ConfigError(f"universe must be a whole number of synthetic names, got {names!r}")
         if not 1 <= names <= _MAX_NAMES:
-            raise ConfigError(f"names must be between 1 and {_MAX_NAMES}, got {names}")
+            raise ConfigError(
+                f"universe must be between 1 and {_MAX_NAMES} synthetic names, got {names}"
+            )
         symbols = tuple(_ticker(i) for i in range(names))
         return cls(symbols=symbols, sectors=_round_robin(names))
 

@@ -13,7 +13,7 @@ from typing import Any, Literal, NoReturn, TypedDict, cast
 
 from workbench._checks import did_you_mean, is_whole
 from workbench.errors import ConfigError
-from workbench.evaluation.world import MARKET_KEYS, MarketOptions
+from workbench.evaluation.world import MARKET_KEYS, OLD_UNIVERSE, MarketOptions
 
 OnError = Literal["raise", "skip"]
 MAINTENANCE_OVER_CAP = 1.5  # default maintenance multiple, relative to the leverage cap
@@ -110,6 +110,8 @@ class RunOptions:
     def from_keywords(cls, options: Mapping[str, Any]) -> RunOptions:
         known = [f.name for f in fields(cls)]
         for name in options:
+            if name == "names":
+                raise ConfigError(OLD_UNIVERSE)
             if name in _TEXT_KEYWORDS:
                 raise ConfigError(
                     f"{name}= belongs to the historical data, not to the run: pass "

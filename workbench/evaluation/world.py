@@ -72,6 +72,12 @@ class MarketDefaults:
 
 MARKET_DEFAULTS = MarketDefaults()
 
+OLD_UNIVERSE = (
+    "names= is the old name of universe=; pass universe= (the number of synthetic names). "
+    "With historical bars, names= belongs to the historical data (the company-names map): "
+    "pass data=Historical.load(bars, news=..., names=...)"
+)
+
 
 def renamed_preset(options: dict[str, Any], caller: str) -> None:
     """Turn the deprecated ``model=`` of ``caller`` into ``preset=``, in place."""
@@ -109,6 +115,8 @@ class World:
 
     def __init__(self, **market: Unpack[MarketOptions]) -> None:
         options: dict[str, Any] = dict(market)
+        if "names" in options:
+            raise ConfigError(f"World: {OLD_UNIVERSE}")
         refuse_unknown_keywords("World", options, MARKET_KEYS)
         renamed_preset(options, "World")
         seed = options.get("seed", 0)

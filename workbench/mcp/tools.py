@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from workbench._checks import OUR_DEPRECATION
+from workbench.errors import ConfigError
 from workbench.mcp.audit import AuditLog
 from workbench.mcp.surface import DEFERRED_PARAMS
 from workbench.redaction import redact_error
@@ -106,6 +108,7 @@ class Toolbox:
         }
         call = self.audit.start(tool, arguments, bound=where)
         try:
+            _refuse_both_sizes(arguments)
             with _deprecations() as notes:
                 result = self.services[tool](**bound, **arguments)
             if notes:
@@ -345,16 +348,31 @@ def describe(tool: str, method: Callable[..., Any]) -> str:
 
 @contextlib.contextmanager
 def _deprecations() -> Iterator[list[str]]:
-    """The deprecation warnings a service raises, as notes for the tool's result (and so its
-    audit line); any other warning goes on as it came."""
+    """The workbench's own deprecation warnings a service raises, as notes for the tool's
+    result (and so its audit line); any other warning, a library's deprecation included,
+    goes on as it came."""
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DeprecationWarning)
         yield notes
     for warning in caught:
-        if issubclass(warning.category, DeprecationWarning):
+        if _ours(warning):
             notes.append(str(warning.message))
         else:
             warnings.warn_explicit(
                 warning.message, warning.category, warning.filename, warning.lineno
             )
+
+
+def _ours(warning: warnings.WarningMessage) -> bool:
+    """A deprecation the workbench raised: each of them says when the old name goes."""
+    ours = OUR_DEPRECATION in str(warning.message)
+    return issubclass(warning.category, DeprecationWarning) and ours
+
+
+def _refuse_both_sizes(arguments: Mapping[str, Any]) -> None:
+    """``universe`` and its old name ``names`` both given, refused in the tool's own words."""
+    if arguments.get("universe") is not None and arguments.get("names") is not None:
+        raise ConfigError(
+            "universe and names both given: pass universe only; names is its old name"
+        )

@@ -10,11 +10,10 @@
 
 Modules: ``store`` (lessons and point-in-time recall), ``similarity`` (BM25,
 the embedding hook), ``settings`` (``Memory``: what an arm is given, fresh each
-run unless it has a path), ``persisted`` (the store file and the runs it learnt
-from), ``running`` (the paths runs are learning right now, held across
-processes), ``situation`` (a payload in words), ``reflection`` (pending
-decisions, outcomes and lessons) and ``adapter`` (``MemoryHook``, memory for any
-adapter).
+run unless it has a path), ``situation`` (a payload in words), ``reflection``
+(pending decisions, outcomes and lessons) and ``adapter`` (``MemoryHook``, memory
+for any adapter); privately, ``_persisted`` (the store file and the runs it learnt
+from) and ``_running`` (the paths runs are learning right now, held across processes).
 The committee's own phase is ``workbench.committee.reflection``.
 """
 

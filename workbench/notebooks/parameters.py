@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench._checks import did_you_mean, is_whole
+from workbench._checks import did_you_mean, is_whole, renamed_keyword
 from workbench.errors import ConfigError
 from workbench.services.agents import SCRIPTED_ARMS, baseline_names, scripted_arm
 
@@ -304,7 +304,7 @@ def model_cutoff(param: str, value: str, arms: Sequence[str]) -> dict[str, str]:
 def market(
     data: Path | None,
     *,
-    universe: int,
+    universe: int | None = None,
     days: int,
     preset: str,
     steps_per_day: int | None = None,
@@ -313,11 +313,15 @@ def market(
     fundamentals: Path | None = None,
     text: Mapping[str, Any] | None = None,
     cutoffs: Mapping[str, str] | None = None,
+    names: int | None = None,
 ) -> dict[str, Any]:
     """The market keywords of ``evaluate``: the simulator's, or the bars' (which bring their
     own names and trade one step a date, so ``universe`` and ``steps_per_day`` do not apply),
     loaded with the ``news`` and ``fundamentals`` joined to them point in time under the
-    ``text`` options (``text_options``), and each arm's training cutoff (``cutoffs``)."""
+    ``text`` options (``text_options``), and each arm's training cutoff (``cutoffs``).
+    ``names`` is the deprecated name of ``universe`` (a warning; both given is refused)."""
+    sizes: dict[str, Any] = {"universe": universe, "names": names}
+    renamed_keyword(sizes, "names", "universe", caller="market")
     chosen: dict[str, Any] = {"days": days, "preset": preset or None}  # "": the default
     if seed is not None:
         chosen["seed"] = seed
@@ -330,7 +334,8 @@ def market(
             from workbench.services.evaluation import MODEL_CUTOFF_NEEDS_DATES
 
             raise ConfigError(f"parameter 'model_cutoff': {MODEL_CUTOFF_NEEDS_DATES}")
-        chosen["universe"] = universe
+        if sizes["universe"] is not None:
+            chosen["universe"] = sizes["universe"]
         if steps_per_day is not None:
             chosen["steps_per_day"] = steps_per_day
         return chosen

@@ -118,34 +118,58 @@ def record(
         agents = epoch_roster(agents, epochs, mode="record")  # type: ignore[assignment]
     text = {k: options.pop(k, None) for k in ("news", "fundamentals")}
     bars = joined_data(data, **text)  # checked before anything runs
-    if isinstance(agents, Mapping):  # the names given, before any arm is built
-        mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
-    arms, factories = _arms_for_recording(agents)
-    mf.refuse_unsafe_names([arm.name for arm in arms], where=f"recording {folder}")
+    arms, factories = _named_arms(agents, folder)
     if bars is None and (universe is None or days is None):
         raise ConfigError("record needs universe= and days= on the simulator (or data=)")
     market: dict[str, Any] = dict(seed=seed, universe=universe, days=days, preset=preset)
     market.update(steps_per_day=steps_per_day, ticks_per_step=ticks_per_step)
-    if bars is not None:
-        market["data"] = bars
-    results = evaluate(arms, **market, **options)
+    results = evaluate(arms, **market, **({} if bars is None else {"data": bars}), **options)
     roster = [mf.arm_spec(arm, factories.get(arm.name)) for arm in arms]
-    for arm, spec in zip(arms, roster, strict=True):
-        if "transcript" in spec:
-            assert isinstance(arm, BaseAdapter) and arm.recorder is not None
-            arm.recorder.save(folder / spec["transcript"])
+    _save_transcripts(folder, arms, roster)
     atomic_write(folder / mf.EXPECTED, results.to_json())
     if bars is None:
         manifest = _manifest(results, roster, universe, options)
     else:
-        manifest = _manifest(results, roster, results.meta["names"], options)
-        liquidity = market_preset(preset, bars=True)  # the preset bars take liquidity from
-        manifest["preset"]["name"] = liquidity.fingerprint
-        manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
-        if bars.text is not None:
-            manifest["data"]["text"].update(save_text(bars.text, folder))
+        manifest = _bars_manifest(results, roster, options, bars, preset, folder)
     atomic_write(folder / mf.MANIFEST, mf.manifest_text(manifest))  # last: marks it complete
     return results
+
+
+def _named_arms(
+    agents: Sequence[ArmLike] | Mapping[str, ArmLike], folder: Path
+) -> tuple[list[Agent], dict[str, str]]:
+    """The arms to record and the factory each was built by; a name that is not a safe
+    file name is refused (the names given before any arm is built)."""
+    if isinstance(agents, Mapping):
+        mf.refuse_unsafe_names(list(agents), where=f"recording {folder}")
+    arms, factories = _arms_for_recording(agents)
+    mf.refuse_unsafe_names([arm.name for arm in arms], where=f"recording {folder}")
+    return arms, factories
+
+
+def _save_transcripts(folder: Path, arms: Sequence[Agent], roster: list[dict[str, Any]]) -> None:
+    for arm, spec in zip(arms, roster, strict=True):
+        if "transcript" in spec:
+            assert isinstance(arm, BaseAdapter) and arm.recorder is not None
+            arm.recorder.save(folder / spec["transcript"])
+
+
+def _bars_manifest(
+    results: Results,
+    roster: list[dict[str, Any]],
+    options: dict[str, Any],
+    bars: Historical,
+    preset: str | Preset | Mapping[str, Any] | None,
+    folder: Path,
+) -> dict[str, Any]:
+    """The manifest of a run on historical bars: the bars (and their text) copied beside it."""
+    manifest = _manifest(results, roster, results.meta["names"], options)
+    liquidity = market_preset(preset, bars=True)  # the preset bars take liquidity from
+    manifest["preset"]["name"] = liquidity.fingerprint
+    manifest["data"] = {"path": _saved_bars(bars, folder), **bars.manifest()}
+    if bars.text is not None:
+        manifest["data"]["text"].update(save_text(bars.text, folder))
+    return manifest
 
 
 def _refuse_to_overwrite(folder: Path, overwrite: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any, TypedDict, Unpack
 
 import pandas as pd
 
-from workbench._checks import is_whole, renamed_keyword
+from workbench._checks import caller_outside_package, is_whole, renamed_keyword
 from workbench.engine.historical import Historical
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
@@ -37,10 +38,11 @@ class MarketKeywords(TypedDict, total=False):
     ticks_per_step: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class MarketRequest:
     """The simulated market a stored evaluation or comparison runs on, checked before use.
 
+    ``names`` is the deprecated name of ``universe`` (a warning; both given is refused).
     Its stored form (``stored``, inside the request whose digest is the run id) keeps the
     key ``names`` for ``universe``: renaming the key would give every stored run a new id.
     """
@@ -50,6 +52,33 @@ class MarketRequest:
     days: int = MARKET_DEFAULTS.days
     steps_per_day: int = MARKET_DEFAULTS.steps_per_day
     ticks_per_step: int = MARKET_DEFAULTS.ticks_per_step
+
+    def __init__(
+        self,
+        preset: str | None = None,
+        universe: int | None = None,
+        days: int = MARKET_DEFAULTS.days,
+        steps_per_day: int = MARKET_DEFAULTS.steps_per_day,
+        ticks_per_step: int = MARKET_DEFAULTS.ticks_per_step,
+        *,
+        names: int | None = None,
+    ) -> None:
+        universe = _renamed_universe(universe, names, "MarketRequest")
+        chosen = MARKET_DEFAULTS.universe if universe is None else universe
+        given = {"preset": preset, "universe": chosen, "days": days}
+        given |= {"steps_per_day": steps_per_day, "ticks_per_step": ticks_per_step}
+        for field, value in given.items():
+            object.__setattr__(self, field, value)
+
+    @property
+    def names(self) -> int:
+        """The deprecated name of ``universe`` (a warning naming it)."""
+        warnings.warn(
+            "MarketRequest.names is deprecated: read universe; names goes in the next release",
+            DeprecationWarning,
+            stacklevel=caller_outside_package(),
+        )
+        return self.universe
 
     def world(self, seed: int) -> World:
         """The market for ``seed`` (built lazily: this checks every argument)."""

@@ -15,7 +15,7 @@ _DEFAULT_ARMS = ("buy_and_hold", "momentum")
 LIMITS = {
     "days": ("days", 1, 100_000),
     "cadence": ("steps/day", 1, 1_000),
-    "names": ("names", 1, 5_000),
+    "universe": ("universe", 1, 5_000),
 }
 
 
@@ -34,10 +34,10 @@ class Controls:
         seeds: str,
         days: int,
         steps: int,
-        names: int,
+        universe: int,
     ) -> None:
         self.agents, self.recordings = agents, recordings
-        self.initial = {"seeds": seeds, "days": days, "cadence": steps, "names": names}
+        self.initial = {"seeds": seeds, "days": days, "cadence": steps, "universe": universe}
 
     def build(self, preset: str | None, *, historical: bool, chart: Any) -> None:
         """Every widget; ``chart`` is the live chart's own widget."""
@@ -83,16 +83,17 @@ class Controls:
         self.seeds = css(w.Text(value=self.initial["seeds"], description="seed(s)"), "seeds")
         self.days = self._number_box(w, "days")
         self.cadence = self._number_box(w, "cadence")
-        self.names = self._number_box(w, "names")
+        self.universe = self._number_box(w, "universe")
+        self.names = self.universe  # the box's old name, still read
         if historical:
-            self.names.disabled = self.cadence.disabled = True  # the bars fix both
+            self.universe.disabled = self.cadence.disabled = True  # the bars fix both
 
     def _number_box(self, w: Any, name: str) -> Any:
         """A whole-number box that keeps what was typed (``settings`` checks the range)."""
         return css(w.IntText(value=self.initial[name], description=LIMITS[name][0]), name)
 
     def _assemble(self, w: Any) -> None:
-        settings = w.VBox([self.preset, self.seeds, self.days, self.cadence, self.names])
+        settings = w.VBox([self.preset, self.seeds, self.days, self.cadence, self.universe])
         buttons = w.HBox([self.run_button, self.replay_button, self.stop_button, self.recording])
         parts = [
             w.HBox([self.arms, settings]),
@@ -117,7 +118,7 @@ class Controls:
         seeds = seed_list("seed(s)", self.seeds.value)
         values = {name: self._checked(name) for name in LIMITS}
         market = {
-            "universe": values["names"],
+            "universe": values["universe"],
             "days": values["days"],
             "steps_per_day": values["cadence"],
             "preset": self.preset.value,
@@ -137,11 +138,11 @@ class Controls:
         )
 
     def show_settings(self, meta: Mapping[str, Any]) -> None:
-        """After a replay, the controls show what was replayed (seed, days, cadence, names)."""
+        """After a replay, the controls show what was replayed (seed, days, cadence, universe)."""
         self.seeds.value = str(meta.get("seed", self.seeds.value))
         self.days.value = int(meta.get("days") or self.days.value)
         self.cadence.value = int(meta.get("steps_per_day") or self.cadence.value)
-        self.names.value = int(meta.get("names") or self.names.value)
+        self.universe.value = int(meta.get("names") or self.universe.value)
         if meta.get("preset") in self.preset.options:
             self.preset.value = meta["preset"]
         self.seed_view.options = [str(meta.get("seed", ""))]

@@ -141,7 +141,8 @@ class ExperimentPanel:
         c.stop_button.on_click(lambda _: self.stop())
         c.seed_view.observe(lambda _: self._redraw_soon(), names="value")
         self.arms, self.preset, self.seeds = c.arms, c.preset, c.seeds
-        self.days, self.cadence, self.names = c.days, c.cadence, c.names
+        self.days, self.cadence = c.days, c.cadence
+        self.universe = self.names = c.universe  # names: the box's old name, still read
         self.recording, self.run_button = c.recording, c.run_button
         self.replay_button, self.stop_button = c.replay_button, c.stop_button
         self.progress, self.status, self.warning = c.progress, c.status, c.warning
