@@ -123,7 +123,9 @@ def record(
         raise ConfigError("record needs universe= and days= on the simulator (or data=)")
     market: dict[str, Any] = dict(seed=seed, universe=universe, days=days, preset=preset)
     market.update(steps_per_day=steps_per_day, ticks_per_step=ticks_per_step)
-    results = evaluate(arms, **market, **({} if bars is None else {"data": bars}), **options)
+    if bars is not None:
+        market["data"] = bars
+    results = evaluate(arms, **market, **options)
     roster = [mf.arm_spec(arm, factories.get(arm.name)) for arm in arms]
     _save_transcripts(folder, arms, roster)
     atomic_write(folder / mf.EXPECTED, results.to_json())
