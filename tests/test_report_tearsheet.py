@@ -137,6 +137,19 @@ def test_readable_formats_by_kind_and_puts_long_text_on_hover():
     assert "white-space: normal" in page
 
 
+def test_readable_escapes_hostile_text_in_cells_labels_and_tooltips():
+    hostile = "<img src=x onerror=alert(1)> I think buy"
+    frame = pd.DataFrame(
+        {"return_pct": [1.0, 2.0], "last_error": [hostile, "<script>alert(3)</script>" * 20]},
+        index=pd.Index(["<b>arm</b>", "<script>alert(2)</script>"], name="arm"),
+    )
+    page = readable(frame).to_html()
+    for raw in ("<img src=x", "<script>alert", "<b>arm</b>"):
+        assert raw not in page
+    assert html.escape(hostile) in page and "&lt;b&gt;arm&lt;/b&gt;" in page
+    assert 'title="&lt;script&gt;alert(3)' in page  # the whole text on hover, escaped
+
+
 def test_long_arm_names_may_wrap_and_numbers_with_gaps_stay_numbers():
     from workbench.report._format import html_table, text_columns
 
