@@ -187,3 +187,18 @@ def test_plot_draws_every_chart_and_names_a_run_with_no_news(runs, historical):
         assert isinstance(plot(runs, chart), go.Figure), chart
     with pytest.raises(ConfigError, match="published no news"):
         plot(historical, "news")
+
+
+def test_an_arm_named_like_markup_leaves_every_chart_script_whole(tmp_path):
+    from workbench import baseline
+
+    hostile = "<!--<script>"
+    arms = {hostile: baseline("momentum"), "buy_and_hold": baseline("buy_and_hold")}
+    run = evaluate(arms, seed=1, universe=6, days=20)
+    text = render_report(run, tmp_path / "r.html").read_text()
+    bodies = re.findall(r'<script type="application/json" id="chart-\w+-spec">(.*?)</script>',
+                        text, re.S)  # fmt: skip
+    assert len(bodies) == text.count('<div class="plotly-chart"') > 0
+    for body in bodies:  # no "<" at all: a browser cannot read "<!--" or "<script" inside
+        assert "<" not in body and ">" not in body and "&" not in body
+    assert any(hostile in json.dumps(json.loads(body)) for body in bodies)
