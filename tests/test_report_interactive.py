@@ -58,7 +58,8 @@ def test_seed_bands_are_a_mean_line_and_a_band_per_arm_toggled_together(runs):
         assert [t.get("fill") for t in mine] == [None, "tonexty", None]
         assert sum(t["showlegend"] for t in mine) == 1  # one legend entry toggles all three
         mean = mine[-1]
-        assert mean["hovertemplate"].startswith(f"{arm}: ") and "seeds" in mean["hovertemplate"]
+        assert mean["meta"] == arm and mean["hovertemplate"].startswith("%{meta}: ")
+        assert "seeds" in mean["hovertemplate"]
         low, high = (m[0] for m in mean["customdata"][-1:]), mean["customdata"][-1][1]
         assert next(low) <= mean["y"][-1] <= high
 
@@ -155,7 +156,9 @@ def test_every_other_picture_is_a_plotly_chart_with_hover_and_legend_toggles(run
     ]
     days = sum(len(run.equity) // 6 for run in runs)
     for trace in specs["return_distribution"]["data"]:  # every day of every seed, binned once
-        assert sum(trace["y"]) == days and trace["hovertemplate"].endswith("days<extra></extra>")
+        assert sum(trace["y"]) == days and "%{customdata}" in trace["hovertemplate"]
+        words = dict(zip(trace["y"], trace["customdata"], strict=True))
+        assert all(word == ("day" if count == 1 else "days") for count, word in words.items())
     fills = [t for t in specs["orders"]["data"] if t["mode"] == "markers"]
     assert fills and all(re.search(r"(buy|sell)$", t["name"]) for t in fills)
     assert all(label.startswith("trading day ") for t in fills for label, _ in t["customdata"])
@@ -202,3 +205,19 @@ def test_an_arm_named_like_markup_leaves_every_chart_script_whole(tmp_path):
     for body in bodies:  # no "<" at all: a browser cannot read "<!--" or "<script" inside
         assert "<" not in body and ">" not in body and "&" not in body
     assert any(hostile in json.dumps(json.loads(body)) for body in bodies)
+
+
+def test_arm_names_are_never_read_as_hover_templates_or_markup():
+    from workbench import baseline
+
+    template, link = "%{x} pct%{y:.0f}", "<a href='javascript:x'>link</a>"
+    arms = {template: baseline("buy_and_hold"), link: baseline("mean_reversion")}
+    run = evaluate(arms, seed=1, universe=6, days=20)
+    specs = {**all_specs(run), **picture_specs(run)}
+    traces = [trace for spec in specs.values() for trace in spec["data"]]
+    assert not any(template in trace.get("hovertemplate", "") for trace in traces)
+    assert not any(link in trace.get("hovertemplate", "") for trace in traces)
+    names = {trace.get("name") for trace in traces}
+    assert link not in names and "&lt;a href='javascript:x'&gt;link&lt;/a&gt;" in names
+    shown = [trace for trace in traces if trace.get("name") == template]
+    assert shown and all(trace["meta"] == template for trace in shown)

@@ -9,6 +9,7 @@ any process.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import numpy as np
@@ -88,13 +89,25 @@ def arm_colour(i: int, alpha: float | None = None) -> str:
     return f"rgba({red},{green},{blue},{alpha})"
 
 
+def plotly_text(text: Any) -> str:
+    """User text (an arm's name) for plotly, which reads ``<`` as markup: escaped."""
+    return html.escape(str(text), quote=False)
+
+
+def named(name: Any) -> Spec:
+    """A trace's legend name and ``meta``, both escaped: hover templates print the name
+    as ``%{meta}`` so a name like ``%{y}`` is never read as a template."""
+    shown = plotly_text(name)
+    return {"name": shown, "meta": shown}
+
+
 def arm_line(x: list[Any], y: Any, arm: str, i: int, panel: int, fmt: str) -> Spec:
     """One arm's line in panel ``panel`` (1-based); its legend entry only in the first."""
     return {
-        "type": "scatter", "mode": "lines", "x": x, "y": json_numbers(y), "name": arm,
+        "type": "scatter", "mode": "lines", "x": x, "y": json_numbers(y), **named(arm),
         "legendgroup": arm, "showlegend": panel == 1,
         "line": {"color": arm_colour(i), "width": 1.6},
-        "hovertemplate": f"{arm}: %{{y:{fmt}}}<extra></extra>", **panel_ref(panel),
+        "hovertemplate": f"%{{meta}}: %{{y:{fmt}}}<extra></extra>", **panel_ref(panel),
     }  # fmt: skip
 
 
@@ -148,6 +161,6 @@ def panel_axes(n: int, rows: int, x_axis: Spec, extra: dict[str, Any]) -> Spec:
 
 def panel_title(n: int, rows: int, name: str) -> Spec:
     x_domain, y_domain = grid_cell(n, rows)
-    return {"text": f"<b>{name}</b>", "showarrow": False, "xref": "paper", "yref": "paper",
-            "x": sum(x_domain) / 2, "y": y_domain[1], "yanchor": "bottom",
+    return {"text": f"<b>{plotly_text(name)}</b>", "showarrow": False, "xref": "paper",
+            "yref": "paper", "x": sum(x_domain) / 2, "y": y_domain[1], "yanchor": "bottom",
             "font": {"size": 11}}  # fmt: skip

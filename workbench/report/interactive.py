@@ -32,6 +32,7 @@ from workbench.report._spec import (
     json_numbers,
     panel_axes,
     panel_title,
+    plotly_text,
     with_step_labels,
 )
 from workbench.report.charts_over_time import Runs, _x, tables_of
@@ -83,8 +84,9 @@ def _band(x: list[Any], stack: np.ndarray, arm: str, i: int) -> list[Spec]:
     """The seeds' min-max range as a shaded band (two traces: floor, then ceiling)."""
     edge = {"type": "scatter", "mode": "lines", "x": x, "legendgroup": arm, "showlegend": False,
             "hoverinfo": "skip", "line": {"width": 0, "color": arm_colour(i)}}  # fmt: skip
-    floor = {**edge, "y": json_numbers(np.nanmin(stack, axis=0)), "name": f"{arm} lowest seed"}
-    ceiling = {**edge, "y": json_numbers(np.nanmax(stack, axis=0)), "name": f"{arm} highest seed",
+    name = plotly_text(arm)
+    floor = {**edge, "y": json_numbers(np.nanmin(stack, axis=0)), "name": f"{name} lowest seed"}
+    ceiling = {**edge, "y": json_numbers(np.nanmax(stack, axis=0)), "name": f"{name} highest seed",
                "fill": "tonexty", "fillcolor": arm_colour(i, 0.15)}  # fmt: skip
     return [floor, ceiling]
 
@@ -96,8 +98,7 @@ def _mean_line(x: list[Any], stack: np.ndarray, arm: str, i: int) -> Spec:
         pairs = zip(json_numbers(low), json_numbers(high), strict=True)
         line["customdata"] = [list(pair) for pair in pairs]
         line["hovertemplate"] = (
-            f"{arm}: %{{y:.2f}} (seeds %{{customdata[0]:.2f}} to %{{customdata[1]:.2f}})"
-            "<extra></extra>"
+            "%{meta}: %{y:.2f} (seeds %{customdata[0]:.2f} to %{customdata[1]:.2f})<extra></extra>"
         )
     return line
 
@@ -112,7 +113,7 @@ def underwater_spec(runs: Runs) -> Spec:
     for i, arm in enumerate(runs[0].equity.columns):
         line = arm_line(x, table[arm], str(arm), i, 1, ".2f")
         line.update(fill="tozeroy", fillcolor=arm_colour(i, 0.12))
-        line["hovertemplate"] = f"{arm}: %{{y:.2f}}%<extra></extra>"
+        line["hovertemplate"] = "%{meta}: %{y:.2f}%<extra></extra>"
         data.append(line)
     layout = base_layout(f"Underwater: drawdown from the running peak{_seeds(runs)}", xlabel, x)
     layout["yaxis"] = {"title": {"text": "drawdown %"}, "ticksuffix": "%", "gridcolor": "#e4e4e4"}
