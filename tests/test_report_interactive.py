@@ -68,7 +68,8 @@ def test_panels_share_the_zoom_and_name_the_day_or_date_on_hover(runs):
     rolling = all_specs(runs)["rolling_risk"]["layout"]
     assert [rolling[f"xaxis{n}"]["matches"] for n in (2, 3, 4)] == ["x", "x", "x"]
     assert rolling["hovermode"] == "x unified"
-    assert "trading day" in rolling["xaxis"]["unifiedhovertitle"]["text"]
+    when = all_specs(runs)["rolling_risk"]["data"][0]  # an intraday run: a label trace
+    assert when["name"] == "when" and when["text"][0].startswith("trading day")
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +119,7 @@ def test_plot_gives_a_plotly_figure_for_a_notebook(runs):
 
     figure = plot(runs, "rolling")
     assert isinstance(figure, go.Figure)
-    assert {trace.name for trace in figure.data} == set(ARMS)
+    assert {trace.name for trace in figure.data} == {*ARMS, "when"}
     assert isinstance(plot(runs[0]), go.Figure)
     with pytest.raises(ConfigError, match="pick one of equity, underwater"):
         plot(runs, "candles")
@@ -126,9 +127,11 @@ def test_plot_gives_a_plotly_figure_for_a_notebook(runs):
 
 def test_hover_names_whole_days_or_the_step_never_a_fraction(runs):
     assert day_labels([1 / 6, 1.0, 2.5, 3.0], 6) == [
-        "trading day 0, step 1 of 6", "trading day 1", "trading day 2, step 3 of 6",
-        "trading day 3",
+        "trading day 0, step 1 of 6", "trading day 0", "trading day 2, step 3 of 6",
+        "trading day 2",
     ]  # fmt: skip
+    # day d's close is x = d with one step a day, x = d + 1 with more: the same last label
+    assert day_labels([0, 59], 1) == day_labels([1, 60], 6) == ["trading day 0", "trading day 59"]
     specs = all_specs(runs)
     for name in ("equity", "underwater"):  # a point per step: a label trace names each
         spec = specs[name]
@@ -140,9 +143,13 @@ def test_hover_names_whole_days_or_the_step_never_a_fraction(runs):
         )
         assert all(re.fullmatch(r"trading day \d+(, step [1-5] of 6)?", t) for t in when["text"])
     for name in ("cumulative_returns", "rolling_risk", "activity", "attribution"):
-        spec = {**specs, **picture_specs(runs)}[name]
-        assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == "trading day %{x:d}"
+        spec = {**specs, **picture_specs(runs)}[name]  # whole x, named by the label trace
+        assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == " "
         assert all(float(x).is_integer() for t in spec["data"] for x in t["x"] if x is not None)
+        assert all(re.fullmatch(r"trading day \d+", t) for t in spec["data"][0]["text"])
+    daily = evaluate(ARMS[:1], seed=1, universe=5, days=12, steps_per_day=1)
+    title = all_specs(daily)["cumulative_returns"]["layout"]["xaxis"]["unifiedhovertitle"]
+    assert title["text"] == "trading day %{x:d}"  # x = d is day d's close
 
 
 def test_every_other_picture_is_a_plotly_chart_with_hover_and_legend_toggles(runs):

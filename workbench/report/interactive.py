@@ -62,7 +62,7 @@ def equity_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
         data.append(_mean_line(x, stack, str(arm), i))
     title = "Equity (start = 100)" + ("" if len(runs) == 1 else f": mean and range of "
                                       f"{len(runs)} seeds")  # fmt: skip
-    layout = base_layout(title, xlabel, x, height=420)
+    layout = base_layout(title, xlabel, x, height=420, steps=_steps(runs))
     layout["yaxis"] = {"title": {"text": "equity (start = 100)"}, "gridcolor": "#e4e4e4"}
     return with_step_labels({"data": data, "layout": layout}, x, data[-1]["y"], _steps(runs))
 
@@ -115,7 +115,8 @@ def underwater_spec(runs: Runs) -> Spec:
         line.update(fill="tozeroy", fillcolor=arm_colour(i, 0.12))
         line["hovertemplate"] = "%{meta}: %{y:.2f}%<extra></extra>"
         data.append(line)
-    layout = base_layout(f"Underwater: drawdown from the running peak{_seeds(runs)}", xlabel, x)
+    title = f"Underwater: drawdown from the running peak{_seeds(runs)}"
+    layout = base_layout(title, xlabel, x, steps=_steps(runs))
     layout["yaxis"] = {"title": {"text": "drawdown %"}, "ticksuffix": "%", "gridcolor": "#e4e4e4"}
     return with_step_labels({"data": data, "layout": layout}, x, data[-1]["y"], _steps(runs))
 
@@ -127,7 +128,8 @@ def _panels(
     the x zoom and the arms' legend; ``extra`` goes to every y axis."""
     x, arms = axis_x(x_values), [str(arm) for arm in runs[0].equity.columns]
     rows = math.ceil(len(panels) / 2)
-    layout = base_layout(title + _seeds(runs), xlabel, x, height=120 + 260 * rows)
+    height, steps = 120 + 260 * rows, _steps(runs)
+    layout = base_layout(title + _seeds(runs), xlabel, x, height=height, steps=steps)
     data, notes = [], []
     for n, (name, table) in enumerate(panels.items(), start=1):
         layout.update(panel_axes(n, rows, layout["xaxis"], extra))
@@ -136,7 +138,7 @@ def _panels(
             if arm in table.columns:
                 data.append(arm_line(x, table[arm], arm, i, n, extra.get("fmt", ".3g")))
     layout["annotations"] = notes
-    return {"data": data, "layout": layout}
+    return with_step_labels({"data": data, "layout": layout}, x, data[0]["y"], steps)
 
 
 def rolling_spec(runs: Runs) -> Spec:

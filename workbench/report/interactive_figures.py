@@ -32,6 +32,7 @@ from workbench.report._spec import (
     panel_axes,
     panel_ref,
     panel_title,
+    with_step_labels,
 )
 from workbench.report.information import information_of, news_spec
 from workbench.report.plots import (
@@ -199,7 +200,8 @@ def attribution_spec(runs: Runs) -> Spec:
     drawn = [arm for arm in by_arm if arm not in flat]
     x, _, xlabel = _placed(runs[0], table.index.to_numpy() + close_offset(runs[0]))
     rows = max(1, math.ceil(len(drawn) / 2))
-    layout = base_layout(_attribution_title(runs, flat), xlabel, x, height=140 + 260 * rows)
+    height, steps = 140 + 260 * rows, _steps(runs[0])
+    layout = base_layout(_attribution_title(runs, flat), xlabel, x, height=height, steps=steps)
     layout.update(barmode="relative", bargap=0)
     layout["legend"]["title"] = {"text": "source (click to hide)"}
     data: list[Spec] = []
@@ -210,7 +212,8 @@ def attribution_spec(runs: Runs) -> Spec:
         notes.append(panel_title(n, rows, str(arm)))
         data += _sources(x, by_arm[arm], n, shown)
     layout["annotations"] = notes
-    return {"data": data, "layout": layout}
+    spec = {"data": data, "layout": layout}
+    return with_step_labels(spec, x, data[0]["y"], steps) if data else spec
 
 
 def _attribution_title(runs: list[Any], flat: list[str]) -> str:
