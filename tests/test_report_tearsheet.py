@@ -175,5 +175,14 @@ def test_no_negative_zero_and_no_sign_on_a_spread():
 
     assert number("var_95_pct", -0.001) == "0.00%" and number("alpha_pct", -0.0) == "0.00%"
     assert number("sharpe", -0.004) == "-0.004" and number("return_pct", -0.2) == "-0.20%"
-    row = pd.Series({"seed_mean": 1.0, "seed_sd": 6.54, "seed_ci_low": np.nan})
-    assert _spread_text("return_pct", row) == "+1.00% ± 6.54%"
+    row = pd.Series({"seeds": 2, "seed_mean": 1.0, "seed_sd": 6.54, "seed_ci_low": np.nan})
+    assert _spread_text("return_pct", row, 2) == "+1.00% ± 6.54%"
+
+
+def test_a_spread_counts_its_own_seeds_and_has_no_dangling_plus_minus():
+    from workbench.report._tearsheet_tables import _spread_text
+
+    alone = pd.Series({"seeds": 1, "seed_mean": 1.3, "seed_sd": np.nan, "seed_ci_low": np.nan})
+    assert _spread_text("sortino", alone, 2) == "1.30 (1 of 2 seeds)"
+    some = pd.Series({"seeds": 2, "seed_mean": 1.0, "seed_sd": 0.5, "seed_ci_low": np.nan})
+    assert _spread_text("sharpe", some, 3) == "1.00 ± 0.50 (2 of 3 seeds)"
