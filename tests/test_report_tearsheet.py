@@ -169,6 +169,13 @@ def test_worst_drawdowns_mark_an_open_drawdown_with_nan_not_none():
     assert table["days_under_water"].dtype == float
 
 
+def test_drawdown_day_counts_print_as_whole_days():
+    from workbench.report._format import number
+
+    assert number("days_under_water", 132.0) == "132" and number("days_to_trough", 7.5) == "7.5"
+    assert number("days_under_water", float("nan")) == ""
+
+
 def test_no_negative_zero_and_no_sign_on_a_spread():
     from workbench.report._format import number
     from workbench.report._tearsheet_tables import _spread_text

@@ -25,7 +25,7 @@ _PVALUES = ("p_value", "p_holm")
 _COUNTS = (
     "trades", "clips", "refusals", "errors", "decisions", "model_calls", "tokens", "quantity",
     "requested", "clipped_to", "seeds", "failed_decisions", "day", "step", "injected_followed",
-    "injected_placebo",
+    "injected_placebo", "days_to_trough", "days_under_water",
 )  # fmt: skip
 TABLE_CSS = """
 table.readable { border-collapse: collapse; font-size: 0.85rem; width: auto; max-width: 100%;
