@@ -193,3 +193,15 @@ def test_a_spread_counts_its_own_seeds_and_has_no_dangling_plus_minus():
     assert _spread_text("sortino", alone, 2) == "1.30 (1 of 2 seeds)"
     some = pd.Series({"seeds": 2, "seed_mean": 1.0, "seed_sd": 0.5, "seed_ci_low": np.nan})
     assert _spread_text("sharpe", some, 3) == "1.00 ± 0.50 (2 of 3 seeds)"
+
+
+def test_a_seed_stopped_early_is_left_out_of_the_key_metrics_mean():
+    from workbench.report._data import key_metrics_over
+    from workbench.report.tearsheet import key_metrics_section
+
+    whole = [evaluate(["buy_and_hold"], seed=s, universe=5, days=20) for s in (1, 2)]
+    stopped = evaluate(["buy_and_hold"], seed=3, universe=5, days=3)
+    name, body = key_metrics_section([*whole, stopped])
+    assert name == "Key metrics (mean over 2 seeds; seed 3 stopped early, left out)"
+    mean = key_metrics_over(whole).loc["buy_and_hold", "return_pct"]
+    assert html.escape(f"{mean:+,.2f}%") in body
