@@ -87,11 +87,7 @@ def key_metrics_section(
     runs' ``key_metrics`` when the caller has them. A seed stopped before the others'
     length (a stopped run) is left out of the mean and named in the title."""
     whole = complete_seeds(runs)
-    name = "Key metrics" if len(runs) == 1 else f"Key metrics (mean over {len(whole)} seeds"
-    if len(whole) < len(runs):
-        cut = ", ".join(str(runs[k].meta.get("seed")) for k in range(len(runs)) if k not in whole)
-        name += f"; seed {cut} stopped early, left out"
-    name += "" if len(runs) == 1 else ")"
+    name = _key_title(runs, whole)
     picked = [runs[k] for k in whole]
     table = key_metrics_over(picked, None if sheets is None else [sheets[k] for k in whole])
     named = {column for group in KEY_GROUPS.values() for column in group}
@@ -103,6 +99,14 @@ def key_metrics_section(
             css = "key-metrics key-" + group.split()[0].lower()
             parts.append(f"<h3>{html.escape(group)}</h3>{defined_table(table[shown], css)}")
     return name, "".join(parts)
+
+
+def _key_title(runs: Sequence[Results], whole: list[int]) -> str:
+    if len(runs) == 1:
+        return "Key metrics"
+    cut = [str(run.meta.get("seed")) for k, run in enumerate(runs) if k not in whole]
+    stopped = f"; seed {', '.join(cut)} stopped early, left out" if cut else ""
+    return f"Key metrics (mean over {len(whole)} seeds{stopped})"
 
 
 def complete_seeds(runs: Sequence[Results]) -> list[int]:
