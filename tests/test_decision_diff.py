@@ -98,7 +98,7 @@ def test_cli_prints_the_table_and_writes_the_report_section(
     assert main(["diff", str(pair[0]), str(pair[1]), "--html", str(page)]) == 0
     out = capsys.readouterr().out
     assert "2 parting(s) in 8 decision point(s); the parts sum to it exactly" in out
-    assert "first parting: day 2, step 0" in out and "buy the rebound" in out
+    assert "first parting: trading day 2, step 1" in out and "buy the rebound" in out
     text = page.read_text(encoding="utf-8")
     assert "Where the runs parted" in text and "fell furthest; buy the rebound" in text
     assert diff_section(decision_diff(*pair)) in text

@@ -58,7 +58,8 @@ def test_seed_bands_are_a_mean_line_and_a_band_per_arm_toggled_together(runs):
         assert [t.get("fill") for t in mine] == [None, "tonexty", None]
         assert sum(t["showlegend"] for t in mine) == 1  # one legend entry toggles all three
         mean = mine[-1]
-        assert mean["hovertemplate"].startswith(f"{arm}: ") and "seeds" in mean["hovertemplate"]
+        assert mean["meta"] == arm and mean["hovertemplate"].startswith("%{meta}: ")
+        assert "seeds" in mean["hovertemplate"]
         low, high = (m[0] for m in mean["customdata"][-1:]), mean["customdata"][-1][1]
         assert next(low) <= mean["y"][-1] <= high
 
@@ -67,7 +68,8 @@ def test_panels_share_the_zoom_and_name_the_day_or_date_on_hover(runs):
     rolling = all_specs(runs)["rolling_risk"]["layout"]
     assert [rolling[f"xaxis{n}"]["matches"] for n in (2, 3, 4)] == ["x", "x", "x"]
     assert rolling["hovermode"] == "x unified"
-    assert "trading day" in rolling["xaxis"]["unifiedhovertitle"]["text"]
+    when = all_specs(runs)["rolling_risk"]["data"][0]  # an intraday run: a label trace
+    assert when["name"] == "when" and when["text"][0].startswith("trading day")
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +119,7 @@ def test_plot_gives_a_plotly_figure_for_a_notebook(runs):
 
     figure = plot(runs, "rolling")
     assert isinstance(figure, go.Figure)
-    assert {trace.name for trace in figure.data} == set(ARMS)
+    assert {trace.name for trace in figure.data} == {*ARMS, "when"}
     assert isinstance(plot(runs[0]), go.Figure)
     with pytest.raises(ConfigError, match="pick one of equity, underwater"):
         plot(runs, "candles")
@@ -125,9 +127,11 @@ def test_plot_gives_a_plotly_figure_for_a_notebook(runs):
 
 def test_hover_names_whole_days_or_the_step_never_a_fraction(runs):
     assert day_labels([1 / 6, 1.0, 2.5, 3.0], 6) == [
-        "trading day 0, step 1 of 6", "trading day 1", "trading day 2, step 3 of 6",
-        "trading day 3",
+        "trading day 0, step 1 of 6", "trading day 0", "trading day 2, step 3 of 6",
+        "trading day 2",
     ]  # fmt: skip
+    # day d's close is x = d with one step a day, x = d + 1 with more: the same last label
+    assert day_labels([0, 59], 1) == day_labels([1, 60], 6) == ["trading day 0", "trading day 59"]
     specs = all_specs(runs)
     for name in ("equity", "underwater"):  # a point per step: a label trace names each
         spec = specs[name]
@@ -139,9 +143,13 @@ def test_hover_names_whole_days_or_the_step_never_a_fraction(runs):
         )
         assert all(re.fullmatch(r"trading day \d+(, step [1-5] of 6)?", t) for t in when["text"])
     for name in ("cumulative_returns", "rolling_risk", "activity", "attribution"):
-        spec = {**specs, **picture_specs(runs)}[name]
-        assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == "trading day %{x:d}"
+        spec = {**specs, **picture_specs(runs)}[name]  # whole x, named by the label trace
+        assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == " "
         assert all(float(x).is_integer() for t in spec["data"] for x in t["x"] if x is not None)
+        assert all(re.fullmatch(r"trading day \d+", t) for t in spec["data"][0]["text"])
+    daily = evaluate(ARMS[:1], seed=1, universe=5, days=12, steps_per_day=1)
+    title = all_specs(daily)["cumulative_returns"]["layout"]["xaxis"]["unifiedhovertitle"]
+    assert title["text"] == "trading day %{x:d}"  # x = d is day d's close
 
 
 def test_every_other_picture_is_a_plotly_chart_with_hover_and_legend_toggles(runs):
@@ -155,7 +163,9 @@ def test_every_other_picture_is_a_plotly_chart_with_hover_and_legend_toggles(run
     ]
     days = sum(len(run.equity) // 6 for run in runs)
     for trace in specs["return_distribution"]["data"]:  # every day of every seed, binned once
-        assert sum(trace["y"]) == days and trace["hovertemplate"].endswith("days<extra></extra>")
+        assert sum(trace["y"]) == days and "%{customdata}" in trace["hovertemplate"]
+        words = dict(zip(trace["y"], trace["customdata"], strict=True))
+        assert all(word == ("day" if count == 1 else "days") for count, word in words.items())
     fills = [t for t in specs["orders"]["data"] if t["mode"] == "markers"]
     assert fills and all(re.search(r"(buy|sell)$", t["name"]) for t in fills)
     assert all(label.startswith("trading day ") for t in fills for label, _ in t["customdata"])
@@ -187,3 +197,34 @@ def test_plot_draws_every_chart_and_names_a_run_with_no_news(runs, historical):
         assert isinstance(plot(runs, chart), go.Figure), chart
     with pytest.raises(ConfigError, match="published no news"):
         plot(historical, "news")
+
+
+def test_an_arm_named_like_markup_leaves_every_chart_script_whole(tmp_path):
+    from workbench import baseline
+
+    hostile = "<!--<script>"
+    arms = {hostile: baseline("momentum"), "buy_and_hold": baseline("buy_and_hold")}
+    run = evaluate(arms, seed=1, universe=6, days=20)
+    text = render_report(run, tmp_path / "r.html").read_text()
+    bodies = re.findall(r'<script type="application/json" id="chart-\w+-spec">(.*?)</script>',
+                        text, re.S)  # fmt: skip
+    assert len(bodies) == text.count('<div class="plotly-chart"') > 0
+    for body in bodies:  # no "<" at all: a browser cannot read "<!--" or "<script" inside
+        assert "<" not in body and ">" not in body and "&" not in body
+    assert any(hostile in json.dumps(json.loads(body)) for body in bodies)
+
+
+def test_arm_names_are_never_read_as_hover_templates_or_markup():
+    from workbench import baseline
+
+    template, link = "%{x} pct%{y:.0f}", "<a href='javascript:x'>link</a>"
+    arms = {template: baseline("buy_and_hold"), link: baseline("mean_reversion")}
+    run = evaluate(arms, seed=1, universe=6, days=20)
+    specs = {**all_specs(run), **picture_specs(run)}
+    traces = [trace for spec in specs.values() for trace in spec["data"]]
+    assert not any(template in trace.get("hovertemplate", "") for trace in traces)
+    assert not any(link in trace.get("hovertemplate", "") for trace in traces)
+    names = {trace.get("name") for trace in traces}
+    assert link not in names and "&lt;a href='javascript:x'&gt;link&lt;/a&gt;" in names
+    shown = [trace for trace in traces if trace.get("name") == template]
+    assert shown and all(trace["meta"] == template for trace in shown)

@@ -137,6 +137,19 @@ def test_readable_formats_by_kind_and_puts_long_text_on_hover():
     assert "white-space: normal" in page
 
 
+def test_readable_escapes_hostile_text_in_cells_labels_and_tooltips():
+    hostile = "<img src=x onerror=alert(1)> I think buy"
+    frame = pd.DataFrame(
+        {"return_pct": [1.0, 2.0], "last_error": [hostile, "<script>alert(3)</script>" * 20]},
+        index=pd.Index(["<b>arm</b>", "<script>alert(2)</script>"], name="arm"),
+    )
+    page = readable(frame).to_html()
+    for raw in ("<img src=x", "<script>alert", "<b>arm</b>"):
+        assert raw not in page
+    assert html.escape(hostile) in page and "&lt;b&gt;arm&lt;/b&gt;" in page
+    assert 'title="&lt;script&gt;alert(3)' in page  # the whole text on hover, escaped
+
+
 def test_long_arm_names_may_wrap_and_numbers_with_gaps_stay_numbers():
     from workbench.report._format import html_table, text_columns
 
@@ -156,11 +169,39 @@ def test_worst_drawdowns_mark_an_open_drawdown_with_nan_not_none():
     assert table["days_under_water"].dtype == float
 
 
+def test_drawdown_day_counts_print_as_whole_days():
+    from workbench.report._format import number
+
+    assert number("days_under_water", 132.0) == "132" and number("days_to_trough", 7.5) == "7.5"
+    assert number("days_under_water", float("nan")) == ""
+
+
 def test_no_negative_zero_and_no_sign_on_a_spread():
     from workbench.report._format import number
     from workbench.report._tearsheet_tables import _spread_text
 
     assert number("var_95_pct", -0.001) == "0.00%" and number("alpha_pct", -0.0) == "0.00%"
     assert number("sharpe", -0.004) == "-0.004" and number("return_pct", -0.2) == "-0.20%"
-    row = pd.Series({"seed_mean": 1.0, "seed_sd": 6.54, "seed_ci_low": np.nan})
-    assert _spread_text("return_pct", row) == "+1.00% ± 6.54%"
+    row = pd.Series({"seeds": 2, "seed_mean": 1.0, "seed_sd": 6.54, "seed_ci_low": np.nan})
+    assert _spread_text("return_pct", row, 2) == "+1.00% ± 6.54%"
+
+
+def test_a_spread_counts_its_own_seeds_and_has_no_dangling_plus_minus():
+    from workbench.report._tearsheet_tables import _spread_text
+
+    alone = pd.Series({"seeds": 1, "seed_mean": 1.3, "seed_sd": np.nan, "seed_ci_low": np.nan})
+    assert _spread_text("sortino", alone, 2) == "1.30 (1 of 2 seeds)"
+    some = pd.Series({"seeds": 2, "seed_mean": 1.0, "seed_sd": 0.5, "seed_ci_low": np.nan})
+    assert _spread_text("sharpe", some, 3) == "1.00 ± 0.50 (2 of 3 seeds)"
+
+
+def test_a_seed_stopped_early_is_left_out_of_the_key_metrics_mean():
+    from workbench.report._data import key_metrics_over
+    from workbench.report.tearsheet import key_metrics_section
+
+    whole = [evaluate(["buy_and_hold"], seed=s, universe=5, days=20) for s in (1, 2)]
+    stopped = evaluate(["buy_and_hold"], seed=3, universe=5, days=3)
+    name, body = key_metrics_section([*whole, stopped])
+    assert name == "Key metrics (mean over 2 seeds; seed 3 stopped early, left out)"
+    mean = key_metrics_over(whole).loc["buy_and_hold", "return_pct"]
+    assert html.escape(f"{mean:+,.2f}%") in body

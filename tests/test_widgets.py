@@ -206,7 +206,7 @@ def test_every_seed_is_drawn_and_one_can_be_picked(tmp_path):
     curve = built.session.runs[1].equity[:, built.session.runs[1].arms.index("slow")]
     assert list(live.widget.data[live.traces["slow"][2]].y) == list(curve / curve[0] * 100)
     assert list(live.widget.data[live.traces["slow"][2]].y) != mean
-    assert "seed 2 at day 2.8" in live.widget.layout.title.text
+    assert "seed 2 at trading day 2" in live.widget.layout.title.text  # its 18th step
     assert "seed 2, step" in built.chart_step.value  # the caption follows the picked seed
 
 
@@ -529,7 +529,7 @@ def test_a_run_still_going_shows_only_the_items_it_has_reached(tmp_path):
     chart = PlotlyChart(steps_per_day=6, title="")
     chart.draw([run])
     shown = sorted(x for trace in chart.widget.data[:NEWS_TRACES] for x in trace.x)
-    assert shown == pytest.approx([2 / 6, 1.0])  # not day 1 step 5, nor day 3
+    assert shown == pytest.approx([3 / 6, 7 / 6])  # the report's x; not day 1 step 5, nor day 3
 
 
 @pytest.mark.slow
@@ -573,7 +573,8 @@ def test_a_redraw_moves_the_points_and_keeps_the_reader_s_view():
     assert chart.widget.layout.xaxis.range == (2, 5) and chart.drawn == (1, 30)
     chart.reset(6, "next run")  # a new run: its own arms, the whole length in view
     chart.draw([_growing_run(2, 5, total=13)])
-    assert chart.widget.layout.xaxis.range == (0, 2) and len(chart.widget.data) == NEWS_TRACES + 6
+    assert chart.widget.layout.xaxis.range == pytest.approx((0, 13 / 6))  # its last step's x
+    assert len(chart.widget.data) == NEWS_TRACES + 6
 
 
 def test_hovering_a_line_names_the_arm_the_day_and_the_value():
@@ -584,7 +585,8 @@ def test_hovering_a_line_names_the_arm_the_day_and_the_value():
     for field in ("%{fullData.name}", "%{text}", "%{meta} %{y"):
         assert field in line.hovertemplate
     at = {x: label for x, label in zip(line.x, line.text, strict=True)}
-    assert at[1.0] == "trading day 1" and at[1.5] == "trading day 1, step 3 of 6"
+    assert line.x[0] == pytest.approx(1 / 6)  # the report's x: the first step closes at 1/6
+    assert at[1.0] == "trading day 0" and at[1.5] == "trading day 1, step 3 of 6"
     assert low.legendgroup == high.legendgroup == line.legendgroup == "up"  # one click hides all
     assert low.hoverinfo == "skip" and not low.showlegend and not high.showlegend
 
@@ -608,7 +610,7 @@ def test_a_front_end_that_connects_late_gets_the_chart_as_it_is_now():
     state = chart.widget.get_state()  # what Voilà's page (or a reloaded tab) asks for
     names = [trace["name"] for trace in state["_widget_data"]]
     assert names[NEWS_TRACES:] == ["up"] * 3 + ["flat"] * 3
-    assert state["_widget_layout"]["title"]["text"] == "t · seed 1 at day 1.5"
+    assert state["_widget_layout"]["title"]["text"] == "t · seed 1 at trading day 1, step 4 of 6"
 
 
 @pytest.mark.slow

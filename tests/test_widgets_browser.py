@@ -292,8 +292,7 @@ def test_hovering_the_live_chart_names_the_arm_and_its_value(page):
     label = chart.locator(".hoverlayer").text_content() or ""
     read = re.search(r"trading day (\d+)(?:, step (\d+) of (\d+))?(?:mean )?equity ([\d.]+)", label)
     assert read and label.startswith(point["name"]), label
-    step, steps = int(read.group(2) or 0), int(read.group(3) or 1)
-    day, value = int(read.group(1)) + step / steps, read.group(4)
+    day, value = _x_of(read.group(1), read.group(2), read.group(3)), read.group(4)
     near = min(range(len(point["xs"])), key=lambda k: abs(point["xs"][k] - day))
     assert f"{point['ys'][near]:.2f}" == value, (label, point["xs"][near], point["ys"][near])
     ARTIFACTS.mkdir(exist_ok=True)
@@ -397,9 +396,16 @@ def test_the_live_chart_keeps_within_one_redraw_of_the_run(page):
 def _chart_day(tab) -> float:
     """The day the live chart's title says its frame is at."""
     title = tab.locator(f"{CHART} .gtitle").text_content() or ""
-    found = re.search(r"at day ([\d,.]+)", title)
+    found = re.search(r"at trading day ([\d,]+)(?:, step (\d+) of (\d+))?", title)
     assert found, title
-    return float(found.group(1).replace(",", ""))
+    return _x_of(found.group(1).replace(",", ""), found.group(2), found.group(3))
+
+
+def _x_of(day: str, step: str | None, steps: str | None) -> float:
+    """The chart's x of a label: day d's close at d + 1, step s of S at d + s/S (the
+    panel runs six steps a day)."""
+    per_day = int(steps or 6)
+    return int(day) + int(step or per_day) / per_day
 
 
 # --- errors, every seed, Stop in the last seed ---------------------------------------------

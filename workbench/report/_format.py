@@ -25,7 +25,7 @@ _PVALUES = ("p_value", "p_holm")
 _COUNTS = (
     "trades", "clips", "refusals", "errors", "decisions", "model_calls", "tokens", "quantity",
     "requested", "clipped_to", "seeds", "failed_decisions", "day", "step", "injected_followed",
-    "injected_placebo",
+    "injected_placebo", "days_to_trough", "days_under_water",
 )  # fmt: skip
 TABLE_CSS = """
 table.readable { border-collapse: collapse; font-size: 0.85rem; width: auto; max-width: 100%;
@@ -173,7 +173,8 @@ def shortened(text: str) -> str:
 def readable(frame: pd.DataFrame) -> Any:
     """A pandas Styler for notebooks: the report's number formats, headers that wrap at
     underscores, text columns wrapped at word boundaries, digests and long text shortened
-    with the whole value on hover (a tooltip)."""
+    with the whole value on hover (a tooltip). Every cell, label and tooltip is
+    HTML-escaped: a model's text shows as text and never runs in the notebook."""
     text_cells: list[Any] = text_columns(frame)
     styler = frame.style.format(_notebook_formatters(frame, text_cells))  # type: ignore[arg-type]
     styler = styler.format_index(_breakable_plain, axis=1)
@@ -187,13 +188,15 @@ def readable(frame: pd.DataFrame) -> Any:
         full = frame[text_cells].map(lambda v: number("", v))
         cut = full.map(shortened)
         if (full != cut).to_numpy().any():
-            styler = styler.set_tooltips(full.where(full != cut, ""))
+            hover = full.where(full != cut, "").map(html.escape)
+            styler = styler.set_tooltips(hover, as_title_attribute=True)
     return styler
 
 
 def _breakable_plain(name: Any) -> str:
-    """A name that may wrap after each underscore or hyphen (a zero-width space)."""
-    return str(name).replace("_", "_\u200b").replace("-", "-\u200b")
+    """A name, HTML-escaped, that may wrap after each underscore or hyphen (a zero-width
+    space)."""
+    return html.escape(str(name)).replace("_", "_\u200b").replace("-", "-\u200b")
 
 
 _NOTEBOOK_STYLES = [
@@ -204,8 +207,16 @@ _NOTEBOOK_STYLES = [
 
 
 def _notebook_formatters(frame: pd.DataFrame, text_cells: list[Any]) -> dict[Any, Formatter]:
-    """``formatters`` with text columns shortened (their whole text is the tooltip)."""
-    chosen = formatters(frame)
+    """``formatters``, HTML-escaped, with text columns shortened (their whole text is the
+    tooltip)."""
+    chosen = {column: _escaped(_formatter(str(column))) for column in frame.columns}
     for column in text_cells:
-        chosen[column] = lambda value: shortened(number("", value))
+        chosen[column] = lambda value: html.escape(shortened(number("", value)))
     return chosen
+
+
+def _escaped(formatter: Formatter) -> Formatter:
+    def escape_one(value: Any) -> str:
+        return html.escape(formatter(value))
+
+    return escape_one

@@ -61,9 +61,13 @@ def plotly_js() -> str | None:
     return base64.b64encode(packed).decode("ascii")
 
 
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
 def chart_div(name: str, spec: dict[str, Any]) -> str:
-    """One chart: its box and its spec (``</`` escaped so no spec can close the script)."""
-    text = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    """One chart: its box and its spec, with ``<``, ``>`` and ``&`` written as JSON
+    escapes (the same data) so no text in a spec can end or confuse its script."""
+    text = json.dumps(spec, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
     box = f"chart-{html.escape(name)}"
     return (
         f'<div class="plotly-chart" id="{box}"></div>'

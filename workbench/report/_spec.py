@@ -9,6 +9,7 @@ any process.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import numpy as np
@@ -46,26 +47,41 @@ def date_format(dates: pd.DatetimeIndex) -> str:
     return "%Y-%m-%d %H:%M" if timed else "%Y-%m-%d"
 
 
+def step_close_x(rows: Any, steps: int) -> np.ndarray:
+    """x of the close of each 0-based step row in the one day numbering: the row itself
+    with one step a day, ``(row + 1) / steps`` with more (day d's last step at d + 1)."""
+    return (np.asarray(rows, dtype=float) + 1) / steps - (1 if steps == 1 else 0)
+
+
 def day_labels(x: Any, steps: int) -> list[str]:
-    """What hover names each point of a trading-day axis: ``trading day N`` at a day's
-    close (a whole x), ``trading day N, step s of S`` between closes on intraday runs."""
+    """What hover names each point of a trading-day axis, in the one day numbering: with
+    one step a day day d's close is x = d; with S steps a day it is x = d + 1 (``trading
+    day d``) and x = d + s/S, 0 < s < S, is ``trading day d, step s of S``; x = 0 is then
+    the start."""
     days = np.asarray(x, dtype=float)
     whole = np.floor(days + 1e-9)
     step = np.rint((days - whole) * steps).astype(int)
+    closes = whole - (step == 0) * (1 if steps > 1 else 0)
     return [
-        f"trading day {int(d)}" + (f", step {s} of {steps}" if s else "")
-        for d, s in zip(whole.tolist(), step.tolist(), strict=True)
+        _day_label(int(d), s, steps) for d, s in zip(closes.tolist(), step.tolist(), strict=True)
     ]
 
 
-def hover_title(x: list[Any], xlabel: str) -> str:
+def _day_label(day: int, step: int, steps: int) -> str:
+    if day < 0:
+        return "start"
+    return f"trading day {day}" + (f", step {step} of {steps}" if step else "")
+
+
+def hover_title(x: list[Any], xlabel: str, steps: int = 1) -> str:
     """The unified hover box's title: the date (and time) on dated axes, the whole day on
-    a daily axis, and blank where a step label trace (``with_step_labels``) names it."""
+    the axis of a run of one step a day (x = d is day d's close), and blank where a step
+    label trace (``with_step_labels``) names it (x = d + 1 is day d's close)."""
     if xlabel == "date":
         timed = any(len(str(value)) > 10 for value in x)
         return "%{x|%Y-%m-%d %H:%M}" if timed else "%{x|%Y-%m-%d}"
     whole = all(value is None or float(value).is_integer() for value in x)
-    return "trading day %{x:d}" if whole else " "
+    return "trading day %{x:d}" if whole and steps == 1 else " "
 
 
 def with_step_labels(spec: Spec, x: list[Any], y: list[Any], steps: int) -> Spec:
@@ -88,13 +104,25 @@ def arm_colour(i: int, alpha: float | None = None) -> str:
     return f"rgba({red},{green},{blue},{alpha})"
 
 
+def plotly_text(text: Any) -> str:
+    """User text (an arm's name) for plotly, which reads ``<`` as markup: escaped."""
+    return html.escape(str(text), quote=False)
+
+
+def named(name: Any) -> Spec:
+    """A trace's legend name and ``meta``, both escaped: hover templates print the name
+    as ``%{meta}`` so a name like ``%{y}`` is never read as a template."""
+    shown = plotly_text(name)
+    return {"name": shown, "meta": shown}
+
+
 def arm_line(x: list[Any], y: Any, arm: str, i: int, panel: int, fmt: str) -> Spec:
     """One arm's line in panel ``panel`` (1-based); its legend entry only in the first."""
     return {
-        "type": "scatter", "mode": "lines", "x": x, "y": json_numbers(y), "name": arm,
+        "type": "scatter", "mode": "lines", "x": x, "y": json_numbers(y), **named(arm),
         "legendgroup": arm, "showlegend": panel == 1,
         "line": {"color": arm_colour(i), "width": 1.6},
-        "hovertemplate": f"{arm}: %{{y:{fmt}}}<extra></extra>", **panel_ref(panel),
+        "hovertemplate": f"%{{meta}}: %{{y:{fmt}}}<extra></extra>", **panel_ref(panel),
     }  # fmt: skip
 
 
@@ -103,21 +131,21 @@ def panel_ref(panel: int) -> dict[str, str]:
     return {"xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
 
 
-def base_layout(title: str, xlabel: str, x: list[Any], height: int = 360) -> Spec:
+def base_layout(title: str, xlabel: str, x: list[Any], height: int = 360, steps: int = 1) -> Spec:
     return {
         "title": {"text": title, "font": {"size": 13}}, "height": height, "font": _FONT,
         "margin": {"l": 60, "r": 20, "t": 60, "b": 90}, "hovermode": "x unified",
         "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
                    "title": {"text": "arm (click to hide)"}},
         "template": {"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white"}},
-        "xaxis": x_axis(xlabel, x),
+        "xaxis": x_axis(xlabel, x, steps),
     }  # fmt: skip
 
 
-def x_axis(xlabel: str, x: list[Any]) -> Spec:
+def x_axis(xlabel: str, x: list[Any], steps: int = 1) -> Spec:
     return {
         "title": {"text": xlabel}, "type": "date" if xlabel == "date" else "linear",
-        "unifiedhovertitle": {"text": hover_title(x, xlabel)}, "gridcolor": "#e4e4e4",
+        "unifiedhovertitle": {"text": hover_title(x, xlabel, steps)}, "gridcolor": "#e4e4e4",
         "zeroline": False,
         "showspikes": True, "spikemode": "across", "spikethickness": 1,
     }  # fmt: skip
@@ -148,6 +176,6 @@ def panel_axes(n: int, rows: int, x_axis: Spec, extra: dict[str, Any]) -> Spec:
 
 def panel_title(n: int, rows: int, name: str) -> Spec:
     x_domain, y_domain = grid_cell(n, rows)
-    return {"text": f"<b>{name}</b>", "showarrow": False, "xref": "paper", "yref": "paper",
-            "x": sum(x_domain) / 2, "y": y_domain[1], "yanchor": "bottom",
+    return {"text": f"<b>{plotly_text(name)}</b>", "showarrow": False, "xref": "paper",
+            "yref": "paper", "x": sum(x_domain) / 2, "y": y_domain[1], "yanchor": "bottom",
             "font": {"size": 11}}  # fmt: skip

@@ -31,7 +31,7 @@ def spread_section(
         return None
     spread = frames.seed_spread(sheets or [run.tearsheet() for run in runs])
     cells = {
-        arm: {metric: _spread_text(metric, spread.loc[(arm, metric)]) for metric in frames.HEADLINE}
+        arm: {m: _spread_text(m, spread.loc[(arm, m)], len(runs)) for m in frames.HEADLINE}
         for arm in dict.fromkeys(spread.index.get_level_values("arm"))
     }
     table = pd.DataFrame.from_dict(cells, orient="index")
@@ -39,18 +39,25 @@ def spread_section(
     interval = "; [low, high] is the 95 % Student-t interval of the mean" if len(runs) >= 3 else ""
     note = (
         f'<p class="note">Mean ± sample standard deviation over {len(runs)} seeds{interval} '
-        "(seed_mean, seed_sd, seed_ci_low, seed_ci_high in the glossary). Per seed: "
-        "the tearsheet of each run.</p>"
+        "(seed_mean, seed_sd, seed_ci_low, seed_ci_high in the glossary); a cell over fewer "
+        "seeds (a metric a seed could not measure) says how many, and one with a single "
+        "seed has no spread. Per seed: the tearsheet of each run.</p>"
     )
     name = f"Headline metrics (mean ± sd over {len(runs)} seeds)"
     return name, note + defined_table(table, "spread")
 
 
-def _spread_text(metric: str, row: pd.Series) -> str:
-    spread = number(metric, abs(row["seed_sd"])).lstrip("+")  # a spread has no sign
-    text = f"{number(metric, row['seed_mean'])} ± {spread}"
+def _spread_text(metric: str, row: pd.Series, total: int) -> str:
+    """``mean ± sd [low, high]``; no ``±`` without a spread, and the count of seeds when
+    fewer than ``total`` measured the metric."""
+    text = number(metric, row["seed_mean"])
+    if np.isfinite(row["seed_sd"]):
+        text += " ± " + number(metric, abs(row["seed_sd"])).lstrip("+")  # a spread has no sign
     if np.isfinite(row["seed_ci_low"]):
         text += f" [{number(metric, row['seed_ci_low'])}, {number(metric, row['seed_ci_high'])}]"
+    seeds = int(row["seeds"])
+    if text and seeds < total:
+        text += f" ({seeds} of {total} seeds)"
     return text
 
 

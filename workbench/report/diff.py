@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import math
 from pathlib import Path
+from typing import Any
 
 from workbench.evaluation.divergence import DecisionDiff
 
@@ -51,7 +52,7 @@ def diff_section(diff: DecisionDiff) -> str:
         parts.append("<p>The two runs made the same decisions at every step.</p>")
         return "\n".join(parts)
     parts += [
-        f"<h3>First parting: day {first['day']}, step {first['step']}</h3>",
+        f"<h3>First parting: {_where(first)}</h3>",
         '<table class="diff"><tr><th></th><th>A</th><th>B</th></tr>',
         f"<tr><th>decision</th><td>{_e(first['a'])}</td><td>{_e(first['b'])}</td></tr>",
         f"<tr><th>rationale</th><td>{_e(first['rationale_a'])}</td>"
@@ -83,7 +84,7 @@ def format_diff(diff: DecisionDiff) -> str:
     if first is None:
         return "\n".join([*lines, "the two runs made the same decisions at every step"])
     lines += [
-        f"first parting: day {first['day']}, step {first['step']}",
+        f"first parting: {_where(first)}",
         f"  A: {first['a']}  -- {first['rationale_a']}",
         f"  B: {first['b']}  -- {first['rationale_b']}",
         "",
@@ -109,6 +110,12 @@ def _table(diff: DecisionDiff) -> str:
     total = _money(math.fsum(diff.parts))
     rows.append(f'<tr><th colspan="4">sum</th><td class="num">{total}</td><td></td></tr>')
     return "\n".join([*rows, "</table>"])
+
+
+def _where(parting: dict[str, Any]) -> str:
+    """The report's words for a step: its trading day and its step counted from 1 (the
+    ``step`` column of ``DecisionDiff.table()`` counts from 0)."""
+    return f"trading day {parting['day']}, step {int(parting['step']) + 1}"
 
 
 def _money(value: float) -> str:

@@ -32,6 +32,7 @@ from workbench.report._spec import (
     json_numbers,
     panel_axes,
     panel_title,
+    plotly_text,
     with_step_labels,
 )
 from workbench.report.charts_over_time import Runs, _x, tables_of
@@ -61,7 +62,7 @@ def equity_spec(runs: Sequence[ResultsLike] | ResultsLike) -> Spec:
         data.append(_mean_line(x, stack, str(arm), i))
     title = "Equity (start = 100)" + ("" if len(runs) == 1 else f": mean and range of "
                                       f"{len(runs)} seeds")  # fmt: skip
-    layout = base_layout(title, xlabel, x, height=420)
+    layout = base_layout(title, xlabel, x, height=420, steps=_steps(runs))
     layout["yaxis"] = {"title": {"text": "equity (start = 100)"}, "gridcolor": "#e4e4e4"}
     return with_step_labels({"data": data, "layout": layout}, x, data[-1]["y"], _steps(runs))
 
@@ -83,8 +84,9 @@ def _band(x: list[Any], stack: np.ndarray, arm: str, i: int) -> list[Spec]:
     """The seeds' min-max range as a shaded band (two traces: floor, then ceiling)."""
     edge = {"type": "scatter", "mode": "lines", "x": x, "legendgroup": arm, "showlegend": False,
             "hoverinfo": "skip", "line": {"width": 0, "color": arm_colour(i)}}  # fmt: skip
-    floor = {**edge, "y": json_numbers(np.nanmin(stack, axis=0)), "name": f"{arm} lowest seed"}
-    ceiling = {**edge, "y": json_numbers(np.nanmax(stack, axis=0)), "name": f"{arm} highest seed",
+    name = plotly_text(arm)
+    floor = {**edge, "y": json_numbers(np.nanmin(stack, axis=0)), "name": f"{name} lowest seed"}
+    ceiling = {**edge, "y": json_numbers(np.nanmax(stack, axis=0)), "name": f"{name} highest seed",
                "fill": "tonexty", "fillcolor": arm_colour(i, 0.15)}  # fmt: skip
     return [floor, ceiling]
 
@@ -96,8 +98,7 @@ def _mean_line(x: list[Any], stack: np.ndarray, arm: str, i: int) -> Spec:
         pairs = zip(json_numbers(low), json_numbers(high), strict=True)
         line["customdata"] = [list(pair) for pair in pairs]
         line["hovertemplate"] = (
-            f"{arm}: %{{y:.2f}} (seeds %{{customdata[0]:.2f}} to %{{customdata[1]:.2f}})"
-            "<extra></extra>"
+            "%{meta}: %{y:.2f} (seeds %{customdata[0]:.2f} to %{customdata[1]:.2f})<extra></extra>"
         )
     return line
 
@@ -112,9 +113,10 @@ def underwater_spec(runs: Runs) -> Spec:
     for i, arm in enumerate(runs[0].equity.columns):
         line = arm_line(x, table[arm], str(arm), i, 1, ".2f")
         line.update(fill="tozeroy", fillcolor=arm_colour(i, 0.12))
-        line["hovertemplate"] = f"{arm}: %{{y:.2f}}%<extra></extra>"
+        line["hovertemplate"] = "%{meta}: %{y:.2f}%<extra></extra>"
         data.append(line)
-    layout = base_layout(f"Underwater: drawdown from the running peak{_seeds(runs)}", xlabel, x)
+    title = f"Underwater: drawdown from the running peak{_seeds(runs)}"
+    layout = base_layout(title, xlabel, x, steps=_steps(runs))
     layout["yaxis"] = {"title": {"text": "drawdown %"}, "ticksuffix": "%", "gridcolor": "#e4e4e4"}
     return with_step_labels({"data": data, "layout": layout}, x, data[-1]["y"], _steps(runs))
 
@@ -126,7 +128,8 @@ def _panels(
     the x zoom and the arms' legend; ``extra`` goes to every y axis."""
     x, arms = axis_x(x_values), [str(arm) for arm in runs[0].equity.columns]
     rows = math.ceil(len(panels) / 2)
-    layout = base_layout(title + _seeds(runs), xlabel, x, height=120 + 260 * rows)
+    height, steps = 120 + 260 * rows, _steps(runs)
+    layout = base_layout(title + _seeds(runs), xlabel, x, height=height, steps=steps)
     data, notes = [], []
     for n, (name, table) in enumerate(panels.items(), start=1):
         layout.update(panel_axes(n, rows, layout["xaxis"], extra))
@@ -135,7 +138,7 @@ def _panels(
             if arm in table.columns:
                 data.append(arm_line(x, table[arm], arm, i, n, extra.get("fmt", ".3g")))
     layout["annotations"] = notes
-    return {"data": data, "layout": layout}
+    return with_step_labels({"data": data, "layout": layout}, x, data[0]["y"], steps)
 
 
 def rolling_spec(runs: Runs) -> Spec:

@@ -28,9 +28,11 @@ from workbench.report._spec import (
     base_layout,
     day_labels,
     json_numbers,
+    named,
     panel_axes,
     panel_ref,
     panel_title,
+    with_step_labels,
 )
 from workbench.report.information import information_of, news_spec
 from workbench.report.plots import (
@@ -91,9 +93,10 @@ def _histogram(returns: np.ndarray, edges: np.ndarray, arm: str, i: int) -> Spec
     counts, _ = np.histogram(returns, bins=edges)
     return {
         "type": "bar", "x": json_numbers((edges[:-1] + edges[1:]) / 2), "y": counts.tolist(),
-        "width": float(edges[1] - edges[0]), "name": arm, "legendgroup": arm,
+        "width": float(edges[1] - edges[0]), **named(arm), "legendgroup": arm,
         "marker": {"color": arm_colour(i, 0.35), "line": {"color": arm_colour(i), "width": 1}},
-        "hovertemplate": f"{arm}: %{{y}} days<extra></extra>",
+        "customdata": ["day" if count == 1 else "days" for count in counts.tolist()],
+        "hovertemplate": "%{meta}: %{y} %{customdata}<extra></extra>",
     }  # fmt: skip
 
 
@@ -102,11 +105,11 @@ def seeds_spec(runs: Runs) -> Spec:
     table = returns_table(runs)
     seeds = [f"seed {seed}" for seed in table.index]
     data = [
-        {"type": "box", "y": json_numbers(table[arm]), "name": str(arm), "text": seeds,
+        {"type": "box", "y": json_numbers(table[arm]), **named(arm), "text": seeds,
          "boxpoints": "all", "hoveron": "points", "jitter": 0.3, "pointpos": 0,
          "legendgroup": str(arm),
          "marker": {"color": arm_colour(i)},
-         "hovertemplate": f"{arm}, %{{text}}: %{{y:.2f}}%<extra></extra>"}
+         "hovertemplate": "%{meta}, %{text}: %{y:.2f}%<extra></extra>"}
         for i, arm in enumerate(table.columns)
     ]  # fmt: skip
     layout = base_layout(f"Return across {len(table)} seed(s)", "arm", [])
@@ -177,10 +180,10 @@ def _fill_trace(rows: pd.DataFrame, x: list[Any], labels: list[str], name: str, 
     quantities = rows["quantity"].astype(float).round().astype(int).tolist()
     return {
         "type": "scatter", "mode": "markers", "x": x, "y": json_numbers(rows["price"]),
-        "name": name, "legendgroup": name.rsplit(" ", 1)[0],
+        **named(name), "legendgroup": name.rsplit(" ", 1)[0],
         "customdata": [list(pair) for pair in zip(labels, quantities, strict=True)],
         "marker": {"symbol": marker, "size": 9, "color": arm_colour(i), "opacity": 0.85},
-        "hovertemplate": f"{name} %{{customdata[1]:,}} at %{{y:.2f}}<br>%{{customdata[0]}}"
+        "hovertemplate": "%{meta} %{customdata[1]:,} at %{y:.2f}<br>%{customdata[0]}"
                          "<extra></extra>",
     }  # fmt: skip
 
@@ -197,7 +200,8 @@ def attribution_spec(runs: Runs) -> Spec:
     drawn = [arm for arm in by_arm if arm not in flat]
     x, _, xlabel = _placed(runs[0], table.index.to_numpy() + close_offset(runs[0]))
     rows = max(1, math.ceil(len(drawn) / 2))
-    layout = base_layout(_attribution_title(runs, flat), xlabel, x, height=140 + 260 * rows)
+    height, steps = 140 + 260 * rows, _steps(runs[0])
+    layout = base_layout(_attribution_title(runs, flat), xlabel, x, height=height, steps=steps)
     layout.update(barmode="relative", bargap=0)
     layout["legend"]["title"] = {"text": "source (click to hide)"}
     data: list[Spec] = []
@@ -208,7 +212,8 @@ def attribution_spec(runs: Runs) -> Spec:
         notes.append(panel_title(n, rows, str(arm)))
         data += _sources(x, by_arm[arm], n, shown)
     layout["annotations"] = notes
-    return {"data": data, "layout": layout}
+    spec = {"data": data, "layout": layout}
+    return with_step_labels(spec, x, data[0]["y"], steps) if data else spec
 
 
 def _attribution_title(runs: list[Any], flat: list[str]) -> str:

@@ -84,9 +84,12 @@ def key_metrics_section(
 ) -> tuple[str, str]:
     """The key metrics as one table per group of ``KEY_GROUPS`` (columns the run lacks are
     left out, any the groups do not name go last), one row per arm; ``sheets`` are the
-    runs' ``key_metrics`` when the caller has them."""
-    name = "Key metrics" if len(runs) == 1 else f"Key metrics (mean over {len(runs)} seeds)"
-    table = key_metrics_over(runs, sheets)
+    runs' ``key_metrics`` when the caller has them. A seed stopped before the others'
+    length (a stopped run) is left out of the mean and named in the title."""
+    whole = complete_seeds(runs)
+    name = _key_title(runs, whole)
+    picked = [runs[k] for k in whole]
+    table = key_metrics_over(picked, None if sheets is None else [sheets[k] for k in whole])
     named = {column for group in KEY_GROUPS.values() for column in group}
     groups = {**KEY_GROUPS, "Other": tuple(c for c in table.columns if c not in named)}
     parts = []
@@ -96,6 +99,21 @@ def key_metrics_section(
             css = "key-metrics key-" + group.split()[0].lower()
             parts.append(f"<h3>{html.escape(group)}</h3>{defined_table(table[shown], css)}")
     return name, "".join(parts)
+
+
+def _key_title(runs: Sequence[Results], whole: list[int]) -> str:
+    if len(runs) == 1:
+        return "Key metrics"
+    cut = [str(run.meta.get("seed")) for k, run in enumerate(runs) if k not in whole]
+    stopped = f"; seed {', '.join(cut)} stopped early, left out" if cut else ""
+    return f"Key metrics (mean over {len(whole)} seeds{stopped})"
+
+
+def complete_seeds(runs: Sequence[Results]) -> list[int]:
+    """Positions of the runs that reached the longest run's length (all of them when
+    every run did)."""
+    longest = max(len(run.equity) for run in runs)
+    return [k for k, run in enumerate(runs) if len(run.equity) == longest]
 
 
 _ATTRIBUTION_SHOWN = (

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.report._spec import day_labels, step_close_x
 from workbench.widgets._news import NewsMarks
 from workbench.widgets._session import SeedRun
 
@@ -85,9 +86,9 @@ def frame_of(runs: Sequence[SeedRun], shown: str, steps_per_day: int, title: str
     banded = one is None and len(runs) > 1
     news = None
     if about is not None and about.news is not None and about.steps:
-        news = about.news.until((about.steps - 1) / steps_per_day)
+        news = about.news.until(float(step_close_x(about.steps - 1, steps_per_day)))
     total = max((len(run.equity) for run in runs), default=1)
-    x_end = max(total - 1, 1) / steps_per_day
+    x_end = float(step_close_x(max(total - 1, 1), steps_per_day))
     caption = _title(title, one, drawn, banded=banded, steps_per_day=steps_per_day)
     return Frame([c for c in curves if c is not None], news, drawn, caption, x_end)
 
@@ -110,7 +111,7 @@ def _curve(runs: Sequence[SeedRun], arm: str, steps_per_day: int) -> Curve | Non
         return None
     steps = max(run.steps for run, _ in columns)
     picked = stride(steps)
-    x = picked / max(steps_per_day, 1)
+    x = step_close_x(picked, max(steps_per_day, 1))
     rows = [_rebased(run, j, picked) for run, j in columns]
     if len(rows) == 1:
         return Curve(arm, x, rows[0])
@@ -135,7 +136,8 @@ def _title(
     what = "all seeds: mean and range" if banded else ""
     if drawn is not None:
         seed, steps = drawn
-        at = f"seed {seed} at day {(steps - 1) / steps_per_day:,.1f}"
+        last = step_close_x(steps - 1, steps_per_day)
+        at = f"seed {seed} at {day_labels([last], steps_per_day)[0]}"
         what = f"{what} · {at}" if what else at
     elif one is not None:
         what = f"seed {one}"

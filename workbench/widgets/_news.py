@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from workbench.report._spec import step_close_x
+
 UP, DOWN, NOISE, INJECTED = 1, -1, 0, 2
 LOOKS = {  # kind of mark: (label, colour, marker)
     UP: ("news: value up", "#2a9d2a", "|"),
@@ -38,9 +40,9 @@ class NewsMarks:
     @classmethod
     def of(cls, information: pd.DataFrame, steps_per_day: int) -> NewsMarks:
         """Marks for ``results.information`` (or ``information_frame``'s rows)."""
-        x = information["day"].to_numpy(float) + information["step"].to_numpy(float) / max(
-            steps_per_day, 1
-        )
+        steps = max(steps_per_day, 1)
+        rows = information["day"].to_numpy(float) * steps + information["step"].to_numpy(float)
+        x = step_close_x(rows, steps)
         carried = information["move"].to_numpy(float) + information["jump"].to_numpy(float)
         look = np.where(carried > 0, UP, DOWN)
         look = np.where(information["informative"].to_numpy(bool), look, NOISE)
