@@ -466,7 +466,7 @@ def test_a_multi_seed_run_shows_every_seed(checks):
     checks.locator(".workbench-panel").screenshot(path=str(ARTIFACTS / "widgets-panel-seeds.png"))
     picker.select_option("2")
     checks.wait_for_function(
-        f"() => /seed 2 at day/.test(document.querySelector('{CHART} .gtitle').textContent)"
+        f"() => /seed 2 at trading day/.test(document.querySelector('{CHART} .gtitle').textContent)"
     )
 
 
