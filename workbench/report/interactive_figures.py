@@ -38,8 +38,7 @@ from workbench.report.information import information_of, news_spec
 from workbench.report.plots import (
     NEWS_FIGURE,
     SOURCES,
-    _of_arm,
-    attribution_table,
+    attribution_by_arm,
     busiest_symbol,
 )
 from workbench.report.plots import returns_by_seed as returns_table
@@ -193,11 +192,7 @@ def attribution_spec(runs: Runs) -> Spec:
     (gains up, losses down) day by day, with the P&L itself as a line; with several runs
     (seeds) the mean over them. Arms that never made or lost anything are named, not drawn."""
     runs = as_runs(runs)
-    tables = [attribution_table(run) for run in runs]
-    table = pd.concat(tables).groupby(level=0).mean() if len(tables) > 1 else tables[0]
-    by_arm = {arm: _of_arm(table, arm) for arm in table.columns.get_level_values("arm")}
-    flat = [arm for arm, sources in by_arm.items() if not sources.to_numpy().any()]
-    drawn = [arm for arm in by_arm if arm not in flat]
+    table, by_arm, flat, drawn = attribution_by_arm(runs)
     x, _, xlabel = _placed(runs[0], table.index.to_numpy() + close_offset(runs[0]))
     rows = max(1, math.ceil(len(drawn) / 2))
     height, steps = 140 + 260 * rows, _steps(runs[0])

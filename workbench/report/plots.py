@@ -248,11 +248,7 @@ def attribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     (gains up, losses down) day by day, with the P&L itself as a line; with several runs
     (seeds) the mean over them. Arms that never made or lost anything are named, not drawn."""
     runs = as_runs(runs)
-    tables = [attribution_table(run) for run in runs]
-    table = pd.concat(tables).groupby(level=0).mean() if len(tables) > 1 else tables[0]
-    by_arm = {arm: _of_arm(table, arm) for arm in table.columns.get_level_values("arm")}
-    flat = [arm for arm, sources in by_arm.items() if not sources.to_numpy().any()]
-    drawn = [arm for arm in by_arm if arm not in flat]
+    table, by_arm, flat, drawn = attribution_by_arm(runs)
     rows = max(1, (len(drawn) + 1) // 2)
     figure = _figure(9.0, 1.4 + 2.4 * rows, right=0.3, top=0.75, bottom=0.95, hspace=0.5)
     for n, arm in enumerate(drawn):
@@ -268,6 +264,18 @@ def attribution_figure(runs: Sequence[ResultsLike] | ResultsLike) -> Any:
     figure.suptitle(title, fontsize=10)
     _sources_legend(figure, [source for source in SOURCES if table[source].to_numpy().any()])
     return figure
+
+
+def attribution_by_arm(
+    runs: Sequence[ResultsLike],
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], list[str], list[str]]:
+    """The attribution table (the mean over ``runs``), each arm's sources, the arms that
+    never made or lost anything (named, not drawn) and the arms drawn."""
+    tables = [attribution_table(run) for run in runs]
+    table = pd.concat(tables).groupby(level=0).mean() if len(tables) > 1 else tables[0]
+    by_arm = {arm: _of_arm(table, arm) for arm in table.columns.get_level_values("arm")}
+    flat = [arm for arm, sources in by_arm.items() if not sources.to_numpy().any()]
+    return table, by_arm, flat, [arm for arm in by_arm if arm not in flat]
 
 
 def _of_arm(table: pd.DataFrame, arm: str) -> pd.DataFrame:
