@@ -5,7 +5,11 @@
 - name-ticks per CPU-second of the market simulation at 10 / 40 / 200 names
   (target >= 20M at 200 names); the floor is the bare NumPy cost of drawing and
   summing the same number of normal shocks, measured here, so the ratio to it
-  says how much the model costs over the cheapest possible random walk;
+  says how much the model costs over the cheapest possible random walk; beside
+  it, the model's least arithmetic as a share of that floor: the ceiling the
+  engine could reach with no work but its two shocks per name-tick (the fair
+  value's and the mispricing's), each scaled and summed, added, and reduced to
+  bars, in preallocated NumPy buffers;
 - CPU seconds of 5 baselines x 40 names x 10 days, second call in-process
   (target <= 0.05 s; tradefloor 0.10.2 takes 1.0-1.3 s on this machine);
 - peak memory of a 500-name x 252-day run in a fresh process (target <= 1 GiB),
@@ -61,6 +65,35 @@ def name_ticks(names: int, days: int = 20, chosen: str = "standard-v1") -> tuple
 
     # best of five: one slow run on a shared machine says nothing about the engine
     return ticks / cpu(model, repeat=5), ticks / cpu(floor, repeat=5)
+
+
+def least_arithmetic(names: int, days: int = 20) -> tuple[float, float]:
+    """Name-ticks per CPU-second of the model's least arithmetic, and of the floor, in turn."""
+    ticks = names * (days + 4) * 6 * 65
+    fair, mispricing = np.empty((391, names)), np.empty((390, names))
+    scale, decay = np.full(names, 0.01), np.linspace(1.0, 0.5, 65)[:, None]
+
+    def least() -> None:
+        rng_fair, rng_mispricing = np.random.default_rng(1), np.random.default_rng(2)
+        for _ in range(days + 4):
+            rng_fair.standard_normal(out=fair)
+            rng_mispricing.standard_normal(out=mispricing)
+            np.multiply(fair, scale, out=fair)
+            np.cumsum(fair, axis=0, out=fair)
+            blocks = mispricing.reshape(6, 65, names)
+            blocks /= decay  # the AR(1) in closed form: scaled up, summed, scaled down
+            np.cumsum(blocks, axis=1, out=blocks)
+            blocks *= decay
+            np.add(fair[1:], mispricing, out=fair[1:])
+            bars = fair[1:].reshape(6, 65, names)
+            bars.max(axis=1), bars.min(axis=1)
+
+    def floor() -> None:
+        rng = np.random.default_rng(1)
+        for _ in range(days + 4):
+            np.cumsum(rng.standard_normal((390, names)), axis=0)
+
+    return ticks / cpu(least, repeat=5), ticks / cpu(floor, repeat=5)
 
 
 def payload_cost(chosen: str, days: int = 60, private: bool = False) -> float:
@@ -125,6 +158,12 @@ def main() -> None:
 
     def workload() -> None:
         evaluate(BASELINE_ARMS, seed=7, universe=40, days=10)
+
+    least, floor = least_arithmetic(200)
+    print(
+        f"  the model's least arithmetic at 200 names (two shocks per name-tick, no other "
+        f"work): {least / floor:.2f} of the floor, the most the engine could reach"
+    )
 
     workload()
     spent = cpu(workload)
