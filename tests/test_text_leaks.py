@@ -10,7 +10,9 @@ import pytest
 
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
+from workbench.engine.variants import Variant
 from workbench.evaluation.textleaks import leak_report, leak_section
+from workbench.evaluation.world import World
 
 BARS = sample_bars(days=120, names=4, seed=9)  # ACME, BOLT, CRUX, DUNE
 DATES = sorted(BARS["date"].unique())
@@ -87,10 +89,62 @@ def test_evaluate_out_writes_the_leak_report_beside_the_run(
     from workbench.cli import main
 
     folder = Path(__file__).resolve().parents[1] / "notebooks" / "data"
-    argv = ["evaluate", "--data", str(folder / "example_bars.csv"), "--days", "20"]
+    argv = ["evaluate", "--data", str(folder / "example_bars.csv"), "--days", "120"]
     argv += ["--news", str(folder / "example_news.csv"), "--arms", "buy_and_hold"]
     argv += ["--company-names", str(folder / "example_names.csv"), "--out", str(tmp_path / "run")]
     assert main(argv) == 0
     leaks = pd.read_csv(tmp_path / "run" / "text_leaks.csv")
     assert "roadrunner" in set(leaks["token"])
     assert f"text leak report: {len(leaks)} words" in capsys.readouterr().out
+
+
+def product_news_from(first_row: int) -> pd.DataFrame:
+    """The planted news with the product named only in items dated from ``first_row`` on."""
+    news = planted_news(product_items=60)
+    dates = pd.to_datetime(news["published"], utc=True).dt.strftime("%Y-%m-%d")
+    early = dates < DATES[first_row]
+    news.loc[early, "headline"] = news.loc[early, "headline"].str.replace(" with Zephyrix", "")
+    return news
+
+
+def test_the_report_reads_only_the_days_the_run_traded() -> None:
+    data = Historical.load(BARS, news=product_news_from(90), secret="leak-secret-0123456789")
+    assert leak_report(data)["token"].tolist() == ["zephyrix"]
+    # a run of 40 days ends on row 59: no payload carried the product, so nothing leaked
+    assert leak_report(data, days=40).empty
+
+
+def test_a_comparisons_report_reads_the_variants_its_seeds_traded() -> None:
+    data = Historical.load(BARS, news=product_news_from(90), secret="leak-secret-0123456789")
+    rows = len(DATES)
+    # a bootstrap seed whose path draws no bar from row 90 on never shows the product
+    blind = next(s for s in range(1, 400) if Variant("bootstrap", s).source_rows(rows).max() < 90)
+    assert leak_report(data, variants=[f"bootstrap:{blind}"]).empty
+    seeing = [f"bootstrap:{s}" for s in (1, 2)]
+    table = leak_report(data, variants=seeing)
+    assert table["token"].tolist() == ["zephyrix"]
+    # the alias the report names is the one every variant's payload shows with the product,
+    # and each item counts once however many rows or variants show it
+    shown = {}
+    for label in seeing:
+        feed = World(data=data.with_variant(label)).path.text
+        for i in range(len(feed.news_rows)):
+            item = feed.item(i)
+            if "Zephyrix" in item["headline"]:
+                shown[feed.source(i)] = item["symbols"]
+    assert {tuple(s) for s in shown.values()} == {(table["alias"].iloc[0],)}
+    assert table["items"].iloc[0] == table["with_name"].iloc[0] == len(shown)
+
+
+def test_compare_notebooks_leak_table_follows_its_runs() -> None:
+    from workbench import evaluate
+    from workbench.notebooks.parameters import leak_table, seed_runs
+
+    data = Historical.load(BARS, news=planted_news(), secret="leak-secret-0123456789")
+    market = {"data": data, "days": 60}
+    runs = seed_runs(["buy_and_hold"], [3, 4], market)
+    variants = ["bootstrap:3", "bootstrap:4"]
+    expected = leak_report(data, days=60, variants=variants)
+    pd.testing.assert_frame_equal(leak_table(market, runs), expected)
+    real = evaluate(["buy_and_hold"], data=data, days=60)
+    pd.testing.assert_frame_equal(leak_table(market, [real]), leak_report(data, days=60))

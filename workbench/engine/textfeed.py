@@ -229,6 +229,17 @@ class TextFeed:
             }
         return built
 
+    def source(self, i: int) -> tuple[Any, ...]:
+        """What names item ``i`` in the researcher's table (its publication time, symbols,
+        headline and body): the same on every path, however many rows show the item."""
+        news = self._news
+        return (
+            news["published"][i],
+            tuple(news["symbols"][i]),
+            news["headline"][i],
+            news["body"][i],
+        )
+
     def fundamentals(self, row: int) -> dict[str, Any]:
         """Each name's last report seen by row ``row``'s close (None before its first); built
         once per report seen."""
