@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -77,10 +78,28 @@ def test_the_audit_prints_the_leak_report(capsys: pytest.CaptureFixture[str]) ->
     argv = ["audit", str(folder / "example_bars.csv"), "--trials", "2", "--days", "30"]
     argv += ["--news", str(folder / "example_news.csv")]
     argv += ["--company-names", str(folder / "example_names.csv")]
+    argv += ["--mask-secret", "example-secret-0123456789"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "text leak report: 6 words still point at one name" in out
-    assert "roadrunner" in out and "ACME" in out
+    bars = Historical.load(folder / "example_bars.csv", secret="example-secret-0123456789")
+    alias = {real: alias for alias, real in bars.mapping.items()}["ACME"]
+    assert re.search(rf"roadrunner {alias} +ACME", out)
+
+
+@pytest.mark.parametrize("flag", ["--company-names", "--mask-secret"])
+def test_the_audit_refuses_a_text_option_without_news_before_it_runs(
+    flag: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from workbench.cli import main
+    from workbench.evaluation import contamination
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the audit ran before its options were checked")
+
+    monkeypatch.setattr(contamination, "audit", never)
+    assert main(["audit", str(Path(__file__)), flag, "names.csv"]) != 0
+    assert f"{flag} needs --news" in capsys.readouterr().err
 
 
 def test_evaluate_out_writes_the_leak_report_beside_the_run(
