@@ -87,3 +87,27 @@ def test_symbols_written_another_way_name_the_fix(symbols: str, fix: str) -> Non
     frame.loc[0, "symbols"] = symbols
     with pytest.raises(ConfigError, match="news row 1 concerns .*" + re.escape(fix)):
         read_news(frame, SYMBOLS)
+
+
+@pytest.mark.parametrize("name", ["The", "Inc.", "holdings"])
+def test_a_company_name_that_is_a_word_of_any_text_is_refused(name: str) -> None:
+    from workbench.engine.historical import Historical
+    from workbench.engine.sample_bars import sample_bars
+
+    bars = sample_bars(days=30, names=3, seed=1)
+    with pytest.raises(ConfigError, match=f"company name '{re.escape(name)}', a word any text"):
+        Historical.load(bars, news=read_news_frame(), names={"ACME": ["Acme Industries", name]})
+
+
+def test_a_report_for_a_symbol_in_lower_case_names_the_fix() -> None:
+    from workbench.engine.textdata import read_fundamentals
+
+    reports = pd.DataFrame(
+        {"published": ["2016-01-05T07:30:00-05:00"], "symbol": ["acme"], "eps": [1.0]}
+    )
+    with pytest.raises(ConfigError, match=r"row 1 is for 'acme', .*write 'ACME'"):
+        read_fundamentals(reports, SYMBOLS)
+
+
+def read_news_frame() -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(CSV), dtype=str)

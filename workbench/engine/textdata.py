@@ -374,10 +374,10 @@ def _one_symbol(column: pd.Series, known: frozenset[str]) -> np.ndarray:
         raise _refuse("fundamentals", blank, "has a blank symbol; fill it in or drop the row")
     unknown = _first(~values.isin(known).to_numpy())
     if unknown is not None:
+        symbol = str(values.iloc[unknown])
+        fix = _written_wrong(symbol, known) or "drop the row"
         raise _refuse(
-            "fundamentals",
-            unknown,
-            f"is for {values.iloc[unknown]!r}, which the bars do not hold; drop the row",
+            "fundamentals", unknown, f"is for {symbol!r}, which the bars do not hold; {fix}"
         )
     return values.to_numpy(object)
 
