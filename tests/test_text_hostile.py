@@ -4,11 +4,16 @@ could read nothing is refused rather than run silent."""
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pandas as pd
 import pytest
 
+from workbench import evaluate
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
+from workbench.engine.textfeed import TextData
 from workbench.errors import ConfigError
 from workbench.evaluation.world import World
 
@@ -64,3 +69,27 @@ def test_news_some_of_which_the_bars_see_is_kept() -> None:
     text = news(f"{DATES[10]}T09:00:00Z", "2030-01-02T09:00:00Z")
     data = Historical.load(BARS, news=text)
     assert data.text is not None and data.text.news is not None and len(data.text.news) == 2
+
+
+def test_poisoning_what_the_embargo_lets_out_at_or_after_a_close_changes_nothing_before() -> None:
+    from test_historical_text import SECRET, Spy, random_items  # the same bars as BARS
+
+    rng = np.random.default_rng(11)
+    news = pd.DataFrame(random_items(rng, 300))
+    cut, embargo = 35, pd.Timedelta("2h")
+
+    def payloads(table: pd.DataFrame) -> list[str]:
+        spy = Spy()
+        data = Historical.load(BARS, news=table, embargo="2h", secret=SECRET)
+        evaluate([spy], data=data)
+        return [json.dumps(p["news"]) for p in spy.seen]
+
+    close = TextData.load(BARS).closes([DATES[cut]])[0]
+    stamps = pd.to_datetime(news["published"], utc=True).to_numpy("datetime64[ns]")
+    late = stamps.view(np.int64) + embargo.value >= close  # out only at or after that close
+    poisoned = news.copy()
+    poisoned.loc[late, "headline"] = [f"LEAKED {i}" for i in np.flatnonzero(late)]
+    clean, dirty = payloads(news), payloads(poisoned)
+    decided = cut - 20 + 1  # decisions at rows 20..cut
+    assert dirty[:decided] == clean[:decided] and "LEAKED" not in "".join(dirty[:decided])
+    assert "LEAKED" in "".join(dirty[decided:])
