@@ -111,3 +111,8 @@ def test_a_report_for_a_symbol_in_lower_case_names_the_fix() -> None:
 
 def read_news_frame() -> pd.DataFrame:
     return pd.read_csv(io.StringIO(CSV), dtype=str)
+
+
+def test_a_folder_given_as_the_news_file_is_named_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"the news file .* is a folder; pass the .csv"):
+        read_news(tmp_path, SYMBOLS)

@@ -51,6 +51,8 @@ def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
 def table_file(source: str | Path, what: str, row: str) -> Path:
     """``source`` as the path of a non-empty file, or a ConfigError naming ``what`` it is."""
     path = Path(source)
+    if path.is_dir():
+        raise ConfigError(f"the {what} file {path} is a folder; pass the .csv or .parquet file")
     if not path.is_file():
         raise ConfigError(f"no such {what} file: {path}")
     if path.stat().st_size == 0:
