@@ -85,7 +85,9 @@ def shown_items(
         feed = World(data=path, days=days).path.text
         assert feed is not None
         for i in range(len(feed.news_rows)):
-            seen.setdefault(feed.source(i), feed.item(i))
+            source = feed.source(i)
+            if source not in seen:  # masked once, however many paths show it
+                seen[source] = feed.item(i)
     return list(seen.values())
 
 
