@@ -116,3 +116,12 @@ def read_news_frame() -> pd.DataFrame:
 def test_a_folder_given_as_the_news_file_is_named_a_folder(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"the news file .* is a folder; pass the .csv"):
         read_news(tmp_path, SYMBOLS)
+
+
+def test_names_for_a_symbol_in_lower_case_name_the_fix() -> None:
+    from workbench.engine.historical import Historical
+    from workbench.engine.sample_bars import sample_bars
+
+    bars = sample_bars(days=30, names=3, seed=1)
+    with pytest.raises(ConfigError, match=r"names for 'acme', .* write 'ACME'"):
+        Historical.load(bars, news=read_news_frame(), names={"acme": "Acme Industries"})

@@ -46,9 +46,13 @@ def names_map(given: NamesSource | None, bars: pd.DataFrame) -> dict[str, tuple[
     known = set(bars["symbol"].astype(str))
     for symbol, value in _mapping(given).items():
         if str(symbol) not in known:
+            fix = (
+                f"symbols match in their case: write {str(symbol).upper()!r}"
+                if str(symbol).upper() in known
+                else "drop that entry (only the bars' names are masked)"
+            )
             raise ConfigError(
-                f"names= has company names for {symbol!r}, which the bars do not hold; drop "
-                "that entry (only the bars' names are masked)"
+                f"names= has company names for {symbol!r}, which the bars do not hold; {fix}"
             )
         out.setdefault(str(symbol), []).extend(
             _company_name(symbol, n) for n in _listed(symbol, value)
