@@ -12,7 +12,7 @@ import pytest
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
 from workbench.engine.variants import Variant
-from workbench.evaluation.textleaks import leak_report, leak_section
+from workbench.evaluation.textleaks import leak_report, leak_section, shown_items
 from workbench.evaluation.world import World
 
 BARS = sample_bars(days=120, names=4, seed=9)  # ACME, BOLT, CRUX, DUNE
@@ -167,3 +167,14 @@ def test_compare_notebooks_leak_table_follows_its_runs() -> None:
     pd.testing.assert_frame_equal(leak_table(market, runs), expected)
     real = evaluate(["buy_and_hold"], data=data, days=60)
     pd.testing.assert_frame_equal(leak_table(market, [real]), leak_report(data, days=60))
+
+
+def test_the_runs_canaries_are_not_read_as_the_researchers_text() -> None:
+    plain = Historical.load(BARS, news=planted_news(), secret="leak-secret-0123456789")
+    planted = Historical.load(
+        BARS, news=planted_news(), canaries=5, secret="leak-secret-0123456789"
+    )
+    items = shown_items(planted)
+    assert len(World(data=planted).path.text.news_rows) == len(items) + 5
+    assert not any("Vexlor" in item["headline"] for item in items)
+    pd.testing.assert_frame_equal(leak_report(planted), leak_report(plain))

@@ -60,7 +60,7 @@ def leak_report(
     shows on the data's path, or, given ``variants`` (the counterfactual paths a
     comparison's seeds trade), on each of those paths of the same bars under the data's
     mask, as the payloads carried them. An item counts once however many paths or rows
-    show it, and an item no path showed does not count."""
+    show it, and an item no path showed does not count, nor a canary the run planted."""
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
     words, counts = _word_counts(shown_items(data, days=days, variants=variants))
@@ -84,10 +84,12 @@ def shown_items(
     for path in paths:
         feed = World(data=path, days=days).path.text
         assert feed is not None
+        planted = [c["token"] for c in feed.canaries if c["channel"] == "news"]
         for i in range(len(feed.news_rows)):
             source = feed.source(i)
-            if source not in seen:  # masked once, however many paths show it
-                seen[source] = feed.item(i)
+            if source in seen or any(token in source[2] for token in planted):
+                continue  # masked once, however many paths show it; a canary is not your text
+            seen[source] = feed.item(i)
     return list(seen.values())
 
 
