@@ -125,3 +125,11 @@ def test_names_for_a_symbol_in_lower_case_name_the_fix() -> None:
     bars = sample_bars(days=30, names=3, seed=1)
     with pytest.raises(ConfigError, match=r"names for 'acme', .* write 'ACME'"):
         Historical.load(bars, news=read_news_frame(), names={"acme": "Acme Industries"})
+
+
+def test_a_timestamp_column_without_a_zone_says_how_to_give_it_one(tmp_path: Path) -> None:
+    frame = read_news_frame()
+    frame["published"] = pd.to_datetime(frame["published"], utc=True).dt.tz_localize(None)
+    frame.to_parquet(tmp_path / "news.parquet")
+    with pytest.raises(ConfigError, match=r"without a time zone.*\.dt\.tz_localize\("):
+        read_news(tmp_path / "news.parquet", SYMBOLS)

@@ -171,7 +171,13 @@ def _published(column: pd.Series, what: str) -> np.ndarray:
     if isinstance(column.dtype, pd.DatetimeTZDtype):
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
-        raise _refuse(what, 0, _NAIVE.format(value=str(column.iloc[0])))
+        raise _refuse(
+            what,
+            0,
+            _NAIVE.format(value=str(column.iloc[0]))
+            + "; for a timestamp column, give it its zone: "
+            "frame['published'] = frame['published'].dt.tz_localize('America/New_York')",
+        )
     elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
         stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
     else:
