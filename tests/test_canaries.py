@@ -217,3 +217,16 @@ def test_a_tool_built_on_other_days_is_caught_by_its_foreign_canaries() -> None:
     assert not set(foreign["token"]) & ours
     with pytest.raises(CanaryLeak, match=r"'cheat' quoted 'Vexlor-.*a canary from another run"):
         check_canaries(results)
+
+
+def test_the_docs_print_each_leak_as_it_is_raised() -> None:
+    page = Path(__file__).resolve().parents[1] / "docs" / "historical.md"
+    printed = " ".join(page.read_text(encoding="utf-8").split())
+    planted = data()
+    cheat = Quoter("cheat", looking_ahead(World(data=planted).path.text))
+    leaky = remembering_learner(memory=LeakyMemory(horizon=1, k=8), mode="record")
+    for arm, transcripts in ((cheat, None), (leaky, {leaky.name: leaky.transcript})):
+        results = evaluate([arm], data=planted)
+        with pytest.raises(CanaryLeak) as leak:
+            check_canaries(results, transcripts)
+        assert f"CanaryLeak: {leak.value}" in printed

@@ -37,7 +37,7 @@ def runs(tmp_path_factory) -> dict[str, object]:
         make_job(
             NOTEBOOKS / "compare.ipynb",
             root / "compare",
-            {**base, "seeds": "1,2,3", "model_cutoff": CUTOFF},
+            {**base, "seeds": "1,2,3", "model_cutoff": CUTOFF, "news": NEWS},
             name="compare",
         ),
         make_job(
@@ -157,6 +157,19 @@ def test_the_compare_notebook_splits_the_real_path_at_the_cutoff(runs) -> None:
     )
     page = (outcome.job.out_dir / "report.html").read_text(encoding="utf-8")
     assert "Before and after the model cutoff (the real path)" in page
+
+
+def test_the_compare_notebooks_leak_report_reads_the_variants_its_seeds_traded(runs) -> None:
+    from workbench.services.evaluation import load_bars, text_leaks
+
+    outcome = runs["compare"]
+    assert outcome.ok, outcome.describe()
+    written = pd.read_csv(outcome.job.out_dir / "text_leaks.csv", keep_default_na=False)
+    variants = [f"bootstrap:{s}" for s in (1, 2, 3)]
+    expected = text_leaks(load_bars(EXAMPLE, news=NEWS), days=8, variants=variants)
+    assert written.columns.tolist() == expected.columns.tolist()
+    assert written["token"].tolist() == expected["token"].tolist()
+    assert written["items"].tolist() == expected["items"].tolist()
 
 
 @pytest.mark.slow

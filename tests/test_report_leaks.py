@@ -83,3 +83,23 @@ def test_text_leaks_refuses_bars_without_news_and_a_bare_table() -> None:
         text_leaks(Historical.load(BARS, secret=SECRET))
     with pytest.raises(ConfigError, match="got DataFrame: pass load_bars"):
         text_leaks(BARS)  # type: ignore[arg-type]
+
+
+def test_html_in_the_news_and_the_leak_table_stays_text_in_the_report(tmp_path: Path) -> None:
+    from workbench.integrations import CallableAgentAdapter
+
+    evil = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+    news = planted_news()
+    news["headline"] += " " + evil
+    data = Historical.load(BARS, news=news, secret=SECRET)
+
+    def quoting(payload: dict) -> dict:  # its rationale quotes what it read
+        heads = [item["headline"] for item in payload["news"]]
+        return {"actions": [], "rationale": " | ".join(heads[:2]) or "nothing"}
+
+    results = evaluate([CallableAgentAdapter(quoting, name="quoter")], data=data, days=20)
+    table = leak_report(data)
+    table.loc[0, ["token", "symbol"]] = ["<script>alert(2)</script>", "<b>ACME</b>"]
+    page = render_report(results, tmp_path / "r.html", leaks=table).read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page and "&lt;b&gt;ACME" in page
+    assert "<script>alert" not in page and "<img src=x" not in page and "<b>ACME" not in page

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,9 @@ import pytest
 
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
-from workbench.evaluation.textleaks import leak_report, leak_section
+from workbench.engine.variants import Variant
+from workbench.evaluation.textleaks import leak_report, leak_section, shown_items
+from workbench.evaluation.world import World
 
 BARS = sample_bars(days=120, names=4, seed=9)  # ACME, BOLT, CRUX, DUNE
 DATES = sorted(BARS["date"].unique())
@@ -75,10 +78,28 @@ def test_the_audit_prints_the_leak_report(capsys: pytest.CaptureFixture[str]) ->
     argv = ["audit", str(folder / "example_bars.csv"), "--trials", "2", "--days", "30"]
     argv += ["--news", str(folder / "example_news.csv")]
     argv += ["--company-names", str(folder / "example_names.csv")]
+    argv += ["--mask-secret", "example-secret-0123456789"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "text leak report: 6 words still point at one name" in out
-    assert "roadrunner" in out and "ACME" in out
+    bars = Historical.load(folder / "example_bars.csv", secret="example-secret-0123456789")
+    alias = {real: alias for alias, real in bars.mapping.items()}["ACME"]
+    assert re.search(rf"roadrunner {alias} +ACME", out)
+
+
+@pytest.mark.parametrize("flag", ["--company-names", "--mask-secret"])
+def test_the_audit_refuses_a_text_option_without_news_before_it_runs(
+    flag: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from workbench.cli import main
+    from workbench.evaluation import contamination
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the audit ran before its options were checked")
+
+    monkeypatch.setattr(contamination, "audit", never)
+    assert main(["audit", str(Path(__file__)), flag, "names.csv"]) != 0
+    assert f"{flag} needs --news" in capsys.readouterr().err
 
 
 def test_evaluate_out_writes_the_leak_report_beside_the_run(
@@ -87,10 +108,73 @@ def test_evaluate_out_writes_the_leak_report_beside_the_run(
     from workbench.cli import main
 
     folder = Path(__file__).resolve().parents[1] / "notebooks" / "data"
-    argv = ["evaluate", "--data", str(folder / "example_bars.csv"), "--days", "20"]
+    argv = ["evaluate", "--data", str(folder / "example_bars.csv"), "--days", "120"]
     argv += ["--news", str(folder / "example_news.csv"), "--arms", "buy_and_hold"]
     argv += ["--company-names", str(folder / "example_names.csv"), "--out", str(tmp_path / "run")]
     assert main(argv) == 0
     leaks = pd.read_csv(tmp_path / "run" / "text_leaks.csv")
     assert "roadrunner" in set(leaks["token"])
     assert f"text leak report: {len(leaks)} words" in capsys.readouterr().out
+
+
+def product_news_from(first_row: int) -> pd.DataFrame:
+    """The planted news with the product named only in items dated from ``first_row`` on."""
+    news = planted_news(product_items=60)
+    dates = pd.to_datetime(news["published"], utc=True).dt.strftime("%Y-%m-%d")
+    early = dates < DATES[first_row]
+    news.loc[early, "headline"] = news.loc[early, "headline"].str.replace(" with Zephyrix", "")
+    return news
+
+
+def test_the_report_reads_only_the_days_the_run_traded() -> None:
+    data = Historical.load(BARS, news=product_news_from(90), secret="leak-secret-0123456789")
+    assert leak_report(data)["token"].tolist() == ["zephyrix"]
+    # a run of 40 days ends on row 59: no payload carried the product, so nothing leaked
+    assert leak_report(data, days=40).empty
+
+
+def test_a_comparisons_report_reads_the_variants_its_seeds_traded() -> None:
+    data = Historical.load(BARS, news=product_news_from(90), secret="leak-secret-0123456789")
+    rows = len(DATES)
+    # a bootstrap seed whose path draws no bar from row 90 on never shows the product
+    blind = next(s for s in range(1, 400) if Variant("bootstrap", s).source_rows(rows).max() < 90)
+    assert leak_report(data, variants=[f"bootstrap:{blind}"]).empty
+    seeing = [f"bootstrap:{s}" for s in (1, 2)]
+    table = leak_report(data, variants=seeing)
+    assert table["token"].tolist() == ["zephyrix"]
+    # the alias the report names is the one every variant's payload shows with the product,
+    # and each item counts once however many rows or variants show it
+    shown = {}
+    for label in seeing:
+        feed = World(data=data.with_variant(label)).path.text
+        for i in range(len(feed.news_rows)):
+            item = feed.item(i)
+            if "Zephyrix" in item["headline"]:
+                shown[feed.source(i)] = item["symbols"]
+    assert {tuple(s) for s in shown.values()} == {(table["alias"].iloc[0],)}
+    assert table["items"].iloc[0] == table["with_name"].iloc[0] == len(shown)
+
+
+def test_compare_notebooks_leak_table_follows_its_runs() -> None:
+    from workbench import evaluate
+    from workbench.notebooks.parameters import leak_table, seed_runs
+
+    data = Historical.load(BARS, news=planted_news(), secret="leak-secret-0123456789")
+    market = {"data": data, "days": 60}
+    runs = seed_runs(["buy_and_hold"], [3, 4], market)
+    variants = ["bootstrap:3", "bootstrap:4"]
+    expected = leak_report(data, days=60, variants=variants)
+    pd.testing.assert_frame_equal(leak_table(market, runs), expected)
+    real = evaluate(["buy_and_hold"], data=data, days=60)
+    pd.testing.assert_frame_equal(leak_table(market, [real]), leak_report(data, days=60))
+
+
+def test_the_runs_canaries_are_not_read_as_the_researchers_text() -> None:
+    plain = Historical.load(BARS, news=planted_news(), secret="leak-secret-0123456789")
+    planted = Historical.load(
+        BARS, news=planted_news(), canaries=5, secret="leak-secret-0123456789"
+    )
+    items = shown_items(planted)
+    assert len(World(data=planted).path.text.news_rows) == len(items) + 5
+    assert not any("Vexlor" in item["headline"] for item in items)
+    pd.testing.assert_frame_equal(leak_report(planted), leak_report(plain))

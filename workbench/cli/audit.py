@@ -35,6 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--company-names", type=Path, help="with --news: a symbol,name file of names to mask"
     )
+    parser.add_argument(
+        "--mask-secret",
+        help="with --news: the mask secret whose aliases the leak report names (the one "
+        "workbench evaluate printed for its run); default: derived from the bars and the "
+        "project's mask key",
+    )
     parser.set_defaults(handler=_audit)
 
 
@@ -44,6 +50,12 @@ def _audit(args: argparse.Namespace) -> int:
 
     if args.csv:
         check_file(args.csv, "--csv")
+    for flag, value in (
+        ("--company-names", args.company_names),
+        ("--mask-secret", args.mask_secret),
+    ):
+        if value is not None and args.news is None:
+            raise ConfigError(f"{flag} needs --news (it acts on the leak report of the news)")
     table = audit(
         args.data,
         days=args.days,
@@ -58,8 +70,6 @@ def _audit(args: argparse.Namespace) -> int:
     print(format_audit(table))
     if args.news is not None:
         _print_leaks(args)
-    elif args.company_names is not None:
-        raise ConfigError("--company-names needs --news")
     if args.csv:
         csv: Path = args.csv
         kept = keep_run(
@@ -75,7 +85,9 @@ def _print_leaks(args: argparse.Namespace) -> None:
     from workbench.evaluation.textleaks import leak_report
     from workbench.services.evaluation import load_bars
 
-    data = load_bars(args.data, news=args.news, company_names=args.company_names)
+    data = load_bars(
+        args.data, secret=args.mask_secret, news=args.news, company_names=args.company_names
+    )
     leaks = leak_report(data)
     print(f"\ntext leak report: {len(leaks)} words still point at one name")
     if len(leaks):

@@ -203,7 +203,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             results.save, f"--out {args.out}", lambda: _write_folder(results, args.out)
         )
         if written and data is not None and data.text is not None:
-            _write_leaks(data, args.out)
+            _write_leaks(data, args.out, args.days)
         if written:
             print(f"wrote {args.out}/")
     if args.mlflow:
@@ -213,13 +213,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0 if written else 1
 
 
-def _write_leaks(data: Any, folder: Path) -> None:
-    """The text leak report beside the run (``text_leaks.csv``), when the text is masked."""
+def _write_leaks(data: Any, folder: Path, days: int | None) -> None:
+    """The text leak report of the run's news (``text_leaks.csv``), when the text is masked."""
     from workbench.services.evaluation import text_leaks
 
     if data.text.news is None or not data.mask:
         return
-    leaks = text_leaks(data)
+    leaks = text_leaks(data, days=days)
     leaks.to_csv(folder / "text_leaks.csv", index=False)
     print(f"text leak report: {len(leaks)} words still point at one name (text_leaks.csv)")
 

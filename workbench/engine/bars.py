@@ -13,7 +13,8 @@ longer than a week between consecutive dates, or bars on a Saturday or Sunday.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -50,11 +51,43 @@ def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
 def table_file(source: str | Path, what: str, row: str) -> Path:
     """``source`` as the path of a non-empty file, or a ConfigError naming ``what`` it is."""
     path = Path(source)
+    if path.is_dir():
+        raise ConfigError(f"the {what} file {path} is a folder; pass the .csv or .parquet file")
     if not path.is_file():
         raise ConfigError(f"no such {what} file: {path}")
     if path.stat().st_size == 0:
         raise ConfigError(f"{what} file {path} is empty; it needs a header and one row per {row}")
     return path
+
+
+def read_parquet_file(path: Path, what: str) -> pd.DataFrame:
+    """A Parquet file, or a ConfigError naming it when it is not one Arrow can read."""
+    try:
+        return pd.read_parquet(path)
+    except (ValueError, OSError) as exc:  # Arrow's ArrowInvalid is a ValueError
+        raise ConfigError(
+            f"{what} file {path} is not a Parquet file that can be read ({exc}); write it "
+            "again with DataFrame.to_parquet, or pass it as a .csv"
+        ) from None
+
+
+@contextmanager
+def utf8_csv(path: Path, what: str) -> Iterator[None]:
+    """Reading a CSV inside: a file that is not UTF-8 text is refused, naming the line."""
+    try:
+        yield
+    except UnicodeDecodeError:
+        raw = path.read_bytes()
+        try:
+            raw.decode("utf-8")
+            raise
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise ConfigError(
+                f"{what} file {path} is not UTF-8 text: line {line} holds the byte "
+                f"0x{raw[exc.start]:02x}; save it as UTF-8 (in pandas: pd.read_csv(path, "
+                "encoding='latin-1').to_csv(path, index=False), with the file's own encoding)"
+            ) from None
 
 
 def _read(source: str | Path | pd.DataFrame) -> pd.DataFrame:
@@ -63,9 +96,10 @@ def _read(source: str | Path | pd.DataFrame) -> pd.DataFrame:
     path = table_file(source, "data", "bar")
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
-        return pd.read_parquet(path)
+        return read_parquet_file(path, "data")
     if suffix == ".csv":
-        return _read_csv(path)
+        with utf8_csv(path, "data"):
+            return _read_csv(path)
     raise ConfigError(f"{path}: historical bars must be a .csv or .parquet file (or a DataFrame)")
 
 

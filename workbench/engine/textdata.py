@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from workbench.engine.bars import table_file
+from workbench.engine.bars import read_parquet_file, table_file, utf8_csv
 from workbench.errors import ConfigError
 
 NEWS_COLUMNS = ("published", "symbols", "headline", "body")
@@ -112,8 +112,20 @@ def _table(source: Source, what: str, required: tuple[str, ...]) -> pd.DataFrame
     if missing:
         raise ConfigError(
             f"the {what} table needs columns {', '.join(required)}; missing {missing}"
+            + _one_column_hint(lowered)
         )
     return frame.reset_index(drop=True)
+
+
+def _one_column_hint(header: list[str]) -> str:
+    """A header read as one column: the file is separated by something other than commas."""
+    separator = next((c for c in ";\t|" if len(header) == 1 and c in header[0]), None)
+    if separator is None:
+        return ""
+    return (
+        f" (the header {header[0]!r} reads as one column: the file is separated by "
+        f"{separator!r}; write it with commas)"
+    )
 
 
 def _read(source: Source, what: str) -> pd.DataFrame:
@@ -127,17 +139,22 @@ def _read(source: Source, what: str) -> pd.DataFrame:
     path = table_file(source, what, "item")
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
-        return pd.read_parquet(path)
+        return read_parquet_file(path, what)
     if suffix == ".csv":
-        header = [str(c) for c in pd.read_csv(path, nrows=0).columns]
-        text = [c for c in header if c.strip().lower() in _TEXT]
-        return pd.read_csv(
-            path,
-            dtype=dict.fromkeys(text, "string"),
-            keep_default_na=False,
-            na_values={c: [""] for c in text},
-        )
+        with utf8_csv(path, what):
+            return _read_csv(path)
     raise ConfigError(f"{path}: {what} must be a .csv or .parquet file (or a DataFrame)")
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    header = [str(c) for c in pd.read_csv(path, nrows=0).columns]
+    text = [c for c in header if c.strip().lower() in _TEXT]
+    return pd.read_csv(
+        path,
+        dtype=dict.fromkeys(text, "string"),
+        keep_default_na=False,
+        na_values={c: [""] for c in text},
+    )
 
 
 def _refuse(what: str, row: int, problem: str) -> ConfigError:
@@ -154,7 +171,13 @@ def _published(column: pd.Series, what: str) -> np.ndarray:
     if isinstance(column.dtype, pd.DatetimeTZDtype):
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
-        raise _refuse(what, 0, _NAIVE.format(value=str(column.iloc[0])))
+        raise _refuse(
+            what,
+            0,
+            _NAIVE.format(value=str(column.iloc[0]))
+            + "; for a timestamp column, give it its zone: "
+            "frame['published'] = frame['published'].dt.tz_localize('America/New_York')",
+        )
     elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
         stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
     else:
@@ -178,7 +201,7 @@ _EARLIEST, _LATEST = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2261-12
 
 
 def _parsed(text: pd.Series, what: str) -> pd.Series:
-    blank = _first((text.isna() | (text == "")).to_numpy())
+    blank = _first((text.isna() | text.str.lower().isin(_NO_TIME)).to_numpy(bool))
     if blank is not None:
         raise _refuse(what, blank, _UNDATED)
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
@@ -199,6 +222,8 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     return parsed
 
 
+# how an export writes a missing time: each is an undated item
+_NO_TIME = ("", "nan", "nat", "none", "null", "na", "n/a", "-")
 _UNDATED = (
     "has no publication time; an undated item could be from any day, so it is refused "
     "(date it or drop it)"
@@ -309,14 +334,33 @@ def _symbol_lists_by_row(column: pd.Series, known: frozenset[str]) -> list[tuple
 def _known(names: list[str], known: frozenset[str], row: int) -> tuple[str, ...]:
     unknown = [s for s in names if s not in known]
     if unknown:
+        written = _written_wrong(unknown[0], known)
         raise _refuse(
             "news",
             row,
-            f"concerns {unknown[0]!r}, which the bars do not hold; add that name's bars or "
-            "drop the row (only the names of the bars are masked, so dropping the ticker from "
-            "symbols would leave it unmasked in the text)",
+            f"concerns {unknown[0]!r}, which the bars do not hold; "
+            + (
+                written
+                or "add that name's bars or drop the row (only the names of the bars are "
+                "masked, so dropping the ticker from symbols would leave it unmasked in the text)"
+            ),
         )
     return tuple(dict.fromkeys(names))
+
+
+def _written_wrong(symbol: str, known: frozenset[str]) -> str | None:
+    """The fix when the bars' symbols are there but written another way."""
+    if any(c in symbol for c in "[]'\""):
+        return (
+            "the symbols look like a Python list written as text (a list column saved to CSV): "
+            "write them as ACME;BOLT"
+        )
+    parts = symbol.split()
+    if len(parts) > 1 and all(p in known for p in parts):
+        return "separate the symbols with ',', ';' or '|'"
+    if symbol.upper() in known:
+        return f"symbols match in their case: write {symbol.upper()!r}"
+    return None
 
 
 def _split(value: object) -> list[str]:
@@ -336,10 +380,10 @@ def _one_symbol(column: pd.Series, known: frozenset[str]) -> np.ndarray:
         raise _refuse("fundamentals", blank, "has a blank symbol; fill it in or drop the row")
     unknown = _first(~values.isin(known).to_numpy())
     if unknown is not None:
+        symbol = str(values.iloc[unknown])
+        fix = _written_wrong(symbol, known) or "drop the row"
         raise _refuse(
-            "fundamentals",
-            unknown,
-            f"is for {values.iloc[unknown]!r}, which the bars do not hold; drop the row",
+            "fundamentals", unknown, f"is for {symbol!r}, which the bars do not hold; {fix}"
         )
     return values.to_numpy(object)
 

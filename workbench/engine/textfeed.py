@@ -38,6 +38,7 @@ from workbench.errors import ConfigError
 from workbench.schema import NEWS_CAP
 
 CLOSE_TIME, TIMEZONE = "16:00", "America/New_York"
+LONGEST_EMBARGO = pd.Timedelta(days=366)
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,7 +77,27 @@ class TextData:
             canaries=check_count(canaries),
         )
         data.closes(["2000-01-03"])  # a bad close time or time zone is refused now
+        data._seen_by(str(bars["date"].max()))
         return data
+
+    def _seen_by(self, last_date: str) -> None:
+        """Refuse a channel none of whose items the bars' last close sees: text from other
+        years, a wrong time zone or an embargo longer than the data would give a run that
+        silently reads nothing."""
+        last_close = int(self.closes([last_date])[0])
+        for what, table in (("news items", self.news), ("reports", self.fundamentals)):
+            if table is None:
+                continue
+            published = table["published"].to_numpy(np.int64)
+            if (published < last_close - self.embargo.value).any():
+                continue
+            first = pd.Timestamp(int(published.min()), tz="UTC").isoformat()
+            raise ConfigError(
+                f"none of the {len(table)} {what} is seen by the bars' last close "
+                f"({last_date} {self.close_time} {self.timezone}, less the embargo of "
+                f"{self.embargo}): the first is published {first}. Check the year and the "
+                "time zone of published, and the embargo"
+            )
 
     def closes(self, dates: Sequence[str]) -> np.ndarray:
         """Each date's decision time (its close), as UTC nanoseconds."""
@@ -133,6 +154,11 @@ def _embargo(value: str | pd.Timedelta | None) -> pd.Timedelta:
         raise ConfigError(f"embargo {value!r} is not a duration; pass e.g. '15min' or '1h'")
     if embargo < pd.Timedelta(0):
         raise ConfigError(f"embargo {value!r} is negative; an item cannot be seen before it is out")
+    if embargo > LONGEST_EMBARGO:
+        raise ConfigError(
+            f"embargo {value!r} is longer than a year: it is the time a feed takes to reach "
+            "you (minutes, hours or days); pass e.g. '15min' or '2D'"
+        )
     return embargo
 
 
@@ -229,6 +255,17 @@ class TextFeed:
             }
         return built
 
+    def source(self, i: int) -> tuple[Any, ...]:
+        """What names item ``i`` in the researcher's table (its publication time, symbols,
+        headline and body): the same on every path, however many rows show the item."""
+        news = self._news
+        return (
+            news["published"][i],
+            tuple(news["symbols"][i]),
+            news["headline"][i],
+            news["body"][i],
+        )
+
     def fundamentals(self, row: int) -> dict[str, Any]:
         """Each name's last report seen by row ``row``'s close (None before its first); built
         once per report seen."""
@@ -274,7 +311,9 @@ def _placed(
     path, moved with their bars (``_moved``)."""
     if table is None:
         return [], pd.DataFrame()
-    rows = np.searchsorted(closes, table["published"].to_numpy(np.int64) + shift, side="right")
+    # published + shift < close, as published < close - shift: a date near the end of what a
+    # timestamp holds plus the embargo would wrap around and be seen on the first row
+    rows = np.searchsorted(closes - shift, table["published"].to_numpy(np.int64), side="right")
     seen = rows < len(closes)
     placed, kept = rows[seen], table[seen].reset_index(drop=True)
     return (placed.tolist(), kept) if source is None else _moved(placed, kept, source)

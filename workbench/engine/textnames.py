@@ -11,7 +11,9 @@ whose it is:
 - a name that is another symbol's ticker (``"BOLT"`` for ACME): every BOLT in the text
   would become ACME's alias;
 - a value that is not text (None, a number, NaN), or a name with no letter (``"???"``)
-  or of two characters or fewer, which would mask every such word.
+  or of two characters or fewer, which would mask every such word;
+- a name that is a word of any text or a legal suffix alone (``"The"``, ``"Inc."``,
+  ``"Holdings"``): every item would read as that company's.
 """
 
 from __future__ import annotations
@@ -44,9 +46,13 @@ def names_map(given: NamesSource | None, bars: pd.DataFrame) -> dict[str, tuple[
     known = set(bars["symbol"].astype(str))
     for symbol, value in _mapping(given).items():
         if str(symbol) not in known:
+            fix = (
+                f"symbols match in their case: write {str(symbol).upper()!r}"
+                if str(symbol).upper() in known
+                else "drop that entry (only the bars' names are masked)"
+            )
             raise ConfigError(
-                f"names= has company names for {symbol!r}, which the bars do not hold; drop "
-                "that entry (only the bars' names are masked)"
+                f"names= has company names for {symbol!r}, which the bars do not hold; {fix}"
             )
         out.setdefault(str(symbol), []).extend(
             _company_name(symbol, n) for n in _listed(symbol, value)
@@ -89,12 +95,26 @@ def _company_name(symbol: str, name: object) -> str:
             f"names= gives {symbol!r} the company name {name!r}: blank or two letters or "
             "fewer would mask every such word in the text; give the full name"
         )
+    if text.casefold().rstrip(".") in _GENERIC:
+        raise ConfigError(
+            f"names= gives {symbol!r} the company name {name!r}, a word any text uses: "
+            f"every {text!r} in the news would read as {symbol}; give the full name "
+            "('Acme Industries Inc.', not 'Inc.')"
+        )
     if not any(c.isalpha() for c in text) or not text.isprintable():
         raise ConfigError(
             f"names= gives {symbol!r} the company name {name!r}, which has no letter or "
             "holds a control character; give the name as it is written in the text"
         )
     return text
+
+
+# words of any news text, and a company name's legal suffixes: never a name on their own
+_GENERIC = frozenset((
+    "the", "and", "for", "with", "from", "that", "this", "its", "has", "was", "are", "but",
+    "not", "all", "new", "inc", "incorporated", "corp", "corporation", "company", "ltd",
+    "limited", "plc", "llc", "group", "holdings", "shares", "stock", "market", "said",
+))  # fmt: skip
 
 
 def _one_owner_each(names: Mapping[str, Sequence[str]], symbols: set[str]) -> None:

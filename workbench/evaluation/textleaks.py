@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 from scipy.stats import binom
 
 from workbench.engine.historical import Historical
+from workbench.engine.variants import Variant
 from workbench.evaluation.world import World
 
 LEAK_COLUMNS = ("token", "alias", "symbol", "with_name", "items", "expected", "p_value")
@@ -42,15 +45,25 @@ _STOP = frozenset((
 
 
 def leak_report(
-    data: Historical, *, min_items: int = 5, share: float = 0.6, alpha: float = 0.01
+    data: Historical,
+    *,
+    days: int | None = None,
+    variants: Sequence[Variant | str] = (),
+    min_items: int = 5,
+    share: float = 0.6,
+    alpha: float = 0.01,
 ) -> pd.DataFrame:
     """Words in the masked news that identify one name (see the module docstring), most
-    telling first; empty when the data carries no news or nothing stands out."""
+    telling first; empty when the data carries no news or nothing stands out.
+
+    It reads what agents saw: the items a run of ``days`` (every tradable date when None)
+    shows on the data's path, or, given ``variants`` (the counterfactual paths a
+    comparison's seeds trade), on each of those paths of the same bars under the data's
+    mask, as the payloads carried them. An item counts once however many paths or rows
+    show it, and an item no path showed does not count, nor a canary the run planted."""
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
-    feed = World(data=data).path.text  # every tradable date: all the items a run could show
-    assert feed is not None
-    words, counts = _word_counts([feed.item(i) for i in range(len(feed.news_rows))])
+    words, counts = _word_counts(shown_items(data, days=days, variants=variants))
     total = sum(counts.values())
     rows = [_row(word, seen, counts, total) for word, seen in words.items()]
     table = pd.DataFrame([r for r in rows if r is not None], columns=list(LEAK_COLUMNS))
@@ -59,6 +72,25 @@ def leak_report(
     table = table[listed & (table["p_value"] < limit)]
     table["symbol"] = table["alias"].map(data.mapping)
     return table.sort_values(["p_value", "token"]).reset_index(drop=True)
+
+
+def shown_items(
+    data: Historical, *, days: int | None = None, variants: Sequence[Variant | str] = ()
+) -> list[dict[str, Any]]:
+    """Each news item the runs show (see ``leak_report``) once, masked as the first path
+    that shows it carries it, in path order."""
+    paths = [data.with_variant(v) for v in variants] if variants else [data]
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for path in paths:
+        feed = World(data=path, days=days).path.text
+        assert feed is not None
+        planted = [c["token"] for c in feed.canaries if c["channel"] == "news"]
+        for i in range(len(feed.news_rows)):
+            source = feed.source(i)
+            if source in seen or any(token in source[2] for token in planted):
+                continue  # masked once, however many paths show it; a canary is not your text
+            seen[source] = feed.item(i)
+    return list(seen.values())
 
 
 def _word_counts(items: list[dict]) -> tuple[dict[str, Counter[str]], Counter[str]]:

@@ -347,8 +347,9 @@ def market(
 
 
 def seed_runs(agents: Any, seeds: Sequence[int], market: dict[str, Any]) -> list[Any]:
-    """One run per seed. On bars, seed ``s`` trades bootstrap variant ``s`` of them (each
-    a fresh mask): one real path is one observation, so the seeds sample paths like it."""
+    """One run per seed. On bars, seed ``s`` trades bootstrap variant ``s`` of them, all
+    under the bars' one mask (the same aliases, so one leak report speaks of every seed):
+    one real path is one observation, so the seeds sample paths like it."""
     from workbench.evaluation import evaluate
     from workbench.evaluation.compare import run_seeds
 
@@ -396,11 +397,14 @@ def refuse_other_cutoffs(cutoffs: Mapping[str, str], meta: Mapping[str, Any]) ->
             )
 
 
-def leak_table(market: Mapping[str, Any]) -> Any:
-    """The text leak report of the bars' masked news (``text_leaks``), or None without news."""
+def leak_table(market: Mapping[str, Any], runs: Sequence[Any] = ()) -> Any:
+    """The text leak report (``text_leaks``) of what the arms saw, or None without news:
+    the news of the market's ``days`` on the bars' path, or on the paths ``runs`` traded
+    (compare.ipynb's bootstrap variants, ``seed_runs``)."""
     from workbench.services.evaluation import text_leaks
 
     data = market.get("data")
     if data is None or data.text is None or data.text.news is None:
         return None
-    return text_leaks(data)
+    labels = [run.meta["data"]["variant"]["label"] for run in runs]
+    return text_leaks(data, days=market.get("days"), variants=list(dict.fromkeys(labels)))

@@ -234,8 +234,9 @@ def cutoff_table(results: Results) -> tuple[Any, list[str]]:
     return cutoff_split(results), cutoff_notes(results)
 
 
-def text_leaks(data: Historical) -> Any:
-    """The leak report of masked text (``workbench.evaluation.textleaks``); an empty table
+def text_leaks(data: Historical, *, days: int | None = None, variants: Sequence[str] = ()) -> Any:
+    """The leak report of masked text (``workbench.evaluation.textleaks``) over what the
+    runs of ``days`` showed on the data's path or on its ``variants``; an empty table
     when the data is not masked (no alias to give away). Bars without news are refused:
     with no text there is nothing to scan, which an empty table would report as no leak."""
     from workbench.evaluation.textleaks import LEAK_COLUMNS, leak_report
@@ -252,7 +253,7 @@ def text_leaks(data: Historical) -> Any:
         )
     if not data.mask:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
-    return leak_report(data)
+    return leak_report(data, days=days, variants=variants)
 
 
 def load_bars(
