@@ -107,6 +107,9 @@ def test_every_python_block_on_the_page_runs(
 ) -> None:
     blocks = blocks_of(page)
     monkeypatch.chdir(scratch_folder(tmp_path))
+    # the default run store of a fresh machine, never the home folder's
+    (tmp_path / "runs").mkdir()
+    monkeypatch.setenv("WORKBENCH_RUN_STORE", str(tmp_path / "runs"))
     namespace: dict[str, Any] = {"__name__": f"docs_{page.stem}"}
     skipped = []
     for block in blocks:
