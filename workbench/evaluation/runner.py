@@ -438,10 +438,11 @@ class _Run:
         card = build_scorecard(
             equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution, equity)
         )
-        information = pd.DataFrame(columns=list(INFORMATION_COLUMNS))
         if self.path.information is not None and not self.reference:
             self._add_capture(card, attribution)
             information = information_frame(self.path)
+        else:
+            information = pd.DataFrame(columns=list(INFORMATION_COLUMNS))
         meta = {
             **w.describe(),
             "roster": list(self.names),
@@ -499,8 +500,8 @@ class _Run:
         followed = {seat.name: seat.followed for seat in self.seats}
         placebo = {seat.name: seat.placebo for seat in self.seats}
         columns = capture_columns(news_pnl, self.oracle_news_pnl, followed, placebo)
-        for column, values in columns.items():
-            card[column] = pd.Series(values)
+        for column, values in columns.items():  # keyed by arm in the card's row order
+            card[column] = np.array([values[arm] for arm in self.names])
 
     def _attribution(self, rows: list[tuple[Any, ...]], equity: pd.DataFrame) -> Attribution | None:
         """The run's own split, or None with a warning if it cannot be trusted: the run is
