@@ -13,6 +13,7 @@ few (``ORACLE_NEWS_PNL``) and a second evaluation on the same world reuses it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -66,14 +67,16 @@ class _Remembered:
     def __init__(self, most: int) -> None:
         self.most = most
         self.values: dict[Hashable, float] = {}
+        self._lock = threading.Lock()  # evaluations may run in several threads at once
 
     def get(self, key: Hashable) -> float | None:
         return self.values.get(key)
 
     def put(self, key: Hashable, value: float) -> float:
-        self.values[key] = value
-        while len(self.values) > self.most:
-            del self.values[next(iter(self.values))]
+        with self._lock:
+            self.values[key] = value
+            while len(self.values) > self.most:
+                del self.values[next(iter(self.values))]
         return value
 
 
