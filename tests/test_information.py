@@ -311,3 +311,29 @@ def test_the_real_model_run_records_the_callable_arm_and_the_committee_on_news(t
     assert all(row["replay_matches"] for row in rows)
     assert all("info_capture" in row for row in rows)
     assert "| callable-news-smollm2 |" in smollm2.table(rows)
+
+
+def test_the_oracle_runs_once_per_world_and_limits_and_its_figure_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workbench.evaluation import oracle, runner
+
+    monkeypatch.setattr(oracle, "ORACLE_NEWS_PNL", oracle._Remembered(most=2))
+    monkeypatch.setattr(runner, "ORACLE_NEWS_PNL", oracle.ORACLE_NEWS_PNL)
+    ran: list[Any] = []
+
+    def counted(path: Any) -> oracle.OracleReader:
+        ran.append(path)
+        return oracle.OracleReader(path)
+
+    monkeypatch.setattr(runner, "OracleReader", counted)
+    first = evaluate(["buy_and_hold"], **NEWS)
+    again = evaluate(["momentum"], **NEWS)  # other arms, the same world and limits
+    assert len(ran) == 1
+    assert again.meta["oracle_news_pnl"] == first.meta["oracle_news_pnl"] > 0
+    evaluate(["momentum"], **NEWS, fee_bps=5.0)  # other limits: another reference run
+    evaluate(["momentum"], **{**NEWS, "seed": 5})  # another path: another one
+    assert len(ran) == 3 and len(oracle.ORACLE_NEWS_PNL.values) == 2  # the oldest let go
+    monkeypatch.setattr(runner, "ORACLE_NEWS_PNL", oracle._Remembered(most=2))
+    fresh = evaluate(["momentum"], **NEWS)
+    assert len(ran) == 4 and fresh.meta["oracle_news_pnl"] == first.meta["oracle_news_pnl"]

@@ -6,12 +6,16 @@ holds each name in proportion to that move, long or short, within the same
 capital, costs, participation and leverage limits as every other arm. It never
 sees an item before its release, so what it earns is what the published
 information was worth to a perfect reader on this path. It is a reference, not
-a baseline: ``results.information_capture`` names it, rankings never do.
+a baseline: ``results.information_capture`` names it, rankings never do. Its
+figure depends on the market and the limits alone, so a process keeps the last
+few (``ORACLE_NEWS_PNL``) and a second evaluation on the same world reuses it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +24,10 @@ from workbench.baselines import rebalance
 from workbench.engine.information import pending_moves
 from workbench.engine.market import MarketPath
 from workbench.schema import Decision
+
+if TYPE_CHECKING:
+    from workbench.evaluation.options import RunOptions
+    from workbench.evaluation.world import World
 
 ORACLE = "oracle_reader"
 _GROSS = 0.95  # of equity, like the baselines' invested share
@@ -51,3 +59,44 @@ class OracleReader(Agent):
         symbols = self.path.universe.symbols
         targets = {symbols[i]: float(weights[i]) for i in np.flatnonzero(weights).tolist()}
         return rebalance(payload, targets, "oracle: the true pending moves")
+
+
+class _Remembered:
+    """The last few oracle figures by the key of what they depend on; the oldest goes first."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.values: dict[Hashable, float] = {}
+        self._lock = threading.Lock()  # evaluations may run in several threads at once
+
+    def get(self, key: Hashable) -> float | None:
+        return self.values.get(key)
+
+    def put(self, key: Hashable, value: float) -> float:
+        with self._lock:
+            self.values[key] = value
+            while len(self.values) > self.most:
+                del self.values[next(iter(self.values))]
+        return value
+
+
+# the oracle's news P&L by world and limits: a simulated path is a pure function of them
+ORACLE_NEWS_PNL = _Remembered(most=64)
+
+
+def reference_key(world: World, options: RunOptions) -> Hashable:
+    """Everything the oracle's run reads: the market (preset dials, seed, names, cadence)
+    and the limits every arm trades within."""
+    return (
+        world.fingerprint,
+        tuple(sorted(world.preset.vector.items())),
+        world.seed,
+        world.universe,
+        world.days,
+        world.steps_per_day,
+        world.ticks_per_step,
+        options.capital,
+        options.leverage_cap,
+        options.maintenance,
+        options.fee_bps,
+    )

@@ -100,24 +100,30 @@ def _calendar(path: MarketPath, info: Information, row: int) -> dict[str, Any]:
     (the calendar is known in advance, so the run's length never shows in it)."""
     e, steps = info.earnings, path.steps_per_day
     coming = np.flatnonzero(e.day * steps - 1 > row)
-    first = np.full(path.universe.size, np.iinfo(np.int64).max)
+    none = np.iinfo(np.int64).max
+    first = np.full(path.universe.size, none)
     np.minimum.at(first, e.name[coming], coming)
+    in_run = first != none  # the name's next report is one the run simulates
+    at = np.where(in_run, first, 0)
     after = info.after_run
-    out: dict[str, Any] = {}
-    for n, symbol in enumerate(path.universe.symbols):
-        r = int(first[n])
-        if r == np.iinfo(np.int64).max:
-            day, consensus_day = int(after["day"][n]), int(after["consensus_day"][n])
-            consensus = float(after["consensus_eps"][n])
-        else:
-            day, consensus_day = int(e.day[r]), int(e.figures["consensus_day"][r])
-            consensus = float(e.figures["consensus_eps"][r])
-        published = consensus_day * steps + steps - 1 <= row
-        out[symbol] = {
+
+    def next_report(run: np.ndarray, after_run: np.ndarray) -> np.ndarray:
+        return np.where(in_run, run[at], after_run) if run.size else after_run
+
+    days = next_report(e.day, after["day"]).astype(np.int64).tolist()
+    consensus_days = next_report(e.figures["consensus_day"], after["consensus_day"])
+    consensus = next_report(e.figures["consensus_eps"], after["consensus_eps"])
+    published = (consensus_days * steps + steps - 1 <= row).tolist()
+    consensus = consensus.astype(float).tolist()
+    return {
+        symbol: {
             "report_day": day - path.warmup_days,
-            "consensus_eps": consensus if published else None,
+            "consensus_eps": eps if shown else None,
         }
-    return out
+        for symbol, day, eps, shown in zip(
+            path.universe.symbols, days, consensus, published, strict=True
+        )
+    }
 
 
 def _consensus_days(info: Information) -> np.ndarray:

@@ -54,7 +54,7 @@ from workbench.evaluation.options import (
     RunOptions,
     split_market,
 )
-from workbench.evaluation.oracle import OracleReader
+from workbench.evaluation.oracle import ORACLE_NEWS_PNL, OracleReader, reference_key
 from workbench.evaluation.progress import RunProgress
 from workbench.evaluation.results import ERROR_COLUMNS, ORDER_COLUMNS, Results
 from workbench.evaluation.scorecard import build_scorecard
@@ -120,13 +120,18 @@ async def run_world(
 
 
 async def _oracle_news_pnl(world: World, options: RunOptions) -> float:
-    """The news P&L of the oracle reader on this path, with the run's capital and limits."""
+    """The news P&L of the oracle reader on this path, with the run's capital and limits:
+    run once per world and limits in a process (it depends on nothing else), so arms
+    evaluated again on the same market do not pay for the reference again."""
+    key = reference_key(world, options)
+    if (known := ORACLE_NEWS_PNL.get(key)) is not None:
+        return known
     quiet = dataclasses.replace(
         options, progress=False, on_step=None, rate_limit=None, model_cutoff=None
     )
     reference = _Run(world, [OracleReader(world.path)], quiet, reference=True)
     await reference.run_arms()
-    return reference.news_pnl()
+    return ORACLE_NEWS_PNL.put(key, reference.news_pnl())
 
 
 def _refuse_unknown_cutoffs(options: RunOptions, names: tuple[str, ...], world: World) -> None:
@@ -433,10 +438,11 @@ class _Run:
         card = build_scorecard(
             equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution, equity)
         )
-        information = pd.DataFrame(columns=list(INFORMATION_COLUMNS))
         if self.path.information is not None and not self.reference:
             self._add_capture(card, attribution)
             information = information_frame(self.path)
+        else:
+            information = pd.DataFrame(columns=list(INFORMATION_COLUMNS))
         meta = {
             **w.describe(),
             "roster": list(self.names),
@@ -494,8 +500,8 @@ class _Run:
         followed = {seat.name: seat.followed for seat in self.seats}
         placebo = {seat.name: seat.placebo for seat in self.seats}
         columns = capture_columns(news_pnl, self.oracle_news_pnl, followed, placebo)
-        for column, values in columns.items():
-            card[column] = pd.Series(values)
+        for column, values in columns.items():  # keyed by arm in the card's row order
+            card[column] = np.array([values[arm] for arm in self.names])
 
     def _attribution(self, rows: list[tuple[Any, ...]], equity: pd.DataFrame) -> Attribution | None:
         """The run's own split, or None with a warning if it cannot be trusted: the run is

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -47,22 +48,23 @@ def build_scorecard(
     arms = list(equity.columns)
     shares = {source: sources[source] for source in ("market", "selection")}
     counts = order_counts(orders)
+    curves = equity.to_numpy(dtype=float)
     rows = [
         scorecard_row(
             ArmRun(
-                equity[arm].to_numpy(dtype=float),
+                curves[:, i],
                 counts.get(arm, _NO_ORDERS),
                 tally,
                 steps_per_day,
                 {source: by_arm.get(arm, np.zeros(0)) for source, by_arm in shares.items()},
             )
         )
-        for arm, tally in zip(arms, tallies, strict=True)
+        for i, (arm, tally) in enumerate(zip(arms, tallies, strict=True))
     ]
-    card = pd.DataFrame(rows, index=pd.Index(arms, name="arm"), columns=list(SCORECARD_COLUMNS))
-    bust = [tally.bust_step for tally in tallies]
-    card["bust_step"] = pd.Series(bust, index=card.index, dtype=object)
-    return card
+    # built a column at a time: a frame from rows of dicts infers each cell's type again
+    columns: dict[str, Any] = {name: [row[name] for row in rows] for name in SCORECARD_COLUMNS}
+    columns["bust_step"] = np.array([tally.bust_step for tally in tallies], dtype=object)
+    return pd.DataFrame(columns, index=pd.Index(arms, name="arm"))
 
 
 _NO_ORDERS = {"trades": 0, "clips": 0, "refusals": 0}
