@@ -46,7 +46,7 @@ from workbench.evaluation.capture import (
 from workbench.evaluation.cutoff import replayed_cutoffs
 from workbench.evaluation.epochs import with_epochs
 from workbench.evaluation.failures import agent_traceback
-from workbench.evaluation.observation import arm_payload, market_payload
+from workbench.evaluation.observation import MarketPayloads, arm_payload
 from workbench.evaluation.options import (
     MODEL_CUTOFF_NEEDS_DATES,
     EvaluateOptions,
@@ -149,6 +149,7 @@ class _Run:
         self.oracle_news_pnl = math.nan
         self.path = world.path
         self.executor = Executor(self.path)
+        self.payloads = MarketPayloads(self.path)
         self.names = tuple(arm.name for arm in arms)
         _refuse_unknown_cutoffs(options, self.names, world)
         self.canaries = [] if self.path.text is None else self.path.text.canaries
@@ -289,7 +290,7 @@ class _Run:
         due = [seat for seat in self.seats if seat.due(k) and seat not in forced]
         if not due:
             return
-        market = market_payload(self.path, row)
+        market = self.payloads.at(row)
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
         requests = {seat: self._request(seat, k, row, market, windows) for seat in due}
         if all(seat.in_turn for seat in due) and not self.pacer.interval:
