@@ -79,8 +79,11 @@ class Usage:
     cost_usd: float = 0.0  # US dollars; NaN once a call was made at no known price
 
     def add(self, other: Usage) -> None:
-        for item in dataclasses.fields(self):
-            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+        for name in _USAGE_FIELDS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+_USAGE_FIELDS = tuple(item.name for item in dataclasses.fields(Usage))  # read once, not per add
 
 
 @dataclass(frozen=True)

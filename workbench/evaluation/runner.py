@@ -259,14 +259,14 @@ class _Run:
 
     def _mark(self, k: int, mid: np.ndarray) -> None:
         """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
-        values = (self.held * mid).tolist()
-        for i, seat in enumerate(self.seats):
-            equity, gross = seat.book.marks_of(values[i])
+        equities, grosses = [], []  # one row each, set at once
+        for seat, values in zip(self.seats, (self.held * mid).tolist(), strict=True):
+            equity, gross = seat.mark = seat.book.marks_of(values)
             if seat.bust_step is None and margin.is_bust(equity):
                 seat.bust_step = k
-            self.equity[k, i] = 0.0 if seat.bust_step is not None else equity
-            self.exposure[k, i] = gross
-            seat.mark = (equity, gross)
+            equities.append(0.0 if seat.bust_step is not None else equity)
+            grosses.append(gross)
+        self.equity[k], self.exposure[k] = equities, grosses
         self.marked = k + 1
 
     def _force(self, k: int, row: int) -> set[Seat]:
