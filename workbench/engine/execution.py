@@ -202,9 +202,16 @@ class Executor:
         book = self._book
         if book is None or book.step != step:
             p = self.path
-            rows = (p.open, p.low, p.high, p.half_spread, p.depth)
-            book = _StepBook(step, p.open[step], *(row[step].tolist() for row in rows),
-                             p.volume[step - 1].tolist())  # fmt: skip
+            book = _StepBook(
+                step,
+                p.open[step],
+                p.open[step].tolist(),
+                p.low[step].tolist(),
+                p.high[step].tolist(),
+                p.half_spread[step].tolist(),
+                p.depth[step].tolist(),
+                p.volume[step - 1].tolist(),
+            )
             self._book = book
         return book
 
