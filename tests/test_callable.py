@@ -324,3 +324,33 @@ def test_an_adapter_run_twice_reports_each_run_on_its_own() -> None:
     assert first.scorecard.loc["buy_first", "model_calls"] == 3
     assert second.scorecard.loc["buy_first", "model_calls"] == 3
     assert len(arm.decision_log) == 3 and arm.calls_made == 6
+
+
+class _AskedByTask(CallableAgentAdapter):
+    in_turn = False  # the evaluation's task path, to compare the in-turn replay with
+
+
+def test_a_replay_is_answered_in_turn_with_the_results_a_task_gives() -> None:
+    live = callable_agent(buy_first_async, name="arm", mode="record", every=2, info=_info())
+    recorded = evaluate([live, "momentum"], **MARKET)
+    replays = {}
+    for kind in (CallableAgentAdapter, _AskedByTask):
+        arm = kind(None, name="arm", mode="replay", every=2, info=_info(), transcript=live.recorder)
+        replays[kind] = (arm.in_turn, evaluate([arm, "momentum"], **MARKET).digest())
+    assert replays[CallableAgentAdapter] == (True, recorded.digest())
+    assert replays[_AskedByTask] == (False, recorded.digest())
+
+
+def test_only_a_replay_with_nothing_to_await_is_answered_in_turn() -> None:
+    from workbench.integrations.hooks import DecisionHook
+
+    class OwnDecide(CallableAgentAdapter):
+        async def adecide(self, request: Any) -> Any:
+            return await super().adecide(request)
+
+    transcript = Transcript()
+    replaying = {"name": "arm", "mode": "replay", "transcript": transcript}
+    assert CallableAgentAdapter(None, **replaying).in_turn
+    assert not CallableAgentAdapter(buy_first, name="arm", mode="record").in_turn
+    assert not CallableAgentAdapter(None, hook=DecisionHook(), **replaying).in_turn
+    assert not OwnDecide(None, **replaying).in_turn

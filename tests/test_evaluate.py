@@ -15,7 +15,7 @@ import pytest
 from workbench import Agent, DecisionRequest, World, aevaluate, baseline, evaluate
 from workbench.errors import ConfigError, DecisionError, FrameworkError
 from workbench.evaluation.columns import SCORECARD_COLUMNS
-from workbench.evaluation.observation import market_payload
+from workbench.evaluation.observation import MarketPayloads, market_payload
 from workbench.schema import HISTORY_STEPS, OBSERVABLE_MACRO
 
 SMALL = {"seed": 3, "universe": 8, "days": 3, "preset": "standard-v1"}  # prices only
@@ -128,6 +128,15 @@ def test_no_look_ahead_the_payload_at_step_t_is_blind_to_every_later_row() -> No
             },
         )
         assert market_payload(poisoned, row) == market_payload(honest, row)
+        assert MarketPayloads(poisoned).at(row) == market_payload(honest, row)
+
+
+@pytest.mark.parametrize("market", [{"seed": 3, "universe": 7, "days": 3}, {"seed": 4, "days": 2}])
+def test_the_run_payloads_rounded_once_are_market_payload_to_the_bit(market: Any) -> None:
+    path = World(**market).path
+    payloads = MarketPayloads(path)
+    for row in range(path.warmup_steps, path.steps):
+        assert json.dumps(payloads.at(row)) == json.dumps(market_payload(path, row))
 
 
 def _poison_after(values: np.ndarray, row: int) -> np.ndarray:

@@ -171,3 +171,15 @@ def test_digest_and_results_text_are_the_same_in_another_process() -> None:
     value = {"a": {"é": 1e-05, "z": 1}, "b": [0.1, 2.5, None]}
     here = f"{digest(value)} {hashlib.sha256(results.to_json().encode()).hexdigest()}"
     assert done.stdout.split() == here.split()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"f":0.12345678901234567890123,"n":\n 12345678901234567890123}',
+        '{"f":0.00012345678901234567890,"n":[\t-123456789012345678901]}',
+        '{"f":1.000000000000000000001,"n":"1234567890123456789012345","m":-98765432109876543210}',
+    ],
+)
+def test_read_json_finds_a_long_integer_after_long_fractions(text: str) -> None:
+    assert _same(read_json(text), json.loads(text))

@@ -146,8 +146,12 @@ def loose_json(value: Any) -> str:
     )
 
 
-# 19 digits starting a number: an integer orjson might not keep whole (from 2**63 on)
-_LONG_INTEGER = re.compile(r"[\[:,\s-][0-9]{19}")
+# 19 digits starting a number: an integer orjson might not keep whole (from 2**63 on),
+# looked for as a run of 19 zeros in the text with each ASCII digit a zero and every other
+# ASCII character a space (a plain find, where a regex tries a class at every character)
+_RUN = "0" * 19
+_DIGITS_AS_ZEROS = {c: "0" if chr(c).isdigit() else " " for c in range(128)}
+_BEFORE_A_NUMBER = re.compile(r"[\[:,\s-]")
 
 
 def read_json(text: str) -> Any:
@@ -164,7 +168,13 @@ def _may_hold_a_long_integer(text: str) -> bool:
     """Whether a number in ``text`` may be an integer of 19 digits or more."""
     if text[:40].lstrip(" \t\r\n-")[:19].isdigit():  # the text is one such number
         return True
-    return _LONG_INTEGER.search(text) is not None
+    digits = text.translate(_DIGITS_AS_ZEROS)
+    start = digits.find(_RUN)
+    while start != -1:  # a run is found first at its first digit; later, after a digit
+        if start and _BEFORE_A_NUMBER.match(text, start - 1):
+            return True
+        start = digits.find(_RUN, start + len(_RUN))
+    return False
 
 
 def printable(text: str) -> str:

@@ -79,8 +79,11 @@ class Usage:
     cost_usd: float = 0.0  # US dollars; NaN once a call was made at no known price
 
     def add(self, other: Usage) -> None:
-        for item in dataclasses.fields(self):
-            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+        for name in _USAGE_FIELDS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+_USAGE_FIELDS = tuple(item.name for item in dataclasses.fields(Usage))  # read once, not per add
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,8 @@ class Agent:
     override ``adecide``.
 
     The evaluation takes each decision from ``answer`` (or ``answer_in_turn`` for an
-    inline arm), the one point where an arm's answer is validated: whatever
+    arm ``in_turn``: an inline arm, or an adapter replaying with no hook, which has
+    nothing to await), the one point where an arm's answer is validated: whatever
     ``adecide`` or ``decide`` returned goes through ``parse_decision``, and an arm that
     validates its own answers (every ``BaseAdapter``) returns them from ``answer`` as
     they are.
@@ -166,6 +170,12 @@ class Agent:
     async def answer(self, request: DecisionRequest) -> Decision:
         """This arm's validated decision for ``request``: what ``adecide`` returned, parsed."""
         return parse_decision(await self.adecide(request))
+
+    @property
+    def in_turn(self) -> bool:
+        """Whether the evaluation takes this arm's decisions from ``answer_in_turn``, on
+        the loop without a task: an ``inline`` arm, or one with nothing to await."""
+        return self.inline
 
     def answer_in_turn(self, request: DecisionRequest) -> Decision:
         """``answer`` for an inline arm, on the loop without awaiting: ``decide``, parsed."""

@@ -132,12 +132,37 @@ class _Touch(NamedTuple):
     level_step: float
 
 
+class _StepBook(NamedTuple):
+    """Every name's book in one execution step, read from the path once for all arms."""
+
+    step: int
+    mark: np.ndarray  # the opening mid, each name's
+    open_mid: list[float]
+    low_mid: list[float]
+    high_mid: list[float]
+    half_spread: list[float]
+    depth: list[float]
+    volume: list[float]  # in the step before, where the decision was taken
+
+    def touch(self, i: int, levels: int, level_step: float) -> _Touch:
+        return _Touch(
+            self.open_mid[i],
+            self.low_mid[i],
+            self.high_mid[i],
+            self.half_spread[i],
+            self.depth[i],
+            levels,
+            level_step,
+        )
+
+
 class Executor:
     """Executes decisions against one market path; one instance serves every arm."""
 
     def __init__(self, path: MarketPath) -> None:
         self.path = path
         self.index = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
+        self._book: _StepBook | None = None
 
     def execute(self, portfolio: Portfolio, decision: Decision, step: int) -> list[OrderRecord]:
         """Execute ``decision`` during ``step``, exposure-reducing actions first; return one
@@ -145,11 +170,13 @@ class Executor:
         actions = decision.actions
         if not actions:
             return []
-        mark = self.path.open[step]
+        book = self._step_book(step)
+        if len(actions) == 1:
+            return [self._one(portfolio, actions[0], book, {})]
         cap_left: dict[int, float] = {}
         records: dict[int, OrderRecord] = {}
         for n in self._reducing_first(portfolio, actions):
-            records[n] = self._one(portfolio, actions[n], step, mark, cap_left)
+            records[n] = self._one(portfolio, actions[n], book, cap_left)
         return [records[n] for n in range(len(actions))]
 
     def liquidate(self, portfolio: Portfolio, decision: Decision, step: int) -> list[OrderRecord]:
@@ -170,56 +197,63 @@ class Executor:
         """The cap for an order executing in ``step``: the ``max_order`` its payload showed."""
         return max_order(self.path.volume.item(step - 1, i))
 
+    def _step_book(self, step: int) -> _StepBook:
+        """The book of ``step``, kept while the arms' decisions execute in it."""
+        book = self._book
+        if book is None or book.step != step:
+            p = self.path
+            book = _StepBook(
+                step,
+                p.open[step],
+                p.open[step].tolist(),
+                p.low[step].tolist(),
+                p.high[step].tolist(),
+                p.half_spread[step].tolist(),
+                p.depth[step].tolist(),
+                p.volume[step - 1].tolist(),
+            )
+            self._book = book
+        return book
+
     def _one(
-        self,
-        portfolio: Portfolio,
-        action: Action,
-        step: int,
-        mark: np.ndarray,
-        cap_left: dict[int, float],
+        self, portfolio: Portfolio, action: Action, book: _StepBook, cap_left: dict[int, float]
     ) -> OrderRecord:
         i = self.index.get(action.symbol)
         if i is None:
             reason = f"unknown symbol {action.symbol!r}; trade a symbol listed in the payload"
             return OrderRecord.of(action, reason=reason)
-        if action.quantity <= 0:
+        quantity = action.quantity
+        if quantity <= 0:
             return OrderRecord.of(action, reason="zero quantity; leave the action out to hold")
-        available = cap_left[i] if i in cap_left else self.max_order(step, i)
-        wanted = min(action.quantity, available)
-        clip = {"clipped": True, "clipped_to": wanted} if wanted < action.quantity else {}
+        available = cap_left[i] if i in cap_left else max_order(book.volume[i])
+        wanted = min(quantity, available)
+        clipped, clipped_to = (True, wanted) if wanted < quantity else (False, None)
         if wanted <= 0:
-            return OrderRecord.of(action, reason=_cap_reason(self.max_order(step, i)), **clip)
+            reason = _cap_reason(max_order(book.volume[i]))
+            return OrderRecord.of(action, reason=reason, clipped=clipped, clipped_to=clipped_to)
         sign = 1.0 if action.side == "buy" else -1.0
-        refusal = _leverage_refusal(portfolio, mark, i, sign * wanted)
+        refusal = _leverage_refusal(portfolio, book.mark, i, sign * wanted)
         if refusal:
-            return OrderRecord.of(action, reason=refusal, **clip)
-        filled, cost = _fill(self._touch(step, i), action, wanted)
+            return OrderRecord.of(action, reason=refusal, clipped=clipped, clipped_to=clipped_to)
+        filled, cost = _fill(book.touch(i, self.path.levels, self.path.level_step), action, wanted)
+        market = action.order_type == "market"
         if filled == 0:
-            market = action.order_type == "market"
             reason = "the book had no depth" if market else "the price did not reach the limit"
-            return OrderRecord.of(action, status="unfilled", reason=reason, **clip)
+            return OrderRecord.of(
+                action, status="unfilled", reason=reason, clipped=clipped, clipped_to=clipped_to
+            )
         cap_left[i] = available - filled
         fee = portfolio.book_fill(i, sign * filled, cost)
         status, reason = "filled", ""
         if filled < wanted:
-            within = "" if action.order_type == "market" else " within the limit"
-            status, reason = "partial", f"book depth exhausted{within}"
-        price = cost / filled
-        return OrderRecord.of(
-            action, quantity=filled, price=price, fee=fee, status=status, reason=reason, **clip
-        )
-
-    def _touch(self, step: int, i: int) -> _Touch:
-        p = self.path
-        return _Touch(
-            open_mid=p.open.item(step, i),
-            low_mid=p.low.item(step, i),
-            high_mid=p.high.item(step, i),
-            half_spread=p.half_spread.item(step, i),
-            depth=p.depth.item(step, i),
-            levels=p.levels,
-            level_step=p.level_step,
-        )
+            status, reason = (
+                "partial",
+                "book depth exhausted" + ("" if market else " within the limit"),
+            )
+        return OrderRecord(
+            action.symbol, action.side, action.order_type, action.limit_price, quantity,
+            filled, cost / filled, fee, status, reason, clipped, clipped_to,
+        )  # fmt: skip
 
 
 def _forced(why: str) -> str:

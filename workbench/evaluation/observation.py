@@ -11,6 +11,8 @@ import json
 import math
 from typing import Any
 
+import numpy as np
+
 from workbench.engine.execution import Portfolio, max_order
 from workbench.engine.market import MarketPath
 from workbench.evaluation.reading import calendar, fundamentals
@@ -26,21 +28,45 @@ _REGIMES = ("expansion", "contraction")
 
 def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
     """Everything shared by the arms at path row ``row`` (warm-up included; see STEPS)."""
+    close, spread = path.close[row], path.half_spread[row]
+    history = path.close[row - HISTORY_STEPS + 1 : row + 1].round(4)
+    bid = (close * (1 - spread)).round(4)
+    ask = (close * (1 + spread)).round(4)
+    return _payload(path, row, history, bid, ask)
+
+
+class MarketPayloads:
+    """``market_payload`` at every row of one path, from its prices rounded once for the
+    run (rounding is elementwise, so each payload is the one ``market_payload`` builds)."""
+
+    def __init__(self, path: MarketPath) -> None:
+        self.path = path
+        close, spread = path.close, path.half_spread
+        self.history = close.round(4)
+        self.bid = (close * (1 - spread)).round(4)
+        self.ask = (close * (1 + spread)).round(4)
+
+    def at(self, row: int) -> dict[str, Any]:
+        history = self.history[row - HISTORY_STEPS + 1 : row + 1]
+        return _payload(self.path, row, history, self.bid[row], self.ask[row])
+
+
+def _payload(
+    path: MarketPath, row: int, history: np.ndarray, bid: np.ndarray, ask: np.ndarray
+) -> dict[str, Any]:
+    """The market part from the rows of rounded prices up to ``row``."""
     steps = path.steps_per_day
     day, step = divmod(row - path.warmup_steps, steps)
-    close, spread = path.close[row], path.half_spread[row]
-    history = path.close[row - HISTORY_STEPS + 1 : row + 1].round(4).T.tolist()
-    bid = (close * (1 - spread)).round(4).tolist()
-    ask = (close * (1 + spread)).round(4).tolist()
+    closes, bids, asks = history.T.tolist(), bid.tolist(), ask.tolist()
     volume = path.volume[row].tolist()
     sectors = path.universe.sectors
     symbols = {
         symbol: {
             "sector": sectors[i],
-            "history": history[i],
-            "last": history[i][-1],
-            "bid": bid[i],
-            "ask": ask[i],
+            "history": closes[i],
+            "last": closes[i][-1],
+            "bid": bids[i],
+            "ask": asks[i],
             "volume": volume[i],
             "max_order": max_order(volume[i]),
         }

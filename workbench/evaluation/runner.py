@@ -46,7 +46,7 @@ from workbench.evaluation.capture import (
 from workbench.evaluation.cutoff import replayed_cutoffs
 from workbench.evaluation.epochs import with_epochs
 from workbench.evaluation.failures import agent_traceback
-from workbench.evaluation.observation import arm_payload, market_payload
+from workbench.evaluation.observation import MarketPayloads, arm_payload
 from workbench.evaluation.options import (
     MODEL_CUTOFF_NEEDS_DATES,
     EvaluateOptions,
@@ -154,6 +154,7 @@ class _Run:
         self.oracle_news_pnl = math.nan
         self.path = world.path
         self.executor = Executor(self.path)
+        self.payloads = MarketPayloads(self.path)
         self.names = tuple(arm.name for arm in arms)
         _refuse_unknown_cutoffs(options, self.names, world)
         self.canaries = [] if self.path.text is None else self.path.text.canaries
@@ -263,14 +264,14 @@ class _Run:
 
     def _mark(self, k: int, mid: np.ndarray) -> None:
         """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
-        values = (self.held * mid).tolist()
-        for i, seat in enumerate(self.seats):
-            equity, gross = seat.book.marks_of(values[i])
+        equities, grosses = [], []  # one row each, set at once
+        for seat, values in zip(self.seats, (self.held * mid).tolist(), strict=True):
+            equity, gross = seat.mark = seat.book.marks_of(values)
             if seat.bust_step is None and margin.is_bust(equity):
                 seat.bust_step = k
-            self.equity[k, i] = 0.0 if seat.bust_step is not None else equity
-            self.exposure[k, i] = gross
-            seat.mark = (equity, gross)
+            equities.append(0.0 if seat.bust_step is not None else equity)
+            grosses.append(gross)
+        self.equity[k], self.exposure[k] = equities, grosses
         self.marked = k + 1
 
     def _force(self, k: int, row: int) -> set[Seat]:
@@ -294,7 +295,7 @@ class _Run:
         due = [seat for seat in self.seats if seat.due(k) and seat not in forced]
         if not due:
             return
-        market = market_payload(self.path, row)
+        market = self.payloads.at(row)
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
         requests = {seat: self._request(seat, k, row, market, windows) for seat in due}
         if all(seat.in_turn for seat in due) and not self.pacer.interval:

@@ -35,8 +35,8 @@ class Seat:
 
     @property
     def in_turn(self) -> bool:
-        """Whether the arm answers on the loop without awaiting (``inline``): no task."""
-        return self.arm.inline
+        """Whether the arm answers on the loop without awaiting (``Agent.in_turn``): no task."""
+        return self.arm.in_turn
 
     @property
     def name(self) -> str:

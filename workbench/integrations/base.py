@@ -352,6 +352,22 @@ class BaseAdapter(Agent):
         decision = await self.adecide(request)
         return decision if decision.is_validated() else parse_decision(decision)
 
+    @property
+    def in_turn(self) -> bool:
+        """A replay without a hook awaits nothing (each answer is read from the transcript),
+        so the evaluation takes it in turn, without a task per question."""
+        return self.mode == "replay" and self.hook is None and _base_decides(type(self))
+
+    def answer_in_turn(self, request: DecisionRequest) -> Decision:
+        """``answer`` run to its end at once, as a task's first step would run it."""
+        asking = self.answer(request)
+        try:
+            asking.send(None)
+        except StopIteration as done:
+            return cast(Decision, done.value)
+        asking.close()
+        raise RuntimeError(f"arm {self.name!r} awaited while answering in turn")
+
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
         """Open this decision's entry in ``decision_log``; its orders are added after execution."""
         entry = _recorder.new_entry(request, key, **fields)
@@ -404,6 +420,15 @@ class BaseAdapter(Agent):
                 f"{type(exc).__name__}: {exc}"
             ) from exc
         return parse_decision(shaped)
+
+
+def _base_decides(kind: type[BaseAdapter]) -> bool:
+    """Whether ``kind`` decides as the base does (one exchange, one validation): an
+    adapter with its own ``adecide`` or ``exchange`` may await more than a transcript."""
+    return all(
+        getattr(kind, name) is getattr(BaseAdapter, name)
+        for name in ("answer", "adecide", "_decided", "exchange")
+    )
 
 
 def split_options(options: Mapping[str, Any]) -> tuple[AdapterOptions, dict[str, Any]]:
