@@ -56,8 +56,9 @@ from workbench.engine.textscan import MONTHS, scannable, starts, substitute
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
 _Replacements = dict[tuple[str | None, str, float | None], str]
-# the pattern and its starts, by the names a text holds and whether it has a colon
-_Patterns = dict[tuple[frozenset[str], bool], tuple[re.Pattern[str], re.Pattern[str]]]
+# the patterns and their starts, by the names a text holds and whether it has a colon
+_Patterns = dict[tuple[frozenset[str], bool], "_Compiled"]
+_JOIN = "\0"  # between texts masked in one pass: no part reads across it
 
 
 def _spelled(month: str) -> str:
@@ -94,32 +95,86 @@ _PRICE_VERBS = "|".join(
     )
     for verb in verbs
 )
+# What a part can start with: a decimal digit, a currency sign, or another character.
+_DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
+_SIGNS = "$€£¥"
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
-_PARTS = (
+_PARTS: tuple[tuple[frozenset[str], str], ...] = (
     # year, month and day, by "-", "/" or "." (2016-02-10, 2016/02/10, 2016.02.10)
-    rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
-    r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
-    rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
-    rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
-    rf"(?P<dmy_y>{_YEAR})\b)",
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
+        r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
+    ),
+    (
+        frozenset({_OTHER}),
+        rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
+        rf"(?P<dmy_y>{_YEAR})\b)",
+    ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
-    rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
-    rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
-    rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
-    r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
-    r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
-    rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b{_YEAR}\b)",
-    rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
-    rf"(?P<worded>(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+    (
+        frozenset({_DIGIT, _OTHER}),
+        rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
+        rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+        rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
+        r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
+        r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
+    ),
+    (frozenset({_DIGIT, _OTHER}), rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b{_YEAR}\b)"),
+    (
+        frozenset({_SIGN, _OTHER}),
+        rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<worded>(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+    ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
-    rf"(?P<volume>{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
-    rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
+    (
+        frozenset({_DIGIT, _OTHER}),
+        rf"(?P<volume>{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
+        rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
+    ),
     # a bare price after a price verb: "closed at 123.45", "up from 120"
-    rf"(?P<near>{_PRICE_VERBS})(?P<bare>{_AMOUNT})"
-    r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<near>{_PRICE_VERBS})(?P<bare>{_AMOUNT})"
+        r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
+    ),
 )
+
+
+_KINDS = (_DIGIT, _SIGN, _OTHER)
+
+
+@dataclass(frozen=True, eq=False)
+class _Compiled:
+    """The mask's pattern for the names a text holds: whole, its starts (``textscan``), and
+    in three smaller forms, each holding only the parts that can start with a digit, a
+    currency sign or another character, in the same order."""
+
+    whole: re.Pattern[str]
+    starts: re.Pattern[str]
+    digit: re.Pattern[str]
+    sign: re.Pattern[str]
+    other: re.Pattern[str]
+
+    def at(self, char: str) -> re.Pattern[str]:
+        """The form to try where ``char`` stands."""
+        if char in _SIGNS:
+            return self.sign
+        return self.digit if char.isdecimal() else self.other
+
+
+def _compiled(parts: Iterable[str]) -> re.Pattern[str]:
+    # every part starts a word (or is money): trying them only there halves the cost
+    return re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -151,10 +206,29 @@ class TextMask:
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         text = _compatible(text)
-        pattern, found_at = self._patterns_for(text, self._first_words_in(text.casefold()))
-        if not scannable(text):
-            return pattern.sub(self._replacer(symbols), text)
-        return substitute(pattern, found_at, text, self._replacer(symbols))
+        compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
+        return self._masked(compiled, text, self._replacer(self._factor(symbols)))
+
+    def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+        """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
+        that need the same pattern and price factor joined by a character no part can cross
+        (``_JOIN``) and masked in one pass."""
+        out: list[str] = []
+        groups: dict[tuple[_Compiled, float | None], list[int]] = {}
+        for k, (raw, symbols) in enumerate(texts):
+            text = _compatible(raw)
+            out.append(text)
+            compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
+            if _JOIN in text or not scannable(text):
+                out[k] = self._masked(compiled, text, self._replacer(self._factor(symbols)))
+            else:
+                groups.setdefault((compiled, self._factor(symbols)), []).append(k)
+        for (compiled, factor), members in groups.items():
+            joined = _JOIN.join(out[k] for k in members)
+            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
+            for k, text in zip(members, masked, strict=True):
+                out[k] = text
+        return out
 
     def text_by_pattern(self, text: str, symbols: Sequence[str]) -> str:
         """What ``text`` gives, the long way: the names found among all the text's words,
@@ -162,10 +236,22 @@ class TextMask:
         text = _compatible(text)
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
         present = by_word.keys() & set(_WORD.findall(text.casefold()))
-        return self._patterns_for(text, present)[0].sub(self._replacer(symbols), text)
+        pattern = self._patterns_for(text, present).whole
+        return pattern.sub(self._replacer(self._factor(symbols)), text)
 
-    def _replacer(self, symbols: Sequence[str]) -> Callable[[re.Match[str]], str]:
-        factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
+    def _factor(self, symbols: Sequence[str]) -> float | None:
+        """The one price factor of an item about one name (None about several or none)."""
+        return self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
+
+    @staticmethod
+    def _masked(
+        compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]
+    ) -> str:
+        if not scannable(text):
+            return compiled.whole.sub(replace, text)
+        return substitute(compiled.at, compiled.starts, text, replace)
+
+    def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
         done: _Replacements = self._done  # type: ignore[attr-defined]
 
         def replaced(match: re.Match[str]) -> str:
@@ -177,9 +263,7 @@ class TextMask:
 
         return replaced
 
-    def _patterns_for(
-        self, text: str, first_words: Iterable[str]
-    ) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    def _patterns_for(self, text: str, first_words: Iterable[str]) -> _Compiled:
         """The dates and money, and the names whose first word the text holds (so the cost
         follows the text, not the number of names); and where they can start
         (``textscan.starts``)."""
@@ -188,10 +272,12 @@ class TextMask:
         exchange = ":" in text and any(n in self.aliases for n in names)
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if (names, exchange) not in patterns:
-            parts = "|".join((*_PARTS, *_name_parts(self.aliases, names)))
-            # every part starts a word (or is money): trying them only there halves the cost
-            pattern = re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{parts})", re.IGNORECASE)
-            patterns[names, exchange] = (pattern, starts(names, exchange=exchange))
+            parts = (*_PARTS, *_name_parts(self.aliases, names))
+            patterns[names, exchange] = _Compiled(
+                _compiled(p for _, p in parts),
+                starts(names, exchange=exchange),
+                *(_compiled(p for kinds, p in parts if kind in kinds) for kind in _KINDS),
+            )
         return patterns[names, exchange]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
@@ -341,14 +427,19 @@ def _first_words(
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[str]:
+def _name_parts(
+    aliases: Mapping[str, str], present: frozenset[str]
+) -> list[tuple[frozenset[str], str]]:
     """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
     (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
     and names ``present`` in a text."""
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
-    parts = [rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"] if tickers else []
-    return parts + ([rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"] if words else [])
+    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
+    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"
+    return [(frozenset({_SIGN, _OTHER}), quoted)] * bool(tickers) + [
+        (frozenset(_KINDS), plain)
+    ] * bool(words)
 
 
 def _longest_first(words: Sequence[str] | frozenset[str]) -> str:

@@ -74,20 +74,22 @@ def _name_start(name: str) -> str:
 
 
 def substitute(
-    pattern: re.Pattern[str],
+    pattern_at: Callable[[str], re.Pattern[str]],
     found_at: re.Pattern[str],
     text: str,
     replace: Callable[[re.Match[str]], str],
 ) -> str:
-    """``pattern.sub(replace, text)``, trying ``pattern`` only where ``found_at`` matches:
-    every place ``pattern`` can match must be one of those."""
+    """``pattern.sub(replace, text)``, trying the pattern only where ``found_at`` matches
+    (every place it can match must be one of those) and, at each place, the one
+    ``pattern_at`` gives for the character there (which must match there exactly as the
+    whole pattern does)."""
     pieces: list[str] = []
     end = 0
-    search, match = found_at.search, pattern.match
+    search = found_at.search
     start = search(text)
     while start is not None:
         at = start.start()
-        found = match(text, at)
+        found = pattern_at(text[at]).match(text, at)
         if found is None:
             start = search(text, at + 1)
             continue
