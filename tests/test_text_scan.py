@@ -109,3 +109,37 @@ def test_generated_news_bodies_are_masked_alike() -> None:
 def test_text_holding_i_with_a_dot_or_dotless_is_left_to_the_pattern(text: str, fast: bool) -> None:
     """İ and ı match i whatever the case; the starts spell letters in their ASCII cases."""
     assert scannable(text) is fast
+
+
+@given(
+    items=st.lists(
+        st.tuples(st.one_of(texts(), st.sampled_from(("a\0b $12", "\0", "ıt ACME $3"))), ABOUT),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_texts_masked_together_are_masked_as_each_alone(items: list[tuple[str, list[str]]]) -> None:
+    """One pass over many texts (joined, grouped by pattern and price factor) writes what
+    the long way writes for each, whatever the texts around it."""
+    for mask in (FEW, MANY):
+        together = mask.texts(items)
+        assert together == [mask.text_by_pattern(text, about) for text, about in items]
+
+
+def test_generated_news_masked_in_blocks_as_each_alone() -> None:
+    """Bodies like the bench's, about one name, two or none, masked twenty at a time."""
+    rng = np.random.default_rng(11)
+    items = []
+    for k in range(300):
+        price, volume = rng.uniform(1, 900), int(rng.integers(1_000, 9_000_000))
+        day = pd.Timestamp("2016-01-04") + pd.Timedelta(days=int(rng.integers(0, 500)))
+        name = ("ACME", "Acme Industries", "BOLT", "Élan Bolt Systems", "3D Info Tech")[k % 5]
+        body = (
+            f"{name} closed at ${price:.2f} on {day:%B} {day.day}, {day.year}; volume "
+            f"{volume:,} shares, {volume // 7} CHF, up {price / 9:.1f}% to {price:.1f} "
+            f"(NYSE:{name}, {day:%d %b %Y}, update {k})"
+        )
+        items.append((body, [["ACME"], ["BOLT"], ["IT"], ["ACME", "BOLT"], []][k % 5]))
+    for start in range(0, len(items), 20):
+        block = items[start : start + 20]
+        assert FEW.texts(block) == [FEW.text_by_pattern(t, about) for t, about in block]

@@ -95,6 +95,10 @@ _PRICE_VERBS = "|".join(
     )
     for verb in verbs
 )
+# What an amount followed by a word needs, looked for first: it spares the amount's
+# backtracking where no word follows (the headline's "update 123").
+_THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
+_AFTER_VERB = "(?<=[tmo] )"  # each price verb's phrase ends "at", "from" or "to"
 # What a part can start with: a decimal digit, a currency sign, or another character.
 _DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
 _SIGNS = "$€£¥"
@@ -133,18 +137,18 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
     ),
     (
         frozenset({_DIGIT}),
-        rf"(?P<worded>(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
     (
         frozenset({_DIGIT, _OTHER}),
-        rf"(?P<volume>{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
+        rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
     # a bare price after a price verb: "closed at 123.45", "up from 120"
     (
         frozenset({_DIGIT}),
-        rf"(?P<near>{_PRICE_VERBS})(?P<bare>{_AMOUNT})"
+        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT})"
         r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
     ),
 )
@@ -170,6 +174,13 @@ class _Compiled:
         if char in _SIGNS:
             return self.sign
         return self.digit if char.isdecimal() else self.other
+
+
+def _unguarded(part: str) -> str:
+    """A part without what it looks for first (the reference reads the parts as written)."""
+    for guard in (_THEN_WORD, _THEN_WORDS, _AFTER_VERB):
+        part = part.replace(guard, "")
+    return part
 
 
 def _compiled(parts: Iterable[str]) -> re.Pattern[str]:
@@ -235,8 +246,10 @@ class TextMask:
         the pattern tried at every place (the reference the mask's tests compare with)."""
         text = _compatible(text)
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
-        present = by_word.keys() & set(_WORD.findall(text.casefold()))
-        pattern = self._patterns_for(text, present).whole
+        words = by_word.keys() & set(_WORD.findall(text.casefold()))
+        names = frozenset(n for w in words for n in by_word[w])
+        parts = (*_PARTS, *_name_parts(self.aliases, names))
+        pattern = _compiled(_unguarded(p) for _, p in parts)
         return pattern.sub(self._replacer(self._factor(symbols)), text)
 
     def _factor(self, symbols: Sequence[str]) -> float | None:
