@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from workbench.engine.textscan import MONTHS, scannable, starts, substitute
+from workbench.engine.textscan import MONTHS, Matcher, scannable, starts, substitute
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -169,11 +169,23 @@ class _Compiled:
     sign: re.Pattern[str]
     other: re.Pattern[str]
 
-    def at(self, char: str) -> re.Pattern[str]:
-        """The form to try where ``char`` stands."""
-        if char in _SIGNS:
-            return self.sign
-        return self.digit if char.isdecimal() else self.other
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "match_at", _MatchAt(self))
+
+
+class _MatchAt(dict[str, "Matcher"]):
+    """A character → the ``match`` of the form to try where it stands (``\\d`` reads a
+    decimal digit), learnt the first time the character is asked for."""
+
+    def __init__(self, compiled: _Compiled) -> None:
+        super().__init__()
+        self.compiled = compiled
+
+    def __missing__(self, char: str) -> Matcher:
+        forms = self.compiled
+        form = forms.sign if char in _SIGNS else forms.digit if char.isdecimal() else forms.other
+        self[char] = form.match
+        return form.match
 
 
 def _unguarded(part: str) -> str:
@@ -257,12 +269,10 @@ class TextMask:
         return self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
 
     @staticmethod
-    def _masked(
-        compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]
-    ) -> str:
+    def _masked(compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]) -> str:
         if not scannable(text):
             return compiled.whole.sub(replace, text)
-        return substitute(compiled.at, compiled.starts, text, replace)
+        return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
 
     def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
         done: _Replacements = self._done  # type: ignore[attr-defined]

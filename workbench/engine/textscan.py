@@ -24,7 +24,7 @@ still holds İ or ı is masked by the mask's pattern alone (``scannable``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
@@ -73,15 +73,18 @@ def _name_start(name: str) -> str:
     return opening + (f"(?=(?i:{re.escape(rest)}))" if rest else "")
 
 
+Matcher = Callable[[str, int], "re.Match[str] | None"]  # a pattern's match(text, at)
+
+
 def substitute(
-    pattern_at: Callable[[str], re.Pattern[str]],
+    match_at: Mapping[str, Matcher],
     found_at: re.Pattern[str],
     text: str,
     replace: Callable[[re.Match[str]], str],
 ) -> str:
     """``pattern.sub(replace, text)``, trying the pattern only where ``found_at`` matches
-    (every place it can match must be one of those) and, at each place, the one
-    ``pattern_at`` gives for the character there (which must match there exactly as the
+    (every place it can match must be one of those) and, at each place, by the matcher
+    ``match_at`` holds for the character there (which must match there exactly as the
     whole pattern does)."""
     pieces: list[str] = []
     end = 0
@@ -89,7 +92,7 @@ def substitute(
     start = search(text)
     while start is not None:
         at = start.start()
-        found = pattern_at(text[at]).match(text, at)
+        found = match_at[text[at]](text, at)
         if found is None:
             start = search(text, at + 1)
             continue
