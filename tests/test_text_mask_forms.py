@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -82,3 +83,18 @@ def test_a_price_after_a_percent_move_and_glued_codes_are_scaled(text: str, show
 def test_full_width_names_and_prices_are_masked() -> None:
     shown = MASK.text("ＡＣＭＥ at ＄１２ on ２０１６-０２-０３", ["ACME"])
     assert shown == "ASSET001 at $6.00 on day 2"
+
+
+def test_every_calendar_date_is_placed_as_relative_day_places_it() -> None:
+    """Dates before, among and after the bars (weekends, holidays, leap days) read the day
+    numpy's search and business days give."""
+    mask = TextMask(
+        aliases={},
+        price_factor={},
+        dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+        warmup_days=20,
+    )
+    for when in pd.date_range("2015-11-01", "2017-06-30"):
+        written = mask.text(f"{when:%Y-%m-%d} and {when:%B} {when.day}, {when.year}", [])
+        day = f"day {mask.relative_day(np.datetime64(when.date(), 'D'))}"
+        assert written == f"{day} and {day}", when

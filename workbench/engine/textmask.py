@@ -44,10 +44,12 @@ a product, a city or a chief executive that still points at one name.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 import numpy as np
 
@@ -223,6 +225,7 @@ class TextMask:
         object.__setattr__(self, "_patterns", {})
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
+        object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
         object.__setattr__(self, "_done", {})
 
@@ -333,11 +336,20 @@ class TextMask:
         known: dict[tuple[str, int, int], str] = self._known_days  # type: ignore[attr-defined]
         if key not in known:
             try:
-                when = np.datetime64(f"{year}-{key[1]:02d}-{key[2]:02d}", "D")
+                when = date(int(year), key[1], key[2]).toordinal() - _EPOCH
             except ValueError:
                 return match.group(0)  # not a calendar date (2016-02-31): left as written
-            known[key] = f"day {self.relative_day(when)}"
+            known[key] = f"day {self._day_number(when)}"
         return known[key]
+
+    def _day_number(self, when: int) -> int:
+        """``relative_day`` of a date given as days since 1970-01-01: a bisection of the
+        bars' dates, numpy's business days only beyond them."""
+        numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
+        position = bisect.bisect_left(numbers, when)
+        if position == len(numbers) or (position == 0 and when < numbers[0]):
+            return self.relative_day(np.datetime64(when, "D"))
+        return position - self.warmup_days
 
     def relative_day(self, when: np.datetime64) -> int:
         """The day number of a calendar date (its first trading date on or after it)."""
@@ -381,7 +393,11 @@ def _compatible(text: str) -> str:
 
 
 def _month_number(name: str) -> int:
-    return MONTHS.index(next(m for m in MONTHS if m.startswith(name[:3].lower()))) + 1
+    return _MONTH_NUMBERS[name[:3].lower()]
+
+
+_MONTH_NUMBERS = {month[:3]: k + 1 for k, month in enumerate(MONTHS)}
+_EPOCH = date(1970, 1, 1).toordinal()
 
 
 _DATES = ("iso", "mdy", "dmy")
