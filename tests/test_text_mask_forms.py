@@ -98,3 +98,23 @@ def test_every_calendar_date_is_placed_as_relative_day_places_it() -> None:
         written = mask.text(f"{when:%Y-%m-%d} and {when:%B} {when.day}, {when.year}", [])
         day = f"day {mask.relative_day(np.datetime64(when.date(), 'D'))}"
         assert written == f"{day} and {day}", when
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("ACME hit a 52-week high 999.99", "ASSET001 hit a 52-week high 500.00"),
+        ("a high of 120.5 and a low of 80", "a high of 60.25 and a low of 40.00"),
+        ("target price 150, price target 90", "target price 75.00, price target 45.00"),
+        ("a high of 3% and a 52-week low 2 percent", "a high of 3% and a 52-week low 2 percent"),
+        ("the high 120 and the price 150", "the high 120 and the price 150"),
+    ],
+)
+def test_a_bare_price_after_its_name_is_scaled(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+
+
+def test_a_bare_price_after_its_name_in_an_item_about_two_names_is_marked() -> None:
+    shown = MASK.text("a 52-week high 999.99, target price 150", ["ACME", "BOLT"])
+    assert shown == "a 52-week high [amount], target price [amount]"

@@ -50,6 +50,7 @@ FRAGMENTS = (
     *("closed at 123.45", "closed at 12.5%", "up from 120", "rose to 3 percent", "fell to 7x"),
     *("traded at 45 times", "opened at 1,2345", "ＡＣＭＥ", "＄１２", "２０１６-０２-０３", "٣٤"),
     *("K", "Kelvin", "ſ", "naïve", "’s", "—", "(", ")", "'", "the", "said", "a", "Marg"),
+    *("52-week high 999.99", "week low 3", "a high of 120.5", "target price 150", "price target"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 

@@ -15,8 +15,9 @@ then money, then a name:
    ``CY16``, ``H1'16``).
 2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
    ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``) and a bare price after
-   a price verb or a move in percent (``closed at 123.45``, ``up from 120``, ``rose
-   to 130``, ``up 3.5% to 130``; not a percentage) are multiplied by the price
+   a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
+   from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
+   of 120.5``, ``target price 150``; not a percentage) are multiplied by the price
    factor of the one name the item concerns, the factor the mask scales that name's
    prices by, so a quoted price still matches the masked bars. In an
    item about several names or none no single factor applies and the figure
@@ -97,13 +98,20 @@ _PRICE_VERBS = "|".join(
         # a move in percent, then the price it moved to: "up 3.5% to 175.72"
         (("%", "percent"), "to"),
         (("%", "percent"), "at"),
+        # a price named by what it is: "52-week high 999.99", "a high of 120.5"
+        (("week",), "high"),
+        (("week",), "low"),
+        (("high", "low"), "of"),
+        (("target",), "price"),
+        (("price",), "target"),
     )
     for verb in verbs
 )
 # What an amount followed by a word needs, looked for first: it spares the amount's
 # backtracking where no word follows (the headline's "update 123").
 _THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
-_AFTER_VERB = "(?<=[tmo] )"  # each price verb's phrase ends "at", "from" or "to"
+# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target"
+_AFTER_VERB = "(?<=[tmohwfe] )"
 # What a part can start with: a decimal digit, a currency sign, or another character.
 _DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
 _SIGNS = "$€£¥"
@@ -150,7 +158,8 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
-    # a bare price after a price verb: "closed at 123.45", "up from 120"
+    # a bare price after a price verb or a price's name: "closed at 123.45", "up from
+    # 120", "target price 150"
     (
         frozenset({_DIGIT}),
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT})"
