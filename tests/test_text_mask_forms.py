@@ -118,3 +118,18 @@ def test_a_bare_price_after_its_name_is_scaled(text: str, shown: str) -> None:
 def test_a_bare_price_after_its_name_in_an_item_about_two_names_is_marked() -> None:
     shown = MASK.text("a 52-week high 999.99, target price 150", ["ACME", "BOLT"])
     assert shown == "a 52-week high [amount], target price [amount]"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("le 4 mars 2016 et le 1er février 2016", "le day 24 et le day 0"),
+        ("4 Septembre 2016, 5 DÉCEMBRE 2016", "day 155, day 220"),
+        ("mars 2016, août 2016", "[date], [date]"),
+        ("le 2016年3月4日 et 2016年9月5日に", "le day 24 et day 155に"),
+        ("Mars rover and 4 mars", "Mars rover and 4 mars"),
+    ],
+)
+def test_dates_in_french_and_japanese_are_placed_or_marked(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])

@@ -51,6 +51,7 @@ FRAGMENTS = (
     *("traded at 45 times", "opened at 1,2345", "ＡＣＭＥ", "＄１２", "２０１６-０２-０３", "٣٤"),
     *("K", "Kelvin", "ſ", "naïve", "’s", "—", "(", ")", "'", "the", "said", "a", "Marg"),
     *("52-week high 999.99", "week low 3", "a high of 120.5", "target price 150", "price target"),
+    *("4 mars 2016", "1er MAI 2016", "FÉVRIER 2016", "août", "2016年3月4日", "年", "3月"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 

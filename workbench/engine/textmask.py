@@ -5,14 +5,15 @@ then money, then a name:
 
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
    ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
-   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022`` and ``4-Mar-2022``
-   read ``day 41`` (the first trading date on or after it, counted from the first
-   decision day; dates beyond the bars count business days). What
-   would still place the text in time but names no one day becomes ``[date]``: a
-   month with its year, a year alone (1900–2099), a numeric date (``02/03/2016``:
-   day or month first?), ``20160203``, a month and day with no year (``Feb 3``,
-   ``4th March``), fiscal years, quarters and halves (``FY2016``, ``2016Q1``,
-   ``CY16``, ``H1'16``).
+   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in
+   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (after
+   a space or a mark, not glued to the word before) read ``day 41`` (the first
+   trading date on or after it, counted from the first decision day; dates beyond
+   the bars count business days). What would still place the text in time but
+   names no one day becomes ``[date]``: a month with its year (``mars 2022`` too), a
+   year alone (1900–2099), a numeric date (``02/03/2016``: day or month first?),
+   ``20160203``, a month and day with no year (``Feb 3``, ``4th March``), fiscal
+   years, quarters and halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
    ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``) and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
@@ -57,7 +58,7 @@ from datetime import date
 
 import numpy as np
 
-from workbench.engine.textscan import MONTHS, Matcher, scannable, starts, substitute
+from workbench.engine.textscan import MOIS, MONTHS, Matcher, scannable, starts, substitute
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -133,6 +134,16 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
         rf"(?P<dmy_y>{_YEAR})\b)",
     ),
+    # in French (4 mars 2022, 1er mai 2022) and Japanese (2022年3月4日)
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{'|'.join(MOIS)})\s+"
+        rf"(?P<dmy_fr_y>{_YEAR})\b)",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<ymd_ja>\b(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)",
+    ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
     (
@@ -143,7 +154,11 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
         r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
-    (frozenset({_DIGIT, _OTHER}), rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b{_YEAR}\b)"),
+    (
+        frozenset({_DIGIT, _OTHER}),
+        rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{'|'.join(MOIS)})\s+{_YEAR}\b"
+        rf"|\b{_YEAR}\b)",
+    ),
     (
         frozenset({_SIGN, _OTHER}),
         rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
@@ -335,7 +350,7 @@ class TextMask:
             return "[date]"
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
-        if kind in ("mdy", "dmy"):
+        if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
             month = _month_number(match[f"{kind}_m"])
             return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
         if kind in _AMOUNTS:
@@ -405,14 +420,19 @@ def _compatible(text: str) -> str:
 
 
 def _month_number(name: str) -> int:
-    return _MONTH_NUMBERS[name[:3].lower()]
+    if name.isdecimal():
+        return int(name)
+    return _MONTH_NUMBERS.get(name.lower()) or _MONTH_NUMBERS[name[:3].lower()]
 
 
-_MONTH_NUMBERS = {month[:3]: k + 1 for k, month in enumerate(MONTHS)}
+_MONTH_NUMBERS = {
+    **{month[:3]: k + 1 for k, month in enumerate(MONTHS)},
+    **{mois: k + 1 for k, mois in enumerate(MOIS)},
+}
 _EPOCH = date(1970, 1, 1).toordinal()
 
 
-_DATES = ("iso", "mdy", "dmy")
+_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja")
 _AMOUNTS = ("money", "worded", "volume", "bare")
 
 

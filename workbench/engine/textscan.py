@@ -8,7 +8,7 @@ a text of plain words costs the mask as much as one full of dates and prices.
 
 This module writes a second pattern, the *starts*, whose alternatives each open
 with such a class: the characters the mask's alternatives can start with (a
-digit, a currency sign, a month's first three letters, a currency code, FY or
+digit, a currency sign, a month's first three letters in English or French, a currency code, FY or
 CY, Q1 to H4, "of" after "volume", an exchange prefix before a colon, each name
 present's first letter). The mask's pattern is then tried only where the starts
 match, and a text comes out exactly as the mask's pattern alone would write it
@@ -30,6 +30,10 @@ MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
     *("july", "august", "september", "october", "november", "december"),
 )
+MOIS = (
+    *("janvier", "février", "mars", "avril", "mai", "juin"),
+    *("juillet", "août", "septembre", "octobre", "novembre", "décembre"),
+)
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 
 
@@ -39,16 +43,24 @@ def scannable(text: str) -> bool:
 
 
 def _either_case(word: str) -> str:
-    """``word`` as a case-sensitive pattern matching it in any case (ASCII letters)."""
+    """``word`` as a pattern matching it in any case: its ASCII letters case-sensitively,
+    any other letter case-insensitively."""
     return "".join(
-        f"[{c.upper()}{c.lower()}]" if c.isascii() and c.isalpha() else re.escape(c) for c in word
+        f"[{c.upper()}{c.lower()}]"
+        if c.isascii() and c.isalpha()
+        else f"(?i:{c})"
+        if c.isalpha()
+        else re.escape(c)
+        for c in word
     )
 
 
+MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     "[$€£¥]",  # money, $SYM
     *(_either_case(month[:3]) for month in MONTHS),
+    *(_either_case(mois[:3]) for mois in MOIS if mois[:3] not in MONTHS_SHORT),
     *(_either_case(code) for code in ("us", "eur", "gbp", "jpy", "chf", "fy", "cy")),
     "[QqHh][1-4]",  # quarters and halves
     rf"{_either_case('of ')}(?<={_either_case('volume of ')})",
