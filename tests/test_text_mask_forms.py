@@ -133,3 +133,21 @@ def test_a_bare_price_after_its_name_in_an_item_about_two_names_is_marked() -> N
 def test_dates_in_french_and_japanese_are_placed_or_marked(text: str, shown: str) -> None:
     assert MASK.text(text, ["ACME"]) == shown
     assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "about_two"),
+    [
+        ("45,50 € and 1.234,50 EUR", "22,75 € and 617,25 EUR", "[amount] € and [amount] EUR"),
+        ("€ 45,50, EUR 2.000,5", "€22,75, EUR 1.000,25", "€[amount], EUR [amount]"),
+        ("12,5 euros, 45,5€", "6,25 euros, 22,75€", "[amount] euros, [amount]€"),
+        ("3,4 and 5; 1,234 units; $1,234.50", "3,4 and 5; 1,234 units; $617.25", None),
+    ],
+)
+def test_money_with_a_decimal_comma_is_scaled_as_written(
+    text: str, shown: str, about_two: str | None
+) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+    if about_two is not None:
+        assert MASK.text(text, ["ACME", "BOLT"]) == about_two

@@ -52,6 +52,7 @@ FRAGMENTS = (
     *("K", "Kelvin", "ſ", "naïve", "’s", "—", "(", ")", "'", "the", "said", "a", "Marg"),
     *("52-week high 999.99", "week low 3", "a high of 120.5", "target price 150", "price target"),
     *("4 mars 2016", "1er MAI 2016", "FÉVRIER 2016", "août", "2016年3月4日", "年", "3月"),
+    *("45,50 €", "1.234,50 EUR", "€ 45,50", "eur 3,5", "3,4 and 5", "12,5 euros", "2016,50 $"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 

@@ -15,7 +15,9 @@ then money, then a name:
    ``20160203``, a month and day with no year (``Feb 3``, ``4th March``), fiscal
    years, quarters and halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
-   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``) and a bare price after
+   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
+   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, written back the same way; never a
+   plain list such as "3,4 and 5") and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
    from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
    of 120.5``, ``target price 150``; not a percentage) are multiplied by the price
@@ -86,6 +88,8 @@ def _capital_month() -> str:
 
 
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
+# a decimal comma, thousands by dots: 45,50 and 1.234,50
+_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
 _CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
@@ -143,6 +147,17 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
     (
         frozenset({_DIGIT}),
         rf"(?P<ymd_ja>\b(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)",
+    ),
+    # money written with a decimal comma, the currency before or after it: € 45,50,
+    # 1.234,50 EUR, 45,50 €
+    (
+        frozenset({_SIGN, _OTHER}),
+        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?(?P<eu_amount>{_EU_AMOUNT}))",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<eu_worded>(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
+        rf"(?P<euw_unit>[$€£¥]|(?:{_CURRENCY_WORD})\b))",
     ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
@@ -433,7 +448,7 @@ _EPOCH = date(1970, 1, 1).toordinal()
 
 
 _DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja")
-_AMOUNTS = ("money", "worded", "volume", "bare")
+_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare")
 
 
 def _amount_mark(match: re.Match[str]) -> str:
@@ -444,11 +459,17 @@ def _amount_mark(match: re.Match[str]) -> str:
         return f"{_currency(match)}[amount]{match.group('scale') or ''}"
     if kind == "worded":
         return f"[amount]{match.group('w_scale') or ''} {match.group('w_unit')}"
+    if kind == "eu_money":
+        return f"{_currency(match, 'eu_currency')}[amount]"
+    if kind == "eu_worded":
+        return f"[amount]{match.group('euw_gap')}{match.group('euw_unit')}"
     return "[amount]"
 
 
 def _scaled(match: re.Match[str], factor: float) -> str:
     kind = match.lastgroup
+    if kind in ("eu_money", "eu_worded"):
+        return _scaled_european(match, factor)
     prefix = "w_" if kind == "worded" else ""
     amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
@@ -459,8 +480,21 @@ def _scaled(match: re.Match[str], factor: float) -> str:
     return value
 
 
-def _currency(match: re.Match[str]) -> str:
-    currency = match.group("currency")
+def _scaled_european(match: re.Match[str], factor: float) -> str:
+    """Money with a decimal comma, scaled and written back the same way."""
+    prefix = "eu_" if match.lastgroup == "eu_money" else "euw_"
+    amount = match.group(f"{prefix}amount").replace(".", "").replace(",", ".")
+    value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
+    if prefix == "eu_":
+        return f"{_currency(match, 'eu_currency')}{value}"
+    return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
+
+
+_EUROPEAN = str.maketrans(",.", ".,")
+
+
+def _currency(match: re.Match[str], group: str = "currency") -> str:
+    currency = match.group(group)
     return f"{currency} " if currency.isalpha() else currency
 
 
