@@ -90,6 +90,7 @@ def _capital_month() -> str:
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
 # a decimal comma, thousands by dots: 45,50 and 1.234,50
 _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
+_EU_FIRST = r"(?=[\d.]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
 _CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
@@ -152,11 +153,11 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
     # 1.234,50 EUR, 45,50 €
     (
         frozenset({_SIGN, _OTHER}),
-        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?(?P<eu_amount>{_EU_AMOUNT}))",
+        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
     ),
     (
         frozenset({_DIGIT}),
-        rf"(?P<eu_worded>(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
+        rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
         rf"(?P<euw_unit>[$€£¥]|(?:{_CURRENCY_WORD})\b))",
     ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
@@ -234,7 +235,7 @@ class _MatchAt(dict[str, "Matcher"]):
 
 def _unguarded(part: str) -> str:
     """A part without what it looks for first (the reference reads the parts as written)."""
-    for guard in (_THEN_WORD, _THEN_WORDS, _AFTER_VERB):
+    for guard in (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST):
         part = part.replace(guard, "")
     return part
 
