@@ -57,6 +57,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 import numpy as np
 
@@ -204,18 +205,23 @@ _KINDS = (_DIGIT, _SIGN, _OTHER)
 
 @dataclass(frozen=True, eq=False)
 class _Compiled:
-    """The mask's pattern for the names a text holds: whole, its starts (``textscan``), and
-    in three smaller forms, each holding only the parts that can start with a digit, a
-    currency sign or another character, in the same order."""
+    """The mask's pattern for the names a text holds: its starts (``textscan``), the
+    pattern whole and in three smaller forms, each holding only the parts that can start
+    with a digit, a currency sign or another character, in the same order; each compiled
+    the first time it is needed."""
 
-    whole: re.Pattern[str]
+    parts: tuple[tuple[frozenset[str], str], ...]
     starts: re.Pattern[str]
-    digit: re.Pattern[str]
-    sign: re.Pattern[str]
-    other: re.Pattern[str]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "match_at", _MatchAt(self))
+
+    @cached_property
+    def whole(self) -> re.Pattern[str]:
+        return _compiled(p for _, p in self.parts)
+
+    def form(self, kind: str) -> re.Pattern[str]:
+        return _compiled(p for kinds, p in self.parts if kind in kinds)
 
 
 class _MatchAt(dict[str, "Matcher"]):
@@ -225,12 +231,14 @@ class _MatchAt(dict[str, "Matcher"]):
     def __init__(self, compiled: _Compiled) -> None:
         super().__init__()
         self.compiled = compiled
+        self.forms: dict[str, Matcher] = {}
 
     def __missing__(self, char: str) -> Matcher:
-        forms = self.compiled
-        form = forms.sign if char in _SIGNS else forms.digit if char.isdecimal() else forms.other
-        self[char] = form.match
-        return form.match
+        kind = _SIGN if char in _SIGNS else _DIGIT if char.isdecimal() else _OTHER
+        if kind not in self.forms:
+            self.forms[kind] = self.compiled.form(kind).match
+        self[char] = self.forms[kind]
+        return self[char]
 
 
 def _unguarded(part: str) -> str:
@@ -263,8 +271,9 @@ class TextMask:
         by_word = _first_words(self.aliases, self.names)
         object.__setattr__(self, "_by_word", by_word)
         # each first word as a whole word (all its characters are word characters)
-        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word}
-        object.__setattr__(self, "_word_alone", alone if len(by_word) <= _FEW_WORDS else {})
+        few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
+        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word if few}
+        object.__setattr__(self, "_word_alone", alone)
         object.__setattr__(self, "_patterns", {})
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
@@ -342,11 +351,7 @@ class TextMask:
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if (names, exchange) not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
-            patterns[names, exchange] = _Compiled(
-                _compiled(p for _, p in parts),
-                starts(names, exchange=exchange),
-                *(_compiled(p for kinds, p in parts if kind in kinds) for kind in _KINDS),
-            )
+            patterns[names, exchange] = _Compiled(parts, starts(names, exchange=exchange))
         return patterns[names, exchange]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
