@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -146,3 +151,36 @@ def test_generated_news_masked_in_blocks_as_each_alone() -> None:
     for start in range(0, len(items), 20):
         block = items[start : start + 20]
         assert FEW.texts(block) == [FEW.text_by_pattern(t, about) for t, about in block]
+
+
+_IN_A_PROCESS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from test_text_scan import FEW, MANY, FRAGMENTS, SEPARATORS
+items = [(f"{a}{g}{b} {c}", about) for a, b, c, g, about in json.loads(sys.stdin.read())]
+print(json.dumps([FEW.texts(items), MANY.texts(items)]))
+"""
+
+
+def test_texts_masked_together_alike_across_processes() -> None:
+    """Another process, another string hash seed: the same texts come out."""
+    rng = np.random.default_rng(5)
+    about = [["ACME"], ["BOLT"], ["ACME", "BOLT"], []]
+    rows = [
+        [*(FRAGMENTS[int(k)] for k in rng.integers(len(FRAGMENTS), size=3)),
+         SEPARATORS[int(rng.integers(len(SEPARATORS)))], about[int(rng.integers(4))]]
+        for _ in range(300)
+    ]  # fmt: skip
+    outputs = []
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", _IN_A_PROCESS, os.path.dirname(__file__)],
+            input=json.dumps(rows),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        outputs.append(json.loads(done.stdout))
+    items = [(f"{a}{g}{b} {c}", who) for a, b, c, g, who in rows]
+    assert outputs[0] == outputs[1] == [FEW.texts(items), MANY.texts(items)]
