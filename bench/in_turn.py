@@ -15,6 +15,9 @@ calls inside one process):
 - ``digest``: that run's results digest (best of twenty);
 - ``historical``: every baseline on 2,679 days x 6 names of sample bars, loaded
   and run (best of three);
+- ``mask``: the news of 2,000 decisions built as a run builds them, each item masked
+  the first time it is carried (25,000 items of ``bench/historical_news.py``; best
+  of three, a fresh path each, joined before the clock starts);
 - ``engine``: 200 names x 24 days of the market alone, as a share of the bare
   NumPy floor measured beside it (``bench/engine.py``; higher is better).
 
@@ -79,6 +82,24 @@ from workbench.engine.sample_bars import sample_bars
 from workbench.evaluation import evaluate
 bars = sample_bars(days=2_699, names=6, seed=1)
 run = lambda: evaluate(list(BASELINES), data=Historical.load(bars, secret="s" * 20))
+print(best(run, 3))
+""",
+    "mask": """
+import sys
+sys.path.insert(0, "bench")
+import historical_news as bench
+from workbench.engine.historical import Historical
+from workbench.engine.sample_bars import sample_bars
+from workbench.evaluation import World
+bench.ITEMS = 25_000
+bars = sample_bars(days=bench.DAYS + 20, names=bench.NAMES, seed=3)
+texted = Historical.load(bars, secret="s" * 20).with_text(news=bench.news(bars),
+                                                         names=bench.NAMES_MAP)
+feeds = [World(data=texted, days=bench.DAYS).path.text for _ in range(3)]
+def run():
+    feed = feeds.pop()
+    for row in range(20, 20 + bench.DAYS):
+        feed.news(row - 1, row)
 print(best(run, 3))
 """,
     "engine": """

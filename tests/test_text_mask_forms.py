@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -82,3 +83,71 @@ def test_a_price_after_a_percent_move_and_glued_codes_are_scaled(text: str, show
 def test_full_width_names_and_prices_are_masked() -> None:
     shown = MASK.text("ＡＣＭＥ at ＄１２ on ２０１６-０２-０３", ["ACME"])
     assert shown == "ASSET001 at $6.00 on day 2"
+
+
+def test_every_calendar_date_is_placed_as_relative_day_places_it() -> None:
+    """Dates before, among and after the bars (weekends, holidays, leap days) read the day
+    numpy's search and business days give."""
+    mask = TextMask(
+        aliases={},
+        price_factor={},
+        dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+        warmup_days=20,
+    )
+    for when in pd.date_range("2015-11-01", "2017-06-30"):
+        written = mask.text(f"{when:%Y-%m-%d} and {when:%B} {when.day}, {when.year}", [])
+        day = f"day {mask.relative_day(np.datetime64(when.date(), 'D'))}"
+        assert written == f"{day} and {day}", when
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("ACME hit a 52-week high 999.99", "ASSET001 hit a 52-week high 500.00"),
+        ("a high of 120.5 and a low of 80", "a high of 60.25 and a low of 40.00"),
+        ("target price 150, price target 90", "target price 75.00, price target 45.00"),
+        ("a high of 3% and a 52-week low 2 percent", "a high of 3% and a 52-week low 2 percent"),
+        ("the high 120 and the price 150", "the high 120 and the price 150"),
+    ],
+)
+def test_a_bare_price_after_its_name_is_scaled(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+
+
+def test_a_bare_price_after_its_name_in_an_item_about_two_names_is_marked() -> None:
+    shown = MASK.text("a 52-week high 999.99, target price 150", ["ACME", "BOLT"])
+    assert shown == "a 52-week high [amount], target price [amount]"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("le 4 mars 2016 et le 1er février 2016", "le day 24 et le day 0"),
+        ("4 Septembre 2016, 5 DÉCEMBRE 2016", "day 155, day 220"),
+        ("mars 2016, août 2016", "[date], [date]"),
+        ("le 2016年3月4日 et 2016年9月5日に", "le day 24 et day 155に"),
+        ("Mars rover and 4 mars", "Mars rover and 4 mars"),
+    ],
+)
+def test_dates_in_french_and_japanese_are_placed_or_marked(text: str, shown: str) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "about_two"),
+    [
+        ("45,50 € and 1.234,50 EUR", "22,75 € and 617,25 EUR", "[amount] € and [amount] EUR"),
+        ("€ 45,50, EUR 2.000,5", "€22,75, EUR 1.000,25", "€[amount], EUR [amount]"),
+        ("12,5 euros, 45,5€", "6,25 euros, 22,75€", "[amount] euros, [amount]€"),
+        ("3,4 and 5; 1,234 units; $1,234.50", "3,4 and 5; 1,234 units; $617.25", None),
+    ],
+)
+def test_money_with_a_decimal_comma_is_scaled_as_written(
+    text: str, shown: str, about_two: str | None
+) -> None:
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+    if about_two is not None:
+        assert MASK.text(text, ["ACME", "BOLT"]) == about_two

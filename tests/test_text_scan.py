@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -50,6 +55,9 @@ FRAGMENTS = (
     *("closed at 123.45", "closed at 12.5%", "up from 120", "rose to 3 percent", "fell to 7x"),
     *("traded at 45 times", "opened at 1,2345", "ＡＣＭＥ", "＄１２", "２０１６-０２-０３", "٣٤"),
     *("K", "Kelvin", "ſ", "naïve", "’s", "—", "(", ")", "'", "the", "said", "a", "Marg"),
+    *("52-week high 999.99", "week low 3", "a high of 120.5", "target price 150", "price target"),
+    *("4 mars 2016", "1er MAI 2016", "FÉVRIER 2016", "août", "2016年3月4日", "年", "3月"),
+    *("45,50 €", "1.234,50 EUR", "€ 45,50", "eur 3,5", "3,4 and 5", "12,5 euros", "2016,50 $"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 
@@ -109,3 +117,70 @@ def test_generated_news_bodies_are_masked_alike() -> None:
 def test_text_holding_i_with_a_dot_or_dotless_is_left_to_the_pattern(text: str, fast: bool) -> None:
     """İ and ı match i whatever the case; the starts spell letters in their ASCII cases."""
     assert scannable(text) is fast
+
+
+@given(
+    items=st.lists(
+        st.tuples(st.one_of(texts(), st.sampled_from(("a\0b $12", "\0", "ıt ACME $3"))), ABOUT),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_texts_masked_together_are_masked_as_each_alone(items: list[tuple[str, list[str]]]) -> None:
+    """One pass over many texts (joined, grouped by pattern and price factor) writes what
+    the long way writes for each, whatever the texts around it."""
+    for mask in (FEW, MANY):
+        together = mask.texts(items)
+        assert together == [mask.text_by_pattern(text, about) for text, about in items]
+
+
+def test_generated_news_masked_in_blocks_as_each_alone() -> None:
+    """Bodies like the bench's, about one name, two or none, masked twenty at a time."""
+    rng = np.random.default_rng(11)
+    items = []
+    for k in range(300):
+        price, volume = rng.uniform(1, 900), int(rng.integers(1_000, 9_000_000))
+        day = pd.Timestamp("2016-01-04") + pd.Timedelta(days=int(rng.integers(0, 500)))
+        name = ("ACME", "Acme Industries", "BOLT", "Élan Bolt Systems", "3D Info Tech")[k % 5]
+        body = (
+            f"{name} closed at ${price:.2f} on {day:%B} {day.day}, {day.year}; volume "
+            f"{volume:,} shares, {volume // 7} CHF, up {price / 9:.1f}% to {price:.1f} "
+            f"(NYSE:{name}, {day:%d %b %Y}, update {k})"
+        )
+        items.append((body, [["ACME"], ["BOLT"], ["IT"], ["ACME", "BOLT"], []][k % 5]))
+    for start in range(0, len(items), 20):
+        block = items[start : start + 20]
+        assert FEW.texts(block) == [FEW.text_by_pattern(t, about) for t, about in block]
+
+
+_IN_A_PROCESS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from test_text_scan import FEW, MANY, FRAGMENTS, SEPARATORS
+items = [(f"{a}{g}{b} {c}", about) for a, b, c, g, about in json.loads(sys.stdin.read())]
+print(json.dumps([FEW.texts(items), MANY.texts(items)]))
+"""
+
+
+def test_texts_masked_together_alike_across_processes() -> None:
+    """Another process, another string hash seed: the same texts come out."""
+    rng = np.random.default_rng(5)
+    about = [["ACME"], ["BOLT"], ["ACME", "BOLT"], []]
+    rows = [
+        [*(FRAGMENTS[int(k)] for k in rng.integers(len(FRAGMENTS), size=3)),
+         SEPARATORS[int(rng.integers(len(SEPARATORS)))], about[int(rng.integers(4))]]
+        for _ in range(300)
+    ]  # fmt: skip
+    outputs = []
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", _IN_A_PROCESS, os.path.dirname(__file__)],
+            input=json.dumps(rows),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        outputs.append(json.loads(done.stdout))
+    items = [(f"{a}{g}{b} {c}", who) for a, b, c, g, who in rows]
+    assert outputs[0] == outputs[1] == [FEW.texts(items), MANY.texts(items)]

@@ -230,8 +230,9 @@ class TextFeed:
         low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
         first = max(low, high - NEWS_CAP)
         shown = self._items[first:high]
-        if None in shown:  # some are carried for the first time: build them
-            shown = [self.item(i) for i in range(first, high)]
+        if None in shown:  # some are carried for the first time: build them together
+            self._build(range(first, high))
+            shown = self._items[first:high]
         shown.reverse()
         return {"news": shown, "news_omitted": max(0, high - low - NEWS_CAP)}
 
@@ -239,21 +240,27 @@ class TextFeed:
         """Item ``i`` as the payload carries it (masked once, then reused)."""
         built = self._items[i]
         if built is None:
-            news = self._news
-            real = list(news["symbols"][i])
-            headline, body = news["headline"][i], news["body"][i]
-            if self.mask is not None:
-                headline, body = self.mask.text(headline, real), self.mask.text(body, real)
-            built = self._items[i] = {
+            self._build(range(i, i + 1))
+            built = self._items[i]
+            assert built is not None
+        return built
+
+    def _build(self, items: range) -> None:
+        """The items of ``items`` not built yet, their texts masked in one pass."""
+        news, todo = self._news, [i for i in items if self._items[i] is None]
+        real = {i: list(news["symbols"][i]) for i in todo}
+        texts = [(news[key][i], real[i]) for i in todo for key in ("headline", "body")]
+        written = [t for t, _ in texts] if self.mask is None else self.mask.texts(texts)
+        for k, i in enumerate(todo):
+            self._items[i] = {
                 "id": i,
                 "day": self.news_rows[i] - self.warmup_days,
                 "step": 0,
                 "kind": news["kind"][i],
-                "symbols": [self.alias_of[s] for s in real],
-                "headline": headline,
-                "body": body,
+                "symbols": [self.alias_of[s] for s in real[i]],
+                "headline": written[2 * k],
+                "body": written[2 * k + 1],
             }
-        return built
 
     def source(self, i: int) -> tuple[Any, ...]:
         """What names item ``i`` in the researcher's table (its publication time, symbols,

@@ -5,18 +5,22 @@ then money, then a name:
 
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
    ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
-   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022`` and ``4-Mar-2022``
-   read ``day 41`` (the first trading date on or after it, counted from the first
-   decision day; dates beyond the bars count business days). What
-   would still place the text in time but names no one day becomes ``[date]``: a
-   month with its year, a year alone (1900–2099), a numeric date (``02/03/2016``:
-   day or month first?), ``20160203``, a month and day with no year (``Feb 3``,
-   ``4th March``), fiscal years, quarters and halves (``FY2016``, ``2016Q1``,
-   ``CY16``, ``H1'16``).
+   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in
+   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (after
+   a space or a mark, not glued to the word before) read ``day 41`` (the first
+   trading date on or after it, counted from the first decision day; dates beyond
+   the bars count business days). What would still place the text in time but
+   names no one day becomes ``[date]``: a month with its year (``mars 2022`` too), a
+   year alone (1900–2099), a numeric date (``02/03/2016``: day or month first?),
+   ``20160203``, a month and day with no year (``Feb 3``, ``4th March``), fiscal
+   years, quarters and halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
-   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``) and a bare price after
-   a price verb or a move in percent (``closed at 123.45``, ``up from 120``, ``rose
-   to 130``, ``up 3.5% to 130``; not a percentage) are multiplied by the price
+   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
+   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, written back the same way; never a
+   plain list such as "3,4 and 5") and a bare price after
+   a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
+   from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
+   of 120.5``, ``target price 150``; not a percentage) are multiplied by the price
    factor of the one name the item concerns, the factor the mask scales that name's
    prices by, so a quoted price still matches the masked bars. In an
    item about several names or none no single factor applies and the figure
@@ -35,8 +39,11 @@ then money, then a name:
    the number of names.
 
 The pattern is tried only where a cheap first pass finds it can start
-(``textscan``): the same text comes out, at half the cost of trying it at every
-word.
+(``textscan``), and there only the parts that can start with the character found
+(a digit, a currency sign or another): the same text comes out, at half the cost
+of trying it at every word. ``texts`` masks many texts at once (a feed, the items
+a decision first carries): those that need the same pattern and price factor are
+joined by a character no part reads across and masked in one pass.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
@@ -44,20 +51,24 @@ a product, a city or a chief executive that still points at one name.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
+from functools import cached_property
 
 import numpy as np
 
-from workbench.engine.textscan import MONTHS, scannable, starts, substitute
+from workbench.engine.textscan import MOIS, MONTHS, Matcher, scannable, starts, substitute
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
 _Replacements = dict[tuple[str | None, str, float | None], str]
-# the pattern and its starts, by the names a text holds and whether it has a colon
-_Patterns = dict[tuple[frozenset[str], bool], tuple[re.Pattern[str], re.Pattern[str]]]
+# the patterns and their starts, by the names a text holds and whether it has a colon
+_Patterns = dict[tuple[frozenset[str], bool], "_Compiled"]
+_JOIN = "\0"  # between texts masked in one pass: no part reads across it
 
 
 def _spelled(month: str) -> str:
@@ -78,6 +89,9 @@ def _capital_month() -> str:
 
 
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
+# a decimal comma, thousands by dots: 45,50 and 1.234,50
+_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
+_EU_FIRST = r"(?=[\d.]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
 _CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
@@ -91,35 +105,152 @@ _PRICE_VERBS = "|".join(
         # a move in percent, then the price it moved to: "up 3.5% to 175.72"
         (("%", "percent"), "to"),
         (("%", "percent"), "at"),
+        # a price named by what it is: "52-week high 999.99", "a high of 120.5"
+        (("week",), "high"),
+        (("week",), "low"),
+        (("high", "low"), "of"),
+        (("target",), "price"),
+        (("price",), "target"),
     )
     for verb in verbs
 )
+# What an amount followed by a word needs, looked for first: it spares the amount's
+# backtracking where no word follows (the headline's "update 123").
+_THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
+# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target"
+_AFTER_VERB = "(?<=[tmohwfe] )"
+# What a part can start with: a decimal digit, a currency sign, or another character.
+_DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
+_SIGNS = "$€£¥"
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
-_PARTS = (
+_PARTS: tuple[tuple[frozenset[str], str], ...] = (
     # year, month and day, by "-", "/" or "." (2016-02-10, 2016/02/10, 2016.02.10)
-    rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
-    r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
-    rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
-    rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
-    rf"(?P<dmy_y>{_YEAR})\b)",
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
+        r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
+    ),
+    (
+        frozenset({_OTHER}),
+        rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
+        rf"(?P<dmy_y>{_YEAR})\b)",
+    ),
+    # in French (4 mars 2022, 1er mai 2022) and Japanese (2022年3月4日)
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{'|'.join(MOIS)})\s+"
+        rf"(?P<dmy_fr_y>{_YEAR})\b)",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<ymd_ja>\b(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)",
+    ),
+    # money written with a decimal comma, the currency before or after it: € 45,50,
+    # 1.234,50 EUR, 45,50 €
+    (
+        frozenset({_SIGN, _OTHER}),
+        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
+        rf"(?P<euw_unit>[$€£¥]|(?:{_CURRENCY_WORD})\b))",
+    ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
-    rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
-    rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
-    rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
-    r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
-    r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
-    rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b{_YEAR}\b)",
-    rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
-    rf"(?P<worded>(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+    (
+        frozenset({_DIGIT, _OTHER}),
+        rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
+        rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+        rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
+        r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
+        r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
+    ),
+    (
+        frozenset({_DIGIT, _OTHER}),
+        rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{'|'.join(MOIS)})\s+{_YEAR}\b"
+        rf"|\b{_YEAR}\b)",
+    ),
+    (
+        frozenset({_SIGN, _OTHER}),
+        rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+    ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
-    rf"(?P<volume>{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
-    rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
-    # a bare price after a price verb: "closed at 123.45", "up from 120"
-    rf"(?P<near>{_PRICE_VERBS})(?P<bare>{_AMOUNT})"
-    r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
+    (
+        frozenset({_DIGIT, _OTHER}),
+        rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
+        rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
+    ),
+    # a bare price after a price verb or a price's name: "closed at 123.45", "up from
+    # 120", "target price 150"
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT})"
+        r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
+    ),
 )
+
+
+_KINDS = (_DIGIT, _SIGN, _OTHER)
+
+
+@dataclass(frozen=True, eq=False)
+class _Compiled:
+    """The mask's pattern for the names a text holds: its starts (``textscan``), the
+    pattern whole and in three smaller forms, each holding only the parts that can start
+    with a digit, a currency sign or another character, in the same order; each compiled
+    the first time it is needed."""
+
+    parts: tuple[tuple[frozenset[str], str], ...]
+    starts: re.Pattern[str]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "match_at", _MatchAt(self))
+
+    @cached_property
+    def whole(self) -> re.Pattern[str]:
+        return _compiled(p for _, p in self.parts)
+
+    def form(self, kind: str) -> re.Pattern[str]:
+        return _compiled(p for kinds, p in self.parts if kind in kinds)
+
+
+class _MatchAt(dict[str, "Matcher"]):
+    """A character → the ``match`` of the form to try where it stands (``\\d`` reads a
+    decimal digit), learnt the first time the character is asked for."""
+
+    def __init__(self, compiled: _Compiled) -> None:
+        super().__init__()
+        self.compiled = compiled
+        self.forms: dict[str, Matcher] = {}
+
+    def __missing__(self, char: str) -> Matcher:
+        kind = _SIGN if char in _SIGNS else _DIGIT if char.isdecimal() else _OTHER
+        if kind not in self.forms:
+            self.forms[kind] = self.compiled.form(kind).match
+        self[char] = self.forms[kind]
+        return self[char]
+
+
+def _unguarded(part: str) -> str:
+    """A part without what it looks for first (the reference reads the parts as written)."""
+    for guard in (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST):
+        part = part.replace(guard, "")
+    return part
+
+
+def _compiled(parts: Iterable[str]) -> re.Pattern[str]:
+    # every part starts a word (or is money): trying them only there halves the cost
+    return re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -140,32 +271,65 @@ class TextMask:
         by_word = _first_words(self.aliases, self.names)
         object.__setattr__(self, "_by_word", by_word)
         # each first word as a whole word (all its characters are word characters)
-        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word}
-        object.__setattr__(self, "_word_alone", alone if len(by_word) <= _FEW_WORDS else {})
+        few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
+        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word if few}
+        object.__setattr__(self, "_word_alone", alone)
         object.__setattr__(self, "_patterns", {})
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
+        object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
         object.__setattr__(self, "_done", {})
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         text = _compatible(text)
-        pattern, found_at = self._patterns_for(text, self._first_words_in(text.casefold()))
-        if not scannable(text):
-            return pattern.sub(self._replacer(symbols), text)
-        return substitute(pattern, found_at, text, self._replacer(symbols))
+        compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
+        return self._masked(compiled, text, self._replacer(self._factor(symbols)))
+
+    def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+        """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
+        that need the same pattern and price factor joined by a character no part can cross
+        (``_JOIN``) and masked in one pass."""
+        out: list[str] = []
+        groups: dict[tuple[_Compiled, float | None], list[int]] = {}
+        for k, (raw, symbols) in enumerate(texts):
+            text = _compatible(raw)
+            out.append(text)
+            compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
+            if _JOIN in text or not scannable(text):
+                out[k] = self._masked(compiled, text, self._replacer(self._factor(symbols)))
+            else:
+                groups.setdefault((compiled, self._factor(symbols)), []).append(k)
+        for (compiled, factor), members in groups.items():
+            joined = _JOIN.join(out[k] for k in members)
+            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
+            for k, text in zip(members, masked, strict=True):
+                out[k] = text
+        return out
 
     def text_by_pattern(self, text: str, symbols: Sequence[str]) -> str:
         """What ``text`` gives, the long way: the names found among all the text's words,
         the pattern tried at every place (the reference the mask's tests compare with)."""
         text = _compatible(text)
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
-        present = by_word.keys() & set(_WORD.findall(text.casefold()))
-        return self._patterns_for(text, present)[0].sub(self._replacer(symbols), text)
+        words = by_word.keys() & set(_WORD.findall(text.casefold()))
+        names = frozenset(n for w in words for n in by_word[w])
+        parts = (*_PARTS, *_name_parts(self.aliases, names))
+        pattern = _compiled(_unguarded(p) for _, p in parts)
+        return pattern.sub(self._replacer(self._factor(symbols)), text)
 
-    def _replacer(self, symbols: Sequence[str]) -> Callable[[re.Match[str]], str]:
-        factor = self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
+    def _factor(self, symbols: Sequence[str]) -> float | None:
+        """The one price factor of an item about one name (None about several or none)."""
+        return self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
+
+    @staticmethod
+    def _masked(compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]) -> str:
+        if not scannable(text):
+            return compiled.whole.sub(replace, text)
+        return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
+
+    def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
         done: _Replacements = self._done  # type: ignore[attr-defined]
 
         def replaced(match: re.Match[str]) -> str:
@@ -177,9 +341,7 @@ class TextMask:
 
         return replaced
 
-    def _patterns_for(
-        self, text: str, first_words: Iterable[str]
-    ) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    def _patterns_for(self, text: str, first_words: Iterable[str]) -> _Compiled:
         """The dates and money, and the names whose first word the text holds (so the cost
         follows the text, not the number of names); and where they can start
         (``textscan.starts``)."""
@@ -188,10 +350,8 @@ class TextMask:
         exchange = ":" in text and any(n in self.aliases for n in names)
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if (names, exchange) not in patterns:
-            parts = "|".join((*_PARTS, *_name_parts(self.aliases, names)))
-            # every part starts a word (or is money): trying them only there halves the cost
-            pattern = re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{parts})", re.IGNORECASE)
-            patterns[names, exchange] = (pattern, starts(names, exchange=exchange))
+            parts = (*_PARTS, *_name_parts(self.aliases, names))
+            patterns[names, exchange] = _Compiled(parts, starts(names, exchange=exchange))
         return patterns[names, exchange]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
@@ -211,7 +371,7 @@ class TextMask:
             return "[date]"
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
-        if kind in ("mdy", "dmy"):
+        if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
             month = _month_number(match[f"{kind}_m"])
             return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
         if kind in _AMOUNTS:
@@ -224,11 +384,20 @@ class TextMask:
         known: dict[tuple[str, int, int], str] = self._known_days  # type: ignore[attr-defined]
         if key not in known:
             try:
-                when = np.datetime64(f"{year}-{key[1]:02d}-{key[2]:02d}", "D")
+                when = date(int(year), key[1], key[2]).toordinal() - _EPOCH
             except ValueError:
                 return match.group(0)  # not a calendar date (2016-02-31): left as written
-            known[key] = f"day {self.relative_day(when)}"
+            known[key] = f"day {self._day_number(when)}"
         return known[key]
+
+    def _day_number(self, when: int) -> int:
+        """``relative_day`` of a date given as days since 1970-01-01: a bisection of the
+        bars' dates, numpy's business days only beyond them."""
+        numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
+        position = bisect.bisect_left(numbers, when)
+        if position == len(numbers) or (position == 0 and when < numbers[0]):
+            return self.relative_day(np.datetime64(when, "D"))
+        return position - self.warmup_days
 
     def relative_day(self, when: np.datetime64) -> int:
         """The day number of a calendar date (its first trading date on or after it)."""
@@ -272,11 +441,20 @@ def _compatible(text: str) -> str:
 
 
 def _month_number(name: str) -> int:
-    return MONTHS.index(next(m for m in MONTHS if m.startswith(name[:3].lower()))) + 1
+    if name.isdecimal():
+        return int(name)
+    return _MONTH_NUMBERS.get(name.lower()) or _MONTH_NUMBERS[name[:3].lower()]
 
 
-_DATES = ("iso", "mdy", "dmy")
-_AMOUNTS = ("money", "worded", "volume", "bare")
+_MONTH_NUMBERS = {
+    **{month[:3]: k + 1 for k, month in enumerate(MONTHS)},
+    **{mois: k + 1 for k, mois in enumerate(MOIS)},
+}
+_EPOCH = date(1970, 1, 1).toordinal()
+
+
+_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja")
+_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare")
 
 
 def _amount_mark(match: re.Match[str]) -> str:
@@ -287,11 +465,17 @@ def _amount_mark(match: re.Match[str]) -> str:
         return f"{_currency(match)}[amount]{match.group('scale') or ''}"
     if kind == "worded":
         return f"[amount]{match.group('w_scale') or ''} {match.group('w_unit')}"
+    if kind == "eu_money":
+        return f"{_currency(match, 'eu_currency')}[amount]"
+    if kind == "eu_worded":
+        return f"[amount]{match.group('euw_gap')}{match.group('euw_unit')}"
     return "[amount]"
 
 
 def _scaled(match: re.Match[str], factor: float) -> str:
     kind = match.lastgroup
+    if kind in ("eu_money", "eu_worded"):
+        return _scaled_european(match, factor)
     prefix = "w_" if kind == "worded" else ""
     amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
@@ -302,8 +486,21 @@ def _scaled(match: re.Match[str], factor: float) -> str:
     return value
 
 
-def _currency(match: re.Match[str]) -> str:
-    currency = match.group("currency")
+def _scaled_european(match: re.Match[str], factor: float) -> str:
+    """Money with a decimal comma, scaled and written back the same way."""
+    prefix = "eu_" if match.lastgroup == "eu_money" else "euw_"
+    amount = match.group(f"{prefix}amount").replace(".", "").replace(",", ".")
+    value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
+    if prefix == "eu_":
+        return f"{_currency(match, 'eu_currency')}{value}"
+    return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
+
+
+_EUROPEAN = str.maketrans(",.", ".,")
+
+
+def _currency(match: re.Match[str], group: str = "currency") -> str:
+    currency = match.group(group)
     return f"{currency} " if currency.isalpha() else currency
 
 
@@ -341,14 +538,19 @@ def _first_words(
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[str]:
+def _name_parts(
+    aliases: Mapping[str, str], present: frozenset[str]
+) -> list[tuple[frozenset[str], str]]:
     """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
     (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
     and names ``present`` in a text."""
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
-    parts = [rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"] if tickers else []
-    return parts + ([rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"] if words else [])
+    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
+    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"
+    return [(frozenset({_SIGN, _OTHER}), quoted)] * bool(tickers) + [
+        (frozenset(_KINDS), plain)
+    ] * bool(words)
 
 
 def _longest_first(words: Sequence[str] | frozenset[str]) -> str:

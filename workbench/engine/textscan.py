@@ -8,7 +8,7 @@ a text of plain words costs the mask as much as one full of dates and prices.
 
 This module writes a second pattern, the *starts*, whose alternatives each open
 with such a class: the characters the mask's alternatives can start with (a
-digit, a currency sign, a month's first three letters, a currency code, FY or
+digit, a currency sign, a month's first three letters in English or French, a currency code, FY or
 CY, Q1 to H4, "of" after "volume", an exchange prefix before a colon, each name
 present's first letter). The mask's pattern is then tried only where the starts
 match, and a text comes out exactly as the mask's pattern alone would write it
@@ -24,11 +24,15 @@ still holds İ or ı is masked by the mask's pattern alone (``scannable``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
     *("july", "august", "september", "october", "november", "december"),
+)
+MOIS = (
+    *("janvier", "février", "mars", "avril", "mai", "juin"),
+    *("juillet", "août", "septembre", "octobre", "novembre", "décembre"),
 )
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 
@@ -39,16 +43,24 @@ def scannable(text: str) -> bool:
 
 
 def _either_case(word: str) -> str:
-    """``word`` as a case-sensitive pattern matching it in any case (ASCII letters)."""
+    """``word`` as a pattern matching it in any case: its ASCII letters case-sensitively,
+    any other letter case-insensitively."""
     return "".join(
-        f"[{c.upper()}{c.lower()}]" if c.isascii() and c.isalpha() else re.escape(c) for c in word
+        f"[{c.upper()}{c.lower()}]"
+        if c.isascii() and c.isalpha()
+        else f"(?i:{c})"
+        if c.isalpha()
+        else re.escape(c)
+        for c in word
     )
 
 
+MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     "[$€£¥]",  # money, $SYM
     *(_either_case(month[:3]) for month in MONTHS),
+    *(_either_case(mois[:3]) for mois in MOIS if mois[:3] not in MONTHS_SHORT),
     *(_either_case(code) for code in ("us", "eur", "gbp", "jpy", "chf", "fy", "cy")),
     "[QqHh][1-4]",  # quarters and halves
     rf"{_either_case('of ')}(?<={_either_case('volume of ')})",
@@ -73,21 +85,26 @@ def _name_start(name: str) -> str:
     return opening + (f"(?=(?i:{re.escape(rest)}))" if rest else "")
 
 
+Matcher = Callable[[str, int], "re.Match[str] | None"]  # a pattern's match(text, at)
+
+
 def substitute(
-    pattern: re.Pattern[str],
+    match_at: Mapping[str, Matcher],
     found_at: re.Pattern[str],
     text: str,
     replace: Callable[[re.Match[str]], str],
 ) -> str:
-    """``pattern.sub(replace, text)``, trying ``pattern`` only where ``found_at`` matches:
-    every place ``pattern`` can match must be one of those."""
+    """``pattern.sub(replace, text)``, trying the pattern only where ``found_at`` matches
+    (every place it can match must be one of those) and, at each place, by the matcher
+    ``match_at`` holds for the character there (which must match there exactly as the
+    whole pattern does)."""
     pieces: list[str] = []
     end = 0
-    search, match = found_at.search, pattern.match
+    search = found_at.search
     start = search(text)
     while start is not None:
         at = start.start()
-        found = match(text, at)
+        found = match_at[text[at]](text, at)
         if found is None:
             start = search(text, at + 1)
             continue
