@@ -13,9 +13,11 @@ import pandas as pd
 import pytest
 
 from workbench import Agent, World, evaluate
+from workbench.bridge import run_sync
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
 from workbench.engine.textfeed import TextData
+from workbench.evaluation.runner import run_world
 
 SECRET = "text-secret-0123456789"
 BARS = sample_bars(days=60, names=3, seed=5)  # ACME, BOLT, CRUX from 2016-01-04
@@ -289,3 +291,20 @@ def test_one_text_about_different_names_is_scaled_by_each_ones_factor() -> None:
     shown = [feed.item(i)["headline"] for i in range(4)]
     assert shown[0] == shown[3] and len(set(shown)) == 3  # replacements are reused per factor
     assert shown[2] == "It traded at $[amount] on day 1."
+
+
+def test_an_arm_that_reads_no_news_gets_none_and_masks_nothing() -> None:
+    class PriceOnly(Spy):
+        reads_news = False
+
+    items = [item(close_of(row, -30), headline=f"ACME news {row}") for row in (21, 22, 23)]
+    data = Historical.load(BARS, news=pd.DataFrame(items), secret=SECRET)
+    prices, reader = PriceOnly(), Spy()
+    prices.name = "prices"
+    alone = World(data=data)
+    run_sync(run_world(alone, [prices, "momentum"]))
+    assert all("news" not in payload for payload in prices.seen)
+    assert alone.path.text is not None
+    assert all(shown is None for shown in alone.path.text._items)  # nothing masked
+    evaluate([prices, reader], data=data)
+    assert [n["day"] for payload in reader.seen for n in payload["news"]] == [1, 2, 3]

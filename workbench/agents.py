@@ -116,11 +116,13 @@ class Agent:
     between the arm holds.
     Each arm gets its own copy of the payload, so one arm cannot change what
     another sees; ``shares_payload = True`` skips the copy for arms known never
-    to mutate it (the baselines). A synchronous ``decide`` runs in a worker thread
-    so that a slow one does not hold up the other arms; ``inline = True`` runs it
-    on the event loop instead, in turn with the other inline arms, for quick pure
-    computations (the baselines): an inline arm answers with ``decide``, so it may not
-    override ``adecide``.
+    to mutate it (the baselines); ``reads_news = False`` says an arm never reads the
+    payload's ``news`` (the price-only baselines), so on historical bars its payload
+    carries none and a researcher's items are not masked for it. A synchronous
+    ``decide`` runs in a worker thread so that a slow one does not hold up the other
+    arms; ``inline = True`` runs it on the event loop instead, in turn with the other
+    inline arms, for quick pure computations (the baselines): an inline arm answers
+    with ``decide``, so it may not override ``adecide``.
 
     The evaluation takes each decision from ``answer`` (or ``answer_in_turn`` for an
     arm ``in_turn``: an inline arm, or an adapter replaying with no hook, which has
@@ -133,6 +135,7 @@ class Agent:
     name: str = "agent"
     every: Every = "day"
     shares_payload: bool = False
+    reads_news: bool = True
     inline: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -24,6 +24,7 @@ class Cash(Agent):
 
     name = "cash"
     shares_payload = True
+    reads_news = False
     inline = True
 
     def decide(self, payload: dict[str, Any]) -> Decision:
@@ -35,6 +36,7 @@ class _TargetWeights(Agent):
 
     invested = 0.95
     shares_payload = True
+    reads_news = False
     inline = True
 
     def targets(self, payload: dict[str, Any]) -> dict[str, float]:
@@ -126,6 +128,7 @@ class RandomTrader(Agent):
 
     name = "random"
     shares_payload = True
+    reads_news = False
     inline = True
 
     def __init__(

@@ -81,7 +81,7 @@ class Taped(Agent):
     def __init__(self, inner: Agent) -> None:
         self.inner = inner  # before Agent's __init__, which sets usage (the inner arm's)
         super().__init__(inner.name, every=inner.every)
-        self.shares_payload = inner.shares_payload
+        self.shares_payload, self.reads_news = inner.shares_payload, inner.reads_news
         self.tape: dict[int, Asked] = {}
 
     @property

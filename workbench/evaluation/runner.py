@@ -324,9 +324,13 @@ class _Run:
             # what was released since it last decided
             after = seat.last_row
             after = row - self.world.steps_per_day if after is None else after
-            if after not in windows:
+            # a researcher's items are masked only for arms that read them; the simulated
+            # market's notices are counted from every arm's payload (followed_instruction)
+            reads = seat.arm.reads_news or self.path.information is not None
+            if reads and after not in windows:
                 windows[after] = reading.news(self.path, after, row)
-            news, seat.last_row, seat.window = windows[after], row, (after, row)
+            news = windows[after] if reads else None
+            seat.last_row, seat.window = row, (after, row)
         return DecisionRequest(
             arm=seat.name,
             day=market["day"],
