@@ -65,6 +65,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/attribution.py
 	$(BIN)/python bench/information.py
 	$(BIN)/python bench/report.py
+	$(BIN)/python bench/text_depth.py
 
 # Re-record every shipped recording after an intended change to the market or payload.
 # Review `git diff recordings/` before committing: a recording is a regression test.

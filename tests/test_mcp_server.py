@@ -131,18 +131,37 @@ def start(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def start_at_once(*commands: list[str]) -> list[tuple[int, str, str]]:
+    """Each command's exit code, stdout and stderr, the interpreters started together."""
+    started = [
+        subprocess.Popen(
+            [sys.executable, *args],
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for args in commands
+    ]
+    ended = [child.communicate(timeout=120) for child in started]
+    return [(child.returncode, out, err) for child, (out, err) in zip(started, ended, strict=True)]
+
+
 def test_a_server_that_cannot_start_says_why_and_exits_before_the_handshake(
     tmp_path: Path,
 ) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    for store, reason in ((blocker, "is a file"), (blocker / "runs", "cannot create run store")):
-        done = start(*server_command(store))
-        assert done.returncode != 0
-        assert reason in done.stderr and done.stdout == ""
-    missing = start(*server_command(tmp_path / "ok", "--recordings", str(tmp_path / "none")))
-    assert missing.returncode != 0 and "recordings folder" in missing.stderr
-    assert missing.stdout == ""
+    reasons = ("is a file", "cannot create run store", "recordings folder")
+    commands = (
+        server_command(blocker),
+        server_command(blocker / "runs"),
+        server_command(tmp_path / "ok", "--recordings", str(tmp_path / "none")),
+    )
+    for reason, (code, out, err) in zip(reasons, start_at_once(*commands), strict=True):
+        assert code != 0
+        assert reason in err and out == ""
 
 
 def test_without_the_mcp_extra_the_server_names_the_install_line(tmp_path: Path) -> None:

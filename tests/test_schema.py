@@ -7,6 +7,7 @@ import json
 import math
 import pickle
 import random
+import re
 
 import pytest
 from hypothesis import given
@@ -266,6 +267,56 @@ def test_the_depth_and_size_refusals_follow_a_walk_one_value_at_a_time(
         assert got == want, tree
         outcomes.add(want.split()[0] if want else want)
     assert outcomes == {"", "items", "depth"}
+
+
+def _text_depth_char_by_char(text: str) -> int:
+    """The deepest bracket nesting outside JSON strings, one character at a time."""
+    level = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif char in "]}":
+            level -= 1
+    return deepest
+
+
+def _random_text(rng: random.Random) -> str:
+    """Brackets (balanced or not), plain characters and string literals holding brackets,
+    quotes and backslashes."""
+    tokens = ["[", "{", "]", "}", "1", ",", ":", " "]
+    parts = []
+    for _ in range(rng.randrange(0, 60)):
+        if rng.random() < 0.15:
+            parts.append(json.dumps("".join(rng.choice('[]{}"\\a') for _ in range(5))))
+        else:
+            parts.append(rng.choice(tokens[:4] * 3 + tokens[4:]))
+    return "".join(parts)
+
+
+def test_text_is_refused_at_the_depth_a_walk_one_character_at_a_time_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(11)
+    monkeypatch.setattr(schema, "MAX_ANSWER_DEPTH", 4)
+    refused = 0
+    for _ in range(3_000):
+        text = _random_text(rng)
+        deepest = _text_depth_char_by_char(text)
+        try:
+            parse_decision(text)
+            got = 0
+        except DecisionError as exc:
+            found = re.search(r"nested (\d+) levels deep", str(exc))
+            got = int(found.group(1)) if found else 0
+        assert got == (deepest if deepest > 4 else 0), text
+        refused += got > 0
+    assert refused > 500
 
 
 def test_a_decision_of_plain_data_is_validated_once_and_taken_as_it_is(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import socket
 
 import pandas as pd
@@ -77,9 +78,13 @@ def closed_loopback_port() -> int:
 
 
 @pytest.mark.slow
-def test_an_unreachable_scheduler_is_a_config_error_naming_it_and_the_local_cluster() -> None:
+def test_an_unreachable_scheduler_is_a_config_error_naming_it_and_the_local_cluster(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pytest.importorskip("distributed")
+    module = importlib.import_module("workbench.evaluation.sweep")  # the name is the function
+    monkeypatch.setattr(module, "CONNECT_TIMEOUT_S", 1)  # a shorter wait, the same refusal
     address = f"tcp://127.0.0.1:{closed_loopback_port()}"
     with pytest.raises(ConfigError, match="LocalCluster") as caught:
         sweep(["cash"], seeds=[1], scheduler=address, universe=3, days=1)
-    assert address in str(caught.value)
+    assert address in str(caught.value) and "within 1 s" in str(caught.value)

@@ -20,6 +20,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
+from itertools import accumulate
 from typing import Any, Literal
 
 import pydantic
@@ -216,16 +217,15 @@ def _loads(text: str | bytes) -> Any:
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(r"[\[\]{}]")
+_LEVEL_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 def _refuse_deep_text(text: str) -> None:
     """Measure bracket nesting outside strings before parsing (json recurses per level)."""
     if text.count("[") + text.count("{") <= MAX_ANSWER_DEPTH:
         return
-    level = deepest = 0
-    for bracket in _BRACKET.findall(_STRING.sub('""', text)):
-        level += 1 if bracket in "[{" else -1
-        deepest = max(deepest, level)
+    brackets = _BRACKET.findall(_STRING.sub('""', text))
+    deepest = max(accumulate(map(_LEVEL_STEP.__getitem__, brackets), initial=0))
     if deepest > MAX_ANSWER_DEPTH:
         raise _too_deep(deepest)
 
