@@ -33,8 +33,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
-from scipy.stats import binom
 
 from workbench._checks import is_whole
 from workbench.engine.bars import read_bars
@@ -153,6 +151,8 @@ def _windows(public: Public) -> np.ndarray:
 
 def _assigned(seen: dict[str, float], real: np.ndarray, names: list[str]) -> Guess:
     """The one-to-one matching of aliases to names with the least total distance."""
+    from scipy.optimize import linear_sum_assignment
+
     aliases = list(seen)
     cost = np.abs(np.array([seen[a] for a in aliases])[:, None] - real[None, :])
     rows, cols = linear_sum_assignment(np.nan_to_num(cost, nan=1e9))
@@ -258,6 +258,8 @@ def _names_p(total: int, trials: int, names: int, rng: np.random.Generator) -> f
 
 
 def _dates_p(total: int, tallies: _Tallies) -> float:
+    from scipy.stats import binom
+
     return float(binom.sf(total - 1, tallies.trials, 1 / tallies.offsets))
 
 

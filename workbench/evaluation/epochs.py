@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from workbench._checks import is_whole
 from workbench.agents import Agent
@@ -281,6 +280,8 @@ def _clustered(diffs: np.ndarray, alpha: float) -> dict[str, float]:
            "se_clustered": clustered}  # fmt: skip
     if not clustered > 0:
         return {**out, "ci_low": math.nan, "ci_high": math.nan, "p_value": math.nan}
+    from scipy import stats  # here, not at import: scipy.stats costs most of an import
+
     quantile = float(stats.t.ppf(1 - alpha / 2, seeds - 1))
     p_value = float(2 * stats.t.sf(abs(mean / clustered), seeds - 1))
     return {**out, "ci_low": mean - quantile * clustered, "ci_high": mean + quantile * clustered,

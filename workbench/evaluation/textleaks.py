@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
-from scipy.stats import binom
 
 from workbench.engine.historical import Historical
 from workbench.engine.variants import Variant
@@ -110,6 +109,8 @@ def _word_counts(items: list[dict]) -> tuple[dict[str, Counter[str]], Counter[st
 
 
 def _row(word: str, seen: Counter[str], counts: Counter[str], total: int) -> tuple | None:
+    from scipy.stats import binom
+
     alias, with_name = seen.most_common(1)[0]
     items = sum(seen.values())
     rate = counts[alias] / total
