@@ -126,8 +126,10 @@ class Decision(BaseModel):
             return cls.of(
                 [{"symbol": s, "side": side, "quantity": q} for s, side, q in orders], rationale
             )
-        values = {"actions": [_market_action(*o) for o in orders], "rationale": rationale}
-        return _accepted(_built(cls, values, _DECISION_FIELDS))
+        actions = [_market_action(*order) for order in orders]
+        values = {"actions": actions, "rationale": rationale}
+        # ASCII text holds no unpaired surrogate: marked as _accepted marks it
+        return _built(cls, values, _DECISION_FIELDS, {"_validated_as": (tuple(actions), rationale)})
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -209,14 +211,19 @@ def _market_action(symbol: str, side: str, quantity: float) -> Action:
     return _built(Action, values, _MARKET_FIELDS)
 
 
-def _built(kind: type[_Model], values: dict[str, Any], given: frozenset[str]) -> _Model:
+def _built(
+    kind: type[_Model],
+    values: dict[str, Any],
+    given: frozenset[str],
+    private: dict[str, Any] | None = None,
+) -> _Model:
     """A model holding ``values`` as validation would leave it, ``given`` its fields set
     (what ``model_construct`` does, without its per-field walk)."""
     model = kind.__new__(kind)
     object.__setattr__(model, "__dict__", values)
     object.__setattr__(model, "__pydantic_fields_set__", set(given))
     object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
+    object.__setattr__(model, "__pydantic_private__", private)
     return model
 
 
