@@ -15,6 +15,8 @@ calls inside one process):
 - ``digest``: that run's results digest (best of twenty);
 - ``historical``: every baseline on 2,679 days x 6 names of sample bars, loaded
   and run (best of three);
+- ``decisions``: the baselines' own decisions alone, each answering again the
+  payloads it saw in a run on 400 days x 6 names of sample bars (best of fifteen);
 - ``engine``: 200 names x 24 days of the market alone, as a share of the bare
   NumPy floor measured beside it (``bench/engine.py``; higher is better).
 
@@ -80,6 +82,27 @@ from workbench.evaluation import evaluate
 bars = sample_bars(days=2_699, names=6, seed=1)
 run = lambda: evaluate(list(BASELINES), data=Historical.load(bars, secret="s" * 20))
 print(best(run, 3))
+""",
+    "decisions": """
+import copy
+from workbench.baselines import BASELINES
+from workbench.engine.historical import Historical
+from workbench.engine.sample_bars import sample_bars
+from workbench.evaluation import evaluate
+arms = [kind() for kind in BASELINES.values()]
+seen = {}
+for arm in arms:
+    def kept(payload, decide=arm.decide, name=arm.name):
+        seen.setdefault(name, []).append(copy.deepcopy(payload))
+        return decide(payload)
+    arm.decide = kept
+evaluate(arms, data=Historical.load(sample_bars(days=400, names=6, seed=1), secret="s" * 20))
+def run():
+    for name, payloads in seen.items():
+        arm = BASELINES[name]()
+        for payload in payloads:
+            arm.decide(payload)
+print(best(run, 15))
 """,
     "engine": """
 import sys
