@@ -18,6 +18,8 @@ calls inside one process):
 - ``mask``: the news of 2,000 decisions built as a run builds them, each item masked
   the first time it is carried (25,000 items of ``bench/historical_news.py``; best
   of three, a fresh path each, joined before the clock starts);
+- ``decisions``: the baselines' own decisions alone, each answering again the
+  payloads it saw in a run on 400 days x 6 names of sample bars (best of fifteen);
 - ``engine``: 200 names x 24 days of the market alone, as a share of the bare
   NumPy floor measured beside it (``bench/engine.py``; higher is better).
 
@@ -101,6 +103,27 @@ def run():
     for row in range(20, 20 + bench.DAYS):
         feed.news(row - 1, row)
 print(best(run, 3))
+""",
+    "decisions": """
+import copy
+from workbench.baselines import BASELINES
+from workbench.engine.historical import Historical
+from workbench.engine.sample_bars import sample_bars
+from workbench.evaluation import evaluate
+arms = [kind() for kind in BASELINES.values()]
+seen = {}
+for arm in arms:
+    def kept(payload, decide=arm.decide, name=arm.name):
+        seen.setdefault(name, []).append(copy.deepcopy(payload))
+        return decide(payload)
+    arm.decide = kept
+evaluate(arms, data=Historical.load(sample_bars(days=400, names=6, seed=1), secret="s" * 20))
+def run():
+    for name, payloads in seen.items():
+        arm = BASELINES[name]()
+        for payload in payloads:
+            arm.decide(payload)
+print(best(run, 15))
 """,
     "engine": """
 import sys

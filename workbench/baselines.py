@@ -8,7 +8,7 @@ portfolio ones rebalance to target weights, trading whole shares at market.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +17,7 @@ from workbench.errors import ConfigError
 from workbench.schema import HOLD, Decision
 
 _MIN_TRADE_FRACTION = 0.002  # skip rebalancing trades smaller than 0.2% of equity
+_SIDES = ("buy", "sell")
 
 
 class Cash(Agent):
@@ -50,16 +51,15 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     """Market orders moving today's positions to ``targets`` weights at the last price."""
     book = payload["portfolio"]
     equity, held = book["equity"], book["positions"]
-    actions = []
+    smallest = _MIN_TRADE_FRACTION * equity
+    orders = []
     for symbol, quote in payload["symbols"].items():
         price = quote["last"]
-        want = math.floor(targets.get(symbol, 0.0) * equity / price)
-        delta = want - held.get(symbol, 0.0)
-        if abs(delta) * price < _MIN_TRADE_FRACTION * equity or delta == 0:
+        delta = math.floor(targets.get(symbol, 0.0) * equity / price) - held.get(symbol, 0.0)
+        if abs(delta) * price < smallest or delta == 0:
             continue
-        side: Literal["buy", "sell"] = "buy" if delta > 0 else "sell"
-        actions.append({"symbol": symbol, "side": side, "quantity": float(abs(delta))})
-    return Decision.of(actions, rationale=f"{why}: rebalance to {len(targets)} names")
+        orders.append((symbol, "buy" if delta > 0 else "sell", float(abs(delta))))
+    return Decision.of_market_orders(orders, f"{why}: rebalance to {len(targets)} names")
 
 
 class EqualWeight(_TargetWeights):
@@ -93,15 +93,15 @@ class _Ranked(_TargetWeights):
 
     fraction = 0.2
 
-    def score(self, history: np.ndarray) -> np.ndarray:
+    def score(self, history: list[float]) -> float:
         raise NotImplementedError
 
     def targets(self, payload: dict[str, Any]) -> dict[str, float]:
-        symbols = list(payload["symbols"])
-        history = np.array([payload["symbols"][s]["history"] for s in symbols])
-        scores = self.score(history)
-        count = max(1, round(self.fraction * len(symbols)))
-        chosen = np.argsort(-scores, kind="stable")[:count]
+        quotes = payload["symbols"]
+        scores = [-self.score(quote["history"]) for quote in quotes.values()]
+        count = max(1, round(self.fraction * len(scores)))
+        symbols = list(quotes)
+        chosen = sorted(range(len(scores)), key=scores.__getitem__)[:count]  # stable: ties in order
         return {symbols[i]: self.invested / count for i in chosen}
 
 
@@ -110,8 +110,8 @@ class Momentum(_Ranked):
 
     name = "momentum"
 
-    def score(self, history: np.ndarray) -> np.ndarray:
-        return history[:, -1] / history[:, 0] - 1.0
+    def score(self, history: list[float]) -> float:
+        return history[-1] / history[0] - 1.0
 
 
 class MeanReversion(_Ranked):
@@ -119,8 +119,8 @@ class MeanReversion(_Ranked):
 
     name = "mean_reversion"
 
-    def score(self, history: np.ndarray) -> np.ndarray:
-        return 1.0 - history[:, -1] / history[:, 0]
+    def score(self, history: list[float]) -> float:
+        return 1.0 - history[-1] / history[0]
 
 
 class RandomTrader(Agent):
@@ -153,13 +153,12 @@ class RandomTrader(Agent):
         picks = self._rng.choice(len(symbols), size=min(count, len(symbols)), replace=False)
         sides = self._rng.integers(0, 2, size=len(picks))
         budget = self.notional_fraction * payload["portfolio"]["equity"]
-        actions = []
+        quotes, orders = payload["symbols"], []
         for i, side in zip(picks.tolist(), sides.tolist(), strict=True):
-            quantity = math.floor(budget / payload["symbols"][symbols[i]]["last"])
+            quantity = math.floor(budget / quotes[symbols[i]]["last"])
             if quantity > 0:
-                order = {"symbol": symbols[i], "side": ("buy", "sell")[side]}
-                actions.append({**order, "quantity": float(quantity)})
-        return Decision.of(actions, rationale="random")
+                orders.append((symbols[i], _SIDES[side], float(quantity)))
+        return Decision.of_market_orders(orders, rationale="random")
 
 
 _GOOD_WORDS = (

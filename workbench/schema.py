@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from itertools import accumulate
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -114,6 +114,24 @@ class Decision(BaseModel):
         data = _plain_actions({"actions": list(actions), "rationale": rationale})
         return _accepted(_validated(data))
 
+    @classmethod
+    def of_market_orders(
+        cls, orders: Iterable[tuple[str, str, float]], rationale: str = ""
+    ) -> Decision:
+        """``of`` for market orders given as ``(symbol, side, quantity)``: the same decision,
+        built without pydantic's validators when every value is plainly valid and every text
+        ASCII; anything else goes through ``of``, which names what is wrong."""
+        orders = list(orders)
+        plain = type(rationale) is str and rationale.isascii()
+        if not plain or not all(map(_plain_market_order, orders)):
+            return cls.of(
+                [{"symbol": s, "side": side, "quantity": q} for s, side, q in orders], rationale
+            )
+        actions = [_market_action(*order) for order in orders]
+        values = {"actions": actions, "rationale": rationale}
+        # ASCII text holds no unpaired surrogate: marked as _accepted marks it
+        return _built(cls, values, _DECISION_FIELDS, {"_validated_as": (tuple(actions), rationale)})
+
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
@@ -159,6 +177,55 @@ def _private(decision: Decision) -> dict[str, Any]:
         private = {}
         object.__setattr__(decision, "__pydantic_private__", private)
     return private
+
+
+def _plain_market_order(order: tuple[str, str, float]) -> bool:
+    """Whether the model would accept ``order`` as a market action unchanged: a non-empty
+    ASCII ``str``, a side, a finite whole ``float`` >= 0 (``is_integer`` is false for inf
+    and nan)."""
+    symbol, side, quantity = order
+    return (
+        type(symbol) is str
+        and symbol != ""
+        and symbol.isascii()
+        and (side == "buy" or side == "sell")
+        and type(side) is str
+        and type(quantity) is float
+        and quantity >= 0
+        and quantity.is_integer()
+    )
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+_MARKET_FIELDS = frozenset(("symbol", "side", "quantity"))
+_DECISION_FIELDS = frozenset(("actions", "rationale"))
+
+
+def _market_action(symbol: str, side: str, quantity: float) -> Action:
+    values = {
+        "symbol": symbol,
+        "side": side,
+        "quantity": quantity,
+        "order_type": "market",
+        "limit_price": None,
+    }
+    return _built(Action, values, _MARKET_FIELDS)
+
+
+def _built(
+    kind: type[_Model],
+    values: dict[str, Any],
+    given: frozenset[str],
+    private: dict[str, Any] | None = None,
+) -> _Model:
+    """A model holding ``values`` as validation would leave it, ``given`` its fields set
+    (what ``model_construct`` does, without its per-field walk)."""
+    model = kind.__new__(kind)
+    object.__setattr__(model, "__dict__", values)
+    object.__setattr__(model, "__pydantic_fields_set__", set(given))
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", private)
+    return model
 
 
 def _structured(raw: Any) -> Decision:
