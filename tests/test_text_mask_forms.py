@@ -151,3 +151,22 @@ def test_money_with_a_decimal_comma_is_scaled_as_written(
     assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
     if about_two is not None:
         assert MASK.text(text, ["ACME", "BOLT"]) == about_two
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "about_two"),
+    [
+        ("closed at 45,50 today", "closed at 22,75 today", "closed at [amount] today"),
+        ("rose to 1.234,50", "rose to 617,25", "rose to [amount]"),
+        ("closed at 12.34,5 and 1,2345", "closed at 12.34,5 and 1,2345", None),
+        ("rose to 3,4 percent", "rose to 3,4 percent", None),
+    ],
+)
+def test_a_price_is_scaled_whole_or_left_never_cut(
+    text: str, shown: str, about_two: str | None
+) -> None:
+    # "45,50" after a price verb once lost its "4" alone to the factor: "closed at 2.005,50"
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.texts([(text, ["ACME"])]) == [MASK.text_by_pattern(text, ["ACME"])]
+    if about_two is not None:
+        assert MASK.text(text, ["ACME", "BOLT"]) == about_two

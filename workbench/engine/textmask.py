@@ -88,7 +88,7 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
 # a decimal comma, thousands by dots: 45,50 and 1.234,50
 _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
 _EU_FIRST = r"(?=[\d.]+,\d)"  # what such an amount needs, looked for first
@@ -119,6 +119,7 @@ _PRICE_VERBS = "|".join(
 _THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
 # each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target"
 _AFTER_VERB = "(?<=[tmohwfe] )"
+_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
 # What a part can start with: a decimal digit, a currency sign, or another character.
 _DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
 _SIGNS = "$€£¥"
@@ -194,8 +195,12 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
     # 120", "target price 150"
     (
         frozenset({_DIGIT}),
-        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT})"
-        r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
+        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
+    ),
+    # the same with a decimal comma: "closed at 45,50"
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<near_eu>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare_eu>{_EU_AMOUNT}){_NO_RATIO}",
     ),
 )
 
@@ -454,7 +459,7 @@ _EPOCH = date(1970, 1, 1).toordinal()
 
 
 _DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja")
-_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare")
+_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu")
 
 
 def _amount_mark(match: re.Match[str]) -> str:
@@ -474,7 +479,7 @@ def _amount_mark(match: re.Match[str]) -> str:
 
 def _scaled(match: re.Match[str], factor: float) -> str:
     kind = match.lastgroup
-    if kind in ("eu_money", "eu_worded"):
+    if kind in ("eu_money", "eu_worded", "bare_eu"):
         return _scaled_european(match, factor)
     prefix = "w_" if kind == "worded" else ""
     amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
@@ -488,12 +493,15 @@ def _scaled(match: re.Match[str], factor: float) -> str:
 
 def _scaled_european(match: re.Match[str], factor: float) -> str:
     """Money with a decimal comma, scaled and written back the same way."""
-    prefix = "eu_" if match.lastgroup == "eu_money" else "euw_"
-    amount = match.group(f"{prefix}amount").replace(".", "").replace(",", ".")
+    kind = match.lastgroup
+    group = {"eu_money": "eu_amount", "eu_worded": "euw_amount", "bare_eu": "bare_eu"}[kind]
+    amount = match.group(group).replace(".", "").replace(",", ".")
     value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
-    if prefix == "eu_":
+    if kind == "eu_money":
         return f"{_currency(match, 'eu_currency')}{value}"
-    return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
+    if kind == "eu_worded":
+        return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
+    return value
 
 
 _EUROPEAN = str.maketrans(",.", ".,")
