@@ -20,7 +20,8 @@ then money, then a name:
    plain list such as "3,4 and 5") and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
    from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
-   of 120.5``, ``target price 150``; not a percentage) are multiplied by the price
+   of 120.5``, ``target price 150``, ``closed at 45,50``; not a percentage) are
+   multiplied by the price
    factor of the one name the item concerns, the factor the mask scales that name's
    prices by, so a quoted price still matches the masked bars. In an
    item about several names or none no single factor applies and the figure
