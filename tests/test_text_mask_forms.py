@@ -128,6 +128,8 @@ def test_a_bare_price_after_its_name_in_an_item_about_two_names_is_marked() -> N
         ("mars 2016, août 2016", "[date], [date]"),
         ("le 2016年3月4日 et 2016年9月5日に", "le day 24 et day 155に"),
         ("Mars rover and 4 mars", "Mars rover and 4 mars"),
+        ("アクメは2016年3月4日に発表、株価は2016年に", "アクメはday 24に発表、株価は[date]に"),
+        ("決算2016年3月期, 12016年3月4日", "決算[date]期, 12016年3月4日"),
     ],
 )
 def test_dates_in_french_and_japanese_are_placed_or_marked(text: str, shown: str) -> None:

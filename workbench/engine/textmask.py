@@ -6,8 +6,8 @@ then money, then a name:
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
    ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
    2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in
-   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (after
-   a space or a mark, not glued to the word before) read ``day 41`` (the first
+   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (glued
+   to the word before too, as Japanese writes it: ``アクメは2022年3月4日に``) read ``day 41`` (the first
    trading date on or after it, counted from the first decision day; dates beyond
    the bars count business days). What would still place the text in time but
    names no one day becomes ``[date]``: a month with its year (``mars 2022`` too), a
@@ -142,15 +142,11 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
         rf"(?P<dmy_y>{_YEAR})\b)",
     ),
-    # in French (4 mars 2022, 1er mai 2022) and Japanese (2022年3月4日)
+    # in French (4 mars 2022, 1er mai 2022); Japanese dates are read apart (``_GLUED``)
     (
         frozenset({_DIGIT}),
         rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{'|'.join(MOIS)})\s+"
         rf"(?P<dmy_fr_y>{_YEAR})\b)",
-    ),
-    (
-        frozenset({_DIGIT}),
-        rf"(?P<ymd_ja>\b(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)",
     ),
     # money written with a decimal comma, the currency before or after it: € 45,50,
     # 1.234,50 EUR, 45,50 €
@@ -227,7 +223,7 @@ class _Compiled:
         return _compiled(p for _, p in self.parts)
 
     def form(self, kind: str) -> re.Pattern[str]:
-        return _compiled(p for kinds, p in self.parts if kind in kinds)
+        return _compiled((p for kinds, p in self.parts if kind in kinds), glued=kind == _DIGIT)
 
 
 class _MatchAt(dict[str, "Matcher"]):
@@ -254,9 +250,19 @@ def _unguarded(part: str) -> str:
     return part
 
 
-def _compiled(parts: Iterable[str]) -> re.Pattern[str]:
-    # every part starts a word (or is money): trying them only there halves the cost
-    return re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})", re.IGNORECASE)
+# A date in Japanese (2022年3月4日), read wherever no digit precedes it: Japanese puts no
+# space between words (アクメは2022年3月4日に), so it is no word start. A year, or a year
+# and month, alone (2022年, 2022年3月) is [date].
+_GLUED = (
+    rf"(?<!\d)(?:(?P<ymd_ja>(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)"
+    rf"|(?P<loose_ja>{_YEAR}年(?:[01]?\d月)?))"
+)
+
+
+def _compiled(parts: Iterable[str], *, glued: bool = True) -> re.Pattern[str]:
+    # every other part starts a word (or is money): trying them only there halves the cost
+    words = rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})"
+    return re.compile(f"{_GLUED}|{words}" if glued else words, re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -373,7 +379,7 @@ class TextMask:
         kind = match.lastgroup
         if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
             return _amount_mark(match)
-        if kind in ("unplaced", "loose") or (self.counterfactual and kind in _DATES):
+        if kind in ("unplaced", "loose", "loose_ja") or (self.counterfactual and kind in _DATES):
             return "[date]"
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
