@@ -311,7 +311,6 @@ def test_an_arm_that_reads_no_news_gets_none_and_masks_nothing() -> None:
     assert [n["day"] for payload in reader.seen for n in payload["news"]] == [1, 2, 3]
 
 
-
 class MomentumOnNews(Momentum):
     """Momentum with a news signal added; it does not say it reads the news."""
 

@@ -7,9 +7,9 @@ then money, then a name:
    ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
    2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in
    French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (glued
-   to the word before too, as Japanese writes it: ``アクメは2022年3月4日に``) read ``day 41`` (the first
-   trading date on or after it, counted from the first decision day; dates beyond
-   the bars count business days). What would still place the text in time but
+   to the word before too, as Japanese writes it: ``アクメは2022年3月4日に``) read
+   ``day 41`` (the first trading date on or after it, counted from the first decision
+   day; dates beyond the bars count business days). What would still place the text in time but
    names no one day becomes ``[date]``: a month with its year (``mars 2022`` too), a
    year alone (1900–2099), a numeric date (``02/03/2016``: day or month first?),
    ``20160203``, a month and day with no year (``Feb 3``, ``4th March``), fiscal
@@ -500,7 +500,7 @@ def _scaled(match: re.Match[str], factor: float) -> str:
 
 def _scaled_european(match: re.Match[str], factor: float) -> str:
     """Money with a decimal comma, scaled and written back the same way."""
-    kind = match.lastgroup
+    kind = match.lastgroup or ""
     group = {"eu_money": "eu_amount", "eu_worded": "euw_amount", "bare_eu": "bare_eu"}[kind]
     amount = match.group(group).replace(".", "").replace(",", ".")
     value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
