@@ -160,6 +160,8 @@ def test_money_with_a_decimal_comma_is_scaled_as_written(
     [
         ("closed at 45,50 today", "closed at 22,75 today", "closed at [amount] today"),
         ("rose to 1.234,50", "rose to 617,25", "rose to [amount]"),
+        ("closed at 1 234,50; 1 234,50 €", "closed at 617,25; 617,25 €", None),
+        ("€ 12 345 678,90", "€6.172.839,45", "€[amount]"),
         ("closed at 12.34,5 and 1,2345", "closed at 12.34,5 and 1,2345", None),
         ("rose to 3,4 percent", "rose to 3,4 percent", None),
     ],
@@ -167,7 +169,8 @@ def test_money_with_a_decimal_comma_is_scaled_as_written(
 def test_a_price_is_scaled_whole_or_left_never_cut(
     text: str, shown: str, about_two: str | None
 ) -> None:
-    # "45,50" after a price verb once lost its "4" alone to the factor: "closed at 2.005,50"
+    # "45,50" after a price verb once lost its "4" alone to the factor: "closed at 2.005,50";
+    # "1 234,50 €" its "234,50" alone: "1 117,25 €"
     assert MASK.text(text, ["ACME"]) == shown
     assert MASK.texts([(text, ["ACME"])]) == [MASK.text_by_pattern(text, ["ACME"])]
     if about_two is not None:

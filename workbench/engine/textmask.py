@@ -16,7 +16,8 @@ then money, then a name:
    years, quarters and halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
    ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
-   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, written back the same way; never a
+   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, ``1 234,50 €``, written back the
+   same way (thousands by dots); never a
    plain list such as "3,4 and 5") and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
    from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
@@ -90,9 +91,9 @@ def _capital_month() -> str:
 
 
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
-# a decimal comma, thousands by dots: 45,50 and 1.234,50
-_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
-_EU_FIRST = r"(?=[\d.]+,\d)"  # what such an amount needs, looked for first
+# a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
+_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
+_EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
 _CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
@@ -188,16 +189,16 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
-    # a bare price after a price verb or a price's name: "closed at 123.45", "up from
-    # 120", "target price 150"
-    (
-        frozenset({_DIGIT}),
-        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
-    ),
-    # the same with a decimal comma: "closed at 45,50"
+    # a bare price after a price verb or a price's name, with a decimal comma first
+    # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
+    # "target price 150"
     (
         frozenset({_DIGIT}),
         rf"(?P<near_eu>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare_eu>{_EU_AMOUNT}){_NO_RATIO}",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
 )
 
@@ -502,7 +503,7 @@ def _scaled_european(match: re.Match[str], factor: float) -> str:
     """Money with a decimal comma, scaled and written back the same way."""
     kind = match.lastgroup or ""
     group = {"eu_money": "eu_amount", "eu_worded": "euw_amount", "bare_eu": "bare_eu"}[kind]
-    amount = match.group(group).replace(".", "").replace(",", ".")
+    amount = match.group(group).replace(".", "").replace(" ", "").replace(",", ".")
     value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
     if kind == "eu_money":
         return f"{_currency(match, 'eu_currency')}{value}"
