@@ -108,6 +108,11 @@ def test_every_calendar_date_is_placed_as_relative_day_places_it() -> None:
         ("target price 150, price target 90", "target price 75.00, price target 45.00"),
         ("a high of 3% and a 52-week low 2 percent", "a high of 3% and a 52-week low 2 percent"),
         ("the high 120 and the price 150", "the high 120 and the price 150"),
+        (
+            "target price of 150, ended at 12, jumped to 14",
+            "target price of 75.00, ended at 6.00, jumped to 7.00",
+        ),
+        ("trading at 20 times, surged to 3 percent", "trading at 20 times, surged to 3 percent"),
     ],
 )
 def test_a_bare_price_after_its_name_is_scaled(text: str, shown: str) -> None:

@@ -21,7 +21,8 @@ then money, then a name:
    plain list such as "3,4 and 5") and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
    from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
-   of 120.5``, ``target price 150``, ``closed at 45,50``; not a percentage) are
+   of 120.5``, ``target price 150``, ``a price of 150``, ``ended at 12``, ``jumped to
+   14``, ``closed at 45,50``; not a percentage) are
    multiplied by the price
    factor of the one name the item concerns, the factor the mask scales that name's
    prices by, so a quoted price still matches the masked bars. In an
@@ -101,9 +102,9 @@ _CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
 _PRICE_VERBS = "|".join(
     f"(?<={verb} {word} )"
     for verbs, word in (
-        (("closed", "opened", "traded", "priced"), "at"),
+        (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
         (("rose", "fell", "up", "down"), "from"),
-        (("rose", "fell", "climbed", "dropped"), "to"),
+        (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
         # a move in percent, then the price it moved to: "up 3.5% to 175.72"
         (("%", "percent"), "to"),
         (("%", "percent"), "at"),
@@ -113,6 +114,7 @@ _PRICE_VERBS = "|".join(
         (("high", "low"), "of"),
         (("target",), "price"),
         (("price",), "target"),
+        (("price",), "of"),  # "a price of 150", "target price of 150"
     )
     for verb in verbs
 )
