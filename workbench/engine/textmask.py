@@ -69,8 +69,8 @@ from workbench.engine.textscan import MOIS, MONTHS, Matcher, scannable, starts, 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
 _Replacements = dict[tuple[str | None, str, float | None], str]
-# the patterns and their starts, by the names a text holds and whether it has a colon
-_Patterns = dict[tuple[frozenset[str], bool], "_Compiled"]
+# the patterns and their starts, by the names a text holds, whether it has a colon and a 年
+_Patterns = dict[tuple[frozenset[str], bool, bool], "_Compiled"]
 _JOIN = "\0"  # between texts masked in one pass: no part reads across it
 
 
@@ -217,16 +217,18 @@ class _Compiled:
 
     parts: tuple[tuple[frozenset[str], str], ...]
     starts: re.Pattern[str]
+    glued: bool  # the text holds a 年: a Japanese date is looked for too (``_GLUED``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "match_at", _MatchAt(self))
 
     @cached_property
     def whole(self) -> re.Pattern[str]:
-        return _compiled(p for _, p in self.parts)
+        return _compiled((p for _, p in self.parts), glued=self.glued)
 
     def form(self, kind: str) -> re.Pattern[str]:
-        return _compiled((p for kinds, p in self.parts if kind in kinds), glued=kind == _DIGIT)
+        parts = (p for kinds, p in self.parts if kind in kinds)
+        return _compiled(parts, glued=self.glued and kind == _DIGIT)
 
 
 class _MatchAt(dict[str, "Matcher"]):
@@ -363,11 +365,13 @@ class TextMask:
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
         names = frozenset(n for w in first_words for n in by_word[w])
         exchange = ":" in text and any(n in self.aliases for n in names)
+        key = (names, exchange, "年" in text)
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
-        if (names, exchange) not in patterns:
+        if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
-            patterns[names, exchange] = _Compiled(parts, starts(names, exchange=exchange))
-        return patterns[names, exchange]
+            found_at = starts(names, exchange=exchange, glued=key[2])
+            patterns[key] = _Compiled(parts, found_at, glued=key[2])
+        return patterns[key]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
         """The names' first words that are words of ``folded``: with a few names, each looked
