@@ -23,8 +23,9 @@ Each decision, against a baseline measured in the same run:
    payload (the market part, the news since the last decision, the arm's part) on
    the path with text over the same path without it. For an arm that gets its own
    copy (every arm but the baselines: the reports copied one by one, the news item
-   by item; beside it, what a JSON round trip of all of it costs) and for a
-   baseline, which shares the payload.
+   by item; beside it, what a JSON round trip of all of it costs) and for an arm
+   that shares the payload and reads the news (the price-only baselines share it
+   but read none: on historical bars their payload carries no news at all).
 4. The whole decision (payload, the arm's own work, execution, marking), labelled
    as such, for ``momentum`` (never reads the news) and ``headline_sentiment``
    (reads every headline): an arm that reads 20 headlines a decision does work an
@@ -176,7 +177,8 @@ def main() -> None:
             lambda arm=arm: evaluate([arm], data=plain, days=DAYS),
             repeats=2,
         )
-        print(f"  first run of {arm}, join and mask in it: {whole:.2f} s CPU, without text "
+        print(f"  first run of {arm}, join in it (and the mask, if it reads the news): "
+              f"{whole:.2f} s CPU, without text "
               f"{bare:.2f} s  ratio {whole / bare:.2f}")  # fmt: skip
 
 
@@ -253,7 +255,8 @@ def print_decisions(plain: Historical, texted: Historical, label: str, arm: str)
 
 
 def print_payloads(plain: Historical, texted: Historical) -> None:
-    for label, copy in (("an arm's own copy", "private"), ("a baseline's shared", "shared")):
+    shared = "a shared one (shares_payload, reads the news)"
+    for label, copy in (("an arm's own copy", "private"), (shared, "shared")):
         with_news, without = payload_costs(texted, plain, copy)
         print(f"  each decision's payload, {label}: with news {with_news:.0f} us, without "
               f"{without:.0f} us  ratio {with_news / without:.2f}  (<= 1.2)")  # fmt: skip

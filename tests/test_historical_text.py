@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from workbench import Agent, World, evaluate
+from workbench.baselines import Cash, Momentum
 from workbench.bridge import run_sync
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
@@ -308,3 +309,28 @@ def test_an_arm_that_reads_no_news_gets_none_and_masks_nothing() -> None:
     assert all(shown is None for shown in alone.path.text._items)  # nothing masked
     evaluate([prices, reader], data=data)
     assert [n["day"] for payload in reader.seen for n in payload["news"]] == [1, 2, 3]
+
+
+class MomentumOnNews(Momentum):
+    """Momentum with a news signal added; it does not say it reads the news."""
+
+    name = "momentum_on_news"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headlines: list[str] = []
+
+    def targets(self, payload: dict[str, Any]) -> dict[str, float]:
+        self.headlines += [n["headline"] for n in payload.get("news", [])]
+        return super().targets(payload)
+
+
+def test_a_subclass_of_a_price_only_baseline_reads_the_news_unless_it_says_not() -> None:
+    class QuietCash(Cash):
+        reads_news = False
+
+    assert MomentumOnNews.reads_news and not Momentum.reads_news and not QuietCash.reads_news
+    items = [item(close_of(row, -30), headline=f"ACME news {row}") for row in (21, 22, 23)]
+    arm = MomentumOnNews()
+    run_sync(run_world(World(data=Historical.load(BARS, news=pd.DataFrame(items))), [arm]))
+    assert len(arm.headlines) == 3 and all("ACME" not in h for h in arm.headlines)

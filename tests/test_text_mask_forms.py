@@ -108,6 +108,11 @@ def test_every_calendar_date_is_placed_as_relative_day_places_it() -> None:
         ("target price 150, price target 90", "target price 75.00, price target 45.00"),
         ("a high of 3% and a 52-week low 2 percent", "a high of 3% and a 52-week low 2 percent"),
         ("the high 120 and the price 150", "the high 120 and the price 150"),
+        (
+            "target price of 150, ended at 12, jumped to 14",
+            "target price of 75.00, ended at 6.00, jumped to 7.00",
+        ),
+        ("trading at 20 times, surged to 3 percent", "trading at 20 times, surged to 3 percent"),
     ],
 )
 def test_a_bare_price_after_its_name_is_scaled(text: str, shown: str) -> None:
@@ -128,6 +133,8 @@ def test_a_bare_price_after_its_name_in_an_item_about_two_names_is_marked() -> N
         ("mars 2016, août 2016", "[date], [date]"),
         ("le 2016年3月4日 et 2016年9月5日に", "le day 24 et day 155に"),
         ("Mars rover and 4 mars", "Mars rover and 4 mars"),
+        ("アクメは2016年3月4日に発表、株価は2016年に", "アクメはday 24に発表、株価は[date]に"),
+        ("決算2016年3月期, 12016年3月4日", "決算[date]期, 12016年3月4日"),
     ],
 )
 def test_dates_in_french_and_japanese_are_placed_or_marked(text: str, shown: str) -> None:
@@ -149,5 +156,27 @@ def test_money_with_a_decimal_comma_is_scaled_as_written(
 ) -> None:
     assert MASK.text(text, ["ACME"]) == shown
     assert MASK.text(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+    if about_two is not None:
+        assert MASK.text(text, ["ACME", "BOLT"]) == about_two
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "about_two"),
+    [
+        ("closed at 45,50 today", "closed at 22,75 today", "closed at [amount] today"),
+        ("rose to 1.234,50", "rose to 617,25", "rose to [amount]"),
+        ("closed at 1 234,50; 1 234,50 €", "closed at 617,25; 617,25 €", None),
+        ("€ 12 345 678,90", "€6.172.839,45", "€[amount]"),
+        ("closed at 12.34,5 and 1,2345", "closed at 12.34,5 and 1,2345", None),
+        ("rose to 3,4 percent", "rose to 3,4 percent", None),
+    ],
+)
+def test_a_price_is_scaled_whole_or_left_never_cut(
+    text: str, shown: str, about_two: str | None
+) -> None:
+    # "45,50" after a price verb once lost its "4" alone to the factor: "closed at 2.005,50";
+    # "1 234,50 €" its "234,50" alone: "1 117,25 €"
+    assert MASK.text(text, ["ACME"]) == shown
+    assert MASK.texts([(text, ["ACME"])]) == [MASK.text_by_pattern(text, ["ACME"])]
     if about_two is not None:
         assert MASK.text(text, ["ACME", "BOLT"]) == about_two

@@ -66,6 +66,7 @@ class EqualWeight(_TargetWeights):
     """Holds every name in equal weight, rebalanced daily."""
 
     name = "equal_weight"
+    reads_news = False
 
     def targets(self, payload: dict[str, Any]) -> dict[str, float]:
         symbols = payload["symbols"]
@@ -76,6 +77,7 @@ class BuyAndHold(EqualWeight):
     """Buys every name in equal weight at the first decision, then holds."""
 
     name = "buy_and_hold"
+    reads_news = False
     _bought = False
 
     def begin(self, run: RunInfo) -> None:
@@ -92,6 +94,7 @@ class _Ranked(_TargetWeights):
     """Equal weight in the top ``fraction`` of names by a score of their history."""
 
     fraction = 0.2
+    reads_news = False
 
     def score(self, history: list[float]) -> float:
         raise NotImplementedError
@@ -109,6 +112,7 @@ class Momentum(_Ranked):
     """Long the names that rose most over the visible history."""
 
     name = "momentum"
+    reads_news = False
 
     def score(self, history: list[float]) -> float:
         return history[-1] / history[0] - 1.0
@@ -118,6 +122,7 @@ class MeanReversion(_Ranked):
     """Long the names that fell most over the visible history."""
 
     name = "mean_reversion"
+    reads_news = False
 
     def score(self, history: list[float]) -> float:
         return 1.0 - history[-1] / history[0]

@@ -6,21 +6,24 @@ then money, then a name:
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
    ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
    2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in
-   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (after
-   a space or a mark, not glued to the word before) read ``day 41`` (the first
-   trading date on or after it, counted from the first decision day; dates beyond
-   the bars count business days). What would still place the text in time but
+   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (glued
+   to the word before too, as Japanese writes it: ``アクメは2022年3月4日に``) read
+   ``day 41`` (the first trading date on or after it, counted from the first decision
+   day; dates beyond the bars count business days). What would still place the text in time but
    names no one day becomes ``[date]``: a month with its year (``mars 2022`` too), a
    year alone (1900–2099), a numeric date (``02/03/2016``: day or month first?),
    ``20160203``, a month and day with no year (``Feb 3``, ``4th March``), fiscal
    years, quarters and halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
    ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
-   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, written back the same way; never a
+   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, ``1 234,50 €``, written back the
+   same way (thousands by dots); never a
    plain list such as "3,4 and 5") and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
    from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
-   of 120.5``, ``target price 150``; not a percentage) are multiplied by the price
+   of 120.5``, ``target price 150``, ``a price of 150``, ``ended at 12``, ``jumped to
+   14``, ``closed at 45,50``; not a percentage) are
+   multiplied by the price
    factor of the one name the item concerns, the factor the mask scales that name's
    prices by, so a quoted price still matches the masked bars. In an
    item about several names or none no single factor applies and the figure
@@ -66,8 +69,8 @@ from workbench.engine.textscan import MOIS, MONTHS, Matcher, scannable, starts, 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
 _Replacements = dict[tuple[str | None, str, float | None], str]
-# the patterns and their starts, by the names a text holds and whether it has a colon
-_Patterns = dict[tuple[frozenset[str], bool], "_Compiled"]
+# the patterns and their starts, by the names a text holds, whether it has a colon and a 年
+_Patterns = dict[tuple[frozenset[str], bool, bool], "_Compiled"]
 _JOIN = "\0"  # between texts masked in one pass: no part reads across it
 
 
@@ -88,10 +91,10 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)"
-# a decimal comma, thousands by dots: 45,50 and 1.234,50
-_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
-_EU_FIRST = r"(?=[\d.]+,\d)"  # what such an amount needs, looked for first
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
+# a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
+_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
+_EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
 _CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
@@ -99,9 +102,9 @@ _CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
 _PRICE_VERBS = "|".join(
     f"(?<={verb} {word} )"
     for verbs, word in (
-        (("closed", "opened", "traded", "priced"), "at"),
+        (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
         (("rose", "fell", "up", "down"), "from"),
-        (("rose", "fell", "climbed", "dropped"), "to"),
+        (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
         # a move in percent, then the price it moved to: "up 3.5% to 175.72"
         (("%", "percent"), "to"),
         (("%", "percent"), "at"),
@@ -111,6 +114,7 @@ _PRICE_VERBS = "|".join(
         (("high", "low"), "of"),
         (("target",), "price"),
         (("price",), "target"),
+        (("price",), "of"),  # "a price of 150", "target price of 150"
     )
     for verb in verbs
 )
@@ -119,6 +123,7 @@ _PRICE_VERBS = "|".join(
 _THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
 # each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target"
 _AFTER_VERB = "(?<=[tmohwfe] )"
+_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
 # What a part can start with: a decimal digit, a currency sign, or another character.
 _DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
 _SIGNS = "$€£¥"
@@ -140,15 +145,11 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
         rf"(?P<dmy_y>{_YEAR})\b)",
     ),
-    # in French (4 mars 2022, 1er mai 2022) and Japanese (2022年3月4日)
+    # in French (4 mars 2022, 1er mai 2022); Japanese dates are read apart (``_GLUED``)
     (
         frozenset({_DIGIT}),
         rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{'|'.join(MOIS)})\s+"
         rf"(?P<dmy_fr_y>{_YEAR})\b)",
-    ),
-    (
-        frozenset({_DIGIT}),
-        rf"(?P<ymd_ja>\b(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)",
     ),
     # money written with a decimal comma, the currency before or after it: € 45,50,
     # 1.234,50 EUR, 45,50 €
@@ -190,12 +191,16 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
-    # a bare price after a price verb or a price's name: "closed at 123.45", "up from
-    # 120", "target price 150"
+    # a bare price after a price verb or a price's name, with a decimal comma first
+    # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
+    # "target price 150"
     (
         frozenset({_DIGIT}),
-        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT})"
-        r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))",
+        rf"(?P<near_eu>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare_eu>{_EU_AMOUNT}){_NO_RATIO}",
+    ),
+    (
+        frozenset({_DIGIT}),
+        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
 )
 
@@ -212,16 +217,18 @@ class _Compiled:
 
     parts: tuple[tuple[frozenset[str], str], ...]
     starts: re.Pattern[str]
+    glued: bool  # the text holds a 年: a Japanese date is looked for too (``_GLUED``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "match_at", _MatchAt(self))
 
     @cached_property
     def whole(self) -> re.Pattern[str]:
-        return _compiled(p for _, p in self.parts)
+        return _compiled((p for _, p in self.parts), glued=self.glued)
 
     def form(self, kind: str) -> re.Pattern[str]:
-        return _compiled(p for kinds, p in self.parts if kind in kinds)
+        parts = (p for kinds, p in self.parts if kind in kinds)
+        return _compiled(parts, glued=self.glued and kind == _DIGIT)
 
 
 class _MatchAt(dict[str, "Matcher"]):
@@ -248,9 +255,19 @@ def _unguarded(part: str) -> str:
     return part
 
 
-def _compiled(parts: Iterable[str]) -> re.Pattern[str]:
-    # every part starts a word (or is money): trying them only there halves the cost
-    return re.compile(rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})", re.IGNORECASE)
+# A date in Japanese (2022年3月4日), read wherever no digit precedes it: Japanese puts no
+# space between words (アクメは2022年3月4日に), so it is no word start. A year, or a year
+# and month, alone (2022年, 2022年3月) is [date].
+_GLUED = (
+    rf"(?<!\d)(?:(?P<ymd_ja>(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)"
+    rf"|(?P<loose_ja>{_YEAR}年(?:[01]?\d月)?))"
+)
+
+
+def _compiled(parts: Iterable[str], *, glued: bool = True) -> re.Pattern[str]:
+    # every other part starts a word (or is money): trying them only there halves the cost
+    words = rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})"
+    return re.compile(f"{_GLUED}|{words}" if glued else words, re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -348,11 +365,13 @@ class TextMask:
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
         names = frozenset(n for w in first_words for n in by_word[w])
         exchange = ":" in text and any(n in self.aliases for n in names)
+        key = (names, exchange, "年" in text)
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
-        if (names, exchange) not in patterns:
+        if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
-            patterns[names, exchange] = _Compiled(parts, starts(names, exchange=exchange))
-        return patterns[names, exchange]
+            found_at = starts(names, exchange=exchange, glued=key[2])
+            patterns[key] = _Compiled(parts, found_at, glued=key[2])
+        return patterns[key]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
         """The names' first words that are words of ``folded``: with a few names, each looked
@@ -367,7 +386,7 @@ class TextMask:
         kind = match.lastgroup
         if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
             return _amount_mark(match)
-        if kind in ("unplaced", "loose") or (self.counterfactual and kind in _DATES):
+        if kind in ("unplaced", "loose", "loose_ja") or (self.counterfactual and kind in _DATES):
             return "[date]"
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
@@ -454,7 +473,7 @@ _EPOCH = date(1970, 1, 1).toordinal()
 
 
 _DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja")
-_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare")
+_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu")
 
 
 def _amount_mark(match: re.Match[str]) -> str:
@@ -474,7 +493,7 @@ def _amount_mark(match: re.Match[str]) -> str:
 
 def _scaled(match: re.Match[str], factor: float) -> str:
     kind = match.lastgroup
-    if kind in ("eu_money", "eu_worded"):
+    if kind in ("eu_money", "eu_worded", "bare_eu"):
         return _scaled_european(match, factor)
     prefix = "w_" if kind == "worded" else ""
     amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
@@ -488,12 +507,15 @@ def _scaled(match: re.Match[str], factor: float) -> str:
 
 def _scaled_european(match: re.Match[str], factor: float) -> str:
     """Money with a decimal comma, scaled and written back the same way."""
-    prefix = "eu_" if match.lastgroup == "eu_money" else "euw_"
-    amount = match.group(f"{prefix}amount").replace(".", "").replace(",", ".")
+    kind = match.lastgroup or ""
+    group = {"eu_money": "eu_amount", "eu_worded": "euw_amount", "bare_eu": "bare_eu"}[kind]
+    amount = match.group(group).replace(".", "").replace(" ", "").replace(",", ".")
     value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
-    if prefix == "eu_":
+    if kind == "eu_money":
         return f"{_currency(match, 'eu_currency')}{value}"
-    return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
+    if kind == "eu_worded":
+        return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
+    return value
 
 
 _EUROPEAN = str.maketrans(",.", ".,")

@@ -66,13 +66,16 @@ _FIXED_STARTS = (
     rf"{_either_case('of ')}(?<={_either_case('volume of ')})",
 )
 _EXCHANGE = "[A-Za-z]{2,8}:"  # NYSE:SYM
+_GLUED_YEAR = r"[12](?=[09]\d\d年)(?<!\d[12])"  # a Japanese date's year, after no digit
 
 
-def starts(names: Iterable[str], *, exchange: bool) -> re.Pattern[str]:
-    """The starts for a text holding ``names`` (and an exchange prefix when ``exchange``)."""
+def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pattern[str]:
+    """The starts for a text holding ``names`` (and an exchange prefix when ``exchange``;
+    a Japanese date's year glued to the word before when ``glued``)."""
     named = sorted({_name_start(name) for name in names if name})
     parts = (*_FIXED_STARTS, *named, *([_EXCHANGE] if exchange else []))
-    return re.compile(rf"(?<!\w)(?:{'|'.join(parts)})")
+    words = rf"(?<!\w)(?:{'|'.join(parts)})"
+    return re.compile(f"{words}|{_GLUED_YEAR}" if glued else words)
 
 
 def _name_start(name: str) -> str:
