@@ -120,18 +120,6 @@ class Portfolio:
         return fee
 
 
-class _Touch(NamedTuple):
-    """Book state for one symbol in the execution step."""
-
-    open_mid: float
-    low_mid: float
-    high_mid: float
-    half_spread: float
-    depth: float
-    levels: int
-    level_step: float
-
-
 class _StepBook(NamedTuple):
     """Every name's book in one execution step, read from the path once for all arms."""
 
@@ -143,17 +131,8 @@ class _StepBook(NamedTuple):
     half_spread: list[float]
     depth: list[float]
     volume: list[float]  # in the step before, where the decision was taken
-
-    def touch(self, i: int, levels: int, level_step: float) -> _Touch:
-        return _Touch(
-            self.open_mid[i],
-            self.low_mid[i],
-            self.high_mid[i],
-            self.half_spread[i],
-            self.depth[i],
-            levels,
-            level_step,
-        )
+    levels: int
+    level_step: float
 
 
 class Executor:
@@ -211,6 +190,8 @@ class Executor:
                 p.half_spread[step].tolist(),
                 p.depth[step].tolist(),
                 p.volume[step - 1].tolist(),
+                p.levels,
+                p.level_step,
             )
             self._book = book
         return book
@@ -235,7 +216,7 @@ class Executor:
         refusal = _leverage_refusal(portfolio, book.mark, i, sign * wanted)
         if refusal:
             return OrderRecord.of(action, reason=refusal, clipped=clipped, clipped_to=clipped_to)
-        filled, cost = _fill(book.touch(i, self.path.levels, self.path.level_step), action, wanted)
+        filled, cost = _fill(book, i, sign, action.limit_price, wanted)
         market = action.order_type == "market"
         if filled == 0:
             reason = "the book had no depth" if market else "the price did not reach the limit"
@@ -288,30 +269,37 @@ def _leverage_refusal(portfolio: Portfolio, mark: np.ndarray, i: int, delta: flo
     )
 
 
-def _fill(touch: _Touch, action: Action, quantity: float) -> tuple[float, float]:
-    """Shares filled and their total cost (price x shares), walking the book if marketable."""
-    buy = action.side == "buy"
-    sign = 1.0 if buy else -1.0
-    touch_price = touch.open_mid * (1 + sign * touch.half_spread)
-    limit = action.limit_price
-    if limit is not None and (limit < touch_price if buy else limit > touch_price):
-        best = (touch.low_mid if buy else touch.high_mid) * (1 + sign * touch.half_spread)
-        crossed = best <= limit if buy else best >= limit
+def _fill(
+    book: _StepBook, i: int, sign: float, limit: float | None, quantity: float
+) -> tuple[float, float]:
+    """Shares filled and their total cost (price x shares) on name ``i``, walking the book
+    if marketable (``sign``: 1 to buy, -1 to sell)."""
+    half_spread = book.half_spread[i]
+    touch_price = book.open_mid[i] * (1 + sign * half_spread)
+    if limit is not None and (limit < touch_price if sign > 0 else limit > touch_price):
+        best = (book.low_mid[i] if sign > 0 else book.high_mid[i]) * (1 + sign * half_spread)
+        crossed = best <= limit if sign > 0 else best >= limit
         # a resting order meets the same book depth a market order would walk
-        filled = min(quantity, touch.levels * touch.depth) if crossed else 0.0
+        filled = min(quantity, book.levels * book.depth[i]) if crossed else 0.0
         return filled, filled * limit
-    return _walk(touch, sign, touch_price, quantity, limit)
+    return _walk(book.depth[i], book.levels, book.level_step, sign, touch_price, quantity, limit)
 
 
 def _walk(
-    touch: _Touch, sign: float, touch_price: float, quantity: float, limit: float | None
+    depth: float,
+    levels: int,
+    level_step: float,
+    sign: float,
+    touch_price: float,
+    quantity: float,
+    limit: float | None,
 ) -> tuple[float, float]:
     filled = cost = 0.0
-    for level in range(touch.levels):
-        price = touch_price * (1 + sign * level * touch.level_step)
+    for level in range(levels):
+        price = touch_price * (1 + sign * level * level_step)
         if limit is not None and (price > limit if sign > 0 else price < limit):
             break
-        take = min(touch.depth, quantity - filled)
+        take = min(depth, quantity - filled)
         filled += take
         cost += take * price
         if filled >= quantity:
