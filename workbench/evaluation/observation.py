@@ -32,7 +32,11 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
     history = path.close[row - HISTORY_STEPS + 1 : row + 1].round(4)
     bid = (close * (1 - spread)).round(4)
     ask = (close * (1 + spread)).round(4)
-    return _payload(path, row, history, bid, ask)
+    day_row = row // path.steps_per_day
+    macro = _macro(
+        {key: path.macro[key][day_row : day_row + 1].tolist() for key in OBSERVABLE_MACRO}, 0
+    )
+    return _payload(path, row, history, bid, ask, macro)
 
 
 class MarketPayloads:
@@ -45,16 +49,24 @@ class MarketPayloads:
         self.history = close.round(4)
         self.bid = (close * (1 - spread)).round(4)
         self.ask = (close * (1 + spread)).round(4)
+        self.macro = {key: path.macro[key].tolist() for key in OBSERVABLE_MACRO}
 
     def at(self, row: int) -> dict[str, Any]:
         history = self.history[row - HISTORY_STEPS + 1 : row + 1]
-        return _payload(self.path, row, history, self.bid[row], self.ask[row])
+        macro = _macro(self.macro, row // self.path.steps_per_day)
+        return _payload(self.path, row, history, self.bid[row], self.ask[row], macro)
 
 
 def _payload(
-    path: MarketPath, row: int, history: np.ndarray, bid: np.ndarray, ask: np.ndarray
+    path: MarketPath,
+    row: int,
+    history: np.ndarray,
+    bid: np.ndarray,
+    ask: np.ndarray,
+    macro: dict[str, Any],
 ) -> dict[str, Any]:
-    """The market part from the rows of rounded prices up to ``row``."""
+    """The market part from the rows of rounded prices up to ``row`` and the macro of its
+    day."""
     steps = path.steps_per_day
     day, step = divmod(row - path.warmup_steps, steps)
     closes, bids, asks = history.T.tolist(), bid.tolist(), ask.tolist()
@@ -77,7 +89,7 @@ def _payload(
         "day": day,
         "step": step,
         "steps_per_day": steps,
-        "macro": _macro(path, row // steps),
+        "macro": macro,
         "symbols": symbols,
     }
     if path.information is not None:
@@ -91,10 +103,11 @@ def _payload(
     return payload
 
 
-def _macro(path: MarketPath, day_row: int) -> dict[str, Any]:
+def _macro(days: dict[str, list[float]], day_row: int) -> dict[str, Any]:
+    """The observable macro of day ``day_row`` from the path's macro series as lists."""
     out: dict[str, Any] = {}
     for key in OBSERVABLE_MACRO:
-        value = float(path.macro[key][day_row])
+        value = float(days[key][day_row])
         if math.isnan(value):
             out[key] = None  # the source does not observe it (historical bars)
         else:
@@ -121,8 +134,7 @@ def arm_payload(
     copy (``private_market``), so the arm may mutate what it got; the news is copied
     item by item (``private_news``).
     """
-    held = portfolio.positions.nonzero()[0]
-    shares = zip(held.tolist(), portfolio.positions[held].tolist(), strict=True)
+    held = enumerate(portfolio.positions.tolist())
     if private:
         market = private_market(market)
     if news is not None:
@@ -133,7 +145,7 @@ def arm_payload(
             "cash": round(portfolio.cash, 2),
             "equity": round(equity, 2),
             "buying_power": round(portfolio.buying_power_at(equity, gross), 2),
-            "positions": {symbols[i]: quantity for i, quantity in shares},
+            "positions": {symbols[i]: quantity for i, quantity in held if quantity},
         },
     }
 
