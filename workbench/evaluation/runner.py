@@ -156,6 +156,11 @@ class _Run:
         self.executor = Executor(self.path)
         self.payloads = MarketPayloads(self.path)
         self.names = tuple(arm.name for arm in arms)
+        self.symbols = world.universe.symbols
+        # whether the path publishes news an arm's request may carry
+        self.has_news = self.path.information is not None or (
+            self.path.text is not None and self.path.text.has_news
+        )
         _refuse_unknown_cutoffs(options, self.names, world)
         self.canaries = [] if self.path.text is None else self.path.text.canaries
         self.canary_hits: list[list[Any]] = []  # rationales that quote a canary too early
@@ -269,7 +274,7 @@ class _Run:
             equity, gross = seat.mark = seat.book.marks_of(values)
             if seat.bust_step is None and margin.is_bust(equity):
                 seat.bust_step = k
-            equities.append(0.0 if seat.bust_step is not None else equity)
+            equities.append(equity if seat.bust_step is None else 0.0)
             grosses.append(gross)
         self.equity[k], self.exposure[k] = equities, grosses
         self.marked = k + 1
@@ -297,30 +302,26 @@ class _Run:
             return
         market = self.payloads.at(row)
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
-        requests = {seat: self._request(seat, k, row, market, windows) for seat in due}
-        if all(seat.in_turn for seat in due) and not self.pacer.interval:
+        requests = [self._request(seat, k, row, market, windows) for seat in due]
+        if not self.pacer.interval and all(seat.in_turn for seat in due):
             outcomes = self._ask_in_turn(due, requests)
             await asyncio.sleep(0)  # the loop runs between decision points, as with tasks
         else:
             outcomes = await self._ask_together(due, requests)
-        for seat in due:  # failures are recorded in roster order, whichever finished first
-            failure = outcomes[seat]
-            if isinstance(failure, RunError):
-                self._failed(seat, requests[seat], failure)
-        for seat in due:
-            decision = outcomes[seat]
-            if isinstance(decision, Decision):
-                self._execute(seat, requests[seat], decision, row + 1)
+        answered = list(zip(due, requests, outcomes, strict=True))
+        for seat, request, outcome in answered:  # failures in roster order, whoever finished
+            if not isinstance(outcome, Decision):
+                self._failed(seat, request, outcome)
+        for seat, request, outcome in answered:
+            if isinstance(outcome, Decision):
+                self._execute(seat, request, outcome, row + 1)
 
     def _request(
         self, seat: Seat, k: int, row: int, market: dict[str, Any], windows: dict[int, Any]
     ) -> DecisionRequest:
         equity, gross = seat.mark
-        private = not seat.arm.shares_payload
-        symbols = self.world.universe.symbols
         news = None
-        text = self.path.text
-        if self.path.information is not None or (text is not None and text.has_news):
+        if self.has_news:
             # what was released since it last decided
             after = seat.last_row
             after = row - self.world.steps_per_day if after is None else after
@@ -339,36 +340,40 @@ class _Run:
             payload=arm_payload(
                 market,
                 seat.book,
-                symbols,
+                self.symbols,
                 equity=equity,
                 gross=gross,
-                private=private,
+                private=not seat.arm.shares_payload,
                 news=news,
             ),
             preset=self.world.stamp,
         )
 
     async def _ask_together(
-        self, due: list[Seat], requests: dict[Seat, DecisionRequest]
-    ) -> dict[Seat, Decision | RunError]:
+        self, due: list[Seat], requests: list[DecisionRequest]
+    ) -> list[Decision | RunError]:
+        """Each due arm's outcome, in roster order, its ``requests`` entry asked in a task."""
         try:
             async with asyncio.TaskGroup() as group:
-                tasks = {seat: group.create_task(self._ask(seat, requests[seat])) for seat in due}
+                tasks = [
+                    group.create_task(self._ask(seat, request))
+                    for seat, request in zip(due, requests, strict=True)
+                ]
         except BaseExceptionGroup as stopped:  # a replay miss or a bad configuration
             raise _first_leaf(stopped)  # noqa: B904 - keep the original cause chain
-        return {seat: tasks[seat].result() for seat in due}
+        return [task.result() for task in tasks]
 
     def _ask_in_turn(
-        self, due: list[Seat], requests: dict[Seat, DecisionRequest]
-    ) -> dict[Seat, Decision | RunError]:
+        self, due: list[Seat], requests: list[DecisionRequest]
+    ) -> list[Decision | RunError]:
         """What a task group does with arms that decide on the loop without waiting (each
         runs to its end in turn, in a copy of the context as a task would, every arm is
         asked, the first stop is raised), without a task or a coroutine per arm."""
-        outcomes, stop = {}, None
-        for seat in due:
+        outcomes: list[Decision | RunError] = []
+        stop = None
+        for seat, request in zip(due, requests, strict=True):
             try:
-                run_in_copy = contextvars.copy_context().run
-                outcomes[seat] = run_in_copy(self._ask_inline, seat, requests[seat])
+                outcomes.append(contextvars.copy_context().run(self._ask_inline, seat, request))
             except WorkbenchError as exc:
                 stop = stop or exc
         if stop is not None:
@@ -426,6 +431,9 @@ class _Run:
                 "rationale",
             )  # fmt: skip
         records = self.executor.execute(seat.book, decision, row)
+        if not records:  # a hold: one report serves them all (it cannot change)
+            seat.arm.after_execution(request, decision, _NOTHING_DONE)
+            return
         seat.arm.after_execution(request, decision, ExecutionReport(tuple(records)))
         self.orders.extend((seat.name, request.day, request.step, r) for r in records)
 
@@ -535,6 +543,9 @@ class _Run:
             stacklevel=2,
         )
         return None
+
+
+_NOTHING_DONE = ExecutionReport()  # the report of a decision with no actions
 
 
 def _failure(arm: Agent, exc: Exception) -> RunError:
