@@ -51,6 +51,8 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     """Market orders moving today's positions to ``targets`` weights at the last price."""
     book = payload["portfolio"]
     equity, held = book["equity"], book["positions"]
+    if not targets and not held:  # nothing to hold and nothing held: every trade is 0
+        return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
     for symbol, quote in payload["symbols"].items():
