@@ -23,7 +23,7 @@ from workbench.agents import (
 )
 from workbench.bridge import run_sync
 from workbench.engine import margin
-from workbench.engine.execution import Executor, OrderRecord, Portfolio
+from workbench.engine.execution import Executor, Portfolio
 from workbench.errors import (
     BudgetExhausted,
     ConfigError,
@@ -178,7 +178,9 @@ class _Run:
         ]
         self.equity = np.empty((world.trading_steps, len(arms)))
         self.exposure = np.empty((world.trading_steps, len(arms)))
-        self.orders: list[tuple[str, int, int, OrderRecord]] = []  # arm, day, step, record
+        # a row of results.orders per order: arm, day, step, then the OrderRecord's fields
+        # (one flat tuple each, so the rows are the frame's without a copy)
+        self.orders: list[tuple[Any, ...]] = []
         self.errors: list[dict[str, Any]] = []
         self.limit = asyncio.Semaphore(options.max_concurrency)
         self.pacer = Pacer(options.rate_limit)
@@ -221,7 +223,7 @@ class _Run:
         """The run's news P&L over every arm and step: what ``_results`` would put in
         ``attribution["selection_news"]``, summed the same way, without building them."""
         equity = self._equity_frame()
-        split = self._attribution(self._order_rows(), equity)
+        split = self._attribution(self.orders, equity)
         if split is None:
             return 0.0
         return float(pd.Series(split.parts["selection_news"].ravel()).sum())
@@ -293,7 +295,7 @@ class _Run:
             forced.add(seat)
             day, step = divmod(k, self.world.steps_per_day)
             records = self.executor.liquidate(seat.book, orders, row + 1)
-            self.orders.extend((seat.name, day, step, record) for record in records)
+            self.orders.extend((seat.name, day, step, *record) for record in records)
         return forced
 
     async def _decide(self, k: int, row: int, forced: set[Seat]) -> None:
@@ -435,7 +437,7 @@ class _Run:
             seat.arm.after_execution(request, decision, _NOTHING_DONE)
             return
         seat.arm.after_execution(request, decision, ExecutionReport(tuple(records)))
-        self.orders.extend((seat.name, request.day, request.step, r) for r in records)
+        self.orders.extend((seat.name, request.day, request.step, *r) for r in records)
 
     def _results(self) -> Results:
         w = self.world
@@ -443,7 +445,7 @@ class _Run:
         exposure = pd.DataFrame(
             self.exposure[: self.marked], index=equity.index, columns=list(self.names)
         )
-        rows = self._order_rows()
+        rows = self.orders
         orders = pd.DataFrame(rows, columns=list(ORDER_COLUMNS))
         errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
         attribution = self._attribution(rows, equity)
@@ -491,9 +493,6 @@ class _Run:
             [range(w.days), range(w.steps_per_day)], names=["day", "step"]
         )[: self.marked]
         return pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
-
-    def _order_rows(self) -> list[tuple[Any, ...]]:
-        return [(arm, day, step, *record) for arm, day, step, record in self.orders]
 
     def _closes(self, symbols: list[str]) -> pd.DataFrame:
         """Every name's close at each trading step the run marked (for the report's plots)."""
