@@ -71,12 +71,20 @@ _NO_ORDERS = {"trades": 0, "clips": 0, "refusals": 0}
 
 
 def order_counts(orders: pd.DataFrame) -> dict[str, dict[str, int]]:
-    """Each arm's trades (filled or partial orders), clips and refusals, in one pass."""
-    counts: dict[str, dict[str, int]] = {}
-    columns = (orders[name].tolist() for name in ("arm", "status", "clipped"))
-    for arm, status, clipped in zip(*columns, strict=True):
-        tally = counts.setdefault(arm, dict(_NO_ORDERS))
-        tally["trades"] += status in ("filled", "partial")
-        tally["clips"] += bool(clipped)
-        tally["refusals"] += status == "refused"
-    return counts
+    """Each arm's trades (filled or partial orders), clips and refusals, counted a column
+    at a time."""
+    arms, names = pd.factorize(orders["arm"].to_numpy(dtype=object), use_na_sentinel=False)
+    status = orders["status"].to_numpy(dtype=object)
+    clipped = np.fromiter(map(bool, orders["clipped"].tolist()), dtype=bool, count=len(orders))
+    tallies = {
+        "trades": (status == "filled") | (status == "partial"),
+        "clips": clipped,
+        "refusals": status == "refused",
+    }
+    counted = {
+        key: np.bincount(arms, weights=flags, minlength=len(names)).astype(int).tolist()
+        for key, flags in tallies.items()
+    }
+    return {
+        arm: {key: counted[key][i] for key in _NO_ORDERS} for i, arm in enumerate(names.tolist())
+    }
