@@ -78,7 +78,7 @@ def redact(text: str) -> str:
 def redact_texts(texts: list[Any]) -> list[Any] | None:
     """Each string of ``texts`` redacted, or None when none holds a secret (the common case,
     decided by one search over all of them)."""
-    joined = "\n".join(t for t in texts if isinstance(t, str))
+    joined = "\n".join(t for t in texts if isinstance(t, str) and t)
     if not joined:
         return None  # nothing to search (empty reasons and messages), so no env scan
     values = _values_pattern(secret_values())
