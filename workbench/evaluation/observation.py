@@ -18,6 +18,7 @@ from workbench.engine.market import MarketPath
 from workbench.evaluation.reading import calendar, fundamentals
 from workbench.schema import (
     HISTORY_STEPS,
+    MAX_PARTICIPATION,
     OBSERVABLE_MACRO,
     OBSERVATION_SCHEMA_VERSION,
     PRICE_ONLY_SCHEMA_VERSION,
@@ -36,7 +37,8 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
     macro = _macro(
         {key: path.macro[key][day_row : day_row + 1].tolist() for key in OBSERVABLE_MACRO}, 0
     )
-    return _payload(path, row, history, bid, ask, macro)
+    caps = [max_order(volume) for volume in path.volume[row].tolist()]
+    return _payload(path, row, history, bid, ask, macro, caps)
 
 
 class MarketPayloads:
@@ -50,11 +52,25 @@ class MarketPayloads:
         self.bid = (close * (1 - spread)).round(4)
         self.ask = (close * (1 + spread)).round(4)
         self.macro = {key: path.macro[key].tolist() for key in OBSERVABLE_MACRO}
+        self.caps = _max_orders(path.volume)
 
     def at(self, row: int) -> dict[str, Any]:
         history = self.history[row - HISTORY_STEPS + 1 : row + 1]
         macro = _macro(self.macro, row // self.path.steps_per_day)
-        return _payload(self.path, row, history, self.bid[row], self.ask[row], macro)
+        if self.caps is None:
+            caps = [max_order(volume) for volume in self.path.volume[row].tolist()]
+        else:
+            caps = self.caps[row].tolist()
+        return _payload(self.path, row, history, self.bid[row], self.ask[row], macro, caps)
+
+
+def _max_orders(volume: np.ndarray) -> np.ndarray | None:
+    """``max_order`` of every volume at once (the same product, floored), or None when a
+    volume is not a finite number of whole-share size that ``max_order`` would refuse."""
+    scaled = np.floor(MAX_PARTICIPATION * volume)
+    if not (np.isfinite(scaled).all() and (np.abs(scaled) < 2.0**53).all()):
+        return None
+    return scaled.astype(np.int64)
 
 
 def _payload(
@@ -64,25 +80,33 @@ def _payload(
     bid: np.ndarray,
     ask: np.ndarray,
     macro: dict[str, Any],
+    caps: list[int],
 ) -> dict[str, Any]:
-    """The market part from the rows of rounded prices up to ``row`` and the macro of its
-    day."""
+    """The market part from the rows of rounded prices up to ``row``, the macro of its
+    day and each name's ``max_order`` (``caps``)."""
     steps = path.steps_per_day
     day, step = divmod(row - path.warmup_steps, steps)
-    closes, bids, asks = history.T.tolist(), bid.tolist(), ask.tolist()
-    volume = path.volume[row].tolist()
-    sectors = path.universe.sectors
+    quotes = zip(
+        path.universe.symbols,
+        path.universe.sectors,
+        history.T.tolist(),
+        bid.tolist(),
+        ask.tolist(),
+        path.volume[row].tolist(),
+        caps,
+        strict=True,
+    )
     symbols = {
         symbol: {
-            "sector": sectors[i],
-            "history": closes[i],
-            "last": closes[i][-1],
-            "bid": bids[i],
-            "ask": asks[i],
-            "volume": volume[i],
-            "max_order": max_order(volume[i]),
+            "sector": sector,
+            "history": closes,
+            "last": closes[-1],
+            "bid": bid_price,
+            "ask": ask_price,
+            "volume": volume,
+            "max_order": cap,
         }
-        for i, symbol in enumerate(path.universe.symbols)
+        for symbol, sector, closes, bid_price, ask_price, volume, cap in quotes
     }
     payload = {
         "schema_version": PRICE_ONLY_SCHEMA_VERSION,
