@@ -165,10 +165,13 @@ class Executor:
         return [record._replace(reason=_forced(record.reason)) for record in records]
 
     def _reducing_first(self, portfolio: Portfolio, actions: list[Action]) -> list[int]:
+        positions, index = portfolio.positions.tolist(), self.index
+
         def adds_exposure(n: int) -> bool:
-            i = self.index.get(actions[n].symbol)
-            held = 0.0 if i is None else float(portfolio.positions[i])
-            return not (held > 0 if actions[n].side == "sell" else held < 0)
+            action = actions[n]
+            i = index.get(action.symbol)
+            held = 0.0 if i is None else positions[i]
+            return not (held > 0 if action.side == "sell" else held < 0)
 
         return sorted(range(len(actions)), key=adds_exposure)
 

@@ -6,6 +6,7 @@ import asyncio
 import contextvars
 import dataclasses
 import math
+import time
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
@@ -284,11 +285,12 @@ class _Run:
     def _force(self, k: int, row: int) -> set[Seat]:
         """Liquidate, in step ``row + 1``, every book bust or past the maintenance multiple
         at this close; return those arms' seats, which are not asked at this close."""
-        symbols, forced = self.world.universe.symbols, set()
-        for i, seat in enumerate(self.seats):
+        symbols, forced = self.symbols, set()
+        for seat in self.seats:
+            equity, gross = seat.mark  # the marks of this close, as _mark recorded them
             if seat.bust_step is not None:
                 orders = margin.close_out(seat.book, symbols)
-            elif margin.margin_call(self.exposure[k, i], self.equity[k, i], self.maintenance):
+            elif margin.margin_call(gross, equity, self.maintenance):
                 orders = margin.deleverage(seat.book, self.path.close[row], symbols)
             else:
                 continue
@@ -394,12 +396,17 @@ class _Run:
 
     def _ask_inline(self, seat: Seat, request: DecisionRequest) -> Decision | RunError:
         """``_ask`` for an arm in turn (``inline``): it answers on the loop, with no slot or
-        pacing to wait for."""
-        with seat.asking():
-            try:
-                return seat.arm.answer_in_turn(request)
-            except Exception as exc:
-                return _failure(seat.arm, exc)
+        pacing to wait for (timed and counted as ``seat.asking`` does, without a context
+        manager around each ask)."""
+        state = seat.state
+        state.decisions += 1
+        started = time.perf_counter()
+        try:
+            return seat.arm.answer_in_turn(request)
+        except Exception as exc:
+            return _failure(seat.arm, exc)
+        finally:
+            state.usage.latency_s += time.perf_counter() - started
 
     def _failed(self, seat: Seat, request: DecisionRequest, exc: RunError) -> None:
         message = printable(str(exc))
