@@ -51,7 +51,11 @@ class MarketPayloads:
         self.history = close.round(4)
         self.bid = (close * (1 - spread)).round(4)
         self.ask = (close * (1 + spread)).round(4)
-        self.macro = {key: path.macro[key].tolist() for key in OBSERVABLE_MACRO}
+        self.macro = {  # the series this path observes on some day (all on the simulator)
+            key: path.macro[key].tolist()
+            for key in OBSERVABLE_MACRO
+            if not np.isnan(path.macro[key]).all()
+        }
         self.caps = _max_orders(path.volume)
 
     def at(self, row: int) -> dict[str, Any]:
@@ -128,13 +132,12 @@ def _payload(
 
 
 def _macro(days: dict[str, list[float]], day_row: int) -> dict[str, Any]:
-    """The observable macro of day ``day_row`` from the path's macro series as lists."""
-    out: dict[str, Any] = {}
-    for key in OBSERVABLE_MACRO:
-        value = float(days[key][day_row])
-        if math.isnan(value):
-            out[key] = None  # the source does not observe it (historical bars)
-        else:
+    """The observable macro of day ``day_row`` from the path's macro series as lists (the
+    series of ``days``; a key it leaves out is one the source never observes)."""
+    out: dict[str, Any] = dict.fromkeys(OBSERVABLE_MACRO)  # None: not observed (historical)
+    for key, series in days.items():
+        value = float(series[day_row])
+        if not math.isnan(value):
             out[key] = _REGIMES[int(value)] if key == "regime" else round(value, 6)
     return out
 
