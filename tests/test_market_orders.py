@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -116,3 +117,16 @@ def test_every_baseline_decision_over_a_run_is_what_validation_accepts(
     assert sum(len(d.actions) for d in decisions) > 50
     for decision in decisions:
         assert_built_as_validated(decision, validated(decision))
+
+
+@pytest.mark.parametrize("names", [1, 2, 6, 40, 119])
+def test_the_random_trader_skips_only_draws_that_draw_nothing(names: int) -> None:
+    """A decision that picks no name skips ``choice`` and ``integers`` of size 0: the
+    generator is left where those two calls leave it, so the next decisions repeat."""
+    drawn, skipped = np.random.default_rng(names), np.random.default_rng(names)
+    drawn.choice(names, size=0, replace=False)
+    drawn.integers(0, 2, size=0)
+    assert drawn.bit_generator.state == skipped.bit_generator.state
+    assert (
+        drawn.integers(0, 1 << 30, size=4).tolist() == skipped.integers(0, 1 << 30, size=4).tolist()
+    )

@@ -157,6 +157,8 @@ class RandomTrader(Agent):
     def decide(self, payload: dict[str, Any]) -> Decision:
         symbols = list(payload["symbols"])
         count = int(self._rng.integers(0, self.max_names + 1))
+        if count == 0 or not symbols:  # no pick: the two draws below would draw nothing
+            return Decision.of_market_orders((), rationale="random")
         picks = self._rng.choice(len(symbols), size=min(count, len(symbols)), replace=False)
         sides = self._rng.integers(0, 2, size=len(picks))
         budget = self.notional_fraction * payload["portfolio"]["equity"]
