@@ -56,6 +56,8 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
     for symbol, quote in payload["symbols"].items():
+        if symbol not in targets and symbol not in held:
+            continue  # no weight wanted and no shares held: its trade is 0
         price = quote["last"]
         delta = math.floor(targets.get(symbol, 0.0) * equity / price) - held.get(symbol, 0.0)
         if abs(delta) * price < smallest or delta == 0:
