@@ -454,7 +454,11 @@ class _Run:
         )
         rows = self.orders
         orders = pd.DataFrame(rows, columns=list(ORDER_COLUMNS))
-        errors = pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
+        errors = (
+            pd.DataFrame(self.errors, columns=list(ERROR_COLUMNS))
+            if self.errors
+            else _NO_ERRORS.copy()  # a copy of a frame made once: the common case
+        )
         attribution = self._attribution(rows, equity)
         tallies = [seat.tally() for seat in self.seats]
         card = build_scorecard(
@@ -552,6 +556,7 @@ class _Run:
 
 
 _NOTHING_DONE = ExecutionReport()  # the report of a decision with no actions
+_NO_ERRORS = pd.DataFrame([], columns=list(ERROR_COLUMNS))
 
 
 def _failure(arm: Agent, exc: Exception) -> RunError:
