@@ -1,0 +1,69 @@
+"""The replay key of a payload the evaluation hands every arm: its digest, built from parts.
+
+Arms asked at one decision point get payloads that differ only in their own
+portfolio (and news window): the market part, the calendar and the reports are
+the same objects in each (a ``DecisionRequest``'s payload is never mutated). The
+canonical text of a dict with sorted keys is its keys and values' texts in key
+order, so ``payload_key`` writes each top-level value once and keeps its text by
+the value's identity: the next arm pays only for its own portfolio and the hash.
+The texts are ``digest``'s own (orjson's, checked as ``digest`` checks them); a
+value orjson might write otherwise, or a key that is not a plain string, sends the
+whole payload to ``digest``, which writes it with json or refuses it with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from workbench._jsonio import digest, orjson_canonical
+
+# Each text is kept with its value, so the value's id is not reused while it is here.
+_TEXTS: dict[int, tuple[Any, bytes]] = {}
+_KEY_TEXTS: dict[str, bytes] = {}  # '"name":' for each top-level key seen
+_KEPT = 64
+_CONTAINERS = (dict, list)
+
+
+def payload_key(payload: Any) -> str:
+    """``digest(payload)`` for a payload shared with other arms, its parts written once."""
+    if type(payload) is not dict or not all(type(name) is str for name in payload):
+        return digest(payload)
+    pieces = [_piece(name, payload[name]) for name in sorted(payload)]
+    if None in pieces:
+        return digest(payload)
+    return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()  # type: ignore[arg-type]
+
+
+def _piece(name: str, value: Any) -> bytes | None:
+    """``"name":value`` as the canonical text writes it, or None where orjson might not."""
+    key = _KEY_TEXTS.get(name)
+    if key is None:
+        written = orjson_canonical(name)
+        if written is None:
+            return None
+        key = _kept(_KEY_TEXTS, name, written + b":")
+    text = _text(value)
+    return None if text is None else key + text
+
+
+def _text(value: Any) -> bytes | None:
+    if type(value) not in _CONTAINERS:
+        return orjson_canonical(value)
+    kept = _TEXTS.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    text = orjson_canonical(value)
+    if text is not None:
+        _kept(_TEXTS, id(value), (value, text))
+    return text
+
+
+def _kept(texts: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(texts) >= _KEPT:
+        texts.clear()
+    texts[key] = value
+    return value
+
+
+__all__ = ["payload_key"]
