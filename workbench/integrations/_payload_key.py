@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import orjson
+
 from workbench._jsonio import digest, orjson_canonical
 
 # Each text is kept with its value, so the value's id is not reused while it is here.
@@ -23,32 +25,32 @@ _TEXTS: dict[int, tuple[Any, bytes]] = {}
 _KEY_TEXTS: dict[str, bytes] = {}  # '"name":' for each top-level key seen
 _KEPT = 64
 _CONTAINERS = (dict, list)
+# orjson writes these as json does, or refuses them (a long integer, a lone surrogate)
+_EXACT = (str, int, bool, type(None))
 
 
 def payload_key(payload: Any) -> str:
     """``digest(payload)`` for a payload shared with other arms, its parts written once."""
     if type(payload) is not dict or not all(type(name) is str for name in payload):
         return digest(payload)
-    pieces = [_piece(name, payload[name]) for name in sorted(payload)]
-    if None in pieces:
-        return digest(payload)
-    return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()  # type: ignore[arg-type]
-
-
-def _piece(name: str, value: Any) -> bytes | None:
-    """``"name":value`` as the canonical text writes it, or None where orjson might not."""
-    key = _KEY_TEXTS.get(name)
-    if key is None:
-        written = orjson_canonical(name)
-        if written is None:
-            return None
-        key = _kept(_KEY_TEXTS, name, written + b":")
-    text = _text(value)
-    return None if text is None else key + text
+    pieces = []
+    for name in sorted(payload):
+        key = _KEY_TEXTS.get(name) or _key_text(name)
+        text = _text(payload[name])
+        if key is None or text is None:
+            return digest(payload)
+        pieces.append(key + text)
+    return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
 
 
 def _text(value: Any) -> bytes | None:
-    if type(value) not in _CONTAINERS:
+    kind = type(value)
+    if kind in _EXACT:
+        try:
+            return orjson.dumps(value)
+        except orjson.JSONEncodeError:
+            return None
+    if kind not in _CONTAINERS:
         return orjson_canonical(value)
     kept = _TEXTS.get(id(value))
     if kept is not None and kept[0] is value:
@@ -57,6 +59,11 @@ def _text(value: Any) -> bytes | None:
     if text is not None:
         _kept(_TEXTS, id(value), (value, text))
     return text
+
+
+def _key_text(name: str) -> bytes | None:
+    written = _text(name)
+    return None if written is None else _kept(_KEY_TEXTS, name, written + b":")
 
 
 def _kept(texts: dict[Any, Any], key: Any, value: Any) -> Any:
