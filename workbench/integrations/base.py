@@ -125,8 +125,8 @@ from workbench.errors import (
 from workbench.integrations import _recorder
 from workbench.integrations._binding import TranscriptBinding
 from workbench.integrations._exchange import DEFAULT_TIMEOUT, ExchangeStep
-from workbench.integrations._payload_key import payload_key
 from workbench.integrations._recorder import AdapterInfo, journal_path, noting_failure
+from workbench.integrations._shared_payload import payload_key
 from workbench.integrations.hooks import DECIDE, DecisionHook
 from workbench.integrations.pricing import CostMeter, PriceSource, PriceTable
 from workbench.schema import Decision, parse_decision

@@ -1,4 +1,5 @@
-"""The replay key of a shared payload, built from its parts: always ``digest``'s own."""
+"""A shared payload's replay key and private copies, built from its parts: the key always
+``digest``'s own, each copy as deep as a pickled one."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from workbench._jsonio import digest
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate
 from workbench.integrations import CallableAgentAdapter
-from workbench.integrations._payload_key import payload_key
+from workbench.integrations._shared_payload import payload_copy, payload_key
 from workbench.testing.scripted import trend_follower
 
 
@@ -75,3 +76,18 @@ def test_a_payload_holding_nan_or_infinity_is_refused_as_digest_refuses_it(bad: 
     payload_key(shared)  # its parts known, the bad one is still looked at
     with pytest.raises(ConfigError, match="NaN and infinity"):
         payload_key({**shared, "macro": bad})
+
+
+def test_a_copy_is_the_payload_key_for_key_and_changing_it_changes_nothing_else() -> None:
+    payload = _payloads_seen(seed=3, universe=4, days=1)[0]
+    payload["extra"] = ({"inside": [1.0]}, "text")  # a tuple is copied whole too
+    kept = copy.deepcopy(payload)
+    first, second = payload_copy(payload), payload_copy(payload)
+    assert first == payload and list(first) == list(payload)
+    symbol = next(iter(first["symbols"]))
+    first["symbols"][symbol]["history"].append(1.0)
+    first["portfolio"]["positions"]["X"] = 1.0
+    first["extra"][0]["inside"].clear()
+    first["macro"].clear()
+    assert payload == kept and second == kept
+    assert payload_copy(payload) == kept

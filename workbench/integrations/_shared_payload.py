@@ -1,27 +1,33 @@
-"""The replay key of a payload the evaluation hands every arm: its digest, built from parts.
+"""The payload the evaluation shares between arms: its replay key and private copies,
+built from parts each written once.
 
 Arms asked at one decision point get payloads that differ only in their own
 portfolio (and news window): the market part, the calendar and the reports are
-the same objects in each (a ``DecisionRequest``'s payload is never mutated). The
-canonical text of a dict with sorted keys is its keys and values' texts in key
-order, so ``payload_key`` writes each top-level value once and keeps its text by
-the value's identity: the next arm pays only for its own portfolio and the hash.
-The texts are ``digest``'s own (orjson's, checked as ``digest`` checks them); a
-value orjson might write otherwise, or a key that is not a plain string, sends the
-whole payload to ``digest``, which writes it with json or refuses it with the reason.
+the same objects in each (a ``DecisionRequest``'s payload is never mutated). So
+each top-level value is written once and kept by its identity:
+
+- ``payload_key``: the canonical text of a dict with sorted keys is its keys and
+  values' texts in key order, so the next arm pays only for its own portfolio and
+  the hash. The texts are ``digest``'s own (orjson's, checked as ``digest`` checks
+  them); a value orjson might write otherwise, or a key that is not a plain string,
+  sends the whole payload to ``digest``, which writes it with json or refuses it.
+- ``payload_copy``: a deep copy, each part read back from its pickle (pickle is the
+  fastest deep copy of plain JSON data), so the next arm pays only for reading.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 from typing import Any
 
 import orjson
 
 from workbench._jsonio import digest, orjson_canonical
 
-# Each text is kept with its value, so the value's id is not reused while it is here.
+# Each text or pickle is kept with its value, so the value's id is not reused while it is.
 _TEXTS: dict[int, tuple[Any, bytes]] = {}
+_PICKLES: dict[int, tuple[Any, bytes]] = {}
 _KEY_TEXTS: dict[str, bytes] = {}  # '"name":' for each top-level key seen
 _KEPT = 64
 _CONTAINERS = (dict, list)
@@ -43,6 +49,14 @@ def payload_key(payload: Any) -> str:
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
 
 
+def payload_copy(payload: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a payload shared with other arms, its parts pickled once."""
+    return {
+        name: value if type(value) in _EXACT else pickle.loads(_pickle(value))
+        for name, value in payload.items()
+    }
+
+
 def _text(value: Any) -> bytes | None:
     kind = type(value)
     if kind in _EXACT:
@@ -61,16 +75,23 @@ def _text(value: Any) -> bytes | None:
     return text
 
 
+def _pickle(value: Any) -> bytes:
+    kept = _PICKLES.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    return _kept(_PICKLES, id(value), (value, pickle.dumps(value, pickle.HIGHEST_PROTOCOL)))[1]
+
+
 def _key_text(name: str) -> bytes | None:
     written = _text(name)
     return None if written is None else _kept(_KEY_TEXTS, name, written + b":")
 
 
-def _kept(texts: dict[Any, Any], key: Any, value: Any) -> Any:
-    if len(texts) >= _KEPT:
-        texts.clear()
-    texts[key] = value
+def _kept(kept: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(kept) >= _KEPT:
+        kept.clear()
+    kept[key] = value
     return value
 
 
-__all__ = ["payload_key"]
+__all__ = ["payload_copy", "payload_key"]
