@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from workbench import callable_agent, evaluate
-from workbench.redaction import MARKER, redact, redact_data, secret_values
+from workbench.redaction import MARKER, redact, redact_data, redact_texts, secret_values
 from workbench.report import render_report
 from workbench.transcript import Transcript
 
@@ -33,23 +33,37 @@ def assert_clean(path: Path) -> None:
     assert MARKER in text, f"{path.name} shows no redaction marker"
 
 
+KEY_SHAPES = [
+    "sk-ant-api03-" + "a1B2" * 10,
+    "sk-proj-" + "x9Y8" * 8,
+    "ghp_" + "A1b2C3d4" * 5,
+    "github_pat_11ABCDEFG0" + "x" * 30,
+    "AKIAIOSFODNN7EXAMPLE",
+    "xoxb-1234567890-abcdefghij",
+    "hf_" + "aBcD" * 9,
+    "AIza" + "Sy" + "B1c2D3e4" * 4 + "x",
+]
+
+
 # --- the redactor --------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "secret",
-    [
-        "sk-ant-api03-" + "a1B2" * 10,
-        "sk-proj-" + "x9Y8" * 8,
-        "ghp_" + "A1b2C3d4" * 5,
-        "github_pat_11ABCDEFG0" + "x" * 30,
-        "AKIAIOSFODNN7EXAMPLE",
-        "xoxb-1234567890-abcdefghij",
-        "hf_" + "aBcD" * 9,
-        "AIza" + "Sy" + "B1c2D3e4" * 4 + "x",
-    ],
-)
+@pytest.mark.parametrize("secret", KEY_SHAPES)
 def test_common_key_shapes_are_redacted_wherever_they_appear(secret: str) -> None:
     text = f"failed (key={secret}); retry"
     assert redact(text) == f"failed (key={MARKER}); retry"
+
+
+@pytest.mark.parametrize("secret", [*KEY_SHAPES, "Bearer abc.def-123_456", "BEARER abcdefgh1"])
+@pytest.mark.parametrize("accent", ["", " (é)"])  # ASCII text is ruled out by plain finds
+def test_one_key_among_many_ordinary_texts_is_found_and_only_its_text_changes(
+    secret: str, accent: str
+) -> None:
+    texts: list[Any] = [f"order {i} refused: above the cap{accent}" for i in range(500)]
+    texts[317] = f"refused: key {secret} rejected"
+    cleaned = redact_texts([*texts, None])
+    assert cleaned is not None and cleaned[-1] is None
+    assert secret not in cleaned[317] and MARKER in cleaned[317]
+    assert cleaned[:317] + cleaned[318:-1] == texts[:317] + texts[318:]
+    assert redact_texts(texts[:317] + texts[318:]) is None
 
 
 def test_bearer_tokens_keep_the_word_and_lose_the_token() -> None:

@@ -71,7 +71,7 @@ def canonical_json(value: Any, *, indent: int | None = None) -> str:
 
 def digest(value: Any) -> str:
     """SHA-256 (hex) of the canonical JSON of ``value``; a string digests as a JSON string."""
-    fast = _orjson_canonical(value)
+    fast = orjson_canonical(value)
     text = fast if fast is not None else canonical_json(value).encode("utf-8")
     return hashlib.sha256(text).hexdigest()
 
@@ -84,14 +84,17 @@ _ORJSON_PLAIN_ONLY = (
     | orjson.OPT_PASSTHROUGH_DATACLASS
     | orjson.OPT_PASSTHROUGH_DATETIME
 )
-# how orjson writes a float below 1e-4 or from 1e16 on, where repr may write it otherwise
-_OTHER_FLOAT_FORMS = (b"e+", b"e-", b"0.0000")
+# how orjson writes a float below 1e-4 or from 1e16 on, where repr may write it otherwise:
+# from 1e-6 down and from 1e16 up in exponent form, each looked for only in a text holding
+# its sign (a lone byte is found some fifteen times faster than a pair)
+_EXPONENT_FORMS = ((b"+", b"e+"), (b"-", b"e-"))
+_SMALL_FORM = b"0.0000"
 # A float is pickled as "G" and its 8 big-endian bytes; only NaN and the infinities
 # start 7ff or fff. Strings may match too, which only sends them to json.
 _NON_FINITE_PICKLED = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
 
 
-def _orjson_canonical(value: Any) -> bytes | None:
+def orjson_canonical(value: Any) -> bytes | None:
     """``canonical_json(value)`` in UTF-8 as orjson writes it (ten times faster), or None
     where its bytes might not be json's (``json_by_orjson``; NaN and infinity too)."""
     text = json_by_orjson(value)
@@ -111,7 +114,7 @@ def json_by_orjson(value: Any, *, indent: bool = False) -> bytes | None:
         text = orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
         return None
-    if any(form in text for form in _OTHER_FLOAT_FORMS):
+    if _SMALL_FORM in text or any(sign in text and form in text for sign, form in _EXPONENT_FORMS):
         return None
     return text
 
@@ -216,6 +219,7 @@ __all__ = [
     "digest",
     "json_by_orjson",
     "loose_json",
+    "orjson_canonical",
     "plain_answer",
     "printable",
     "read_json",

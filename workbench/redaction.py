@@ -51,6 +51,13 @@ _KEY_SHAPES = re.compile(
     )
 )
 _BEARER = re.compile(r"(?i)\b(bearer\s+)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{8,}")
+# Every key shape holds one of these; a bearer token, "bearer" in any case. Plain finds
+# for them rule out the two patterns above, which try every position of a text
+# (non-ASCII text is searched in full: a case-blind match may reach beyond ASCII).
+_KEY_LITERALS = (
+    "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "AKIA", "ASIA", "xox", "hf_",
+    "AIza",
+)  # fmt: skip
 
 
 def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
@@ -88,13 +95,16 @@ def redact_texts(texts: list[Any]) -> list[Any] | None:
 
 
 def _holds_secret(values: re.Pattern[str] | None, text: str) -> bool:
-    found = values is not None and values.search(text)
-    return bool(found or _KEY_SHAPES.search(text) or _BEARER.search(text))
+    if values is not None and values.search(text):
+        return True
+    return _may_hold_a_key(text) and bool(_KEY_SHAPES.search(text) or _BEARER.search(text))
 
 
 def _redact_with(values: re.Pattern[str] | None, text: str) -> str:
     if values is not None:
         text = values.sub(MARKER, text)
+    if not _may_hold_a_key(text):
+        return text
     text = _KEY_SHAPES.sub(MARKER, text)
     return _BEARER.sub(lambda m: m.group(1) + MARKER, text)
 
@@ -113,6 +123,13 @@ def redact_data(value: Any) -> Any:
 def redact_error(exc: BaseException) -> str:
     """``"Type: message"`` of an exception, redacted: how errors are shown and stored."""
     return redact(f"{type(exc).__name__}: {exc}")
+
+
+def _may_hold_a_key(text: str) -> bool:
+    """Whether ``text`` may hold a key shape or a bearer token (false: it holds neither)."""
+    if not text.isascii():
+        return True
+    return any(literal in text for literal in _KEY_LITERALS) or "bearer" in text.lower()
 
 
 @lru_cache(maxsize=32)

@@ -126,6 +126,7 @@ from workbench.integrations import _recorder
 from workbench.integrations._binding import TranscriptBinding
 from workbench.integrations._exchange import DEFAULT_TIMEOUT, ExchangeStep
 from workbench.integrations._recorder import AdapterInfo, journal_path, noting_failure
+from workbench.integrations._shared_payload import payload_key
 from workbench.integrations.hooks import DECIDE, DecisionHook
 from workbench.integrations.pricing import CostMeter, PriceSource, PriceTable
 from workbench.schema import Decision, parse_decision
@@ -334,7 +335,7 @@ class BaseAdapter(Agent):
         """The one question of kind ``decide`` and its one validation; ``notes`` (the
         hook's fields) join the decision's log entry whatever the outcome."""
         sent = self.input_for(request.payload)
-        key = digest(sent)
+        key = self._key(request, sent)
         entry = self.record_entry(request, key, input=sent)
         try:
             with noting_failure(entry):
@@ -345,6 +346,13 @@ class BaseAdapter(Agent):
         finally:
             entry.update(notes)
         return decision
+
+    def _key(self, request: DecisionRequest, sent: Any) -> str:
+        """The replay key of ``sent``: the evaluation's own payload (shared by the arms at
+        a decision point) is digested from its parts, each written once (``payload_key``)."""
+        if sent is request.payload and self.hook is None:
+            return payload_key(sent)
+        return digest(sent)
 
     async def answer(self, request: DecisionRequest) -> Decision:
         """The decision ``adecide`` validated (at ``_validated``), taken as it is; one a

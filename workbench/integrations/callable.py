@@ -43,6 +43,7 @@ from workbench.agents import DecisionRequest
 from workbench.errors import ConfigError
 from workbench.integrations._loop import in_daemon_thread
 from workbench.integrations._recorder import private_copy
+from workbench.integrations._shared_payload import payload_copy
 from workbench.integrations.base import (
     AdapterInfo,
     AdapterOptions,
@@ -122,7 +123,8 @@ class CallableAgentAdapter(BaseAdapter):
     def to_decision(self, raw: Any, payload: dict[str, Any]) -> Any:
         if self.postprocess is None:
             return raw
-        return self.postprocess(raw, private_copy(payload))
+        shared = type(payload) is dict and self.hook is None  # the evaluation's own payload
+        return self.postprocess(raw, payload_copy(payload) if shared else private_copy(payload))
 
     def replay_spec(self) -> dict[str, Any]:
         spec = super().replay_spec()
