@@ -56,36 +56,70 @@ def _either_case(word: str) -> str:
 
 
 MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
+# the words a part can start with (what follows the first letter looked ahead)
+_WORDS = (
+    *(month[:3] for month in MONTHS),
+    *(mois[:3] for mois in MOIS if mois[:3] not in MONTHS_SHORT),
+    *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"),
+)
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     "[$€£¥]",  # money, $SYM
-    *(_either_case(month[:3]) for month in MONTHS),
-    *(_either_case(mois[:3]) for mois in MOIS if mois[:3] not in MONTHS_SHORT),
-    *(_either_case(code) for code in ("us", "eur", "gbp", "jpy", "chf", "fy", "cy")),
-    "[QqHh][1-4]",  # quarters and halves
-    rf"{_either_case('of ')}(?<={_either_case('volume of ')})",
+    "[QqHh](?=[1-4])",  # quarters and halves
+    rf"(?<={_either_case('volume ')}){_either_case('o')}(?={_either_case('f ')})",
 )
-_EXCHANGE = "[A-Za-z]{2,8}:"  # NYSE:SYM
-_GLUED_YEAR = r"[12](?=[09]\d\d年)(?<!\d[12])"  # a Japanese date's year, after no digit
+_FIXED_GATE = "\\d$€£¥QqHh" + "".join(sorted({c for w in _WORDS for c in w[0] + w[0].upper()}))
+_EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM
+_GLUED_YEAR = r"(?<!\d)[12](?=[09]\d\d年)"  # a Japanese date's year, after no digit
 
 
 def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pattern[str]:
     """The starts for a text holding ``names`` (and an exchange prefix when ``exchange``;
-    a Japanese date's year glued to the word before when ``glued``)."""
-    named = sorted({_name_start(name) for name in names if name})
-    parts = (*_FIXED_STARTS, *named, *([_EXCHANGE] if exchange else []))
-    words = rf"(?<!\w)(?:{'|'.join(parts)})"
-    return re.compile(f"{words}|{_GLUED_YEAR}" if glued else words)
+    a Japanese date's year glued to the word before when ``glued``).
+
+    The pattern opens with one character class, every character a part can start with,
+    which ``re`` looks for in C; only there does it read, one character back, whether a
+    word starts and which part can (each start written as one character, the rest
+    looked ahead)."""
+    words = [*_WORDS, *(name for name in names if name)]
+    by_first: dict[str, list[str]] = {}
+    for word in words:
+        by_first.setdefault(_first_of(word[0]), []).append(word[1:])
+    alternatives = [_start(first, rests) for first, rests in sorted(by_first.items())]
+    alternatives += [*_FIXED_STARTS, *([_EXCHANGE] if exchange else [])]
+    gate = _FIXED_GATE + "".join(_gate(w[0]) for w in words) + "A-Za-z" * exchange
+    at_word = rf"(?<!\w)(?:{'|'.join(alternatives)})"
+    return re.compile(f"[{gate}](?<={at_word}|{_GLUED_YEAR})" if glued else f"[{gate}](?<={at_word})")
 
 
-def _name_start(name: str) -> str:
-    """A name's first letter in either case, the rest of it looked ahead."""
-    first, rest = name[0], name[1:]
+def _first_of(char: str) -> str:
+    return char.lower() if char.isascii() and char.isalpha() else char
+
+
+def _start(first: str, rests: list[str]) -> str:
+    """A start of one character, what follows it in any of ``rests`` looked ahead."""
     if first.isascii() and first.isalpha():
         opening = _either_case(first)
-    else:  # a letter whose other cases are not ASCII: compared case-insensitively
+    elif first.isalpha():  # a letter whose other cases are not ASCII
         opening = f"(?i:{re.escape(first)})"
-    return opening + (f"(?=(?i:{re.escape(rest)}))" if rest else "")
+    else:
+        opening = re.escape(first)
+    ahead = sorted({f"(?i:{re.escape(r)})" for r in rests if r})
+    if not ahead or "" in rests:
+        return opening
+    return f"{opening}(?={'|'.join(ahead)})"
+
+
+def _gate(char: str) -> str:
+    """The characters in a class a text's character can be to match ``char`` in any case:
+    its ASCII cases, and any character not ASCII when it is not."""
+    if char.isascii():
+        return re.escape(char + char.swapcase())
+    alike = "".join(c for c in _ASCII_LETTERS if re.fullmatch(f"(?i:{re.escape(char)})", c))
+    return alike + "\\x80-\\U0010ffff"
+
+
+_ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 Matcher = Callable[[str, int], "re.Match[str] | None"]  # a pattern's match(text, at)
