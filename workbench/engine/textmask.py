@@ -124,48 +124,47 @@ _THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
 # each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target"
 _AFTER_VERB = "(?<=[tmohwfe] )"
 _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
-# What a part can start with: a decimal digit, a currency sign, or another character.
-_DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
-_SIGNS = "$€£¥"
+# What a part can start with, in any case: its first characters
+_MONEY_FIRST = "[$€£¥uegjc]"  # a currency sign or code
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
-_PARTS: tuple[tuple[frozenset[str], str], ...] = (
+_PARTS: tuple[tuple[str, str], ...] = (
     # year, month and day, by "-", "/" or "." (2016-02-10, 2016/02/10, 2016.02.10)
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
         r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
     ),
     (
-        frozenset({_OTHER}),
+        "[jfmasond]",
         rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
         rf"(?P<dmy_y>{_YEAR})\b)",
     ),
     # in French (4 mars 2022, 1er mai 2022); Japanese dates are read apart (``_GLUED``)
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{'|'.join(MOIS)})\s+"
         rf"(?P<dmy_fr_y>{_YEAR})\b)",
     ),
     # money written with a decimal comma, the currency before or after it: € 45,50,
     # 1.234,50 EUR, 45,50 €
     (
-        frozenset({_SIGN, _OTHER}),
+        _MONEY_FIRST,
         rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
         rf"(?P<euw_unit>[$€£¥]|(?:{_CURRENCY_WORD})\b))",
     ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
     (
-        frozenset({_DIGIT, _OTHER}),
+        r"[\dfcqhjmasond]",
         rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
         rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
         rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
@@ -173,21 +172,21 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
         r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
-        frozenset({_DIGIT, _OTHER}),
+        r"[\djfmasond]",
         rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{'|'.join(MOIS)})\s+{_YEAR}\b"
         rf"|\b{_YEAR}\b)",
     ),
     (
-        frozenset({_SIGN, _OTHER}),
+        _MONEY_FIRST,
         rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
     (
-        frozenset({_DIGIT, _OTHER}),
+        r"[\do]",
         rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
@@ -195,27 +194,25 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
     # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
     # "target price 150"
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<near_eu>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare_eu>{_EU_AMOUNT}){_NO_RATIO}",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
 )
 
 
-_KINDS = (_DIGIT, _SIGN, _OTHER)
 
 
 @dataclass(frozen=True, eq=False)
 class _Compiled:
     """The mask's pattern for the names a text holds: its starts (``textscan``), the
-    pattern whole and in three smaller forms, each holding only the parts that can start
-    with a digit, a currency sign or another character, in the same order; each compiled
-    the first time it is needed."""
+    pattern whole and in smaller forms, each holding only the parts that can start with
+    a given character, in the same order; each compiled the first time it is needed."""
 
-    parts: tuple[tuple[frozenset[str], str], ...]
+    parts: tuple[tuple[str, str], ...]  # each part's first characters, and the part
     starts: re.Pattern[str]
     glued: bool  # the text holds a 年: a Japanese date is looked for too (``_GLUED``)
 
@@ -226,25 +223,32 @@ class _Compiled:
     def whole(self) -> re.Pattern[str]:
         return _compiled((p for _, p in self.parts), glued=self.glued)
 
-    def form(self, kind: str) -> re.Pattern[str]:
-        parts = (p for kinds, p in self.parts if kind in kinds)
-        return _compiled(parts, glued=self.glued and kind == _DIGIT)
+    def form(self, char: str) -> tuple[tuple[int, ...], bool]:
+        """The parts that can start with ``char`` (in any case), and whether a Japanese
+        date can."""
+        chosen = tuple(k for k, (first, _) in enumerate(self.parts) if _can_start(first, char))
+        return chosen, self.glued and char in "12"
+
+
+def _can_start(first: str, char: str) -> bool:
+    return re.fullmatch(first, char, re.IGNORECASE) is not None
 
 
 class _MatchAt(dict[str, "Matcher"]):
-    """A character → the ``match`` of the form to try where it stands (``\\d`` reads a
-    decimal digit), learnt the first time the character is asked for."""
+    """A character → the ``match`` of the form to try where it stands, learnt the first
+    time the character is asked for; characters that can start the same parts share one."""
 
     def __init__(self, compiled: _Compiled) -> None:
         super().__init__()
         self.compiled = compiled
-        self.forms: dict[str, Matcher] = {}
+        self.forms: dict[tuple[tuple[int, ...], bool], Matcher] = {}
 
     def __missing__(self, char: str) -> Matcher:
-        kind = _SIGN if char in _SIGNS else _DIGIT if char.isdecimal() else _OTHER
-        if kind not in self.forms:
-            self.forms[kind] = self.compiled.form(kind).match
-        self[char] = self.forms[kind]
+        form = self.compiled.form(char)
+        if form not in self.forms:
+            parts = (self.compiled.parts[k][1] for k in form[0])
+            self.forms[form] = _compiled(parts, glued=form[1]).match
+        self[char] = self.forms[form]
         return self[char]
 
 
@@ -297,33 +301,40 @@ class TextMask:
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
         object.__setattr__(self, "_done", {})
+        object.__setattr__(self, "_texts", {})
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         text = _compatible(text)
-        compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
-        return self._masked(compiled, text, self._replacer(self._factor(symbols)))
+        return self._masked(self._compiled_for(text), text, self._replacer(self._factor(symbols)))
 
     def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
         """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
         that need the same pattern and price factor joined by a character no part can cross
-        (``_JOIN``) and masked in one pass."""
-        out: list[str] = []
+        (``_JOIN``) and masked in one pass. A text met before in the run (with the same
+        price factor: an item repeated, or shown on two rows of a counterfactual path) is
+        not masked again."""
+        done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
+        keys = [(raw, self._factor(symbols)) for raw, symbols in texts]
+        out = [done.get(key) for key in keys]
         groups: dict[tuple[_Compiled, float | None], list[int]] = {}
-        for k, (raw, symbols) in enumerate(texts):
-            text = _compatible(raw)
-            out.append(text)
-            compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
+        for k, (raw, factor) in enumerate(keys):
+            if out[k] is not None:
+                continue
+            text = out[k] = _compatible(raw)
             if _JOIN in text or not scannable(text):
-                out[k] = self._masked(compiled, text, self._replacer(self._factor(symbols)))
+                out[k] = self._masked(self._compiled_for(text), text, self._replacer(factor))
             else:
-                groups.setdefault((compiled, self._factor(symbols)), []).append(k)
+                groups.setdefault((self._compiled_for(text), factor), []).append(k)
         for (compiled, factor), members in groups.items():
-            joined = _JOIN.join(out[k] for k in members)
+            joined = _JOIN.join(out[k] or "" for k in members)
             masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
             for k, text in zip(members, masked, strict=True):
-                out[k] = text
-        return out
+                out[k] = done[keys[k]] = text
+        return [text or "" for text in out]
+
+    def _compiled_for(self, text: str) -> _Compiled:
+        return self._patterns_for(text, self._first_words_in(text.casefold()))
 
     def text_by_pattern(self, text: str, symbols: Sequence[str]) -> str:
         """What ``text`` gives, the long way: the names found among all the text's words,
@@ -560,9 +571,7 @@ def _first_words(
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _name_parts(
-    aliases: Mapping[str, str], present: frozenset[str]
-) -> list[tuple[frozenset[str], str]]:
+def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tuple[str, str]]:
     """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
     (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
     and names ``present`` in a text."""
@@ -570,9 +579,8 @@ def _name_parts(
     words = [w for w in present if w not in aliases or not is_word_like(w)]
     quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
     plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"
-    return [(frozenset({_SIGN, _OTHER}), quoted)] * bool(tickers) + [
-        (frozenset(_KINDS), plain)
-    ] * bool(words)
+    firsts = "".join(sorted({re.escape(w[0]) for w in words}))
+    return [("[$a-z]", quoted)] * bool(tickers) + [(f"[{firsts}]", plain)] * bool(words)
 
 
 def _longest_first(words: Sequence[str] | frozenset[str]) -> str:
