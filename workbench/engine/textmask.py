@@ -64,7 +64,15 @@ from functools import cached_property
 
 import numpy as np
 
-from workbench.engine.textscan import MOIS, MONTHS, Matcher, scannable, starts, substitute
+from workbench.engine.textscan import (
+    MOIS_WRITTEN,
+    MONTHS,
+    SIGNS,
+    Matcher,
+    scannable,
+    starts,
+    substitute,
+)
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -85,6 +93,18 @@ def _month(group: str) -> str:
     return rf"(?P<{group}>" + "|".join(_spelled(m) for m in MONTHS) + ")"
 
 
+def _mois() -> str:
+    """A French month as written (``février``, ``fevrier``, ``févr.``), longest first."""
+    written = sorted((m for ms in MOIS_WRITTEN for m in ms), key=lambda m: (-len(m), m))
+    return "|".join(m if m in _FULL_MOIS else rf"{m}\.?" for m in written)
+
+
+_FULL_MOIS = frozenset(
+    ("janvier", "février", "fevrier", "mars", "avril", "mai", "juin", "juillet", "août", "aout")
+    + ("septembre", "octobre", "novembre", "décembre", "decembre")
+)
+
+
 def _capital_month() -> str:
     """A month name written with its capital (``Feb``, ``March``): a month without a year
     is told from the verb "may" by that alone."""
@@ -97,7 +117,7 @@ _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\
 _EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
-_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
+_CURRENCY = r"US\$|\$|€|£|¥|₹|₩|\b(?:USD|EUR|GBP|JPY|CHF)"
 _CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
 _PRICE_VERBS = "|".join(
     f"(?<={verb} {word} )"
@@ -112,29 +132,30 @@ _PRICE_VERBS = "|".join(
         (("week",), "high"),
         (("week",), "low"),
         (("high", "low"), "of"),
-        (("target",), "price"),
+        (("target", "closing"), "price"),
         (("price",), "target"),
         (("price",), "of"),  # "a price of 150", "target price of 150"
+        (("price target",), "of"),
+        # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
+        (("week",), "high:"),
+        (("week",), "low:"),
+        (("target", "closing"), "price:"),
+        (("price",), "target:"),
     )
     for verb in verbs
 )
 # What an amount followed by a word needs, looked for first: it spares the amount's
 # backtracking where no word follows (the headline's "update 123").
 _THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
-# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target"
-_AFTER_VERB = "(?<=[tmohwfe] )"
+# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target",
+# or a colon
+_AFTER_VERB = "(?<=[tmohwfe:] )"
 _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
 # What a part can start with, in any case: its first characters
-_MONEY_FIRST = "[$€£¥uegjc]"  # a currency sign or code
+_MONEY_FIRST = f"[{SIGNS}uegjc]"  # a currency sign or code
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS: tuple[tuple[str, str], ...] = (
-    # year, month and day, by "-", "/" or "." (2016-02-10, 2016/02/10, 2016.02.10)
-    (
-        r"\d",
-        rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
-        r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
-    ),
     (
         "[jfmasond]",
         rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
@@ -147,7 +168,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
     # in French (4 mars 2022, 1er mai 2022); Japanese dates are read apart (``_GLUED``)
     (
         r"\d",
-        rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{'|'.join(MOIS)})\s+"
+        rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{_mois()})\s+"
         rf"(?P<dmy_fr_y>{_YEAR})\b)",
     ),
     # money written with a decimal comma, the currency before or after it: € 45,50,
@@ -159,13 +180,14 @@ _PARTS: tuple[tuple[str, str], ...] = (
     (
         r"\d",
         rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
-        rf"(?P<euw_unit>[$€£¥]|(?:{_CURRENCY_WORD})\b))",
+        rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
     ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
     (
         r"[\dfcqhjmasond]",
         rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
+        rf"|\b{_YEAR}[-/](?:1[0-2]|0?[1-9])\b(?![-/.]\d)"
         rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
         rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
@@ -173,7 +195,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"[\djfmasond]",
-        rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{'|'.join(MOIS)})\s+{_YEAR}\b"
+        rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b"
         rf"|\b{_YEAR}\b)",
     ),
     (
@@ -201,6 +223,12 @@ _PARTS: tuple[tuple[str, str], ...] = (
         r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
+    # "hit 123.45": a price only as a price is written, with two decimals ("hit 3 home
+    # runs" is no price)
+    (
+        r"\d",
+        rf"(?P<hit>(?<=\bhit )(?:\d{{1,3}}(?:,\d{{3}})+|\d+)\.\d{{2}}(?!\d|[.,]\d)){_NO_RATIO}",
+    ),
 )
 
 
@@ -223,11 +251,12 @@ class _Compiled:
     def whole(self) -> re.Pattern[str]:
         return _compiled((p for _, p in self.parts), glued=self.glued)
 
-    def form(self, char: str) -> tuple[tuple[int, ...], bool]:
-        """The parts that can start with ``char`` (in any case), and whether a Japanese
-        date can."""
+    def form(self, char: str) -> tuple[tuple[int, ...], bool, bool]:
+        """The parts that can start with ``char`` (in any case), whether a Japanese date
+        can, and whether a date written year first can."""
         chosen = tuple(k for k, (first, _) in enumerate(self.parts) if _can_start(first, char))
-        return chosen, self.glued and char in "12"
+        glued = self.glued and (char.isdecimal() or char in "昭平令")
+        return chosen, glued, char in "12"
 
 
 def _can_start(first: str, char: str) -> bool:
@@ -241,13 +270,13 @@ class _MatchAt(dict[str, "Matcher"]):
     def __init__(self, compiled: _Compiled) -> None:
         super().__init__()
         self.compiled = compiled
-        self.forms: dict[tuple[tuple[int, ...], bool], Matcher] = {}
+        self.forms: dict[tuple[tuple[int, ...], bool, bool], Matcher] = {}
 
     def __missing__(self, char: str) -> Matcher:
         form = self.compiled.form(char)
         if form not in self.forms:
             parts = (self.compiled.parts[k][1] for k in form[0])
-            self.forms[form] = _compiled(parts, glued=form[1]).match
+            self.forms[form] = _compiled(parts, glued=form[1], iso=form[2]).match
         self[char] = self.forms[form]
         return self[char]
 
@@ -259,19 +288,37 @@ def _unguarded(part: str) -> str:
     return part
 
 
+# A date year first, by "-", "/" or "." (2016-02-10, 2016/2/10, 2016.02.10), read wherever
+# no digit precedes it: at a word or glued to the word before (report_2016-03-04.pdf)
+_ISO = (
+    rf"(?<!\d)(?P<iso>(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]?\d)(?P=iso_s)"
+    r"(?P<iso_d>[0-3]?\d)(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![^\W_]|-))"
+)
 # A date in Japanese (2022年3月4日), read wherever no digit precedes it: Japanese puts no
 # space between words (アクメは2022年3月4日に), so it is no word start. A year, or a year
-# and month, alone (2022年, 2022年3月) is [date].
+# and month, alone (2022年, 2022年3月), or a month and day with no year (3月4日) is
+# [date]. A year of an era (平成28年3月4日) is placed when the era held that day.
 _GLUED = (
     rf"(?<!\d)(?:(?P<ymd_ja>(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)"
-    rf"|(?P<loose_ja>{_YEAR}年(?:[01]?\d月)?))"
+    rf"|(?P<loose_ja>{_YEAR}年(?:[01]?\d月)?)|(?P<md_ja>(?:1[0-2]|0?[1-9])月[0-3]?\d日))"
+    r"|(?P<era_ja>(?P<era>昭和|平成|令和)(?P<era_y>元|\d{1,2})年"
+    r"(?:(?P<era_m>[01]?\d)月(?:(?P<era_d>[0-3]?\d)日)?)?)"
 )
+# each era's first year and its first and last day
+_ERAS = {
+    "昭和": (1926, date(1926, 12, 25), date(1989, 1, 7)),
+    "平成": (1989, date(1989, 1, 8), date(2019, 4, 30)),
+    "令和": (2019, date(2019, 5, 1), date(2099, 12, 31)),
+}
 
 
-def _compiled(parts: Iterable[str], *, glued: bool = True) -> re.Pattern[str]:
+def _compiled(
+    parts: Iterable[str], *, glued: bool = True, iso: bool = True
+) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
-    words = rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})"
-    return re.compile(f"{_GLUED}|{words}" if glued else words, re.IGNORECASE)
+    words = rf"(?<!\w)(?=[\w{SIGNS}])(?:{'|'.join(parts)})"
+    anywhere = [_ISO] * iso + [_GLUED] * glued
+    return re.compile("|".join([*anywhere, words]), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -376,7 +423,7 @@ class TextMask:
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
         names = frozenset(n for w in first_words for n in by_word[w])
         exchange = ":" in text and any(n in self.aliases for n in names)
-        key = (names, exchange, "年" in text)
+        key = (names, exchange, "年" in text or "月" in text)
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
@@ -397,8 +444,12 @@ class TextMask:
         kind = match.lastgroup
         if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
             return _amount_mark(match)
-        if kind in ("unplaced", "loose", "loose_ja") or (self.counterfactual and kind in _DATES):
+        if kind in ("unplaced", "loose", "loose_ja", "md_ja") or (
+            self.counterfactual and kind in _DATES
+        ):
             return "[date]"
+        if kind == "era_ja":
+            return self._era_day(match)
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
         if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
@@ -408,6 +459,21 @@ class TextMask:
             assert factor is not None
             return _scaled(match, factor)
         return _alias(match, self._lookup)  # type: ignore[attr-defined]
+
+    def _era_day(self, match: re.Match[str]) -> str:
+        """A day of a Japanese era (平成28年3月4日) placed when the era held it; a year or a
+        month of an era alone, or a day the era did not hold, is [date]."""
+        first_year, began, ended = _ERAS[match["era"]]
+        year = first_year + (1 if match["era_y"] == "元" else int(match["era_y"])) - 1
+        if match["era_d"] is None:
+            return "[date]"
+        try:
+            when = date(year, int(match["era_m"]), int(match["era_d"]))
+        except ValueError:
+            return "[date]"
+        if not began <= when <= ended:
+            return "[date]"
+        return self._day_of(match, str(year), when.month, str(when.day))
 
     def _day_of(self, match: re.Match[str], year: str, month: str | int, day: str) -> str:
         key = (year, int(month), int(day))
@@ -473,18 +539,17 @@ def _compatible(text: str) -> str:
 def _month_number(name: str) -> int:
     if name.isdecimal():
         return int(name)
-    return _MONTH_NUMBERS.get(name.lower()) or _MONTH_NUMBERS[name[:3].lower()]
+    written = name.lower().rstrip(".")
+    return _MOIS_NUMBERS.get(written) or _MONTH_NUMBERS[written[:3]]
 
 
-_MONTH_NUMBERS = {
-    **{month[:3]: k + 1 for k, month in enumerate(MONTHS)},
-    **{mois: k + 1 for k, mois in enumerate(MOIS)},
-}
+_MONTH_NUMBERS = {month[:3]: k + 1 for k, month in enumerate(MONTHS)}
+_MOIS_NUMBERS = {m: k + 1 for k, ms in enumerate(MOIS_WRITTEN) for m in ms}
 _EPOCH = date(1970, 1, 1).toordinal()
 
 
-_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja")
-_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu")
+_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
+_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
 
 
 def _amount_mark(match: re.Match[str]) -> str:
@@ -507,7 +572,7 @@ def _scaled(match: re.Match[str], factor: float) -> str:
     if kind in ("eu_money", "eu_worded", "bare_eu"):
         return _scaled_european(match, factor)
     prefix = "w_" if kind == "worded" else ""
-    amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
+    amount = match.group(kind if kind in ("bare", "hit") else f"{prefix}amount")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
     if kind == "money":
         return f"{_currency(match)}{value}{match.group('scale') or ''}"

@@ -34,6 +34,22 @@ MOIS = (
     *("janvier", "février", "mars", "avril", "mai", "juin"),
     *("juillet", "août", "septembre", "octobre", "novembre", "décembre"),
 )
+# each French month as written: in full, unaccented, and abbreviated (a full stop after)
+MOIS_WRITTEN = (
+    ("janvier", "janv"),
+    ("février", "fevrier", "févr", "fevr"),
+    ("mars",),
+    ("avril", "avr"),
+    ("mai",),
+    ("juin",),
+    ("juillet", "juil"),
+    ("août", "aout"),
+    ("septembre", "sept"),
+    ("octobre", "oct"),
+    ("novembre", "nov"),
+    ("décembre", "decembre", "déc", "dec"),
+)
+SIGNS = "$€£¥₹₩"  # currency signs written before or after an amount
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 
 
@@ -59,23 +75,26 @@ MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 # the words a part can start with (what follows the first letter looked ahead)
 _WORDS = (
     *(month[:3] for month in MONTHS),
-    *(mois[:3] for mois in MOIS if mois[:3] not in MONTHS_SHORT),
+    *sorted({m[:3] for ms in MOIS_WRITTEN for m in ms} - MONTHS_SHORT),
     *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"),
 )
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
-    "[$€£¥]",  # money, $SYM
+    f"[{SIGNS}]",  # money, $SYM
     "[QqHh](?=[1-4])",  # quarters and halves
     rf"(?<={_either_case('volume ')}){_either_case('o')}(?={_either_case('f ')})",
 )
-_FIXED_GATE = "\\d$€£¥QqHh" + "".join(sorted({c for w in _WORDS for c in w[0] + w[0].upper()}))
+_FIXED_GATE = f"\\d{SIGNS}QqHh" + "".join(sorted({c for w in _WORDS for c in w[0] + w[0].upper()}))
 _EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM
-_GLUED_YEAR = r"(?<!\d)[12](?=[09]\d\d年)"  # a Japanese date's year, after no digit
+# a Japanese date's year or month, after no digit, or an era's name
+_GLUED_JA = r"(?<!\d)[12](?=[09]\d\d年)|(?<!\d)\d(?=\d?月)|[昭平令](?=[和成])"
+# a date written year first glued to the word before (report_2016-03-04.pdf)
+_GLUED_ISO = r"(?<=[^\W\d])[12](?=[09]\d\d[-/.]\d)"
 
 
 def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pattern[str]:
     """The starts for a text holding ``names`` (and an exchange prefix when ``exchange``;
-    a Japanese date's year glued to the word before when ``glued``).
+    a Japanese date glued to the word before when ``glued``).
 
     The pattern opens with one character class, every character a part can start with,
     which ``re`` looks for in C; only there does it read, one character back, whether a
@@ -88,8 +107,10 @@ def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pa
     alternatives = [_start(first, rests) for first, rests in sorted(by_first.items())]
     alternatives += [*_FIXED_STARTS, *([_EXCHANGE] if exchange else [])]
     gate = _FIXED_GATE + "".join(_gate(w[0]) for w in words) + "A-Za-z" * exchange
-    at_word = rf"(?<!\w)(?:{'|'.join(alternatives)})"
-    return re.compile(f"[{gate}](?<={at_word}|{_GLUED_YEAR})" if glued else f"[{gate}](?<={at_word})")
+    at_word = rf"(?<!\w)(?:{'|'.join(alternatives)})|{_GLUED_ISO}"
+    if glued:
+        return re.compile(f"[{gate}昭平令](?<={at_word}|{_GLUED_JA})")
+    return re.compile(f"[{gate}](?<={at_word})")
 
 
 def _first_of(char: str) -> str:
