@@ -37,6 +37,14 @@ MANY = TextMask(
     warmup_days=20,
     names={**FEW.names, **{f"Z{i:03d}": (f"Zeta{i} Holdings",) for i in range(30)}},
 )
+# names all in ASCII, and few: a text in ASCII is masked with every name at once
+PLAIN = TextMask(
+    aliases=FEW.aliases,
+    price_factor=FEW.price_factor,
+    dates=DATES,
+    warmup_days=20,
+    names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",), "IT": ("3D Info Tech",)},
+)
 
 FRAGMENTS = (
     *("ACME", "acme", "Acme", "$ACME", "NYSE:ACME", "nasdaq:BOLT", "ACMEX", "BOLT", "IT", "$IT"),
@@ -64,7 +72,7 @@ FRAGMENTS = (
     *("4 avr. 2016", "fevrier 2016", "1er févr. 2016", "DÉC. 2016", "3月4日", "12月31日"),
     *("平成28年3月4日", "令和元年5月1日", "平成31年5月1日", "昭和64年", "price target of 150"),
     *("52-week high: 999.99", "closing price 123.45", "hit 123.45", "hit 3", "₹1,200"),
-    *("₩ 50000", "45,50 ₹", "target price: 12"),
+    *("₩ 50000", "45,50 ₹", "target price: 12", "Bolt Systems", "BOLT SYSTEMS", "bolt"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 
@@ -81,8 +89,9 @@ ABOUT = st.sampled_from([["ACME"], ["BOLT"], ["IT"], ["ACME", "BOLT"], []])
 
 @given(text=texts(), symbols=ABOUT)
 def test_the_fast_path_writes_what_the_pattern_writes(text: str, symbols: list[str]) -> None:
-    for mask in (FEW, MANY):
+    for mask in (FEW, MANY, PLAIN):
         assert mask.text(text, symbols) == mask.text_by_pattern(text, symbols)
+        assert mask.texts([(text, symbols)]) == [mask.text_by_pattern(text, symbols)]
 
 
 def test_every_fragment_after_every_separator_is_masked_alike() -> None:
@@ -91,6 +100,9 @@ def test_every_fragment_after_every_separator_is_masked_alike() -> None:
             text = f"x{gap}{fragment}{gap}{fragment}."
             for mask, symbols in ((FEW, ["ACME"]), (MANY, ["ACME", "BOLT"]), (FEW, [])):
                 assert mask.text(text, symbols) == mask.text_by_pattern(text, symbols), text
+            assert PLAIN.texts([(text, ["ACME"]), (text, [])]) == [
+                PLAIN.text_by_pattern(text, about) for about in (["ACME"], [])
+            ], text
 
 
 @given(text=st.text(alphabet=st.sampled_from("aAcCeEmMsS1$:. İıſK\u212a0-,%"), max_size=40))
@@ -136,7 +148,7 @@ def test_text_holding_i_with_a_dot_or_dotless_is_left_to_the_pattern(text: str, 
 def test_texts_masked_together_are_masked_as_each_alone(items: list[tuple[str, list[str]]]) -> None:
     """One pass over many texts (joined, grouped by pattern and price factor) writes what
     the long way writes for each, whatever the texts around it."""
-    for mask in (FEW, MANY):
+    for mask in (FEW, MANY, PLAIN):
         together = mask.texts(items)
         assert together == [mask.text_by_pattern(text, about) for text, about in items]
 
@@ -157,7 +169,8 @@ def test_generated_news_masked_in_blocks_as_each_alone() -> None:
         items.append((body, [["ACME"], ["BOLT"], ["IT"], ["ACME", "BOLT"], []][k % 5]))
     for start in range(0, len(items), 20):
         block = items[start : start + 20]
-        assert FEW.texts(block) == [FEW.text_by_pattern(t, about) for t, about in block]
+        for mask in (FEW, PLAIN):
+            assert mask.texts(block) == [mask.text_by_pattern(t, about) for t, about in block]
 
 
 _IN_A_PROCESS = """

@@ -342,6 +342,11 @@ class TextMask:
         few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
         alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word if few}
         object.__setattr__(self, "_word_alone", alone)
+        # few names, all in ASCII: a text in ASCII is masked with all of them (a name the
+        # text does not hold cannot match in it), so texts need not be read for names first
+        every = frozenset(n for ns in by_word.values() for n in ns)
+        ascii_names = few and all(n.isascii() for n in every)
+        object.__setattr__(self, "_every_name", every if ascii_names else None)
         object.__setattr__(self, "_patterns", {})
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
@@ -364,15 +369,23 @@ class TextMask:
         done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
         keys = [(raw, self._factor(symbols)) for raw, symbols in texts]
         out = [done.get(key) for key in keys]
+        every: frozenset[str] | None = self._every_name  # type: ignore[attr-defined]
         groups: dict[tuple[_Compiled, float | None], list[int]] = {}
+        plain: dict[float | None, list[int]] = {}
         for k, (raw, factor) in enumerate(keys):
             if out[k] is not None:
                 continue
             text = out[k] = _compatible(raw)
             if _JOIN in text or not scannable(text):
                 out[k] = self._masked(self._compiled_for(text), text, self._replacer(factor))
+            elif every is not None and text.isascii():
+                plain.setdefault(factor, []).append(k)
             else:
                 groups.setdefault((self._compiled_for(text), factor), []).append(k)
+        for factor, members in plain.items():
+            exchange = any(":" in (out[k] or "") for k in members)
+            compiled = self._pattern(every or frozenset(), exchange=exchange, glued=False)
+            groups.setdefault((compiled, factor), []).extend(members)
         for (compiled, factor), members in groups.items():
             joined = _JOIN.join(out[k] or "" for k in members)
             masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
@@ -422,13 +435,17 @@ class TextMask:
         (``textscan.starts``)."""
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
         names = frozenset(n for w in first_words for n in by_word[w])
-        exchange = ":" in text and any(n in self.aliases for n in names)
-        key = (names, exchange, "年" in text or "月" in text)
+        return self._pattern(names, exchange=":" in text, glued="年" in text or "月" in text)
+
+    def _pattern(self, names: frozenset[str], *, exchange: bool, glued: bool) -> _Compiled:
+        """The pattern for a text holding ``names``, a colon (``exchange``: an exchange
+        prefix can stand before a ticker) or a 年 or 月 (``glued``: a Japanese date)."""
+        key = (names, exchange and any(n in self.aliases for n in names), glued)
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
-            found_at = starts(names, exchange=exchange, glued=key[2])
-            patterns[key] = _Compiled(parts, found_at, glued=key[2])
+            found_at = starts(names, exchange=key[1], glued=glued)
+            patterns[key] = _Compiled(parts, found_at, glued=glued)
         return patterns[key]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
