@@ -117,10 +117,11 @@ class Agent:
     Each arm gets its own copy of the payload, so one arm cannot change what
     another sees; ``shares_payload = True`` skips the copy for arms known never
     to mutate it (the baselines): a subclass that writes its own ``decide`` or
-    ``adecide`` and does not say it again gets its own copy; ``reads_news = False`` says an arm never reads the
-    payload's ``news`` (the price-only baselines), so on historical bars its payload
-    carries none and a researcher's items are not masked for it; a class says it itself,
-    a subclass that does not (one that adds a news signal to ``Momentum``) reads them. A synchronous
+    ``adecide`` and does not say it again gets its own copy; ``reads_news = False``
+    says an arm never reads the payload's ``news`` (the price-only baselines), so on
+    historical bars its payload carries none and a researcher's items are not masked
+    for it; a class says it itself, a subclass that does not (one that adds a news
+    signal to ``Momentum``) reads them. A synchronous
     ``decide`` runs in a worker thread so that a slow one does not hold up the other
     arms; ``inline = True`` runs it on the event loop instead, in turn with the other
     inline arms, for quick pure computations (the baselines): an inline arm answers

@@ -245,8 +245,8 @@ def _unzoned(value: str) -> str:
         return (
             f"has the publication time {value!r}, its zone written as the abbreviation "
             f"{abbreviated['zone']!r}, which names no offset for sure (EST is -05:00 in New "
-            f"York and +10:00 in Australia, CST three zones); write the offset instead ({abbreviated['time']}-05:00 "
-            "if it is New York's winter time, +00:00 for UTC)"
+            "York and +10:00 in Australia, CST three zones); write the offset instead "
+            f"({abbreviated['time']}-05:00 if it is New York's winter time, +00:00 for UTC)"
         )
     if _EPOCH.match(value):
         return (

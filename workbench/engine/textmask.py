@@ -4,25 +4,31 @@ An item's text is rewritten in one pass that reads, at each place, a date first,
 then money, then a name:
 
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
-   ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
-   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in
-   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (glued
-   to the word before too, as Japanese writes it: ``アクメは2022年3月4日に``) read
-   ``day 41`` (the first trading date on or after it, counted from the first decision
-   day; dates beyond the bars count business days). What would still place the text in time but
-   names no one day becomes ``[date]``: a month with its year (``mars 2022`` too), a
-   year alone (1900–2099), a numeric date (``02/03/2016``: day or month first?),
-   ``20160203``, a month and day with no year (``Feb 3``, ``4th March``), fiscal
-   years, quarters and halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
-2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
+   ``2022/03/04``, ``2022.03.04`` and ``2022-3-4``, with a time after ``T``, and glued
+   to the word before: ``report_2022-03-04.pdf``), ``March 4, 2022``, ``Mar 4 2022``,
+   ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in French ``4 mars 2022``
+   (``1er mai 2022``, ``4 avr. 2022``, ``4 fevrier 2022``) and in Japanese
+   ``2022年3月4日`` (glued to the word before too, as Japanese writes it:
+   ``アクメは2022年3月4日に``; an era's year too, ``平成28年3月4日``, on a day the era
+   held) read ``day 41`` (the first trading date on or after it, counted from the first
+   decision day; dates beyond the bars count business days). What would still place the
+   text in time but names no one day becomes ``[date]``: a month with its year
+   (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
+   numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
+   with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and
+   halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
+2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``₹1,200``, ``₩50,000``,
+   ``USD 12.50``,
    ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
    ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, ``1 234,50 €``, written back the
    same way (thousands by dots); never a
    plain list such as "3,4 and 5") and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
    from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
-   of 120.5``, ``target price 150``, ``a price of 150``, ``ended at 12``, ``jumped to
-   14``, ``closed at 45,50``; not a percentage) are
+   of 120.5``, ``target price 150``, ``price target of 150``, ``52-week high: 999.99``,
+   ``closing price 123.45``, ``a price of 150``, ``ended at 12``, ``jumped to 14``,
+   ``closed at 45,50``; after ``hit`` only as a price is written, ``hit 123.45``; not a
+   percentage) are
    multiplied by the price
    factor of the one name the item concerns, the factor the mask scales that name's
    prices by, so a quoted price still matches the masked bars. In an
@@ -39,14 +45,16 @@ then money, then a name:
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The names' first words are looked for among the text's words and only the
    names found are tried, so masking costs what the text's length does, whatever
-   the number of names.
+   the number of names (with few names, all in ASCII, a text in ASCII is read with
+   all of them at once: a name it does not hold cannot match in it).
 
 The pattern is tried only where a cheap first pass finds it can start
-(``textscan``), and there only the parts that can start with the character found
-(a digit, a currency sign or another): the same text comes out, at half the cost
-of trying it at every word. ``texts`` masks many texts at once (a feed, the items
-a decision first carries): those that need the same pattern and price factor are
-joined by a character no part reads across and masked in one pass.
+(``textscan``), and there only the parts that can start with the character found:
+the same text comes out, at half the cost of trying it at every word. ``texts``
+masks many texts at once (a feed, the items a decision first carries): those that
+need the same pattern and price factor are joined by a character no part reads
+across and masked in one pass, and a text met before in the run is not masked
+again.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
@@ -96,12 +104,11 @@ def _month(group: str) -> str:
 def _mois() -> str:
     """A French month as written (``février``, ``fevrier``, ``févr.``), longest first."""
     written = sorted((m for ms in MOIS_WRITTEN for m in ms), key=lambda m: (-len(m), m))
-    return "|".join(m if m in _FULL_MOIS else rf"{m}\.?" for m in written)
+    return "|".join(rf"{m}\.?" if m in _ABBREVIATED_MOIS else m for m in written)
 
 
-_FULL_MOIS = frozenset(
-    ("janvier", "février", "fevrier", "mars", "avril", "mai", "juin", "juillet", "août", "aout")
-    + ("septembre", "octobre", "novembre", "décembre", "decembre")
+_ABBREVIATED_MOIS = frozenset(
+    ("janv", "févr", "fevr", "avr", "juil", "sept", "oct", "nov", "déc", "dec")
 )
 
 
@@ -232,8 +239,6 @@ _PARTS: tuple[tuple[str, str], ...] = (
 )
 
 
-
-
 @dataclass(frozen=True, eq=False)
 class _Compiled:
     """The mask's pattern for the names a text holds: its starts (``textscan``), the
@@ -312,9 +317,7 @@ _ERAS = {
 }
 
 
-def _compiled(
-    parts: Iterable[str], *, glued: bool = True, iso: bool = True
-) -> re.Pattern[str]:
+def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
     words = rf"(?<!\w)(?=[\w{SIGNS}])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued

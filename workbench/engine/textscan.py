@@ -8,11 +8,13 @@ a text of plain words costs the mask as much as one full of dates and prices.
 
 This module writes a second pattern, the *starts*, whose alternatives each open
 with such a class: the characters the mask's alternatives can start with (a
-digit, a currency sign, a month's first three letters in English or French, a currency code, FY or
-CY, Q1 to H4, "of" after "volume", an exchange prefix before a colon, each name
-present's first letter). The mask's pattern is then tried only where the starts
-match, and a text comes out exactly as the mask's pattern alone would write it
-(``substitute``).
+digit, a currency sign, a month's first three letters in English or French, a
+currency code, FY or CY, Q1 to H4, "of" after "volume", an exchange prefix before a
+colon, each name present's first letter; a date written year first, or a Japanese
+date, glued to the word before). It opens with one class of all those characters,
+which the engine looks for in C, and reads the rest only there. The mask's pattern
+is then tried only where the starts match, and a text comes out exactly as the
+mask's pattern alone would write it (``substitute``).
 
 That holds where a letter matches, case aside, only its two ASCII cases. Four
 characters match an ASCII letter besides: İ and ı match i, ſ matches s and K
@@ -29,10 +31,6 @@ from collections.abc import Callable, Iterable, Mapping
 MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
     *("july", "august", "september", "october", "november", "december"),
-)
-MOIS = (
-    *("janvier", "février", "mars", "avril", "mai", "juin"),
-    *("juillet", "août", "septembre", "octobre", "novembre", "décembre"),
 )
 # each French month as written: in full, unaccented, and abbreviated (a full stop after)
 MOIS_WRITTEN = (
