@@ -126,34 +126,48 @@ _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
 _CURRENCY = r"US\$|\$|€|£|¥|₹|₩|\b(?:USD|EUR|GBP|JPY|CHF)"
 _CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
-_PRICE_VERBS = "|".join(
-    f"(?<={verb} {word} )"
-    for verbs, word in (
-        (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
-        (("rose", "fell", "up", "down"), "from"),
-        (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
-        # a move in percent, then the price it moved to: "up 3.5% to 175.72"
-        (("%", "percent"), "to"),
-        (("%", "percent"), "at"),
-        # a price named by what it is: "52-week high 999.99", "a high of 120.5"
-        (("week",), "high"),
-        (("week",), "low"),
-        (("high", "low"), "of"),
-        (("target", "closing"), "price"),
-        (("price",), "target"),
-        (("price",), "of"),  # "a price of 150", "target price of 150"
-        (("price target",), "of"),
-        # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
-        (("week",), "high:"),
-        (("week",), "low:"),
-        (("target", "closing"), "price:"),
-        (("price",), "target:"),
-    )
-    for verb in verbs
+_PHRASES = (
+    (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
+    (("rose", "fell", "up", "down"), "from"),
+    (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
+    # a move in percent, then the price it moved to: "up 3.5% to 175.72"
+    (("%", "percent"), "to"),
+    (("%", "percent"), "at"),
+    # a price named by what it is: "52-week high 999.99", "a high of 120.5"
+    (("week",), "high"),
+    (("week",), "low"),
+    (("high", "low"), "of"),
+    (("target", "closing"), "price"),
+    (("price",), "target"),
+    (("price",), "of"),  # "a price of 150", "target price of 150"
+    (("price target",), "of"),
+    # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
+    (("week",), "high:"),
+    (("week",), "low:"),
+    (("target", "closing"), "price:"),
+    (("price",), "target:"),
 )
-# What an amount followed by a word needs, looked for first: it spares the amount's
-# backtracking where no word follows (the headline's "update 123").
-_THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
+
+
+def _price_phrases() -> str:
+    """Each phrase's lookbehind, grouped by its last word, looked for first: a number
+    after any other word is passed over at the cost of one lookbehind a word."""
+    by_word: dict[str, list[str]] = {}
+    for verbs, word in _PHRASES:
+        by_word.setdefault(word, []).extend(verbs)
+    return "|".join(
+        f"(?<={word} )(?:{'|'.join(f'(?<={verb} {word} )' for verb in verbs)})"
+        for word, verbs in by_word.items()
+    )
+
+
+_PRICE_VERBS = _price_phrases()
+# What an amount in a currency's word, or of shares, needs, looked for first: it spares
+# the amount's backtracking where neither follows (the headline's "update 123").
+# (an amount is followed by a space or a letter, so its digits are never given back)
+_A_WORD = r"(?=[\d,.]++\s?[^\W\d_])"
+_THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:{_CURRENCY_WORD})\b)"
+_THEN_WORDS = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
 # each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target",
 # or a colon
 _AFTER_VERB = "(?<=[tmohwfe:] )"
@@ -191,19 +205,24 @@ _PARTS: tuple[tuple[str, str], ...] = (
     ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
+    # (each in two parts, those starting with a digit and those with a letter: a form
+    # for one character holds one of them)
     (
-        r"[\dfcqhjmasond]",
+        r"\d",
         rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
         rf"|\b{_YEAR}[-/](?:1[0-2]|0?[1-9])\b(?![-/.]\d)"
-        rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
         rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
-        r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
-        r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
+        r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
-        r"[\djfmasond]",
-        rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b"
-        rf"|\b{_YEAR}\b)",
+        "[fcqhjmasond]",
+        rf"(?P<unplaced_w>\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+        r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
+    ),
+    (r"\d", rf"(?P<loose>\b{_YEAR}\b)"),
+    (
+        "[jfmasond]",
+        rf"(?P<loose_w>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
     ),
     (
         _MONEY_FIRST,
@@ -464,9 +483,7 @@ class TextMask:
         kind = match.lastgroup
         if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
             return _amount_mark(match)
-        if kind in ("unplaced", "loose", "loose_ja", "md_ja") or (
-            self.counterfactual and kind in _DATES
-        ):
+        if kind in _UNPLACED or (self.counterfactual and kind in _DATES):
             return "[date]"
         if kind == "era_ja":
             return self._era_day(match)
@@ -568,6 +585,7 @@ _MOIS_NUMBERS = {m: k + 1 for k, ms in enumerate(MOIS_WRITTEN) for m in ms}
 _EPOCH = date(1970, 1, 1).toordinal()
 
 
+_UNPLACED = ("unplaced", "unplaced_w", "loose", "loose_w", "loose_ja", "md_ja")
 _DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
 _AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
 
