@@ -445,9 +445,10 @@ class TextMask:
         def replaced(match: re.Match[str]) -> str:
             # a match's replacement depends on its kind, its text and the factor alone
             key = (match.lastgroup, match.group(0), factor)
-            if key not in done:
-                done[key] = self._replaced(match, factor)
-            return done[key]
+            written = done.get(key)
+            if written is None:
+                written = done[key] = self._replaced(match, factor)
+            return written
 
         return replaced
 
