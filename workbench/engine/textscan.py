@@ -70,12 +70,11 @@ def _either_case(word: str) -> str:
 
 
 MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
-# the words a part can start with (what follows the first letter looked ahead)
-_WORDS = (
-    *(month[:3] for month in MONTHS),
-    *sorted({m[:3] for ms in MOIS_WRITTEN for m in ms} - MONTHS_SHORT),
-    *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"),
-)
+# a month as a part starting with it writes it (Mar, March, Sept; mars, févr.), which a
+# space follows, after a full stop or not: "margins" or "declined" start none
+_MONTH_WORDS = sorted({*MONTHS_SHORT, *MONTHS, "sept", *(m for ms in MOIS_WRITTEN for m in ms)})
+_MONTH_END = r"\.?\s"
+_WORDS = (*_MONTH_WORDS, *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"))
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     f"[{SIGNS}]",  # money, $SYM
@@ -98,10 +97,13 @@ def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pa
     which ``re`` looks for in C; only there does it read, one character back, whether a
     word starts and which part can (each start written as one character, the rest
     looked ahead)."""
-    words = [*_WORDS, *(name for name in names if name)]
+    named = [name for name in names if name]
+    words = [*_WORDS, *named]
     by_first: dict[str, list[str]] = {}
-    for word in words:
-        by_first.setdefault(_first_of(word[0]), []).append(word[1:])
+    for k, word in enumerate(words):
+        ahead = f"(?i:{re.escape(word[1:])})" if word[1:] else ""
+        ahead += _MONTH_END if k < len(_MONTH_WORDS) else ""  # a name is looked for as is
+        by_first.setdefault(_first_of(word[0]), []).append(ahead)
     alternatives = [_start(first, rests) for first, rests in sorted(by_first.items())]
     alternatives += [*_FIXED_STARTS, *([_EXCHANGE] if exchange else [])]
     gate = _FIXED_GATE + "".join(_gate(w[0]) for w in words) + "A-Za-z" * exchange
@@ -116,14 +118,15 @@ def _first_of(char: str) -> str:
 
 
 def _start(first: str, rests: list[str]) -> str:
-    """A start of one character, what follows it in any of ``rests`` looked ahead."""
+    """A start of one character, what follows it in any of ``rests`` (patterns) looked
+    ahead."""
     if first.isascii() and first.isalpha():
         opening = _either_case(first)
     elif first.isalpha():  # a letter whose other cases are not ASCII
         opening = f"(?i:{re.escape(first)})"
     else:
         opening = re.escape(first)
-    ahead = sorted({f"(?i:{re.escape(r)})" for r in rests if r})
+    ahead = sorted({r for r in rests if r})
     if not ahead or "" in rests:
         return opening
     return f"{opening}(?={'|'.join(ahead)})"
