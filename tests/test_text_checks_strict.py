@@ -198,3 +198,35 @@ def test_a_blank_body_is_still_no_text_to_refuse() -> None:
 def test_news_in_no_table_form_names_the_forms_taken(source: Any) -> None:
     with pytest.raises(ConfigError, match=r"news= is a \w+; pass the path of a \.csv or \.parquet"):
         Historical.load(BARS, news=source)
+
+
+@pytest.mark.parametrize(
+    ("stamp", "problem"),
+    [
+        ("2016-01-07 10:00 EST", r"row 2 .*'2016-01-07 10:00 EST'.* abbreviation 'EST'"),
+        ("2016-01-07T10:00:00 CST", r"row 2 .* abbreviation 'CST', which names no offset"),
+    ],
+)
+def test_a_zone_written_as_an_abbreviation_is_refused_with_the_offset_to_write(
+    stamp: str, problem: str
+) -> None:
+    with pytest.raises(ConfigError, match=problem) as refused:
+        read_news(news("2016-01-06T10:00:00Z", stamp), SYMBOLS)
+    assert "write the offset instead" in str(refused.value)
+    assert "+00:00 for UTC" in str(refused.value)
+
+
+@pytest.mark.parametrize("stamp", [1452178800, "1452178800", "1452178800000", "1452178800.5"])
+def test_a_count_since_1970_is_refused_as_seconds_or_milliseconds(stamp: Any) -> None:
+    frame = news("2016-01-06T10:00:00Z", "2016-01-07T10:00:00Z")
+    frame["published"] = frame["published"].astype(object)
+    frame.loc[1, "published"] = stamp
+    with pytest.raises(ConfigError, match=r"row 2 .* a bare number, which could count seconds"):
+        read_news(frame, SYMBOLS)
+
+
+def test_an_integer_column_of_counts_since_1970_is_refused_at_its_first_row() -> None:
+    frame = news("x", "y")
+    frame["published"] = [1452092400, 1452178800]
+    with pytest.raises(ConfigError, match=r"row 1 has the publication time '1452092400', a bare"):
+        read_news(frame, SYMBOLS)

@@ -10,10 +10,14 @@ import pandas as pd
 import pytest
 
 from workbench import World
+from workbench.baselines import HeadlineSentiment, Momentum
+from workbench.bridge import run_sync
 from workbench.engine.execution import Portfolio
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
 from workbench.evaluation.observation import arm_payload, market_payload, private_market
+from workbench.evaluation.runner import run_world
+from workbench.schema import HOLD, Decision
 
 BARS = sample_bars(days=80, names=3, seed=5)  # ACME, BOLT, CRUX from 2016-01-04
 DATES = sorted(BARS["date"].unique())
@@ -77,3 +81,43 @@ def test_changing_an_arms_copy_leaves_the_shared_market_as_it_was() -> None:
     own["symbols"].clear()
     own["fundamentals"]["new"] = None
     assert json.dumps(market) == before
+
+
+class _Scribbler(Momentum):
+    """A baseline's subclass that reads the payload in its own way, and writes in it."""
+
+    name = "scribbler"
+
+    def decide(self, payload: dict[str, Any]) -> Decision:
+        for item in payload.get("news", []):
+            item["headline"] = "scribbled"
+        payload.clear()
+        return HOLD
+
+
+def test_a_subclass_writing_its_own_decide_gets_its_own_copy_unless_it_says_not() -> None:
+    """``shares_payload`` is said by the class that writes ``decide``: a subclass of a
+    baseline that does not say it again may mutate its payload without reaching another's."""
+
+    class Declared(Momentum):
+        shares_payload = True
+
+        def decide(self, payload: dict[str, Any]) -> Decision:
+            return HOLD
+
+    assert Momentum.shares_payload and Declared.shares_payload
+    assert not _Scribbler.shares_payload
+    seen: list[Any] = []
+
+    class Reader(HeadlineSentiment):
+        name = "reader"
+        shares_payload = True
+
+        def decide(self, payload: dict[str, Any]) -> Decision:
+            seen.append(json.dumps(payload, sort_keys=True))
+            return HOLD
+
+    world = texted_world()
+    run_sync(run_world(world, [_Scribbler(), Reader()]))
+    assert seen and not any("scribbled" in p for p in seen)
+    assert all("news" in json.loads(p) for p in seen)

@@ -37,6 +37,14 @@ MANY = TextMask(
     warmup_days=20,
     names={**FEW.names, **{f"Z{i:03d}": (f"Zeta{i} Holdings",) for i in range(30)}},
 )
+# names all in ASCII, and few: a text in ASCII is masked with every name at once
+PLAIN = TextMask(
+    aliases=FEW.aliases,
+    price_factor=FEW.price_factor,
+    dates=DATES,
+    warmup_days=20,
+    names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",), "IT": ("3D Info Tech",)},
+)
 
 FRAGMENTS = (
     *("ACME", "acme", "Acme", "$ACME", "NYSE:ACME", "nasdaq:BOLT", "ACMEX", "BOLT", "IT", "$IT"),
@@ -60,6 +68,11 @@ FRAGMENTS = (
     *("アクメは2016年3月4日に", "決算2016年3月期", "2016年", "12016年", "x1999年12月"),
     *("45,50 €", "1.234,50 EUR", "€ 45,50", "eur 3,5", "3,4 and 5", "12,5 euros", "2016,50 $"),
     *("1 234,50 €", "closed at 1 234,50", "12 345 678,90 EUR", "top 10 45,50 €"),
+    *("2016-3-4", "2016-03", "2016/3", "report_2016-03-04.pdf", "x2016-03-04", "2016-03-04_v2"),
+    *("4 avr. 2016", "fevrier 2016", "1er févr. 2016", "DÉC. 2016", "3月4日", "12月31日"),
+    *("平成28年3月4日", "令和元年5月1日", "平成31年5月1日", "昭和64年", "price target of 150"),
+    *("52-week high: 999.99", "closing price 123.45", "hit 123.45", "hit 3", "₹1,200"),
+    *("₩ 50000", "45,50 ₹", "target price: 12", "Bolt Systems", "BOLT SYSTEMS", "bolt"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 
@@ -76,8 +89,9 @@ ABOUT = st.sampled_from([["ACME"], ["BOLT"], ["IT"], ["ACME", "BOLT"], []])
 
 @given(text=texts(), symbols=ABOUT)
 def test_the_fast_path_writes_what_the_pattern_writes(text: str, symbols: list[str]) -> None:
-    for mask in (FEW, MANY):
+    for mask in (FEW, MANY, PLAIN):
         assert mask.text(text, symbols) == mask.text_by_pattern(text, symbols)
+        assert mask.texts([(text, symbols)]) == [mask.text_by_pattern(text, symbols)]
 
 
 def test_every_fragment_after_every_separator_is_masked_alike() -> None:
@@ -86,6 +100,9 @@ def test_every_fragment_after_every_separator_is_masked_alike() -> None:
             text = f"x{gap}{fragment}{gap}{fragment}."
             for mask, symbols in ((FEW, ["ACME"]), (MANY, ["ACME", "BOLT"]), (FEW, [])):
                 assert mask.text(text, symbols) == mask.text_by_pattern(text, symbols), text
+            assert PLAIN.texts([(text, ["ACME"]), (text, [])]) == [
+                PLAIN.text_by_pattern(text, about) for about in (["ACME"], [])
+            ], text
 
 
 @given(text=st.text(alphabet=st.sampled_from("aAcCeEmMsS1$:. İıſK\u212a0-,%"), max_size=40))
@@ -131,7 +148,7 @@ def test_text_holding_i_with_a_dot_or_dotless_is_left_to_the_pattern(text: str, 
 def test_texts_masked_together_are_masked_as_each_alone(items: list[tuple[str, list[str]]]) -> None:
     """One pass over many texts (joined, grouped by pattern and price factor) writes what
     the long way writes for each, whatever the texts around it."""
-    for mask in (FEW, MANY):
+    for mask in (FEW, MANY, PLAIN):
         together = mask.texts(items)
         assert together == [mask.text_by_pattern(text, about) for text, about in items]
 
@@ -152,7 +169,8 @@ def test_generated_news_masked_in_blocks_as_each_alone() -> None:
         items.append((body, [["ACME"], ["BOLT"], ["IT"], ["ACME", "BOLT"], []][k % 5]))
     for start in range(0, len(items), 20):
         block = items[start : start + 20]
-        assert FEW.texts(block) == [FEW.text_by_pattern(t, about) for t, about in block]
+        for mask in (FEW, PLAIN):
+            assert mask.texts(block) == [mask.text_by_pattern(t, about) for t, about in block]
 
 
 _IN_A_PROCESS = """
@@ -186,3 +204,15 @@ def test_texts_masked_together_alike_across_processes() -> None:
         outputs.append(json.loads(done.stdout))
     items = [(f"{a}{g}{b} {c}", who) for a, b, c, g, who in rows]
     assert outputs[0] == outputs[1] == [FEW.texts(items), MANY.texts(items)]
+
+
+def test_a_text_met_again_is_masked_by_its_own_price_factor() -> None:
+    """Texts are masked once a run, by their text and price factor: the same text about
+    another name is scaled by that name's factor, the same text again comes out alike."""
+    mask = TextMask(FEW.aliases, FEW.price_factor, DATES, 20, FEW.names)
+    text = "ACME closed at $12.00 on 2016-02-03"
+    first = mask.texts([(text, ["ACME"]), (text, ["BOLT"]), (text, ["ACME"])])
+    again = mask.texts([(text, ["BOLT"]), (text, [])])
+    expected = [FEW.text_by_pattern(text, about) for about in (["ACME"], ["BOLT"], ["ACME"])]
+    assert first == expected and first[0] != first[1]
+    assert again == [expected[1], FEW.text_by_pattern(text, [])]

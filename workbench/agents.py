@@ -116,10 +116,12 @@ class Agent:
     between the arm holds.
     Each arm gets its own copy of the payload, so one arm cannot change what
     another sees; ``shares_payload = True`` skips the copy for arms known never
-    to mutate it (the baselines); ``reads_news = False`` says an arm never reads the
-    payload's ``news`` (the price-only baselines), so on historical bars its payload
-    carries none and a researcher's items are not masked for it; a class says it itself,
-    a subclass that does not (one that adds a news signal to ``Momentum``) reads them. A synchronous
+    to mutate it (the baselines): a subclass that writes its own ``decide`` or
+    ``adecide`` and does not say it again gets its own copy; ``reads_news = False``
+    says an arm never reads the payload's ``news`` (the price-only baselines), so on
+    historical bars its payload carries none and a researcher's items are not masked
+    for it; a class says it itself, a subclass that does not (one that adds a news
+    signal to ``Momentum``) reads them. A synchronous
     ``decide`` runs in a worker thread so that a slow one does not hold up the other
     arms; ``inline = True`` runs it on the event loop instead, in turn with the other
     inline arms, for quick pure computations (the baselines): an inline arm answers
@@ -144,6 +146,9 @@ class Agent:
         if "reads_news" not in vars(cls):
             # a subclass of a price-only arm may read the news: it says so if it does not
             cls.reads_news = True
+        if "shares_payload" not in vars(cls) and {"decide", "adecide"} & vars(cls).keys():
+            # a payload it reads in its own way: shared only when it says it never mutates it
+            cls.shares_payload = False
         if cls.inline and "adecide" in vars(cls):
             raise ConfigError(
                 f"{cls.__name__} sets inline = True and overrides adecide: an inline arm "

@@ -81,6 +81,7 @@ class BuyAndHold(EqualWeight):
     """Buys every name in equal weight at the first decision, then holds."""
 
     name = "buy_and_hold"
+    shares_payload = True
     reads_news = False
     _bought = False
 

@@ -209,7 +209,7 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     rest = text.iloc[others]
     naive = _first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
-        raise _refuse(what, int(others[naive]), _NAIVE.format(value=rest.iloc[naive]))
+        raise _refuse(what, int(others[naive]), _unzoned(str(rest.iloc[naive])))
     iso = text.copy()
     # the zone written as UTC, Z or an offset, with or without a space before it
     iso.iloc[others] = rest.str.replace(r"\s*(?:UTC|Z)$", "+00:00", regex=True).str.replace(
@@ -232,6 +232,30 @@ _NAIVE = (
     "has the publication time {value!r} without a time zone; write it with its offset "
     "(2022-01-03T09:30:00-05:00, or Z for UTC) so it can be placed before or after a close"
 )
+_ABBREVIATED = re.compile(r"^(?P<time>.*\d)\s*(?P<zone>[A-Z]{2,5})$")
+_EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
+
+
+def _unzoned(value: str) -> str:
+    """Why a publication time with no offset is refused, and the fix: a zone written as
+    an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
+    zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
+    abbreviated = _ABBREVIATED.match(value)
+    if abbreviated:
+        return (
+            f"has the publication time {value!r}, its zone written as the abbreviation "
+            f"{abbreviated['zone']!r}, which names no offset for sure (EST is -05:00 in New "
+            "York and +10:00 in Australia, CST three zones); write the offset instead "
+            f"({abbreviated['time']}-05:00 if it is New York's winter time, +00:00 for UTC)"
+        )
+    if _EPOCH.match(value):
+        return (
+            f"has the publication time {value!r}, a bare number, which could count seconds "
+            "or milliseconds since 1970; write the time with its offset "
+            "(2016-01-07T15:00:00+00:00), e.g. pd.to_datetime(column, unit='s', utc=True) "
+            "for seconds"
+        )
+    return _NAIVE.format(value=value)
 
 
 def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:

@@ -4,25 +4,31 @@ An item's text is rewritten in one pass that reads, at each place, a date first,
 then money, then a name:
 
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
-   ``2022/03/04`` and ``2022.03.04``, and with a time after ``T``), ``March 4,
-   2022``, ``Mar 4 2022``, ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in
-   French ``4 mars 2022`` (``1er mai 2022``) and in Japanese ``2022年3月4日`` (glued
-   to the word before too, as Japanese writes it: ``アクメは2022年3月4日に``) read
-   ``day 41`` (the first trading date on or after it, counted from the first decision
-   day; dates beyond the bars count business days). What would still place the text in time but
-   names no one day becomes ``[date]``: a month with its year (``mars 2022`` too), a
-   year alone (1900–2099), a numeric date (``02/03/2016``: day or month first?),
-   ``20160203``, a month and day with no year (``Feb 3``, ``4th March``), fiscal
-   years, quarters and halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
-2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``USD 12.50``,
+   ``2022/03/04``, ``2022.03.04`` and ``2022-3-4``, with a time after ``T``, and glued
+   to the word before: ``report_2022-03-04.pdf``), ``March 4, 2022``, ``Mar 4 2022``,
+   ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in French ``4 mars 2022``
+   (``1er mai 2022``, ``4 avr. 2022``, ``4 fevrier 2022``) and in Japanese
+   ``2022年3月4日`` (glued to the word before too, as Japanese writes it:
+   ``アクメは2022年3月4日に``; an era's year too, ``平成28年3月4日``, on a day the era
+   held) read ``day 41`` (the first trading date on or after it, counted from the first
+   decision day; dates beyond the bars count business days). What would still place the
+   text in time but names no one day becomes ``[date]``: a month with its year
+   (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
+   numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
+   with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and
+   halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
+2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``₹1,200``, ``₩50,000``,
+   ``USD 12.50``,
    ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
    ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, ``1 234,50 €``, written back the
    same way (thousands by dots); never a
    plain list such as "3,4 and 5") and a bare price after
    a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
    from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
-   of 120.5``, ``target price 150``, ``a price of 150``, ``ended at 12``, ``jumped to
-   14``, ``closed at 45,50``; not a percentage) are
+   of 120.5``, ``target price 150``, ``price target of 150``, ``52-week high: 999.99``,
+   ``closing price 123.45``, ``a price of 150``, ``ended at 12``, ``jumped to 14``,
+   ``closed at 45,50``; after ``hit`` only as a price is written, ``hit 123.45``; not a
+   percentage) are
    multiplied by the price
    factor of the one name the item concerns, the factor the mask scales that name's
    prices by, so a quoted price still matches the masked bars. In an
@@ -39,14 +45,16 @@ then money, then a name:
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The names' first words are looked for among the text's words and only the
    names found are tried, so masking costs what the text's length does, whatever
-   the number of names.
+   the number of names (with few names, all in ASCII, a text in ASCII is read with
+   all of them at once: a name it does not hold cannot match in it).
 
 The pattern is tried only where a cheap first pass finds it can start
-(``textscan``), and there only the parts that can start with the character found
-(a digit, a currency sign or another): the same text comes out, at half the cost
-of trying it at every word. ``texts`` masks many texts at once (a feed, the items
-a decision first carries): those that need the same pattern and price factor are
-joined by a character no part reads across and masked in one pass.
+(``textscan``), and there only the parts that can start with the character found:
+the same text comes out, at half the cost of trying it at every word. ``texts``
+masks many texts at once (a feed, the items a decision first carries): those that
+need the same pattern and price factor are joined by a character no part reads
+across and masked in one pass, and a text met before in the run is not masked
+again.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
@@ -64,7 +72,15 @@ from functools import cached_property
 
 import numpy as np
 
-from workbench.engine.textscan import MOIS, MONTHS, Matcher, scannable, starts, substitute
+from workbench.engine.textscan import (
+    MOIS_WRITTEN,
+    MONTHS,
+    SIGNS,
+    Matcher,
+    scannable,
+    starts,
+    substitute,
+)
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -85,6 +101,17 @@ def _month(group: str) -> str:
     return rf"(?P<{group}>" + "|".join(_spelled(m) for m in MONTHS) + ")"
 
 
+def _mois() -> str:
+    """A French month as written (``février``, ``fevrier``, ``févr.``), longest first."""
+    written = sorted((m for ms in MOIS_WRITTEN for m in ms), key=lambda m: (-len(m), m))
+    return "|".join(rf"{m}\.?" if m in _ABBREVIATED_MOIS else m for m in written)
+
+
+_ABBREVIATED_MOIS = frozenset(
+    ("janv", "févr", "fevr", "avr", "juil", "sept", "oct", "nov", "déc", "dec")
+)
+
+
 def _capital_month() -> str:
     """A month name written with its capital (``Feb``, ``March``): a month without a year
     is told from the verb "may" by that alone."""
@@ -97,97 +124,117 @@ _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\
 _EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # a currency code before the amount, glued to it or not (USD12.50, CHF 12)
-_CURRENCY = r"US\$|\$|€|£|¥|\b(?:USD|EUR|GBP|JPY|CHF)"
+_CURRENCY = r"US\$|\$|€|£|¥|₹|₩|\b(?:USD|EUR|GBP|JPY|CHF)"
 _CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
-_PRICE_VERBS = "|".join(
-    f"(?<={verb} {word} )"
-    for verbs, word in (
-        (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
-        (("rose", "fell", "up", "down"), "from"),
-        (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
-        # a move in percent, then the price it moved to: "up 3.5% to 175.72"
-        (("%", "percent"), "to"),
-        (("%", "percent"), "at"),
-        # a price named by what it is: "52-week high 999.99", "a high of 120.5"
-        (("week",), "high"),
-        (("week",), "low"),
-        (("high", "low"), "of"),
-        (("target",), "price"),
-        (("price",), "target"),
-        (("price",), "of"),  # "a price of 150", "target price of 150"
-    )
-    for verb in verbs
+_PHRASES = (
+    (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
+    (("rose", "fell", "up", "down"), "from"),
+    (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
+    # a move in percent, then the price it moved to: "up 3.5% to 175.72"
+    (("%", "percent"), "to"),
+    (("%", "percent"), "at"),
+    # a price named by what it is: "52-week high 999.99", "a high of 120.5"
+    (("week",), "high"),
+    (("week",), "low"),
+    (("high", "low"), "of"),
+    (("target", "closing"), "price"),
+    (("price",), "target"),
+    (("price",), "of"),  # "a price of 150", "target price of 150"
+    (("price target",), "of"),
+    # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
+    (("week",), "high:"),
+    (("week",), "low:"),
+    (("target", "closing"), "price:"),
+    (("price",), "target:"),
 )
-# What an amount followed by a word needs, looked for first: it spares the amount's
-# backtracking where no word follows (the headline's "update 123").
-_THEN_WORD, _THEN_WORDS = r"(?=[\d,.]+\s?[^\W\d_])", r"(?=[\d,.]+\s*[^\W\d_])"
-# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target"
-_AFTER_VERB = "(?<=[tmohwfe] )"
+
+
+def _price_phrases() -> str:
+    """Each phrase's lookbehind, grouped by its last word, looked for first: a number
+    after any other word is passed over at the cost of one lookbehind a word."""
+    by_word: dict[str, list[str]] = {}
+    for verbs, word in _PHRASES:
+        by_word.setdefault(word, []).extend(verbs)
+    return "|".join(
+        f"(?<={word} )(?:{'|'.join(f'(?<={verb} {word} )' for verb in verbs)})"
+        for word, verbs in by_word.items()
+    )
+
+
+_PRICE_VERBS = _price_phrases()
+# What an amount in a currency's word, or of shares, needs, looked for first: it spares
+# the amount's backtracking where neither follows (the headline's "update 123").
+# (an amount is followed by a space or a letter, so its digits are never given back)
+_A_WORD = r"(?=[\d,.]++\s?[^\W\d_])"
+_THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:{_CURRENCY_WORD})\b)"
+_THEN_WORDS = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
+# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target",
+# or a colon
+_AFTER_VERB = "(?<=[tmohwfe:] )"
 _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
-# What a part can start with: a decimal digit, a currency sign, or another character.
-_DIGIT, _SIGN, _OTHER = "digit", "sign", "other"
-_SIGNS = "$€£¥"
+# What a part can start with, in any case: its first characters
+_MONEY_FIRST = f"[{SIGNS}uegjc]"  # a currency sign or code
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
-_PARTS: tuple[tuple[frozenset[str], str], ...] = (
-    # year, month and day, by "-", "/" or "." (2016-02-10, 2016/02/10, 2016.02.10)
+_PARTS: tuple[tuple[str, str], ...] = (
     (
-        frozenset({_DIGIT}),
-        rf"(?P<iso>\b(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]\d)(?P=iso_s)(?P<iso_d>[0-3]\d)"
-        r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))",
-    ),
-    (
-        frozenset({_OTHER}),
+        "[jfmasond]",
         rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
         rf"(?P<dmy_y>{_YEAR})\b)",
     ),
     # in French (4 mars 2022, 1er mai 2022); Japanese dates are read apart (``_GLUED``)
     (
-        frozenset({_DIGIT}),
-        rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{'|'.join(MOIS)})\s+"
+        r"\d",
+        rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{_mois()})\s+"
         rf"(?P<dmy_fr_y>{_YEAR})\b)",
     ),
     # money written with a decimal comma, the currency before or after it: € 45,50,
     # 1.234,50 EUR, 45,50 €
     (
-        frozenset({_SIGN, _OTHER}),
+        _MONEY_FIRST,
         rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
-        rf"(?P<euw_unit>[$€£¥]|(?:{_CURRENCY_WORD})\b))",
+        rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
     ),
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
+    # (each in two parts, those starting with a digit and those with a letter: a form
+    # for one character holds one of them)
     (
-        frozenset({_DIGIT, _OTHER}),
+        r"\d",
         rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
-        rf"|\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+        rf"|\b{_YEAR}[-/](?:1[0-2]|0?[1-9])\b(?![-/.]\d)"
         rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
-        r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b(?:19|20)\d{2}\s?[QH][1-4]\b"
-        r"|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
+        r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
-        frozenset({_DIGIT, _OTHER}),
-        rf"(?P<loose>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{'|'.join(MOIS)})\s+{_YEAR}\b"
-        rf"|\b{_YEAR}\b)",
+        "[fcqhjmasond]",
+        rf"(?P<unplaced_w>\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+        r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
+    ),
+    (r"\d", rf"(?P<loose>\b{_YEAR}\b)"),
+    (
+        "[jfmasond]",
+        rf"(?P<loose_w>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
     ),
     (
-        frozenset({_SIGN, _OTHER}),
+        _MONEY_FIRST,
         rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
     (
-        frozenset({_DIGIT, _OTHER}),
+        r"[\do]",
         rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
@@ -195,27 +242,29 @@ _PARTS: tuple[tuple[frozenset[str], str], ...] = (
     # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
     # "target price 150"
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<near_eu>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare_eu>{_EU_AMOUNT}){_NO_RATIO}",
     ),
     (
-        frozenset({_DIGIT}),
+        r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
+    # "hit 123.45": a price only as a price is written, with two decimals ("hit 3 home
+    # runs" is no price)
+    (
+        r"\d",
+        rf"(?P<hit>(?<=\bhit )(?:\d{{1,3}}(?:,\d{{3}})+|\d+)\.\d{{2}}(?!\d|[.,]\d)){_NO_RATIO}",
+    ),
 )
-
-
-_KINDS = (_DIGIT, _SIGN, _OTHER)
 
 
 @dataclass(frozen=True, eq=False)
 class _Compiled:
     """The mask's pattern for the names a text holds: its starts (``textscan``), the
-    pattern whole and in three smaller forms, each holding only the parts that can start
-    with a digit, a currency sign or another character, in the same order; each compiled
-    the first time it is needed."""
+    pattern whole and in smaller forms, each holding only the parts that can start with
+    a given character, in the same order; each compiled the first time it is needed."""
 
-    parts: tuple[tuple[frozenset[str], str], ...]
+    parts: tuple[tuple[str, str], ...]  # each part's first characters, and the part
     starts: re.Pattern[str]
     glued: bool  # the text holds a 年: a Japanese date is looked for too (``_GLUED``)
 
@@ -226,25 +275,33 @@ class _Compiled:
     def whole(self) -> re.Pattern[str]:
         return _compiled((p for _, p in self.parts), glued=self.glued)
 
-    def form(self, kind: str) -> re.Pattern[str]:
-        parts = (p for kinds, p in self.parts if kind in kinds)
-        return _compiled(parts, glued=self.glued and kind == _DIGIT)
+    def form(self, char: str) -> tuple[tuple[int, ...], bool, bool]:
+        """The parts that can start with ``char`` (in any case), whether a Japanese date
+        can, and whether a date written year first can."""
+        chosen = tuple(k for k, (first, _) in enumerate(self.parts) if _can_start(first, char))
+        glued = self.glued and (char.isdecimal() or char in "昭平令")
+        return chosen, glued, char in "12"
+
+
+def _can_start(first: str, char: str) -> bool:
+    return re.fullmatch(first, char, re.IGNORECASE) is not None
 
 
 class _MatchAt(dict[str, "Matcher"]):
-    """A character → the ``match`` of the form to try where it stands (``\\d`` reads a
-    decimal digit), learnt the first time the character is asked for."""
+    """A character → the ``match`` of the form to try where it stands, learnt the first
+    time the character is asked for; characters that can start the same parts share one."""
 
     def __init__(self, compiled: _Compiled) -> None:
         super().__init__()
         self.compiled = compiled
-        self.forms: dict[str, Matcher] = {}
+        self.forms: dict[tuple[tuple[int, ...], bool, bool], Matcher] = {}
 
     def __missing__(self, char: str) -> Matcher:
-        kind = _SIGN if char in _SIGNS else _DIGIT if char.isdecimal() else _OTHER
-        if kind not in self.forms:
-            self.forms[kind] = self.compiled.form(kind).match
-        self[char] = self.forms[kind]
+        form = self.compiled.form(char)
+        if form not in self.forms:
+            parts = (self.compiled.parts[k][1] for k in form[0])
+            self.forms[form] = _compiled(parts, glued=form[1], iso=form[2]).match
+        self[char] = self.forms[form]
         return self[char]
 
 
@@ -255,19 +312,35 @@ def _unguarded(part: str) -> str:
     return part
 
 
+# A date year first, by "-", "/" or "." (2016-02-10, 2016/2/10, 2016.02.10), read wherever
+# no digit precedes it: at a word or glued to the word before (report_2016-03-04.pdf)
+_ISO = (
+    rf"(?<!\d)(?P<iso>(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]?\d)(?P=iso_s)"
+    r"(?P<iso_d>[0-3]?\d)(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![^\W_]|-))"
+)
 # A date in Japanese (2022年3月4日), read wherever no digit precedes it: Japanese puts no
 # space between words (アクメは2022年3月4日に), so it is no word start. A year, or a year
-# and month, alone (2022年, 2022年3月) is [date].
+# and month, alone (2022年, 2022年3月), or a month and day with no year (3月4日) is
+# [date]. A year of an era (平成28年3月4日) is placed when the era held that day.
 _GLUED = (
     rf"(?<!\d)(?:(?P<ymd_ja>(?P<ymd_ja_y>{_YEAR})年(?P<ymd_ja_m>[01]?\d)月(?P<ymd_ja_d>[0-3]?\d)日)"
-    rf"|(?P<loose_ja>{_YEAR}年(?:[01]?\d月)?))"
+    rf"|(?P<loose_ja>{_YEAR}年(?:[01]?\d月)?)|(?P<md_ja>(?:1[0-2]|0?[1-9])月[0-3]?\d日))"
+    r"|(?P<era_ja>(?P<era>昭和|平成|令和)(?P<era_y>元|\d{1,2})年"
+    r"(?:(?P<era_m>[01]?\d)月(?:(?P<era_d>[0-3]?\d)日)?)?)"
 )
+# each era's first year and its first and last day
+_ERAS = {
+    "昭和": (1926, date(1926, 12, 25), date(1989, 1, 7)),
+    "平成": (1989, date(1989, 1, 8), date(2019, 4, 30)),
+    "令和": (2019, date(2019, 5, 1), date(2099, 12, 31)),
+}
 
 
-def _compiled(parts: Iterable[str], *, glued: bool = True) -> re.Pattern[str]:
+def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
-    words = rf"(?<!\w)(?=[\w$€£¥])(?:{'|'.join(parts)})"
-    return re.compile(f"{_GLUED}|{words}" if glued else words, re.IGNORECASE)
+    words = rf"(?<!\w)(?=[\w{SIGNS}])(?:{'|'.join(parts)})"
+    anywhere = [_ISO] * iso + [_GLUED] * glued
+    return re.compile("|".join([*anywhere, words]), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -291,39 +364,59 @@ class TextMask:
         few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
         alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word if few}
         object.__setattr__(self, "_word_alone", alone)
+        # few names, all in ASCII: a text in ASCII is masked with all of them (a name the
+        # text does not hold cannot match in it), so texts need not be read for names first
+        every = frozenset(n for ns in by_word.values() for n in ns)
+        ascii_names = few and all(n.isascii() for n in every)
+        object.__setattr__(self, "_every_name", every if ascii_names else None)
         object.__setattr__(self, "_patterns", {})
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
         object.__setattr__(self, "_done", {})
+        object.__setattr__(self, "_texts", {})
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         text = _compatible(text)
-        compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
-        return self._masked(compiled, text, self._replacer(self._factor(symbols)))
+        return self._masked(self._compiled_for(text), text, self._replacer(self._factor(symbols)))
 
     def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
         """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
         that need the same pattern and price factor joined by a character no part can cross
-        (``_JOIN``) and masked in one pass."""
-        out: list[str] = []
+        (``_JOIN``) and masked in one pass. A text met before in the run (with the same
+        price factor: an item repeated, or shown on two rows of a counterfactual path) is
+        not masked again."""
+        done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
+        keys = [(raw, self._factor(symbols)) for raw, symbols in texts]
+        out = [done.get(key) for key in keys]
+        every: frozenset[str] | None = self._every_name  # type: ignore[attr-defined]
         groups: dict[tuple[_Compiled, float | None], list[int]] = {}
-        for k, (raw, symbols) in enumerate(texts):
-            text = _compatible(raw)
-            out.append(text)
-            compiled = self._patterns_for(text, self._first_words_in(text.casefold()))
+        plain: dict[float | None, list[int]] = {}
+        for k, (raw, factor) in enumerate(keys):
+            if out[k] is not None:
+                continue
+            text = out[k] = _compatible(raw)
             if _JOIN in text or not scannable(text):
-                out[k] = self._masked(compiled, text, self._replacer(self._factor(symbols)))
+                out[k] = self._masked(self._compiled_for(text), text, self._replacer(factor))
+            elif every is not None and text.isascii():
+                plain.setdefault(factor, []).append(k)
             else:
-                groups.setdefault((compiled, self._factor(symbols)), []).append(k)
+                groups.setdefault((self._compiled_for(text), factor), []).append(k)
+        for factor, members in plain.items():
+            exchange = any(":" in (out[k] or "") for k in members)
+            compiled = self._pattern(every or frozenset(), exchange=exchange, glued=False)
+            groups.setdefault((compiled, factor), []).extend(members)
         for (compiled, factor), members in groups.items():
-            joined = _JOIN.join(out[k] for k in members)
+            joined = _JOIN.join(out[k] or "" for k in members)
             masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
             for k, text in zip(members, masked, strict=True):
-                out[k] = text
-        return out
+                out[k] = done[keys[k]] = text
+        return [text or "" for text in out]
+
+    def _compiled_for(self, text: str) -> _Compiled:
+        return self._patterns_for(text, self._first_words_in(text.casefold()))
 
     def text_by_pattern(self, text: str, symbols: Sequence[str]) -> str:
         """What ``text`` gives, the long way: the names found among all the text's words,
@@ -352,9 +445,10 @@ class TextMask:
         def replaced(match: re.Match[str]) -> str:
             # a match's replacement depends on its kind, its text and the factor alone
             key = (match.lastgroup, match.group(0), factor)
-            if key not in done:
-                done[key] = self._replaced(match, factor)
-            return done[key]
+            written = done.get(key)
+            if written is None:
+                written = done[key] = self._replaced(match, factor)
+            return written
 
         return replaced
 
@@ -364,13 +458,17 @@ class TextMask:
         (``textscan.starts``)."""
         by_word: dict[str, tuple[str, ...]] = self._by_word  # type: ignore[attr-defined]
         names = frozenset(n for w in first_words for n in by_word[w])
-        exchange = ":" in text and any(n in self.aliases for n in names)
-        key = (names, exchange, "年" in text)
+        return self._pattern(names, exchange=":" in text, glued="年" in text or "月" in text)
+
+    def _pattern(self, names: frozenset[str], *, exchange: bool, glued: bool) -> _Compiled:
+        """The pattern for a text holding ``names``, a colon (``exchange``: an exchange
+        prefix can stand before a ticker) or a 年 or 月 (``glued``: a Japanese date)."""
+        key = (names, exchange and any(n in self.aliases for n in names), glued)
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
-            found_at = starts(names, exchange=exchange, glued=key[2])
-            patterns[key] = _Compiled(parts, found_at, glued=key[2])
+            found_at = starts(names, exchange=key[1], glued=glued)
+            patterns[key] = _Compiled(parts, found_at, glued=glued)
         return patterns[key]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
@@ -386,8 +484,10 @@ class TextMask:
         kind = match.lastgroup
         if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
             return _amount_mark(match)
-        if kind in ("unplaced", "loose", "loose_ja") or (self.counterfactual and kind in _DATES):
+        if kind in _UNPLACED or (self.counterfactual and kind in _DATES):
             return "[date]"
+        if kind == "era_ja":
+            return self._era_day(match)
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
         if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
@@ -397,6 +497,21 @@ class TextMask:
             assert factor is not None
             return _scaled(match, factor)
         return _alias(match, self._lookup)  # type: ignore[attr-defined]
+
+    def _era_day(self, match: re.Match[str]) -> str:
+        """A day of a Japanese era (平成28年3月4日) placed when the era held it; a year or a
+        month of an era alone, or a day the era did not hold, is [date]."""
+        first_year, began, ended = _ERAS[match["era"]]
+        year = first_year + (1 if match["era_y"] == "元" else int(match["era_y"])) - 1
+        if match["era_d"] is None:
+            return "[date]"
+        try:
+            when = date(year, int(match["era_m"]), int(match["era_d"]))
+        except ValueError:
+            return "[date]"
+        if not began <= when <= ended:
+            return "[date]"
+        return self._day_of(match, str(year), when.month, str(when.day))
 
     def _day_of(self, match: re.Match[str], year: str, month: str | int, day: str) -> str:
         key = (year, int(month), int(day))
@@ -462,18 +577,18 @@ def _compatible(text: str) -> str:
 def _month_number(name: str) -> int:
     if name.isdecimal():
         return int(name)
-    return _MONTH_NUMBERS.get(name.lower()) or _MONTH_NUMBERS[name[:3].lower()]
+    written = name.lower().rstrip(".")
+    return _MOIS_NUMBERS.get(written) or _MONTH_NUMBERS[written[:3]]
 
 
-_MONTH_NUMBERS = {
-    **{month[:3]: k + 1 for k, month in enumerate(MONTHS)},
-    **{mois: k + 1 for k, mois in enumerate(MOIS)},
-}
+_MONTH_NUMBERS = {month[:3]: k + 1 for k, month in enumerate(MONTHS)}
+_MOIS_NUMBERS = {m: k + 1 for k, ms in enumerate(MOIS_WRITTEN) for m in ms}
 _EPOCH = date(1970, 1, 1).toordinal()
 
 
-_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja")
-_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu")
+_UNPLACED = ("unplaced", "unplaced_w", "loose", "loose_w", "loose_ja", "md_ja")
+_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
+_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
 
 
 def _amount_mark(match: re.Match[str]) -> str:
@@ -496,7 +611,7 @@ def _scaled(match: re.Match[str], factor: float) -> str:
     if kind in ("eu_money", "eu_worded", "bare_eu"):
         return _scaled_european(match, factor)
     prefix = "w_" if kind == "worded" else ""
-    amount = match.group(f"{prefix}amount" if kind != "bare" else "bare")
+    amount = match.group(kind if kind in ("bare", "hit") else f"{prefix}amount")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
     if kind == "money":
         return f"{_currency(match)}{value}{match.group('scale') or ''}"
@@ -560,9 +675,7 @@ def _first_words(
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _name_parts(
-    aliases: Mapping[str, str], present: frozenset[str]
-) -> list[tuple[frozenset[str], str]]:
+def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tuple[str, str]]:
     """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
     (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
     and names ``present`` in a text."""
@@ -570,9 +683,8 @@ def _name_parts(
     words = [w for w in present if w not in aliases or not is_word_like(w)]
     quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
     plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"
-    return [(frozenset({_SIGN, _OTHER}), quoted)] * bool(tickers) + [
-        (frozenset(_KINDS), plain)
-    ] * bool(words)
+    firsts = "".join(sorted({re.escape(w[0]) for w in words}))
+    return [("[$a-z]", quoted)] * bool(tickers) + [(f"[{firsts}]", plain)] * bool(words)
 
 
 def _longest_first(words: Sequence[str] | frozenset[str]) -> str:

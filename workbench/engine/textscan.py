@@ -8,11 +8,13 @@ a text of plain words costs the mask as much as one full of dates and prices.
 
 This module writes a second pattern, the *starts*, whose alternatives each open
 with such a class: the characters the mask's alternatives can start with (a
-digit, a currency sign, a month's first three letters in English or French, a currency code, FY or
-CY, Q1 to H4, "of" after "volume", an exchange prefix before a colon, each name
-present's first letter). The mask's pattern is then tried only where the starts
-match, and a text comes out exactly as the mask's pattern alone would write it
-(``substitute``).
+digit, a currency sign, a month's first three letters in English or French, a
+currency code, FY or CY, Q1 to H4, "of" after "volume", an exchange prefix before a
+colon, each name present's first letter; a date written year first, or a Japanese
+date, glued to the word before). It opens with one class of all those characters,
+which the engine looks for in C, and reads the rest only there. The mask's pattern
+is then tried only where the starts match, and a text comes out exactly as the
+mask's pattern alone would write it (``substitute``).
 
 That holds where a letter matches, case aside, only its two ASCII cases. Four
 characters match an ASCII letter besides: İ and ı match i, ſ matches s and K
@@ -30,10 +32,22 @@ MONTHS = (
     *("january", "february", "march", "april", "may", "june"),
     *("july", "august", "september", "october", "november", "december"),
 )
-MOIS = (
-    *("janvier", "février", "mars", "avril", "mai", "juin"),
-    *("juillet", "août", "septembre", "octobre", "novembre", "décembre"),
+# each French month as written: in full, unaccented, and abbreviated (a full stop after)
+MOIS_WRITTEN = (
+    ("janvier", "janv"),
+    ("février", "fevrier", "févr", "fevr"),
+    ("mars",),
+    ("avril", "avr"),
+    ("mai",),
+    ("juin",),
+    ("juillet", "juil"),
+    ("août", "aout"),
+    ("septembre", "sept"),
+    ("octobre", "oct"),
+    ("novembre", "nov"),
+    ("décembre", "decembre", "déc", "dec"),
 )
+SIGNS = "$€£¥₹₩"  # currency signs written before or after an amount
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 
 
@@ -56,36 +70,78 @@ def _either_case(word: str) -> str:
 
 
 MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
+# a month as a part starting with it writes it (Mar, March, Sept; mars, févr.), which a
+# space follows, after a full stop or not: "margins" or "declined" start none
+_MONTH_WORDS = sorted({*MONTHS_SHORT, *MONTHS, "sept", *(m for ms in MOIS_WRITTEN for m in ms)})
+_MONTH_END = r"\.?\s"
+_WORDS = (*_MONTH_WORDS, *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"))
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
-    "[$€£¥]",  # money, $SYM
-    *(_either_case(month[:3]) for month in MONTHS),
-    *(_either_case(mois[:3]) for mois in MOIS if mois[:3] not in MONTHS_SHORT),
-    *(_either_case(code) for code in ("us", "eur", "gbp", "jpy", "chf", "fy", "cy")),
-    "[QqHh][1-4]",  # quarters and halves
-    rf"{_either_case('of ')}(?<={_either_case('volume of ')})",
+    f"[{SIGNS}]",  # money, $SYM
+    "[QqHh](?=[1-4])",  # quarters and halves
+    rf"(?<={_either_case('volume ')}){_either_case('o')}(?={_either_case('f ')})",
 )
-_EXCHANGE = "[A-Za-z]{2,8}:"  # NYSE:SYM
-_GLUED_YEAR = r"[12](?=[09]\d\d年)(?<!\d[12])"  # a Japanese date's year, after no digit
+_FIXED_GATE = f"\\d{SIGNS}QqHh" + "".join(sorted({c for w in _WORDS for c in w[0] + w[0].upper()}))
+_EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM
+# a Japanese date's year or month, after no digit, or an era's name
+_GLUED_JA = r"(?<!\d)[12](?=[09]\d\d年)|(?<!\d)\d(?=\d?月)|[昭平令](?=[和成])"
+# a date written year first glued to the word before (report_2016-03-04.pdf)
+_GLUED_ISO = r"(?<=[^\W\d])[12](?=[09]\d\d[-/.]\d)"
 
 
 def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pattern[str]:
     """The starts for a text holding ``names`` (and an exchange prefix when ``exchange``;
-    a Japanese date's year glued to the word before when ``glued``)."""
-    named = sorted({_name_start(name) for name in names if name})
-    parts = (*_FIXED_STARTS, *named, *([_EXCHANGE] if exchange else []))
-    words = rf"(?<!\w)(?:{'|'.join(parts)})"
-    return re.compile(f"{words}|{_GLUED_YEAR}" if glued else words)
+    a Japanese date glued to the word before when ``glued``).
+
+    The pattern opens with one character class, every character a part can start with,
+    which ``re`` looks for in C; only there does it read, one character back, whether a
+    word starts and which part can (each start written as one character, the rest
+    looked ahead)."""
+    named = [name for name in names if name]
+    words = [*_WORDS, *named]
+    by_first: dict[str, list[str]] = {}
+    for k, word in enumerate(words):
+        ahead = f"(?i:{re.escape(word[1:])})" if word[1:] else ""
+        ahead += _MONTH_END if k < len(_MONTH_WORDS) else ""  # a name is looked for as is
+        by_first.setdefault(_first_of(word[0]), []).append(ahead)
+    alternatives = [_start(first, rests) for first, rests in sorted(by_first.items())]
+    alternatives += [*_FIXED_STARTS, *([_EXCHANGE] if exchange else [])]
+    gate = _FIXED_GATE + "".join(_gate(w[0]) for w in words) + "A-Za-z" * exchange
+    at_word = rf"(?<!\w)(?:{'|'.join(alternatives)})|{_GLUED_ISO}"
+    if glued:
+        return re.compile(f"[{gate}昭平令](?<={at_word}|{_GLUED_JA})")
+    return re.compile(f"[{gate}](?<={at_word})")
 
 
-def _name_start(name: str) -> str:
-    """A name's first letter in either case, the rest of it looked ahead."""
-    first, rest = name[0], name[1:]
+def _first_of(char: str) -> str:
+    return char.lower() if char.isascii() and char.isalpha() else char
+
+
+def _start(first: str, rests: list[str]) -> str:
+    """A start of one character, what follows it in any of ``rests`` (patterns) looked
+    ahead."""
     if first.isascii() and first.isalpha():
         opening = _either_case(first)
-    else:  # a letter whose other cases are not ASCII: compared case-insensitively
+    elif first.isalpha():  # a letter whose other cases are not ASCII
         opening = f"(?i:{re.escape(first)})"
-    return opening + (f"(?=(?i:{re.escape(rest)}))" if rest else "")
+    else:
+        opening = re.escape(first)
+    ahead = sorted({r for r in rests if r})
+    if not ahead or "" in rests:
+        return opening
+    return f"{opening}(?={'|'.join(ahead)})"
+
+
+def _gate(char: str) -> str:
+    """The characters in a class a text's character can be to match ``char`` in any case:
+    its ASCII cases, and any character not ASCII when it is not."""
+    if char.isascii():
+        return re.escape(char + char.swapcase())
+    alike = "".join(c for c in _ASCII_LETTERS if re.fullmatch(f"(?i:{re.escape(char)})", c))
+    return alike + "\\x80-\\U0010ffff"
+
+
+_ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 Matcher = Callable[[str, int], "re.Match[str] | None"]  # a pattern's match(text, at)
