@@ -51,6 +51,15 @@ def max_order(volume: float) -> int:
     return math.floor(MAX_PARTICIPATION * volume)
 
 
+def max_orders(volume: np.ndarray) -> np.ndarray | None:
+    """``max_order`` of every volume at once (the same product, floored), or None when a
+    volume is not a finite number of whole-share size, which ``max_order`` refuses."""
+    scaled = np.floor(MAX_PARTICIPATION * volume)
+    if not (np.isfinite(scaled).all() and (np.abs(scaled) < 2.0**53).all()):
+        return None
+    return scaled.astype(np.int64)
+
+
 class OrderRecord(NamedTuple):
     """What the market made of one action: a row of ``Results.orders`` after its arm,
     day and step."""

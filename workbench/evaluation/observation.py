@@ -13,12 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.execution import Portfolio, max_order
+from workbench.engine.execution import Portfolio, max_order, max_orders
 from workbench.engine.market import MarketPath
 from workbench.evaluation.reading import calendar, fundamentals
 from workbench.schema import (
     HISTORY_STEPS,
-    MAX_PARTICIPATION,
     OBSERVABLE_MACRO,
     OBSERVATION_SCHEMA_VERSION,
     PRICE_ONLY_SCHEMA_VERSION,
@@ -56,7 +55,7 @@ class MarketPayloads:
             for key in OBSERVABLE_MACRO
             if not np.isnan(path.macro[key]).all()
         }
-        self.caps = _max_orders(path.volume)
+        self.caps = max_orders(path.volume)
 
     def at(self, row: int) -> dict[str, Any]:
         history = self.history[row - HISTORY_STEPS + 1 : row + 1]
@@ -66,15 +65,6 @@ class MarketPayloads:
         else:
             caps = self.caps[row].tolist()
         return _payload(self.path, row, history, self.bid[row], self.ask[row], macro, caps)
-
-
-def _max_orders(volume: np.ndarray) -> np.ndarray | None:
-    """``max_order`` of every volume at once (the same product, floored), or None when a
-    volume is not a finite number of whole-share size that ``max_order`` would refuse."""
-    scaled = np.floor(MAX_PARTICIPATION * volume)
-    if not (np.isfinite(scaled).all() and (np.abs(scaled) < 2.0**53).all()):
-        return None
-    return scaled.astype(np.int64)
 
 
 def _payload(
