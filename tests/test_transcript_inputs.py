@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from workbench._jsonio import read_json, read_recorded_text
+from workbench._jsonio import read_json
 from workbench.errors import RecordingError, TranscriptEdited
 from workbench.evaluation import evaluate
 from workbench.integrations import callable_agent
@@ -122,26 +122,3 @@ def test_a_line_whose_key_is_not_its_inputs_digest_is_read_whole(recorded: Path)
     recorded.write_text("\n".join([lines[0], spaced, *lines[2:]]), encoding="utf-8")
     loaded = Transcript.load(recorded)
     assert {e.key: e for e in loaded} == _parsed_whole(recorded.read_text(encoding="utf-8"))
-
-
-@pytest.mark.parametrize(
-    "raw",
-    [
-        b"a\r\nb\rc\n\r\r\nd\r",
-        "\u00e9\u2028x\x85y\r\n".encode(),
-        b"",
-        b"\r\n\r\n",
-        b"\xef\xbb\xbf{}",
-    ],
-)
-def test_a_recorded_text_is_read_as_open_reads_it(tmp_path: Path, raw: bytes) -> None:
-    path = tmp_path / "f.json"
-    path.write_bytes(raw)
-    assert read_recorded_text(path, "file") == path.read_text(encoding="utf-8")
-
-
-def test_a_recorded_file_that_is_not_utf8_is_refused_by_name(tmp_path: Path) -> None:
-    path = tmp_path / "f.json"
-    path.write_bytes(b'{"a": "\xff"}')
-    with pytest.raises(RecordingError, match=r"cannot read file .*f\.json.*position 7"):
-        read_recorded_text(path, "file")

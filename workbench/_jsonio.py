@@ -186,11 +186,9 @@ def printable(text: str) -> str:
 
 
 def read_recorded_text(path: Path, what: str) -> str:
-    """The text of a recorded file, line ends read as ``open`` reads them (CR LF and CR
-    as LF); a missing or unreadable one raises RecordingError."""
+    """The text of a recorded file; a missing or unreadable one raises RecordingError."""
     try:
-        text = path.read_bytes().decode("utf-8")  # a text stream decodes in slices: slower
-        return text if "\r" not in text else text.replace("\r\n", "\n").replace("\r", "\n")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RecordingError(f"{what} not found: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
