@@ -87,7 +87,6 @@ _ORJSON_PLAIN_ONLY = (
 # how orjson writes a float below 1e-4 or from 1e16 on, where repr may write it otherwise:
 # from 1e-6 down and from 1e16 up in exponent form, each looked for only in a text holding
 # its sign (a lone byte is found some fifteen times faster than a pair)
-_EXPONENT_FORMS = ((b"+", b"e+"), (b"-", b"e-"))
 _SMALL_FORM = b"0.0000"
 # A float is pickled as "G" and its 8 big-endian bytes; only NaN and the infinities
 # start 7ff or fff. Strings may match too, which only sends them to json.
@@ -114,9 +113,13 @@ def json_by_orjson(value: Any, *, indent: bool = False) -> bytes | None:
         text = orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
         return None
-    if _SMALL_FORM in text or any(sign in text and form in text for sign, form in _EXPONENT_FORMS):
+    if _SMALL_FORM in text or _exponent_form(text):
         return None
     return text
+
+
+def _exponent_form(text: bytes) -> bool:
+    return (b"+" in text and b"e+" in text) or (b"-" in text and b"e-" in text)
 
 
 def _may_hold_non_finite(value: Any) -> bool:
