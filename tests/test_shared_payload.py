@@ -14,7 +14,7 @@ from workbench._jsonio import digest
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate
 from workbench.integrations import CallableAgentAdapter
-from workbench.integrations._shared_payload import payload_copy, payload_key
+from workbench.integrations._shared_payload import deep_copy, payload_copy, payload_key
 from workbench.testing.scripted import trend_follower
 
 
@@ -127,3 +127,14 @@ def test_a_part_copies_as_pickle_copies_it(part: Any) -> None:
     assert pickle.loads(pickle.dumps(part)) == copied
     copied_again = payload_copy({"part": part})["part"]
     assert copied_again is not copied and copied_again == kept
+
+
+def test_a_deep_copy_of_a_value_changed_since_is_of_its_new_value() -> None:
+    answer: dict[str, Any] = {"picks": [{"symbol": "A", "side": "buy"}], "conviction": 0.5}
+    odd = {"when": ({"a": [1]},)}  # not plain: through pickle, never kept
+    first, first_odd = deep_copy(answer), deep_copy(odd)
+    answer["picks"].append({"symbol": "B", "side": "sell"})
+    odd["when"][0]["a"].append(2)
+    assert deep_copy(answer) == answer != first
+    assert deep_copy(odd) == odd != first_odd
+    assert first_odd == {"when": ({"a": [1]},)}

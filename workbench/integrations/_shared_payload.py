@@ -60,11 +60,20 @@ def payload_copy(payload: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def deep_copy(value: Any) -> Any:
+    """A deep copy of any picklable value: plain JSON data as ``payload_copy`` copies a
+    part, anything else through pickle."""
+    try:
+        return _plain_copy(value)
+    except (_NotPlain, RecursionError):
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
 def _copy(value: Any) -> Any:
     try:
         return _plain_copy(value)
     except (_NotPlain, RecursionError):
-        return pickle.loads(_pickle(value))
+        return pickle.loads(_pickle(value))  # a shared part is never changed: kept by id
 
 
 class _NotPlain(Exception):
@@ -126,4 +135,4 @@ def _kept(kept: dict[Any, Any], key: Any, value: Any) -> Any:
     return value
 
 
-__all__ = ["payload_copy", "payload_key"]
+__all__ = ["deep_copy", "payload_copy", "payload_key"]
