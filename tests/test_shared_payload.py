@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+import pickle
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from workbench._jsonio import digest
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate
 from workbench.integrations import CallableAgentAdapter
-from workbench.integrations._shared_payload import payload_copy, payload_key
+from workbench.integrations._shared_payload import deep_copy, payload_copy, payload_key
 from workbench.testing.scripted import trend_follower
 
 
@@ -91,3 +92,49 @@ def test_a_copy_is_the_payload_key_for_key_and_changing_it_changes_nothing_else(
     first["macro"].clear()
     assert payload == kept and second == kept
     assert payload_copy(payload) == kept
+
+
+def test_a_copy_of_plain_parts_shares_only_immutable_values() -> None:
+    payload = _payloads_seen(seed=3, universe=4, days=1)[0]
+    copied = payload_copy(payload)
+
+    def containers(value: Any) -> list[Any]:
+        inside = value.values() if isinstance(value, dict) else value
+        found = [value]
+        for item in inside if isinstance(value, dict | list) else ():
+            found += containers(item)
+        return found
+
+    mine = {id(c) for c in containers(payload) if isinstance(c, dict | list)}
+    assert copied == payload
+    assert not mine & {id(c) for c in containers(copied) if isinstance(c, dict | list)}
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"a": ({"inside": [1.0]}, "text")},  # a tuple: copied by pickle, a tuple still
+        {1: [1.0], 2: {"b": [2.0]}},  # keys that are not strings
+        [{"a": [1.0]}, {1, 2}],  # a set inside a list
+        {"deep": [[[[[1.0]]]]], "n": math.pi},
+    ],
+)
+def test_a_part_copies_as_pickle_copies_it(part: Any) -> None:
+    kept = copy.deepcopy(part)
+    copied = payload_copy({"part": part})["part"]
+    assert copied == kept and type(copied) is type(part)
+    assert copied is not part
+    assert pickle.loads(pickle.dumps(part)) == copied
+    copied_again = payload_copy({"part": part})["part"]
+    assert copied_again is not copied and copied_again == kept
+
+
+def test_a_deep_copy_of_a_value_changed_since_is_of_its_new_value() -> None:
+    answer: dict[str, Any] = {"picks": [{"symbol": "A", "side": "buy"}], "conviction": 0.5}
+    odd = {"when": ({"a": [1]},)}  # not plain: through pickle, never kept
+    first, first_odd = deep_copy(answer), deep_copy(odd)
+    answer["picks"].append({"symbol": "B", "side": "sell"})
+    odd["when"][0]["a"].append(2)
+    assert deep_copy(answer) == answer != first
+    assert deep_copy(odd) == odd != first_odd
+    assert first_odd == {"when": ({"a": [1]},)}

@@ -84,11 +84,13 @@ _ORJSON_PLAIN_ONLY = (
     | orjson.OPT_PASSTHROUGH_DATACLASS
     | orjson.OPT_PASSTHROUGH_DATETIME
 )
-# how orjson writes a float below 1e-4 or from 1e16 on, where repr may write it otherwise:
-# from 1e-6 down and from 1e16 up in exponent form, each looked for only in a text holding
-# its sign (a lone byte is found some fifteen times faster than a pair)
-_EXPONENT_FORMS = ((b"+", b"e+"), (b"-", b"e-"))
-_SMALL_FORM = b"0.0000"
+# How orjson writes a float below 1e-4 or from 1e16 on, where repr may write it otherwise:
+# from 1e-6 to 1e-4 as "0.0000…" (repr: an exponent), from 1e-6 down and from 1e16 up in
+# exponent form (``_exponent_form``). The first, like null, is found by regular expression:
+# twice as fast as ``in`` over a text of numbers, whose digits and commas defeat the skip
+# table ``in`` uses for a needle of several bytes.
+_SMALL_FORM = re.compile(rb"0\.0000")
+_NULL = re.compile(rb"null")
 # A float is pickled as "G" and its 8 big-endian bytes; only NaN and the infinities
 # start 7ff or fff. Strings may match too, which only sends them to json.
 _NON_FINITE_PICKLED = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
@@ -98,7 +100,7 @@ def orjson_canonical(value: Any) -> bytes | None:
     """``canonical_json(value)`` in UTF-8 as orjson writes it (ten times faster), or None
     where its bytes might not be json's (``json_by_orjson``; NaN and infinity too)."""
     text = json_by_orjson(value)
-    if text is None or (b"null" in text and _may_hold_non_finite(value)):
+    if text is None or (_NULL.search(text) and _may_hold_non_finite(value)):
         return None
     return text
 
@@ -114,9 +116,15 @@ def json_by_orjson(value: Any, *, indent: bool = False) -> bytes | None:
         text = orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
         return None
-    if _SMALL_FORM in text or any(sign in text and form in text for sign, form in _EXPONENT_FORMS):
+    if _SMALL_FORM.search(text) or _exponent_form(text):
         return None
     return text
+
+
+def _exponent_form(text: bytes) -> bool:
+    # each form looked for only in a text holding its sign: a lone byte is found some
+    # fifteen times faster than a pair
+    return (b"+" in text and b"e+" in text) or (b"-" in text and b"e-" in text)
 
 
 def _may_hold_non_finite(value: Any) -> bool:

@@ -60,6 +60,27 @@ def _records(frame: pd.DataFrame) -> list[dict[Any, Any]]:
     return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
 
 
+def _card_records(card: pd.DataFrame) -> list[dict[Any, Any]]:
+    """``to_dict``'s scorecard (volatile columns left out, the arm first), the same values."""
+    kept = [name for name in card.columns if name not in VOLATILE_COLUMNS]
+    arm = card.index.name
+    plain = card.columns.is_unique and set(VOLATILE_COLUMNS) <= set(card.columns)
+    if not plain or card.index.nlevels != 1 or not isinstance(arm, str) or arm in kept:
+        return card.drop(columns=list(VOLATILE_COLUMNS)).reset_index().to_dict(orient="records")
+    return _from_columns([arm, *kept], [card.index.tolist(), *(card[n].tolist() for n in kept)])
+
+
+def _records_without(frame: pd.DataFrame, left_out: tuple[str, ...]) -> list[dict[Any, Any]]:
+    """``_records(frame.drop(columns=left_out))`` for the columns ``frame`` holds."""
+    if len(frame) == 0 and frame.columns.is_unique:
+        return []
+    return _records(frame.drop(columns=[c for c in left_out if c in frame.columns]))
+
+
+def _from_columns(names: list[Any], columns: list[list[Any]]) -> list[dict[Any, Any]]:
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
 def _redacted(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     """``frame`` with secrets in ``column`` replaced by the redaction marker (a copy if any)."""
     from workbench.redaction import redact_texts
@@ -192,8 +213,17 @@ class Results:
         return canonical_json(self.to_dict(include_volatile=include_volatile))
 
     def digest(self) -> str:
-        """SHA-256 of the deterministic part (everything but wall-clock latency)."""
-        return hashlib.sha256(self.to_json().encode()).hexdigest()
+        """SHA-256 of the deterministic part (everything but wall-clock latency): of
+        ``to_json()``, its tables taken one list per column rather than through pandas."""
+        stable = {
+            "meta": self.meta,
+            "scorecard": _card_records(self.scorecard),
+            "equity": {arm: self.equity[arm].tolist() for arm in self.equity.columns},
+            "exposure": {arm: self.exposure[arm].tolist() for arm in self.exposure.columns},
+            "orders": _records(self.orders),
+            "errors": _records_without(self.errors, VOLATILE_ERROR_COLUMNS),
+        }
+        return hashlib.sha256(canonical_json(stable).encode()).hexdigest()
 
     def scorecard_json(self) -> str:
         card = self.scorecard.drop(columns=list(VOLATILE_COLUMNS)).reset_index()

@@ -10,7 +10,6 @@ import contextlib
 import contextvars
 import math
 import os
-import pickle
 import sys
 import warnings
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from workbench.errors import (
     UsageLimitReached,
 )
 from workbench.integrations._replay import require_transcript
+from workbench.integrations._shared_payload import deep_copy
 from workbench.schema import DECISION_SCHEMA_VERSION, OBSERVATION_SCHEMA_VERSION, refuse_deep
 from workbench.transcript import Transcript
 
@@ -394,9 +394,9 @@ def journal_path(path: str | os.PathLike[str]) -> Path:
 
 
 def private_copy(value: Any) -> Any:
-    """A deep copy of plain JSON data (pickle is the fastest deep copy of it)."""
+    """A deep copy of plain JSON data (``_shared_payload.deep_copy``)."""
     if isinstance(value, dict | list):
-        return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        return deep_copy(value)
     return value
 
 

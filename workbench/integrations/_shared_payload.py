@@ -11,8 +11,10 @@ each top-level value is written once and kept by its identity:
   the hash. The texts are ``digest``'s own (orjson's, checked as ``digest`` checks
   them); a value orjson might write otherwise, or a key that is not a plain string,
   sends the whole payload to ``digest``, which writes it with json or refuses it.
-- ``payload_copy``: a deep copy, each part read back from its pickle (pickle is the
-  fastest deep copy of plain JSON data), so the next arm pays only for reading.
+- ``payload_copy``: a deep copy. A part of plain JSON data (dicts, lists, strings,
+  numbers, booleans, None) gets new dicts and lists around the same immutable values,
+  each list or dict of those values copied at C speed; any other part is read back
+  from its pickle, taken once, so the next arm pays only for reading.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ _KEPT = 64
 _CONTAINERS = (dict, list)
 # orjson writes these as json does, or refuses them (a long integer, a lone surrogate)
 _EXACT = (str, int, bool, type(None))
+_LEAVES = frozenset((*_EXACT, float))  # immutable plain values, shared by a copy
+_STRINGS = frozenset((str,))
 
 
 def payload_key(payload: Any) -> str:
@@ -50,11 +54,48 @@ def payload_key(payload: Any) -> str:
 
 
 def payload_copy(payload: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of a payload shared with other arms, its parts pickled once."""
+    """A deep copy of a payload shared with other arms (see the module docstring)."""
     return {
-        name: value if type(value) in _EXACT else pickle.loads(_pickle(value))
-        for name, value in payload.items()
+        name: value if type(value) in _LEAVES else _copy(value) for name, value in payload.items()
     }
+
+
+def deep_copy(value: Any) -> Any:
+    """A deep copy of any picklable value: plain JSON data as ``payload_copy`` copies a
+    part, anything else through pickle."""
+    try:
+        return _plain_copy(value)
+    except (_NotPlain, RecursionError):
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
+def _copy(value: Any) -> Any:
+    try:
+        return _plain_copy(value)
+    except (_NotPlain, RecursionError):
+        return pickle.loads(_pickle(value))  # a shared part is never changed: kept by id
+
+
+class _NotPlain(Exception):
+    """A value that is not plain JSON data: its part is copied through pickle."""
+
+
+def _plain_copy(value: Any) -> Any:
+    """New dicts and lists around the same immutable values (copy.deepcopy shares them too)."""
+    kind = type(value)
+    if kind is dict:
+        if not _STRINGS.issuperset(map(type, value)):
+            raise _NotPlain
+        copied = value.copy()
+        for name, item in copied.items():  # values replaced, none added: iteration holds
+            if type(item) not in _LEAVES:
+                copied[name] = _plain_copy(item)
+        return copied
+    if kind is list:
+        if _LEAVES.issuperset(map(type, value)):  # numbers, say: copied at C speed
+            return value.copy()
+        return [item if type(item) in _LEAVES else _plain_copy(item) for item in value]
+    raise _NotPlain
 
 
 def _text(value: Any) -> bytes | None:
@@ -94,4 +135,4 @@ def _kept(kept: dict[Any, Any], key: Any, value: Any) -> Any:
     return value
 
 
-__all__ = ["payload_copy", "payload_key"]
+__all__ = ["deep_copy", "payload_copy", "payload_key"]
