@@ -110,6 +110,8 @@ class Portfolio:
     def marks_of(self, values: list[float]) -> tuple[float, float]:
         """``marks`` from the position values at mid, worked out already (a run marks
         every arm's book from one product)."""
+        if self.cash and not any(values):  # an empty book: fsum would give its cash and 0
+            return self.cash, 0.0
         return math.fsum((self.cash, *values)), math.fsum(map(abs, values))
 
     def buying_power(self, mid: np.ndarray) -> float:
