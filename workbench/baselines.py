@@ -7,6 +7,7 @@ portfolio ones rebalance to target weights, trading whole shares at market.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -52,7 +53,7 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     book = payload["portfolio"]
     equity, held = book["equity"], book["positions"]
     if not targets and not held:  # nothing to hold and nothing held: every trade is 0
-        return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
+        return _nothing_to_rebalance(why)
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
     for symbol, quote in payload["symbols"].items():
@@ -64,6 +65,13 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
             continue
         orders.append((symbol, "buy" if delta > 0 else "sell", float(abs(delta))))
     return Decision.of_market_orders(orders, f"{why}: rebalance to {len(targets)} names")
+
+
+@functools.cache
+def _nothing_to_rebalance(why: str) -> Decision:
+    """The decision of an empty book told to hold no name, made once per ``why`` (a news
+    reader on a day without news answers it at every decision), as ``HOLD`` is."""
+    return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
 
 
 class EqualWeight(_TargetWeights):
