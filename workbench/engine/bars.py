@@ -43,7 +43,8 @@ def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
         frame[column] = _numbers(frame[column], column)
     _check_values(frame)
     _check_table(frame)
-    for note in calendar_notes(frame["date"].unique()):
+    dates = np.asarray(frame["date"].unique(), dtype=object)  # an Arrow array is read slowly
+    for note in calendar_notes(dates):
         warnings.warn(note, stacklevel=2)
     return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
 

@@ -145,7 +145,8 @@ class Historical:
 
     @cached_property
     def dates(self) -> list[str]:
-        return sorted(self.bars["date"].astype(str).unique())
+        # as a NumPy array of str: sorting an Arrow string array reads it one item at a time
+        return sorted(np.asarray(self.bars["date"].astype(str).unique(), dtype=object))
 
     @cached_property
     def mapping(self) -> dict[str, str]:
