@@ -33,7 +33,7 @@ orders (the paired comparison runs on identical exogenous paths).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -94,6 +94,11 @@ class Portfolio:
     fee_bps: float
     traded_notional: float = 0.0
     fees_paid: float = 0.0
+    # the figures a payload last showed, and what they came from (see ``shown``)
+    _shown: tuple[float, float, float] = field(
+        default=(math.nan, math.nan, math.nan), init=False, repr=False, compare=False
+    )
+    _shown_from: tuple[float, ...] = field(default=(), init=False, repr=False, compare=False)
 
     # math.fsum is exact, so equity does not depend on which BLAS kernel the CPU picks
     def equity(self, mid: np.ndarray) -> float:
@@ -120,6 +125,17 @@ class Portfolio:
     def buying_power_at(self, equity: float, gross: float) -> float:
         """Buying power at a mark whose equity and gross exposure are already known."""
         return max(0.0, self.leverage_cap * equity - gross)
+
+    def shown(self, equity: float, gross: float) -> tuple[float, float, float]:
+        """Cash, equity and buying power to the cent, as a payload shows them, at a mark
+        whose equity and gross exposure are known; worked out again only when one of the
+        three it comes from moved (a book that holds shows the same figures all run)."""
+        source = (self.cash, equity, gross, self.leverage_cap)
+        if self._shown_from != source or not (self.cash and equity):  # 0.0 == -0.0
+            bought = self.buying_power_at(equity, gross)
+            self._shown = (round(self.cash, 2), round(equity, 2), round(bought, 2))
+            self._shown_from = source
+        return self._shown
 
     def book_fill(self, i: int, signed_shares: float, cost: float) -> float:
         """Apply a fill of ``signed_shares`` costing ``cost`` (price x shares); return the fee."""
