@@ -192,15 +192,15 @@ class Executor:
         return [record._replace(reason=_forced(record.reason)) for record in records]
 
     def _reducing_first(self, portfolio: Portfolio, actions: list[Action]) -> list[int]:
+        """The actions' positions, those reducing exposure first, each group in order."""
         positions, index = portfolio.positions.tolist(), self.index
-
-        def adds_exposure(n: int) -> bool:
-            action = actions[n]
+        reducing, adding = [], []
+        for n, action in enumerate(actions):
             i = index.get(action.symbol)
             held = 0.0 if i is None else positions[i]
-            return not (held > 0 if action.side == "sell" else held < 0)
-
-        return sorted(range(len(actions)), key=adds_exposure)
+            reduces = held > 0 if action.side == "sell" else held < 0
+            (reducing if reduces else adding).append(n)
+        return reducing + adding
 
     def max_order(self, step: int, i: int) -> int:
         """The cap for an order executing in ``step``: the ``max_order`` its payload showed."""
