@@ -444,7 +444,8 @@ class _Run:
             seat.arm.after_execution(request, decision, _NOTHING_DONE)
             return
         seat.arm.after_execution(request, decision, ExecutionReport(tuple(records)))
-        self.orders.extend((seat.name, request.day, request.step, *r) for r in records)
+        prefix = (seat.name, request.day, request.step)  # + a record: a plain tuple, the row
+        self.orders.extend([prefix + record for record in records])
 
     def _results(self) -> Results:
         w = self.world
