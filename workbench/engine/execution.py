@@ -194,7 +194,8 @@ class Executor:
     def _reducing_first(self, portfolio: Portfolio, actions: list[Action]) -> list[int]:
         """The actions' positions, those reducing exposure first, each group in order."""
         positions, index = portfolio.positions.tolist(), self.index
-        reducing, adding = [], []
+        reducing: list[int] = []
+        adding: list[int] = []
         for n, action in enumerate(actions):
             i = index.get(action.symbol)
             held = 0.0 if i is None else positions[i]

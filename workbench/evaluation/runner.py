@@ -502,10 +502,11 @@ class _Run:
     def _equity_frame(self) -> pd.DataFrame:
         w = self.world
         # from_product's index, its first marked rows, built from their codes at once
-        day, step = np.divmod(np.arange(self.marked), w.steps_per_day)
+        codes: Any = np.divmod(np.arange(self.marked), w.steps_per_day)  # day, step
+        levels: Any = [pd.RangeIndex(w.days), pd.RangeIndex(w.steps_per_day)]
         index = pd.MultiIndex(
-            levels=[pd.RangeIndex(w.days), pd.RangeIndex(w.steps_per_day)],
-            codes=[day, step],
+            levels=levels,
+            codes=codes,
             names=["day", "step"],
             verify_integrity=False,
         )
