@@ -144,3 +144,16 @@ def test_text_utf8_cannot_write_is_refused_naming_the_row(column: str) -> None:
     frame[column] = pd.Series(values, dtype=object)
     with pytest.raises(ConfigError, match=rf"data row 5: {column} '.*\\\\ud800' holds an unpaired"):
         evaluate(["momentum"], data=frame)
+
+
+def test_a_bad_date_on_several_rows_is_named_by_its_first_row() -> None:
+    """Each distinct date is parsed once: the row named is still the first that holds it."""
+    frame = edited(11, date="someday")
+    frame.loc[[4, 11, 17], "date"] = "someday"
+    with pytest.raises(ConfigError, match="data row 5 has the date 'someday'"):
+        World(data=frame)
+    timed = good().astype(object)
+    timed["date"] = pd.to_datetime(timed["date"])
+    timed.loc[[6, 7, 20], "date"] = pd.Timestamp("2022-01-20 09:30")
+    with pytest.raises(ConfigError, match="data row 7 has the time of day 2022-01-20 09:30"):
+        World(data=timed)

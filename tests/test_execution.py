@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -269,3 +270,19 @@ def test_a_simulated_fill_at_the_open_reads_nothing_later_in_its_bar() -> None:
         return Executor(market).execute(portfolio, Decision(actions=buys), step)
 
     assert fills(path) == fills(moved) and all(r.quantity > 0 for r in fills(path))
+
+
+def test_the_figures_a_payload_shows_follow_every_change_of_what_they_come_from() -> None:
+    """``Portfolio.shown`` keeps its rounded figures only while cash, equity, gross and the
+    cap repeat, and never across a zero of the other sign."""
+    book = Portfolio(1_000.004, np.zeros(2), 2.0, 0.0)
+    marks = [(1_000.004, 0.0), (1_000.004, 0.0), (1_500.126, 400.0), (0.0, 0.0), (-0.0, 0.0)]
+    for equity, gross in marks:
+        shown = book.shown(equity, gross)
+        wanted = (round(book.cash, 2), round(equity, 2), round(max(0.0, 2 * equity - gross), 2))
+        assert shown == wanted and [math.copysign(1, x) for x in shown] == [
+            math.copysign(1, x) for x in wanted
+        ]
+    book.cash, book.leverage_cap = -0.0, 3.0
+    assert str(book.shown(-0.0, 0.0)) == "(-0.0, -0.0, 0.0)"
+    assert book.shown(10.0, 0.0) == (-0.0, 10.0, 30.0)

@@ -14,6 +14,7 @@ import pytest
 from workbench import Agent, World, evaluate
 from workbench.engine import Executor, OrderRecord, Portfolio
 from workbench.engine.historical import Historical
+from workbench.engine.sample_bars import sample_bars
 from workbench.errors import ConfigError
 from workbench.evaluation.observation import market_payload
 from workbench.schema import Action, Decision
@@ -190,3 +191,13 @@ def test_asking_for_more_days_than_the_data_holds_is_refused(tmp_path: Path) -> 
         World(data=bars(dates=15))
     with pytest.raises(ConfigError, match="no such data file"):
         World(data=tmp_path / "missing.csv")
+
+
+def test_the_panel_is_the_same_from_bars_in_any_row_order() -> None:
+    """Bars as ``read_bars`` leaves them are reshaped into the panel; any other order is
+    pivoted: both give the same (dates x names) arrays."""
+    loaded = Historical.load(sample_bars(days=40, names=5, seed=4), secret=SECRET)
+    shuffled = Historical(loaded.bars.sample(frac=1.0, random_state=2), secret=SECRET)
+    for name, values in loaded.real_panel.items():
+        assert np.array_equal(values, shuffled.real_panel[name])
+        assert values.shape == (40, 5)

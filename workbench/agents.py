@@ -55,7 +55,7 @@ class RunInfo:
     model_cutoff: str | None = None  # the arm's training cutoff (YYYY-MM-DD), when given
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: built for every arm at every decision point
 class DecisionRequest:
     """One question to one arm. ``payload`` is plain JSON; never mutate it."""
 
@@ -86,7 +86,7 @@ class Usage:
 _USAGE_FIELDS = tuple(item.name for item in dataclasses.fields(Usage))  # read once, not per add
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExecutionReport:
     """What the market made of one decision.
 

@@ -7,17 +7,18 @@ portfolio ones rebalance to target weights, trading whole shares at market.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
-import numpy as np
-
 from workbench.agents import Agent, Every, RunInfo
+from workbench.engine.draws import Draws
 from workbench.errors import ConfigError
 from workbench.schema import HOLD, Decision
 
 _MIN_TRADE_FRACTION = 0.002  # skip rebalancing trades smaller than 0.2% of equity
 _SIDES = ("buy", "sell")
+_MOST_NAMES = 2**32 - 1  # the random trader's draws are 32-bit (workbench.engine.draws)
 
 
 class Cash(Agent):
@@ -52,7 +53,7 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     book = payload["portfolio"]
     equity, held = book["equity"], book["positions"]
     if not targets and not held:  # nothing to hold and nothing held: every trade is 0
-        return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
+        return _nothing_to_rebalance(why)
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
     for symbol, quote in payload["symbols"].items():
@@ -64,6 +65,13 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
             continue
         orders.append((symbol, "buy" if delta > 0 else "sell", float(abs(delta))))
     return Decision.of_market_orders(orders, f"{why}: rebalance to {len(targets)} names")
+
+
+@functools.cache
+def _nothing_to_rebalance(why: str) -> Decision:
+    """The decision of an empty book told to hold no name, made once per ``why`` (a news
+    reader on a day without news answers it at every decision), as ``HOLD`` is."""
+    return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
 
 
 class EqualWeight(_TargetWeights):
@@ -151,22 +159,28 @@ class RandomTrader(Agent):
         notional_fraction: float = 0.02,
     ) -> None:
         super().__init__(name, every=every)
+        if not (isinstance(max_names, int) and 0 <= max_names < _MOST_NAMES):
+            raise ConfigError(
+                f"max_names must be a whole number from 0 to {_MOST_NAMES - 1}, got {max_names!r}"
+            )
         self.seed, self.max_names, self.notional_fraction = seed, max_names, notional_fraction
-        self._rng = np.random.default_rng(seed)
+        self._draws = Draws(seed)
 
     def begin(self, run: RunInfo) -> None:
-        self._rng = np.random.default_rng(self.seed)
+        self._draws = Draws(self.seed)
 
     def decide(self, payload: dict[str, Any]) -> Decision:
+        # the numbers of np.random.default_rng(seed)'s integers(0, max_names + 1), then
+        # choice(names, count, replace=False) and integers(0, 2, count), without NumPy calls
         symbols = list(payload["symbols"])
-        count = int(self._rng.integers(0, self.max_names + 1))
+        count = self._draws.below(self.max_names + 1)
         if count == 0 or not symbols:  # no pick: the two draws below would draw nothing
             return Decision.of_market_orders((), rationale="random")
-        picks = self._rng.choice(len(symbols), size=min(count, len(symbols)), replace=False)
-        sides = self._rng.integers(0, 2, size=len(picks))
+        picks = self._draws.sample(len(symbols), min(count, len(symbols)))
+        sides = self._draws.many_below(2, len(picks))
         budget = self.notional_fraction * payload["portfolio"]["equity"]
         quotes, orders = payload["symbols"], []
-        for i, side in zip(picks.tolist(), sides.tolist(), strict=True):
+        for i, side in zip(picks, sides, strict=True):
             quantity = math.floor(budget / quotes[symbols[i]]["last"])
             if quantity > 0:
                 orders.append((symbols[i], _SIDES[side], float(quantity)))

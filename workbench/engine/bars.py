@@ -43,7 +43,8 @@ def read_bars(source: str | Path | pd.DataFrame) -> pd.DataFrame:
         frame[column] = _numbers(frame[column], column)
     _check_values(frame)
     _check_table(frame)
-    for note in calendar_notes(frame["date"].unique()):
+    dates = np.asarray(frame["date"].unique(), dtype=object)  # an Arrow array is read slowly
+    for note in calendar_notes(dates):
         warnings.warn(note, stacklevel=2)
     return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
 
@@ -165,35 +166,41 @@ def _symbols(column: pd.Series) -> pd.Series:
 
 
 def _dates(column: pd.Series) -> pd.Series:
-    if not pd.api.types.is_datetime64_any_dtype(column):
-        column = _parsed_dates(column.astype("string").str.strip())
-    if getattr(column.dt, "tz", None) is not None:
-        column = column.dt.tz_localize(None)
-    timed = column != column.dt.normalize()
+    """Each date as YYYY-MM-DD, every distinct value parsed and written once (a date
+    repeats for every symbol); a bad value is named by the first row that holds it."""
+    codes, distinct = pd.factorize(column, use_na_sentinel=False)  # in order of first row
+    rows = np.unique(codes, return_index=True)[1]  # each distinct value's first row
+    days = pd.Series(distinct)
+    if not pd.api.types.is_datetime64_any_dtype(days):
+        days = _parsed_dates(days.astype("string").str.strip(), rows)
+    if getattr(days.dt, "tz", None) is not None:
+        days = days.dt.tz_localize(None)
+    timed = days != days.dt.normalize()
     if timed.any():
-        row = int(np.flatnonzero(timed.to_numpy())[0])
+        first = int(np.flatnonzero(timed.to_numpy())[0])
         raise ConfigError(
-            f"data row {row + 1} has the time of day {column.iloc[row]}; historical bars are "
-            "daily, one bar per date (resample intraday bars to days first)"
+            f"data row {rows[first] + 1} has the time of day {days.iloc[first]}; historical "
+            "bars are daily, one bar per date (resample intraday bars to days first)"
         )
-    return column.dt.strftime("%Y-%m-%d")
+    return days.dt.strftime("%Y-%m-%d").take(codes).set_axis(column.index)
 
 
-def _parsed_dates(text: pd.Series) -> pd.Series:
+def _parsed_dates(text: pd.Series, rows: np.ndarray) -> pd.Series:
+    """``text`` (distinct values, the first row of each in ``rows``) as dates."""
     blank = text.isna() | (text == "")
     if blank.any():
-        row = int(np.flatnonzero(blank.to_numpy())[0])
-        raise ConfigError(f"data row {row + 1} has no date; fill it in or drop the row")
+        first = int(np.flatnonzero(blank.to_numpy())[0])
+        raise ConfigError(f"data row {rows[first] + 1} has no date; fill it in or drop the row")
     try:  # the first value sets the format; a value that does not fit it is named below
         parsed = pd.to_datetime(text, errors="coerce")
     except (ValueError, TypeError, OverflowError):
         parsed = pd.Series(pd.NaT, index=text.index)
     bad = parsed.isna()
     if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0])
+        first = int(np.flatnonzero(bad.to_numpy())[0])
         raise ConfigError(
-            f"data row {row + 1} has the date {text.iloc[row]!r}, which does not parse in the "
-            f"format of the first date {text.iloc[0]!r}; write every date in one format "
+            f"data row {rows[first] + 1} has the date {text.iloc[first]!r}, which does not parse "
+            f"in the format of the first date {text.iloc[0]!r}; write every date in one format "
             "(YYYY-MM-DD)"
         )
     return parsed
@@ -289,7 +296,10 @@ def _one_sector_per_symbol(frame: pd.DataFrame) -> None:
 
 
 def _refuse_gaps(frame: pd.DataFrame) -> None:
+    """Every symbol has a bar on every date (no (date, symbol) repeats: refused before)."""
     dates = np.sort(frame["date"].unique())
+    if len(frame) == len(dates) * frame["symbol"].nunique():
+        return  # as many distinct (date, symbol) pairs as a full panel holds
     counts = frame.groupby("symbol")["date"].nunique()
     short = counts[counts < len(dates)]
     if not len(short):

@@ -33,7 +33,7 @@ orders (the paired comparison runs on identical exogenous paths).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -94,6 +94,11 @@ class Portfolio:
     fee_bps: float
     traded_notional: float = 0.0
     fees_paid: float = 0.0
+    # the figures a payload last showed, and what they came from (see ``shown``)
+    _shown: tuple[float, float, float] = field(
+        default=(math.nan, math.nan, math.nan), init=False, repr=False, compare=False
+    )
+    _shown_from: tuple[float, ...] = field(default=(), init=False, repr=False, compare=False)
 
     # math.fsum is exact, so equity does not depend on which BLAS kernel the CPU picks
     def equity(self, mid: np.ndarray) -> float:
@@ -110,6 +115,8 @@ class Portfolio:
     def marks_of(self, values: list[float]) -> tuple[float, float]:
         """``marks`` from the position values at mid, worked out already (a run marks
         every arm's book from one product)."""
+        if self.cash and not any(values):  # an empty book: fsum would give its cash and 0
+            return self.cash, 0.0
         return math.fsum((self.cash, *values)), math.fsum(map(abs, values))
 
     def buying_power(self, mid: np.ndarray) -> float:
@@ -118,6 +125,17 @@ class Portfolio:
     def buying_power_at(self, equity: float, gross: float) -> float:
         """Buying power at a mark whose equity and gross exposure are already known."""
         return max(0.0, self.leverage_cap * equity - gross)
+
+    def shown(self, equity: float, gross: float) -> tuple[float, float, float]:
+        """Cash, equity and buying power to the cent, as a payload shows them, at a mark
+        whose equity and gross exposure are known; worked out again only when one of the
+        three it comes from moved (a book that holds shows the same figures all run)."""
+        source = (self.cash, equity, gross, self.leverage_cap)
+        if self._shown_from != source or not (self.cash and equity):  # 0.0 == -0.0
+            bought = self.buying_power_at(equity, gross)
+            self._shown = (round(self.cash, 2), round(equity, 2), round(bought, 2))
+            self._shown_from = source
+        return self._shown
 
     def book_fill(self, i: int, signed_shares: float, cost: float) -> float:
         """Apply a fill of ``signed_shares`` costing ``cost`` (price x shares); return the fee."""
@@ -174,15 +192,16 @@ class Executor:
         return [record._replace(reason=_forced(record.reason)) for record in records]
 
     def _reducing_first(self, portfolio: Portfolio, actions: list[Action]) -> list[int]:
+        """The actions' positions, those reducing exposure first, each group in order."""
         positions, index = portfolio.positions.tolist(), self.index
-
-        def adds_exposure(n: int) -> bool:
-            action = actions[n]
+        reducing: list[int] = []
+        adding: list[int] = []
+        for n, action in enumerate(actions):
             i = index.get(action.symbol)
             held = 0.0 if i is None else positions[i]
-            return not (held > 0 if action.side == "sell" else held < 0)
-
-        return sorted(range(len(actions)), key=adds_exposure)
+            reduces = held > 0 if action.side == "sell" else held < 0
+            (reducing if reduces else adding).append(n)
+        return reducing + adding
 
     def max_order(self, step: int, i: int) -> int:
         """The cap for an order executing in ``step``: the ``max_order`` its payload showed."""

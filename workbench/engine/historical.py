@@ -145,7 +145,8 @@ class Historical:
 
     @cached_property
     def dates(self) -> list[str]:
-        return sorted(self.bars["date"].astype(str).unique())
+        # as a NumPy array of str: sorting an Arrow string array reads it one item at a time
+        return sorted(np.asarray(self.bars["date"].astype(str).unique(), dtype=object))
 
     @cached_property
     def mapping(self) -> dict[str, str]:
@@ -203,9 +204,25 @@ class Historical:
     @cached_property
     def real_panel(self) -> dict[str, np.ndarray]:
         """The real (dates × names) arrays, names sorted, before any variant or mask."""
-        wide = self.bars.pivot(index="date", columns="symbol")
         real = sorted(self.mapping.values())
+        if self._rows_in_panel_order(real):  # as read_bars leaves them: no pivot needed
+            shape = (len(self.dates), len(real))
+            return {name: self.bars[name].to_numpy(float).reshape(shape) for name in FIELDS}
+        wide = self.bars.pivot(index="date", columns="symbol")
         return {name: wide[name][real].to_numpy(float) for name in FIELDS}
+
+    def _rows_in_panel_order(self, real: list[str]) -> bool:
+        """Whether the bars hold one row per date and name, dates sorted, each date's names
+        in ``real``'s order: the (dates x names) panel row by row."""
+        dates, names = len(self.dates), len(real)
+        if len(self.bars) != dates * names:
+            return False
+        symbols = np.asarray(self.bars["symbol"], dtype=object)
+        days = np.asarray(self.bars["date"].astype(str), dtype=object)
+        return bool(
+            (symbols == np.tile(np.asarray(real, dtype=object), dates)).all()
+            and (days == np.repeat(np.asarray(self.dates, dtype=object), names)).all()
+        )
 
     @property
     def panel(self) -> dict[str, np.ndarray]:

@@ -152,6 +152,7 @@ def arm_payload(
     item by item (``private_news``).
     """
     held = enumerate(portfolio.positions.tolist())
+    cash, shown_equity, buying_power = portfolio.shown(equity, gross)
     if private:
         market = private_market(market)
     if news is not None:
@@ -159,9 +160,9 @@ def arm_payload(
     return {
         **market,
         "portfolio": {
-            "cash": round(portfolio.cash, 2),
-            "equity": round(equity, 2),
-            "buying_power": round(portfolio.buying_power_at(equity, gross), 2),
+            "cash": cash,
+            "equity": shown_equity,
+            "buying_power": buying_power,
             "positions": {symbols[i]: quantity for i, quantity in held if quantity},
         },
     }

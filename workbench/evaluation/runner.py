@@ -444,7 +444,8 @@ class _Run:
             seat.arm.after_execution(request, decision, _NOTHING_DONE)
             return
         seat.arm.after_execution(request, decision, ExecutionReport(tuple(records)))
-        self.orders.extend((seat.name, request.day, request.step, *r) for r in records)
+        prefix = (seat.name, request.day, request.step)  # + a record: a plain tuple, the row
+        self.orders.extend([prefix + record for record in records])
 
     def _results(self) -> Results:
         w = self.world
@@ -500,9 +501,15 @@ class _Run:
 
     def _equity_frame(self) -> pd.DataFrame:
         w = self.world
-        index = pd.MultiIndex.from_product(
-            [range(w.days), range(w.steps_per_day)], names=["day", "step"]
-        )[: self.marked]
+        # from_product's index, its first marked rows, built from their codes at once
+        codes: Any = np.divmod(np.arange(self.marked), w.steps_per_day)  # day, step
+        levels: Any = [pd.RangeIndex(w.days), pd.RangeIndex(w.steps_per_day)]
+        index = pd.MultiIndex(
+            levels=levels,
+            codes=codes,
+            names=["day", "step"],
+            verify_integrity=False,
+        )
         return pd.DataFrame(self.equity[: self.marked], index=index, columns=list(self.names))
 
     def _closes(self, symbols: list[str]) -> pd.DataFrame:
