@@ -81,6 +81,7 @@ from workbench.engine.textscan import (
     starts,
     substitute,
 )
+from workbench.engine.textspans import NameFinder, amounts_and_dates, merged
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -267,6 +268,7 @@ class _Compiled:
     parts: tuple[tuple[str, str], ...]  # each part's first characters, and the part
     starts: re.Pattern[str]
     glued: bool  # the text holds a 年: a Japanese date is looked for too (``_GLUED``)
+    names: NameFinder | None = None  # the names as words, for a text in ASCII (``textspans``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "match_at", _MatchAt(self))
@@ -341,6 +343,14 @@ def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> 
     words = rf"(?<!\w)(?=[\w{SIGNS}])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued
     return re.compile("|".join([*anywhere, words]), re.IGNORECASE)
+
+
+# the parts without names, and the characters one can start with (in ASCII): what
+# ``textspans`` tries near each digit
+_BARE = _Compiled(_PARTS, starts((), exchange=False, glued=False), glued=False)
+_STARTABLE = frozenset(
+    c for c in map(chr, range(128)) if any(_can_start(first, c) for first, _ in _PARTS)
+)
 
 
 @dataclass(frozen=True)
@@ -437,6 +447,13 @@ class TextMask:
     def _masked(compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]) -> str:
         if not scannable(text):
             return compiled.whole.sub(replace, text)
+        if compiled.names is not None and text.isascii():
+            names = compiled.names.spans(text)
+            if names is not None:
+                found = amounts_and_dates(text, _STARTABLE, _BARE.match_at, replace)  # type: ignore[attr-defined]
+                written = merged(text, found, names)
+                if written is not None:
+                    return written
         return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
 
     def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
@@ -468,8 +485,16 @@ class TextMask:
         if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
             found_at = starts(names, exchange=key[1], glued=glued)
-            patterns[key] = _Compiled(parts, found_at, glued=glued)
+            patterns[key] = _Compiled(parts, found_at, glued=glued, names=self._finder(names))
         return patterns[key]
+
+    def _finder(self, names: frozenset[str]) -> NameFinder | None:
+        """The names as literal words (``textspans``), when they can be looked for so."""
+        if not NameFinder.usable(names):
+            return None
+        tickers = [n for n in names if n in self.aliases]
+        words = [n for n in names if n not in self.aliases or not is_word_like(n)]
+        return NameFinder(words, tickers, self._lookup)  # type: ignore[attr-defined]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
         """The names' first words that are words of ``folded``: with a few names, each looked
