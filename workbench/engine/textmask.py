@@ -63,6 +63,7 @@ a product, a city or a chief executive that still points at one name.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -353,6 +354,16 @@ _STARTABLE = frozenset(
 )
 
 
+def _by_pattern(
+    groups: Mapping[tuple[_Compiled, float | None], list[int]],
+) -> dict[_Compiled, list[int]]:
+    """The texts of each pattern, whatever their price factors, in order."""
+    out: dict[_Compiled, list[int]] = {}
+    for (compiled, _), members in groups.items():
+        out.setdefault(compiled, []).extend(members)
+    return {compiled: sorted(members) for compiled, members in out.items()}
+
+
 @dataclass(frozen=True)
 class TextMask:
     """One run's mask for text: real symbol → alias, each name's price factor, the dates.
@@ -418,12 +429,63 @@ class TextMask:
             exchange = any(":" in (out[k] or "") for k in members)
             compiled = self._pattern(every or frozenset(), exchange=exchange, glued=False)
             groups.setdefault((compiled, factor), []).extend(members)
-        for (compiled, factor), members in groups.items():
-            joined = _JOIN.join(out[k] or "" for k in members)
-            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
-            for k, text in zip(members, masked, strict=True):
+        for compiled, members in _by_pattern(groups).items():
+            written = self._spans_apart(compiled, [out[k] or "" for k in members], keys, members)
+            if written is None:  # the long way, the texts of each price factor together
+                written = self._joined(compiled, [out[k] or "" for k in members], keys, members)
+            for k, text in zip(members, written, strict=True):
                 out[k] = done[keys[k]] = text
         return [text or "" for text in out]
+
+    def _spans_apart(
+        self,
+        compiled: _Compiled,
+        texts: list[str],
+        keys: list[tuple[str, float | None]],
+        members: list[int],
+    ) -> list[str] | None:
+        """Texts in ASCII masked in one pass whatever their price factors (``textspans``):
+        the names, then the parts near each digit, each scaled by its own text's factor;
+        None when the passes cannot tell (the texts are then masked the long way)."""
+        if compiled.names is None or not all(text.isascii() for text in texts):
+            return None
+        joined = _JOIN.join(texts)
+        names = compiled.names.spans(joined)
+        if names is None:
+            return None
+        factors = [keys[k][1] for k in members]
+        found = amounts_and_dates(joined, _STARTABLE, _BARE.match_at, self._by_text(texts, factors))  # type: ignore[attr-defined]
+        written = merged(joined, found, names)
+        return None if written is None else written.split(_JOIN)
+
+    def _by_text(
+        self, texts: list[str], factors: list[float | None]
+    ) -> Callable[[re.Match[str]], str]:
+        """The replacement of a match in joined ``texts``: by the price factor of its text."""
+        if len(set(factors)) == 1:
+            return self._replacer(factors[0])
+        replacers = [self._replacer(f) for f in factors]
+        ends = list(itertools.accumulate(len(text) + len(_JOIN) for text in texts))
+        return lambda match: replacers[bisect.bisect_right(ends, match.start())](match)
+
+    def _joined(
+        self,
+        compiled: _Compiled,
+        texts: list[str],
+        keys: list[tuple[str, float | None]],
+        members: list[int],
+    ) -> list[str]:
+        """The texts of each price factor joined and masked in one pass of the pattern."""
+        by_factor: dict[float | None, list[int]] = {}
+        for at, k in enumerate(members):
+            by_factor.setdefault(keys[k][1], []).append(at)
+        out = [""] * len(texts)
+        for factor, ats in by_factor.items():
+            joined = _JOIN.join(texts[at] for at in ats)
+            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
+            for at, text in zip(ats, masked, strict=True):
+                out[at] = text
+        return out
 
     def _compiled_for(self, text: str) -> _Compiled:
         return self._patterns_for(text, self._first_words_in(text.casefold()))

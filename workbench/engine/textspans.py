@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 
-from workbench.engine.textscan import MONTHS, MOIS_WRITTEN, Matcher
+from workbench.engine.textscan import MOIS_WRITTEN, MONTHS, Matcher
 
 Span = tuple[int, int, str]  # where a match starts and ends, and what replaces it
 
@@ -33,8 +33,10 @@ _BEFORE_DIGIT = re.compile(r"[0-9](?![0-9])([^\s0-9]*)(\s*)([^\s0-9]*)")
 _CODES = ("usd", "eur", "gbp", "jpy", "chf", "fy", "cy")
 # a word a part reads before the spaces before its first digit (a month, a currency's
 # code, FY or CY, "of" after "volume"), and one it reads right before it (a code, Q, H)
+# (each reversed, as the reversed text holds it)
 _BEFORE_SPACES = frozenset(
-    (
+    w[::-1]
+    for w in (
         *(m[:3] for m in MONTHS),
         *MONTHS,
         "sept",
@@ -43,7 +45,7 @@ _BEFORE_SPACES = frozenset(
         "of",
     )
 )
-_GLUED_TO_IT = frozenset((*_CODES, "q", "h"))
+_GLUED_TO_IT = frozenset(w[::-1] for w in (*_CODES, "q", "h"))
 
 
 def _is_word(char: str) -> bool:
@@ -52,44 +54,45 @@ def _is_word(char: str) -> bool:
 
 def digit_starts(text: str, startable: frozenset[str]) -> list[int]:
     """Each place of ``text`` (ASCII) where a part that reads a digit can start, in
-    order: each digit no digit precedes, and each word start of a character in
-    ``startable`` in the two tokens before it."""
+    order: each digit no digit precedes, and in the two tokens before it a word a part
+    reads there (``_BEFORE_SPACES``, ``_GLUED_TO_IT``), or in a token of other characters
+    than letters, each word start of a character in ``startable``."""
     size, out = len(text), []
-    pieces = _BEFORE_DIGIT.split(text[::-1])
-    back = 0  # how far into the reversed text
+    pieces = _BEFORE_DIGIT.split(text[::-1])  # tokens reversed, as they are read
+    back = -1  # where the digit is in the reversed text
     for k in range(0, len(pieces) - 1, 4):
-        back += len(pieces[k])
+        back += len(pieces[k]) + 1
         digit = size - 1 - back
         near, gap, far = pieces[k + 1], pieces[k + 2], pieces[k + 3]
-        back += 1 + len(near) + len(gap) + len(far)
+        back += len(near) + len(gap) + len(far)
         out.append(digit)
         if near:
-            _word_starts(text, digit - len(near), near, _GLUED_TO_IT, startable, out)
+            _starts_in(text, digit - len(near), near, _GLUED_TO_IT, startable, out)
         if far:
             start = digit - len(near) - len(gap) - len(far)
-            _word_starts(text, start, far, _BEFORE_SPACES, startable, out)
+            _starts_in(text, start, far, _BEFORE_SPACES, startable, out)
     out.sort()
     return out
 
 
-def _word_starts(
+def _starts_in(
     text: str,
     start: int,
-    token: str,
+    backwards: str,
     words: frozenset[str],
     startable: frozenset[str],
     out: list[int],
 ) -> None:
-    """The word starts in ``token`` (reversed) at ``start`` where a part can start: a
-    token of letters alone only when it is one of ``words``."""
-    token = token[::-1]
-    before = text[start - 1] if start else " "
-    if token.isalpha():
-        if token.lower() in words and not _is_word(before):
+    """The places in the token at ``start`` (``backwards``: as the reversed text holds
+    it) where a part can start: a token of letters only where it is one of ``words``
+    (reversed), and no digit stands before it (nothing but a space or a digit can)."""
+    if backwards.isalpha():
+        if backwards.lower() in words and not (start and text[start - 1].isdigit()):
             out.append(start)
         return
-    for k, char in enumerate(token):
-        if char in startable and not _is_word(before):
+    before = text[start - 1] if start else " "
+    for k, char in enumerate(backwards[::-1]):
+        if char in startable and not (before.isalnum() or before == "_"):
             out.append(start + k)
         before = char
 
@@ -123,8 +126,9 @@ class NameFinder:
     def __init__(
         self, words: Iterable[str], tickers: Iterable[str], lookup: Mapping[str, str]
     ) -> None:
-        self.words = sorted({w.lower() for w in words})
-        self.quoted = _literals(tickers, "[$:](?:{})")
+        self.words = _literals(words, "({})", _WHOLE_WORD)
+        self.dollar = _literals(tickers, r"\$(?:{})", "{first}{rest}")
+        self.colon = _literals(tickers, ":(?:{})", "{first}{rest}")
         self.lookup = lookup
 
     @staticmethod
@@ -139,53 +143,49 @@ class NameFinder:
         them (at each place, the longest name that ends a word), or None when a ticker
         follows ``$`` or a colon: the pattern must read the text."""
         lower = text.lower()
-        if self.quoted is not None and self.quoted.search(lower):
+        if self._quoted(lower):
             return None
+        if self.words is None:
+            return []
         out: list[Span] = []
-        end = 0
-        for at, stop in sorted(self._occurrences(lower)):
-            stop = -stop
-            if at < end:
-                continue
-            before, after = text[at - 1 : at], text[stop : stop + 1]
-            if before and (before == "$" or _is_word(before)):
-                continue  # no name starts here
-            if after and _is_word(after):
-                continue  # a shorter one may: it comes next
-            out.append((at, stop, self._alias(text[at:stop])))
-            end = stop
+        pieces, at = self.words.split(lower), 0
+        for k in range(1, len(pieces), 2):
+            at += len(pieces[k - 1])
+            end = at + len(pieces[k])
+            out.append((at, end, self._alias(text[at:end])))
+            at = end
         return out
 
-    def _occurrences(self, lower: str) -> list[tuple[int, int]]:
-        """Where each name stands in ``lower``, and where it ends (negated: the longest
-        first where several start)."""
-        out = []
-        for word in self.words:
-            find, size = lower.find, len(word)
-            at = find(word)
-            while at >= 0:
-                out.append((at, -at - size))
-                at = find(word, at + 1)
-        return out
+    def _quoted(self, lower: str) -> bool:
+        """Whether a ticker follows ``$`` or a colon in ``lower``."""
+        if self.dollar is None or self.colon is None:
+            return False
+        return bool(self.dollar.search(lower) or (":" in lower and self.colon.search(lower)))
 
     def _alias(self, word: str) -> str:
         exact = self.lookup.get("\0" + word)
         return exact if exact is not None else self.lookup.get(word.casefold(), word)
 
 
-def _literals(names: Iterable[str], form: str) -> re.Pattern[str] | None:
-    """The names in lower case, longest first as the pattern tries them, in ``form``."""
-    ordered = sorted(names, key=lambda n: (-len(n), n))
-    return (
-        re.compile(form.format("|".join(re.escape(n.lower()) for n in ordered)))
-        if ordered
-        else None
-    )
+# a name as a whole word, where no word character or $ stands before it: its first
+# character matched first, so the search looks for the names' first characters in C
+_WHOLE_WORD = r"{first}(?<![\w$]{first}){rest}(?!\w)"
+
+
+def _literals(names: Iterable[str], form: str, each: str) -> re.Pattern[str] | None:
+    """The names in lower case, longest first as the pattern tries them, each written as
+    ``each`` (its first character and the rest), in ``form``."""
+    ordered = [n.lower() for n in sorted(names, key=lambda n: (-len(n), n))]
+    if not ordered:
+        return None
+    written = (each.format(first=re.escape(n[0]), rest=re.escape(n[1:])) for n in ordered)
+    return re.compile(form.format("|".join(written)))
 
 
 def merged(text: str, first: list[Span], second: list[Span]) -> str | None:
     """``text`` with both passes' matches replaced, or None where two overlap."""
-    pieces, end = [], 0
+    pieces: list[str] = []
+    end = 0
     for start, stop, written in sorted(first + second):
         if start < end:
             return None
