@@ -52,26 +52,39 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-def digit_starts(text: str, startable: frozenset[str]) -> list[int]:
-    """Each place of ``text`` (ASCII) where a part that reads a digit can start, in
-    order: each digit no digit precedes, and in the two tokens before it a word a part
-    reads there (``_BEFORE_SPACES``, ``_GLUED_TO_IT``), or in a token of other characters
-    than letters, each word start of a character in ``startable``."""
-    size, out = len(text), []
+def amounts_and_dates(
+    text: str,
+    startable: frozenset[str],
+    match_at: Mapping[str, Matcher],
+    replace: Callable[[re.Match[str]], str],
+) -> list[Span]:
+    """The matches of the parts that read a digit, as the pattern without names finds
+    them: tried, after the end of the match before, only at each digit no digit precedes
+    and where a part can start in the two tokens before it (``_starts_in``), found in C
+    in the reversed text and read here in the text's order."""
+    out: list[Span] = []
+    end = 0
     pieces = _BEFORE_DIGIT.split(text[::-1])  # tokens reversed, as they are read
-    back = -1  # where the digit is in the reversed text
-    for k in range(0, len(pieces) - 1, 4):
-        back += len(pieces[k]) + 1
-        digit = size - 1 - back
-        near, gap, far = pieces[k + 1], pieces[k + 2], pieces[k + 3]
-        back += len(near) + len(gap) + len(far)
-        out.append(digit)
-        if near:
-            _starts_in(text, digit - len(near), near, _GLUED_TO_IT, startable, out)
-        if far:
-            start = digit - len(near) - len(gap) - len(far)
-            _starts_in(text, start, far, _BEFORE_SPACES, startable, out)
-    out.sort()
+    at = len(pieces[-1])
+    for k in range(len(pieces) - 5, -1, -4):
+        far, gap, near = pieces[k + 3], pieces[k + 2], pieces[k + 1]
+        start = at
+        at += len(far) + len(gap) + len(near)  # the digit
+        if at >= end:
+            places: list[int] = []
+            if far:
+                _starts_in(text, start, far, _BEFORE_SPACES, startable, places)
+            if near:
+                _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
+            places.append(at)
+            for place in places:
+                if place < end:
+                    continue
+                found = match_at[text[place]](text, place)
+                if found is not None:
+                    end = found.end()
+                    out.append((place, end, replace(found)))
+        at += 1 + len(pieces[k])
     return out
 
 
@@ -85,36 +98,17 @@ def _starts_in(
 ) -> None:
     """The places in the token at ``start`` (``backwards``: as the reversed text holds
     it) where a part can start: a token of letters only where it is one of ``words``
-    (reversed), and no digit stands before it (nothing but a space or a digit can)."""
+    (reversed), and no digit stands before it (nothing but a space or a digit can); in
+    another token, each word start of a character in ``startable``."""
     if backwards.isalpha():
         if backwards.lower() in words and not (start and text[start - 1].isdigit()):
             out.append(start)
         return
     before = text[start - 1] if start else " "
-    for k, char in enumerate(backwards[::-1]):
-        if char in startable and not (before.isalnum() or before == "_"):
-            out.append(start + k)
+    for k, char in enumerate(backwards[::-1], start):
+        if char in startable and not _is_word(before):
+            out.append(k)
         before = char
-
-
-def amounts_and_dates(
-    text: str,
-    startable: frozenset[str],
-    match_at: Mapping[str, Matcher],
-    replace: Callable[[re.Match[str]], str],
-) -> list[Span]:
-    """The matches of the parts that read a digit, as the pattern without names finds
-    them: tried at ``digit_starts`` only, each after the end of the one before."""
-    out: list[Span] = []
-    end = 0
-    for at in digit_starts(text, startable):
-        if at < end:
-            continue
-        found = match_at[text[at]](text, at)
-        if found is not None:
-            end = found.end()
-            out.append((at, end, replace(found)))
-    return out
 
 
 class NameFinder:
