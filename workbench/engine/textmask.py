@@ -464,7 +464,8 @@ class TextMask:
         """The replacement of a match in joined ``texts``: by the price factor of its text."""
         if len(set(factors)) == 1:
             return self._replacer(factors[0])
-        replacers = [self._replacer(f) for f in factors]
+        by_factor = {f: self._replacer(f) for f in set(factors)}
+        replacers = [by_factor[f] for f in factors]
         ends = list(itertools.accumulate(len(text) + len(_JOIN) for text in texts))
         return lambda match: replacers[bisect.bisect_right(ends, match.start())](match)
 
