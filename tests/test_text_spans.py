@@ -67,7 +67,7 @@ WORDS = (
     *("Acme Industries", "Bolt 2016 Fund", "th", "st", "er", "x", "_", "a"),
 )
 NUMBERS = ("4", "12", "2016", "1,234", "45,50", "3.5", "20160203", "2016-03-04", "1", "02/03")
-GAPS = ("", " ", "  ", "\n", "-", ".", ",", "'", "/", "(", ":", "$", "\0", "%")
+GAPS = ("", " ", "\n", "-", ".", ",", "'", "/", "(", ":", "$", "\0", "%")
 
 
 @st.composite
@@ -86,3 +86,18 @@ def test_words_and_numbers_in_any_order_are_masked_as_the_pattern_masks_them(
         MASK.text_by_pattern(text, about),
         MASK.text_by_pattern(text, ["IT"]),
     ]
+
+
+def test_a_ticker_glued_to_a_date_becomes_its_alias_and_the_day() -> None:
+    """ACME2016-03-04 names the company and the day: both are masked, as with a space."""
+    spaced = MASK.text("ACME 2016-03-04 rose", ["ACME"])
+    assert spaced == "ASSET001 day 24 rose"
+    for glued, shown in (
+        ("ACME2016-03-04 rose", "ASSET001day 24 rose"),
+        ("report_ACME2016.03.04.pdf", "report_ACMEday 24.pdf"),
+        ("ACME INDUSTRIES2016/3/4", "ASSET001day 24"),
+        ("ACMEX2016-03-04", "ACMEXday 24"),
+        ("ACME2016 and ACME20160304", "ACME2016 and ACME20160304"),
+    ):
+        assert MASK.text(glued, ["ACME"]) == shown
+        assert MASK.text_by_pattern(glued, ["ACME"]) == shown

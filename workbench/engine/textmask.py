@@ -76,6 +76,7 @@ import numpy as np
 from workbench.engine.textscan import (
     MOIS_WRITTEN,
     MONTHS,
+    NAME_END,
     SIGNS,
     Matcher,
     scannable,
@@ -354,16 +355,6 @@ _STARTABLE = frozenset(
 )
 
 
-def _by_pattern(
-    groups: Mapping[tuple[_Compiled, float | None], list[int]],
-) -> dict[_Compiled, list[int]]:
-    """The texts of each pattern, whatever their price factors, in order."""
-    out: dict[_Compiled, list[int]] = {}
-    for (compiled, _), members in groups.items():
-        out.setdefault(compiled, []).extend(members)
-    return {compiled: sorted(members) for compiled, members in out.items()}
-
-
 @dataclass(frozen=True)
 class TextMask:
     """One run's mask for text: real symbol → alias, each name's price factor, the dates.
@@ -383,7 +374,7 @@ class TextMask:
         object.__setattr__(self, "_by_word", by_word)
         # each first word as a whole word (all its characters are word characters)
         few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
-        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word if few}
+        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}{NAME_END}") for w in by_word if few}
         object.__setattr__(self, "_word_alone", alone)
         # few names, all in ASCII: a text in ASCII is masked with all of them (a name the
         # text does not hold cannot match in it), so texts need not be read for names first
@@ -413,8 +404,8 @@ class TextMask:
         keys = [(raw, self._factor(symbols)) for raw, symbols in texts]
         out = [done.get(key) for key in keys]
         every: frozenset[str] | None = self._every_name  # type: ignore[attr-defined]
-        groups: dict[tuple[_Compiled, float | None], list[int]] = {}
-        plain: dict[float | None, list[int]] = {}
+        groups: dict[_Compiled, list[int]] = {}
+        plain: list[int] = []
         for k, (raw, factor) in enumerate(keys):
             if out[k] is not None:
                 continue
@@ -422,14 +413,14 @@ class TextMask:
             if _JOIN in text or not scannable(text):
                 out[k] = self._masked(self._compiled_for(text), text, self._replacer(factor))
             elif every is not None and text.isascii():
-                plain.setdefault(factor, []).append(k)
+                plain.append(k)
             else:
-                groups.setdefault((self._compiled_for(text), factor), []).append(k)
-        for factor, members in plain.items():
-            exchange = any(":" in (out[k] or "") for k in members)
+                groups.setdefault(self._compiled_for(text), []).append(k)
+        if plain:
+            exchange = any(":" in (out[k] or "") for k in plain)
             compiled = self._pattern(every or frozenset(), exchange=exchange, glued=False)
-            groups.setdefault((compiled, factor), []).extend(members)
-        for compiled, members in _by_pattern(groups).items():
+            groups.setdefault(compiled, []).extend(plain)
+        for compiled, members in groups.items():
             written = self._spans_apart(compiled, [out[k] or "" for k in members], keys, members)
             if written is None:  # the long way, the texts of each price factor together
                 written = self._joined(compiled, [out[k] or "" for k in members], keys, members)
@@ -746,7 +737,8 @@ def is_word_like(ticker: str) -> bool:
     return len(ticker) <= 2 or ticker.lower() in _WORDS
 
 
-_WORD = re.compile(r"\w+")
+# a word, ended where a name can end (``NAME_END``): before a date glued to it too
+_WORD = re.compile(r"\w+?" + NAME_END)
 _FEW_WORDS = 24  # names' first words looked for one by one; more, and the text's words are read
 
 
@@ -770,7 +762,7 @@ def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tup
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
     quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
-    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"
+    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)}){NAME_END}"
     firsts = "".join(sorted({re.escape(w[0]) for w in words}))
     return [("[$a-z]", quoted)] * bool(tickers) + [(f"[{firsts}]", plain)] * bool(words)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 
-from workbench.engine.textscan import MOIS_WRITTEN, MONTHS, Matcher
+from workbench.engine.textscan import MOIS_WRITTEN, MONTHS, NAME_END, Matcher
 
 Span = tuple[int, int, str]  # where a match starts and ends, and what replaces it
 
@@ -120,9 +120,9 @@ class NameFinder:
     def __init__(
         self, words: Iterable[str], tickers: Iterable[str], lookup: Mapping[str, str]
     ) -> None:
-        self.words = _literals(words, "({})", _WHOLE_WORD)
-        self.dollar = _literals(tickers, r"\$(?:{})", "{first}{rest}")
-        self.colon = _literals(tickers, ":(?:{})", "{first}{rest}")
+        self.words = _literals(words, "({})", _WHOLE_WORD, NAME_END)
+        self.dollar = _literals(tickers, r"\$(?:{})", "{first}{rest}", "")
+        self.colon = _literals(tickers, ":(?:{})", "{first}{rest}", "")
         self.lookup = lookup
 
     @staticmethod
@@ -163,16 +163,16 @@ class NameFinder:
 
 # a name as a whole word, where no word character or $ stands before it: its first
 # character matched first, so the search looks for the names' first characters in C
-_WHOLE_WORD = r"{first}(?<![\w$]{first}){rest}(?!\w)"
+_WHOLE_WORD = r"{first}(?<![\w$]{first}){rest}"
 
 
-def _literals(names: Iterable[str], form: str, each: str) -> re.Pattern[str] | None:
+def _literals(names: Iterable[str], form: str, each: str, end: str) -> re.Pattern[str] | None:
     """The names in lower case, longest first as the pattern tries them, each written as
-    ``each`` (its first character and the rest), in ``form``."""
+    ``each`` (its first character and the rest) then ``end``, in ``form``."""
     ordered = [n.lower() for n in sorted(names, key=lambda n: (-len(n), n))]
     if not ordered:
         return None
-    written = (each.format(first=re.escape(n[0]), rest=re.escape(n[1:])) for n in ordered)
+    written = (each.format(first=re.escape(n[0]), rest=re.escape(n[1:])) + end for n in ordered)
     return re.compile(form.format("|".join(written)))
 
 
