@@ -70,20 +70,25 @@ def amounts_and_dates(
         far, gap, near = pieces[k + 3], pieces[k + 2], pieces[k + 1]
         start = at
         at += len(far) + len(gap) + len(near)  # the digit
-        if at >= end:
-            places: list[int] = []
-            if far:
+        if at < end:
+            at += 1 + len(pieces[k])
+            continue
+        places: list[int] = []
+        if far:
+            if not far.isalpha():
                 _starts_in(text, start, far, _BEFORE_SPACES, startable, places)
-            if near:
-                _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
-            places.append(at)
-            for place in places:
-                if place < end:
-                    continue
-                found = match_at[text[place]](text, place)
-                if found is not None:
-                    end = found.end()
-                    out.append((place, end, replace(found)))
+            elif far.lower() in _BEFORE_SPACES and not (start and text[start - 1].isdigit()):
+                places.append(start)
+        if near:
+            _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
+        places.append(at)
+        for place in places:
+            if place < end:
+                continue
+            found = match_at[text[place]](text, place)
+            if found is not None:
+                end = found.end()
+                out.append((place, end, replace(found)))
         at += 1 + len(pieces[k])
     return out
 
