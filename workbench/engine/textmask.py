@@ -40,7 +40,8 @@ then money, then a name:
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
    alias, longest first, whole words only, company names in any case; a ticker that
    reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
-   ``EXCHANGE:SYM``.
+   ``EXCHANGE:SYM``. A name glued to a date written year first ends where the date
+   starts (``ACME2016-03-04`` reads as the alias and the day).
    Text that is not ASCII is first brought to its compatibility form (NFKC), so
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The names' first words are looked for among the text's words and only the
@@ -48,13 +49,16 @@ then money, then a name:
    the number of names (with few names, all in ASCII, a text in ASCII is read with
    all of them at once: a name it does not hold cannot match in it).
 
-The pattern is tried only where a cheap first pass finds it can start
-(``textscan``), and there only the parts that can start with the character found:
-the same text comes out, at half the cost of trying it at every word. ``texts``
-masks many texts at once (a feed, the items a decision first carries): those that
-need the same pattern and price factor are joined by a character no part reads
-across and masked in one pass, and a text met before in the run is not masked
-again.
+A text in ASCII is read in two passes (``textspans``): the parts that read a digit,
+tried only at the digits and the word or two before each, and the names, looked
+for as literal words; the two together are what the pattern writes, and where
+they overlap the text is read the long way. There the pattern is tried only where
+a cheap first pass finds it can start (``textscan``), and there only the parts that
+can start with the character found: the same text comes out, at half the cost of
+trying it at every word. ``texts`` masks many texts at once (a feed, the items a
+decision first carries): those that need the same pattern are joined by a
+character no part reads across and masked in one pass (the long way, those of one
+price factor together), and a text met before in the run is not masked again.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
@@ -396,10 +400,10 @@ class TextMask:
 
     def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
         """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
-        that need the same pattern and price factor joined by a character no part can cross
-        (``_JOIN``) and masked in one pass. A text met before in the run (with the same
-        price factor: an item repeated, or shown on two rows of a counterfactual path) is
-        not masked again."""
+        that need the same pattern joined by a character no part can cross (``_JOIN``) and
+        masked in one pass (``_spans_apart``; the long way, those of one price factor
+        together). A text met before in the run (with the same price factor: an item
+        repeated, or shown on two rows of a counterfactual path) is not masked again."""
         done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
         keys = [(raw, self._factor(symbols)) for raw, symbols in texts]
         out = [done.get(key) for key in keys]
