@@ -3,17 +3,20 @@
 Every part of the mask's pattern but the names reads a digit, and reads at most
 one word and one run of spaces before its first digit (``March 4``, ``US$ 50``,
 ``FY '16``, ``volume of 12``). So those parts can start only at a digit that no
-digit precedes, or at a word start in the two tokens before it: one search of the
-reversed text for digits finds every such place in C, and the parts are tried
-there alone (``amounts_and_dates``). The names are literal words, found by one
-search of the text in lower case (``NameFinder``): each occurrence is a name's
-match when it stands alone as a word.
+digit precedes, or in the two tokens before it: one search of the reversed text
+finds each such digit and its two tokens in C, and the parts are tried there alone
+(``amounts_and_dates``): at a token of letters only when it is a word a part reads
+there (a month, a currency's code, FY, CY, "of"), at another token at each word
+start. The names are literal words, found by one search of the text in lower case
+(``NameFinder``), each where no word character or ``$`` stands before it and it
+ends as a name ends (``textscan.NAME_END``), the longest first, as the pattern
+tries them.
 
 The pattern tries the names after every other part, at each place, so when no
 match of one pass overlaps a match of the other, the two together are what the
-pattern writes in one scan. When they overlap, or a name's occurrence is not plainly
-a whole word (glued to a word, after ``$`` or an exchange's colon), the passes say
-they cannot tell, and the mask reads the text the long way.
+pattern writes in one scan. When they overlap, or a ticker follows ``$`` or an
+exchange's colon, the passes say they cannot tell, and the mask reads the text the
+long way.
 """
 
 from __future__ import annotations
