@@ -40,7 +40,8 @@ then money, then a name:
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
    alias, longest first, whole words only, company names in any case; a ticker that
    reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
-   ``EXCHANGE:SYM``.
+   ``EXCHANGE:SYM``. A name glued to a date written year first ends where the date
+   starts (``ACME2016-03-04`` reads as the alias and the day).
    Text that is not ASCII is first brought to its compatibility form (NFKC), so
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The names' first words are looked for among the text's words and only the
@@ -48,13 +49,16 @@ then money, then a name:
    the number of names (with few names, all in ASCII, a text in ASCII is read with
    all of them at once: a name it does not hold cannot match in it).
 
-The pattern is tried only where a cheap first pass finds it can start
-(``textscan``), and there only the parts that can start with the character found:
-the same text comes out, at half the cost of trying it at every word. ``texts``
-masks many texts at once (a feed, the items a decision first carries): those that
-need the same pattern and price factor are joined by a character no part reads
-across and masked in one pass, and a text met before in the run is not masked
-again.
+A text in ASCII is read in two passes (``textspans``): the parts that read a digit,
+tried only at the digits and the word or two before each, and the names, looked
+for as literal words; the two together are what the pattern writes, and where
+they overlap the text is read the long way. There the pattern is tried only where
+a cheap first pass finds it can start (``textscan``), and there only the parts that
+can start with the character found: the same text comes out, at half the cost of
+trying it at every word. ``texts`` masks many texts at once (a feed, the items a
+decision first carries): those that need the same pattern are joined by a
+character no part reads across and masked in one pass (the long way, those of one
+price factor together), and a text met before in the run is not masked again.
 
 What is left is what the leak report (``workbench.evaluation.textleaks``) is for:
 a product, a city or a chief executive that still points at one name.
@@ -63,6 +67,7 @@ a product, a city or a chief executive that still points at one name.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -75,12 +80,14 @@ import numpy as np
 from workbench.engine.textscan import (
     MOIS_WRITTEN,
     MONTHS,
+    NAME_END,
     SIGNS,
     Matcher,
     scannable,
     starts,
     substitute,
 )
+from workbench.engine.textspans import NameFinder, amounts_and_dates, merged
 
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
@@ -267,6 +274,7 @@ class _Compiled:
     parts: tuple[tuple[str, str], ...]  # each part's first characters, and the part
     starts: re.Pattern[str]
     glued: bool  # the text holds a 年: a Japanese date is looked for too (``_GLUED``)
+    names: NameFinder | None = None  # the names as words, for a text in ASCII (``textspans``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "match_at", _MatchAt(self))
@@ -343,6 +351,14 @@ def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> 
     return re.compile("|".join([*anywhere, words]), re.IGNORECASE)
 
 
+# the parts without names, and the characters one can start with (in ASCII): what
+# ``textspans`` tries near each digit
+_BARE = _Compiled(_PARTS, starts((), exchange=False, glued=False), glued=False)
+_STARTABLE = frozenset(
+    c for c in map(chr, range(128)) if any(_can_start(first, c) for first, _ in _PARTS)
+)
+
+
 @dataclass(frozen=True)
 class TextMask:
     """One run's mask for text: real symbol → alias, each name's price factor, the dates.
@@ -362,7 +378,7 @@ class TextMask:
         object.__setattr__(self, "_by_word", by_word)
         # each first word as a whole word (all its characters are word characters)
         few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
-        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in by_word if few}
+        alone = {w: re.compile(rf"(?<!\w){re.escape(w)}{NAME_END}") for w in by_word if few}
         object.__setattr__(self, "_word_alone", alone)
         # few names, all in ASCII: a text in ASCII is masked with all of them (a name the
         # text does not hold cannot match in it), so texts need not be read for names first
@@ -384,16 +400,16 @@ class TextMask:
 
     def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
         """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
-        that need the same pattern and price factor joined by a character no part can cross
-        (``_JOIN``) and masked in one pass. A text met before in the run (with the same
-        price factor: an item repeated, or shown on two rows of a counterfactual path) is
-        not masked again."""
+        that need the same pattern joined by a character no part can cross (``_JOIN``) and
+        masked in one pass (``_spans_apart``; the long way, those of one price factor
+        together). A text met before in the run (with the same price factor: an item
+        repeated, or shown on two rows of a counterfactual path) is not masked again."""
         done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
         keys = [(raw, self._factor(symbols)) for raw, symbols in texts]
         out = [done.get(key) for key in keys]
         every: frozenset[str] | None = self._every_name  # type: ignore[attr-defined]
-        groups: dict[tuple[_Compiled, float | None], list[int]] = {}
-        plain: dict[float | None, list[int]] = {}
+        groups: dict[_Compiled, list[int]] = {}
+        plain: list[int] = []
         for k, (raw, factor) in enumerate(keys):
             if out[k] is not None:
                 continue
@@ -401,19 +417,71 @@ class TextMask:
             if _JOIN in text or not scannable(text):
                 out[k] = self._masked(self._compiled_for(text), text, self._replacer(factor))
             elif every is not None and text.isascii():
-                plain.setdefault(factor, []).append(k)
+                plain.append(k)
             else:
-                groups.setdefault((self._compiled_for(text), factor), []).append(k)
-        for factor, members in plain.items():
-            exchange = any(":" in (out[k] or "") for k in members)
+                groups.setdefault(self._compiled_for(text), []).append(k)
+        if plain:
+            exchange = any(":" in (out[k] or "") for k in plain)
             compiled = self._pattern(every or frozenset(), exchange=exchange, glued=False)
-            groups.setdefault((compiled, factor), []).extend(members)
-        for (compiled, factor), members in groups.items():
-            joined = _JOIN.join(out[k] or "" for k in members)
-            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
-            for k, text in zip(members, masked, strict=True):
+            groups.setdefault(compiled, []).extend(plain)
+        for compiled, members in groups.items():
+            written = self._spans_apart(compiled, [out[k] or "" for k in members], keys, members)
+            if written is None:  # the long way, the texts of each price factor together
+                written = self._joined(compiled, [out[k] or "" for k in members], keys, members)
+            for k, text in zip(members, written, strict=True):
                 out[k] = done[keys[k]] = text
         return [text or "" for text in out]
+
+    def _spans_apart(
+        self,
+        compiled: _Compiled,
+        texts: list[str],
+        keys: list[tuple[str, float | None]],
+        members: list[int],
+    ) -> list[str] | None:
+        """Texts in ASCII masked in one pass whatever their price factors (``textspans``):
+        the names, then the parts near each digit, each scaled by its own text's factor;
+        None when the passes cannot tell (the texts are then masked the long way)."""
+        if compiled.names is None or not all(text.isascii() for text in texts):
+            return None
+        joined = _JOIN.join(texts)
+        names = compiled.names.spans(joined)
+        if names is None:
+            return None
+        factors = [keys[k][1] for k in members]
+        found = amounts_and_dates(joined, _STARTABLE, _BARE.match_at, self._by_text(texts, factors))  # type: ignore[attr-defined]
+        written = merged(joined, found, names)
+        return None if written is None else written.split(_JOIN)
+
+    def _by_text(
+        self, texts: list[str], factors: list[float | None]
+    ) -> Callable[[re.Match[str]], str]:
+        """The replacement of a match in joined ``texts``: by the price factor of its text."""
+        if len(set(factors)) == 1:
+            return self._replacer(factors[0])
+        by_factor = {f: self._replacer(f) for f in set(factors)}
+        replacers = [by_factor[f] for f in factors]
+        ends = list(itertools.accumulate(len(text) + len(_JOIN) for text in texts))
+        return lambda match: replacers[bisect.bisect_right(ends, match.start())](match)
+
+    def _joined(
+        self,
+        compiled: _Compiled,
+        texts: list[str],
+        keys: list[tuple[str, float | None]],
+        members: list[int],
+    ) -> list[str]:
+        """The texts of each price factor joined and masked in one pass of the pattern."""
+        by_factor: dict[float | None, list[int]] = {}
+        for at, k in enumerate(members):
+            by_factor.setdefault(keys[k][1], []).append(at)
+        out = [""] * len(texts)
+        for factor, ats in by_factor.items():
+            joined = _JOIN.join(texts[at] for at in ats)
+            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
+            for at, text in zip(ats, masked, strict=True):
+                out[at] = text
+        return out
 
     def _compiled_for(self, text: str) -> _Compiled:
         return self._patterns_for(text, self._first_words_in(text.casefold()))
@@ -437,6 +505,13 @@ class TextMask:
     def _masked(compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]) -> str:
         if not scannable(text):
             return compiled.whole.sub(replace, text)
+        if compiled.names is not None and text.isascii():
+            names = compiled.names.spans(text)
+            if names is not None:
+                found = amounts_and_dates(text, _STARTABLE, _BARE.match_at, replace)  # type: ignore[attr-defined]
+                written = merged(text, found, names)
+                if written is not None:
+                    return written
         return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
 
     def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
@@ -468,8 +543,16 @@ class TextMask:
         if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
             found_at = starts(names, exchange=key[1], glued=glued)
-            patterns[key] = _Compiled(parts, found_at, glued=glued)
+            patterns[key] = _Compiled(parts, found_at, glued=glued, names=self._finder(names))
         return patterns[key]
+
+    def _finder(self, names: frozenset[str]) -> NameFinder | None:
+        """The names as literal words (``textspans``), when they can be looked for so."""
+        if not NameFinder.usable(names):
+            return None
+        tickers = [n for n in names if n in self.aliases]
+        words = [n for n in names if n not in self.aliases or not is_word_like(n)]
+        return NameFinder(words, tickers, self._lookup)  # type: ignore[attr-defined]
 
     def _first_words_in(self, folded: str) -> Iterable[str]:
         """The names' first words that are words of ``folded``: with a few names, each looked
@@ -658,7 +741,8 @@ def is_word_like(ticker: str) -> bool:
     return len(ticker) <= 2 or ticker.lower() in _WORDS
 
 
-_WORD = re.compile(r"\w+")
+# a word, ended where a name can end (``NAME_END``): before a date glued to it too
+_WORD = re.compile(r"\w+?" + NAME_END)
 _FEW_WORDS = 24  # names' first words looked for one by one; more, and the text's words are read
 
 
@@ -682,7 +766,7 @@ def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tup
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
     quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
-    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)})(?!\w)"
+    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)}){NAME_END}"
     firsts = "".join(sorted({re.escape(w[0]) for w in words}))
     return [("[$a-z]", quoted)] * bool(tickers) + [(f"[{firsts}]", plain)] * bool(words)
 

@@ -47,7 +47,14 @@ MOIS_WRITTEN = (
     ("novembre", "nov"),
     ("décembre", "decembre", "déc", "dec"),
 )
-SIGNS = "$€£¥₹₩"  # currency signs written before or after an amount
+SIGNS = "$€£¥₹₩"
+# where a name ends: no word character after it, or a date written year first glued to it
+# (ACME2016-03-04, read as the alias and the day)
+NAME_END = (
+    "(?:(?!\\w)|(?="
+    + "|".join(rf"(?:19|20)\d{{2}}{s}[01]?\d{s}[0-3]?\d" for s in ("-", "/", r"\."))
+    + "))"
+)  # currency signs written before or after an amount
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 
 
