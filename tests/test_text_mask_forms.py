@@ -26,6 +26,7 @@ MASK = TextMask(
         ("US$ 50, $ 12, €45.10, £12, $1.2k", "US$25.00, $6.00, €22.55, £6.00, $0.60k"),
         ("USD 12.50 and $1,234.50", "USD 6.25 and $617.25"),
         ("traded 1,864,600 shares, volume 1.86M", "traded [amount] shares, volume [amount]"),
+        ("traded 1,000  shares, 2 m\tshares", "traded [amount]  shares, [amount]\tshares"),
     ],
 )
 def test_prices_are_scaled_and_volumes_marked(text: str, shown: str) -> None:

@@ -174,7 +174,7 @@ _PRICE_VERBS = _price_phrases()
 # (an amount is followed by a space or a letter, so its digits are never given back)
 _A_WORD = r"(?=[\d,.]++\s?[^\W\d_])"
 _THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:{_CURRENCY_WORD})\b)"
-_THEN_WORDS = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
+_THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
 # each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target",
 # or a colon
 _AFTER_VERB = "(?<=[tmohwfe:] )"
