@@ -60,8 +60,8 @@ from workbench.engine.market import MarketPath
 from workbench.engine.sample_bars import sample_bars
 from workbench.engine.textfeed import TextFeed
 from workbench.engine.textmask import TextMask
-from workbench.evaluation import World, evaluate
-from workbench.evaluation.observation import arm_payload, market_payload
+from workbench.evaluation import World, evaluate, reading
+from workbench.evaluation.observation import MarketPayloads, arm_payload
 from workbench.evaluation.runner import run_world
 from workbench.schema import NEWS_CAP
 
@@ -275,19 +275,24 @@ def payload_costs(texted: Historical, plain: Historical, copy: str) -> tuple[flo
         world = World(data=data, days=DAYS)
         path, symbols = world.path, world.universe.symbols
         book = Portfolio(1e6, np.zeros(NAMES), 2.0, 0.5)
-        build = partial(build_payloads, path, book, symbols, copy)
+        # the run's prices rounded once, as the runner does before its first decision
+        build = partial(build_payloads, MarketPayloads(path), book, symbols, copy)
         build()  # items are masked once per run, as in a run: the first pass pays it
         builds.append(build)
     with_news, without = best_pair(*builds)
     return with_news / DAYS * 1e6, without / DAYS * 1e6
 
 
-def build_payloads(path: MarketPath, book: Portfolio, symbols: tuple[str, ...], copy: str) -> None:
-    """Each decision's payload as the runner builds it: the market part once, the news since
-    the last decision, and the arm's part (its own copy, or shared as a baseline's)."""
+def build_payloads(
+    payloads: MarketPayloads, book: Portfolio, symbols: tuple[str, ...], copy: str
+) -> None:
+    """Each decision's payload as the runner builds it: the market part once (``at``), the
+    news since the last decision, and the arm's part (its own copy, or shared as a
+    baseline's)."""
+    path = payloads.path
     for row in range(20, 20 + DAYS):
-        market = market_payload(path, row)
-        shown = path.text.news(row - 1, row) if path.text is not None else None
+        market = payloads.at(row)
+        shown = reading.news(path, row - 1, row) if path.text is not None else None
         if copy == "round trip":  # one JSON round trip of the market part and the news
             payload = {**market, **shown} if shown is not None else market
             json.loads(json.dumps(payload))
