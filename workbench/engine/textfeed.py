@@ -236,7 +236,7 @@ class TextFeed:
             low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
         first = max(low, high - NEWS_CAP)
         shown = self._items[first:high]
-        if None in shown:  # some are carried for the first time: build them together
+        if not all(shown):  # some (None) are carried for the first time: build them together
             self._build(range(first, high))
             shown = self._items[first:high]
         shown.reverse()

@@ -108,19 +108,16 @@ def _payload(
         }
         for symbol, sector, closes, bid_price, ask_price, volume, cap in quotes
     }
-    payload = {
-        "schema_version": (
-            PRICE_ONLY_SCHEMA_VERSION if reading is None else OBSERVATION_SCHEMA_VERSION
-        ),
+    version = PRICE_ONLY_SCHEMA_VERSION if reading is None else OBSERVATION_SCHEMA_VERSION
+    return {
+        "schema_version": version,
         "day": day,
         "step": step,
         "steps_per_day": steps,
         "macro": macro,
         "symbols": symbols,
+        **(reading or {}),
     }
-    if reading:
-        payload.update(reading)
-    return payload
 
 
 def _macro(days: dict[str, list[float]], day_row: int) -> dict[str, Any]:
