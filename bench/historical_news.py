@@ -56,7 +56,6 @@ import pandas as pd
 from workbench.bridge import run_sync
 from workbench.engine.execution import Portfolio
 from workbench.engine.historical import Historical
-from workbench.engine.market import MarketPath
 from workbench.engine.sample_bars import sample_bars
 from workbench.engine.textfeed import TextFeed
 from workbench.engine.textmask import TextMask

@@ -67,9 +67,7 @@ class MarketPayloads:
         else:
             caps = self.caps[row].tolist()
         reading = parts(self.path, row) if self.parts is None else self.parts[row]
-        return _payload(
-            self.path, row, history, self.bid[row], self.ask[row], macro, caps, reading
-        )
+        return _payload(self.path, row, history, self.bid[row], self.ask[row], macro, caps, reading)
 
 
 def _payload(
