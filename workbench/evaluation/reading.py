@@ -47,8 +47,9 @@ def parts(path: MarketPath, row: int) -> dict[str, Any] | None:
 
 
 def parts_by_row(path: MarketPath) -> list[dict[str, Any] | None] | None:
-    """``parts`` at every row of a historical path, looked up once for the run (a run asks
-    at every decision, and the reports change only when one is seen); None on a market that
+    """``parts`` at every row of a path that publishes no information (prices alone, or
+    historical bars with a researcher's text), looked up once for the run: a run asks at
+    every decision, and the reports change only when one is seen. None on a market that
     publishes information, whose calendars are built as its decisions ask for them."""
     if path.information is not None:
         return None
