@@ -234,13 +234,14 @@ class TextFeed:
             low, high = seen[after + 1], seen[until + 1]
         else:
             low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
-        first = max(low, high - NEWS_CAP)
+        omitted = high - low - NEWS_CAP
+        first = high - NEWS_CAP if omitted > 0 else low
         shown = self._items[first:high]
         if not all(shown):  # some (None) are carried for the first time: build them together
             self._build(range(first, high))
             shown = self._items[first:high]
         shown.reverse()
-        return {"news": shown, "news_omitted": max(0, high - low - NEWS_CAP)}
+        return {"news": shown, "news_omitted": omitted if omitted > 0 else 0}
 
     def item(self, i: int) -> dict[str, Any]:
         """Item ``i`` as the payload carries it (masked once, then reused)."""
