@@ -21,8 +21,12 @@ Once per run:
 
 Each decision, against a baseline measured in the same run:
 3. **The payload** (target <= 1.2), the issue's figure: building a decision's
-   payload (the market part, the news since the last decision, the arm's part) on
-   the path with text over the same path without it. For an arm that gets its own
+   payload as the runner builds it (the market part from the prices rounded once for
+   the run, ``MarketPayloads.at``; the news since the last decision, ``reading.news``;
+   the arm's part) on the path with text over the same path without it (the same
+   prices). The items are masked in a first pass and read again in each timed one,
+   out of the CPU's cache by then (in a first run a decision reads items just
+   built), so this is the dearer case. For an arm that gets its own
    copy (every arm but the baselines: the reports copied one by one, the news item
    by item; beside it, what a JSON round trip of all of it costs) and for an arm
    that shares the payload and reads the news (the price-only baselines share it
