@@ -25,8 +25,12 @@ Once per run:
 
 Each decision, against a baseline measured in the same run:
 3. **The payload** (target <= 1.2), the issue's figure: building a decision's
-   payload (the market part, the news since the last decision, the arm's part) on
-   the path with text over the same path without it. For an arm that gets its own
+   payload as the runner builds it (the market part from the prices rounded once for
+   the run, ``MarketPayloads.at``; the news since the last decision, ``reading.news``;
+   the arm's part) on the path with text over the same path without it (the same
+   prices). The items are masked in a first pass and read again in each timed one,
+   out of the CPU's cache by then (in a first run a decision reads items just
+   built), so this is the dearer case. For an arm that gets its own
    copy (every arm but the baselines: the reports copied one by one, the news item
    by item; beside it, what a JSON round trip of all of it costs) and for an arm
    that shares the payload and reads the news (the price-only baselines share it
@@ -60,12 +64,11 @@ import pandas as pd
 from workbench.bridge import run_sync
 from workbench.engine.execution import Portfolio
 from workbench.engine.historical import Historical
-from workbench.engine.market import MarketPath
 from workbench.engine.sample_bars import sample_bars
 from workbench.engine.textfeed import TextFeed
 from workbench.engine.textmask import TextMask
-from workbench.evaluation import World, evaluate
-from workbench.evaluation.observation import arm_payload, market_payload
+from workbench.evaluation import World, evaluate, reading
+from workbench.evaluation.observation import MarketPayloads, arm_payload
 from workbench.evaluation.runner import run_world
 from workbench.schema import NEWS_CAP
 
@@ -279,19 +282,24 @@ def payload_costs(texted: Historical, plain: Historical, copy: str) -> tuple[flo
         world = World(data=data, days=DAYS)
         path, symbols = world.path, world.universe.symbols
         book = Portfolio(1e6, np.zeros(NAMES), 2.0, 0.5)
-        build = partial(build_payloads, path, book, symbols, copy)
+        # the run's prices rounded once, as the runner does before its first decision
+        build = partial(build_payloads, MarketPayloads(path), book, symbols, copy)
         build()  # items are masked once per run, as in a run: the first pass pays it
         builds.append(build)
     with_news, without = best_pair(*builds)
     return with_news / DAYS * 1e6, without / DAYS * 1e6
 
 
-def build_payloads(path: MarketPath, book: Portfolio, symbols: tuple[str, ...], copy: str) -> None:
-    """Each decision's payload as the runner builds it: the market part once, the news since
-    the last decision, and the arm's part (its own copy, or shared as a baseline's)."""
+def build_payloads(
+    payloads: MarketPayloads, book: Portfolio, symbols: tuple[str, ...], copy: str
+) -> None:
+    """Each decision's payload as the runner builds it: the market part once (``at``), the
+    news since the last decision, and the arm's part (its own copy, or shared as a
+    baseline's)."""
+    path = payloads.path
     for row in range(20, 20 + DAYS):
-        market = market_payload(path, row)
-        shown = path.text.news(row - 1, row) if path.text is not None else None
+        market = payloads.at(row)
+        shown = reading.news(path, row - 1, row) if path.text is not None else None
         if copy == "round trip":  # one JSON round trip of the market part and the news
             payload = {**market, **shown} if shown is not None else market
             json.loads(json.dumps(payload))

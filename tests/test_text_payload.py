@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 from typing import Any
 
@@ -15,9 +16,14 @@ from workbench.bridge import run_sync
 from workbench.engine.execution import Portfolio
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
-from workbench.evaluation.observation import arm_payload, market_payload, private_market
+from workbench.evaluation.observation import (
+    MarketPayloads,
+    arm_payload,
+    market_payload,
+    private_market,
+)
 from workbench.evaluation.runner import run_world
-from workbench.schema import HOLD, Decision
+from workbench.schema import HOLD, NEWS_CAP, Decision
 
 BARS = sample_bars(days=80, names=3, seed=5)  # ACME, BOLT, CRUX from 2016-01-04
 DATES = sorted(BARS["date"].unique())
@@ -121,3 +127,28 @@ def test_a_subclass_writing_its_own_decide_gets_its_own_copy_unless_it_says_not(
     run_sync(run_world(world, [_Scribbler(), Reader()]))
     assert seen and not any("scribbled" in p for p in seen)
     assert all("news" in json.loads(p) for p in seen)
+
+
+@pytest.mark.parametrize("make", [texted_world, simulated_world])
+def test_the_run_payloads_read_what_market_payload_reads_at_every_row(make: Any) -> None:
+    """``MarketPayloads`` looks each historical row's reports up once for the run: every
+    row's market part is still the one ``market_payload`` builds, key for key."""
+    path = make().path
+    payloads = MarketPayloads(path)
+    for row in range(path.warmup_steps, path.steps):
+        assert json.dumps(payloads.at(row)) == json.dumps(market_payload(path, row))
+
+
+def test_a_news_window_is_the_items_first_seen_in_it_at_any_rows_asked() -> None:
+    """A window is looked up in a table of the path's rows; windows that start before the
+    first row or end past the last are answered too, as a search of the items' rows does."""
+    feed = texted_world().path.text
+    assert feed is not None
+    rows, last = feed.news_rows, len(BARS["date"].unique())
+    for after in range(-3, last + 2, 3):
+        for until in range(after, last + 3, 4):
+            low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
+            window = feed.news(after, until)
+            ids = list(range(high - 1, max(low, high - NEWS_CAP) - 1, -1))
+            assert [item["id"] for item in window["news"]] == ids
+            assert window["news_omitted"] == max(0, high - low - NEWS_CAP)

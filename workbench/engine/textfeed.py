@@ -195,6 +195,9 @@ class TextFeed:
         self.planted_news, self.planted_fundamentals = planted.news(), planted.fundamentals()
         self.news_rows, news = _placed(self.planted_news, closes, shift, source_rows)
         self.report_rows, reports = _placed(self.planted_fundamentals, closes, shift, source_rows)
+        path_rows = len(closes) if source_rows is None else len(source_rows)
+        # _seen[r + 1]: the items first seen by row r's close, so a decision looks it up
+        self._seen = [0, *np.searchsorted(self.news_rows, np.arange(path_rows), "right").tolist()]
         self.lessons = planted.memory()  # memory canaries, planted in each arm's store
         self.canaries = planted.canaries
         self._news = {c: news[c].tolist() for c in news.columns}
@@ -226,15 +229,19 @@ class TextFeed:
     def news(self, after: int, until: int) -> dict[str, Any]:
         """Items first seen after row ``after`` up to row ``until``: newest first, at most
         NEWS_CAP, and how many more there were."""
-        rows = self.news_rows
-        low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
-        first = max(low, high - NEWS_CAP)
+        seen, rows = self._seen, self.news_rows
+        if after >= -1 and until + 1 < len(seen):
+            low, high = seen[after + 1], seen[until + 1]
+        else:
+            low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
+        omitted = high - low - NEWS_CAP
+        first = high - NEWS_CAP if omitted > 0 else low
         shown = self._items[first:high]
-        if None in shown:  # some are carried for the first time: build them together
+        if not all(shown):  # some (None) are carried for the first time: build them together
             self._build(range(first, high))
             shown = self._items[first:high]
         shown.reverse()
-        return {"news": shown, "news_omitted": max(0, high - low - NEWS_CAP)}
+        return {"news": shown, "news_omitted": omitted if omitted > 0 else 0}
 
     def item(self, i: int) -> dict[str, Any]:
         """Item ``i`` as the payload carries it (masked once, then reused)."""

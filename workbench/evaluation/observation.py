@@ -15,7 +15,7 @@ import numpy as np
 
 from workbench.engine.execution import Portfolio, max_order, max_orders
 from workbench.engine.market import MarketPath
-from workbench.evaluation.reading import calendar, fundamentals
+from workbench.evaluation.reading import parts, parts_by_row
 from workbench.schema import (
     HISTORY_STEPS,
     OBSERVABLE_MACRO,
@@ -37,12 +37,13 @@ def market_payload(path: MarketPath, row: int) -> dict[str, Any]:
         {key: path.macro[key][day_row : day_row + 1].tolist() for key in OBSERVABLE_MACRO}, 0
     )
     caps = [max_order(volume) for volume in path.volume[row].tolist()]
-    return _payload(path, row, history, bid, ask, macro, caps)
+    return _payload(path, row, history, bid, ask, macro, caps, parts(path, row))
 
 
 class MarketPayloads:
     """``market_payload`` at every row of one path, from its prices rounded once for the
-    run (rounding is elementwise, so each payload is the one ``market_payload`` builds)."""
+    run (rounding is elementwise, so each payload is the one ``market_payload`` builds) and,
+    on historical bars, the reading of each row looked up once (``parts_by_row``)."""
 
     def __init__(self, path: MarketPath) -> None:
         self.path = path
@@ -56,6 +57,7 @@ class MarketPayloads:
             if not np.isnan(path.macro[key]).all()
         }
         self.caps = max_orders(path.volume)
+        self.parts = parts_by_row(path)
 
     def at(self, row: int) -> dict[str, Any]:
         history = self.history[row - HISTORY_STEPS + 1 : row + 1]
@@ -64,7 +66,8 @@ class MarketPayloads:
             caps = [max_order(volume) for volume in self.path.volume[row].tolist()]
         else:
             caps = self.caps[row].tolist()
-        return _payload(self.path, row, history, self.bid[row], self.ask[row], macro, caps)
+        reading = parts(self.path, row) if self.parts is None else self.parts[row]
+        return _payload(self.path, row, history, self.bid[row], self.ask[row], macro, caps, reading)
 
 
 def _payload(
@@ -75,9 +78,10 @@ def _payload(
     ask: np.ndarray,
     macro: dict[str, Any],
     caps: list[int],
+    reading: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The market part from the rows of rounded prices up to ``row``, the macro of its
-    day and each name's ``max_order`` (``caps``)."""
+    day, each name's ``max_order`` (``caps``) and what it reads beside them (``parts``)."""
     steps = path.steps_per_day
     day, step = divmod(row - path.warmup_steps, steps)
     quotes = zip(
@@ -102,23 +106,16 @@ def _payload(
         }
         for symbol, sector, closes, bid_price, ask_price, volume, cap in quotes
     }
-    payload = {
-        "schema_version": PRICE_ONLY_SCHEMA_VERSION,
+    version = PRICE_ONLY_SCHEMA_VERSION if reading is None else OBSERVATION_SCHEMA_VERSION
+    return {
+        "schema_version": version,
         "day": day,
         "step": step,
         "steps_per_day": steps,
         "macro": macro,
         "symbols": symbols,
+        **(reading or {}),
     }
-    if path.information is not None:
-        payload["schema_version"] = OBSERVATION_SCHEMA_VERSION
-        payload["fundamentals"] = fundamentals(path, row)
-        payload["calendar"] = calendar(path, row)
-    elif path.text is not None:  # a researcher's own text: no calendar is known in advance
-        payload["schema_version"] = OBSERVATION_SCHEMA_VERSION
-        if path.text.has_fundamentals:
-            payload["fundamentals"] = path.text.fundamentals(row)
-    return payload
 
 
 def _macro(days: dict[str, list[float]], day_row: int) -> dict[str, Any]:
@@ -153,19 +150,21 @@ def arm_payload(
     """
     held = enumerate(portfolio.positions.tolist())
     cash, shown_equity, buying_power = portfolio.shown(equity, gross)
-    if private:
-        market = private_market(market)
-    if news is not None:
-        market = {**market, **(private_news(news) if private else news)}
-    return {
-        **market,
-        "portfolio": {
-            "cash": cash,
-            "equity": shown_equity,
-            "buying_power": buying_power,
-            "positions": {symbols[i]: quantity for i, quantity in held if quantity},
-        },
+    own = {
+        "cash": cash,
+        "equity": shown_equity,
+        "buying_power": buying_power,
+        "positions": {symbols[i]: quantity for i, quantity in held if quantity},
     }
+    if not private:  # one dict on top of the shared parts
+        if news is None:
+            return {**market, "portfolio": own}
+        return {**market, **news, "portfolio": own}
+    payload = private_market(market)  # a new dict: the arm's parts are added to it in place
+    if news is not None:
+        payload.update(private_news(news))
+    payload["portfolio"] = own
+    return payload
 
 
 def private_market(market: dict[str, Any]) -> dict[str, Any]:
@@ -175,9 +174,11 @@ def private_market(market: dict[str, Any]) -> dict[str, Any]:
     reports = market.get("fundamentals")
     if reports is None:
         return json.loads(json.dumps(market))
-    rest = json.loads(json.dumps({k: v for k, v in market.items() if k != "fundamentals"}))
-    copied = {name: None if report is None else report.copy() for name, report in reports.items()}
-    return {key: copied if key == "fundamentals" else rest[key] for key in market}
+    copied = json.loads(json.dumps({**market, "fundamentals": None}))  # the key kept in place
+    copied["fundamentals"] = {
+        name: None if report is None else report.copy() for name, report in reports.items()
+    }
+    return copied
 
 
 def private_news(news: dict[str, Any]) -> dict[str, Any]:

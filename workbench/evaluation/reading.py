@@ -34,6 +34,30 @@ def news(path: MarketPath, after: int, until: int) -> dict[str, Any]:
     return {"news": [item(path, i) for i in newest], "news_omitted": max(0, high - low - NEWS_CAP)}
 
 
+def parts(path: MarketPath, row: int) -> dict[str, Any] | None:
+    """What a payload reads beside the prices at row ``row``: ``fundamentals`` and
+    ``calendar`` on a market that publishes information; on historical bars with a
+    researcher's text, the reports if any (no calendar is known in advance); None on prices
+    alone. The news is the arm's (``news``): it depends on when the arm last decided."""
+    if path.information is not None:
+        return {"fundamentals": fundamentals(path, row), "calendar": calendar(path, row)}
+    if path.text is None:
+        return None
+    return {"fundamentals": path.text.fundamentals(row)} if path.text.has_fundamentals else {}
+
+
+def parts_by_row(path: MarketPath) -> list[dict[str, Any] | None] | None:
+    """``parts`` at every row of a path that publishes no information (prices alone, or
+    historical bars with a researcher's text), looked up once for the run: a run asks at
+    every decision, and the reports change only when one is seen. None on a market that
+    publishes information, whose calendars are built as its decisions ask for them."""
+    if path.information is not None:
+        return None
+    if path.text is None:
+        return [None] * path.steps
+    return [parts(path, row) for row in range(path.steps)]
+
+
 def item(path: MarketPath, i: int) -> dict[str, Any]:
     """Item ``i`` as the payload carries it (rendered once per path, then reused)."""
     info = _information(path)
