@@ -154,6 +154,8 @@ def simulate(
     bars = _BarBuilder(total_days * steps_per_day, universe.size, traits.sectors, info is not None)
     day_sim = _DaySimulator(preset, traits, steps_per_day, ticks_per_step, rngs, total_days)
     day_sim.information = info
+    day_sim.news_bars(bars)
+    day_sim.volume_noise(bars)
     day_sim.jumps = Jumps.of(preset, universe.size, rngs["jumps"])
     for day in range(total_days):
         var = day_sim.variances()
@@ -312,12 +314,12 @@ class _DaySimulator:
         scales = self._scales(var, shocks)
         drift = self._drift(growth)
         rows = slice(day * self.steps, (day + 1) * self.steps)
-        news = self._news(day, rows, bars)
+        news = self._news(day)
         log_price = self._log_fair_values(drift, shocks, scales, news, jumps)
         mispricing = self._mispricing_ticks()
         log_price += mispricing
         self._reduce(rows, log_price, bars)
-        self._liquidity(day, rows, var, shocks, bars, jumps)
+        self._liquidity(day, var, shocks, jumps)
         self._factors(rows, shocks, scales, bars, jumps)
         self._attribution_paths(rows, drift, mispricing, bars)
         self._update_variance(shocks)
@@ -379,21 +381,26 @@ class _DaySimulator:
         annual = p["equity_premium"] + p["growth_sensitivity"] * (growth - p["growth_expansion"])
         return annual / TRADING_DAYS
 
-    def _news(
-        self, day: int, rows: slice, bars: _BarBuilder
-    ) -> tuple[np.ndarray, np.ndarray] | None:
+    def _news(self, day: int) -> tuple[np.ndarray, np.ndarray] | None:
         """The day's earnings jumps (in its gap) and the move its items realise per tick;
-        None when the market publishes nothing. Kept per step for attribution: a tick's
-        move lands in the step holding it, the gap and the first tick by its open."""
+        None when the market publishes nothing (see ``news_bars``)."""
+        if self.information is None:
+            return None
+        return self.information.gap[day], self.news_per_tick[day]
+
+    def news_bars(self, bars: _BarBuilder) -> None:
+        """Every day's news moves per step, for attribution: a tick's move lands in the step
+        holding it, the gap and the first tick by its open. Set once the information is."""
         info = self.information
         if info is None:
-            return None
-        jump, per_tick = info.gap[day], info.daily[day] / (self.steps * self.ticks)
-        by_open = np.broadcast_to(per_tick, (self.steps, per_tick.size)).copy()
-        by_open[0] += jump
-        step = by_open + per_tick * (self.ticks - 1)
-        bars.put(rows, news=step, news_open=by_open)
-        return jump, per_tick
+            return
+        self.news_per_tick = info.daily / (self.steps * self.ticks)
+        days, names = self.news_per_tick.shape
+        by_open = np.repeat(self.news_per_tick, self.steps, axis=0).reshape(days, self.steps, names)
+        by_open[:, 0] += info.gap
+        step = by_open + (self.news_per_tick * (self.ticks - 1))[:, None, :]
+        rows = slice(0, days * self.steps)
+        bars.put(rows, news=step.reshape(-1, names), news_open=by_open.reshape(-1, names))
 
     def _log_fair_values(
         self,
@@ -474,25 +481,23 @@ class _DaySimulator:
         )
 
     def _liquidity(
-        self,
-        day: int,
-        rows: slice,
-        var: _Variances,
-        s: _Shocks,
-        bars: _BarBuilder,
-        jumps: DayJumps | None = None,
+        self, day: int, var: _Variances, s: _Shocks, jumps: DayJumps | None = None
     ) -> None:
         """Spreads follow the variance known at the open; volume the day's realised intensity."""
-        t, p = self.t, self.p
+        t = self.t
         factor_var = _square(t.beta) * var.market + var.sector
         self.stress[day] = np.sqrt((factor_var + var.idio) / self.typical_var)
         today = factor_var * _square(s.market_mix) + var.idio * _square(s.idio_mix)
         if jumps is not None:  # a jump is news the day trades on
             today += _square(t.beta * jumps.market) + _square(jumps.idio)
         self.intensity[day] = np.sqrt(today / self.typical_var)
-        # the log of each step's volume noise: exponentiated with the run's bars in ``finish``
-        log_noise = self.rngs["volume"].normal(0.0, p["volume_noise"], (self.steps, t.beta.size))
-        bars.put(rows, volume=log_noise)
+
+    def volume_noise(self, bars: _BarBuilder) -> None:
+        """The log of every step's volume noise, drawn at once (the numbers a draw per day
+        gives): exponentiated with the run's bars in ``finish``."""
+        volume = bars.get(slice(None), "volume")
+        sigma = self.p["volume_noise"]
+        volume[:] = self.rngs["volume"].normal(0.0, sigma, volume.shape)
 
     def finish(self, bars: _BarBuilder) -> None:
         """Turn the run's log bars into prices and size its liquidity, a block of days at a time."""
