@@ -28,6 +28,7 @@ per call, and one call per day per quantity was a sixth of the simulation.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -47,6 +48,7 @@ _LOG_TYPICAL_PRICE = portable.log_of(60.0)  # names start around $60
 _LOG_1E4 = portable.log_of(1e4)
 _Number = TypeVar("_Number", float, np.ndarray)
 _FINISH_BLOCK = 1 << 16  # name-steps finished at once, so temporaries stay small in any run
+_DRAW_BLOCK = 1 << 16  # values of a day-sized draw taken from its stream at once
 # one independent stream per source, so no draw moves when another source's length changes
 _STREAMS = (
     "macro",
@@ -296,6 +298,29 @@ class _DaySimulator:
         self.intensity = np.empty((days, names))
         self.information: Information | None = None
         self.jumps: Jumps | None = None
+        self._draw_ahead(p, traits, days)
+
+    def _draw_ahead(self, p: Preset, traits: _NameTraits, days: int) -> None:
+        """The day-sized draws of the streams that give nothing else, a block of days a
+        call: a generator gives the same numbers in one call as in several, and each call
+        has a fixed cost."""
+        rows, dof, rngs, names = (
+            1 + self.steps * self.ticks,
+            p["tail_dof"],
+            self.rngs,
+            traits.beta.size,
+        )
+        sectors = (rows, traits.sectors)
+        self.market_draws = _DaysAhead(days, lambda n: rngs["market"].standard_normal((n, rows)))
+        self.sector_draws = _DaysAhead(
+            days, lambda n: rngs["sector"].standard_normal((n, *sectors)), rows * traits.sectors
+        )
+        self.market_mixes = _DaysAhead(days, lambda n: mixing_scale(rngs["market_tails"], dof, n))
+        self.idio_mixes = _DaysAhead(
+            days,
+            lambda n: mixing_scale(rngs["idio_tails"], dof, n * names).reshape(n, names),
+            names,
+        )
 
     def _prepare_mispricing(self, p: Preset, ticks: int) -> None:
         ar = decay(p["mispricing_halflife_ticks"])
@@ -325,17 +350,17 @@ class _DaySimulator:
         self._update_variance(shocks)
 
     def _draw(self) -> _Shocks:
-        rows, t, dof = 1 + self.steps * self.ticks, self.t, self.p["tail_dof"]
-        market = self.rngs["market"].standard_normal(rows)
+        rows = 1 + self.steps * self.ticks
+        market = self.market_draws.next()
         idio = self.rngs["idio"].standard_normal(out=self.idio_buffer)
         night = math.sqrt(self.p["overnight_share"])
         day = math.sqrt((1.0 - self.p["overnight_share"]) / (rows - 1))
         return _Shocks(
             market=market,
-            sector=self.rngs["sector"].standard_normal((rows, t.sectors)),
+            sector=self.sector_draws.next(),
             idio=idio,
-            market_mix=float(mixing_scale(self.rngs["market_tails"], dof, 1)[0]),
-            idio_mix=mixing_scale(self.rngs["idio_tails"], dof, t.beta.size),
+            market_mix=float(self.market_mixes.next()),
+            idio_mix=self.idio_mixes.next(),
             market_unit=float(night * market[0] + day * market[1:].sum()),
             idio_unit=night * idio[0] + day * idio[1:].sum(axis=0),
         )
@@ -472,13 +497,9 @@ class _DaySimulator:
     def _reduce(self, rows: slice, log_price: np.ndarray, bars: _BarBuilder) -> None:
         # exp is monotone, so only the four bar values per step need it (in ``finish``)
         per_step = log_price.reshape(self.steps, self.ticks, -1)
-        bars.put(
-            rows,
-            open=per_step[:, 0, :],
-            high=per_step.max(axis=1),
-            low=per_step.min(axis=1),
-            close=per_step[:, -1, :],
-        )
+        np.maximum.reduce(per_step, axis=1, out=bars.get(rows, "high"))  # ``max``, in place
+        np.minimum.reduce(per_step, axis=1, out=bars.get(rows, "low"))
+        bars.put(rows, open=per_step[:, 0, :], close=per_step[:, -1, :])
 
     def _liquidity(
         self, day: int, var: _Variances, s: _Shocks, jumps: DayJumps | None = None
@@ -573,6 +594,24 @@ class _DaySimulator:
             mispricing=mispricing[ticks - 1 :: ticks],
             mispricing_open=mispricing[::ticks],
         )
+
+
+class _DaysAhead:
+    """One stream's draws for the run's days, taken a block of days at a time (at most
+    ``_DRAW_BLOCK`` values, ``per_day`` a day) and handed out a day at a time."""
+
+    def __init__(self, days: int, draw: Callable[[int], np.ndarray], per_day: int = 1) -> None:
+        self.days_left, self.draw = days, draw
+        self.block = max(1, _DRAW_BLOCK // per_day)
+        self.ahead: np.ndarray = np.empty(0)
+        self.taken = 0
+
+    def next(self) -> np.ndarray:
+        if self.taken == len(self.ahead):
+            self.ahead, self.taken = self.draw(min(self.block, self.days_left)), 0
+            self.days_left -= len(self.ahead)
+        self.taken += 1
+        return self.ahead[self.taken - 1]
 
 
 def _lognormal(rng: np.random.Generator, sigma: float, size: int | tuple[int, ...]) -> np.ndarray:
