@@ -371,17 +371,16 @@ class _DaySimulator:
         Sector variance moves with the market's, and each name's own variance partly too
         (the common factor in idiosyncratic volatility, Herskovic et al. 2016), so names
         calm and storm together and co-move more when the market is stressed."""
-        market_dev = self.market.deviation
+        market_dev = float(self.market.deviation[0])
         drag = _square(self.coupling) * self.market.shift
-        market_rise, idio_rise, coupled = portable.exp_each(
-            market_dev, self.idio.deviation, self.coupling * market_dev - drag
-        )
-        market = float(self.market.typical[0] * market_rise[0])
-        idio_var = self.idio.typical * idio_rise
+        # the market's two numbers on floats (``exp_of``: the bits ``exp`` gives them)
+        coupled = portable.exp_of(self.coupling * market_dev - drag)
+        market = float(self.market.typical[0] * portable.exp_of(market_dev))
+        idio_var = self.idio.typical * portable.exp(self.idio.deviation)
         return _Variances(
             market=market,
             sector=self.sector_var * market / float(self.market.long_run[0]),
-            idio=idio_var * coupled[0],
+            idio=idio_var * coupled,
         )
 
     def _scales(self, var: _Variances, s: _Shocks) -> dict[str, np.ndarray]:
