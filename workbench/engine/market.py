@@ -27,6 +27,7 @@ per call, and one call per day per quantity was a sixth of the simulation.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -323,13 +324,9 @@ class _DaySimulator:
         )
 
     def _prepare_mispricing(self, p: Preset, ticks: int) -> None:
-        ar = decay(p["mispricing_halflife_ticks"])
-        sigma = p["mispricing_vol"] * math.sqrt(1.0 - ar * ar)
-        # blocks short enough that ar^-block stays below 1e4
-        self.ar_block = max(1, min(ticks, int(_LOG_1E4 / -portable.log_of(ar))))
-        powers = np.arange(1, self.ar_block + 1, dtype=float)[:, None]
-        self.ar_up = sigma * portable.power(ar, -powers)
-        self.ar_down = portable.power(ar, powers)
+        self.ar_block, self.ar_up, self.ar_down = _mispricing_powers(
+            p["mispricing_halflife_ticks"], p["mispricing_vol"], ticks
+        )
 
     def run_day(self, day: int, var: _Variances, growth: float, bars: _BarBuilder) -> None:
         """Simulate one day on the variances known at its open (``variances()``); its
@@ -611,6 +608,22 @@ class _DaysAhead:
             self.days_left -= len(self.ahead)
         self.taken += 1
         return self.ahead[self.taken - 1]
+
+
+@functools.lru_cache(maxsize=16)
+def _mispricing_powers(
+    halflife: float, vol: float, ticks: int
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """The mispricing's block length and its scaled powers of the AR coefficient, up and
+    down: read-only and kept, as every run of a preset and cadence needs the same."""
+    ar = decay(halflife)
+    sigma = vol * math.sqrt(1.0 - ar * ar)
+    # blocks short enough that ar^-block stays below 1e4
+    block = max(1, min(ticks, int(_LOG_1E4 / -portable.log_of(ar))))
+    powers = np.arange(1, block + 1, dtype=float)[:, None]
+    up, down = sigma * portable.power(ar, -powers), portable.power(ar, powers)
+    up.flags.writeable = down.flags.writeable = False
+    return block, up, down
 
 
 def _lognormal(rng: np.random.Generator, sigma: float, size: int | tuple[int, ...]) -> np.ndarray:
