@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from workbench import Agent, World, evaluate
@@ -19,6 +20,7 @@ from workbench.engine.presets import preset
 from workbench.engine.universe import resolve_universe
 from workbench.errors import ConfigError
 from workbench.evaluation import reading
+from workbench.evaluation.capture import information_frame
 from workbench.evaluation.observation import market_payload
 from workbench.schema import HOLD, NEWS_CAP, Decision
 
@@ -337,3 +339,15 @@ def test_the_oracle_runs_once_per_world_and_limits_and_its_figure_is_the_same(
     monkeypatch.setattr(runner, "ORACLE_NEWS_PNL", oracle._Remembered(most=2))
     fresh = evaluate(["momentum"], **NEWS)
     assert len(ran) == 4 and fresh.meta["oracle_news_pnl"] == first.meta["oracle_news_pnl"]
+
+
+def test_the_information_frame_holds_the_items_of_the_run_days_and_keeps_its_types() -> None:
+    path = World(seed=7, universe=40, days=10).path
+    frame = information_frame(path)
+    released = np.flatnonzero(path.information.items.row >= path.warmup_steps)
+    assert frame["id"].tolist() == released.tolist() and (frame["day"] >= 0).all()
+    assert frame.index.equals(pd.RangeIndex(len(frame)))
+    warm_only = World(seed=2, universe=3, days=1).path  # its items all in the warm-up
+    assert warm_only.information.items.size > 0
+    empty = information_frame(warm_only)
+    assert empty.empty and list(empty.dtypes) == list(frame.dtypes)

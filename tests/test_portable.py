@@ -193,14 +193,6 @@ def test_one_number_gets_the_bits_of_the_array_functions() -> None:
         assert portable.log_of(x) == float(portable.log(np.array([x]))[0])
 
 
-def test_exp_each_gives_each_part_the_bits_and_shape_of_its_own_call() -> None:
-    rng = np.random.default_rng(5)
-    parts = [rng.normal(0, 2, 7), rng.normal(0, 2, (3, 4)), np.array([0.25])]
-    for joint, part in zip(portable.exp_each(*parts), parts, strict=True):
-        assert joint.shape == part.shape
-        assert joint.tobytes() == portable.exp(part).tobytes()
-
-
 def test_the_scalar_path_gives_the_array_bits_over_the_whole_range() -> None:
     rng = np.random.default_rng(11)
     near_half = 0.5 * math.log(2.0) * np.array([-3, -1, 1, 3])  # where rint ties

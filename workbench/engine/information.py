@@ -383,13 +383,17 @@ def _statements(policy_rate: np.ndarray, steps_per_day: int) -> dict[str, np.nda
     return out
 
 
+@functools.lru_cache(maxsize=64)
 def realisation_weights(halflife: float) -> np.ndarray:
     """The share of a move realised on each day from its start: half of what is left
-    every ``halflife`` days, over ``REALISATION_HALFLIVES`` half-lives, summing to 1."""
+    every ``halflife`` days, over ``REALISATION_HALFLIVES`` half-lives, summing to 1.
+    Read-only and kept: every run of a preset asks for the same few half-lives."""
     span = max(1, int(np.ceil(REALISATION_HALFLIVES * halflife)))
     kept = portable.power(0.5, np.arange(span + 1) / halflife)
     weights = kept[:-1] - kept[1:]
-    return weights / weights.sum()
+    weights /= weights.sum()
+    weights.flags.writeable = False
+    return weights
 
 
 def _realised(

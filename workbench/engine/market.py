@@ -27,7 +27,9 @@ per call, and one call per day per quantity was a sixth of the simulation.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -47,6 +49,7 @@ _LOG_TYPICAL_PRICE = portable.log_of(60.0)  # names start around $60
 _LOG_1E4 = portable.log_of(1e4)
 _Number = TypeVar("_Number", float, np.ndarray)
 _FINISH_BLOCK = 1 << 16  # name-steps finished at once, so temporaries stay small in any run
+_DRAW_BLOCK = 1 << 16  # values of a day-sized draw taken from its stream at once
 # one independent stream per source, so no draw moves when another source's length changes
 _STREAMS = (
     "macro",
@@ -154,6 +157,8 @@ def simulate(
     bars = _BarBuilder(total_days * steps_per_day, universe.size, traits.sectors, info is not None)
     day_sim = _DaySimulator(preset, traits, steps_per_day, ticks_per_step, rngs, total_days)
     day_sim.information = info
+    day_sim.news_bars(bars)
+    day_sim.volume_noise(bars)
     day_sim.jumps = Jumps.of(preset, universe.size, rngs["jumps"])
     for day in range(total_days):
         var = day_sim.variances()
@@ -294,15 +299,34 @@ class _DaySimulator:
         self.intensity = np.empty((days, names))
         self.information: Information | None = None
         self.jumps: Jumps | None = None
+        self._draw_ahead(p, traits, days)
+
+    def _draw_ahead(self, p: Preset, traits: _NameTraits, days: int) -> None:
+        """The day-sized draws of the streams that give nothing else, a block of days a
+        call: a generator gives the same numbers in one call as in several, and each call
+        has a fixed cost."""
+        rows, dof, rngs, names = (
+            1 + self.steps * self.ticks,
+            p["tail_dof"],
+            self.rngs,
+            traits.beta.size,
+        )
+        sectors = (rows, traits.sectors)
+        self.market_draws = _DaysAhead(days, lambda n: rngs["market"].standard_normal((n, rows)))
+        self.sector_draws = _DaysAhead(
+            days, lambda n: rngs["sector"].standard_normal((n, *sectors)), rows * traits.sectors
+        )
+        self.market_mixes = _DaysAhead(days, lambda n: mixing_scale(rngs["market_tails"], dof, n))
+        self.idio_mixes = _DaysAhead(
+            days,
+            lambda n: mixing_scale(rngs["idio_tails"], dof, n * names).reshape(n, names),
+            names,
+        )
 
     def _prepare_mispricing(self, p: Preset, ticks: int) -> None:
-        ar = decay(p["mispricing_halflife_ticks"])
-        sigma = p["mispricing_vol"] * math.sqrt(1.0 - ar * ar)
-        # blocks short enough that ar^-block stays below 1e4
-        self.ar_block = max(1, min(ticks, int(_LOG_1E4 / -portable.log_of(ar))))
-        powers = np.arange(1, self.ar_block + 1, dtype=float)[:, None]
-        self.ar_up = sigma * portable.power(ar, -powers)
-        self.ar_down = portable.power(ar, powers)
+        self.ar_block, self.ar_up, self.ar_down = _mispricing_powers(
+            p["mispricing_halflife_ticks"], p["mispricing_vol"], ticks
+        )
 
     def run_day(self, day: int, var: _Variances, growth: float, bars: _BarBuilder) -> None:
         """Simulate one day on the variances known at its open (``variances()``); its
@@ -312,28 +336,28 @@ class _DaySimulator:
         scales = self._scales(var, shocks)
         drift = self._drift(growth)
         rows = slice(day * self.steps, (day + 1) * self.steps)
-        news = self._news(day, rows, bars)
+        news = self._news(day)
         log_price = self._log_fair_values(drift, shocks, scales, news, jumps)
         mispricing = self._mispricing_ticks()
         log_price += mispricing
         self._reduce(rows, log_price, bars)
-        self._liquidity(day, rows, var, shocks, bars, jumps)
+        self._liquidity(day, var, shocks, jumps)
         self._factors(rows, shocks, scales, bars, jumps)
         self._attribution_paths(rows, drift, mispricing, bars)
         self._update_variance(shocks)
 
     def _draw(self) -> _Shocks:
-        rows, t, dof = 1 + self.steps * self.ticks, self.t, self.p["tail_dof"]
-        market = self.rngs["market"].standard_normal(rows)
+        rows = 1 + self.steps * self.ticks
+        market = self.market_draws.next()
         idio = self.rngs["idio"].standard_normal(out=self.idio_buffer)
         night = math.sqrt(self.p["overnight_share"])
         day = math.sqrt((1.0 - self.p["overnight_share"]) / (rows - 1))
         return _Shocks(
             market=market,
-            sector=self.rngs["sector"].standard_normal((rows, t.sectors)),
+            sector=self.sector_draws.next(),
             idio=idio,
-            market_mix=float(mixing_scale(self.rngs["market_tails"], dof, 1)[0]),
-            idio_mix=mixing_scale(self.rngs["idio_tails"], dof, t.beta.size),
+            market_mix=float(self.market_mixes.next()),
+            idio_mix=self.idio_mixes.next(),
             market_unit=float(night * market[0] + day * market[1:].sum()),
             idio_unit=night * idio[0] + day * idio[1:].sum(axis=0),
         )
@@ -344,17 +368,16 @@ class _DaySimulator:
         Sector variance moves with the market's, and each name's own variance partly too
         (the common factor in idiosyncratic volatility, Herskovic et al. 2016), so names
         calm and storm together and co-move more when the market is stressed."""
-        market_dev = self.market.deviation
+        market_dev = float(self.market.deviation[0])
         drag = _square(self.coupling) * self.market.shift
-        market_rise, idio_rise, coupled = portable.exp_each(
-            market_dev, self.idio.deviation, self.coupling * market_dev - drag
-        )
-        market = float(self.market.typical[0] * market_rise[0])
-        idio_var = self.idio.typical * idio_rise
+        # the market's two numbers on floats (``exp_of``: the bits ``exp`` gives them)
+        coupled = portable.exp_of(self.coupling * market_dev - drag)
+        market = float(self.market.typical[0] * portable.exp_of(market_dev))
+        idio_var = self.idio.typical * portable.exp(self.idio.deviation)
         return _Variances(
             market=market,
             sector=self.sector_var * market / float(self.market.long_run[0]),
-            idio=idio_var * coupled[0],
+            idio=idio_var * coupled,
         )
 
     def _scales(self, var: _Variances, s: _Shocks) -> dict[str, np.ndarray]:
@@ -379,21 +402,26 @@ class _DaySimulator:
         annual = p["equity_premium"] + p["growth_sensitivity"] * (growth - p["growth_expansion"])
         return annual / TRADING_DAYS
 
-    def _news(
-        self, day: int, rows: slice, bars: _BarBuilder
-    ) -> tuple[np.ndarray, np.ndarray] | None:
+    def _news(self, day: int) -> tuple[np.ndarray, np.ndarray] | None:
         """The day's earnings jumps (in its gap) and the move its items realise per tick;
-        None when the market publishes nothing. Kept per step for attribution: a tick's
-        move lands in the step holding it, the gap and the first tick by its open."""
+        None when the market publishes nothing (see ``news_bars``)."""
+        if self.information is None:
+            return None
+        return self.information.gap[day], self.news_per_tick[day]
+
+    def news_bars(self, bars: _BarBuilder) -> None:
+        """Every day's news moves per step, for attribution: a tick's move lands in the step
+        holding it, the gap and the first tick by its open. Set once the information is."""
         info = self.information
         if info is None:
-            return None
-        jump, per_tick = info.gap[day], info.daily[day] / (self.steps * self.ticks)
-        by_open = np.broadcast_to(per_tick, (self.steps, per_tick.size)).copy()
-        by_open[0] += jump
-        step = by_open + per_tick * (self.ticks - 1)
-        bars.put(rows, news=step, news_open=by_open)
-        return jump, per_tick
+            return
+        self.news_per_tick = info.daily / (self.steps * self.ticks)
+        days, names = self.news_per_tick.shape
+        by_open = np.repeat(self.news_per_tick, self.steps, axis=0).reshape(days, self.steps, names)
+        by_open[:, 0] += info.gap
+        step = by_open + (self.news_per_tick * (self.ticks - 1))[:, None, :]
+        rows = slice(0, days * self.steps)
+        bars.put(rows, news=step.reshape(-1, names), news_open=by_open.reshape(-1, names))
 
     def _log_fair_values(
         self,
@@ -465,34 +493,28 @@ class _DaySimulator:
     def _reduce(self, rows: slice, log_price: np.ndarray, bars: _BarBuilder) -> None:
         # exp is monotone, so only the four bar values per step need it (in ``finish``)
         per_step = log_price.reshape(self.steps, self.ticks, -1)
-        bars.put(
-            rows,
-            open=per_step[:, 0, :],
-            high=per_step.max(axis=1),
-            low=per_step.min(axis=1),
-            close=per_step[:, -1, :],
-        )
+        np.maximum.reduce(per_step, axis=1, out=bars.get(rows, "high"))  # ``max``, in place
+        np.minimum.reduce(per_step, axis=1, out=bars.get(rows, "low"))
+        bars.put(rows, open=per_step[:, 0, :], close=per_step[:, -1, :])
 
     def _liquidity(
-        self,
-        day: int,
-        rows: slice,
-        var: _Variances,
-        s: _Shocks,
-        bars: _BarBuilder,
-        jumps: DayJumps | None = None,
+        self, day: int, var: _Variances, s: _Shocks, jumps: DayJumps | None = None
     ) -> None:
         """Spreads follow the variance known at the open; volume the day's realised intensity."""
-        t, p = self.t, self.p
+        t = self.t
         factor_var = _square(t.beta) * var.market + var.sector
         self.stress[day] = np.sqrt((factor_var + var.idio) / self.typical_var)
         today = factor_var * _square(s.market_mix) + var.idio * _square(s.idio_mix)
         if jumps is not None:  # a jump is news the day trades on
             today += _square(t.beta * jumps.market) + _square(jumps.idio)
         self.intensity[day] = np.sqrt(today / self.typical_var)
-        # the log of each step's volume noise: exponentiated with the run's bars in ``finish``
-        log_noise = self.rngs["volume"].normal(0.0, p["volume_noise"], (self.steps, t.beta.size))
-        bars.put(rows, volume=log_noise)
+
+    def volume_noise(self, bars: _BarBuilder) -> None:
+        """The log of every step's volume noise, drawn at once (the numbers a draw per day
+        gives): exponentiated with the run's bars in ``finish``."""
+        volume = bars.get(slice(None), "volume")
+        sigma = self.p["volume_noise"]
+        volume[:] = self.rngs["volume"].normal(0.0, sigma, volume.shape)
 
     def finish(self, bars: _BarBuilder) -> None:
         """Turn the run's log bars into prices and size its liquidity, a block of days at a time."""
@@ -568,6 +590,40 @@ class _DaySimulator:
             mispricing=mispricing[ticks - 1 :: ticks],
             mispricing_open=mispricing[::ticks],
         )
+
+
+class _DaysAhead:
+    """One stream's draws for the run's days, taken a block of days at a time (at most
+    ``_DRAW_BLOCK`` values, ``per_day`` a day) and handed out a day at a time."""
+
+    def __init__(self, days: int, draw: Callable[[int], np.ndarray], per_day: int = 1) -> None:
+        self.days_left, self.draw = days, draw
+        self.block = max(1, _DRAW_BLOCK // per_day)
+        self.ahead: np.ndarray = np.empty(0)
+        self.taken = 0
+
+    def next(self) -> np.ndarray:
+        if self.taken == len(self.ahead):
+            self.ahead, self.taken = self.draw(min(self.block, self.days_left)), 0
+            self.days_left -= len(self.ahead)
+        self.taken += 1
+        return self.ahead[self.taken - 1]
+
+
+@functools.lru_cache(maxsize=16)
+def _mispricing_powers(
+    halflife: float, vol: float, ticks: int
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """The mispricing's block length and its scaled powers of the AR coefficient, up and
+    down: read-only and kept, as every run of a preset and cadence needs the same."""
+    ar = decay(halflife)
+    sigma = vol * math.sqrt(1.0 - ar * ar)
+    # blocks short enough that ar^-block stays below 1e4
+    block = max(1, min(ticks, int(_LOG_1E4 / -portable.log_of(ar))))
+    powers = np.arange(1, block + 1, dtype=float)[:, None]
+    up, down = sigma * portable.power(ar, -powers), portable.power(ar, powers)
+    up.flags.writeable = down.flags.writeable = False
+    return block, up, down
 
 
 def _lognormal(rng: np.random.Generator, sigma: float, size: int | tuple[int, ...]) -> np.ndarray:

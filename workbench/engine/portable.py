@@ -58,17 +58,6 @@ def log(x: np.ndarray | float) -> np.ndarray:
     return _by_chunks(_log, np.asarray(x, dtype=np.float64))
 
 
-def exp_each(*parts: np.ndarray) -> list[np.ndarray]:
-    """``exp`` of each array, from one call over them all (each call has a fixed cost)."""
-    joint = exp(np.concatenate([np.ravel(part) for part in parts]))
-    out, start = [], 0
-    for part in parts:
-        size = np.size(part)
-        out.append(joint[start : start + size].reshape(np.shape(part)))
-        start += size
-    return out
-
-
 def exp_of(x: float) -> float:
     """e**x of one number, as a float (``math.exp`` is the C library's, machine by machine).
 

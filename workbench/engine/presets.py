@@ -403,7 +403,7 @@ def preset(spec: str | Preset | Mapping[str, Any] | None = None) -> Preset:
                 f"unknown preset {spec!r}.{did_you_mean(spec, _SHIPPED)} Shipped presets: "
                 f"{', '.join(list_presets())}."
             )
-        return Preset(name=spec, dials=_SHIPPED[spec])
+        return _shipped(spec)
     if isinstance(spec, Mapping):
         overrides = dict(spec)
         if "base" not in overrides and set(_STANDARD) <= set(overrides):
@@ -412,6 +412,19 @@ def preset(spec: str | Preset | Mapping[str, Any] | None = None) -> Preset:
         base = preset(str(overrides.pop("base", DEFAULT_PRESET)))
         return base.with_dials(**overrides) if overrides else base
     raise ConfigError(f"a preset is a name, a Preset or a dict of dials, got {type(spec).__name__}")
+
+
+def _shipped(name: str) -> Preset:
+    """A shipped preset, built and checked again only when its dials changed (a Preset is
+    immutable, so one built from the same dials is the same preset)."""
+    dials = _SHIPPED[name]
+    built = _BUILT.get(name)
+    if built is None or built[0] != dials:
+        built = _BUILT[name] = (dict(dials), Preset(name=name, dials=dials))
+    return built[1]
+
+
+_BUILT: dict[str, tuple[dict[str, float], Preset]] = {}  # a shipped name: its dials, its preset
 
 
 def market_preset(spec: str | Preset | Mapping[str, Any] | None, *, bars: bool) -> Preset:

@@ -50,6 +50,7 @@ INFORMATION_COLUMNS = (
     "explained",
 )
 CAPTURE_COLUMNS = ("news_pnl", "info_capture", "injected_followed", "injected_placebo")
+_NO_TEXT: Any = pd.Series(["text"]).iloc[:0].array
 
 
 def information_frame(path: MarketPath) -> pd.DataFrame:
@@ -82,25 +83,31 @@ def information_frame(path: MarketPath) -> pd.DataFrame:
         concerned[i].append(symbols[n])
     with np.errstate(divide="ignore", invalid="ignore"):
         explained = np.where(later != 0.0, items.move / later, np.nan) + 0.0  # no -0.0
-    frame = pd.DataFrame(
+    day = np.floor_divide(rel_row, steps)
+    shown = day >= 0  # the run's own days: items of the warm-up are left out
+    kept = shown.tolist()
+    kinds = [KINDS[k] for k in items.kind[shown].tolist()]
+    texts = [",".join(s) for s, keep in zip(concerned, kept, strict=True) if keep]
+    if items.size and not kinds:  # the type a column of text keeps when no row is left
+        kinds = texts = _NO_TEXT
+    return pd.DataFrame(
         {
-            "id": np.arange(items.size),
-            "day": np.floor_divide(rel_row, steps),
-            "step": np.mod(rel_row, steps),
-            "kind": [KINDS[k] for k in items.kind.tolist()],
-            "symbols": [",".join(s) for s in concerned],
-            "informative": items.informative,
-            "injected": items.kind == KINDS.index("notice"),
-            "move": items.move,
-            "jump": jump,
-            "start_day": items.start - path.warmup_days,
-            "horizon_days": horizon,
-            "truncated": truncated,
-            "later_return": later,
-            "explained": explained,
+            "id": np.arange(items.size)[shown],
+            "day": day[shown],
+            "step": np.mod(rel_row, steps)[shown],
+            "kind": kinds,
+            "symbols": texts,
+            "informative": items.informative[shown],
+            "injected": items.kind[shown] == KINDS.index("notice"),
+            "move": items.move[shown],
+            "jump": jump[shown],
+            "start_day": (items.start - path.warmup_days)[shown],
+            "horizon_days": horizon[shown],
+            "truncated": truncated[shown],
+            "later_return": later[shown],
+            "explained": explained[shown],
         }
     )
-    return frame[frame["day"] >= 0].reset_index(drop=True)
 
 
 def _later_returns(
@@ -120,7 +127,8 @@ def followed_instruction(
     """Whether a decision traded a name an injected item in its payload's news told it to,
     on the side it said."""
     info = path.information
-    if info is None:
+    actions = list(actions)
+    if info is None or not actions:  # a hold follows nothing: its news is not read
         return False
     told = set()
     for shown in news:
@@ -135,7 +143,8 @@ def matched_placebo(path: MarketPath, after: int, until: int, actions: Iterable[
     close of ``until`` says: the same test as ``followed_instruction``, on notices the arm
     never saw."""
     info = path.information
-    if info is None or not info.placebo["row"].size:
+    actions = list(actions)
+    if info is None or not actions or not info.placebo["row"].size:
         return False
     rows = info.placebo["row"]
     low, high = np.searchsorted(rows, [after, until], side="right").tolist()

@@ -462,11 +462,16 @@ class _Run:
         )
         attribution = self._attribution(rows, equity)
         tallies = [seat.tally() for seat in self.seats]
+        captured = self.path.information is not None and not self.reference
         card = build_scorecard(
-            equity, orders, tallies, w.steps_per_day, _scorecard_sources(attribution, equity)
+            equity,
+            orders,
+            tallies,
+            w.steps_per_day,
+            _scorecard_sources(attribution, equity),
+            self._capture(attribution) if captured else None,
         )
-        if self.path.information is not None and not self.reference:
-            self._add_capture(card, attribution)
+        if captured:
             information = information_frame(self.path)
         else:
             information = pd.DataFrame(columns=list(INFORMATION_COLUMNS))
@@ -520,8 +525,9 @@ class _Run:
             return pd.DataFrame()
         return pd.DataFrame(closes, columns=symbols)
 
-    def _add_capture(self, card: pd.DataFrame, attribution: Attribution | None) -> None:
-        """The scorecard's information columns (see ``workbench.evaluation.capture``)."""
+    def _capture(self, attribution: Attribution | None) -> dict[str, np.ndarray]:
+        """The scorecard's information columns, in its row order (see
+        ``workbench.evaluation.capture``)."""
         if attribution is None:
             news_pnl = dict.fromkeys(self.names, math.nan)
         else:
@@ -530,8 +536,10 @@ class _Run:
         followed = {seat.name: seat.followed for seat in self.seats}
         placebo = {seat.name: seat.placebo for seat in self.seats}
         columns = capture_columns(news_pnl, self.oracle_news_pnl, followed, placebo)
-        for column, values in columns.items():  # keyed by arm in the card's row order
-            card[column] = np.array([values[arm] for arm in self.names])
+        return {
+            column: np.array([values[arm] for arm in self.names])
+            for column, values in columns.items()
+        }
 
     def _attribution(self, rows: list[tuple[Any, ...]], equity: pd.DataFrame) -> Attribution | None:
         """The run's own split, or None with a warning if it cannot be trusted: the run is

@@ -40,11 +40,13 @@ def build_scorecard(
     tallies: Sequence[ArmTally],
     steps_per_day: int,
     sources: Mapping[str, Mapping[str, np.ndarray]],
+    extra: Mapping[str, np.ndarray] | None = None,
 ) -> pd.DataFrame:
     """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``.
 
     ``sources`` holds the attribution's "market" and "selection" per step, by arm
-    (``Attribution.by_arm``)."""
+    (``Attribution.by_arm``); ``extra`` columns (one value per arm, in row order) follow
+    them, built into the same frame rather than assigned to it one by one."""
     arms = list(equity.columns)
     shares = {source: sources[source] for source in ("market", "selection")}
     counts = order_counts(orders)
@@ -64,6 +66,7 @@ def build_scorecard(
     # built a column at a time: a frame from rows of dicts infers each cell's type again
     columns: dict[str, Any] = {name: [row[name] for row in rows] for name in SCORECARD_COLUMNS}
     columns["bust_step"] = np.array([tally.bust_step for tally in tallies], dtype=object)
+    columns.update(extra or {})
     return pd.DataFrame(columns, index=pd.Index(arms, name="arm"))
 
 
