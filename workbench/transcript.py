@@ -492,9 +492,15 @@ def _read_saved(text: str) -> tuple[Any, dict[int, str], bytes]:
     line and key (the SHA-256 of that input's text), so no text is hashed twice."""
     if not text.startswith(_HEAD):
         return read_json(text), {}, _text_digest(text)
-    rest, lifted = _without_inputs(text)
+    lines = text.split("\n")
+    lifted: dict[int, tuple[str, str]] = {}  # line number -> its input's text, its key
+    for number in range(1, len(lines)):
+        found = _lifted_input(lines[number])
+        if found is not None:
+            lines[number], lifted[number] = found
     if not lifted:
         return read_json(text), {}, _text_digest(text)
+    rest = "\n".join(lines)
     try:
         data = read_json(rest)
         items = [data["exchanges"][number - 1] for number in lifted]
@@ -514,43 +520,23 @@ def _lifted_digest(rest: str, lifted: dict[int, tuple[str, str]]) -> bytes:
     return hashlib.sha256(f"lifted\0{named}\0{rest}".encode("utf-8", "surrogatepass")).digest()
 
 
-def _without_inputs(text: str) -> tuple[str, dict[int, tuple[str, str]]]:
-    """``text`` without the inputs of its exchange lines whose key (the next field) is the
-    SHA-256 of the input's text as written, and those inputs' texts and keys by line."""
-    kept: list[str] = []  # the text but its lifted inputs, in order
-    lifted: dict[int, tuple[str, str]] = {}  # line number -> its input's text, its key
-    done = start = number = 0  # the text before done is kept or lifted
-    while start <= len(text):
-        stop = text.find("\n", start)
-        stop = len(text) if stop == -1 else stop
-        found = _lifted_input(text, start, stop)
-        if found is not None:
-            cut, end, lifted[number] = found
-            kept.append(text[done:cut])
-            done = end
-        start, number = stop + 1, number + 1
-    kept.append(text[done:])
-    return "".join(kept), lifted
-
-
-def _lifted_input(text: str, start: int, stop: int) -> tuple[int, int, tuple[str, str]] | None:
-    """Where the line ``text[start:stop]`` is an exchange whose key (the next field) is
-    the SHA-256 of its input's text: where its ``,"input":`` field starts and ends, the
-    input's text and the key."""
-    head = _LINE_HEAD.match(text, start, stop)
-    end = -1 if head is None else text.find(_KEY_FIELD, head.end(), stop)
+def _lifted_input(line: str) -> tuple[str, tuple[str, str]] | None:
+    """``line`` without its input, the input's text and the key, where the line is an
+    exchange whose key (the next field) is the SHA-256 of its input's text as written."""
+    head = _LINE_HEAD.match(line)
+    end = -1 if head is None else line.find(_KEY_FIELD, head.end())
     if head is None or end == -1:
         return None
-    key_at = end + len(_KEY_FIELD)
-    key, input_text = text[key_at : key_at + _KEY_LENGTH], text[head.end() : end]
-    if key_at + _KEY_LENGTH >= stop or text[key_at + _KEY_LENGTH] != '"':
+    start, key_at = head.end(), end + len(_KEY_FIELD)
+    key, input_text = line[key_at : key_at + _KEY_LENGTH], line[start:end]
+    if line[key_at + _KEY_LENGTH : key_at + _KEY_LENGTH + 1] != '"':
         return None
     try:
         if hashlib.sha256(input_text.encode()).hexdigest() != key:
             return None
     except UnicodeEncodeError:
         return None
-    return head.end() - len(',"input":'), end, (input_text, key)
+    return line[: start - len(',"input":')] + line[end:], (input_text, key)
 
 
 def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
