@@ -92,7 +92,13 @@ def test_an_edited_input_is_refused(recorded: Path) -> None:
 
 
 def test_an_input_edited_with_its_key_is_refused_by_its_seal(recorded: Path) -> None:
-    _edited_in_place(recorded, '"cash":', '"cash":1', rekey=True)
+    lines = _lines(recorded)
+    start, end = _first_input(lines[1])
+    edited = lines[1][start:end].replace('"cash":', '"cash":1', 1)
+    old_key = lines[1][end + len(',"key":"') :][:64]
+    new_key = hashlib.sha256(edited.encode()).hexdigest()
+    lines[1] = (lines[1][:start] + edited + lines[1][end:]).replace(old_key, new_key)
+    recorded.write_text("\n".join(lines), encoding="utf-8")
     with pytest.raises(TranscriptEdited, match="question"):
         Transcript.load(recorded)
 
@@ -116,33 +122,3 @@ def test_a_line_whose_key_is_not_its_inputs_digest_is_read_whole(recorded: Path)
     recorded.write_text("\n".join([lines[0], spaced, *lines[2:]]), encoding="utf-8")
     loaded = Transcript.load(recorded)
     assert {e.key: e for e in loaded} == _parsed_whole(recorded.read_text(encoding="utf-8"))
-
-
-def _edited_in_place(path: Path, old: str, new: str, *, rekey: bool) -> None:
-    """``old`` -> ``new`` in the first exchange's input (its key made its digest again if
-    ``rekey``), every other byte as it was."""
-    lines = _lines(path)
-    start, end = _first_input(lines[1])
-    edited = lines[1][start:end].replace(old, new, 1)
-    assert edited != lines[1][start:end]
-    line = lines[1][:start] + edited + lines[1][end:]
-    if rekey:
-        old_key = lines[1][end + len(',"key":"') :][:64]
-        line = line.replace(old_key, hashlib.sha256(edited.encode()).hexdigest())
-    path.write_text("\n".join([lines[0], line, *lines[2:]]), encoding="utf-8")
-
-
-@pytest.mark.parametrize("rekey", [False, True])
-def test_an_input_edited_after_a_load_is_refused(recorded: Path, rekey: bool) -> None:
-    Transcript.load(recorded)  # its seals checked, its text known
-    _edited_in_place(recorded, '"cash":', '"cash":1', rekey=rekey)
-    with pytest.raises(TranscriptEdited, match="question"):
-        Transcript.load(recorded)
-
-
-def test_an_answer_edited_after_a_load_is_refused(recorded: Path) -> None:
-    Transcript.load(recorded)
-    text = recorded.read_text(encoding="utf-8")
-    recorded.write_text(text.replace('"rationale":"r"', '"rationale":"s"', 1), encoding="utf-8")
-    with pytest.raises(TranscriptEdited, match="answer"):
-        Transcript.load(recorded)

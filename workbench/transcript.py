@@ -387,7 +387,7 @@ class Transcript:
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
         try:
-            data, inputs, identity = _read_saved(text)
+            data, inputs = _read_saved(text)
         except json.JSONDecodeError as exc:
             raise RecordingError(
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
@@ -404,7 +404,7 @@ class Transcript:
                 raise TypeError("exchanges is not a list")
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
-        digest = identity if sealed else None
+        digest = _text_digest(text) if sealed else None
         checked = digest is None or digest in _CHECKED_TEXTS
         exchanges = [_read_exchange(item, source, not checked, inputs) for item in items]
         transcript = cls(meta, exchanges)
@@ -413,9 +413,9 @@ class Transcript:
         return transcript
 
 
-# The identities (``_read_saved``) of the transcript texts whose every seal this process
-# has checked: the same bytes carry the same seals, so a text loaded again (a recording
-# replayed twice, a test reading what another replayed) is parsed again but not re-checked
+# SHA-256 of the transcript texts whose every seal this process has checked: the same
+# bytes carry the same seals, so a text loaded again (a recording replayed twice, a test
+# reading what another replayed) is parsed again but not re-checked
 _CHECKED_TEXTS: dict[bytes, None] = {}
 _CHECKED_KEPT = 256
 
@@ -481,17 +481,13 @@ _KEY_FIELD = ',"key":"'
 _KEY_LENGTH = 64
 
 
-def _read_saved(text: str) -> tuple[Any, dict[int, str], bytes]:
+def _read_saved(text: str) -> tuple[Any, dict[int, str]]:
     """``read_json(text)``, with the input of each exchange whose key is the SHA-256 of
     the input's text left as that text (by the id of the exchange's item): the same
     values, all else parsed. Anything not laid out as ``Transcript.to_json`` writes it,
-    or that does not parse so, is read whole, so every error is the whole text's.
-
-    Third, the text's identity among those whose seals were checked: its SHA-256, or
-    where inputs were left as text, the SHA-256 of the rest and of each such input's
-    line and key (the SHA-256 of that input's text), so no text is hashed twice."""
+    or that does not parse so, is read whole, so every error is the whole text's."""
     if not text.startswith(_HEAD):
-        return read_json(text), {}, _text_digest(text)
+        return read_json(text), {}
     lines = text.split("\n")
     lifted: dict[int, tuple[str, str]] = {}  # line number -> its input's text, its key
     for number in range(1, len(lines)):
@@ -499,25 +495,16 @@ def _read_saved(text: str) -> tuple[Any, dict[int, str], bytes]:
         if found is not None:
             lines[number], lifted[number] = found
     if not lifted:
-        return read_json(text), {}, _text_digest(text)
-    rest = "\n".join(lines)
+        return read_json(text), {}
     try:
-        data = read_json(rest)
+        data = read_json("\n".join(lines))
         items = [data["exchanges"][number - 1] for number in lifted]
     except (json.JSONDecodeError, RecursionError, TypeError, KeyError, IndexError):
-        return read_json(text), {}, _text_digest(text)
+        return read_json(text), {}
     for item, (_, key) in zip(items, lifted.values(), strict=True):
         if type(item) is not dict or "input" in item or item.get("key") != key:
-            return read_json(text), {}, _text_digest(text)
-    inputs = {id(item): kept for item, (kept, _) in zip(items, lifted.values(), strict=True)}
-    return data, inputs, _lifted_digest(rest, lifted)
-
-
-def _lifted_digest(rest: str, lifted: dict[int, tuple[str, str]]) -> bytes:
-    """The identity of a text read as ``rest`` and the inputs ``lifted`` out of it: JSON
-    holds no NUL, so the NULs below part the fields unambiguously."""
-    named = "".join(f"{number}:{key}\n" for number, (_, key) in lifted.items())
-    return hashlib.sha256(f"lifted\0{named}\0{rest}".encode("utf-8", "surrogatepass")).digest()
+            return read_json(text), {}
+    return data, {id(item): text for item, (text, _) in zip(items, lifted.values(), strict=True)}
 
 
 def _lifted_input(line: str) -> tuple[str, tuple[str, str]] | None:
