@@ -21,9 +21,7 @@ Tamper evidence: each exchange carries ``sha256`` digests of its question (key,
 day, step, input) and of its answer (response, usage, error). Loading checks
 them all before anything is replayed (once per text in a process: the same bytes
 loaded again are parsed again, their seals known); an edited exchange raises
-``TranscriptEdited`` naming it. A saved exchange whose key is the SHA-256 of its
-input's text keeps that text, parsed when ``input`` is first read (a replay reads only
-answers), and its question is checked on it. The digests detect edits, not forgery: anyone
+``TranscriptEdited`` naming it. The digests detect edits, not forgery: anyone
 can recompute them. A transcript of format version 1 (written before digests)
 is refused unless its caller vouches for it with ``accept_unsealed=True`` (an
 edit to it could not be detected, and an edited answer would replay as
