@@ -37,10 +37,9 @@ import base64
 import hashlib
 import json
 import os
-import re
 import warnings
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -164,69 +163,6 @@ class Exchange:
 
 
 _PARTS = {"input": "question (day, step, input)", "response": "answer (response, usage, error)"}
-
-
-class _InputAsText(Exchange):
-    """An exchange whose input is kept as the text its key digests, read on first use.
-
-    A replay looks answers up by key and never reads a recorded input, so a saved
-    transcript's inputs (nearly all of its bytes) are not parsed at load; the question's
-    seal is the digest of its canonical text, which holds the input's text as it is.
-    """
-
-    def __getattr__(self, name: str) -> Any:
-        if name != "input":
-            raise AttributeError(name)
-        value = read_json(self.__dict__["input_text"])
-        self.__dict__["input"] = value
-        return value
-
-    def __eq__(self, other: object) -> bool:  # equal to an Exchange holding the same values
-        if not isinstance(other, Exchange):
-            return NotImplemented
-        return _fields(self) == _fields(other)
-
-    __hash__ = Exchange.__hash__
-
-    @classmethod
-    def read(cls, data: Mapping[str, Any], input_text: str) -> _InputAsText:
-        """``Exchange.from_json`` of ``data`` (its input left out), the input's text beside."""
-        exchange = cls.__new__(cls)
-        exchange.__dict__.update(
-            key=str(data["key"]),
-            day=int(data["day"]),
-            step=int(data["step"]),
-            response=_response_from(data),
-            usage=dict(data.get("usage") or {}),
-            error=dict(data["error"]) if data.get("error") else None,
-            input_text=input_text,
-        )
-        return exchange
-
-    @cached_property
-    def sealed(self) -> dict[str, str]:
-        text = self.__dict__.get("input_text")
-        if text is None:  # made by dataclasses.replace: its input is a value
-            return super().sealed
-        answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
-        return {"input": hashlib.sha256(_question_text(self, text)).hexdigest(),
-                "response": digest(answer)}  # fmt: skip
-
-
-_FIELDS = tuple(f.name for f in fields(Exchange))
-
-
-def _fields(exchange: Exchange) -> tuple[Any, ...]:
-    return tuple(getattr(exchange, name) for name in _FIELDS)
-
-
-def _question_text(exchange: Exchange, input_text: str) -> bytes:
-    """``canonical_json`` of the question (day, input, key, step) in UTF-8, its input
-    written as ``input_text``: canonical text of a dict holds each value's as it is."""
-    return (
-        f'{{"day":{exchange.day},"input":{input_text},'
-        f'"key":{canonical_json(exchange.key)},"step":{exchange.step}}}'
-    ).encode()
 
 
 class Transcript:
@@ -385,7 +321,7 @@ class Transcript:
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
         try:
-            data, inputs = _read_saved(text)
+            data = read_json(text)
         except json.JSONDecodeError as exc:
             raise RecordingError(
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
@@ -404,8 +340,7 @@ class Transcript:
             raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
         digest = _text_digest(text) if sealed else None
         checked = digest is None or digest in _CHECKED_TEXTS
-        exchanges = [_read_exchange(item, source, not checked, inputs) for item in items]
-        transcript = cls(meta, exchanges)
+        transcript = cls(meta, [_read_exchange(item, source, not checked) for item in items])
         if digest is not None and not checked:
             _remember_checked(digest)
         return transcript
@@ -454,15 +389,9 @@ def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
     return True
 
 
-def _read_exchange(
-    item: Any, source: str, sealed: bool, inputs: Mapping[int, str] | None = None
-) -> Exchange:
+def _read_exchange(item: Any, source: str, sealed: bool) -> Exchange:
     try:
-        input_text = inputs.get(id(item)) if inputs else None
-        if input_text is None:
-            exchange = Exchange.from_json(item)
-        else:
-            exchange = _InputAsText.read(item, input_text)
+        exchange = Exchange.from_json(item)
         if sealed:
             exchange.refuse_an_edit(item, source)
     except TranscriptEdited:
@@ -470,58 +399,6 @@ def _read_exchange(
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
     return exchange
-
-
-# A saved transcript is its head, one exchange a line, and its tail (``Transcript.to_json``)
-_HEAD = '{"exchanges":[\n'
-_LINE_HEAD = re.compile(r'\{"day":(-?[0-9]+),"input":')
-_KEY_FIELD = ',"key":"'
-_KEY_LENGTH = 64
-
-
-def _read_saved(text: str) -> tuple[Any, dict[int, str]]:
-    """``read_json(text)``, with the input of each exchange whose key is the SHA-256 of
-    the input's text left as that text (by the id of the exchange's item): the same
-    values, all else parsed. Anything not laid out as ``Transcript.to_json`` writes it,
-    or that does not parse so, is read whole, so every error is the whole text's."""
-    if not text.startswith(_HEAD):
-        return read_json(text), {}
-    lines = text.split("\n")
-    lifted: dict[int, tuple[str, str]] = {}  # line number -> its input's text, its key
-    for number in range(1, len(lines)):
-        found = _lifted_input(lines[number])
-        if found is not None:
-            lines[number], lifted[number] = found
-    if not lifted:
-        return read_json(text), {}
-    try:
-        data = read_json("\n".join(lines))
-        items = [data["exchanges"][number - 1] for number in lifted]
-    except (json.JSONDecodeError, RecursionError, TypeError, KeyError, IndexError):
-        return read_json(text), {}
-    for item, (_, key) in zip(items, lifted.values(), strict=True):
-        if type(item) is not dict or "input" in item or item.get("key") != key:
-            return read_json(text), {}
-    return data, {id(item): text for item, (text, _) in zip(items, lifted.values(), strict=True)}
-
-
-def _lifted_input(line: str) -> tuple[str, tuple[str, str]] | None:
-    """``line`` without its input, the input's text and the key, where the line is an
-    exchange whose key (the next field) is the SHA-256 of its input's text as written."""
-    head = _LINE_HEAD.match(line)
-    end = -1 if head is None else line.find(_KEY_FIELD, head.end())
-    if head is None or end == -1:
-        return None
-    start, key_at = head.end(), end + len(_KEY_FIELD)
-    key, input_text = line[key_at : key_at + _KEY_LENGTH], line[start:end]
-    if line[key_at + _KEY_LENGTH : key_at + _KEY_LENGTH + 1] != '"':
-        return None
-    try:
-        if hashlib.sha256(input_text.encode()).hexdigest() != key:
-            return None
-    except UnicodeEncodeError:
-        return None
-    return line[: start - len(',"input":')] + line[end:], (input_text, key)
 
 
 def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
