@@ -95,7 +95,13 @@ def test_the_random_trader_trades_what_numpys_draws_picked(
         assert [(a.symbol, a.side, a.quantity) for a in decision.actions] == wanted
 
 
-@pytest.mark.parametrize("max_names", [-1, 2**32 - 1, 2.0])
+@pytest.mark.parametrize("max_names", [-1, 2**32 - 1, 2.0, True])
 def test_the_random_trader_refuses_a_count_its_draws_cannot_make(max_names: Any) -> None:
     with pytest.raises(ConfigError, match="max_names"):
         RandomTrader(max_names=max_names)
+
+
+def test_the_random_trader_takes_numpy_integers_and_refuses_a_shared_generator() -> None:
+    assert RandomTrader(max_names=np.int64(3), seed=np.int32(5)).max_names == 3
+    with pytest.raises(ConfigError, match="seed must be a whole number"):
+        RandomTrader(seed=np.random.default_rng(7))  # type: ignore[arg-type]

@@ -57,6 +57,8 @@ def test_a_scorecard_indexed_otherwise_digests_as_its_json_text(runs: list[Resul
         card.reset_index(),  # a RangeIndex: reset_index names it "index"
         card.rename_axis(None),
         card.set_index(pd.MultiIndex.from_arrays([card.index, np.arange(len(card))])),
+        card.assign(extra=pd.array([pd.NA] * len(card), dtype="Int64")),  # pandas' own NA
+        card.assign(extra=pd.array(["a"] * len(card), dtype="string")),
     ]
     for scorecard in variants:
         other = Results(

@@ -11,6 +11,8 @@ import functools
 import math
 from typing import Any
 
+import numpy as np
+
 from workbench.agents import Agent, Every, RunInfo
 from workbench.engine.draws import Draws
 from workbench.errors import ConfigError
@@ -141,6 +143,11 @@ class MeanReversion(_Ranked):
         return 1.0 - history[-1] / history[0]
 
 
+def _whole(value: Any) -> bool:
+    """An int or a NumPy integer, not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
 class RandomTrader(Agent):
     """Trades a few random names at random at each decision; seeded, so runs repeat exactly."""
 
@@ -159,11 +166,13 @@ class RandomTrader(Agent):
         notional_fraction: float = 0.02,
     ) -> None:
         super().__init__(name, every=every)
-        if not (isinstance(max_names, int) and 0 <= max_names < _MOST_NAMES):
+        if not (_whole(max_names) and 0 <= max_names < _MOST_NAMES):
             raise ConfigError(
                 f"max_names must be a whole number from 0 to {_MOST_NAMES - 1}, got {max_names!r}"
             )
-        self.seed, self.max_names, self.notional_fraction = seed, max_names, notional_fraction
+        if not (seed is None or _whole(seed)):  # a Generator would be shared and read ahead
+            raise ConfigError(f"the random trader's seed must be a whole number, got {seed!r}")
+        self.seed, self.max_names, self.notional_fraction = seed, int(max_names), notional_fraction
         self._draws = Draws(seed)
 
     def begin(self, run: RunInfo) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from workbench import _jsonio
@@ -65,6 +66,8 @@ def _card_records(card: pd.DataFrame) -> list[dict[Any, Any]]:
     kept = [name for name in card.columns if name not in VOLATILE_COLUMNS]
     arm = card.index.name
     plain = card.columns.is_unique and set(VOLATILE_COLUMNS) <= set(card.columns)
+    # a column of pandas' own types (Int64 with NA...) is written as to_dict writes it
+    plain = plain and all(isinstance(card[n].dtype, np.dtype) for n in kept)
     if not plain or card.index.nlevels != 1 or not isinstance(arm, str) or arm in kept:
         return card.drop(columns=list(VOLATILE_COLUMNS)).reset_index().to_dict(orient="records")
     return _from_columns([arm, *kept], [card.index.tolist(), *(card[n].tolist() for n in kept)])
