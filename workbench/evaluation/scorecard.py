@@ -71,7 +71,16 @@ def build_scorecard(
     columns: dict[str, Any] = {name: [row[name] for row in rows] for name in SCORECARD_COLUMNS}
     columns["bust_step"] = np.array([tally.bust_step for tally in tallies], dtype=object)
     columns.update(extra or {})
-    return pd.DataFrame(columns, index=pd.Index(arms, name="arm"))
+    return pd.DataFrame(columns, index=_arm_index(equity.columns))
+
+
+def _arm_index(arms: pd.Index) -> pd.Index:
+    """The equity's columns named "arm": its own index when it holds text already (as a
+    run's does), not the same names inferred again."""
+    return arms.rename("arm") if arms.dtype == _TEXT else pd.Index(list(arms), name="arm")
+
+
+_TEXT = pd.Index(["arm"]).dtype  # the type pandas gives a list of names
 
 
 _NO_ORDERS = {"trades": 0, "clips": 0, "refusals": 0}
