@@ -91,9 +91,8 @@ def order_counts(orders: pd.DataFrame | OrderRows) -> dict[str, dict[str, int]]:
     """Each arm's trades (filled or partial orders), clips and refusals, from the orders
     frame or a run's own rows (in ``ORDER_COLUMNS`` order), in one pass."""
     if isinstance(orders, pd.DataFrame):
-        triples: Iterable[tuple[Any, Any, Any]] = zip(
-            orders["arm"].tolist(), orders["status"].tolist(), orders["clipped"].tolist()
-        )
+        columns = (orders[key].tolist() for key in ("arm", "status", "clipped"))
+        triples: Iterable[tuple[Any, Any, Any]] = zip(*columns, strict=True)
     else:
         triples = ((row[0], row[_STATUS], row[_CLIPPED]) for row in orders)
     counted: dict[str, dict[str, int]] = {}
