@@ -62,6 +62,21 @@ def test_a_bust_inside_a_day_ends_the_returns_with_the_fall_to_zero() -> None:
     assert m.daily_returns(BUST, 1).tolist() == [-0.5, -1.0]
 
 
+def test_a_bust_is_an_anchor_once_even_when_it_falls_on_a_day_close_or_the_start() -> None:
+    # two steps a day, bust at step 3 (a day close): anchors 0, 1, 3 and no repeat
+    assert m.day_closes(np.array([100.0, 90.0, 80.0, -5.0, 7.0]), 2).tolist() == [
+        100.0, 90.0, 0.0,
+    ]  # fmt: skip
+    # bust at the start: the one anchor, for any steps a day
+    for steps_per_day in (1, 3):
+        assert m.day_closes(np.array([0.0, 5.0, 6.0]), steps_per_day).tolist() == [0.0]
+    # three steps a day, bust at step 4 (inside day 1): anchors 0, 2 and the bust
+    curve = np.array([100.0, 95.0, 90.0, 80.0, 0.0, 3.0])
+    assert m.day_closes(curve, 3).tolist() == [100.0, 90.0, 0.0]
+    # a NaN is no bust: the curve is read on past it
+    assert np.isnan(m.until_bust(np.array([1.0, np.nan, 2.0]))[1])
+
+
 # --- the scorecard's metrics -----------------------------------------------------------
 def test_total_return_and_pnl() -> None:
     assert close(m.total_return_pct(ARM), 8.9)  # (108.9 / 100 - 1) * 100

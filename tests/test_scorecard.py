@@ -11,7 +11,7 @@ import pytest
 from workbench.evaluation import metrics
 from workbench.evaluation.columns import SCORECARD_COLUMNS, pnl_share_pct, until_bust
 from workbench.evaluation.results import ORDER_COLUMNS
-from workbench.evaluation.scorecard import ArmTally, build_scorecard
+from workbench.evaluation.scorecard import ArmTally, build_scorecard, order_counts
 
 STEPS_PER_DAY = 2
 
@@ -73,3 +73,22 @@ def test_a_bust_curve_is_read_to_the_close_of_its_bust_day() -> None:
 def test_a_share_of_no_pnl_is_undefined() -> None:
     assert math.isnan(pnl_share_pct(np.array([1.0, -1.0]), 0.0))
     assert pnl_share_pct(np.array([1.0, 2.0]), -3.0) == -100.0
+
+
+def test_a_runs_own_rows_count_as_its_orders_frame() -> None:
+    orders = _orders(
+        [
+            {"arm": "a", "status": "filled", "clipped": True},
+            {"arm": "b", "status": "refused"},
+            {"arm": "a", "status": "partial"},
+            {"arm": "a", "status": "refused", "clipped": True},
+            {"arm": "b", "status": "unfilled"},
+        ]
+    )
+    rows = list(orders.itertuples(index=False, name=None))
+    assert order_counts(rows) == order_counts(orders)
+    assert order_counts(orders) == {
+        "a": {"trades": 2, "clips": 2, "refusals": 1},
+        "b": {"trades": 0, "clips": 0, "refusals": 1},
+    }
+    assert order_counts([]) == {}

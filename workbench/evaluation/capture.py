@@ -114,8 +114,9 @@ def _later_returns(
     path: MarketPath, start: np.ndarray, end: np.ndarray, item: np.ndarray, name: np.ndarray
 ) -> np.ndarray:
     """Each item's mean log close-to-close return over its names, from ``start`` to ``end``."""
-    log_close = portable.log(path.close)
-    moved = log_close[end[item], name] - log_close[start[item], name]
+    # the log of the closes read, not of the whole path: elementwise, so the same bits
+    log_close = portable.log(path.close[np.stack([end[item], start[item]]), name])
+    moved = log_close[0] - log_close[1]
     total = np.bincount(item, weights=moved, minlength=start.size)
     count = np.bincount(item, minlength=start.size)
     return np.where(count > 0, total / np.maximum(count, 1), 0.0)

@@ -40,6 +40,8 @@ NAN = float("nan")
 def until_bust(equity: np.ndarray) -> np.ndarray:
     """The curve up to its first point at or below zero, that point set to exactly 0.0."""
     curve = np.asarray(equity, dtype=float)
+    if curve.size and curve.min() > 0.0:  # the common case, in one pass (NaN: read on)
+        return curve
     broke = np.flatnonzero(curve <= 0.0)
     if broke.size == 0:
         return curve
@@ -51,10 +53,14 @@ def until_bust(equity: np.ndarray) -> np.ndarray:
 def day_closes(equity: np.ndarray, steps_per_day: int) -> np.ndarray:
     """Equity at the anchors day returns run between: the start, each day close, the bust."""
     curve = until_bust(equity)
-    anchors = [np.array([0]), np.arange(steps_per_day - 1, curve.size, steps_per_day)]
-    if curve.size < len(equity) or curve[-1] == 0.0:
-        anchors.append(np.array([curve.size - 1]))
-    return curve[np.unique(np.concatenate(anchors))]
+    closes = curve[steps_per_day - 1 :: steps_per_day]
+    if steps_per_day > 1:  # the start is no day's close
+        closes = np.concatenate([curve[:1], closes])
+    last = curve.size - 1
+    bust = curve.size < len(equity) or curve[-1] == 0.0
+    if bust and last > 0 and last % steps_per_day != steps_per_day - 1:  # not an anchor yet
+        closes = np.append(closes, curve[last])
+    return closes
 
 
 def daily_returns(equity: np.ndarray, steps_per_day: int) -> np.ndarray:

@@ -465,7 +465,7 @@ class _Run:
         captured = self.path.information is not None and not self.reference
         card = build_scorecard(
             equity,
-            orders,
+            rows,
             tallies,
             w.steps_per_day,
             _scorecard_sources(attribution, equity),

@@ -9,7 +9,7 @@ traded notional, bust, failures, model use) go to the columns of
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,9 @@ import numpy as np
 import pandas as pd
 
 from workbench.evaluation.columns import SCORECARD_COLUMNS, ArmRun, scorecard_row
+from workbench.evaluation.results import ORDER_COLUMNS
+
+OrderRows = Sequence[Sequence[Any]]  # rows in ``ORDER_COLUMNS`` order, as a run builds them
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class ArmTally:
 
 def build_scorecard(
     equity: pd.DataFrame,
-    orders: pd.DataFrame,
+    orders: pd.DataFrame | OrderRows,
     tallies: Sequence[ArmTally],
     steps_per_day: int,
     sources: Mapping[str, Mapping[str, np.ndarray]],
@@ -44,6 +47,7 @@ def build_scorecard(
 ) -> pd.DataFrame:
     """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``.
 
+    ``orders`` is the orders frame or the run's own rows (``order_counts``).
     ``sources`` holds the attribution's "market" and "selection" per step, by arm
     (``Attribution.by_arm``); ``extra`` columns (one value per arm, in row order) follow
     them, built into the same frame rather than assigned to it one by one."""
@@ -67,27 +71,39 @@ def build_scorecard(
     columns: dict[str, Any] = {name: [row[name] for row in rows] for name in SCORECARD_COLUMNS}
     columns["bust_step"] = np.array([tally.bust_step for tally in tallies], dtype=object)
     columns.update(extra or {})
-    return pd.DataFrame(columns, index=pd.Index(arms, name="arm"))
+    return pd.DataFrame(columns, index=_arm_index(equity.columns))
+
+
+def _arm_index(arms: pd.Index) -> pd.Index:
+    """The equity's columns named "arm": its own index when it holds text already (as a
+    run's does), not the same names inferred again."""
+    return arms.rename("arm") if arms.dtype == _TEXT else pd.Index(list(arms), name="arm")
+
+
+_TEXT = pd.Index(["arm"]).dtype  # the type pandas gives a list of names
 
 
 _NO_ORDERS = {"trades": 0, "clips": 0, "refusals": 0}
+_STATUS, _CLIPPED = ORDER_COLUMNS.index("status"), ORDER_COLUMNS.index("clipped")
 
 
-def order_counts(orders: pd.DataFrame) -> dict[str, dict[str, int]]:
-    """Each arm's trades (filled or partial orders), clips and refusals, counted a column
-    at a time."""
-    arms, names = pd.factorize(orders["arm"].to_numpy(dtype=object), use_na_sentinel=False)
-    status = orders["status"].to_numpy(dtype=object)
-    clipped = np.fromiter(map(bool, orders["clipped"].tolist()), dtype=bool, count=len(orders))
-    tallies = {
-        "trades": (status == "filled") | (status == "partial"),
-        "clips": clipped,
-        "refusals": status == "refused",
-    }
-    counted = {
-        key: np.bincount(arms, weights=flags, minlength=len(names)).astype(int).tolist()
-        for key, flags in tallies.items()
-    }
-    return {
-        arm: {key: counted[key][i] for key in _NO_ORDERS} for i, arm in enumerate(names.tolist())
-    }
+def order_counts(orders: pd.DataFrame | OrderRows) -> dict[str, dict[str, int]]:
+    """Each arm's trades (filled or partial orders), clips and refusals, from the orders
+    frame or a run's own rows (in ``ORDER_COLUMNS`` order), in one pass."""
+    if isinstance(orders, pd.DataFrame):
+        columns = (orders[key].tolist() for key in ("arm", "status", "clipped"))
+        triples: Iterable[tuple[Any, Any, Any]] = zip(*columns, strict=True)
+    else:
+        triples = ((row[0], row[_STATUS], row[_CLIPPED]) for row in orders)
+    counted: dict[str, dict[str, int]] = {}
+    for arm, status, clipped in triples:
+        tally = counted.get(arm)
+        if tally is None:
+            tally = counted[arm] = dict(_NO_ORDERS)
+        if status == "filled" or status == "partial":
+            tally["trades"] += 1
+        elif status == "refused":
+            tally["refusals"] += 1
+        if clipped:
+            tally["clips"] += 1
+    return counted
