@@ -34,6 +34,20 @@ class Cash(Agent):
     def decide(self, payload: dict[str, Any]) -> Decision:
         return HOLD
 
+    def unseen_hold(self, news: bool) -> Decision | None:
+        return HOLD if _as_shipped(type(self), Cash) else None
+
+
+@functools.cache
+def _as_shipped(kind: type[Agent], shipped: type[Agent]) -> bool:
+    """Whether ``kind`` decides, answers and hears back as ``shipped`` does: ``shipped``
+    itself, or a subclass that overrides none of it (its holds are then ``shipped``'s)."""
+    return kind.in_turn is shipped.in_turn and all(
+        getattr(kind, name) is getattr(shipped, name)
+        for name in ("decide", "views", "answer_in_turn", "after_execution", "unseen_hold")
+        if hasattr(shipped, name)
+    )
+
 
 class _TargetWeights(Agent):
     """Rebalances to ``targets(payload)`` (symbol → weight of equity)."""
@@ -103,6 +117,9 @@ class BuyAndHold(EqualWeight):
             return HOLD
         self._bought = True
         return super().decide(payload)
+
+    def unseen_hold(self, news: bool) -> Decision | None:
+        return HOLD if self._bought and _as_shipped(type(self), BuyAndHold) else None
 
 
 class _Ranked(_TargetWeights):
@@ -231,9 +248,10 @@ class _Reader(Agent):
     def __init__(self, name: str | None = None, *, every: Every | None = None) -> None:
         super().__init__(name, every=every)
         self._views: dict[str, tuple[float, int]] = {}  # symbol -> (direction, until day)
+        self._traded = False  # whether it has answered with an order this run
 
     def begin(self, run: RunInfo) -> None:
-        self._views = {}
+        self._views, self._traded = {}, False
 
     def views(self, payload: dict[str, Any]) -> dict[str, float]:
         raise NotImplementedError
@@ -247,7 +265,18 @@ class _Reader(Agent):
         gross = sum(abs(w) for w in targets.values())
         if gross > 0.95:
             targets = {s: w * 0.95 / gross for s, w in targets.items()}
-        return rebalance(payload, targets, type(self).__name__)
+        decision = rebalance(payload, targets, type(self).__name__)
+        self._traded = self._traded or bool(decision.actions)
+        return decision
+
+    def unseen_hold(self, news: bool) -> Decision | None:
+        """Without news to read, no view and an empty book (it never traded), every
+        decision is the rebalance to no names."""
+        if news or self._views or self._traded:
+            return None
+        if not any(_as_shipped(type(self), kind) for kind in (HeadlineSentiment, EarningsDrift)):
+            return None
+        return _nothing_to_rebalance(type(self).__name__)
 
 
 class HeadlineSentiment(_Reader):

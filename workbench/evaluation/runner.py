@@ -305,20 +305,42 @@ class _Run:
         if not due:
             return
         market = self.payloads.at(row)
+        in_turn = not self.pacer.interval and all(seat.in_turn for seat in due)
+        holds = [self._unseen_hold(seat, row) for seat in due] if in_turn else [None] * len(due)
+        asked = [seat for seat, hold in zip(due, holds, strict=True) if hold is None]
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
-        requests = [self._request(seat, k, row, market, windows) for seat in due]
-        if not self.pacer.interval and all(seat.in_turn for seat in due):
-            outcomes = self._ask_in_turn(due, requests)
+        requests = [self._request(seat, k, row, market, windows) for seat in asked]
+        if in_turn:
+            outcomes = self._ask_in_turn(asked, requests)
             await asyncio.sleep(0)  # the loop runs between decision points, as with tasks
         else:
-            outcomes = await self._ask_together(due, requests)
-        answered = list(zip(due, requests, outcomes, strict=True))
+            outcomes = await self._ask_together(asked, requests)
+        answered = list(zip(asked, requests, outcomes, strict=True))
         for seat, request, outcome in answered:  # failures in roster order, whoever finished
             if not isinstance(outcome, Decision):
                 self._failed(seat, request, outcome)
-        for seat, request, outcome in answered:
+        answers = iter(answered)
+        for seat, hold in zip(due, holds, strict=True):  # in roster order
+            if hold is not None:
+                self._canaries(seat, market["day"], market["step"], hold)
+                continue
+            _, request, outcome = next(answers)
             if isinstance(outcome, Decision):
                 self._execute(seat, request, outcome, row + 1)
+
+    def _unseen_hold(self, seat: Seat, row: int) -> Decision | None:
+        """The arm's hold, counted as a decision, when it says it holds whatever it would
+        be shown (``Agent.unseen_hold``): a decision without actions executes nothing, and
+        neither its news nor a placebo can be followed without trading."""
+        hold = seat.arm.unseen_hold(self.has_news)
+        if hold is None or hold.actions:
+            return None
+        seat.state.decisions += 1
+        if self.has_news:  # its next news starts here, as if it had read this window
+            after = seat.last_row
+            after = row - self.world.steps_per_day if after is None else after
+            seat.last_row, seat.window = row, (after, row)
+        return hold
 
     def _request(
         self, seat: Seat, k: int, row: int, market: dict[str, Any], windows: dict[int, Any]
@@ -434,11 +456,7 @@ class _Run:
             seat.followed += 1
         if news is not None and matched_placebo(self.path, *seat.window, decision.actions):
             seat.placebo += 1
-        if self.canaries and decision.rationale:
-            self.canary_hits += canary_hits(
-                self.canaries, seat.name, request.day, request.step, decision.rationale,
-                "rationale",
-            )  # fmt: skip
+        self._canaries(seat, request.day, request.step, decision)
         records = self.executor.execute(seat.book, decision, row)
         if not records:  # a hold: one report serves them all (it cannot change)
             seat.arm.after_execution(request, decision, _NOTHING_DONE)
@@ -446,6 +464,12 @@ class _Run:
         seat.arm.after_execution(request, decision, ExecutionReport(tuple(records)))
         prefix = (seat.name, request.day, request.step)  # + a record: a plain tuple, the row
         self.orders.extend([prefix + record for record in records])
+
+    def _canaries(self, seat: Seat, day: int, step: int, decision: Decision) -> None:
+        if self.canaries and decision.rationale:
+            self.canary_hits += canary_hits(
+                self.canaries, seat.name, day, step, decision.rationale, "rationale"
+            )
 
     def _results(self) -> Results:
         w = self.world
