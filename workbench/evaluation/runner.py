@@ -177,6 +177,9 @@ class _Run:
             )
             for arm, row in zip(arms, self.held, strict=True)
         ]
+        # the seats whose arm may say it holds unseen, and those that hear of executions
+        self.may_hold = {seat for seat in self.seats if _own(seat.arm, "unseen_hold")}
+        self.hearing = {seat for seat in self.seats if _own(seat.arm, "after_execution")}
         self.equity = np.empty((world.trading_steps, len(arms)))
         self.exposure = np.empty((world.trading_steps, len(arms)))
         # a row of results.orders per order: arm, day, step, then the OrderRecord's fields
@@ -332,6 +335,8 @@ class _Run:
         """The arm's hold, counted as a decision, when it says it holds whatever it would
         be shown (``Agent.unseen_hold``): a decision without actions executes nothing, and
         neither its news nor a placebo can be followed without trading."""
+        if seat not in self.may_hold:
+            return None
         hold = seat.arm.unseen_hold(self.has_news)
         if hold is None or hold.actions:
             return None
@@ -458,10 +463,11 @@ class _Run:
             seat.placebo += 1
         self._canaries(seat, request.day, request.step, decision)
         records = self.executor.execute(seat.book, decision, row)
-        if not records:  # a hold: one report serves them all (it cannot change)
-            seat.arm.after_execution(request, decision, _NOTHING_DONE)
+        if seat in self.hearing:  # a hold's report: one serves them all (it cannot change)
+            report = ExecutionReport(tuple(records)) if records else _NOTHING_DONE
+            seat.arm.after_execution(request, decision, report)
+        if not records:
             return
-        seat.arm.after_execution(request, decision, ExecutionReport(tuple(records)))
         prefix = (seat.name, request.day, request.step)  # + a record: a plain tuple, the row
         self.orders.extend([prefix + record for record in records])
 
@@ -596,6 +602,11 @@ class _Run:
 
 _NOTHING_DONE = ExecutionReport()  # the report of a decision with no actions
 _NO_ERRORS = pd.DataFrame([], columns=list(ERROR_COLUMNS))
+
+
+def _own(arm: Agent, method: str) -> bool:
+    """Whether ``arm`` has a ``method`` of its own, not ``Agent``'s (which does nothing)."""
+    return getattr(getattr(arm, method), "__func__", None) is not getattr(Agent, method)
 
 
 def _failure(arm: Agent, exc: Exception) -> RunError:
