@@ -274,9 +274,15 @@ class _Reader(Agent):
         decision is the rebalance to no names."""
         if news or self._views or self._traded:
             return None
-        if not any(_as_shipped(type(self), kind) for kind in (HeadlineSentiment, EarningsDrift)):
+        if not _a_shipped_reader(type(self)):
             return None
         return _nothing_to_rebalance(type(self).__name__)
+
+
+@functools.cache
+def _a_shipped_reader(kind: type[Agent]) -> bool:
+    """Whether ``kind`` reads as a shipped news reader does (its views only from news)."""
+    return any(_as_shipped(kind, shipped) for shipped in (HeadlineSentiment, EarningsDrift))
 
 
 class HeadlineSentiment(_Reader):

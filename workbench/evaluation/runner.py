@@ -309,8 +309,8 @@ class _Run:
             return
         market = self.payloads.at(row)
         in_turn = not self.pacer.interval and all(seat.in_turn for seat in due)
-        holds = [self._unseen_hold(seat, row) for seat in due] if in_turn else [None] * len(due)
-        asked = [seat for seat, hold in zip(due, holds, strict=True) if hold is None]
+        held = self._unseen_holds(due, row) if in_turn and self.may_hold else {}
+        asked = [seat for seat in due if seat not in held] if held else due
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
         requests = [self._request(seat, k, row, market, windows) for seat in asked]
         if in_turn:
@@ -323,29 +323,33 @@ class _Run:
             if not isinstance(outcome, Decision):
                 self._failed(seat, request, outcome)
         answers = iter(answered)
-        for seat, hold in zip(due, holds, strict=True):  # in roster order
-            if hold is not None:
-                self._canaries(seat, market["day"], market["step"], hold)
+        for seat in due:  # in roster order
+            if seat in held:
+                if self.canaries:
+                    self._canaries(seat, market["day"], market["step"], held[seat])
                 continue
             _, request, outcome = next(answers)
             if isinstance(outcome, Decision):
                 self._execute(seat, request, outcome, row + 1)
 
-    def _unseen_hold(self, seat: Seat, row: int) -> Decision | None:
-        """The arm's hold, counted as a decision, when it says it holds whatever it would
-        be shown (``Agent.unseen_hold``): a decision without actions executes nothing, and
-        neither its news nor a placebo can be followed without trading."""
-        if seat not in self.may_hold:
-            return None
-        hold = seat.arm.unseen_hold(self.has_news)
-        if hold is None or hold.actions:
-            return None
-        seat.state.decisions += 1
-        if self.has_news:  # its next news starts here, as if it had read this window
-            after = seat.last_row
-            after = row - self.world.steps_per_day if after is None else after
-            seat.last_row, seat.window = row, (after, row)
-        return hold
+    def _unseen_holds(self, due: list[Seat], row: int) -> dict[Seat, Decision]:
+        """The holds of the arms that say they hold whatever they would be shown
+        (``Agent.unseen_hold``), each counted as a decision: a decision without actions
+        executes nothing, and neither its news nor a placebo is followed without trading."""
+        held = {}
+        for seat in due:
+            if seat not in self.may_hold:
+                continue
+            hold = seat.arm.unseen_hold(self.has_news)
+            if hold is None or hold.actions:
+                continue
+            held[seat] = hold
+            seat.state.decisions += 1
+            if self.has_news:  # its next news starts here, as if it had read this window
+                after = seat.last_row
+                after = row - self.world.steps_per_day if after is None else after
+                seat.last_row, seat.window = row, (after, row)
+        return held
 
     def _request(
         self, seat: Seat, k: int, row: int, market: dict[str, Any], windows: dict[int, Any]
