@@ -264,39 +264,44 @@ class _Run:
         first, total = self.path.warmup_steps, self.world.trading_steps
         for k in range(total):
             row = first + k
-            self._mark(k, self.path.close[row])
+            troubled = self._mark(k, self.path.close[row])
             if k < total - 1:
-                forced = self._force(k, row)
+                forced = self._force(k, row, troubled) if troubled else set()
                 await self._decide(k, row, forced)
             self.progress.step()
             if self.options.on_step is not None:
                 by_arm = dict(zip(self.names, self.equity[k].tolist(), strict=True))
                 self.options.on_step(k, total, by_arm)
 
-    def _mark(self, k: int, mid: np.ndarray) -> None:
-        """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on."""
+    def _mark(self, k: int, mid: np.ndarray) -> list[Seat]:
+        """Equity and gross exposure at step ``k``'s close; equity is 0 from a bust on.
+        Return the seats whose book is bust or past the maintenance multiple, in order."""
         equities, grosses = [], []  # one row each, set at once
+        troubled = []
         for seat, values in zip(self.seats, (self.held * mid).tolist(), strict=True):
             equity, gross = seat.mark = seat.book.marks_of(values)
             if seat.bust_step is None and margin.is_bust(equity):
                 seat.bust_step = k
-            equities.append(equity if seat.bust_step is None else 0.0)
+            if seat.bust_step is not None:
+                equity = 0.0
+                troubled.append(seat)
+            elif margin.margin_call(gross, equity, self.maintenance):
+                troubled.append(seat)
+            equities.append(equity)
             grosses.append(gross)
         self.equity[k], self.exposure[k] = equities, grosses
         self.marked = k + 1
+        return troubled
 
-    def _force(self, k: int, row: int) -> set[Seat]:
-        """Liquidate, in step ``row + 1``, every book bust or past the maintenance multiple
-        at this close; return those arms' seats, which are not asked at this close."""
+    def _force(self, k: int, row: int, troubled: list[Seat]) -> set[Seat]:
+        """Liquidate, in step ``row + 1``, the ``troubled`` books (bust or past the
+        maintenance multiple at this close); return their seats, not asked at this close."""
         symbols, forced = self.symbols, set()
-        for seat in self.seats:
-            equity, gross = seat.mark  # the marks of this close, as _mark recorded them
+        for seat in troubled:
             if seat.bust_step is not None:
                 orders = margin.close_out(seat.book, symbols)
-            elif margin.margin_call(gross, equity, self.maintenance):
-                orders = margin.deleverage(seat.book, self.path.close[row], symbols)
             else:
-                continue
+                orders = margin.deleverage(seat.book, self.path.close[row], symbols)
             forced.add(seat)
             day, step = divmod(k, self.world.steps_per_day)
             records = self.executor.liquidate(seat.book, orders, row + 1)
