@@ -38,15 +38,20 @@ class Cash(Agent):
         return HOLD if _as_shipped(type(self), Cash) else None
 
 
-@functools.cache
 def _as_shipped(kind: type[Agent], shipped: type[Agent]) -> bool:
     """Whether ``kind`` decides, answers and hears back as ``shipped`` does: ``shipped``
     itself, or a subclass that overrides none of it (its holds are then ``shipped``'s)."""
-    return kind.in_turn is shipped.in_turn and all(
-        getattr(kind, name) is getattr(shipped, name)
-        for name in ("decide", "views", "answer_in_turn", "after_execution", "unseen_hold")
-        if hasattr(shipped, name)
-    )
+    known = _SHIPPED.get((kind, shipped))
+    if known is None:
+        known = _SHIPPED[kind, shipped] = kind.in_turn is shipped.in_turn and all(
+            getattr(kind, name) is getattr(shipped, name)
+            for name in ("decide", "views", "answer_in_turn", "after_execution", "unseen_hold")
+            if hasattr(shipped, name)
+        )
+    return known
+
+
+_SHIPPED: dict[tuple[type[Agent], type[Agent]], bool] = {}  # _as_shipped's answers
 
 
 class _TargetWeights(Agent):
@@ -279,10 +284,13 @@ class _Reader(Agent):
         return _nothing_to_rebalance(type(self).__name__)
 
 
-@functools.cache
 def _a_shipped_reader(kind: type[Agent]) -> bool:
     """Whether ``kind`` reads as a shipped news reader does (its views only from news)."""
-    return any(_as_shipped(kind, shipped) for shipped in (HeadlineSentiment, EarningsDrift))
+    known = _SHIPPED.get((kind, _Reader))
+    if known is None:
+        readers = (HeadlineSentiment, EarningsDrift)
+        known = _SHIPPED[kind, _Reader] = any(_as_shipped(kind, r) for r in readers)
+    return known
 
 
 class HeadlineSentiment(_Reader):

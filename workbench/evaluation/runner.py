@@ -313,7 +313,7 @@ class _Run:
         if not due:
             return
         market = self.payloads.at(row)
-        in_turn = not self.pacer.interval and all(seat.in_turn for seat in due)
+        in_turn = not self.pacer.interval and all(seat.arm.in_turn for seat in due)
         held = self._unseen_holds(due, row) if in_turn and self.may_hold else {}
         asked = [seat for seat in due if seat not in held] if held else due
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
