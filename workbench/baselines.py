@@ -170,6 +170,9 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
+_NO_PICK = Decision.of_market_orders((), rationale="random")  # made once, as HOLD is
+
+
 class RandomTrader(Agent):
     """Trades a few random names at random at each decision; seeded, so runs repeat exactly."""
 
@@ -206,7 +209,7 @@ class RandomTrader(Agent):
         symbols = list(payload["symbols"])
         count = self._draws.below(self.max_names + 1)
         if count == 0 or not symbols:  # no pick: the two draws below would draw nothing
-            return Decision.of_market_orders((), rationale="random")
+            return _NO_PICK
         picks = self._draws.sample(len(symbols), min(count, len(symbols)))
         sides = self._draws.many_below(2, len(picks))
         budget = self.notional_fraction * payload["portfolio"]["equity"]

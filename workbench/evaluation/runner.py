@@ -470,7 +470,8 @@ class _Run:
             seat.followed += 1
         if news is not None and matched_placebo(self.path, *seat.window, decision.actions):
             seat.placebo += 1
-        self._canaries(seat, request.day, request.step, decision)
+        if self.canaries:
+            self._canaries(seat, request.day, request.step, decision)
         records = self.executor.execute(seat.book, decision, row)
         if seat in self.hearing:  # a hold's report: one serves them all (it cannot change)
             report = ExecutionReport(tuple(records)) if records else _NOTHING_DONE
@@ -481,7 +482,7 @@ class _Run:
         self.orders.extend([prefix + record for record in records])
 
     def _canaries(self, seat: Seat, day: int, step: int, decision: Decision) -> None:
-        if self.canaries and decision.rationale:
+        if decision.rationale:
             self.canary_hits += canary_hits(
                 self.canaries, seat.name, day, step, decision.rationale, "rationale"
             )
