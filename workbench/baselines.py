@@ -74,7 +74,7 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     book = payload["portfolio"]
     equity, held = book["equity"], book["positions"]
     if not targets and not held:  # nothing to hold and nothing held: every trade is 0
-        return _nothing_to_rebalance(why)
+        return _no_trades(why, 0)
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
     for symbol, quote in payload["symbols"].items():
@@ -85,14 +85,17 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
         if abs(delta) * price < smallest or delta == 0:
             continue
         orders.append((symbol, "buy" if delta > 0 else "sell", float(abs(delta))))
+    if not orders:
+        return _no_trades(why, len(targets))
     return Decision.of_market_orders(orders, f"{why}: rebalance to {len(targets)} names")
 
 
-@functools.cache
-def _nothing_to_rebalance(why: str) -> Decision:
-    """The decision of an empty book told to hold no name, made once per ``why`` (a news
-    reader on a day without news answers it at every decision), as ``HOLD`` is."""
-    return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
+@functools.lru_cache(maxsize=256)  # a caller's own ``why`` may vary: the cache is bounded
+def _no_trades(why: str, names: int) -> Decision:
+    """The decision of a rebalance to ``names`` names that needs no trade, made once per
+    ``why`` and count (a book already at its targets, a news reader on a day without
+    news), as ``HOLD`` is."""
+    return Decision.of_market_orders((), f"{why}: rebalance to {names} names")
 
 
 class EqualWeight(_TargetWeights):
@@ -284,7 +287,7 @@ class _Reader(Agent):
             return None
         if not _a_shipped_reader(type(self)):
             return None
-        return _nothing_to_rebalance(type(self).__name__)
+        return _no_trades(type(self).__name__, 0)
 
 
 def _a_shipped_reader(kind: type[Agent]) -> bool:
