@@ -193,6 +193,16 @@ class Agent:
         """``answer`` for an inline arm, on the loop without awaiting: ``decide``, parsed."""
         return parse_decision(self.decide(request.payload))
 
+    def unseen_hold(self, news: bool) -> Decision | None:
+        """The decision without actions this arm answers at its next decision point
+        whatever its payload shows, when it can tell that without one; None (the default)
+        when it cannot. An in-turn arm that says one is not asked at that point: no
+        request is built, its ``decide`` is not called and ``after_execution`` is not
+        called (so an arm whose ``after_execution`` does anything says None). ``news``:
+        whether that payload would carry news. The baselines that hold say so
+        (``Cash``, ``BuyAndHold`` once bought, a news reader without news)."""
+        return None
+
     def after_execution(
         self, request: DecisionRequest, decision: Decision, report: ExecutionReport
     ) -> None:

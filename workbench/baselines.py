@@ -34,6 +34,25 @@ class Cash(Agent):
     def decide(self, payload: dict[str, Any]) -> Decision:
         return HOLD
 
+    def unseen_hold(self, news: bool) -> Decision | None:
+        return HOLD if _as_shipped(type(self), Cash) else None
+
+
+def _as_shipped(kind: type[Agent], shipped: type[Agent]) -> bool:
+    """Whether ``kind`` decides, answers and hears back as ``shipped`` does: ``shipped``
+    itself, or a subclass that overrides none of it (its holds are then ``shipped``'s)."""
+    known = _SHIPPED.get((kind, shipped))
+    if known is None:
+        known = _SHIPPED[kind, shipped] = kind.in_turn is shipped.in_turn and all(
+            getattr(kind, name) is getattr(shipped, name)
+            for name in ("decide", "views", "answer_in_turn", "after_execution", "unseen_hold")
+            if hasattr(shipped, name)
+        )
+    return known
+
+
+_SHIPPED: dict[tuple[type[Agent], type[Agent]], bool] = {}  # _as_shipped's answers
+
 
 class _TargetWeights(Agent):
     """Rebalances to ``targets(payload)`` (symbol → weight of equity)."""
@@ -55,7 +74,7 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     book = payload["portfolio"]
     equity, held = book["equity"], book["positions"]
     if not targets and not held:  # nothing to hold and nothing held: every trade is 0
-        return _nothing_to_rebalance(why)
+        return _no_trades(why, 0)
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
     for symbol, quote in payload["symbols"].items():
@@ -66,14 +85,17 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
         if abs(delta) * price < smallest or delta == 0:
             continue
         orders.append((symbol, "buy" if delta > 0 else "sell", float(abs(delta))))
+    if not orders:
+        return _no_trades(why, len(targets))
     return Decision.of_market_orders(orders, f"{why}: rebalance to {len(targets)} names")
 
 
-@functools.cache
-def _nothing_to_rebalance(why: str) -> Decision:
-    """The decision of an empty book told to hold no name, made once per ``why`` (a news
-    reader on a day without news answers it at every decision), as ``HOLD`` is."""
-    return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
+@functools.lru_cache(maxsize=256)  # a caller's own ``why`` may vary: the cache is bounded
+def _no_trades(why: str, names: int) -> Decision:
+    """The decision of a rebalance to ``names`` names that needs no trade, made once per
+    ``why`` and count (a book already at its targets, a news reader on a day without
+    news), as ``HOLD`` is."""
+    return Decision.of_market_orders((), f"{why}: rebalance to {names} names")
 
 
 class EqualWeight(_TargetWeights):
@@ -103,6 +125,9 @@ class BuyAndHold(EqualWeight):
             return HOLD
         self._bought = True
         return super().decide(payload)
+
+    def unseen_hold(self, news: bool) -> Decision | None:
+        return HOLD if self._bought and _as_shipped(type(self), BuyAndHold) else None
 
 
 class _Ranked(_TargetWeights):
@@ -148,6 +173,9 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
+_NO_PICK = Decision.of_market_orders((), rationale="random")  # made once, as HOLD is
+
+
 class RandomTrader(Agent):
     """Trades a few random names at random at each decision; seeded, so runs repeat exactly."""
 
@@ -184,7 +212,7 @@ class RandomTrader(Agent):
         symbols = list(payload["symbols"])
         count = self._draws.below(self.max_names + 1)
         if count == 0 or not symbols:  # no pick: the two draws below would draw nothing
-            return Decision.of_market_orders((), rationale="random")
+            return _NO_PICK
         picks = self._draws.sample(len(symbols), min(count, len(symbols)))
         sides = self._draws.many_below(2, len(picks))
         budget = self.notional_fraction * payload["portfolio"]["equity"]
@@ -231,9 +259,10 @@ class _Reader(Agent):
     def __init__(self, name: str | None = None, *, every: Every | None = None) -> None:
         super().__init__(name, every=every)
         self._views: dict[str, tuple[float, int]] = {}  # symbol -> (direction, until day)
+        self._traded = False  # whether it has answered with an order this run
 
     def begin(self, run: RunInfo) -> None:
-        self._views = {}
+        self._views, self._traded = {}, False
 
     def views(self, payload: dict[str, Any]) -> dict[str, float]:
         raise NotImplementedError
@@ -247,7 +276,27 @@ class _Reader(Agent):
         gross = sum(abs(w) for w in targets.values())
         if gross > 0.95:
             targets = {s: w * 0.95 / gross for s, w in targets.items()}
-        return rebalance(payload, targets, type(self).__name__)
+        decision = rebalance(payload, targets, type(self).__name__)
+        self._traded = self._traded or bool(decision.actions)
+        return decision
+
+    def unseen_hold(self, news: bool) -> Decision | None:
+        """Without news to read, no view and an empty book (it never traded), every
+        decision is the rebalance to no names."""
+        if news or self._views or self._traded:
+            return None
+        if not _a_shipped_reader(type(self)):
+            return None
+        return _no_trades(type(self).__name__, 0)
+
+
+def _a_shipped_reader(kind: type[Agent]) -> bool:
+    """Whether ``kind`` reads as a shipped news reader does (its views only from news)."""
+    known = _SHIPPED.get((kind, _Reader))
+    if known is None:
+        readers = (HeadlineSentiment, EarningsDrift)
+        known = _SHIPPED[kind, _Reader] = any(_as_shipped(kind, r) for r in readers)
+    return known
 
 
 class HeadlineSentiment(_Reader):
