@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from workbench import Agent, evaluate
-from workbench.agents import DecisionRequest, ExecutionReport
+from workbench.agents import DecisionRequest, ExecutionReport, RunInfo
 from workbench.baselines import (
     BASELINES,
     BuyAndHold,
     Cash,
     EarningsDrift,
     HeadlineSentiment,
+    rebalance,
 )
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
@@ -52,18 +53,48 @@ def test_a_run_with_unseen_holds_is_the_run_that_asks_every_arm(market: dict[str
     assert skipping.scorecard["decisions"].min() > 0
 
 
+def _begun(arm: Agent) -> Agent:
+    """``arm`` told a run starts (the baselines read nothing of it)."""
+    arm.begin(cast(RunInfo, None))
+    return arm
+
+
 def test_the_shipped_holds_are_said_only_when_nothing_could_trade() -> None:
-    assert Cash().unseen_hold(news=True) is not None
-    buyer = BuyAndHold()
+    assert Cash().unseen_hold(news=True) is None  # not yet told a run starts
+    assert _begun(Cash()).unseen_hold(news=True) is not None
+    buyer = _begun(BuyAndHold())
     assert buyer.unseen_hold(news=False) is None  # it has not bought yet
     buyer._bought = True
     assert buyer.unseen_hold(news=True) is not None
     for kind in (HeadlineSentiment, EarningsDrift):
-        reader = kind()
+        reader = _begun(kind())
         assert reader.unseen_hold(news=False) is not None
         assert reader.unseen_hold(news=True) is None  # it would read the news
         reader._views = {"AAA": (1.0, 9)}
         assert reader.unseen_hold(news=False) is None  # it holds a view to trade on
+
+
+def _buy_first(payload: dict[str, Any]) -> Decision:
+    return Decision.of_market_orders([(next(iter(payload["symbols"])), "buy", 1.0)], "buy")
+
+
+def test_a_decide_replaced_on_the_arm_or_its_class_is_asked(monkeypatch) -> None:
+    patched = Cash()
+    patched.decide = _buy_first  # type: ignore[method-assign]
+    assert evaluate([patched], seed=1, universe=4, days=3).scorecard.loc["cash", "trades"] > 0
+    kind = type("Later", (Cash,), {"name": "later"})
+    assert evaluate([kind()], seed=1, universe=4, days=3).scorecard.loc["later", "trades"] == 0
+    monkeypatch.setattr(kind, "decide", lambda self, payload: _buy_first(payload))
+    assert evaluate([kind()], seed=1, universe=4, days=3).scorecard.loc["later", "trades"] > 0
+    monkeypatch.setattr(Cash, "decide", lambda self, payload: _buy_first(payload))
+    assert evaluate([Cash()], seed=1, universe=4, days=3).scorecard.loc["cash", "trades"] > 0
+
+
+def test_a_decision_without_trades_is_the_callers_own() -> None:
+    payload = {"portfolio": {"equity": 1e5, "positions": {}}, "symbols": {}}
+    first, second = rebalance(payload, {}, "why"), rebalance(payload, {}, "why")
+    first.actions.append(second.actions)  # type: ignore[arg-type]
+    assert first is not second and second.actions == []
 
 
 class _Noting(Cash):

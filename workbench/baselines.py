@@ -34,24 +34,31 @@ class Cash(Agent):
     def decide(self, payload: dict[str, Any]) -> Decision:
         return HOLD
 
+    _holds_unseen = False  # set by ``begin``: whether it decides as written here
+
+    def begin(self, run: RunInfo) -> None:
+        self._holds_unseen = _as_shipped(self, Cash)
+
     def unseen_hold(self, news: bool) -> Decision | None:
-        return HOLD if _as_shipped(type(self), Cash) else None
+        return HOLD if self._holds_unseen else None
 
 
-def _as_shipped(kind: type[Agent], shipped: type[Agent]) -> bool:
-    """Whether ``kind`` decides, answers and hears back as ``shipped`` does: ``shipped``
-    itself, or a subclass that overrides none of it (its holds are then ``shipped``'s)."""
-    known = _SHIPPED.get((kind, shipped))
-    if known is None:
-        known = _SHIPPED[kind, shipped] = kind.in_turn is shipped.in_turn and all(
-            getattr(kind, name) is getattr(shipped, name)
-            for name in ("decide", "views", "answer_in_turn", "after_execution", "unseen_hold")
-            if hasattr(shipped, name)
-        )
-    return known
+# What the runner would skip for an arm that holds unseen (``Agent.unseen_hold``)
+_ASKED_THROUGH = ("decide", "views", "answer_in_turn", "after_execution", "unseen_hold", "in_turn")
 
 
-_SHIPPED: dict[tuple[type[Agent], type[Agent]], bool] = {}  # _as_shipped's answers
+def _as_shipped(arm: Agent, *shipped: type[Agent]) -> bool:
+    """Whether ``arm`` decides, answers and hears back as one of ``shipped`` as this module
+    writes it: none of that replaced on the arm, on a subclass, or on the class since.
+    Asked at each run's start (``begin``), so a change between runs is seen."""
+    own = getattr(arm, "__dict__", {})
+    if any(name in own for name in _ASKED_THROUGH):
+        return False
+    kind = type(arm)
+    return any(
+        all(getattr(kind, name, None) is written for name, written in _WRITTEN[cls].items())
+        for cls in shipped
+    )
 
 
 class _TargetWeights(Agent):
@@ -74,7 +81,7 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
     book = payload["portfolio"]
     equity, held = book["equity"], book["positions"]
     if not targets and not held:  # nothing to hold and nothing held: every trade is 0
-        return _no_trades(why, 0)
+        return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
     for symbol, quote in payload["symbols"].items():
@@ -85,17 +92,14 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
         if abs(delta) * price < smallest or delta == 0:
             continue
         orders.append((symbol, "buy" if delta > 0 else "sell", float(abs(delta))))
-    if not orders:
-        return _no_trades(why, len(targets))
     return Decision.of_market_orders(orders, f"{why}: rebalance to {len(targets)} names")
 
 
-@functools.lru_cache(maxsize=256)  # a caller's own ``why`` may vary: the cache is bounded
-def _no_trades(why: str, names: int) -> Decision:
-    """The decision of a rebalance to ``names`` names that needs no trade, made once per
-    ``why`` and count (a book already at its targets, a news reader on a day without
-    news), as ``HOLD`` is."""
-    return Decision.of_market_orders((), f"{why}: rebalance to {names} names")
+@functools.cache
+def _unseen_rebalance(why: str) -> Decision:
+    """What a news reader without news answers (the rebalance to no names), made once per
+    reader kind for the runner, which holds it unseen: the arm never gets this object."""
+    return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
 
 
 class EqualWeight(_TargetWeights):
@@ -116,9 +120,11 @@ class BuyAndHold(EqualWeight):
     shares_payload = True
     reads_news = False
     _bought = False
+    _holds_unseen = False
 
     def begin(self, run: RunInfo) -> None:
         self._bought = False
+        self._holds_unseen = _as_shipped(self, BuyAndHold)
 
     def decide(self, payload: dict[str, Any]) -> Decision:
         if self._bought:
@@ -127,7 +133,7 @@ class BuyAndHold(EqualWeight):
         return super().decide(payload)
 
     def unseen_hold(self, news: bool) -> Decision | None:
-        return HOLD if self._bought and _as_shipped(type(self), BuyAndHold) else None
+        return HOLD if self._bought and self._holds_unseen else None
 
 
 class _Ranked(_TargetWeights):
@@ -173,9 +179,6 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
-_NO_PICK = Decision.of_market_orders((), rationale="random")  # made once, as HOLD is
-
-
 class RandomTrader(Agent):
     """Trades a few random names at random at each decision; seeded, so runs repeat exactly."""
 
@@ -212,7 +215,7 @@ class RandomTrader(Agent):
         symbols = list(payload["symbols"])
         count = self._draws.below(self.max_names + 1)
         if count == 0 or not symbols:  # no pick: the two draws below would draw nothing
-            return _NO_PICK
+            return Decision.of_market_orders((), rationale="random")
         picks = self._draws.sample(len(symbols), min(count, len(symbols)))
         sides = self._draws.many_below(2, len(picks))
         budget = self.notional_fraction * payload["portfolio"]["equity"]
@@ -255,6 +258,7 @@ class _Reader(Agent):
     inline = True
     hold_days = 5
     weight = 0.1  # of equity per name held
+    _holds_unseen = False
 
     def __init__(self, name: str | None = None, *, every: Every | None = None) -> None:
         super().__init__(name, every=every)
@@ -263,6 +267,7 @@ class _Reader(Agent):
 
     def begin(self, run: RunInfo) -> None:
         self._views, self._traded = {}, False
+        self._holds_unseen = _as_shipped(self, HeadlineSentiment, EarningsDrift)
 
     def views(self, payload: dict[str, Any]) -> dict[str, float]:
         raise NotImplementedError
@@ -285,18 +290,9 @@ class _Reader(Agent):
         decision is the rebalance to no names."""
         if news or self._views or self._traded:
             return None
-        if not _a_shipped_reader(type(self)):
+        if not self._holds_unseen:
             return None
-        return _no_trades(type(self).__name__, 0)
-
-
-def _a_shipped_reader(kind: type[Agent]) -> bool:
-    """Whether ``kind`` reads as a shipped news reader does (its views only from news)."""
-    known = _SHIPPED.get((kind, _Reader))
-    if known is None:
-        readers = (HeadlineSentiment, EarningsDrift)
-        known = _SHIPPED[kind, _Reader] = any(_as_shipped(kind, r) for r in readers)
-    return known
+        return _unseen_rebalance(type(self).__name__)
 
 
 class HeadlineSentiment(_Reader):
@@ -377,3 +373,10 @@ __all__ = [
     "headline_score",
     "rebalance",
 ]
+
+
+# each class that may hold unseen: what it decides, answers and hears back with, as written
+_WRITTEN = {
+    cls: {name: getattr(cls, name, None) for name in _ASKED_THROUGH}
+    for cls in (Cash, BuyAndHold, HeadlineSentiment, EarningsDrift)
+}
