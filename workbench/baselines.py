@@ -376,7 +376,7 @@ __all__ = [
 
 
 # each class that may hold unseen: what it decides, answers and hears back with, as written
-_WRITTEN = {
+_WRITTEN: dict[type[Agent], dict[str, Any]] = {
     cls: {name: getattr(cls, name, None) for name in _ASKED_THROUGH}
     for cls in (Cash, BuyAndHold, HeadlineSentiment, EarningsDrift)
 }
