@@ -16,10 +16,11 @@ from workbench.evaluation.scorecard import ArmTally, build_scorecard, order_coun
 STEPS_PER_DAY = 2
 
 
-def _orders(rows: list[dict]) -> pd.DataFrame:
+def _orders(rows: list[dict]) -> list[tuple]:
+    """Order rows as a run builds them (``ORDER_COLUMNS`` order)."""
     base = dict.fromkeys(ORDER_COLUMNS)
     base.update(clipped=False, quantity=0.0, fee=0.0, status="filled")
-    return pd.DataFrame([{**base, **row} for row in rows], columns=list(ORDER_COLUMNS))
+    return [tuple({**base, **row}[name] for name in ORDER_COLUMNS) for row in rows]
 
 
 def _tally(**changes) -> ArmTally:
@@ -75,8 +76,8 @@ def test_a_share_of_no_pnl_is_undefined() -> None:
     assert pnl_share_pct(np.array([1.0, 2.0]), -3.0) == -100.0
 
 
-def test_a_runs_own_rows_count_as_its_orders_frame() -> None:
-    orders = _orders(
+def test_a_runs_own_rows_are_counted_by_arm() -> None:
+    rows = _orders(
         [
             {"arm": "a", "status": "filled", "clipped": True},
             {"arm": "b", "status": "refused"},
@@ -85,9 +86,7 @@ def test_a_runs_own_rows_count_as_its_orders_frame() -> None:
             {"arm": "b", "status": "unfilled"},
         ]
     )
-    rows = list(orders.itertuples(index=False, name=None))
-    assert order_counts(rows) == order_counts(orders)
-    assert order_counts(orders) == {
+    assert order_counts(rows) == {
         "a": {"trades": 2, "clips": 2, "refusals": 1},
         "b": {"trades": 0, "clips": 0, "refusals": 1},
     }

@@ -57,8 +57,7 @@ def _records(frame: pd.DataFrame) -> list[dict[Any, Any]]:
     if frame.columns.empty or not frame.columns.is_unique:
         return frame.to_dict(orient="records")
     names = frame.columns.tolist()
-    columns = [frame[name].tolist() for name in names]
-    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+    return _from_columns(names, [frame[name].tolist() for name in names])
 
 
 def _card_records(card: pd.DataFrame) -> list[dict[Any, Any]]:

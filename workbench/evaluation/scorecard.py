@@ -9,7 +9,7 @@ traded notional, bust, failures, model use) go to the columns of
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,7 @@ class ArmTally:
 
 def build_scorecard(
     equity: pd.DataFrame,
-    orders: pd.DataFrame | OrderRows,
+    orders: OrderRows,
     tallies: Sequence[ArmTally],
     steps_per_day: int,
     sources: Mapping[str, Mapping[str, np.ndarray]],
@@ -47,7 +47,7 @@ def build_scorecard(
 ) -> pd.DataFrame:
     """One row per arm (the equity frame's columns, in order), ``SCORECARD_COLUMNS``.
 
-    ``orders`` is the orders frame or the run's own rows (``order_counts``).
+    ``orders`` is the run's own order rows (``order_counts``).
     ``sources`` holds the attribution's "market" and "selection" per step, by arm
     (``Attribution.by_arm``); ``extra`` columns (one value per arm, in row order) follow
     them, built into the same frame rather than assigned to it one by one."""
@@ -87,16 +87,11 @@ _NO_ORDERS = {"trades": 0, "clips": 0, "refusals": 0}
 _STATUS, _CLIPPED = ORDER_COLUMNS.index("status"), ORDER_COLUMNS.index("clipped")
 
 
-def order_counts(orders: pd.DataFrame | OrderRows) -> dict[str, dict[str, int]]:
-    """Each arm's trades (filled or partial orders), clips and refusals, from the orders
-    frame or a run's own rows (in ``ORDER_COLUMNS`` order), in one pass."""
-    if isinstance(orders, pd.DataFrame):
-        columns = (orders[key].tolist() for key in ("arm", "status", "clipped"))
-        triples: Iterable[tuple[Any, Any, Any]] = zip(*columns, strict=True)
-    else:
-        triples = ((row[0], row[_STATUS], row[_CLIPPED]) for row in orders)
+def order_counts(orders: OrderRows) -> dict[str, dict[str, int]]:
+    """Each arm's trades (filled or partial orders), clips and refusals, from a run's own
+    order rows (in ``ORDER_COLUMNS`` order), in one pass."""
     counted: dict[str, dict[str, int]] = {}
-    for arm, status, clipped in triples:
+    for arm, status, clipped in ((row[0], row[_STATUS], row[_CLIPPED]) for row in orders):
         tally = counted.get(arm)
         if tally is None:
             tally = counted[arm] = dict(_NO_ORDERS)
