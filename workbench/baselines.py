@@ -31,10 +31,10 @@ class Cash(Agent):
     reads_news = False
     inline = True
 
+    _holds_unseen = False  # set by ``begin``: whether it decides as written here
+
     def decide(self, payload: dict[str, Any]) -> Decision:
         return HOLD
-
-    _holds_unseen = False  # set by ``begin``: whether it decides as written here
 
     def begin(self, run: RunInfo) -> None:
         self._holds_unseen = _as_shipped(self, Cash)
