@@ -212,7 +212,10 @@ def test_a_tool_built_on_other_days_is_caught_by_its_foreign_canaries() -> None:
     hits = canary_audit(results)
     foreign = hits[hits["seen_from_day"].isna()]
     assert len(foreign) and set(foreign["arm"]) == {"cheat"}
-    assert foreign["token"].str.match(r"Vexlor-[0-9a-f]{8}$").all()
+    by_channel = dict(tuple(foreign.groupby("channel")["token"]))
+    assert set(by_channel) == {"news", "fundamentals"}  # the filings tool's figures too
+    assert by_channel["news"].str.match(r"Vexlor-[0-9a-f]{8}$").all()
+    assert by_channel["fundamentals"].str.match(r"1\d{10}\.\d\d$").all()
     ours = {c["token"] for c in results.meta["canaries"]}
     assert not set(foreign["token"]) & ours
     with pytest.raises(CanaryLeak, match=r"'cheat' quoted 'Vexlor-.*a canary from another run"):

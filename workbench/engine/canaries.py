@@ -46,6 +46,37 @@ if TYPE_CHECKING:
 
 MOST = 50
 CANARY = "_canary"  # the column marking a planted report among the researcher's
+FIGURE = "guidance_ratio"  # the canaries' figure when every figure of the table is money
+FIGURE_LOW = 10**12  # a figure canary in cents: 1 then 12 digits, 10,000,000,000.00 and up
+CHECK = 10**6  # its last six digits check the six before them
+
+
+def figure_column(table: pd.DataFrame) -> str:
+    """The figure a fundamentals canary is planted in: the first the mask keeps as written
+    (a ratio, a count), so the payload, the filings and the exported table read one number;
+    ``FIGURE`` when every figure is money (the mask would rescale it)."""
+    figures = [c for c in table.columns if c not in ("published", "symbol", CANARY)]
+    return next((c for c in figures if not is_money(c)), FIGURE)
+
+
+def figure_code(drawn: int) -> float:
+    """A fundamentals canary's figure: 11 digits and cents, its last six digits a check of
+    the six before them (``is_figure_code``), so rounding to cents keeps it whole and the
+    audit knows a canary of any run by its digits alone."""
+    unique = drawn % CHECK
+    return (FIGURE_LOW + unique * CHECK + figure_check(unique)) / 100
+
+
+def figure_check(unique: int) -> int:
+    return int(hashlib.sha256(f"canary figure\0{unique}".encode()).hexdigest(), 16) % CHECK
+
+
+def is_figure_code(cents: int) -> bool:
+    """Whether an amount in cents has the digits of a fundamentals canary (one in a million
+    other amounts of its size has them by chance)."""
+    if cents // FIGURE_LOW != 1:
+        return False
+    return figure_check(cents // CHECK % CHECK) == cents % CHECK
 
 
 def check_count(count: Any) -> int:
@@ -82,7 +113,7 @@ class Planted:
             return table
         rows = []
         for i, row in enumerate(self.rows):
-            token, real = f"Vexlor-{self._code(i, 'news')[:8]}", self._name(i)
+            token, real = f"Vexlor-{self._lettered(i, 'news')}", self._name(i)
             headline = f"{real} unveils Project {token}"
             body = f"Project {token} will reshape the business, the company said."
             rows.append((int(self.published[row]), (real,), headline, body, "news"))
@@ -101,15 +132,15 @@ class Planted:
         table = table.assign(**{CANARY: False})
         if not self.rows:
             return table
-        figure = next(c for c in table.columns if c not in ("published", "symbol"))
+        column = figure_column(table)
+        if column not in table:  # every figure is money: the canaries get a ratio of their own
+            table = table.assign(**{column: float("nan")})
         rows = []
         for i, row in enumerate(self.rows):
-            real, shown = self._name(i), int(self._code(i, "fundamentals"), 16) % 89_999_999
-            code = (10_000_000 + shown) / 10_000  # four decimals: 1000.0000 .. 9999.9999
-            factor = self.mask.price_factor[real] if self.mask and is_money(figure) else 1.0
-            published, figures = int(self.published[row]), {figure: code / factor, CANARY: True}
+            real, code = self._name(i), figure_code(int(self._code(i, "fundamentals"), 16))
+            published, figures = int(self.published[row]), {column: code, CANARY: True}
             rows.append({"published": published, "symbol": real, **figures})
-            self._keep("fundamentals", repr(round(code, 4)), real, row)
+            self._keep("fundamentals", f"{code:.2f}", real, row)
         planted = pd.DataFrame(rows).reindex(columns=table.columns)
         return (
             pd.concat([table, planted])
@@ -122,7 +153,7 @@ class Planted:
         an arm's store makes visible from ``day`` on."""
         lessons = []
         for i, row in enumerate(self.rows):
-            token, real = f"Mnemo-{self._code(i, 'memory')[:8]}", self._name(i)
+            token, real = f"Mnemo-{self._lettered(i, 'memory')}", self._name(i)
             symbol = self.alias_of[real]
             lesson = f"Lesson: {symbol} jumped when Project {token} was announced; buy it early."
             situation = f"{symbol} Project {token} announcement"
@@ -130,11 +161,21 @@ class Planted:
             lessons.append({"token": token, "day": day, "situation": situation, "lesson": lesson})
         return lessons
 
-    def _code(self, i: int, channel: str) -> str:
+    def _code(self, i: int, channel: str, draw: int = 0) -> str:
         # the row is in the code: a tool built on a World of other days quotes a canary this
         # run never planted, which the audit flags (workbench.evaluation.canaries)
-        row = self.rows[i]
-        return hashlib.sha256(f"canary\0{self.seed}\0{channel}\0{i}\0{row}".encode()).hexdigest()
+        row, again = self.rows[i], f"\0{draw}" if draw else ""
+        key = f"canary\0{self.seed}\0{channel}\0{i}\0{row}{again}"
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    def _lettered(self, i: int, channel: str) -> str:
+        """Eight hex digits with a letter among them: digits alone could read as a date or
+        a number, which the text mask rewrites."""
+        draw, code = 0, self._code(i, channel)[:8]
+        while code.isdigit():
+            draw += 1
+            code = self._code(i, channel, draw)[:8]
+        return code
 
     def _name(self, i: int) -> str:
         names = sorted(self.alias_of)

@@ -22,12 +22,15 @@ bug a failing test.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 import pandas as pd
 
 from workbench._jsonio import canonical_json
+from workbench.engine.canaries import is_figure_code
 from workbench.errors import CanaryLeak
 from workbench.evaluation.results import Results
 from workbench.memory.reflection import REFLECTION_PHASE
@@ -39,26 +42,100 @@ CANARY_COLUMNS = ("arm", "day", "step", "channel", "path", "token", "seen_from_d
 def canary_hits(
     canaries: Iterable[Mapping[str, Any]], arm: str, day: int, step: int, text: str, path: str
 ) -> list[list[Any]]:
-    """A row (CANARY_COLUMNS) for each canary ``text`` holds before its day, in any case
-    (a tool that lower-cases what it quotes is caught too), and one for each canary-shaped
-    token this run did not plant (``seen_from_day`` None): a canary of another run or of
-    another path, which only a tool that reads outside the run's feed can have found."""
+    """A row (CANARY_COLUMNS) for each canary ``text`` holds before its day, however it is
+    written (``plain``: any case, any hyphen, space or invisible character; a news or
+    memory code with or without its word; a figure rounded, with or without thousands
+    separators), and one for each canary-shaped token this run did not plant
+    (``seen_from_day`` None): a canary of another run or of another path, which only a
+    tool that reads outside the run's feed can have found."""
     canaries = list(canaries)
-    folded = text.casefold()
+    if not canaries or not text:
+        return []
+    plain = plain_text(text)
+    amounts = list(_amounts(plain))
     rows = [
         [arm, day, step, c["channel"], path, c["token"], c["day"]]
         for c in canaries
-        if day < c["day"] and c["token"].casefold() in folded
+        if day < c["day"] and _holds(plain, amounts, c)
     ]
-    planted = {str(c["token"]).casefold() for c in canaries}
-    for match in _CANARY_SHAPED.finditer(text):
-        if match.group(0).casefold() not in planted:
-            channel = "memory" if match.group(1).casefold() == "mnemo" else "news"
-            rows.append([arm, day, step, channel, path, match.group(0), None])
+    foreign = _foreign(plain, amounts, canaries)
+    return rows + [[arm, day, step, channel, path, token, None] for channel, token in foreign]
+
+
+def plain_text(text: str) -> str:
+    """``text`` as the audit reads it: JSON escapes undone, NFKC, invisible (format)
+    characters dropped, every hyphen and dash a ``-``, every space a `` ``, case folded."""
+    if "\\u" in text:
+        text = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+        text = text.translate(_plain_table(frozenset(c for c in text if not c.isascii())))
+    return text.casefold()
+
+
+_ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
+_PLAIN: dict[int, str | None] = {}
+
+
+def _plain_table(chars: frozenset[str]) -> dict[int, str | None]:
+    for char in chars:
+        if ord(char) not in _PLAIN:
+            kind = unicodedata.category(char)
+            dash = kind == "Pd" or char in "\u2212\u2043"  # minus sign, hyphen bullet
+            space = kind == "Zs" or char.isspace()
+            _PLAIN[ord(char)] = "-" if dash else " " if space else None if kind == "Cf" else char
+    return _PLAIN
+
+
+def _holds(plain: str, amounts: list[tuple[Decimal, int]], canary: Mapping[str, Any]) -> bool:
+    token = str(canary["token"]).casefold()
+    if canary["channel"] == "fundamentals":
+        return token in plain or any(_rounds_to(amount, Decimal(token)) for amount in amounts)
+    code = token.rpartition("-")[2]
+    return code in plain and re.search(rf"(?<![0-9a-z]){code}(?![0-9a-z])", plain) is not None
+
+
+def _rounds_to(amount: tuple[Decimal, int], figure: Decimal) -> bool:
+    """Whether ``amount`` (written with ``places`` decimals) is ``figure`` rounded."""
+    value, places = amount
+    return abs(value - figure) <= Decimal(5).scaleb(-places - 1)
+
+
+def _foreign(
+    plain: str, amounts: list[tuple[Decimal, int]], canaries: list[Mapping[str, Any]]
+) -> list[tuple[str, str]]:
+    """(channel, token) of each canary-shaped token ``plain`` holds that is not among
+    ``canaries``."""
+    planted = {str(c["token"]).casefold().rpartition("-")[2] for c in canaries}
+    figures = [Decimal(str(c["token"])) for c in canaries if c["channel"] == "fundamentals"]
+    rows = []
+    for match in _CANARY_SHAPED.finditer(plain):
+        if match.group(2) not in planted:
+            channel, word = ("memory", "Mnemo") if match.group(1) == "mnemo" else ("news", "Vexlor")
+            rows.append((channel, f"{word}-{match.group(2)}"))
+    for value, places in amounts:
+        cents = int(value.scaleb(2)) if places >= 2 else 0
+        if is_figure_code(cents) and not any(_rounds_to((value, places), f) for f in figures):
+            rows.append(("fundamentals", f"{Decimal(cents).scaleb(-2):.2f}"))
     return rows
 
 
-_CANARY_SHAPED = re.compile(r"\b(Vexlor|Mnemo)-[0-9a-f]{8}\b", re.IGNORECASE)
+_CANARY_SHAPED = re.compile(r"(vexlor|mnemo)[ _-]*([0-9a-f]{8})(?![0-9a-z])")
+# an amount of ten digits or more: plain, grouped by a comma, space, underscore or
+# apostrophe (1,234,567,890.12), or grouped by points with a decimal comma (1.234.567.890,12)
+_AMOUNT = re.compile(
+    r"(?<![\d.])(?:(\d{10,})|(\d{1,3}(?:([, _'])\d{3})(?:\3\d{3}){2,}))(?:\.(\d+))?(?!\d)"
+    r"|(?<![\d.,])(\d{1,3}(?:\.\d{3}){3,}),(\d+)(?!\d)"
+)
+
+
+def _amounts(plain: str) -> Iterator[tuple[Decimal, int]]:
+    """Each amount of ten digits or more in ``plain``, with the decimals it is written to."""
+    for m in _AMOUNT.finditer(plain):
+        whole = m.group(1) or m.group(2) or m.group(5)
+        decimals = (m.group(4) if m.group(5) is None else m.group(6)) or ""
+        digits = re.sub(r"\D", "", whole)
+        yield Decimal(f"{digits}.{decimals or '0'}"), len(decimals)
 
 
 def canary_audit(
