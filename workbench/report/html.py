@@ -25,6 +25,7 @@ from workbench.report import _plotly_page, _tearsheet_tables, svg, tearsheet
 from workbench.report._cutoff import cutoff_report_section
 from workbench.report._data import ResultsLike, as_runs, attribution_of, key_metrics, provenance
 from workbench.report._format import TABLE_CSS, html_table
+from workbench.report.canaries import canary_report_section
 from workbench.report.charts_over_time import MeanTables, all_charts, charts_html
 from workbench.report.diff import TABLE_CSS as DIFF_CSS
 from workbench.report.diff import diff_section
@@ -187,7 +188,12 @@ def _body(runs: list[Any], drawn: _Drawn, title: str | None, extras: _Extras, di
     reading = information_section(runs, _news(drawn))
     if reading is not None:
         parts += _section(*reading)
-    for section in (cutoff_report_section(runs, comparison), leak_report_section(leaks)):
+    text_sections = (
+        cutoff_report_section(runs, comparison),
+        canary_report_section(runs),
+        leak_report_section(leaks),
+    )
+    for section in text_sections:
         parts += _section(*section) if section is not None else []
     for name, extra in sections.items():  # e.g. the contamination audit of historical bars
         parts += _section(name, tearsheet.defined_table(extra, name.lower().replace(" ", "-")))

@@ -175,6 +175,13 @@ class RunSession:
         frame = pd.concat(frames, ignore_index=True)
         return frame[["seed", *[c for c in frame.columns if c != "seed"]]]
 
+    def canary_sightings(self) -> int:
+        """How many times a rationale quoted a canary before its day, over every seed run
+        so far (``workbench.evaluation.canaries``)."""
+        return sum(
+            len(r.results.meta.get("canary_hits") or []) for r in self.runs if r.results is not None
+        )
+
 
 def _news_of(world: World) -> NewsMarks | None:
     """The items ``world`` publishes as chart marks, None on a market without news."""

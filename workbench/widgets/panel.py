@@ -321,9 +321,9 @@ class ExperimentPanel:
 
     def _status(self, session: RunSession) -> tuple[str, str]:
         run, n = session.current, len(session.seeds)
-        failed = session.failures()
-        failures = _failure_note(failed)
-        colour = RED if len(failed) else "inherit"
+        failed, sightings = session.failures(), session.canary_sightings()
+        failures = _failure_note(failed) + _canary_note(sightings)
+        colour = RED if len(failed) or sightings else "inherit"
         cadence = self.live.title if self.live else ""
         if session.state in ("running", "stopping") and run is not None:
             steps = f"step {run.steps:,}/{session.total:,}"
@@ -346,8 +346,6 @@ class ExperimentPanel:
         return text + (f"; partial transcripts kept in {self.transcript_dir}" if kept else "")
 
     async def _write_report(self, session: RunSession) -> None:
-        from workbench.report import write_outputs
-
         kept = [run.results for run in session.runs if run.results is not None]
         if not kept:
             return
@@ -355,9 +353,20 @@ class ExperimentPanel:
         title = "panel run" + ("" if session.state == "done" else " (stopped; last seed partial)")
         text, colour = self._status(session)
         self._say(f"{text} · writing the report …", colour=colour)
-        paths = await asyncio.to_thread(write_outputs, kept, folder, title=title)
+        paths = await asyncio.to_thread(self._outputs, kept, folder, title, session.market)
         self.report = paths["report"]
         self._say(text, colour=colour, link=report_href(self.report))
+
+    @staticmethod
+    def _outputs(
+        kept: list[Any], folder: Path, title: str, market: Mapping[str, Any]
+    ) -> dict[str, Path]:
+        """The run's files and report, with the text leak report of a run with news (as the
+        notebooks and the CLI's ``--out`` write it)."""
+        from workbench.notebooks.parameters import leak_table
+        from workbench.report import write_outputs
+
+        return write_outputs(kept, folder, title=title, leaks=leak_table(market))
 
     async def _replay(self, folder: Path) -> None:
         """The replay runs on a worker thread; Stop abandons it (its result is dropped)."""
@@ -425,6 +434,15 @@ def _failure_note(failed: pd.DataFrame) -> str:
         return ""
     arms = failed["arm"].nunique()
     return f" · {len(failed):,} decision(s) of {arms} arm(s) FAILED: see the list below"
+
+
+def _canary_note(sightings: int) -> str:
+    if not sightings:
+        return ""
+    return (
+        f" · {sightings:,} canary sighting(s) before their day: something an arm reads "
+        "looks ahead; see the report's canary audit"
+    )
 
 
 def _bars_with_text(data: DataSource, text: dict[str, Any]) -> DataSource | Historical:
