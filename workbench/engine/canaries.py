@@ -3,9 +3,12 @@
 With ``canaries=K`` the run's text carries K extra items in each channel it has:
 
 - **news**: an item on one name about "Project Vexlor-<8 hex>", a code no real
-  text holds;
-- **fundamentals**: a report on one name whose first figure reads a code number
-  with four decimals (as the payload shows it, after the mask);
+  text holds, with a letter in it (digits alone could read as a date or a number,
+  which the text mask rewrites);
+- **fundamentals**: a report on one name whose figure is a code amount (eleven
+  digits and cents, the last six a check of the six before: ``figure_code``) in a
+  figure the mask keeps as written (``figure_column``), so the payload, the report
+  history and the exported table all read the same number;
 - **memory**: a lesson on one name about "Mnemo-<8 hex>", which the runner gives
   each arm that keeps a memory store to plant (``Agent.plant_memory``), visible
   from its day on, so an honest store recalls it no earlier.

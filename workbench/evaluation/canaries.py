@@ -14,6 +14,12 @@ the model's input (``memory``), the rest of the model's input (``model input``:
 its prompt with every tool result in it), the model's output (``model output``)
 and a lesson it wrote into its memory (``memory entry``: the answer to a
 reflection).
+Each text is read plain (``plain_text``: JSON escapes undone, NFKC, invisible
+characters dropped, one hyphen, one space, any case); a news or memory canary is
+found by its code as a whole token, with or without its word, a fundamentals
+canary by any amount that rounds to it as written (grouped or not). What is never
+written (a trade made on a canary, a paraphrase) is not seen: the audit reads
+text, not intent.
 ``check_canaries`` raises ``CanaryLeak`` naming the arm, day, step, channel and
 path of the first hit; a test over a run or its transcripts makes a look-ahead
 bug a failing test.
