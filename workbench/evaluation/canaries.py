@@ -113,12 +113,15 @@ def _foreign(
     """(channel, token) of each canary-shaped token ``plain`` holds that is not among
     ``canaries``."""
     planted = {str(c["token"]).casefold().rpartition("-")[2] for c in canaries}
-    figures = [Decimal(str(c["token"])) for c in canaries if c["channel"] == "fundamentals"]
     rows = []
-    for match in _CANARY_SHAPED.finditer(plain):
+    shaped = _CANARY_SHAPED.finditer(plain) if "vexlor" in plain or "mnemo" in plain else ()
+    for match in shaped:
         if match.group(2) not in planted:
             channel, word = ("memory", "Mnemo") if match.group(1) == "mnemo" else ("news", "Vexlor")
             rows.append((channel, f"{word}-{match.group(2)}"))
+    figures = [
+        Decimal(str(c["token"])) for c in canaries if amounts and c["channel"] == "fundamentals"
+    ]
     for value, places in amounts:
         cents = int(value.scaleb(2)) if places >= 2 else 0
         if is_figure_code(cents) and not any(_rounds_to((value, places), f) for f in figures):
@@ -135,13 +138,37 @@ _AMOUNT = re.compile(
 )
 
 
+# every digit a 0 and every group separator a comma: an amount of ten digits or more
+# leaves one of _LONG in this shape, so text without one is not searched further
+_SHAPE = str.maketrans({**dict.fromkeys("0123456789", "0"), **dict.fromkeys(",_' .", ",")})
+_LONG = ("0000000000", "0,000,000,000")
+
+
 def _amounts(plain: str) -> Iterator[tuple[Decimal, int]]:
-    """Each amount of ten digits or more in ``plain``, with the decimals it is written to."""
-    for m in _AMOUNT.finditer(plain):
-        whole = m.group(1) or m.group(2) or m.group(5)
-        decimals = (m.group(4) if m.group(5) is None else m.group(6)) or ""
-        digits = re.sub(r"\D", "", whole)
-        yield Decimal(f"{digits}.{decimals or '0'}"), len(decimals)
+    """Each amount of ten digits or more in ``plain``, with the decimals it is written to:
+    read only around where the shape holds a long one, so numbers of every day cost
+    little."""
+    shape, start = plain.translate(_SHAPE), 0
+    while (at := _next_long(shape, start)) >= 0:
+        for m in _AMOUNT.finditer(plain, max(at - 3, start), at + _WIDEST):
+            start = m.end()
+            yield _read(m)
+        start = max(start, at + len(_LONG[0]))
+
+
+_WIDEST = 64  # characters an amount is read within, from where its long shape begins
+
+
+def _next_long(shape: str, start: int) -> int:
+    found = [i for i in (shape.find(long, start) for long in _LONG) if i >= 0]
+    return min(found, default=-1)
+
+
+def _read(m: re.Match[str]) -> tuple[Decimal, int]:
+    whole = m.group(1) or m.group(2) or m.group(5)
+    decimals = (m.group(4) if m.group(5) is None else m.group(6)) or ""
+    digits = re.sub(r"\D", "", whole)
+    return Decimal(f"{digits}.{decimals or '0'}"), len(decimals)
 
 
 def canary_audit(
