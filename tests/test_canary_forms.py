@@ -12,7 +12,8 @@ from workbench import Agent, World, evaluate
 from workbench.engine.canaries import FIGURE, Planted, is_figure_code
 from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
-from workbench.evaluation.canaries import canary_audit, canary_hits
+from workbench.errors import CanaryLeak
+from workbench.evaluation.canaries import canary_audit, canary_hits, check_canaries
 
 BARS = sample_bars(days=60, names=3, seed=5)
 DATES = sorted(BARS["date"].unique())
@@ -161,3 +162,21 @@ def test_a_fundamentals_canary_reads_the_same_in_the_payload_and_the_exported_ta
     assert f"{exported['net_margin'].max():.2f}" == token and FIGURE not in exported
     masked = [r for r in feed.filings(len(data.dates) - 1) if r["net_margin"] > 1]
     assert [f"{r['net_margin']:.2f}" for r in masked] == [token]
+
+
+def test_a_filings_tool_on_a_world_of_other_days_is_caught_by_its_figures() -> None:
+    data = Historical.load(BARS, fundamentals=REPORTS, secret=SECRET, canaries=2)
+    feed = World(data=data).path.text  # every date; the run trades 30
+    assert feed is not None
+
+    class Filings(Agent):
+        def decide(self, payload: dict[str, Any]) -> dict[str, Any]:
+            reports = feed.filings(payload["day"] + feed.warmup_days)
+            return {"actions": [], "rationale": f"{[f'{r}' for r in reports]}"}
+
+    results = evaluate([Filings("tool"), "cash"], data=data, days=30)
+    hits = canary_audit(results)
+    assert len(hits) and set(hits["channel"]) == {"fundamentals"}
+    assert hits["seen_from_day"].isna().all() and set(hits["arm"]) == {"tool"}
+    with pytest.raises(CanaryLeak, match=r"'tool' quoted '1\d{10}\.\d\d'.*another run or path"):
+        check_canaries(results)

@@ -102,7 +102,8 @@ class Planted:
         mask: TextMask | None,
         seed: str,
     ) -> None:
-        self.data, self.alias_of, self.mask, self.seed = data, dict(alias_of), mask, seed
+        # ``mask`` is not read: a figure canary is in a figure the mask keeps as written
+        self.data, self.alias_of, self.seed = data, dict(alias_of), seed
         count, days = data.canaries, len(closes) - warmup_days
         self.rows = [warmup_days + (i + 1) * days // (count + 1) for i in range(count)]
         self.warmup_days = warmup_days
