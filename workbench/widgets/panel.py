@@ -363,10 +363,13 @@ class ExperimentPanel:
     ) -> dict[str, Path]:
         """The run's files and report, with the text leak report of a run with news (as the
         notebooks and the CLI's ``--out`` write it)."""
+        from workbench.engine.historical import Historical
         from workbench.notebooks.parameters import leak_table
         from workbench.report import write_outputs
 
-        return write_outputs(kept, folder, title=title, leaks=leak_table(market))
+        with_text = isinstance(market.get("data"), Historical)  # bars alone are not loaded here
+        leaks = leak_table(market) if with_text else None
+        return write_outputs(kept, folder, title=title, leaks=leaks)
 
     async def _replay(self, folder: Path) -> None:
         """The replay runs on a worker thread; Stop abandons it (its result is dropped)."""
