@@ -49,7 +49,7 @@ def canary_hits(
     canaries: Iterable[Mapping[str, Any]], arm: str, day: int, step: int, text: str, path: str
 ) -> list[list[Any]]:
     """A row (CANARY_COLUMNS) for each canary ``text`` holds before its day, however it is
-    written (``plain``: any case, any hyphen, space or invisible character; a news or
+    written (``plain_text``: any case, hyphen, space or invisible character; a news or
     memory code with or without its word; a figure rounded, with or without thousands
     separators), and one for each canary-shaped token this run did not plant
     (``seen_from_day`` None): a canary of another run or of another path, which only a
