@@ -21,7 +21,9 @@ long way.
 
 from __future__ import annotations
 
+import itertools
 import re
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -29,9 +31,10 @@ from workbench.engine.textscan import MOIS_WRITTEN, MONTHS, NAME_END, Matcher
 
 Span = tuple[int, int, str]  # where a match starts and ends, and what replaces it
 
-# A run of digits, then what may stand before it in a part: a token and a run of spaces,
-# then another token, none holding a digit (matched in the reversed text)
-_BEFORE_DIGITS = re.compile(r"([0-9]+)([^\s0-9]*)(\s*)([^\s0-9]*)")
+# A digit no digit precedes, then what may stand before it in a part: a token and a run
+# of spaces, then another token, none holding a digit (matched in the reversed text)
+_BEFORE_DIGITS = re.compile(r"([0-9])(?![0-9])([^\s0-9]*)(\s*)([^\s0-9]*)")
+_DIGITS = "0123456789"
 
 
 _CODES = ("usd", "eur", "gbp", "jpy", "chf", "fy", "cy")
@@ -60,7 +63,7 @@ def _is_word(char: str) -> bool:
 class DigitParts:
     """The parts of the pattern that read a digit, as ``amounts_and_dates`` tries them:
     ``match_at``, a character → the parts that can start with it; ``digit_forms``, what
-    stands around a run of digits (``_around``) → the parts that can match at its first
+    stands around a run of digits (``_LENGTHS``) → the parts that can match at its first
     digit (None: none can); ``startable``, the characters a part can start with; and
     ``phrase_ends``, the words a part reads right before a space and a number ("closed
     at", "volume", "hit"), reversed."""
@@ -86,16 +89,21 @@ def amounts_and_dates(
     out: list[Span] = []
     end = 0
     pieces = _BEFORE_DIGITS.split(text[::-1])  # tokens reversed, as they are read
-    at = len(pieces[-1])
+    # where each piece starts in the text, read in the text's order: what comes before
+    # the first run of digits, then for each run the token, spaces and token before it,
+    # the run, and what follows it
+    starts = list(itertools.accumulate(map(len, reversed(pieces)), initial=0))
     index, bound = 0, ends[0]
-    match_at, startable = parts.match_at, parts.startable
-    # each run of digits: what follows it, the run, the token, spaces and token before it
-    groups = zip(*(pieces[k::-5] for k in (-6, -5, -4, -3, -2)), strict=True)
-    for after, digits, near, gap, far in groups:
-        start = at
-        at += len(far) + len(gap) + len(near)  # the run's first digit
+    match_at, startable, forms = parts.match_at, parts.startable, parts.digit_forms
+    runs = zip(
+        starts[1::5],  # where the far token starts
+        starts[4::5],  # the run's first digit
+        *(pieces[-2::-5], pieces[-3::-5], pieces[-4::-5]),  # the far token, spaces, near
+        pieces[-6::-5],  # what follows the first digit: the run's other digits first
+        strict=False,  # the text's end starts no run
+    )
+    for start, at, far, gap, near, after in runs:
         if at < end:
-            at += len(digits) + len(after)
             continue
         places: list[int] = []
         if far:
@@ -109,8 +117,15 @@ def amounts_and_dates(
         for place in places:
             if place < end:
                 continue
-            if place == at:
-                matcher = parts.digit_forms[_around(text, at, digits, near, gap, far, parts)]
+            if place == at:  # only the parts that can match at the run (``_around``)
+                length = 1 + len(after) - len(after.rstrip(_DIGITS))
+                stop = at + length
+                matcher = forms[
+                    _LENGTHS[length] if length < 9 else 0,
+                    text[stop] if stop < len(text) else "",
+                    near[:1] in _WORD_CHARS,
+                    not near and gap == " " and far.lower().startswith(parts.phrase_ends),
+                ]
                 found = None if matcher is None else matcher(text, at)
             else:
                 found = match_at[text[place]](text, place)
@@ -120,28 +135,15 @@ def amounts_and_dates(
                     index += 1
                     bound = ends[index]
                 out.append((place, end, replacers[index](found)))
-        at += len(digits) + len(after)
     return out
 
 
-_LENGTHS = (0, 1, 2, 0, 4, 0, 0, 0, 8)  # a run's length as the parts read it (0: any other)
-
-
-def _around(
-    text: str, at: int, digits: str, near: str, gap: str, far: str, parts: DigitParts
-) -> tuple[int, str, bool, bool]:
-    """What stands around the run of ``digits`` at ``at`` (``near``, ``gap`` and ``far``
-    before it, reversed): its length as the parts read it (1, 2, 4, 8, or 0 for any
-    other), the character after it ("" at the end), whether a word character stands
-    right before it, and whether a word of ``phrase_ends`` and one space do."""
-    stop = at + len(digits)
-    phrase = not near and gap == " " and far.lower().startswith(parts.phrase_ends)
-    return (
-        _LENGTHS[len(digits)] if len(digits) < 9 else 0,
-        text[stop] if stop < len(text) else "",
-        bool(near) and _is_word(near[0]),
-        phrase,
-    )
+# What stands around a run of digits, as ``digit_forms`` is looked up by: the run's length
+# as the parts read it (1, 2, 4, 8, or 0 for any other), the character after it ("" at
+# the end), whether a word character stands right before it, and whether one of
+# ``phrase_ends`` and one space do.
+_LENGTHS = (0, 1, 2, 0, 4, 0, 0, 0, 8)
+_WORD_CHARS = frozenset(string.ascii_letters + string.digits + "_")  # in ASCII
 
 
 def _reads_before(text: str, start: int, backwards: str) -> bool:
