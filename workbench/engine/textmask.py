@@ -522,16 +522,14 @@ class TextMask:
         """Texts in ASCII masked in one pass whatever their price factors (``textspans``):
         the names, then the parts near each digit, each scaled by its own text's factor;
         None when the passes cannot tell (the texts are then masked the long way)."""
-        if compiled.names is None or not all(text.isascii() for text in texts):
-            return None
         joined = _JOIN.join(texts)
+        if compiled.names is None or not joined.isascii():
+            return None
         names = compiled.names.spans(joined)
         if names is None:
             return None
-        factors = [keys[k][1] for k in members]
-        by_factor = {f: self._replacer(f) for f in set(factors)}
-        ends = list(itertools.accumulate(len(text) + len(_JOIN) for text in texts))
-        replacers = [by_factor[f] for f in factors]
+        replacers = [self._replacer(keys[k][1]) for k in members]
+        ends = [end + k for k, end in enumerate(itertools.accumulate(map(len, texts)), 1)]
         found = amounts_and_dates(joined, _DIGIT_PARTS, replacers, ends)
         written = merged(joined, found, names)
         return None if written is None else written.split(_JOIN)
@@ -590,15 +588,12 @@ class TextMask:
     def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
         """What writes a match in a text of price factor ``factor``: by its kind, from a
         table built once per factor (``_writers``)."""
-        by_factor: dict[float | None, _Writers] = self._writers  # type: ignore[attr-defined]
-        writers = by_factor.get(factor)
-        if writers is None:
-            writers = by_factor[factor] = _Writers(self, factor)
-
-        def replaced(match: re.Match[str]) -> str:
-            return writers[match.lastgroup](match)
-
-        return replaced
+        by_factor: dict[float | None, Callable[[re.Match[str]], str]]
+        by_factor = self._writers  # type: ignore[attr-defined]
+        if factor not in by_factor:
+            writers = _Writers(self, factor)
+            by_factor[factor] = lambda match: writers[match.lastgroup](match)
+        return by_factor[factor]
 
     def _patterns_for(self, text: str, first_words: Iterable[str]) -> _Compiled:
         """The dates and money, and the names whose first word the text holds (so the cost
@@ -823,8 +818,9 @@ def _scaled_by(factor: float, match: re.Match[str]) -> str:
 
 
 def _scaled_money(factor: float, match: re.Match[str]) -> str:
-    value = f"{float(match.group('amount').replace(',', '')) * factor:,.2f}"
-    return f"{_currency(match)}{value}{match.group('scale') or ''}"
+    currency, amount, scale = match.group("currency", "amount", "scale")
+    value = f"{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
+    return f"{currency} {value}" if currency.isalpha() else f"{currency}{value}"
 
 
 def _scaled(match: re.Match[str], factor: float) -> str:

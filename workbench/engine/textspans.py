@@ -111,7 +111,10 @@ def amounts_and_dates(
                 _starts_in(text, start, far, _BEFORE_SPACES, startable, places)
             elif far.lower() in _BEFORE_SPACES and _reads_before(text, start, far):
                 places.append(start)
-        if near:
+        if len(near) == 1:  # a sign or a bracket glued to the number, most often
+            if near in startable and text[at - 2 : at - 1] not in _WORD_CHARS:
+                places.append(at - 1)
+        elif near:
             _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
         places.append(at)
         for place in places:
