@@ -258,20 +258,19 @@ class TextFeed:
         todo = [i for i in items if built[i] is None]
         real = [list(news["symbols"][i]) for i in todo]
         headlines, bodies = news["headline"], news["body"]
-        texts: list[tuple[str, list[str]]] = []
-        for i, symbols in zip(todo, real, strict=True):
-            texts += ((headlines[i], symbols), (bodies[i], symbols))
+        texts = [(t, s) for i, s in zip(todo, real, strict=True) for t in (headlines[i], bodies[i])]
         written = [t for t, _ in texts] if self.mask is None else self.mask.texts(texts)
-        kinds, rows, alias_of = news["kind"], self.news_rows, self.alias_of
-        for k, (i, symbols) in enumerate(zip(todo, real, strict=True)):
+        kinds, rows, alias = news["kind"], self.news_rows, self.alias_of.__getitem__
+        shown = zip(todo, real, written[0::2], written[1::2], strict=True)
+        for i, symbols, headline, body in shown:
             built[i] = {
                 "id": i,
                 "day": rows[i] - self.warmup_days,
                 "step": 0,
                 "kind": kinds[i],
-                "symbols": [alias_of[s] for s in symbols],
-                "headline": written[2 * k],
-                "body": written[2 * k + 1],
+                "symbols": list(map(alias, symbols)),
+                "headline": headline,
+                "body": body,
             }
 
     def source(self, i: int) -> tuple[Any, ...]:

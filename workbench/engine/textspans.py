@@ -86,15 +86,14 @@ def amounts_and_dates(
     in the reversed text and read here in the text's order; at the digit, only the parts
     that can match there. ``text`` holds texts one after another, the k-th ending before
     ``ends[k]`` and written by ``replacers[k]``."""
-    out: list[Span] = []
+    found: list[tuple[int, re.Match[str]]] = []
     end = 0
     pieces = _BEFORE_DIGITS.split(text[::-1])  # tokens reversed, as they are read
     # where each piece starts in the text, read in the text's order: what comes before
     # the first run of digits, then for each run the token, spaces and token before it,
     # the run, and what follows it
     starts = list(itertools.accumulate(map(len, reversed(pieces)), initial=0))
-    index, bound = 0, ends[0]
-    match_at, startable, forms = parts.match_at, parts.startable, parts.digit_forms
+    match_at, forms = parts.match_at, parts.digit_forms
     runs = zip(
         starts[1::5],  # where the far token starts
         starts[4::5],  # the run's first digit
@@ -105,39 +104,64 @@ def amounts_and_dates(
     for start, at, far, gap, near, after in runs:
         if at < end:
             continue
-        places: list[int] = []
-        if far:
-            if not far.isalpha():
-                _starts_in(text, start, far, _BEFORE_SPACES, startable, places)
-            elif far.lower() in _BEFORE_SPACES and _reads_before(text, start, far):
-                places.append(start)
-        if len(near) == 1:  # a sign or a bracket glued to the number, most often
-            if near in startable and text[at - 2 : at - 1] not in _WORD_CHARS:
-                places.append(at - 1)
-        elif near:
-            _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
-        places.append(at)
-        for place in places:
-            if place < end:
+        lowered = far.lower()
+        if near or (far and (lowered in _BEFORE_SPACES or not far.isalpha())):
+            for place in _places_before(text, start, at, far, near, parts.startable):
+                if place >= end:
+                    match = match_at[text[place]](text, place)
+                    if match is not None:
+                        end = match.end()
+                        found.append((place, match))
+            if at < end:
                 continue
-            if place == at:  # only the parts that can match at the run (``_around``)
-                length = 1 + len(after) - len(after.rstrip(_DIGITS))
-                stop = at + length
-                matcher = forms[
-                    _LENGTHS[length] if length < 9 else 0,
-                    text[stop] if stop < len(text) else "",
-                    near[:1] in _WORD_CHARS,
-                    not near and gap == " " and far.lower().startswith(parts.phrase_ends),
-                ]
-                found = None if matcher is None else matcher(text, at)
-            else:
-                found = match_at[text[place]](text, place)
-            if found is not None:
-                end = found.end()
-                while place >= bound:
-                    index += 1
-                    bound = ends[index]
-                out.append((place, end, replacers[index](found)))
+        length = 1 + len(after) - len(after.rstrip(_DIGITS))  # the run's
+        stop = at + length
+        matcher = forms[  # only the parts that can match at the run
+            _LENGTHS[length] if length < 9 else 0,
+            text[stop] if stop < len(text) else "",
+            near[:1] in _WORD_CHARS,
+            not near and gap == " " and lowered.startswith(parts.phrase_ends),
+        ]
+        match = None if matcher is None else matcher(text, at)
+        if match is not None:
+            end = match.end()
+            found.append((at, match))
+    return _written(found, replacers, ends)
+
+
+def _places_before(
+    text: str, start: int, at: int, far: str, near: str, startable: frozenset[str]
+) -> list[int]:
+    """Where a part can start in the far token at ``start`` and the near one glued to the
+    digit at ``at`` (both as the reversed text holds them, ``_starts_in``)."""
+    places: list[int] = []
+    if far:
+        if not far.isalpha():
+            _starts_in(text, start, far, _BEFORE_SPACES, startable, places)
+        elif far.lower() in _BEFORE_SPACES and _reads_before(text, start, far):
+            places.append(start)
+    if len(near) == 1:  # a sign or a bracket glued to the number, most often
+        if near in startable and text[at - 2 : at - 1] not in _WORD_CHARS:
+            places.append(at - 1)
+    elif near:
+        _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
+    return places
+
+
+def _written(
+    found: list[tuple[int, re.Match[str]]],
+    replacers: Sequence[Callable[[re.Match[str]], str]],
+    ends: Sequence[int],
+) -> list[Span]:
+    """Each match where it starts and ends, and what replaces it: written by the replacer
+    of the text it is in (the k-th ending before ``ends[k]``)."""
+    out: list[Span] = []
+    index, bound = 0, ends[0]
+    for place, match in found:
+        while place >= bound:
+            index += 1
+            bound = ends[index]
+        out.append((place, match.end(), replacers[index](match)))
     return out
 
 
