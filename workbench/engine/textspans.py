@@ -8,8 +8,8 @@ finds each such digit and its two tokens in C, and the parts are tried there alo
 (``amounts_and_dates``): at a token of letters only when it is a word a part reads
 there (a month, a currency's code, FY, CY, "of" after "volume"), at another token
 at each word start; at the digit itself, only the parts that can match there, chosen
-by what stands around its run of digits (``DigitParts.digit_forms``: a number after
-a word no part reads before a number, ending a sentence, is not tried at all). The
+by what stands around its run of digits (``DigitParts.digit_forms``: a number that
+ends a headline, after a word no part reads before a number, is not tried at all). The
 names are literal words, found by one search of the text in lower case
 (``NameFinder``), each where no word character or ``$`` stands before it and it
 ends as a name ends (``textscan.NAME_END``), the longest first, as the pattern
