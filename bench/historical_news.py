@@ -18,10 +18,13 @@ Once per run:
    map of 500 names (the cost follows the text, not the names), and join + mask
    (over 1 s: the mask is the cost of reading, paid in a run with an arm that reads
    the news; an arm that says ``reads_news = False`` makes it pay none, line 5).
-   Measured on a loaded two-core machine: join 0.23 s, mask 30 us an item (38-44
-   before the mask read a text in ASCII in two passes, ``textspans``), join + mask
-   1.43 s (2.17 before); ``python bench/text_mask_digest.py`` checks the mask's text
-   is unchanged by such work.
+   Measured on a loaded two-core machine: join 0.22-0.25 s, mask 25-31 us an item
+   (38-44 before the mask read a text in ASCII in two passes, ``textspans``; in turn
+   with the tree before the parts at a digit were chosen by what stands around it,
+   0.81 of its cost), join + mask 1.2-1.47 s (2.17 before the two passes): over the
+   1 s target still. ``python bench/in_turn.py BEFORE_TREE mask`` compares two trees
+   in turn, and ``python bench/text_mask_digest.py`` checks the mask's text is
+   unchanged by such work.
 
 Each decision, against a baseline measured in the same run:
 3. **The payload** (target <= 1.2), the issue's figure: building a decision's

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench.engine.textmask import TextMask
+from workbench.engine.textmask import _BARE, _DIGIT_PARTS, TextMask
 from workbench.engine.textspans import NameFinder, merged
 
 DATES = [str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)]
@@ -101,3 +103,70 @@ def test_a_ticker_glued_to_a_date_becomes_its_alias_and_the_day() -> None:
     ):
         assert MASK.text(glued, ["ACME"]) == shown
         assert MASK.text_by_pattern(glued, ["ACME"]) == shown
+
+
+PHRASES = ("closed at", "up from", "rose to", "5% to", "week high:", "volume", "hit", "a price of")
+
+
+@st.composite
+def around_numbers(draw: st.DrawFn) -> str:
+    """A number with what can stand around it: a word or a phrase before, a gap, what
+    follows (a gap and a word, or nothing)."""
+    before = draw(st.sampled_from((*WORDS, *PHRASES, "", "x", "FY", "update")))
+    after = draw(st.sampled_from((*WORDS, *NUMBERS, "", "shares", "Q1", "th", "er", "bn")))
+    number = draw(st.sampled_from((*NUMBERS, "123", "12345", "2016", "1999", "7", "31")))
+    gaps = st.sampled_from(GAPS)
+    return f"{before}{draw(gaps)}{number}{draw(gaps)}{after}{draw(gaps)}"
+
+
+def _at_digits(text: str) -> list[int]:
+    return [k for k, c in enumerate(text) if c.isdigit() and not (k and text[k - 1].isdigit())]
+
+
+def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
+    """What stands around the run of digits at ``at``, read from the text itself."""
+    stop = at
+    while stop < len(text) and text[stop].isdigit():
+        stop += 1
+    length = stop - at if stop - at in (1, 2, 4, 8) else 0
+    before = text[:at]
+    word = bool(before) and (before[-1].isalnum() or before[-1] == "_")
+    words = before[:-1].split() if before.endswith(" ") else []
+    last = words[-1] if words else ""
+    ends = ("at", "from", "to", "high", "low", "of", "price", "target", "volume", "hit")
+    phrase = (
+        before.endswith(" ")
+        and not before[:-1][-1:].isspace()
+        and any(last.lower().endswith(e) or last.lower().endswith(e + ":") for e in ends)
+    )
+    return length, text[stop] if stop < len(text) else "", word, phrase
+
+
+@given(text=st.one_of(around_numbers(), ascii_texts()))
+def test_at_a_digit_the_parts_that_cannot_match_are_left_out_alike(text: str) -> None:
+    """The parts tried at a run of digits, chosen by what stands around it, match what
+    every part that can start with a digit matches there."""
+    for at in _at_digits(text):
+        every = _BARE.match_at[text[at]](text, at)  # type: ignore[attr-defined]
+        chosen = _DIGIT_PARTS.digit_forms[_around(text, at)]
+        found = None if chosen is None else chosen(text, at)
+        if every is None:
+            assert found is None, (text, at)
+        else:
+            assert found is not None, (text, at)
+            assert (found.span(), found.lastgroup) == (every.span(), every.lastgroup)
+            assert _groups(found) == _groups(every)
+
+
+def _groups(match: re.Match[str]) -> dict[str, str]:
+    return {name: text for name, text in match.groupdict().items() if text is not None}
+
+
+def test_digits_nothing_can_match_at_are_not_read() -> None:
+    """A number ending a headline, after a word no part reads before a number, has no
+    parts to try; one after "closed at" or before "shares" has a few."""
+    forms = _DIGIT_PARTS.digit_forms
+    assert forms[_around("demand update 12345", 14)] is None
+    assert forms[_around("closed at 12345", 10)] is not None
+    assert forms[_around("moved 1,234 shares", 6)] is not None
+    assert forms[_around("x1999-03-04", 1)] is not None  # a date year first, glued

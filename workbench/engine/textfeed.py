@@ -254,19 +254,23 @@ class TextFeed:
 
     def _build(self, items: range) -> None:
         """The items of ``items`` not built yet, their texts masked in one pass."""
-        news, todo = self._news, [i for i in items if self._items[i] is None]
-        real = {i: list(news["symbols"][i]) for i in todo}
-        texts = [(news[key][i], real[i]) for i in todo for key in ("headline", "body")]
+        news, built = self._news, self._items
+        todo = [i for i in items if built[i] is None]
+        real = [list(news["symbols"][i]) for i in todo]
+        headlines, bodies = news["headline"], news["body"]
+        texts = [(t, s) for i, s in zip(todo, real, strict=True) for t in (headlines[i], bodies[i])]
         written = [t for t, _ in texts] if self.mask is None else self.mask.texts(texts)
-        for k, i in enumerate(todo):
-            self._items[i] = {
+        kinds, rows, alias = news["kind"], self.news_rows, self.alias_of.__getitem__
+        shown = zip(todo, real, written[0::2], written[1::2], strict=True)
+        for i, symbols, headline, body in shown:
+            built[i] = {
                 "id": i,
-                "day": self.news_rows[i] - self.warmup_days,
+                "day": rows[i] - self.warmup_days,
                 "step": 0,
-                "kind": news["kind"][i],
-                "symbols": [self.alias_of[s] for s in real[i]],
-                "headline": written[2 * k],
-                "body": written[2 * k + 1],
+                "kind": kinds[i],
+                "symbols": list(map(alias, symbols)),
+                "headline": headline,
+                "body": body,
             }
 
     def source(self, i: int) -> tuple[Any, ...]:

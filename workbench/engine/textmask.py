@@ -73,7 +73,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -87,11 +87,9 @@ from workbench.engine.textscan import (
     starts,
     substitute,
 )
-from workbench.engine.textspans import NameFinder, amounts_and_dates, merged
+from workbench.engine.textspans import DigitParts, NameFinder, amounts_and_dates, merged
 
 _YEAR = r"(?:19|20)\d{2}"
-# what each match became, by its kind, its text and the price factor
-_Replacements = dict[tuple[str | None, str, float | None], str]
 # the patterns and their starts, by the names a text holds, whether it has a colon and a 年
 _Patterns = dict[tuple[frozenset[str], bool, bool], "_Compiled"]
 _JOIN = "\0"  # between texts masked in one pass: no part reads across it
@@ -359,6 +357,83 @@ _STARTABLE = frozenset(
 )
 
 
+def _part_name(part: str) -> str:
+    found = re.match(r"\(\?P<(\w+)>", part)
+    assert found is not None
+    return found.group(1)
+
+
+_PART_NAMES = tuple(_part_name(part) for _, part in _PARTS)
+_AFTER_ORDINAL = ("s", "n", "r", "t", "S", "N", "R", "T")  # st, nd, rd, th
+_QUARTER = ("q", "Q", "h", "H")
+
+
+def _digit_parts(length: int, after: str, phrase: bool) -> tuple[int, ...]:
+    """The parts that can match at a digit no digit precedes and no word character, where
+    its run of digits is ``length`` long (0: neither 1, 2, 4 nor 8) and ``after`` follows
+    it ("" at the end), and ``phrase`` when a word a part reads before a number (a price
+    phrase's last word, "volume", "hit") and one space stand before it: what each part
+    reads at its first digits, read off the parts above."""
+    space, word = after.isspace(), after.isalnum() or after == "_"
+    short = length in (1, 2)
+    amount = after in (",", ".") or space or after.isalpha()  # digits, then a word
+    can = {
+        "dmy": short and (after in _AFTER_ORDINAL or space or after == "-"),
+        "dmy_fr": short and (after in ("e", "E") or space),
+        "eu_worded": after in (".", " ", ","),
+        "unplaced": (short and (after in ("/", ".", *_AFTER_ORDINAL) or space))
+        or (length == 8 and not word)
+        or (length == 4 and (after in ("-", "/", *_QUARTER) or space))
+        or (length == 1 and after in _QUARTER),
+        "loose": length == 4 and not word,
+        "worded": amount,
+        "volume": amount or phrase,  # "1,000 shares", or after "volume "
+        "near_eu": phrase,
+        "near": phrase,
+        "hit": phrase,
+    }
+    return tuple(k for k, name in enumerate(_PART_NAMES) if can.get(name, False))
+
+
+class _DigitForms(dict[tuple[int, str, bool, bool], "Matcher | None"]):
+    """The matcher to try at a digit no digit precedes, by what stands around it: the
+    length of its run of digits (1, 2, 4, 8, or 0 for any other), the character after
+    the run, whether a word character stands before it, and whether a price phrase's
+    last word, "volume" or "hit" and one space do; None where no part can match. It
+    holds only the parts that can match there (``_digit_parts``), in the pattern's
+    order, so it matches what the digit's form of every part matches, at the cost of
+    the few parts left."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: dict[tuple[tuple[int, ...], bool], Matcher | None] = {}
+
+    def __missing__(self, key: tuple[int, str, bool, bool]) -> Matcher | None:
+        length, after, word_before, phrase = key
+        chosen = () if word_before else _digit_parts(length, after, phrase)
+        form = (chosen, length == 4 and after in ("-", "/", "."))  # and a date year first
+        if form not in self.forms:
+            self.forms[form] = _digit_form(*form)
+        self[key] = self.forms[form]
+        return self[key]
+
+
+def _digit_form(chosen: tuple[int, ...], iso: bool) -> Matcher | None:
+    if chosen:
+        return _compiled((_PARTS[k][1] for k in chosen), glued=False, iso=iso).match
+    return re.compile(_ISO, re.IGNORECASE).match if iso else None
+
+
+# the words a part reads right before a space and its first digit (reversed)
+_PHRASE_ENDS = tuple(sorted({w[::-1] for w in ("volume", "hit", *(w for _, w in _PHRASES))}))
+_DIGIT_PARTS = DigitParts(
+    _BARE.match_at,  # type: ignore[attr-defined]
+    _DigitForms(),
+    _STARTABLE,
+    _PHRASE_ENDS,
+)
+
+
 @dataclass(frozen=True)
 class TextMask:
     """One run's mask for text: real symbol → alias, each name's price factor, the dates.
@@ -390,7 +465,7 @@ class TextMask:
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
-        object.__setattr__(self, "_done", {})
+        object.__setattr__(self, "_writers", {})
         object.__setattr__(self, "_texts", {})
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
@@ -405,13 +480,18 @@ class TextMask:
         together). A text met before in the run (with the same price factor: an item
         repeated, or shown on two rows of a counterfactual path) is not masked again."""
         done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
-        keys = [(raw, self._factor(symbols)) for raw, symbols in texts]
+        factor_of = self.price_factor.get  # an item about one name has its factor (``_factor``)
+        keys = [(raw, factor_of(s[0]) if len(s) == 1 else None) for raw, s in texts]
         out = [done.get(key) for key in keys]
         every: frozenset[str] | None = self._every_name  # type: ignore[attr-defined]
         groups: dict[_Compiled, list[int]] = {}
         plain: list[int] = []
         for k, (raw, factor) in enumerate(keys):
             if out[k] is not None:
+                continue
+            if every is not None and raw.isascii() and _JOIN not in raw:
+                out[k] = raw
+                plain.append(k)
                 continue
             text = out[k] = _compatible(raw)
             if _JOIN in text or not scannable(text):
@@ -442,27 +522,17 @@ class TextMask:
         """Texts in ASCII masked in one pass whatever their price factors (``textspans``):
         the names, then the parts near each digit, each scaled by its own text's factor;
         None when the passes cannot tell (the texts are then masked the long way)."""
-        if compiled.names is None or not all(text.isascii() for text in texts):
-            return None
         joined = _JOIN.join(texts)
+        if compiled.names is None or not joined.isascii():
+            return None
         names = compiled.names.spans(joined)
         if names is None:
             return None
-        factors = [keys[k][1] for k in members]
-        found = amounts_and_dates(joined, _STARTABLE, _BARE.match_at, self._by_text(texts, factors))  # type: ignore[attr-defined]
+        replacers = [self._replacer(keys[k][1]) for k in members]
+        ends = [end + k for k, end in enumerate(itertools.accumulate(map(len, texts)), 1)]
+        found = amounts_and_dates(joined, _DIGIT_PARTS, replacers, ends)
         written = merged(joined, found, names)
         return None if written is None else written.split(_JOIN)
-
-    def _by_text(
-        self, texts: list[str], factors: list[float | None]
-    ) -> Callable[[re.Match[str]], str]:
-        """The replacement of a match in joined ``texts``: by the price factor of its text."""
-        if len(set(factors)) == 1:
-            return self._replacer(factors[0])
-        by_factor = {f: self._replacer(f) for f in set(factors)}
-        replacers = [by_factor[f] for f in factors]
-        ends = list(itertools.accumulate(len(text) + len(_JOIN) for text in texts))
-        return lambda match: replacers[bisect.bisect_right(ends, match.start())](match)
 
     def _joined(
         self,
@@ -495,7 +565,8 @@ class TextMask:
         names = frozenset(n for w in words for n in by_word[w])
         parts = (*_PARTS, *_name_parts(self.aliases, names))
         pattern = _compiled(_unguarded(p) for _, p in parts)
-        return pattern.sub(self._replacer(self._factor(symbols)), text)
+        factor = self._factor(symbols)
+        return pattern.sub(lambda match: self._replaced(match, factor), text)
 
     def _factor(self, symbols: Sequence[str]) -> float | None:
         """The one price factor of an item about one name (None about several or none)."""
@@ -508,24 +579,21 @@ class TextMask:
         if compiled.names is not None and text.isascii():
             names = compiled.names.spans(text)
             if names is not None:
-                found = amounts_and_dates(text, _STARTABLE, _BARE.match_at, replace)  # type: ignore[attr-defined]
+                found = amounts_and_dates(text, _DIGIT_PARTS, [replace], [len(text) + 1])
                 written = merged(text, found, names)
                 if written is not None:
                     return written
         return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
 
     def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
-        done: _Replacements = self._done  # type: ignore[attr-defined]
-
-        def replaced(match: re.Match[str]) -> str:
-            # a match's replacement depends on its kind, its text and the factor alone
-            key = (match.lastgroup, match.group(0), factor)
-            written = done.get(key)
-            if written is None:
-                written = done[key] = self._replaced(match, factor)
-            return written
-
-        return replaced
+        """What writes a match in a text of price factor ``factor``: by its kind, from a
+        table built once per factor (``_writers``)."""
+        by_factor: dict[float | None, Callable[[re.Match[str]], str]]
+        by_factor = self._writers  # type: ignore[attr-defined]
+        if factor not in by_factor:
+            writers = _Writers(self, factor)
+            by_factor[factor] = lambda match: writers[match.lastgroup](match)
+        return by_factor[factor]
 
     def _patterns_for(self, text: str, first_words: Iterable[str]) -> _Compiled:
         """The dates and money, and the names whose first word the text holds (so the cost
@@ -674,6 +742,62 @@ _DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
 _AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
 
 
+class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
+    """Each kind of match (its last group) → what writes it in a text of one price
+    factor: what ``TextMask._replaced`` writes, found by one look-up instead of a chain of
+    tests; a date written once per way it is written; a kind not in the table written by
+    ``_replaced`` itself."""
+
+    def __init__(self, mask: TextMask, factor: float | None) -> None:
+        super().__init__()
+        self.mask, self.factor = mask, factor
+        if mask.counterfactual or factor is None:
+            self.update(dict.fromkeys(_AMOUNTS, _amount_mark))
+            self.update(dict.fromkeys(("volume", "bare", "bare_eu", "hit"), _AMOUNT_MARK))
+        else:
+            self.update({kind: partial(_scaled_by, factor) for kind in _AMOUNTS})
+            self.update(money=partial(_scaled_money, factor), volume=_AMOUNT_MARK)
+        dates = _DATES if mask.counterfactual else ()
+        self.update(dict.fromkeys((*_UNPLACED, *dates), _DATE_MARK))
+        lookup = mask._lookup  # type: ignore[attr-defined]
+        self.update(dict.fromkeys(("quoted", "plain"), partial(_alias, lookup=lookup)))
+
+    def __missing__(self, kind: str | None) -> Callable[[re.Match[str]], str]:
+        """A date (each written once per way it is written), or any other kind as
+        ``_replaced`` writes it."""
+        replaced, factor = self.mask._replaced, self.factor
+        if kind not in _DATES:
+            self[kind] = partial(_flipped, replaced, factor)
+            return self[kind]
+        done: dict[str, str] = {}
+
+        def date(match: re.Match[str]) -> str:
+            text = match.group(0)
+            written = done.get(text)
+            if written is None:
+                written = done[text] = replaced(match, factor)
+            return written
+
+        self[kind] = date
+        return date
+
+
+def _flipped(
+    replaced: Callable[[re.Match[str], float | None], str],
+    factor: float | None,
+    match: re.Match[str],
+) -> str:
+    return replaced(match, factor)
+
+
+def _AMOUNT_MARK(match: re.Match[str]) -> str:
+    return "[amount]"
+
+
+def _DATE_MARK(match: re.Match[str]) -> str:
+    return "[date]"
+
+
 def _amount_mark(match: re.Match[str]) -> str:
     """An amount no single price factor scales (or a volume) as ``[amount]``, its currency
     and scale kept."""
@@ -689,15 +813,25 @@ def _amount_mark(match: re.Match[str]) -> str:
     return "[amount]"
 
 
+def _scaled_by(factor: float, match: re.Match[str]) -> str:
+    return _scaled(match, factor)
+
+
+def _scaled_money(factor: float, match: re.Match[str]) -> str:
+    currency, amount, scale = match.group("currency", "amount", "scale")
+    value = f"{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
+    return f"{currency} {value}" if currency.isalpha() else f"{currency}{value}"
+
+
 def _scaled(match: re.Match[str], factor: float) -> str:
     kind = match.lastgroup
     if kind in ("eu_money", "eu_worded", "bare_eu"):
         return _scaled_european(match, factor)
+    if kind == "money":
+        return _scaled_money(factor, match)
     prefix = "w_" if kind == "worded" else ""
     amount = match.group(kind if kind in ("bare", "hit") else f"{prefix}amount")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
-    if kind == "money":
-        return f"{_currency(match)}{value}{match.group('scale') or ''}"
     if kind == "worded":
         return f"{value}{match.group('w_scale') or ''} {match.group('w_unit')}"
     return value
@@ -782,7 +916,7 @@ def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]])
     return lookup
 
 
-def _alias(match: re.Match[str], lookup: dict[str, str]) -> str:
+def _alias(match: re.Match[str], lookup: Mapping[str, str]) -> str:
     word = match.group(match.lastgroup or 0)  # the quoted ticker or the plain word
     exact = lookup.get("\0" + word)
     if exact is not None:

@@ -6,8 +6,11 @@ one word and one run of spaces before its first digit (``March 4``, ``US$ 50``,
 digit precedes, or in the two tokens before it: one search of the reversed text
 finds each such digit and its two tokens in C, and the parts are tried there alone
 (``amounts_and_dates``): at a token of letters only when it is a word a part reads
-there (a month, a currency's code, FY, CY, "of"), at another token at each word
-start. The names are literal words, found by one search of the text in lower case
+there (a month, a currency's code, FY, CY, "of" after "volume"), at another token
+at each word start; at the digit itself, only the parts that can match there, chosen
+by what stands around its run of digits (``DigitParts.digit_forms``: a number that
+ends a headline, after a word no part reads before a number, is not tried at all). The
+names are literal words, found by one search of the text in lower case
 (``NameFinder``), each where no word character or ``$`` stands before it and it
 ends as a name ends (``textscan.NAME_END``), the longest first, as the pattern
 tries them.
@@ -21,8 +24,11 @@ long way.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping
+import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from workbench.engine.textscan import MOIS_WRITTEN, MONTHS, NAME_END, Matcher
 
@@ -30,7 +36,8 @@ Span = tuple[int, int, str]  # where a match starts and ends, and what replaces 
 
 # A digit no digit precedes, then what may stand before it in a part: a token and a run
 # of spaces, then another token, none holding a digit (matched in the reversed text)
-_BEFORE_DIGIT = re.compile(r"[0-9](?![0-9])([^\s0-9]*)(\s*)([^\s0-9]*)")
+_BEFORE_DIGITS = re.compile(r"([0-9])(?![0-9])([^\s0-9]*)(\s*)([^\s0-9]*)")
+_DIGITS = "0123456789"
 
 
 _CODES = ("usd", "eur", "gbp", "jpy", "chf", "fy", "cy")
@@ -55,45 +62,126 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+@dataclass(frozen=True)
+class DigitParts:
+    """The parts of the pattern that read a digit, as ``amounts_and_dates`` tries them:
+    ``match_at``, a character → the parts that can start with it; ``digit_forms``, what
+    stands around a run of digits (``_LENGTHS``) → the parts that can match at its first
+    digit (None: none can); ``startable``, the characters a part can start with; and
+    ``phrase_ends``, the words a part reads right before a space and a number ("closed
+    at", "volume", "hit"), reversed."""
+
+    match_at: Mapping[str, Matcher]
+    digit_forms: Mapping[tuple[int, str, bool, bool], Matcher | None]
+    startable: frozenset[str]
+    phrase_ends: tuple[str, ...]
+
+
 def amounts_and_dates(
     text: str,
-    startable: frozenset[str],
-    match_at: Mapping[str, Matcher],
-    replace: Callable[[re.Match[str]], str],
+    parts: DigitParts,
+    replacers: Sequence[Callable[[re.Match[str]], str]],
+    ends: Sequence[int],
 ) -> list[Span]:
     """The matches of the parts that read a digit, as the pattern without names finds
     them: tried, after the end of the match before, only at each digit no digit precedes
     and where a part can start in the two tokens before it (``_starts_in``), found in C
-    in the reversed text and read here in the text's order."""
-    out: list[Span] = []
+    in the reversed text and read here in the text's order; at the digit, only the parts
+    that can match there. ``text`` holds texts one after another, the k-th ending before
+    ``ends[k]`` and written by ``replacers[k]``."""
+    found: list[tuple[int, re.Match[str]]] = []
     end = 0
-    pieces = _BEFORE_DIGIT.split(text[::-1])  # tokens reversed, as they are read
-    at = len(pieces[-1])
-    for k in range(len(pieces) - 5, -1, -4):
-        far, gap, near = pieces[k + 3], pieces[k + 2], pieces[k + 1]
-        start = at
-        at += len(far) + len(gap) + len(near)  # the digit
+    pieces = _BEFORE_DIGITS.split(text[::-1])  # tokens reversed, as they are read
+    # where each piece starts in the text, read in the text's order: what comes before
+    # the first run of digits, then for each run the token, spaces and token before it,
+    # the run, and what follows it
+    starts = list(itertools.accumulate(map(len, reversed(pieces)), initial=0))
+    match_at, forms = parts.match_at, parts.digit_forms
+    runs = zip(
+        starts[1::5],  # where the far token starts
+        starts[4::5],  # the run's first digit
+        *(pieces[-2::-5], pieces[-3::-5], pieces[-4::-5]),  # the far token, spaces, near
+        pieces[-6::-5],  # what follows the first digit: the run's other digits first
+        strict=False,  # the text's end starts no run
+    )
+    for start, at, far, gap, near, after in runs:
         if at < end:
-            at += 1 + len(pieces[k])
             continue
-        places: list[int] = []
-        if far:
-            if not far.isalpha():
-                _starts_in(text, start, far, _BEFORE_SPACES, startable, places)
-            elif far.lower() in _BEFORE_SPACES and not (start and text[start - 1].isdigit()):
-                places.append(start)
-        if near:
-            _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
-        places.append(at)
-        for place in places:
-            if place < end:
+        lowered = far.lower()
+        if near or (far and (lowered in _BEFORE_SPACES or not far.isalpha())):
+            for place in _places_before(text, start, at, far, near, parts.startable):
+                if place >= end:
+                    match = match_at[text[place]](text, place)
+                    if match is not None:
+                        end = match.end()
+                        found.append((place, match))
+            if at < end:
                 continue
-            found = match_at[text[place]](text, place)
-            if found is not None:
-                end = found.end()
-                out.append((place, end, replace(found)))
-        at += 1 + len(pieces[k])
+        length = 1 + len(after) - len(after.rstrip(_DIGITS))  # the run's
+        stop = at + length
+        matcher = forms[  # only the parts that can match at the run
+            _LENGTHS[length] if length < 9 else 0,
+            text[stop] if stop < len(text) else "",
+            near[:1] in _WORD_CHARS,
+            not near and gap == " " and lowered.startswith(parts.phrase_ends),
+        ]
+        match = None if matcher is None else matcher(text, at)
+        if match is not None:
+            end = match.end()
+            found.append((at, match))
+    return _written(found, replacers, ends)
+
+
+def _places_before(
+    text: str, start: int, at: int, far: str, near: str, startable: frozenset[str]
+) -> list[int]:
+    """Where a part can start in the far token at ``start`` and the near one glued to the
+    digit at ``at`` (both as the reversed text holds them, ``_starts_in``)."""
+    places: list[int] = []
+    if far:
+        if not far.isalpha():
+            _starts_in(text, start, far, _BEFORE_SPACES, startable, places)
+        elif far.lower() in _BEFORE_SPACES and _reads_before(text, start, far):
+            places.append(start)
+    if len(near) == 1:  # a sign or a bracket glued to the number, most often
+        if near in startable and text[at - 2 : at - 1] not in _WORD_CHARS:
+            places.append(at - 1)
+    elif near:
+        _starts_in(text, at - len(near), near, _GLUED_TO_IT, startable, places)
+    return places
+
+
+def _written(
+    found: list[tuple[int, re.Match[str]]],
+    replacers: Sequence[Callable[[re.Match[str]], str]],
+    ends: Sequence[int],
+) -> list[Span]:
+    """Each match where it starts and ends, and what replaces it: written by the replacer
+    of the text it is in (the k-th ending before ``ends[k]``)."""
+    out: list[Span] = []
+    index, bound = 0, ends[0]
+    for place, match in found:
+        while place >= bound:
+            index += 1
+            bound = ends[index]
+        out.append((place, match.end(), replacers[index](match)))
     return out
+
+
+# What stands around a run of digits, as ``digit_forms`` is looked up by: the run's length
+# as the parts read it (1, 2, 4, 8, or 0 for any other), the character after it ("" at
+# the end), whether a word character stands right before it, and whether one of
+# ``phrase_ends`` and one space do.
+_LENGTHS = (0, 1, 2, 0, 4, 0, 0, 0, 8)
+_WORD_CHARS = frozenset(string.ascii_letters + string.digits + "_")  # in ASCII
+
+
+def _reads_before(text: str, start: int, backwards: str) -> bool:
+    """Whether a part can start at the word at ``start`` (a month, a code, "of") before
+    spaces and a number: no digit stands before it, and "of" follows "volume "."""
+    if start and text[start - 1].isdigit():
+        return False
+    return backwards.lower() != "fo" or text[start - 7 : start].lower() == "volume "
 
 
 def _starts_in(
@@ -128,10 +216,11 @@ class NameFinder:
     def __init__(
         self, words: Iterable[str], tickers: Iterable[str], lookup: Mapping[str, str]
     ) -> None:
-        self.words = _literals(words, "({})", _WHOLE_WORD, NAME_END)
+        self.words = _whole_words(words)
         self.dollar = _literals(tickers, r"\$(?:{})", "{first}{rest}", "")
         self.colon = _literals(tickers, ":(?:{})", "{first}{rest}", "")
         self.lookup = lookup
+        self.aliases = _Aliases(lookup)
 
     @staticmethod
     def usable(names: Iterable[str]) -> bool:
@@ -150,11 +239,11 @@ class NameFinder:
         if self.words is None:
             return []
         out: list[Span] = []
-        pieces, at = self.words.split(lower), 0
-        for k in range(1, len(pieces), 2):
-            at += len(pieces[k - 1])
-            end = at + len(pieces[k])
-            out.append((at, end, self._alias(text[at:end])))
+        pieces, at, aliases = self.words.split(lower), 0, self.aliases
+        for before, name in zip(pieces[::2], pieces[1::2], strict=False):  # the last: no name
+            at += len(before)
+            end = at + len(name)
+            out.append((at, end, aliases[text[at:end]]))
             at = end
         return out
 
@@ -164,14 +253,37 @@ class NameFinder:
             return False
         return bool(self.dollar.search(lower) or (":" in lower and self.colon.search(lower)))
 
-    def _alias(self, word: str) -> str:
+
+class _Aliases(dict[str, str]):
+    """A name as the text writes it → its alias (a symbol as written, prefixed by a NUL in
+    ``lookup``, or a company name casefolded), learnt the first time it is met."""
+
+    def __init__(self, lookup: Mapping[str, str]) -> None:
+        super().__init__()
+        self.lookup = lookup
+
+    def __missing__(self, word: str) -> str:
         exact = self.lookup.get("\0" + word)
-        return exact if exact is not None else self.lookup.get(word.casefold(), word)
+        self[word] = exact if exact is not None else self.lookup.get(word.casefold(), word)
+        return self[word]
 
 
-# a name as a whole word, where no word character or $ stands before it: its first
-# character matched first, so the search looks for the names' first characters in C
-_WHOLE_WORD = r"{first}(?<![\w$]{first}){rest}"
+def _whole_words(names: Iterable[str]) -> re.Pattern[str] | None:
+    """The names in lower case, each a whole word: where no word character or ``$``
+    stands before it, ending as a name ends. The names that start with one character
+    are tried after it and one look behind, longest first as the pattern tries them (the
+    search looks for the names' first characters in C; names that start with different
+    characters cannot both match at one place, so their order is free)."""
+    by_first: dict[str, list[str]] = {}
+    for name in sorted({n.lower() for n in names}, key=lambda n: (-len(n), n)):
+        by_first.setdefault(name[0], []).append(re.escape(name[1:]) + NAME_END)
+    if not by_first:
+        return None
+    each = (
+        f"{re.escape(first)}(?<![\\w$]{re.escape(first)})(?:{'|'.join(rests)})"
+        for first, rests in sorted(by_first.items())
+    )
+    return re.compile(f"({'|'.join(each)})")
 
 
 def _literals(names: Iterable[str], form: str, each: str, end: str) -> re.Pattern[str] | None:
