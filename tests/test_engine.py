@@ -273,3 +273,16 @@ def test_a_day_of_uniform_ticks_sums_to_a_normal_return() -> None:
     days = unit_uniform(np.random.default_rng(1), np.empty((4000, 390))).sum(axis=1)
     standard = (days - days.mean()) / days.std()
     assert abs(float(np.mean(standard**4)) - 3.0) < 0.25
+
+
+def test_book_depth_is_sized_on_the_volume_known_at_the_steps_open() -> None:
+    # a step's own volume (its day's realised intensity, its noise) comes after its open:
+    # the book an order at the open walks is sized on the step before's
+    bars = simulate(
+        preset("standard-v2"), Universe.synthetic(6), seed=4, days=5, steps_per_day=6,
+        ticks_per_step=65, warmup_days=1,
+    )  # fmt: skip
+    fraction = preset("standard-v2")["depth_fraction"]
+    known = np.floor(np.maximum(bars.volume[:-1] * fraction, 1.0))
+    assert np.array_equal(bars.depth[1:], known)
+    assert not np.array_equal(bars.depth, np.floor(np.maximum(bars.volume * fraction, 1.0)))

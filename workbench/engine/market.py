@@ -18,8 +18,9 @@ Per day (a Python loop over days; every name is vectorised):
   (discrete Ornstein-Uhlenbeck, its shocks drawn as a name's tick shocks are) with
   the preset's half-life and stationary vol.
 - liquidity: a U-shaped intraday volume profile scaled by the day's information
-  intensity (volume follows realised volatility, Clark 1973); a half-spread and
-  book depth that widen and thin as the variance known at the open rises.
+  intensity (volume follows realised volatility, Clark 1973); a half-spread that
+  widens as the variance known at the open rises, and book depth sized on the
+  volume of the step before, so a fill reads nothing of its own step's later trade.
 
 The stylised facts these reproduce, and how they are measured, are in
 ``workbench.engine.stylised`` (after Cont 2001). Ticks are reduced to step bars as
@@ -306,6 +307,7 @@ class _DaySimulator:
         self.intensity = np.empty((days, names))
         self.information: Information | None = None
         self.jumps: Jumps | None = None
+        self._last_volume: np.ndarray | None = None  # the last step's, while finishing
         self._draw_ahead(p, traits, days)
 
     def _draw_ahead(self, p: Preset, traits: _NameTraits, days: int) -> None:
@@ -560,8 +562,18 @@ class _DaySimulator:
             rows,
             volume=volume,
             half_spread=np.repeat(half_spread, self.steps, axis=0),
-            depth=np.floor(np.maximum(volume * p["depth_fraction"], 1.0)),
+            depth=np.floor(np.maximum(self._volume_before(volume) * p["depth_fraction"], 1.0)),
         )
+
+    def _volume_before(self, volume: np.ndarray) -> np.ndarray:
+        """Each step's volume of the step before it, known at its open, as the book's depth
+        is sized on (the run's first step: the volume its profile expects). Called on the
+        run's blocks of days in order."""
+        before = self._last_volume
+        if before is None:
+            before = np.floor(self.t.volume * self.volume_profile[0])
+        self._last_volume = volume[-1]
+        return np.concatenate((before[None, :], volume[:-1]))
 
     def _factors(
         self,
