@@ -9,7 +9,9 @@ standard-v1; calm-v1 should sit on the quiet side of it and the crisis presets o
 the stressed side, and crisis-v2 and turbulent-v2 (the -v1 markets with downward
 jumps) must have negatively skewed days and move no name by more than the band's
 largest move in a day; standard-v3 must meet every band with negative skew and an
-ACF of |r| at lag 10 of at least 0.10, which the last lines check. Beside each
+ACF of |r| at lag 10 of at least 0.10; and standard-v1 with uniform tick shocks
+(column "v1 uniform", the dial ``uniform_tick_shocks`` at 1) must meet every band as
+standard-v1 does, being the same market in law; the last lines check these. Beside each
 preset: name-ticks per CPU-second of the simulation at 200 names, best of three
 (target >= 20M on an idle machine), and its ratio to a floor measured in the same
 run, the bare NumPy cost of drawing and summing as many normal shocks (the engine
@@ -49,6 +51,12 @@ BANDS: dict[str, tuple[float | None, float | None]] = {
 }
 STRESSED = ("turbulent-v2", "crisis-v2")  # the presets whose skew must be negative
 NEXT_STANDARD, CLUSTERING_10 = "standard-v3", 0.10  # real large stocks: 0.13 at lag 10
+# standard-v1 with uniform tick shocks (a dial no shipped preset turns on): the same bands
+UNIFORM_TICKS = "v1 uniform"
+MARKETS: dict[str, str | dict] = {
+    **{name: name for name in list_presets()},
+    UNIFORM_TICKS: {"base": "standard-v1", "uniform_tick_shocks": 1},
+}
 LABELS = {
     "excess_kurtosis": "excess kurtosis",
     "acf_abs_1": "ACF |r| lag 1",
@@ -65,7 +73,7 @@ LABELS = {
 STEPS, TICKS, WARMUP = 6, 65, 4
 
 
-def paths(name: str, names: int, days: int, seeds: int) -> list:
+def paths(name: str | dict, names: int, days: int, seeds: int) -> list:
     universe = Universe.synthetic(names)
     return [
         simulate(
@@ -86,7 +94,7 @@ def annual_vol(runs: list) -> float:
     return float(np.median(np.concatenate(vols)) * np.sqrt(252))
 
 
-def name_ticks_per_cpu_second(name: str, names: int = 200, days: int = 20) -> float:
+def name_ticks_per_cpu_second(name: str | dict, names: int = 200, days: int = 20) -> float:
     universe, best = Universe.synthetic(names), float("inf")
     for _ in range(3):
         started = time.process_time()
@@ -132,10 +140,10 @@ def within(fact: str, value: float) -> bool:
 
 def measure(names: int, days: int, seeds: int) -> dict[str, dict[str, float]]:
     table = {}
-    for name in list_presets():
-        runs = paths(name, names, days, seeds)
-        table[name] = {**stylised_facts(runs), "annual_vol": annual_vol(runs)}
-        table[name]["speed"] = name_ticks_per_cpu_second(name)
+    for label, market in MARKETS.items():
+        runs = paths(market, names, days, seeds)
+        table[label] = {**stylised_facts(runs), "annual_vol": annual_vol(runs)}
+        table[label]["speed"] = name_ticks_per_cpu_second(market)
     return table
 
 
@@ -204,6 +212,9 @@ def _next_standard_checks(table: dict[str, dict[str, float]]) -> dict[str, bool]
             facts["acf_abs_10"] >= CLUSTERING_10
         ),
         f"{NEXT_STANDARD}: skew < 0": facts["skew"] < 0,
+        f"{UNIFORM_TICKS} (standard-v1, uniform_tick_shocks 1): every band": all(
+            within(fact, table[UNIFORM_TICKS][fact]) for fact in BANDS
+        ),
     }
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
 from workbench.engine import DIALS, Preset, Universe, diff, list_presets, market, preset, simulate
+from workbench.engine.market import unit_uniform
 from workbench.engine.presets import DEFAULT_PRESET, INFORMATION_DIALS, JUMP_DIALS
 from workbench.errors import ConfigError
 
@@ -54,9 +57,10 @@ def test_presets_are_frozen() -> None:
     chosen = preset("standard-v1")
     with pytest.raises(TypeError):
         chosen.dials["spread_bps"] = 1.0  # type: ignore[index]
-    # information and jump dials at their -v1 values are left out, so older vectors keep
-    # their hash
-    assert set(chosen.vector) == set(DIALS) - set(INFORMATION_DIALS) - set(JUMP_DIALS)
+    # information, jump and tick-shock dials at their -v1 values are left out, so older
+    # vectors keep their hash
+    unset = {*INFORMATION_DIALS, *JUMP_DIALS, "uniform_tick_shocks"}
+    assert set(chosen.vector) == set(DIALS) - unset
     assert set(preset("standard-v2").vector) > set(chosen.vector)
 
 
@@ -220,3 +224,65 @@ def test_the_attribution_paths_split_each_step_at_its_open() -> None:
 def test_no_mispricing_dial_means_no_mispricing_path() -> None:
     bars = path({"mispricing_vol": 0.0})
     assert not bars.mispricing.any() and not bars.mispricing_open.any()
+
+
+# sha256 of a standard-v2 path's bars, mispricing and news as the engine drew them before
+# the dial uniform_tick_shocks (8 names, seed 3, 6 days of 6 steps of 65 ticks, 2 warm-up)
+NORMAL_TICKS_PATH = "fafd7c138a1639167234c4bc2c1e3114383b2af28ecc070f82779c85d58db0b9"
+
+
+def _path_digest(chosen: Preset) -> str:
+    bars = simulate(
+        chosen, Universe.synthetic(8), seed=3, days=6, steps_per_day=6, ticks_per_step=65,
+        warmup_days=2,
+    )  # fmt: skip
+    digest = hashlib.sha256()
+    for column in ("open", "high", "low", "close", "volume", "mispricing", "news"):
+        digest.update(np.ascontiguousarray(getattr(bars, column)).tobytes())
+    return digest.hexdigest()
+
+
+def test_shipped_presets_keep_their_normal_ticks_and_paths_bit_for_bit() -> None:
+    assert _path_digest(preset("standard-v2")) == NORMAL_TICKS_PATH
+    assert all(preset(name)["uniform_tick_shocks"] == 0.0 for name in list_presets())
+    assert all("uniform_tick_shocks" not in preset(name).vector for name in list_presets())
+
+
+def test_uniform_tick_shocks_draw_another_path_under_another_fingerprint() -> None:
+    fast = preset({"base": "standard-v2", "uniform_tick_shocks": 1})
+    assert _path_digest(fast) != NORMAL_TICKS_PATH
+    assert fast.vector["uniform_tick_shocks"] == 1.0 and fast.fingerprint.startswith("custom-")
+    assert diff(preset("standard-v2"), fast) == {"uniform_tick_shocks": (0.0, 1.0)}
+
+
+def test_uniform_tick_shocks_is_zero_or_one() -> None:
+    with pytest.raises(ConfigError, match=r"uniform_tick_shocks.*whole number"):
+        preset({"uniform_tick_shocks": 0.5})
+    with pytest.raises(ConfigError, match=r"uniform_tick_shocks.*between 0 and 1"):
+        preset({"uniform_tick_shocks": 2})
+
+
+def test_unit_uniform_shocks_have_mean_zero_variance_one_and_stay_within_root_three() -> None:
+    shocks = unit_uniform(np.random.default_rng(0), np.empty((2000, 100)))
+    assert abs(shocks.mean()) < 0.01 and abs(shocks.var() - 1.0) < 0.01
+    assert np.abs(shocks).max() <= np.sqrt(3.0)
+
+
+def test_a_day_of_uniform_ticks_sums_to_a_normal_return() -> None:
+    # 390 uniform ticks a day: the day's sum has the normal's kurtosis (excess -1.2 / 390)
+    days = unit_uniform(np.random.default_rng(1), np.empty((4000, 390))).sum(axis=1)
+    standard = (days - days.mean()) / days.std()
+    assert abs(float(np.mean(standard**4)) - 3.0) < 0.25
+
+
+def test_book_depth_is_sized_on_the_volume_known_at_the_steps_open() -> None:
+    # a step's own volume (its day's realised intensity, its noise) comes after its open:
+    # the book an order at the open walks is sized on the step before's
+    bars = simulate(
+        preset("standard-v2"), Universe.synthetic(6), seed=4, days=5, steps_per_day=6,
+        ticks_per_step=65, warmup_days=1,
+    )  # fmt: skip
+    fraction = preset("standard-v2")["depth_fraction"]
+    known = np.floor(np.maximum(bars.volume[:-1] * fraction, 1.0))
+    assert np.array_equal(bars.depth[1:], known)
+    assert not np.array_equal(bars.depth, np.floor(np.maximum(bars.volume * fraction, 1.0)))

@@ -10,7 +10,7 @@ import random
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench import schema
@@ -99,6 +99,8 @@ action_like = st.fixed_dictionaries(
 )
 
 
+# never fewer examples than before the suite's profile (the thorough one gives more)
+@settings(max_examples=max(400, settings.default.max_examples))
 @given(st.fixed_dictionaries({"actions": st.lists(action_like, max_size=3)}) | json_values)
 @pytest.mark.slow
 def test_fuzzed_input_either_parses_cleanly_or_raises_decision_error(raw: object) -> None:
@@ -141,6 +143,7 @@ mutations = st.sampled_from(
 )
 
 
+@settings(max_examples=max(300, settings.default.max_examples))
 @given(st.lists(valid_action, min_size=1, max_size=4), st.data())
 @pytest.mark.slow
 def test_valid_actions_parse_and_one_bad_field_is_always_caught(

@@ -109,7 +109,12 @@ _JUMPS_OFF: dict[str, float] = {
     "idio_jump_mean": 0.0,
     "idio_jump_vol": 0.0,
 }
-_UNSET = {**_INFORMATION_OFF, **_JUMPS_OFF}
+# How a name's tick shocks (and the mispricing's) are drawn: 0, normal, in every shipped
+# preset (their paths never change); 1, uniform of unit variance, the same market in law
+# at 1.7 times the speed at 200 names (``workbench.engine.market.unit_uniform``), for a
+# custom preset. Like the dials above, off in every preset made before it.
+_TICKS_NORMAL: dict[str, float] = {"uniform_tick_shocks": 0.0}
+_UNSET = {**_INFORMATION_OFF, **_JUMPS_OFF, **_TICKS_NORMAL}
 
 
 def _with(**overrides: float) -> dict[str, float]:
@@ -225,7 +230,7 @@ _SHIPPED["standard-v3"] = {
 DEFAULT_PRESET = "standard-v2"
 # historical bars take only liquidity from a preset, and publish no simulated news
 BARS_DEFAULT_PRESET = "standard-v1"
-DIALS: tuple[str, ...] = (*_STANDARD, *_INFORMATION_OFF, *_JUMPS_OFF)
+DIALS: tuple[str, ...] = (*_STANDARD, *_INFORMATION_OFF, *_JUMPS_OFF, *_TICKS_NORMAL)
 INFORMATION_DIALS: tuple[str, ...] = tuple(_INFORMATION_OFF)
 JUMP_DIALS: tuple[str, ...] = tuple(_JUMPS_OFF)
 # a market publishes information when any of these is above 0
@@ -292,8 +297,9 @@ RANGES: dict[str, tuple[float, float]] = {
     "idio_jump_rate": (0.0, 50.0),
     "idio_jump_mean": (-0.3, 0.3),
     "idio_jump_vol": (0.0, 0.3),
+    "uniform_tick_shocks": (0.0, 1.0),
 }
-_WHOLE_DIALS = ("depth_levels", "news_lead_days")
+_WHOLE_DIALS = ("depth_levels", "news_lead_days", "uniform_tick_shocks")
 
 
 @dataclass(frozen=True)
