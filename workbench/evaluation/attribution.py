@@ -61,6 +61,7 @@ at which the arm next decided, before costs: opportunity lost, not P&L.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -171,45 +172,26 @@ def leg_parts(holdings: np.ndarray, leg: Leg) -> LegParts:
     )
 
 
-def static_and_timing(
+def passive_and_timing(
     gap_exposure: np.ndarray,
     session_exposure: np.ndarray,
-    traded_exposure: np.ndarray,
+    timed_exposure: np.ndarray,
     factors: tuple[np.ndarray, np.ndarray],
-    base: np.ndarray,
-    open_legs: tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
     """Factor P&L at the arm's passive exposure, and the timing part its trades added.
 
-    Exposures are (A, K, F) (F factors: 1 for the market, S for sectors):
-    ``traded_exposure`` is the session exposure of the shares each step's fills
-    added; ``factors`` the (K, F) gap and session factor returns, ``base`` the
-    (A, K) equity at each step's start, and ``open_legs`` the (A, K) gap and
-    session legs in which the arm could hold a position (from the session of the
-    first step an order can fill in, to its bust). Returns two (A, K) arrays,
-    summed over the factors; they add up to what the exposures earned.
+    Exposures are (A, K, F) (F factors: 1 for the market, S for sectors), over each
+    step's gap and session; ``timed_exposure`` is the session exposure of the shares
+    that the step's timed fills (``timed``) traded, and ``factors`` the (K, F) gap
+    and session factor returns. Not trading would have kept the book the arm held
+    at the open, so what the traded shares earned over the session is timing and
+    the rest market. Returns two (A, K) arrays, summed over the factors; they add up
+    to what the exposures earned.
     """
-    gap_open, session_open = open_legs
-    active = _active_exposure(traded_exposure, base, session_open)
-    counted = np.maximum(session_open.sum(axis=1), 1)[:, None]
-    average = np.where(session_open[..., None], active, 0.0).sum(axis=1) / counted
-    into_gap = np.concatenate([np.zeros_like(active[:, :1]), active[:, :-1]], axis=1)
     gap_factor, session_factor = factors
-    timing = (into_gap - average[:, None, :]) * (gap_factor * gap_open[..., None])
-    timing += (active - average[:, None, :]) * (session_factor * session_open[..., None])
-    timing *= base[..., None]
+    timing = timed_exposure * session_factor
     earned = gap_exposure * gap_factor + session_exposure * session_factor
     return (earned - timing).sum(axis=-1), timing.sum(axis=-1)
-
-
-def _active_exposure(
-    traded_exposure: np.ndarray, base: np.ndarray, session_open: np.ndarray
-) -> np.ndarray:
-    """(A, K, F) exposure the arm's trades since its first book added, each as a fraction
-    of the equity it was made at: a book that does not trade adds exactly none."""
-    later = session_open & (np.cumsum(session_open, axis=1) > 1)  # the first book is its own
-    ratio = traded_exposure / np.where(later, base, 1.0)[..., None]
-    return np.cumsum(np.where(later[..., None], ratio, 0.0), axis=1)
 
 
 @dataclass(frozen=True)
@@ -225,6 +207,21 @@ class Fills:
     limit: np.ndarray  # (F,) limit price, NaN for a market order
     open: np.ndarray  # (F,) the mid at the step's open
     half_spread: np.ndarray  # (F,) fraction of mid, in the step
+    forced: np.ndarray | None = None  # (F,) a margin liquidation, not the arm's order
+
+    def only(self, keep: np.ndarray) -> Fills:
+        """The fills where ``keep`` is True."""
+        chosen = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return Fills(**{k: None if v is None else v[keep] for k, v in chosen.items()})
+
+
+def timed(fills: Fills, arms: int) -> np.ndarray:
+    """Which fills changed the arm's exposure by its own choice after its first book:
+    its orders (not a forced liquidation) in steps after the first it filled in."""
+    chosen = np.ones(fills.arm.shape, bool) if fills.forced is None else ~fills.forced
+    first = np.full(arms, np.iinfo(np.int64).max)
+    np.minimum.at(first, fills.arm[chosen], fills.step[chosen])
+    return chosen & (fills.step > first[fills.arm])
 
 
 def fill_parts(fills: Fills) -> dict[str, np.ndarray]:
@@ -297,7 +294,8 @@ __all__ = [
     "holdings",
     "leg_parts",
     "per_log_move",
+    "passive_and_timing",
     "per_step",
-    "static_and_timing",
+    "timed",
     "traded_exposures",
 ]
