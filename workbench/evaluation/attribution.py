@@ -31,22 +31,20 @@ Components, in currency, which sum to the step's P&L:
   company and sector news; 0 on a market that publishes none, unknown on
   historical bars): what reading could earn;
 - **timing**: what the arm's trades earned by changing its exposure, against its
-  own passive drift. Over a leg the arm's market exposure is X = sum of shares x
+  own passive drift: what the book would have earned by not trading after its
+  last trade. Over a leg the arm's market exposure is X = sum of shares x
   (P1 - P0) x beta / L (currency per unit of factor log return, about its
   beta-weighted position value), so its market P&L is X x f for the leg's factor
-  return f. Between trades X drifts with prices; that drift is what the book
-  would have earned by not trading after its last trade, and it stays in market.
-  Each trade after the arm's first book moves X by the exposure of the shares it
-  traded, a = dX / W as a fraction of W, the equity at the step's start; the
-  running sum of those moves is the arm's active exposure y. With y_bar the mean
-  of y over the sessions of the arm's steps (from the first step it could trade
-  to its bust), ``timing_market`` is (y - y_bar) x W x f and market the rest of
-  X x f: over a run, the co-movement of the exposure the arm chose with the
-  factor that Treynor & Mazuy (1966) read as timing, net of the drift a passive
-  book shows. A book that does not trade after its first fills has y = 0, so no
-  timing at all. ``timing_sector`` does the same per sector. ``timing_entry`` is
-  what a resting limit order gained by waiting: the move from the open to the mid
-  at which the touch reached its limit;
+  return f. Not trading keeps the book held at the step's open; the step's fills
+  move the session's X by T, the exposure of the shares they traded, and
+  ``timing_market`` is T x f over that session, market the rest of X x f. From
+  the next step on the new book is the one held and its drift is market, as is
+  every gap. The arm's first fills are its passive book and forced margin
+  liquidations are the engine's orders, so neither is timed (``timed``): a book
+  that buys once and holds has no timing, no arm has any after its last trade,
+  and a step that holds nothing has no factor P&L at all. ``timing_sector`` does
+  the same per sector. ``timing_entry`` is what a resting limit order gained by
+  waiting: the move from the open to the mid at which the touch reached its limit;
 - **costs**: each fill against the mid: the half-spread at the touch
   (``costs_spread``), the walk through the book's levels beyond it
   (``costs_depth``) and fees (``costs_fees``); all negative or zero;
