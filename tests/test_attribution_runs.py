@@ -167,13 +167,15 @@ def test_timing_is_the_trades_after_the_first_book_and_none_after_the_last() -> 
     arm = _Buys("adds_later", {1: 0.4, 3: 0.5})  # a first book, one more buy, then holds
     results = evaluate([arm, "momentum"], preset="standard-v2", seed=7, universe=12, days=8)
     _assert_sums_to_pnl(results)
-    first, added = _fill_steps(results, "adds_later", 6)
+    fill_steps = _fill_steps(results, "adds_later", 6)
+    assert len(fill_steps) == 2  # the first book and the one added to it
+    added = fill_steps[1]
     timing = _rows(results, "adds_later")["timing_market"]
     assert timing[added] != 0.0
     assert (timing.drop(index=added) == 0.0).all()
     momentum = _rows(results, "momentum")
     last = _fill_steps(results, "momentum", 6)[-1]
-    assert (momentum.loc[: last, "timing"] != 0.0).any()
+    assert (momentum.loc[:last, "timing"] != 0.0).any()
     assert (momentum.loc[last + 1 :, TIMING] == 0.0).all().all()
 
 

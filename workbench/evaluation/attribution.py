@@ -63,6 +63,7 @@ import dataclasses
 import functools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -209,8 +210,11 @@ class Fills:
 
     def only(self, keep: np.ndarray) -> Fills:
         """The fills where ``keep`` is True."""
-        chosen = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return Fills(**{k: None if v is None else v[keep] for k, v in chosen.items()})
+        kept: dict[str, Any] = {}
+        for field in dataclasses.fields(self):
+            values = getattr(self, field.name)
+            kept[field.name] = None if values is None else values[keep]
+        return Fills(**kept)
 
 
 def timed(fills: Fills, arms: int) -> np.ndarray:
@@ -291,8 +295,8 @@ __all__ = [
     "group_sum",
     "holdings",
     "leg_parts",
-    "per_log_move",
     "passive_and_timing",
+    "per_log_move",
     "per_step",
     "timed",
     "traded_exposures",
