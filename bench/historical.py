@@ -2,10 +2,10 @@
 
     python bench/historical.py
 
-The workload: 2,679 traded days x 6 names x the six baselines on synthetic daily
-bars (``workbench.engine.sample_bars``, 2,699 dates), loaded, checked and masked
-by ``Historical.load``. Reported, as the best of three in CPU seconds (all
-threads of the process):
+The workload: 2,679 traded days x 6 names x every baseline (``BASELINES``, eight
+arms) on synthetic daily bars (``workbench.engine.sample_bars``, 2,699 dates),
+loaded, checked and masked by ``Historical.load``. Reported, as the best of three
+in CPU seconds (all threads of the process):
 
 - the whole historical run (load + evaluate) against the 2 s target;
 - the same arms on a simulated market of the same shape (6 names, 2,679 days,

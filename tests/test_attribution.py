@@ -236,33 +236,45 @@ def test_a_move_is_split_in_proportion_to_its_log_components() -> None:
     assert parts.selection[0, 0] == pytest.approx(2 * 2.5)
 
 
-def _split(session: np.ndarray, traded: np.ndarray, factor: np.ndarray):
-    """Three sessions, no gaps, equity 100 throughout."""
-    is_open = np.ones((1, 3), dtype=bool)
+def _split(session: np.ndarray, timed: np.ndarray, factor: np.ndarray):
+    """Three sessions, no gaps."""
     no_gap = np.zeros_like(factor)
-    return at.static_and_timing(
-        np.zeros_like(session), session, traded, (no_gap, factor), np.full((1, 3), 100.0),
-        (is_open, is_open),
-    )  # fmt: skip
+    return at.passive_and_timing(np.zeros_like(session), session, timed, (no_gap, factor))
 
 
-def test_timing_is_what_trades_changed_the_exposure_by_away_from_its_average() -> None:
-    # exposure 0.5, 1.5, 1.0 of equity: the first book, then +1.0 and -0.5 bought and sold
+def test_timing_is_what_the_traded_exposure_earned_in_the_session_it_traded_in() -> None:
+    # the first book (exposure 50), then +100 bought, then -50 sold: only those are timed
     session = np.array([[[50.0], [150.0], [100.0]]])
-    traded = np.array([[[50.0], [100.0], [-50.0]]])
+    timed = np.array([[[0.0], [100.0], [-50.0]]])
     factor = np.array([[0.02], [0.04], [-0.01]])
-    static, timing = _split(session, traded, factor)
-    assert timing[0].tolist() == pytest.approx([-1.0, 2.0, 0.0])  # active 0, 1, 0.5; mean 0.5
-    assert static[0].tolist() == pytest.approx([2.0, 4.0, -1.0])
+    passive, timing = _split(session, timed, factor)
+    assert timing[0].tolist() == pytest.approx([0.0, 4.0, 0.5])
+    # holding the book it opened with: 50 in the second session, 150 in the third
+    assert passive[0].tolist() == pytest.approx([1.0, 2.0, -1.5])
 
 
 def test_exposure_that_drifts_with_prices_alone_is_no_timing() -> None:
     session = np.array([[[50.0], [60.0], [75.0]]])  # the first book, its value rising
-    traded = np.array([[[50.0], [0.0], [0.0]]])
     factor = np.array([[0.02], [0.2], [0.25]])
-    static, timing = _split(session, traded, factor)
+    passive, timing = _split(session, np.zeros_like(session), factor)
     assert timing[0].tolist() == [0.0, 0.0, 0.0]
-    assert static[0].tolist() == (session * factor)[0, :, 0].tolist()
+    assert passive[0].tolist() == (session * factor)[0, :, 0].tolist()
+
+
+def _fills(arm: list[int], step: list[int], forced: list[bool]) -> at.Fills:
+    ones = np.ones(len(arm))
+    return at.Fills(
+        arm=np.array(arm), step=np.array(step), name=np.zeros(len(arm), dtype=int),
+        shares=ones, price=ones, fee=0 * ones, limit=np.full(len(arm), np.nan), open=ones,
+        half_spread=0 * ones, forced=np.array(forced, dtype=bool),
+    )  # fmt: skip
+
+
+def test_the_first_book_and_forced_liquidations_are_not_timed() -> None:
+    # arm 0: first book at step 2 (two fills), a trade at 4, a liquidation at 5;
+    # arm 1: its first order (at 3) is its first book, the liquidation before it none
+    fills = _fills([0, 0, 0, 0, 1, 1], [2, 2, 4, 5, 1, 3], [0, 0, 0, 1, 1, 0])
+    assert at.timed(fills, 2).tolist() == [False, False, True, False, False, False]
 
 
 def test_a_market_order_pays_half_the_spread_then_the_book_walk() -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from workbench import evaluate
+from workbench import Agent, evaluate
 from workbench.agents import decision_interval
 from workbench.baselines import baseline
 from workbench.bridge import run_sync
@@ -101,6 +102,93 @@ def test_a_book_that_never_trades_after_its_first_fills_has_no_timing(preset: st
         assert (held[column] == 0.0).all(), column
     traded = frame[frame["arm"] == "momentum"]
     assert (traded["timing"] != 0.0).any()
+
+
+class _Buys(Agent):
+    """Spends a share of its buying power, across every name, at the decisions named in
+    ``spend`` (its first is 1), and holds otherwise."""
+
+    def __init__(self, name: str, spend: dict[int, float]) -> None:
+        super().__init__(name)
+        self.spend = spend
+
+    def begin(self, run) -> None:
+        self.decisions = 0
+
+    def decide(self, payload):
+        self.decisions += 1
+        share = self.spend.get(self.decisions, 0.0)
+        symbols, power = payload["symbols"], payload["portfolio"]["buying_power"]
+        actions = []
+        for symbol, quote in symbols.items():
+            shares = math.floor(share * power / len(symbols) / quote["ask"])
+            if shares > 0:
+                actions.append({"symbol": symbol, "side": "buy", "quantity": shares})
+        return {"actions": actions}
+
+
+TIMING = ["timing", "timing_market", "timing_sector", "timing_entry"]
+
+
+def _rows(results, arm: str):
+    frame = results.attribution
+    return frame[frame["arm"] == arm].reset_index(drop=True)
+
+
+def _fill_steps(results, arm: str, steps_per_day: int) -> list[int]:
+    """The trading steps an arm's orders filled in (decided at a close, filled next)."""
+    orders = results.orders.query("arm == @arm and quantity > 0")
+    return sorted(set((orders["day"] * steps_per_day + orders["step"] + 1).tolist()))
+
+
+@pytest.fixture(scope="module")
+def passive_books():
+    arms = ["buy_and_hold", "cash", _Buys("buys_on_day_two", {3: 0.9})]
+    return evaluate(arms, preset="standard-v1", seed=3, universe=12, days=8)
+
+
+def test_a_held_book_a_cash_book_and_a_book_bought_once_show_no_timing(passive_books) -> None:
+    _assert_sums_to_pnl(passive_books)
+    assert _fill_steps(passive_books, "buys_on_day_two", 6) == [13]  # day 2, its only trade
+    for arm in ("buy_and_hold", "cash", "buys_on_day_two"):
+        assert (_rows(passive_books, arm)[TIMING] == 0.0).all().all(), arm
+
+
+def test_a_step_that_holds_nothing_has_no_market_sector_selection_or_timing(
+    passive_books,
+) -> None:
+    rows = _rows(passive_books, "buys_on_day_two")
+    flat = rows.iloc[:13]  # before the fill of its first order nothing is held
+    assert (flat[["market", "sector", "selection", "timing", "pnl"]] == 0.0).all().all()
+    assert (rows.iloc[13:]["market"] != 0.0).all()
+
+
+def test_timing_is_the_trades_after_the_first_book_and_none_after_the_last() -> None:
+    arm = _Buys("adds_later", {1: 0.4, 3: 0.5})  # a first book, one more buy, then holds
+    results = evaluate([arm, "momentum"], preset="standard-v2", seed=7, universe=12, days=8)
+    _assert_sums_to_pnl(results)
+    fill_steps = _fill_steps(results, "adds_later", 6)
+    assert len(fill_steps) == 2  # the first book and the one added to it
+    added = fill_steps[1]
+    timing = _rows(results, "adds_later")["timing_market"]
+    assert timing[added] != 0.0
+    assert (timing.drop(index=added) == 0.0).all()
+    momentum = _rows(results, "momentum")
+    last = _fill_steps(results, "momentum", 6)[-1]
+    assert (momentum.loc[:last, "timing"] != 0.0).any()
+    assert (momentum.loc[last + 1 :, TIMING] == 0.0).all().all()
+
+
+def test_forced_liquidations_are_not_timing() -> None:
+    """A book bought once at full leverage, which margin calls then cut: what the forced
+    sales changed is market, as if the arm had held what the engine left it."""
+    results = evaluate(
+        [_Buys("levered", {1: 0.99})], preset="crisis-v1", seed=4, universe=3, days=60
+    )
+    _assert_sums_to_pnl(results)
+    forced = results.orders["reason"].str.startswith("liquidation")
+    assert forced.sum() > 0 and len(_fill_steps(results, "levered", 6)) > 1
+    assert (_rows(results, "levered")[TIMING] == 0.0).all().all()
 
 
 def _insider_run(seed: int):

@@ -31,22 +31,20 @@ Components, in currency, which sum to the step's P&L:
   company and sector news; 0 on a market that publishes none, unknown on
   historical bars): what reading could earn;
 - **timing**: what the arm's trades earned by changing its exposure, against its
-  own passive drift. Over a leg the arm's market exposure is X = sum of shares x
+  own passive drift: what the book would have earned by not trading after its
+  last trade. Over a leg the arm's market exposure is X = sum of shares x
   (P1 - P0) x beta / L (currency per unit of factor log return, about its
   beta-weighted position value), so its market P&L is X x f for the leg's factor
-  return f. Between trades X drifts with prices; that drift is what the book
-  would have earned by not trading after its last trade, and it stays in market.
-  Each trade after the arm's first book moves X by the exposure of the shares it
-  traded, a = dX / W as a fraction of W, the equity at the step's start; the
-  running sum of those moves is the arm's active exposure y. With y_bar the mean
-  of y over the sessions of the arm's steps (from the first step it could trade
-  to its bust), ``timing_market`` is (y - y_bar) x W x f and market the rest of
-  X x f: over a run, the co-movement of the exposure the arm chose with the
-  factor that Treynor & Mazuy (1966) read as timing, net of the drift a passive
-  book shows. A book that does not trade after its first fills has y = 0, so no
-  timing at all. ``timing_sector`` does the same per sector. ``timing_entry`` is
-  what a resting limit order gained by waiting: the move from the open to the mid
-  at which the touch reached its limit;
+  return f. Not trading keeps the book held at the step's open; the step's fills
+  move the session's X by T, the exposure of the shares they traded, and
+  ``timing_market`` is T x f over that session, market the rest of X x f. From
+  the next step on the new book is the one held and its drift is market, as is
+  every gap. The arm's first fills are its passive book and forced margin
+  liquidations are the engine's orders, so neither is timed (``timed``): a book
+  that buys once and holds has no timing, no arm has any after its last trade,
+  and a step that holds nothing has no factor P&L at all. ``timing_sector`` does
+  the same per sector. ``timing_entry`` is what a resting limit order gained by
+  waiting: the move from the open to the mid at which the touch reached its limit;
 - **costs**: each fill against the mid: the half-spread at the touch
   (``costs_spread``), the walk through the book's levels beyond it
   (``costs_depth``) and fees (``costs_fees``); all negative or zero;
@@ -61,9 +59,11 @@ at which the arm next decided, before costs: opportunity lost, not P&L.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -171,45 +171,26 @@ def leg_parts(holdings: np.ndarray, leg: Leg) -> LegParts:
     )
 
 
-def static_and_timing(
+def passive_and_timing(
     gap_exposure: np.ndarray,
     session_exposure: np.ndarray,
-    traded_exposure: np.ndarray,
+    timed_exposure: np.ndarray,
     factors: tuple[np.ndarray, np.ndarray],
-    base: np.ndarray,
-    open_legs: tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
     """Factor P&L at the arm's passive exposure, and the timing part its trades added.
 
-    Exposures are (A, K, F) (F factors: 1 for the market, S for sectors):
-    ``traded_exposure`` is the session exposure of the shares each step's fills
-    added; ``factors`` the (K, F) gap and session factor returns, ``base`` the
-    (A, K) equity at each step's start, and ``open_legs`` the (A, K) gap and
-    session legs in which the arm could hold a position (from the session of the
-    first step an order can fill in, to its bust). Returns two (A, K) arrays,
-    summed over the factors; they add up to what the exposures earned.
+    Exposures are (A, K, F) (F factors: 1 for the market, S for sectors), over each
+    step's gap and session; ``timed_exposure`` is the session exposure of the shares
+    that the step's timed fills (``timed``) traded, and ``factors`` the (K, F) gap
+    and session factor returns. Not trading would have kept the book the arm held
+    at the open, so what the traded shares earned over the session is timing and
+    the rest market. Returns two (A, K) arrays, summed over the factors; they add up
+    to what the exposures earned.
     """
-    gap_open, session_open = open_legs
-    active = _active_exposure(traded_exposure, base, session_open)
-    counted = np.maximum(session_open.sum(axis=1), 1)[:, None]
-    average = np.where(session_open[..., None], active, 0.0).sum(axis=1) / counted
-    into_gap = np.concatenate([np.zeros_like(active[:, :1]), active[:, :-1]], axis=1)
     gap_factor, session_factor = factors
-    timing = (into_gap - average[:, None, :]) * (gap_factor * gap_open[..., None])
-    timing += (active - average[:, None, :]) * (session_factor * session_open[..., None])
-    timing *= base[..., None]
+    timing = timed_exposure * session_factor
     earned = gap_exposure * gap_factor + session_exposure * session_factor
     return (earned - timing).sum(axis=-1), timing.sum(axis=-1)
-
-
-def _active_exposure(
-    traded_exposure: np.ndarray, base: np.ndarray, session_open: np.ndarray
-) -> np.ndarray:
-    """(A, K, F) exposure the arm's trades since its first book added, each as a fraction
-    of the equity it was made at: a book that does not trade adds exactly none."""
-    later = session_open & (np.cumsum(session_open, axis=1) > 1)  # the first book is its own
-    ratio = traded_exposure / np.where(later, base, 1.0)[..., None]
-    return np.cumsum(np.where(later[..., None], ratio, 0.0), axis=1)
 
 
 @dataclass(frozen=True)
@@ -225,6 +206,24 @@ class Fills:
     limit: np.ndarray  # (F,) limit price, NaN for a market order
     open: np.ndarray  # (F,) the mid at the step's open
     half_spread: np.ndarray  # (F,) fraction of mid, in the step
+    forced: np.ndarray | None = None  # (F,) a margin liquidation, not the arm's order
+
+    def only(self, keep: np.ndarray) -> Fills:
+        """The fills where ``keep`` is True."""
+        kept: dict[str, Any] = {}
+        for field in dataclasses.fields(self):
+            values = getattr(self, field.name)
+            kept[field.name] = None if values is None else values[keep]
+        return Fills(**kept)
+
+
+def timed(fills: Fills, arms: int) -> np.ndarray:
+    """Which fills changed the arm's exposure by its own choice after its first book:
+    its orders (not a forced liquidation) in steps after the first it filled in."""
+    chosen = np.ones(fills.arm.shape, bool) if fills.forced is None else ~fills.forced
+    first = np.full(arms, np.iinfo(np.int64).max)
+    np.minimum.at(first, fills.arm[chosen], fills.step[chosen])
+    return chosen & (fills.step > first[fills.arm])
 
 
 def fill_parts(fills: Fills) -> dict[str, np.ndarray]:
@@ -296,8 +295,9 @@ __all__ = [
     "group_sum",
     "holdings",
     "leg_parts",
+    "passive_and_timing",
     "per_log_move",
     "per_step",
-    "static_and_timing",
+    "timed",
     "traded_exposures",
 ]

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from workbench._checks import did_you_mean
+from workbench.engine.execution import LIQUIDATION
 from workbench.engine.market import MarketPath
 from workbench.errors import ConfigError
 from workbench.evaluation import attribution as at
@@ -30,7 +31,7 @@ from workbench.evaluation.results import ORDER_COLUMNS
 Method = Literal["exact", "regression"]
 _ORDER_FIELDS = (
     "arm", "day", "step", "symbol", "side", "limit_price", "requested", "quantity", "price",
-    "fee", "status", "clipped", "clipped_to",
+    "fee", "status", "reason", "clipped", "clipped_to",
 )  # fmt: skip
 _ROW_INDEX = {key: ORDER_COLUMNS.index(key) for key in _ORDER_FIELDS}  # in a run's rows
 ATTRIBUTION_COLUMNS = (
@@ -121,7 +122,7 @@ def split_pnl(
     read = _Orders.read(_order_columns(orders), arms, path, steps, bust)
     fills = read.fills(path)
     held = at.holdings(fills, len(arms), steps, path.universe.size)
-    parts = _components(held, fills, legs, curve, capital, bust)
+    parts = _components(held, fills, legs, curve, bust)
     parts["bust_floor"] = _bust_floor(path, fills, held, curve, capital, bust, first)
     parts["pnl"] = np.diff(curve, axis=1, prepend=capital)
     parts.update(_lost(path, read, arms, steps, intervals))
@@ -243,6 +244,7 @@ class _Orders:
     clipped: np.ndarray
     clipped_to: np.ndarray
     status: np.ndarray
+    forced: np.ndarray  # a margin liquidation the engine placed, not the arm
 
     @classmethod
     def read(
@@ -287,6 +289,7 @@ class _Orders:
             clipped=np.array(columns["clipped"], dtype=bool)[keep],
             clipped_to=number("clipped_to"),
             status=status[keep],
+            forced=_forced(np.array(columns["reason"], dtype=object)[keep]),
         )
 
     def fills(self, path: MarketPath) -> at.Fills:
@@ -308,7 +311,13 @@ class _Orders:
             limit=self.limit[filled],
             open=path.open[rows, name],
             half_spread=path.half_spread[rows, name],
+            forced=self.forced[filled],
         )
+
+
+def _forced(reasons: np.ndarray) -> np.ndarray:
+    """Which orders are margin liquidations (the reason the engine records them with)."""
+    return np.array([str(r).startswith(LIQUIDATION) for r in reasons], dtype=bool)
 
 
 def _traded(status: np.ndarray) -> np.ndarray:
@@ -343,7 +352,6 @@ def _components(
     fills: at.Fills,
     legs: tuple[at.Leg, at.Leg],
     curve: np.ndarray,
-    capital: float,
     bust: np.ndarray,
 ) -> dict[str, np.ndarray]:
     arms, steps = curve.shape
@@ -352,17 +360,15 @@ def _components(
     before = np.concatenate([np.zeros_like(held[:, :1]), held[:, :-1]], axis=1)
     held, before = held * alive[..., None], before * alive[..., None]  # a bust book is no P&L
     gap, session = at.leg_parts(before, legs[0]), at.leg_parts(held, legs[1])
-    traded_market, traded_sector = at.traded_exposures(fills, legs[1], arms, steps)
-    base = np.concatenate([np.full((arms, 1), capital), curve[:, :-1]], axis=1)
-    open_legs = (alive & (k >= 2), alive & (k >= 1))
-    market, timing_market = at.static_and_timing(
+    timed = fills.only(at.timed(fills, arms))
+    timed_market, timed_sector = at.traded_exposures(timed, legs[1], arms, steps)
+    market, timing_market = at.passive_and_timing(
         gap.market_exposure[..., None], session.market_exposure[..., None],
-        traded_market[..., None], (legs[0].market[:, None], legs[1].market[:, None]),
-        base, open_legs,
+        timed_market[..., None], (legs[0].market[:, None], legs[1].market[:, None]),
     )  # fmt: skip
-    sector, timing_sector = at.static_and_timing(
-        gap.sector_exposure, session.sector_exposure, traded_sector,
-        (legs[0].sector_factors, legs[1].sector_factors), base, open_legs,
+    sector, timing_sector = at.passive_and_timing(
+        gap.sector_exposure, session.sector_exposure, timed_sector,
+        (legs[0].sector_factors, legs[1].sector_factors),
     )  # fmt: skip
     per_fill = at.fill_parts(fills)
     costs = {

@@ -467,14 +467,15 @@ COMPARISON: dict[str, tuple[str, str]] = {
 # columns of results.attribution (workbench.evaluation.attribution); pnl is the scorecard's
 ATTRIBUTION: dict[str, tuple[str, str]] = {
     "market": (
-        "P&L from the market factor at the arm's passive exposure: its beta-weighted "
-        "position value as it drifts with prices between trades (less the exposure its "
-        "trades changed, which is timing's, plus that part's average) x the market "
-        "factor's return, plus the drift every price carries (equity premium, growth tilt, "
-        "variance correction). Each name's arithmetic move is split in proportion to its "
-        "log components, so the components sum to the P&L exactly.",
-        "A book that never trades after its first fills earns all its factor P&L here; "
-        "what changing the exposure by trading earned is in timing.",
+        "P&L from the market factor at the arm's passive exposure: the beta-weighted "
+        "value of the book it held at each step's open, as it drifts with prices, x the "
+        "market factor's return over the gap and the session, plus the drift every price "
+        "carries (equity premium, growth tilt, variance correction). Each name's "
+        "arithmetic move is split in proportion to its log components, so the components "
+        "sum to the P&L exactly.",
+        "A book that never trades after its first fills earns all its factor P&L here, and "
+        "so does every book after its last trade; what a step's trades earned in that "
+        "step's session is in timing. Zero on a step that holds nothing.",
     ),
     "sector": (
         "P&L from the sector factors at the arm's passive exposure to each sector.",
@@ -490,8 +491,9 @@ ATTRIBUTION: dict[str, tuple[str, str]] = {
     "timing": (
         "P&L the arm's trades earned by changing its exposure, against its own passive "
         "drift (what the book would have earned by not trading after its last trade): "
-        "timing_market + timing_sector + timing_entry. Zero for a book that does not trade "
-        "after its first fills.",
+        "timing_market + timing_sector + timing_entry. The arm's first fills are its "
+        "passive book and forced margin liquidations are not its trades, so a book that "
+        "buys once and holds has none, and no arm has any after its last trade.",
         "Positive timing on one path can be luck like any other P&L; a seed-by-seed "
         "comparison says more.",
     ),
@@ -506,13 +508,14 @@ ATTRIBUTION: dict[str, tuple[str, str]] = {
         "Non-zero only for a bust arm; the rest of its book's fate after the bust is not its P&L.",
     ),
     "timing_market": (
-        "(y - y_bar) x equity x the market factor's return over each leg, y the market "
-        "exposure the arm's trades since its first fills added (each as a fraction of the "
-        "equity it was made at) and y_bar its mean over the arm's sessions: the co-movement "
-        "of the exposure it chose with the market (Treynor & Mazuy 1966). Exposure that "
-        "drifts with prices between trades is passive and stays in market.",
-        "An arm that is flat at first and buys later shows its entry here: being out of the "
-        "market and then in is a timing choice.",
+        "The market exposure of the shares a step's fills traded x the market factor's "
+        "return over that step's session: what the trade earned against holding the book "
+        "the arm had at the open. Counts every order of the arm's own after its first "
+        "fills; not its first book, nor a forced liquidation. From the next step on the "
+        "new book's exposure, drifting with prices, is market.",
+        "An arm that enters late is not timing by entering: its first book is passive "
+        "whenever it comes. Selling out and buying back in is timing; a trade is credited "
+        "for its own session only, so a timer must trade before the moves it expects.",
     ),
     "timing_sector": (
         "The same as timing_market for each sector factor, summed over sectors.",
