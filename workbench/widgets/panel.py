@@ -363,12 +363,14 @@ class ExperimentPanel:
     ) -> dict[str, Path]:
         """The run's files and report, with the text leak report of a run with news (as the
         notebooks and the CLI's ``--out`` write it)."""
-        from workbench.engine.historical import Historical
+        import pandas as pd
+
         from workbench.notebooks.parameters import leak_table
         from workbench.report import write_outputs
 
-        with_text = isinstance(market.get("data"), Historical)  # bars alone are not loaded here
-        leaks = leak_table(market) if with_text else None
+        data = market.get("data")  # bars given as a frame are not loaded, so carry no text
+        loaded = data is not None and not isinstance(data, pd.DataFrame)
+        leaks = leak_table(market) if loaded else None
         return write_outputs(kept, folder, title=title, leaks=leaks)
 
     async def _replay(self, folder: Path) -> None:
