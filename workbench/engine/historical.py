@@ -256,6 +256,8 @@ class Historical:
                 f"first decision, so at most {most} days can be traded; pass days <= {most} "
                 "or more data"
             )
+        if self.text is not None and self.variant.kind == "real" and days > 1:
+            self.text.check_window(self.dates, warmup_days, days)
         panel = {k: v[:rows] for k, v in self.variant.apply(self.panel).items()}
         feed = self._text_feed(panel["close"][0], rows, warmup_days)
         if self.mask:

@@ -22,6 +22,7 @@ import bisect
 import hashlib
 import json
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -39,6 +40,10 @@ from workbench.schema import NEWS_CAP
 
 CLOSE_TIME, TIMEZONE = "16:00", "America/New_York"
 LONGEST_EMBARGO = pd.Timedelta(days=366)
+
+
+class UnseenTextWarning(UserWarning):
+    """Part of the researcher's text comes after a run's last decision: no payload carries it."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +103,37 @@ class TextData:
                 f"{self.embargo}): the first is published {first}. Check the year and the "
                 "time zone of published, and the embargo"
             )
+
+    def check_window(self, dates: Sequence[str], warmup_days: int, days: int) -> None:
+        """Refuse a channel no decision of a run of ``days`` on the bars' ``dates`` sees,
+        and warn when the run ends before items the bars' later decisions would see: the
+        first decision carries what came before it, so only the end leaves text unseen."""
+        decisions = dates[warmup_days : warmup_days + days - 1]  # the last day decides none
+        ends = self.closes([decisions[-1], dates[-2]]) - self.embargo.value
+        window = f"days 0-{len(decisions) - 1}, the closes of {decisions[0]} to {decisions[-1]}"
+        for what, table in (("news items", self.news), ("reports", self.fundamentals)):
+            if table is None:
+                continue
+            published = table["published"].to_numpy(np.int64)
+            late = int((published >= ends[0]).sum())
+            if late == len(table):
+                first = pd.Timestamp(int(published.min()), tz="UTC").isoformat()
+                raise ConfigError(
+                    f"none of the {len(table)} {what} is seen by the run's decisions ({window}, "
+                    f"less the embargo of {self.embargo}): the first is published {first}. "
+                    f"Trade more days (days=, at most {len(dates) - warmup_days}), or check the "
+                    "year and the time zone of published, and the embargo"
+                )
+            cut = late - int((published >= ends[1]).sum())
+            if cut:
+                warnings.warn(
+                    f"{cut} of the {len(table)} {what} are published after the run's last "
+                    f"decision ({window}, less the embargo of {self.embargo}) and reach no "
+                    f"payload; trade more days (days=, at most {len(dates) - warmup_days}) to "
+                    "read them",
+                    UnseenTextWarning,
+                    stacklevel=2,
+                )
 
     def closes(self, dates: Sequence[str]) -> np.ndarray:
         """Each date's decision time (its close), as UTC nanoseconds."""
