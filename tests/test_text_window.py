@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -15,6 +16,7 @@ from workbench.engine.sample_bars import sample_bars
 from workbench.engine.textfeed import UnseenTextWarning
 from workbench.errors import ConfigError
 from workbench.evaluation.textleaks import shown_items
+from workbench.evaluation.world import World
 from workbench.schema import HISTORY_STEPS, NEWS_CAP
 
 SECRET = "window-secret-0123456789"
@@ -113,3 +115,33 @@ def test_reports_from_before_the_first_decision_are_shown_as_before() -> None:
     evaluate([spy], data=Historical.load(BARS, fundamentals=reports, secret=SECRET), days=3)
     shown = [v for v in spy.seen[0]["fundamentals"].values() if v is not None]
     assert len(shown) == 1 and shown[0]["report_day"] == 3 - FIRST
+
+
+def masked_items(bars: pd.DataFrame, items: pd.DataFrame) -> list[str]:
+    data = Historical.load(bars.reset_index(drop=True), news=items, secret=SECRET)
+    feed = World(data=data).path.text
+    assert feed is not None
+    return [feed.item(i)["body"] for i in range(len(feed.news_rows))]
+
+
+def test_a_future_date_in_the_text_does_not_tell_which_later_dates_trade() -> None:
+    later = [DATES[FIRST + 5], DATES[FIRST + 12], DATES[-1]]
+    body = "Vote on {}, review on {} and again on {}.".format(*later)
+    items = news([at(FIRST + 2)]).assign(body=body)
+    for closed in (DATES[FIRST + 3], DATES[FIRST + 10]):
+        fewer = masked_items(BARS[BARS["date"] != closed], items)
+        assert fewer == masked_items(BARS, items)
+
+
+def test_a_future_date_counts_business_days_from_the_day_the_item_is_seen() -> None:
+    seen, when = FIRST + 2, pd.Timestamp(DATES[FIRST + 2]) + pd.Timedelta(days=10)
+    items = news([at(seen)]).assign(body=f"Vote on {when.date()}.")
+    ahead = int(np.busday_count(DATES[seen], when.date()))
+    assert masked_items(BARS, items) == [f"Vote on day {2 + ahead}."]
+
+
+def test_a_date_already_traded_keeps_its_trading_day() -> None:
+    bars = BARS[BARS["date"] != DATES[FIRST + 3]]  # a closure the item has lived through
+    dates = sorted(bars["date"].unique())
+    items = news([at(FIRST + 6)]).assign(body=f"Voted on {dates[FIRST + 4]}.")
+    assert masked_items(bars, items) == ["Voted on day 4."]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 import json
 import re
 import warnings
@@ -293,7 +294,7 @@ class TextFeed:
         news, todo = self._news, [i for i in items if self._items[i] is None]
         real = {i: list(news["symbols"][i]) for i in todo}
         texts = [(news[key][i], real[i]) for i in todo for key in ("headline", "body")]
-        written = [t for t, _ in texts] if self.mask is None else self.mask.texts(texts)
+        written = [t for t, _ in texts] if self.mask is None else self._masked(todo, texts)
         for k, i in enumerate(todo):
             self._items[i] = {
                 "id": i,
@@ -304,6 +305,23 @@ class TextFeed:
                 "headline": written[2 * k],
                 "body": written[2 * k + 1],
             }
+
+    def _masked(self, todo: list[int], texts: list[tuple[str, list[str]]]) -> list[str]:
+        """The texts of items ``todo`` (two each) masked, each item's dates on the calendar
+        known at the close it is first seen (``TextMask.known_until``); a counterfactual path
+        places no date, so its texts go in one pass."""
+        mask = self.mask
+        assert mask is not None
+        if mask.counterfactual:
+            return mask.texts(texts)
+        written: list[str] = []
+        at = 0
+        for row, items in itertools.groupby(todo, key=self.news_rows.__getitem__):
+            count = 2 * len(list(items))
+            with mask.known_until(row):
+                written += mask.texts(texts[at : at + count])
+            at += count
+        return written
 
     def source(self, i: int) -> tuple[Any, ...]:
         """What names item ``i`` in the researcher's table (its publication time, symbols,

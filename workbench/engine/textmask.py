@@ -11,7 +11,8 @@ then money, then a name:
    ``2022年3月4日`` (glued to the word before too, as Japanese writes it:
    ``アクメは2022年3月4日に``; an era's year too, ``平成28年3月4日``, on a day the era
    held) read ``day 41`` (the first trading date on or after it, counted from the first
-   decision day; dates beyond the bars count business days). What would still place the
+   decision day; a date after the last trading date known when the item is first seen
+   counts business days from that date, so no later bar shows). What would still place the
    text in time but names no one day becomes ``[date]``: a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
    numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
@@ -70,7 +71,8 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -389,9 +391,8 @@ class TextMask:
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
-        object.__setattr__(self, "_known_days", {})
-        object.__setattr__(self, "_done", {})
-        object.__setattr__(self, "_texts", {})
+        object.__setattr__(self, "_horizons", {})  # per last known date: what is masked so far
+        self._known_until(len(self.dates) - 1)
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
@@ -607,21 +608,43 @@ class TextMask:
             known[key] = f"day {self._day_number(when)}"
         return known[key]
 
+    @contextmanager
+    def known_until(self, row: int) -> Iterator[None]:
+        """Mask texts first seen at the close of trading date ``row``: a date after it is
+        numbered by business days from it (weekends only), never by the bars' later dates,
+        so an item's text cannot tell which later dates the market closed."""
+        last = len(self.dates) - 1
+        self._known_until(row)
+        try:
+            yield
+        finally:
+            self._known_until(last)
+
+    def _known_until(self, row: int) -> None:
+        # the day numbers, matches and texts masked under this horizon, kept for its return
+        days, done, texts = self._horizons.setdefault(row, ({}, {}, {}))  # type: ignore[attr-defined]
+        object.__setattr__(self, "_horizon", row)
+        object.__setattr__(self, "_known_days", days)
+        object.__setattr__(self, "_done", done)
+        object.__setattr__(self, "_texts", texts)
+
     def _day_number(self, when: int) -> int:
         """``relative_day`` of a date given as days since 1970-01-01: a bisection of the
-        bars' dates, numpy's business days only beyond them."""
+        bars' dates up to the horizon, numpy's business days only beyond it."""
         numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
-        position = bisect.bisect_left(numbers, when)
-        if position == len(numbers) or (position == 0 and when < numbers[0]):
+        horizon: int = self._horizon  # type: ignore[attr-defined]
+        position = bisect.bisect_left(numbers, when, hi=horizon + 1)
+        if position > horizon or (position == 0 and when < numbers[0]):
             return self.relative_day(np.datetime64(when, "D"))
         return position - self.warmup_days
 
     def relative_day(self, when: np.datetime64) -> int:
-        """The day number of a calendar date (its first trading date on or after it)."""
-        days = self._days  # type: ignore[attr-defined]
-        position = int(np.searchsorted(days, when, side="left"))
-        if position == len(days):
-            position = len(days) - 1 + int(np.busday_count(days[-1], when))
+        """The day number of a calendar date (its first trading date on or after it), the
+        dates after the horizon (``known_until``) counted in business days from it."""
+        days, horizon = self._days, self._horizon  # type: ignore[attr-defined]
+        position = int(np.searchsorted(days[: horizon + 1], when, side="left"))
+        if position > horizon:
+            position = horizon + max(1, int(np.busday_count(days[horizon], when)))
         elif position == 0 and when < days[0]:
             position = -int(np.busday_count(when, days[0]))
         return position - self.warmup_days
