@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.engine.canaries import CANARY, Planted, check_count
-from workbench.engine.textdata import Source, read_fundamentals, read_news
+from workbench.engine.textdata import Source, by_label, read_fundamentals, read_news
 from workbench.engine.textmask import TextMask
 from workbench.engine.textnames import NamesSource, names_map
 from workbench.errors import ConfigError
@@ -73,9 +73,13 @@ class TextData:
         canaries: int = 0,
     ) -> TextData:
         symbols = sorted(bars["symbol"].astype(str).unique())
+        with by_label(news):
+            news_table = None if news is None else read_news(news, symbols)
+        with by_label(fundamentals):
+            reports = None if fundamentals is None else read_fundamentals(fundamentals, symbols)
         data = cls(
-            news=None if news is None else read_news(news, symbols),
-            fundamentals=None if fundamentals is None else read_fundamentals(fundamentals, symbols),
+            news=news_table,
+            fundamentals=reports,
             names=names_map(names, bars),
             embargo=_embargo(embargo),
             close_time=close_time,
@@ -177,7 +181,8 @@ class TextData:
 def _embargo(value: str | pd.Timedelta | None) -> pd.Timedelta:
     if value is None:
         return pd.Timedelta(0)
-    if isinstance(value, (int, float, np.number)) or _BARE.match(str(value)):
+    number = isinstance(value, (int, float, np.number)) and not isinstance(value, np.timedelta64)
+    if number or _BARE.match(str(value)):
         raise ConfigError(
             f"embargo {value!r} has no unit (pandas would read nanoseconds); pass e.g. "
             "'15min', '1h' or '2D'"
