@@ -283,8 +283,8 @@ def _from_rfc2822(text: pd.Series) -> pd.Series:
     """Times written as e-mail and RSS write them (``Tue, 01 Mar 2016 10:00:00 -0500``)
     rewritten as ISO with their offset; one with a zone's name (``GMT``, ``EST``) is left
     as written, to be refused as any abbreviation is."""
-    rfc = text.str.match(_RFC2822).to_numpy(bool)
-    if not rfc.any():
+    rfc = np.flatnonzero(text.str.match(_RFC2822).to_numpy(bool))
+    if not len(rfc):
         return text
     out = text.copy()
     out.iloc[rfc] = [_rfc2822_iso(value) for value in text.iloc[rfc]]
