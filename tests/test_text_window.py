@@ -145,3 +145,14 @@ def test_a_date_already_traded_keeps_its_trading_day() -> None:
     dates = sorted(bars["date"].unique())
     items = news([at(FIRST + 6)]).assign(body=f"Voted on {dates[FIRST + 4]}.")
     assert masked_items(bars, items) == ["Voted on day 4."]
+
+
+def test_what_an_agent_is_told_of_the_market_holds_no_item() -> None:
+    times = [at(FIRST + 2), at(FIRST + 30)]
+    edited = news(times).assign(headline=["item 0", "item 1 edited"])
+    worlds = [
+        World(data=Historical.load(BARS, news=n, secret=SECRET)) for n in (news(times), edited)
+    ]
+    assert worlds[0].fingerprint == worlds[1].fingerprint  # RunInfo.preset, each request's
+    plain = World(data=Historical.load(BARS, secret=SECRET))
+    assert plain.fingerprint != worlds[0].fingerprint  # text joined is still named

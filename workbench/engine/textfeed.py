@@ -157,14 +157,25 @@ class TextData:
     def digest(self) -> str:
         """SHA-256 of the items, the reports, the names and the timing rules."""
         digest = hashlib.sha256(b"workbench-text\0")
-        rules: list[Any] = [str(self.embargo), self.close_time, self.timezone]
-        rules += [sorted(self.names.items())] + ([self.canaries] if self.canaries else [])
-        digest.update(json.dumps(rules).encode())
+        digest.update(json.dumps(self._rules()).encode())
         for table in (self.news, self.fundamentals):
             digest.update(b"\0table\0")
             if table is not None:
                 digest.update(_table_bytes(table))
         return digest.hexdigest()
+
+    @cached_property
+    def rules_digest(self) -> str:
+        """SHA-256 of what names the text to an agent (``Historical.fingerprint``): the
+        channels, the names and the timing rules, never the items, since an item published
+        after a decision must not change what an agent is told before it."""
+        channels = [self.news is not None, self.fundamentals is not None]
+        told = json.dumps([*self._rules(), channels]).encode()
+        return hashlib.sha256(b"workbench-text-rules\0" + told).hexdigest()
+
+    def _rules(self) -> list[Any]:
+        rules: list[Any] = [str(self.embargo), self.close_time, self.timezone]
+        return rules + [sorted(self.names.items())] + ([self.canaries] if self.canaries else [])
 
     def describe(self) -> dict[str, Any]:
         return {
