@@ -156,3 +156,13 @@ def test_what_an_agent_is_told_of_the_market_holds_no_item() -> None:
     assert worlds[0].fingerprint == worlds[1].fingerprint  # RunInfo.preset, each request's
     plain = World(data=Historical.load(BARS, secret=SECRET))
     assert plain.fingerprint != worlds[0].fingerprint  # text joined is still named
+
+
+def test_a_date_read_ahead_early_reads_its_trading_day_once_traded() -> None:
+    bars = BARS[BARS["date"] != DATES[FIRST + 5]]  # a closure between the two items
+    dates = sorted(bars["date"].unique())
+    ahead = dates[FIRST + 12]
+    items = news([at(FIRST + 2), at(FIRST + 15)]).assign(body=f"Vote on {ahead}.")
+    early, late = masked_items(bars, items)
+    assert late == "Vote on day 12."  # its row on the bars' calendar, the closure known
+    assert early == "Vote on day 13."  # ahead of the closure: business days from day 2

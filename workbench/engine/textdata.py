@@ -360,7 +360,7 @@ def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndar
         raise _refuse(what, bad, f"{name} holds an unpaired surrogate, which is not text; fix it")
     values = column.astype("string").fillna("").str.strip()
     if not blank_ok:
-        blank = _first((values.str.replace(_INVISIBLE, "", regex=True) == "").to_numpy())
+        blank = _first(values.str.fullmatch(_INVISIBLE).to_numpy(bool))
         if blank is not None:
             raise _refuse(what, blank, f"has a blank {name}; write one or drop the row")
     return values.to_numpy(object)
@@ -368,7 +368,7 @@ def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndar
 
 # what shows nothing: white space, and format marks (zero-width spaces and joiners, a soft
 # hyphen, direction marks, a byte order mark)
-_INVISIBLE = r"[\s\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+"
+_INVISIBLE = r"[\s\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]*"
 
 
 def _only_text(column: pd.Series, what: str, name: str) -> None:

@@ -94,6 +94,7 @@ from workbench.engine.textspans import NameFinder, amounts_and_dates, merged
 _YEAR = r"(?:19|20)\d{2}"
 # what each match became, by its kind, its text and the price factor
 _Replacements = dict[tuple[str | None, str, float | None], str]
+_Day = tuple[int, int, str]  # a date: days since 1970, its first trading date's row, "day N"
 # the patterns and their starts, by the names a text holds, whether it has a colon and a 年
 _Patterns = dict[tuple[frozenset[str], bool, bool], "_Compiled"]
 _JOIN = "\0"  # between texts masked in one pass: no part reads across it
@@ -391,7 +392,9 @@ class TextMask:
         object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
-        object.__setattr__(self, "_horizons", {})  # per last known date: what is masked so far
+        object.__setattr__(self, "_done", {})
+        object.__setattr__(self, "_known_days", {})
+        object.__setattr__(self, "_horizons", {})  # per last known date: the texts masked
         self._known_until(len(self.dates) - 1)
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
@@ -519,8 +522,10 @@ class TextMask:
         done: _Replacements = self._done  # type: ignore[attr-defined]
 
         def replaced(match: re.Match[str]) -> str:
-            # a match's replacement depends on its kind, its text and the factor alone
-            key = (match.lastgroup, match.group(0), factor)
+            # a match's replacement depends on its kind, its text and the factor alone; a
+            # date's, on the horizon instead (``known_until``)
+            kind = match.lastgroup
+            key = (kind, match.group(0), self._horizon if kind in _DATES else factor)  # type: ignore[attr-defined]
             written = done.get(key)
             if written is None:
                 written = done[key] = self._replaced(match, factor)
@@ -599,14 +604,29 @@ class TextMask:
 
     def _day_of(self, match: re.Match[str], year: str, month: str | int, day: str) -> str:
         key = (year, int(month), int(day))
-        known: dict[tuple[str, int, int], str] = self._known_days  # type: ignore[attr-defined]
-        if key not in known:
+        known: dict[tuple[str, int, int], _Day] = self._known_days  # type: ignore[attr-defined]
+        found = known.get(key)
+        if found is None:
             try:
                 when = date(int(year), key[1], key[2]).toordinal() - _EPOCH
             except ValueError:
                 return match.group(0)  # not a calendar date (2016-02-31): left as written
-            known[key] = f"day {self._day_number(when)}"
-        return known[key]
+            numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
+            position = bisect.bisect_left(numbers, when)  # its first trading date, or none
+            found = known[key] = (when, position, self._traded_day(when, position))
+        when, position, label = found
+        if position <= self._horizon:  # type: ignore[attr-defined]
+            return label  # a trading date known by then: the same under any later horizon
+        return f"day {self._day_number(when)}"
+
+    def _traded_day(self, when: int, position: int) -> str:
+        """The label of a date on the bars' calendar, once its first trading date is known
+        (``position``); none for a date after the last."""
+        if position == len(self.dates):
+            return ""
+        if position == 0:  # on or before the first date: business days back from it
+            return f"day {self.relative_day(np.datetime64(when, 'D'))}"
+        return f"day {position - self.warmup_days}"
 
     @contextmanager
     def known_until(self, row: int) -> Iterator[None]:
@@ -621,12 +641,9 @@ class TextMask:
             self._known_until(last)
 
     def _known_until(self, row: int) -> None:
-        # the day numbers, matches and texts masked under this horizon, kept for its return
-        days, done, texts = self._horizons.setdefault(row, ({}, {}, {}))  # type: ignore[attr-defined]
+        # the texts masked under this horizon, kept for its return
         object.__setattr__(self, "_horizon", row)
-        object.__setattr__(self, "_known_days", days)
-        object.__setattr__(self, "_done", done)
-        object.__setattr__(self, "_texts", texts)
+        object.__setattr__(self, "_texts", self._horizons.setdefault(row, {}))  # type: ignore[attr-defined]
 
     def _day_number(self, when: int) -> int:
         """``relative_day`` of a date given as days since 1970-01-01: a bisection of the
@@ -634,7 +651,9 @@ class TextMask:
         numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
         horizon: int = self._horizon  # type: ignore[attr-defined]
         position = bisect.bisect_left(numbers, when, hi=horizon + 1)
-        if position > horizon or (position == 0 and when < numbers[0]):
+        if position > horizon:  # as relative_day counts it, without numpy's scalars
+            return horizon + max(1, _weekdays(numbers[horizon], when)) - self.warmup_days
+        if position == 0 and when < numbers[0]:
             return self.relative_day(np.datetime64(when, "D"))
         return position - self.warmup_days
 
@@ -662,6 +681,19 @@ _MONEY_WORDS = (
     *("expense", "per_share"),
 )
 _RATIO_ENDINGS = ("_pct", "_ratio", "margin", "_growth", "_yield", "_rate")
+
+
+def _weekdays(start: int, end: int) -> int:
+    """Monday to Friday days from ``start`` up to ``end`` (days since 1970-01-01, a
+    Thursday), as ``np.busday_count`` counts them."""
+    weeks, rest = divmod(end - start, 7)
+    return weeks * 5 + _PART_WEEK[(start + 3) % 7][rest]  # 1970-01-01 is weekday 3
+
+
+# _PART_WEEK[first][n]: Monday to Friday days among n days from weekday ``first`` (Monday 0)
+_PART_WEEK = tuple(
+    tuple(sum((f + i) % 7 < 5 for i in range(n)) for n in range(7)) for f in range(7)
+)
 
 
 def is_money(column: str) -> bool:
