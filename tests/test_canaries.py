@@ -18,6 +18,9 @@ from workbench.memory import Lesson, Memory, MemoryStore
 from workbench.testing.learner import remembering_learner
 from workbench.transcript import Transcript
 
+# runs shorter than the feed: the items after their last decision are unseen, as they say
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
+
 BARS = sample_bars(days=80, names=3, seed=8)
 DATES = sorted(BARS["date"].unique())
 SECRET = "canary-secret-0123456789"

@@ -164,6 +164,9 @@ def test_a_fundamentals_canary_reads_the_same_in_the_payload_and_the_exported_ta
     assert [f"{r['net_margin']:.2f}" for r in masked] == [token]
 
 
+@pytest.mark.filterwarnings(
+    "ignore::workbench.engine.textfeed.UnseenTextWarning"
+)  # 30 days, on purpose
 def test_a_filings_tool_on_a_world_of_other_days_is_caught_by_its_figures() -> None:
     data = Historical.load(BARS, fundamentals=REPORTS, secret=SECRET, canaries=2)
     feed = World(data=data).path.text  # every date; the run trades 30

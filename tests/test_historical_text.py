@@ -20,6 +20,9 @@ from workbench.engine.sample_bars import sample_bars
 from workbench.engine.textfeed import TextData
 from workbench.evaluation.runner import run_world
 
+# runs shorter than the feed: the items after their last decision are unseen, as they say
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
+
 SECRET = "text-secret-0123456789"
 BARS = sample_bars(days=60, names=3, seed=5)  # ACME, BOLT, CRUX from 2016-01-04
 DATES = sorted(BARS["date"].unique())
@@ -222,7 +225,7 @@ def test_the_text_enters_the_fingerprint_and_the_meta() -> None:
     plain = Historical.load(BARS, secret=SECRET)
     with_text = Historical.load(BARS, news=pd.DataFrame([item(close_of(22))]), secret=SECRET)
     assert World(data=plain).fingerprint != World(data=with_text).fingerprint
-    meta = evaluate(["cash"], data=with_text, days=3).meta["data"]["text"]
+    meta = evaluate(["cash"], data=with_text, days=5).meta["data"]["text"]
     assert meta["news_items"] == 1 and meta["embargo"] == "0 days 00:00:00"
 
 

@@ -16,6 +16,10 @@ EXAMPLE = str(ROOT / "notebooks" / "data" / "example_bars.csv")
 NEWS = str(ROOT / "notebooks" / "data" / "example_news.csv")
 FUNDAMENTALS = str(ROOT / "notebooks" / "data" / "example_fundamentals.csv")
 NAMES = str(ROOT / "notebooks" / "data" / "example_names.csv")
+# runs of a few days on a year of news: the items after their last decision are unseen, as
+# they say
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
+
 TEXT_OPTIONS = {
     "company_names": NAMES, "embargo": "15min", "canaries": 1, "close_time": "15:30",
     "timezone": "America/Chicago",
@@ -45,6 +49,7 @@ def runs(tmp_path_factory) -> dict[str, object]:
             root / "news",
             {
                 **base,
+                "days": 14,  # the first report (ACME's, 2016-02-16) is out by the last decision
                 "news": NEWS,
                 "fundamentals": FUNDAMENTALS,
                 "arms": "buy_and_hold,headline_sentiment",

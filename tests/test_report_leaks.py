@@ -15,6 +15,9 @@ from workbench.evaluation.textleaks import leak_report
 from workbench.report.html import render_report
 from workbench.report.leaks import TITLE, leak_report_section, per_alias
 
+# runs shorter than the feed: the items after their last decision are unseen, as they say
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
+
 SECRET = "leak-secret-0123456789"
 
 

@@ -135,7 +135,8 @@ def test_news_round_trips_through_csv_and_parquet(tmp_path: Path) -> None:
         ({"published": (1, "2016-01-07")}, "fundamentals row 2 .* without a time zone"),
         ({"symbol": (1, "")}, "fundamentals row 2 has a blank symbol"),
         ({"symbol": (1, "MSFT")}, "fundamentals row 2 is for 'MSFT', which the bars do not hold"),
-        ({"eps": (1, "n/a")}, "fundamentals row 2 has eps 'n/a', which is not a number"),
+        ({"eps": (1, "n/a")}, "fundamentals row 2 has eps 'n/a', a missing figure written as"),
+        ({"eps": (1, "abc")}, "fundamentals row 2 has eps 'abc', which is not a number"),
         ({"eps": (0, float("inf"))}, "fundamentals row 1 has eps inf; not finite"),
     ],
 )

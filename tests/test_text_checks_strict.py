@@ -14,6 +14,9 @@ from workbench.engine.textdata import read_fundamentals, read_news
 from workbench.engine.textmask import is_money
 from workbench.errors import ConfigError
 
+# runs shorter than the feed: the items after their last decision are unseen, as they say
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
+
 SYMBOLS = ["ACME", "BOLT", "CRUX"]
 BARS = sample_bars(days=40, names=3, seed=5)
 SECRET = "strict-secret-0123456789"

@@ -95,3 +95,41 @@ def test_a_names_table_with_a_name_claimed_twice_is_refused(tmp_path: Path) -> N
     path.write_text("symbol,name\nACME,Acme Corp\nBOLT,acme corp\n")
     with pytest.raises(ConfigError, match="'acme corp' to both 'ACME' and 'BOLT'"):
         load(path)
+
+
+def named_bars(names: dict[str, str]) -> pd.DataFrame:
+    bars = sample_bars(days=40, names=3, seed=5)
+    return bars.assign(name=bars["symbol"].map(names))
+
+
+@pytest.mark.parametrize(("name", "why"), [("The", "a word any text uses"), ("a", "two letters")])
+def test_a_bars_name_column_is_checked_as_names_is(name: str, why: str) -> None:
+    bars = named_bars({"ACME": name, "BOLT": "Bolt Systems", "CRUX": "Crux Labs"})
+    with pytest.raises(ConfigError, match=rf"the bars' name column gives 'ACME' .*{why}"):
+        Historical.load(bars, news=_one_item(bars))
+
+
+def test_every_name_a_renamed_company_had_in_the_bars_is_masked() -> None:
+    bars = named_bars({"ACME": "Facebook", "BOLT": "Bolt Systems", "CRUX": "Crux Labs"})
+    dates = sorted(bars["date"].unique())
+    bars.loc[(bars["symbol"] == "ACME") & (bars["date"] >= dates[30]), "name"] = "Meta Platforms"
+    bars.loc[bars["symbol"] == "CRUX", "name"] = None  # a blank name names nothing
+    data = Historical.load(bars, news=_one_item(bars), secret="names-secret-0123456789")
+    assert data.text is not None
+    assert data.text.names == {"ACME": ("Facebook", "Meta Platforms"), "BOLT": ("Bolt Systems",)}
+    feed = World(data=data).path.text
+    assert feed is not None
+    alias = feed.alias_of["ACME"]
+    assert feed.item(0)["body"] == f"{alias} renamed to {alias}."
+
+
+def _one_item(bars: pd.DataFrame) -> pd.DataFrame:
+    when = f"{sorted(bars['date'].unique())[25]}T10:00:00-05:00"
+    return pd.DataFrame(
+        {
+            "published": [when],
+            "symbols": ["ACME"],
+            "headline": ["A note"],
+            "body": ["Facebook renamed to Meta Platforms."],
+        }
+    )

@@ -25,6 +25,9 @@ from workbench.evaluation.observation import (
 from workbench.evaluation.runner import run_world
 from workbench.schema import HOLD, NEWS_CAP, Decision
 
+# runs shorter than the feed: the items after their last decision are unseen, as they say
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
+
 BARS = sample_bars(days=80, names=3, seed=5)  # ACME, BOLT, CRUX from 2016-01-04
 DATES = sorted(BARS["date"].unique())
 

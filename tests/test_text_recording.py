@@ -14,6 +14,9 @@ from workbench.engine.sample_bars import sample_bars
 from workbench.errors import CanaryLeak, ReplayMiss
 from workbench.recordings import record, replay
 
+# runs shorter than the feed: the items after their last decision are unseen, as they say
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
+
 BARS = sample_bars(days=60, names=3, seed=6)
 DATES = sorted(BARS["date"].unique())
 

@@ -172,7 +172,9 @@ class Historical:
         return dates - warmup_days
 
     def fingerprint(self, preset: Preset) -> str:
-        """Names the market an agent saw: the bars, the preset, the mask and the variant.
+        """Names the market an agent saw: the bars, the preset, the mask and the variant,
+        and the rules of the text joined to it (not its items: an agent is told the name at
+        the start, before most items are out).
 
         The secret is hashed in, so a fingerprint cannot be matched against public data."""
         digest = hashlib.sha256(self.digest.encode())
@@ -181,7 +183,7 @@ class Historical:
             f"{self.mask}:{self.secret}:{sorted(self.variant.describe().items())}".encode()
         )
         if self.text is not None:
-            digest.update(self.text.digest.encode())
+            digest.update(self.text.rules_digest.encode())
         return "historical-" + digest.hexdigest()[:8]
 
     def manifest(self) -> dict[str, Any]:
@@ -256,6 +258,8 @@ class Historical:
                 f"first decision, so at most {most} days can be traded; pass days <= {most} "
                 "or more data"
             )
+        if self.text is not None and self.variant.kind == "real" and days > 1:
+            self.text.check_window(self.dates, warmup_days, days)
         panel = {k: v[:rows] for k, v in self.variant.apply(self.panel).items()}
         feed = self._text_feed(panel["close"][0], rows, warmup_days)
         if self.mask:

@@ -16,8 +16,11 @@ refused, naming the row and the fix.
 
 from __future__ import annotations
 
+import csv
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from email.utils import parsedate_tz
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +33,7 @@ NEWS_COLUMNS = ("published", "symbols", "headline", "body")
 FUNDAMENTALS_COLUMNS = ("published", "symbol")
 _TEXT = ("published", "symbols", "symbol", "headline", "body", "kind", "name")
 _ZONED = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|UTC|[+-]\d{2}(:?\d{2})?)$"
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*([Zz]|UTC|[+-]\d{2}(:?\d{2})?)$"
 )
 # zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
 # rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
@@ -142,23 +145,77 @@ def _read(source: Source, what: str) -> pd.DataFrame:
         return read_parquet_file(path, what)
     if suffix == ".csv":
         with utf8_csv(path, what):
-            return _read_csv(path)
+            return _read_csv(path, what)
     raise ConfigError(f"{path}: {what} must be a .csv or .parquet file (or a DataFrame)")
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
+def _read_csv(path: Path, what: str) -> pd.DataFrame:
     header = [str(c) for c in pd.read_csv(path, nrows=0).columns]
     text = [c for c in header if c.strip().lower() in _TEXT]
-    return pd.read_csv(
-        path,
-        dtype=dict.fromkeys(text, "string"),
-        keep_default_na=False,
-        na_values={c: [""] for c in text},
-    )
+    try:
+        frame = pd.read_csv(
+            path,
+            dtype=dict.fromkeys(text, "string"),
+            keep_default_na=False,
+            na_values={c: [""] for c in text},
+        )
+    except pd.errors.ParserError as exc:  # a row with more fields than the header
+        _same_width(path, what)
+        raise ConfigError(f"{what} file {path} cannot be read as CSV: {exc}") from None
+    # pandas reads a row too long as an index, and a row too short as blanks at its end
+    if not isinstance(frame.index, pd.RangeIndex) or frame.iloc[:, -1].isna().any():
+        _same_width(path, what)
+    return frame
+
+
+def _same_width(path: Path, what: str) -> None:
+    """Refuse a row with more or fewer fields than the header, naming it."""
+    with path.open(encoding="utf-8-sig", newline="") as file:
+        rows = csv.reader(file)
+        header = next(rows, [])
+        records = (record for record in rows if record)  # pandas skips blank lines too
+        for row, record in enumerate(records):
+            if len(record) == len(header):
+                continue
+            if len(record) > len(header):
+                why = 'a text holding a comma needs quotes ("Acme, Inc."): quote it'
+            else:
+                why = "a field is missing (an empty one still needs its comma): add it"
+            raise _refuse(
+                what,
+                row,
+                f"has {len(record)} fields where the header has {len(header)} "
+                f"({', '.join(header)}); {why} or fix the row",
+            )
+
+
+class _RowError(ConfigError):
+    """A refusal of one row, which knows the row's position (``by_label`` names its label)."""
+
+    def __init__(self, what: str, row: int, problem: str) -> None:
+        super().__init__(f"{what} row {row + 1} {problem}")
+        self.what, self.row = what, row
 
 
 def _refuse(what: str, row: int, problem: str) -> ConfigError:
-    return ConfigError(f"{what} row {row + 1} {problem}")
+    return _RowError(what, row, problem)
+
+
+@contextmanager
+def by_label(source: object) -> Iterator[None]:
+    """Read ``source`` inside: a refused row of a DataFrame with an index of its own is
+    named by its index label too, as the researcher finds it (``frame.loc[label]``)."""
+    try:
+        yield
+    except _RowError as error:
+        index = source.index if isinstance(source, pd.DataFrame) else None
+        message = str(error)
+        if index is not None and not index.equals(pd.RangeIndex(len(index))):
+            label = index[error.row]
+            label = label.item() if isinstance(label, np.generic) else label
+            where = f"{error.what} row {error.row + 1}"
+            message = message.replace(where, f"{where} (index {label!r})", 1)
+        raise ConfigError(message) from None
 
 
 def _first(mask: np.ndarray) -> int | None:
@@ -186,18 +243,18 @@ def _published(column: pd.Series, what: str) -> np.ndarray:
     if missing is not None:
         raise _refuse(what, missing, _UNDATED)
     stamps = pd.to_datetime(stamps, utc=True)
-    outside = _first(((stamps < _EARLIEST) | (stamps > _LATEST)).to_numpy(bool))
+    outside = _first(((stamps < _EARLIEST) | (stamps >= _AFTER)).to_numpy(bool))
     if outside is not None:
         raise _refuse(
             what,
             outside,
             f"has the publication time {str(stamps.iloc[outside])!r}, outside the years "
-            f"{_EARLIEST.year}-{_LATEST.year} a timestamp can hold; fix the year",
+            f"{_EARLIEST.year}-{_AFTER.year - 1} a timestamp can hold; fix the year",
         )
     return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
 
 
-_EARLIEST, _LATEST = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2261-12-31", tz="UTC")
+_EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
 
 
 def _parsed(text: pd.Series, what: str) -> pd.Series:
@@ -206,13 +263,13 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
         raise _refuse(what, blank, _UNDATED)
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
     others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
-    rest = text.iloc[others]
+    rest = _from_rfc2822(text.iloc[others])
     naive = _first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
         raise _refuse(what, int(others[naive]), _unzoned(str(rest.iloc[naive])))
     iso = text.copy()
     # the zone written as UTC, Z or an offset, with or without a space before it
-    iso.iloc[others] = rest.str.replace(r"\s*(?:UTC|Z)$", "+00:00", regex=True).str.replace(
+    iso.iloc[others] = rest.str.replace(r"\s*(?:UTC|[Zz])$", "+00:00", regex=True).str.replace(
         r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True
     )
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
@@ -221,6 +278,34 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
         raise _refuse(what, bad, f"has the publication time {text.iloc[bad]!r}, which is no date")
     return parsed
 
+
+def _from_rfc2822(text: pd.Series) -> pd.Series:
+    """Times written as e-mail and RSS write them (``Tue, 01 Mar 2016 10:00:00 -0500``)
+    rewritten as ISO with their offset; one with a zone's name (``GMT``, ``EST``) is left
+    as written, to be refused as any abbreviation is."""
+    rfc = np.flatnonzero(text.str.match(_RFC2822).to_numpy(bool))
+    if not len(rfc):
+        return text
+    out = text.copy()
+    out.iloc[rfc] = [_rfc2822_iso(value) for value in text.iloc[rfc]]
+    return out
+
+
+def _rfc2822_iso(value: str) -> str:
+    parts = parsedate_tz(value)
+    if parts is None or parts[9] is None:
+        return value
+    year, month, day, hour, minute, second = parts[:6]
+    sign, offset = "-" if parts[9] < 0 else "+", abs(parts[9])
+    return (
+        f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
+        f"{sign}{offset // 3600:02d}:{offset % 3600 // 60:02d}"
+    )
+
+
+_RFC2822 = (
+    r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{2}:\d{2}(?::\d{2})?\s+[+-]\d{4}$"
+)
 
 # how an export writes a missing time: each is an undated item
 _NO_TIME = ("", "nan", "nat", "none", "null", "na", "n/a", "-")
@@ -275,10 +360,15 @@ def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndar
         raise _refuse(what, bad, f"{name} holds an unpaired surrogate, which is not text; fix it")
     values = column.astype("string").fillna("").str.strip()
     if not blank_ok:
-        blank = _first((values == "").to_numpy())
+        blank = _first(values.str.fullmatch(_INVISIBLE).to_numpy(bool))
         if blank is not None:
             raise _refuse(what, blank, f"has a blank {name}; write one or drop the row")
     return values.to_numpy(object)
+
+
+# what shows nothing: white space, and format marks (zero-width spaces and joiners, a soft
+# hyphen, direction marks, a byte order mark)
+_INVISIBLE = r"[\s\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]*"
 
 
 def _only_text(column: pd.Series, what: str, name: str) -> None:
@@ -348,6 +438,13 @@ def _symbol_lists_by_row(column: pd.Series, known: frozenset[str]) -> list[tuple
     parsed: dict[object, tuple[str, ...]] = {}
     out = []
     for row, value in enumerate(column):
+        if isinstance(value, (set, frozenset, Mapping)):
+            raise _refuse(
+                "news",
+                row,
+                f"has the symbols {value!r}, a {type(value).__name__}, which is no list of "
+                "symbols; give them as a list (['ACME', 'BOLT']) or as text (ACME;BOLT)",
+            )
         key = tuple(value) if isinstance(value, (list, np.ndarray)) else value
         if key not in parsed:
             parsed[key] = _known(_split(value), known, row)
@@ -416,27 +513,50 @@ def _figures(column: pd.Series, name: str) -> np.ndarray:
     if pd.api.types.is_bool_dtype(column):
         raise ConfigError(f"fundamentals column {name!r} holds true/false values, not numbers")
     numbers = pd.to_numeric(column, errors="coerce")
-    written = column.notna() & (column.astype("string").str.strip() != "")
-    if written.any() and numbers[written.to_numpy(bool)].isna().all():
-        raise ConfigError(
-            f"fundamentals column {name!r} holds no figure (first value "
-            f"{column[written].iloc[0]!r}); every column beside published and symbol is a "
-            "figure, so drop that column"
-        )
-    unreadable = _first(
-        (numbers.isna() & column.notna() & (column.astype("string") != "")).to_numpy()
-    )
+    written = (column.notna() & (column.astype("string").str.strip() != "")).to_numpy(bool)
+    unreadable = _first(numbers.isna().to_numpy(bool) & written)
     if unreadable is not None:
+        value = column.iloc[unreadable]
+        fix = _figure_fix(str(value).strip(), name)
+        if fix is None and numbers[written].isna().all():
+            raise ConfigError(
+                f"fundamentals column {name!r} holds no figure (first value {value!r}); every "
+                "column beside published and symbol is a figure, so drop that column"
+            )
         raise _refuse(
             "fundamentals",
             unreadable,
-            f"has {name} {column.iloc[unreadable]!r}, which is not a number; fix it, leave it "
-            "blank (no figure) or drop the row",
+            f"has {name} {value!r}, "
+            + (fix or "which is not a number; fix it, leave it blank (no figure) or drop the row"),
         )
     infinite = _first(np.isinf(numbers.to_numpy(float)))
     if infinite is not None:
         raise _refuse("fundamentals", infinite, f"has {name} {numbers.iloc[infinite]}; not finite")
     return numbers.to_numpy(float)
+
+
+def _figure_fix(text: str, name: str) -> str | None:
+    """What a figure written another way is, and how to write it; None for what is no
+    number in any way."""
+    if text.lower() in _NO_TIME:
+        return "a missing figure written as text; leave the cell blank for no figure"
+    number = text.replace(",", "")
+    if _THOUSANDS.fullmatch(text):
+        return f"a number written with thousands separators; write it plain: {number}"
+    if _PERCENT.fullmatch(text):
+        share = float(text.rstrip("% ")) / 100
+        return (
+            f"a percentage; write the number alone ({text.rstrip('% ')}, in a column named "
+            f"{name}_pct) or the share ({share:g})"
+        )
+    if _MONEY.fullmatch(text):
+        return f"a number with its currency; write the number alone: {text.lstrip('$€£¥ ')}"
+    return None
+
+
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_PERCENT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*%")
+_MONEY = re.compile(r"[$€£¥]\s*[+-]?(?:\d+\.?\d*|\.\d+)")
 
 
 def read_names(source: Source) -> dict[str, list[str]]:

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 import json
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -31,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.engine.canaries import CANARY, Planted, check_count
-from workbench.engine.textdata import Source, read_fundamentals, read_news
+from workbench.engine.textdata import Source, by_label, read_fundamentals, read_news
 from workbench.engine.textmask import TextMask
 from workbench.engine.textnames import NamesSource, names_map
 from workbench.errors import ConfigError
@@ -39,6 +41,10 @@ from workbench.schema import NEWS_CAP
 
 CLOSE_TIME, TIMEZONE = "16:00", "America/New_York"
 LONGEST_EMBARGO = pd.Timedelta(days=366)
+
+
+class UnseenTextWarning(UserWarning):
+    """Part of the researcher's text comes after a run's last decision: no payload carries it."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,9 +73,13 @@ class TextData:
         canaries: int = 0,
     ) -> TextData:
         symbols = sorted(bars["symbol"].astype(str).unique())
+        with by_label(news):
+            news_table = None if news is None else read_news(news, symbols)
+        with by_label(fundamentals):
+            reports = None if fundamentals is None else read_fundamentals(fundamentals, symbols)
         data = cls(
-            news=None if news is None else read_news(news, symbols),
-            fundamentals=None if fundamentals is None else read_fundamentals(fundamentals, symbols),
+            news=news_table,
+            fundamentals=reports,
             names=names_map(names, bars),
             embargo=_embargo(embargo),
             close_time=close_time,
@@ -99,6 +109,37 @@ class TextData:
                 "time zone of published, and the embargo"
             )
 
+    def check_window(self, dates: Sequence[str], warmup_days: int, days: int) -> None:
+        """Refuse a channel no decision of a run of ``days`` on the bars' ``dates`` sees,
+        and warn when the run ends before items the bars' later decisions would see: the
+        first decision carries what came before it, so only the end leaves text unseen."""
+        decisions = dates[warmup_days : warmup_days + days - 1]  # the last day decides none
+        ends = self.closes([decisions[-1], dates[-2]]) - self.embargo.value
+        window = f"days 0-{len(decisions) - 1}, the closes of {decisions[0]} to {decisions[-1]}"
+        for what, table in (("news items", self.news), ("reports", self.fundamentals)):
+            if table is None:
+                continue
+            published = table["published"].to_numpy(np.int64)
+            late = int((published >= ends[0]).sum())
+            if late == len(table):
+                first = pd.Timestamp(int(published.min()), tz="UTC").isoformat()
+                raise ConfigError(
+                    f"none of the {len(table)} {what} is seen by the run's decisions ({window}, "
+                    f"less the embargo of {self.embargo}): the first is published {first}. "
+                    f"Trade more days (days=, at most {len(dates) - warmup_days}), or check the "
+                    "year and the time zone of published, and the embargo"
+                )
+            cut = late - int((published >= ends[1]).sum())
+            if cut:
+                warnings.warn(
+                    f"{cut} of the {len(table)} {what} are published after the run's last "
+                    f"decision ({window}, less the embargo of {self.embargo}) and reach no "
+                    f"payload; trade more days (days=, at most {len(dates) - warmup_days}) to "
+                    "read them",
+                    UnseenTextWarning,
+                    stacklevel=2,
+                )
+
     def closes(self, dates: Sequence[str]) -> np.ndarray:
         """Each date's decision time (its close), as UTC nanoseconds."""
         try:
@@ -116,14 +157,25 @@ class TextData:
     def digest(self) -> str:
         """SHA-256 of the items, the reports, the names and the timing rules."""
         digest = hashlib.sha256(b"workbench-text\0")
-        rules: list[Any] = [str(self.embargo), self.close_time, self.timezone]
-        rules += [sorted(self.names.items())] + ([self.canaries] if self.canaries else [])
-        digest.update(json.dumps(rules).encode())
+        digest.update(json.dumps(self._rules()).encode())
         for table in (self.news, self.fundamentals):
             digest.update(b"\0table\0")
             if table is not None:
                 digest.update(_table_bytes(table))
         return digest.hexdigest()
+
+    @cached_property
+    def rules_digest(self) -> str:
+        """SHA-256 of what names the text to an agent (``Historical.fingerprint``): the
+        channels, the names and the timing rules, never the items, since an item published
+        after a decision must not change what an agent is told before it."""
+        channels = [self.news is not None, self.fundamentals is not None]
+        told = json.dumps([*self._rules(), channels]).encode()
+        return hashlib.sha256(b"workbench-text-rules\0" + told).hexdigest()
+
+    def _rules(self) -> list[Any]:
+        rules: list[Any] = [str(self.embargo), self.close_time, self.timezone]
+        return rules + [sorted(self.names.items())] + ([self.canaries] if self.canaries else [])
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -140,7 +192,8 @@ class TextData:
 def _embargo(value: str | pd.Timedelta | None) -> pd.Timedelta:
     if value is None:
         return pd.Timedelta(0)
-    if isinstance(value, (int, float, np.number)) or _BARE.match(str(value)):
+    number = isinstance(value, (int, float, np.number)) and not isinstance(value, np.timedelta64)
+    if number or _BARE.match(str(value)):
         raise ConfigError(
             f"embargo {value!r} has no unit (pandas would read nanoseconds); pass e.g. "
             "'15min', '1h' or '2D'"
@@ -259,7 +312,7 @@ class TextFeed:
         real = [list(news["symbols"][i]) for i in todo]
         headlines, bodies = news["headline"], news["body"]
         texts = [(t, s) for i, s in zip(todo, real, strict=True) for t in (headlines[i], bodies[i])]
-        written = [t for t, _ in texts] if self.mask is None else self.mask.texts(texts)
+        written = [t for t, _ in texts] if self.mask is None else self._masked(todo, texts)
         kinds, rows, alias = news["kind"], self.news_rows, self.alias_of.__getitem__
         shown = zip(todo, real, written[0::2], written[1::2], strict=True)
         for i, symbols, headline, body in shown:
@@ -272,6 +325,23 @@ class TextFeed:
                 "headline": headline,
                 "body": body,
             }
+
+    def _masked(self, todo: list[int], texts: list[tuple[str, list[str]]]) -> list[str]:
+        """The texts of items ``todo`` (two each) masked, each item's dates on the calendar
+        known at the close it is first seen (``TextMask.known_until``); a counterfactual path
+        places no date, so its texts go in one pass."""
+        mask = self.mask
+        assert mask is not None
+        if mask.counterfactual:
+            return mask.texts(texts)
+        written: list[str] = []
+        at = 0
+        for row, items in itertools.groupby(todo, key=self.news_rows.__getitem__):
+            count = 2 * len(list(items))
+            with mask.known_until(row):
+                written += mask.texts(texts[at : at + count])
+            at += count
+        return written
 
     def source(self, i: int) -> tuple[Any, ...]:
         """What names item ``i`` in the researcher's table (its publication time, symbols,

@@ -11,7 +11,8 @@ then money, then a name:
    ``2022年3月4日`` (glued to the word before too, as Japanese writes it:
    ``アクメは2022年3月4日に``; an era's year too, ``平成28年3月4日``, on a day the era
    held) read ``day 41`` (the first trading date on or after it, counted from the first
-   decision day; dates beyond the bars count business days). What would still place the
+   decision day; a date after the last trading date known when the item is first seen
+   counts business days from that date, so no later bar shows). What would still place the
    text in time but names no one day becomes ``[date]``: a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
    numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
@@ -70,7 +71,8 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, partial
@@ -90,6 +92,7 @@ from workbench.engine.textscan import (
 from workbench.engine.textspans import DigitParts, NameFinder, amounts_and_dates, merged
 
 _YEAR = r"(?:19|20)\d{2}"
+_Day = tuple[int, int, str]  # a date: days since 1970, its first trading date's row, "day N"
 # the patterns and their starts, by the names a text holds, whether it has a colon and a 年
 _Patterns = dict[tuple[frozenset[str], bool, bool], "_Compiled"]
 _JOIN = "\0"  # between texts masked in one pass: no part reads across it
@@ -466,7 +469,8 @@ class TextMask:
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
         object.__setattr__(self, "_writers", {})
-        object.__setattr__(self, "_texts", {})
+        object.__setattr__(self, "_horizons", {})  # per last known date: the texts masked
+        self._known_until(len(self.dates) - 1)
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
@@ -666,30 +670,66 @@ class TextMask:
 
     def _day_of(self, match: re.Match[str], year: str, month: str | int, day: str) -> str:
         key = (year, int(month), int(day))
-        known: dict[tuple[str, int, int], str] = self._known_days  # type: ignore[attr-defined]
-        if key not in known:
+        known: dict[tuple[str, int, int], _Day] = self._known_days  # type: ignore[attr-defined]
+        found = known.get(key)
+        if found is None:
             try:
                 when = date(int(year), key[1], key[2]).toordinal() - _EPOCH
             except ValueError:
                 return match.group(0)  # not a calendar date (2016-02-31): left as written
-            known[key] = f"day {self._day_number(when)}"
-        return known[key]
+            numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
+            position = bisect.bisect_left(numbers, when)  # its first trading date, or none
+            found = known[key] = (when, position, self._traded_day(when, position))
+        when, position, label = found
+        if position <= self._horizon:  # type: ignore[attr-defined]
+            return label  # a trading date known by then: the same under any later horizon
+        return f"day {self._day_number(when)}"
+
+    def _traded_day(self, when: int, position: int) -> str:
+        """The label of a date on the bars' calendar, once its first trading date is known
+        (``position``); none for a date after the last."""
+        if position == len(self.dates):
+            return ""
+        if position == 0:  # on or before the first date: business days back from it
+            return f"day {self.relative_day(np.datetime64(when, 'D'))}"
+        return f"day {position - self.warmup_days}"
+
+    @contextmanager
+    def known_until(self, row: int) -> Iterator[None]:
+        """Mask texts first seen at the close of trading date ``row``: a date after it is
+        numbered by business days from it (weekends only), never by the bars' later dates,
+        so an item's text cannot tell which later dates the market closed."""
+        last = len(self.dates) - 1
+        self._known_until(row)
+        try:
+            yield
+        finally:
+            self._known_until(last)
+
+    def _known_until(self, row: int) -> None:
+        # the texts masked under this horizon, kept for its return
+        object.__setattr__(self, "_horizon", row)
+        object.__setattr__(self, "_texts", self._horizons.setdefault(row, {}))  # type: ignore[attr-defined]
 
     def _day_number(self, when: int) -> int:
         """``relative_day`` of a date given as days since 1970-01-01: a bisection of the
-        bars' dates, numpy's business days only beyond them."""
+        bars' dates up to the horizon, numpy's business days only beyond it."""
         numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
-        position = bisect.bisect_left(numbers, when)
-        if position == len(numbers) or (position == 0 and when < numbers[0]):
+        horizon: int = self._horizon  # type: ignore[attr-defined]
+        position = bisect.bisect_left(numbers, when, hi=horizon + 1)
+        if position > horizon:  # as relative_day counts it, without numpy's scalars
+            return horizon + max(1, _weekdays(numbers[horizon], when)) - self.warmup_days
+        if position == 0 and when < numbers[0]:
             return self.relative_day(np.datetime64(when, "D"))
         return position - self.warmup_days
 
     def relative_day(self, when: np.datetime64) -> int:
-        """The day number of a calendar date (its first trading date on or after it)."""
-        days = self._days  # type: ignore[attr-defined]
-        position = int(np.searchsorted(days, when, side="left"))
-        if position == len(days):
-            position = len(days) - 1 + int(np.busday_count(days[-1], when))
+        """The day number of a calendar date (its first trading date on or after it), the
+        dates after the horizon (``known_until``) counted in business days from it."""
+        days, horizon = self._days, self._horizon  # type: ignore[attr-defined]
+        position = int(np.searchsorted(days[: horizon + 1], when, side="left"))
+        if position > horizon:
+            position = horizon + max(1, int(np.busday_count(days[horizon], when)))
         elif position == 0 and when < days[0]:
             position = -int(np.busday_count(when, days[0]))
         return position - self.warmup_days
@@ -707,6 +747,19 @@ _MONEY_WORDS = (
     *("expense", "per_share"),
 )
 _RATIO_ENDINGS = ("_pct", "_ratio", "margin", "_growth", "_yield", "_rate")
+
+
+def _weekdays(start: int, end: int) -> int:
+    """Monday to Friday days from ``start`` up to ``end`` (days since 1970-01-01, a
+    Thursday), as ``np.busday_count`` counts them."""
+    weeks, rest = divmod(end - start, 7)
+    return weeks * 5 + _PART_WEEK[(start + 3) % 7][rest]  # 1970-01-01 is weekday 3
+
+
+# _PART_WEEK[first][n]: Monday to Friday days among n days from weekday ``first`` (Monday 0)
+_PART_WEEK = tuple(
+    tuple(sum((f + i) % 7 < 5 for i in range(n)) for n in range(7)) for f in range(7)
+)
 
 
 def is_money(column: str) -> bool:
@@ -769,13 +822,15 @@ class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
         if kind not in _DATES:
             self[kind] = partial(_flipped, replaced, factor)
             return self[kind]
-        done: dict[str, str] = {}
+        done: dict[tuple[int, str], str] = {}
+        mask = self.mask
 
         def date(match: re.Match[str]) -> str:
-            text = match.group(0)
-            written = done.get(text)
+            # a date is written under the horizon its text is first seen at (``known_until``)
+            key = (mask._horizon, match.group(0))  # type: ignore[attr-defined]
+            written = done.get(key)
             if written is None:
-                written = done[text] = replaced(match, factor)
+                written = done[key] = replaced(match, factor)
             return written
 
         self[kind] = date

@@ -2,7 +2,8 @@
 
 ``names=`` maps a real symbol to its company name or names (text, or a list of texts),
 or is a ``symbol,name`` table (a CSV or Parquet path, or a DataFrame) read with
-``read_names``; a ``name`` column of the bars adds its names too. Each name is masked
+``read_names``; a ``name`` column of the bars adds every name it gives a symbol (a
+company renamed during the bars has both), checked the same way. Each name is masked
 wherever it stands, in any case, so a name is refused when the mask could not say
 whose it is:
 
@@ -36,13 +37,7 @@ _FORM = (
 
 def names_map(given: NamesSource | None, bars: pd.DataFrame) -> dict[str, tuple[str, ...]]:
     """Real symbol → company names, from ``names=`` and a ``name`` column of the bars."""
-    out: dict[str, list[str]] = {}
-    if "name" in bars.columns:
-        for symbol, name in bars.drop_duplicates("symbol")[["symbol", "name"]].itertuples(
-            index=False
-        ):
-            if isinstance(name, str) and name.strip():
-                out.setdefault(str(symbol), []).append(name.strip())
+    out = _bars_names(bars)
     known = set(bars["symbol"].astype(str))
     for symbol, value in _mapping(given).items():
         if str(symbol) not in known:
@@ -60,6 +55,25 @@ def names_map(given: NamesSource | None, bars: pd.DataFrame) -> dict[str, tuple[
     names = {s: tuple(dict.fromkeys(ns)) for s, ns in out.items()}
     _one_owner_each(names, known)
     return names
+
+
+def _bars_names(bars: pd.DataFrame) -> dict[str, list[str]]:
+    """Every name the bars' ``name`` column gives each symbol (a company renamed has two),
+    checked as ``names=`` is; a blank cell names nothing."""
+    out: dict[str, list[str]] = {}
+    if "name" not in bars.columns:
+        return out
+    for symbol, name in bars[["symbol", "name"]].drop_duplicates().itertuples(index=False):
+        if not _blank(name):
+            checked = _company_name(symbol, name, "the bars' name column")
+            out.setdefault(str(symbol), []).append(checked)
+    return out
+
+
+def _blank(value: object) -> bool:
+    if isinstance(value, str):
+        return not value.strip()
+    return value is None or value is pd.NA or (isinstance(value, float) and value != value)
 
 
 def _mapping(given: NamesSource | None) -> Mapping[str, object]:
@@ -83,27 +97,27 @@ def _listed(symbol: str, value: object) -> list[object]:
     )
 
 
-def _company_name(symbol: str, name: object) -> str:
+def _company_name(symbol: str, name: object, given: str = "names=") -> str:
     if not isinstance(name, str):
         raise ConfigError(
-            f"names= gives {symbol!r} the company name {name!r}, which is not text; write "
+            f"{given} gives {symbol!r} the company name {name!r}, which is not text; write "
             "the name as text or drop it"
         )
     text = name.strip()
     if len(text) <= 2:
         raise ConfigError(
-            f"names= gives {symbol!r} the company name {name!r}: blank or two letters or "
+            f"{given} gives {symbol!r} the company name {name!r}: blank or two letters or "
             "fewer would mask every such word in the text; give the full name"
         )
     if text.casefold().rstrip(".") in _GENERIC:
         raise ConfigError(
-            f"names= gives {symbol!r} the company name {name!r}, a word any text uses: "
+            f"{given} gives {symbol!r} the company name {name!r}, a word any text uses: "
             f"every {text!r} in the news would read as {symbol}; give the full name "
             "('Acme Industries Inc.', not 'Inc.')"
         )
     if not any(c.isalpha() for c in text) or not text.isprintable():
         raise ConfigError(
-            f"names= gives {symbol!r} the company name {name!r}, which has no letter or "
+            f"{given} gives {symbol!r} the company name {name!r}, which has no letter or "
             "holds a control character; give the name as it is written in the text"
         )
     return text

@@ -351,10 +351,18 @@ class _Run:
             held[seat] = hold
             seat.state.decisions += 1
             if self.has_news:  # its next news starts here, as if it had read this window
-                after = seat.last_row
-                after = row - self.world.steps_per_day if after is None else after
+                after = self._news_since(seat, row)
                 seat.last_row, seat.window = row, (after, row)
         return held
+
+    def _news_since(self, seat: Seat, row: int) -> int:
+        """The row after which the arm's news starts: its last decision. At its first, a
+        researcher's feed starts at its beginning (every item published before the first
+        decision, the newest NEWS_CAP shown), as the payload's fundamentals do; the simulated
+        market's news starts the day before (what it published earlier is its history)."""
+        if seat.last_row is not None:
+            return seat.last_row
+        return -1 if self.path.text is not None else row - self.world.steps_per_day
 
     def _request(
         self, seat: Seat, k: int, row: int, market: dict[str, Any], windows: dict[int, Any]
@@ -362,9 +370,7 @@ class _Run:
         equity, gross = seat.mark
         news = None
         if self.has_news:
-            # what was released since it last decided
-            after = seat.last_row
-            after = row - self.world.steps_per_day if after is None else after
+            after = self._news_since(seat, row)
             # a researcher's items are masked only for arms that read them; the simulated
             # market's notices are counted from every arm's payload (followed_instruction)
             reads = seat.arm.reads_news or self.path.information is not None

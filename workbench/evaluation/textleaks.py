@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pandas as pd
 
 from workbench.engine.historical import Historical
+from workbench.engine.textfeed import TextFeed
 from workbench.engine.variants import Variant
 from workbench.evaluation.world import World
 
@@ -55,11 +56,12 @@ def leak_report(
     """Words in the masked news that identify one name (see the module docstring), most
     telling first; empty when the data carries no news or nothing stands out.
 
-    It reads what agents saw: the items a run of ``days`` (every tradable date when None)
-    shows on the data's path, or, given ``variants`` (the counterfactual paths a
-    comparison's seeds trade), on each of those paths of the same bars under the data's
-    mask, as the payloads carried them. An item counts once however many paths or rows
-    show it, and an item no path showed does not count, nor a canary the run planted."""
+    It reads what agents saw: the items the payloads of a run of ``days`` (every tradable
+    date when None) carry on the data's path, or, given ``variants`` (the counterfactual
+    paths a comparison's seeds trade), on each of those paths of the same bars under the
+    data's mask, as they carried them. An item counts once however many paths or rows show
+    it, and an item no payload carried (published after the last decision, or left out by
+    a payload's cap) does not count, nor a canary the run planted."""
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
     words, counts = _word_counts(shown_items(data, days=days, variants=variants))
@@ -76,20 +78,31 @@ def leak_report(
 def shown_items(
     data: Historical, *, days: int | None = None, variants: Sequence[Variant | str] = ()
 ) -> list[dict[str, Any]]:
-    """Each news item the runs show (see ``leak_report``) once, masked as the first path
-    that shows it carries it, in path order."""
+    """Each news item the runs' payloads carry (see ``leak_report``) once, masked as the
+    first path that shows it carries it, in path order."""
     paths = [data.with_variant(v) for v in variants] if variants else [data]
     seen: dict[tuple[Any, ...], dict[str, Any]] = {}
     for path in paths:
-        feed = World(data=path, days=days).path.text
+        world = World(data=path, days=days)
+        feed = world.path.text
         assert feed is not None
         planted = [c["token"] for c in feed.canaries if c["channel"] == "news"]
-        for i in range(len(feed.news_rows)):
-            source = feed.source(i)
+        for item in _carried(feed, world.warmup_days, world.days):
+            source = feed.source(item["id"])
             if source in seen or any(token in source[2] for token in planted):
                 continue  # masked once, however many paths show it; a canary is not your text
-            seen[source] = feed.item(i)
+            seen[source] = item
     return list(seen.values())
+
+
+def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
+    """The items the payloads of an arm reading every day carry, in path order: the first
+    decision's window starts at the feed's beginning, and each holds at most NEWS_CAP (an
+    arm deciding less often is shown a subset of these). The last day decides nothing."""
+    after = -1
+    for row in range(first, first + days - 1):
+        yield from reversed(feed.news(after, row)["news"])
+        after = row
 
 
 def _word_counts(items: list[dict]) -> tuple[dict[str, Counter[str]], Counter[str]]:

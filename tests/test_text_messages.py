@@ -1,0 +1,121 @@
+"""What the text checks say of input written another way: what is written and how to write it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.engine.sample_bars import sample_bars
+from workbench.engine.textdata import read_fundamentals, read_news
+from workbench.engine.textfeed import TextData
+from workbench.errors import ConfigError
+
+SYMBOLS = ("ACME", "BOLT")
+WHEN = "2016-03-01T10:00:00-05:00"
+
+
+def news(**columns: Any) -> pd.DataFrame:
+    table = {"published": [WHEN, WHEN], "symbols": ["ACME", "BOLT"], "headline": ["a", "b"]}
+    return pd.DataFrame({**table, "body": ["", ""], **columns})
+
+
+def reports(**figures: Any) -> pd.DataFrame:
+    return pd.DataFrame({"published": [WHEN, WHEN], "symbol": ["ACME", "BOLT"], **figures})
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("1,234.5", "revenue '1,234.5', a number written with thousands separators; write it "
+         "plain: 1234.5"),
+        ("12%", r"revenue '12%', a percentage; write the number alone \(12, in a column named "
+         r"revenue_pct\) or the share \(0.12\)"),
+        ("NA", "revenue 'NA', a missing figure written as text; leave the cell blank"),
+        ("NaN", "revenue 'NaN', a missing figure written as text; leave the cell blank"),
+        ("$1.5", "revenue '\\$1.5', a number with its currency; write the number alone: 1.5"),
+    ],
+)  # fmt: skip
+def test_a_figure_written_another_way_is_told_how_to_write_it(written: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=f"fundamentals row 2 has {message}"):
+        read_fundamentals(reports(revenue=["1.0", written]), SYMBOLS)
+
+
+def test_a_column_of_figures_written_with_separators_is_not_told_to_go(tmp_path: Path) -> None:
+    path = tmp_path / "reports.csv"
+    path.write_text(f'published,symbol,revenue\n{WHEN},ACME,NA\n{WHEN},BOLT,"1,234.5"\n')
+    with pytest.raises(ConfigError, match="row 1 has revenue 'NA', a missing figure written"):
+        read_fundamentals(path, SYMBOLS)
+
+
+def test_a_dataframes_bad_row_is_named_by_its_index_label_too() -> None:
+    table = news(published=[WHEN, "2016-03-01 10:00"]).set_axis(["first", "second"])
+    bars = sample_bars(days=60, names=2, seed=5)
+    with pytest.raises(ConfigError, match=r"^news row 2 \(index 'second'\) has the publication"):
+        TextData.load(bars, news=table)
+    with pytest.raises(ConfigError, match=r"^fundamentals row 1 \(index 7\) has eps 'n/a'"):
+        TextData.load(bars, fundamentals=reports(eps=["n/a", "1"]).set_axis([7, 3]))
+
+
+@pytest.mark.parametrize("symbols", [{"ACME"}, {"ACME": 1}])
+def test_symbols_as_a_set_or_a_mapping_are_refused_clearly(symbols: object) -> None:
+    kind = type(symbols).__name__
+    with pytest.raises(ConfigError, match=f"news row 2 has the symbols .*, a {kind}, which is no"):
+        read_news(news(symbols=["ACME", symbols]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written", ["2016-03-01T15:00:00z", "Tue, 01 Mar 2016 10:00:00 -0500", "1 Mar 2016 15:00 +0000"]
+)
+def test_a_zoned_time_in_another_common_form_is_read(written: str) -> None:
+    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
+    assert read["published"].nunique() == 1
+
+
+def test_an_e_mail_time_with_a_zone_abbreviation_is_refused_as_an_abbreviation() -> None:
+    with pytest.raises(ConfigError, match="its zone written as the abbreviation 'EST'"):
+        read_news(news(published=[WHEN, "Tue, 01 Mar 2016 10:00:00 EST"]), SYMBOLS)
+
+
+def test_the_last_year_a_timestamp_holds_is_whole() -> None:
+    read = read_news(news(published=[WHEN, "2261-12-31T23:00:00Z"]), SYMBOLS)
+    assert len(read) == 2
+    with pytest.raises(ConfigError, match="outside the years 1678-2261"):
+        read_news(news(published=[WHEN, "2262-01-01T00:00:00Z"]), SYMBOLS)
+
+
+def test_an_embargo_as_a_numpy_duration_has_its_unit() -> None:
+    bars = sample_bars(days=60, names=2, seed=5)
+    text = TextData.load(bars, news=news(), embargo=np.timedelta64(15, "m"))
+    assert text.embargo == pd.Timedelta("15min")
+
+
+@pytest.mark.parametrize("headline", ["\u200b\u200b", "\ufeff \u200d", "\u00ad"])
+def test_a_headline_of_invisible_marks_is_blank(headline: str) -> None:
+    with pytest.raises(ConfigError, match="news row 2 has a blank headline"):
+        read_news(news(headline=["a", headline]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (f"{WHEN},ACME,a,b,EXTRA\n", "row 1 has 5 fields where the header has 4 .* needs quotes"),
+        (f"{WHEN},ACME,a,b\n{WHEN},BOLT,Acme, Inc. up,b\n", "row 2 has 5 fields where the header"),
+        (f"{WHEN},ACME,a\n", "row 1 has 3 fields where the header has 4 .* a field is missing"),
+        (f"{WHEN},ACME,a,b\n\n{WHEN},BOLT,c\n", "row 2 has 3 fields"),  # a blank line is no row
+    ],
+)
+def test_a_csv_row_of_another_width_says_so(tmp_path: Path, rows: str, message: str) -> None:
+    path = tmp_path / "news.csv"
+    path.write_text("published,symbols,headline,body\n" + rows, encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"^news {message}"):
+        read_news(path, SYMBOLS)
+
+
+def test_a_csv_with_empty_bodies_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "news.csv"
+    path.write_text(f"published,symbols,headline,body\n{WHEN},ACME,a,\n{WHEN},BOLT,b,\n")
+    assert read_news(path, SYMBOLS)["body"].tolist() == ["", ""]
