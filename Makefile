@@ -32,16 +32,8 @@ PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 # the plugin modules it rewrites instead of rewriting hundreds of them in every worker.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
-# mypy (about 45 CPU-seconds cold, most of it in the frameworks' own modules) runs beside
-# the suite rather than before it, filling the moments the workers wait on kernels, browsers
-# and subprocesses; either failing fails the target, mypy's report printed at the end.
-test: $(STAMP)
-	$(BIN)/ruff check workbench tests bench
-	$(BIN)/ruff format --check workbench tests bench
-	@typed=$$(mktemp); $(BIN)/mypy > $$typed 2>&1 & mypy=$$!; \
-	$(PYTEST) $(PARALLEL) --recordings recordings; tests=$$?; \
-	wait $$mypy; types=$$?; cat $$typed; rm -f $$typed; \
-	test $$tests -eq 0 && test $$types -eq 0
+test: lint
+	$(PYTEST) $(PARALLEL) --recordings recordings
 
 # The inner loop: no test over about a quarter second (kernels, browsers, subprocesses, whole
 # runs), no lint. `make test` runs everything.
