@@ -179,3 +179,23 @@ def test_a_damaged_or_unwritable_key_is_refused_naming_the_file(tmp_path: Path) 
     blocker.write_text("")
     with pytest.raises(ConfigError, match=r"cannot be read or made.*WORKBENCH_MASK_FILE"):
         masking.project_key(blocker / "key")
+
+
+def test_a_later_bar_moves_neither_the_derived_mask_nor_an_earlier_fill(bars_file: Path) -> None:
+    # the derived secret reads the first date's bars: the masked volumes, and with them the
+    # book's depth a fill walks, know nothing of later bars (the whole-data digest did)
+    bars = pd.read_csv(bars_file)
+    last = bars["date"] == bars["date"].max()
+    edited = bars.copy()
+    edited.loc[last, "volume"] = (edited.loc[last, "volume"] * 0.5).round()
+    edited.loc[last, ["close", "high"]] *= 1.0001
+    base, later = Historical.load(bars), Historical.load(edited)
+    assert later.digest != base.digest and later.secret == base.secret
+    runs = [evaluate(["equal_weight", "momentum"], data=data, seed=1) for data in (base, later)]
+    before_last = [run.orders[run.orders["day"] < run.orders["day"].max()] for run in runs]
+    assert len(before_last[0]) > 0
+    pd.testing.assert_frame_equal(*before_last)
+    first = bars[bars["date"] == bars["date"].min()].index[0]
+    opening = bars.copy()
+    opening.loc[first, "volume"] += 1.0
+    assert Historical.load(opening).secret != base.secret, "another first day, another mask"

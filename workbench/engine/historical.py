@@ -6,8 +6,8 @@ Parquet file or a DataFrame, checked strictly (``workbench.engine.bars``). Each
 date becomes one decision step.
 
 Masking (on by default, ``workbench.engine.masking``) is keyed by a secret:
-the one passed, or else one derived from the bars' digest and the project's mask
-key, so the same bars repeat bit for bit in every run of the project. Symbols
+the one passed, or else one derived from the first date's bars and the project's
+mask key, so the same bars repeat bit for bit in every run of the project. Symbols
 become aliases in a secret order, every name's price and volume levels are
 replaced, and the payload carries relative day numbers, never dates. The secret
 travels with the run (``describe()``, so ``Results.meta["data"]["secret"]``, and
@@ -92,7 +92,7 @@ class Historical:
 
     def __post_init__(self) -> None:
         if self.mask and self.secret is None:
-            object.__setattr__(self, "secret", derived_secret(self.digest))
+            object.__setattr__(self, "secret", derived_secret(self.opening_digest))
         elif self.secret is not None:
             check_secret(self.secret)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
@@ -160,6 +160,14 @@ class Historical:
     @cached_property
     def digest(self) -> str:
         return bars_digest(self.bars)
+
+    @cached_property
+    def opening_digest(self) -> str:
+        """The digest of the first date's bars (every name's): what a derived secret reads,
+        so no later bar moves the mask, and through the masked volumes the book's depth and
+        a fill, before it."""
+        bars = self.bars
+        return bars_digest(bars[bars["date"] == bars["date"].iloc[0]])
 
     def tradable_days(self, warmup_days: int) -> int:
         """Dates left to trade after ``warmup_days`` of history; refuses too little data."""

@@ -1,8 +1,10 @@
 """The mask over historical bars, keyed by a secret the agents never see.
 
 Where the secret comes from. Given (``secret=``), it is used as it is. Otherwise
-it is derived: ``HMAC-SHA256(project key, bars digest)``, so the same bars give
-the same mask, and the same results, in every run and process of a project. The
+it is derived: ``HMAC-SHA256(project key, opening digest)``, the digest of the
+bars' first date alone, so the same bars give the same mask, and the same results,
+in every run and process of a project, and no later bar moves the mask (nor,
+through the masked volumes, a fill before it). The
 project key is 32 random bytes drawn once, on first use, into
 ``.workbench/mask-key`` at the project root (the nearest folder up from the
 working directory holding ``pyproject.toml``, ``.git`` or ``.workbench``; the
@@ -14,9 +16,10 @@ Why it stays hidden from agents: an agent learns only what its payload and its
 from them but masked values and a hash (the market fingerprint). Without the key
 the secret cannot be recomputed from the data, even by someone holding the same
 bars; and one run's secret (which its results and recordings keep, to repeat it
-anywhere) says nothing about the key or about the mask of any other data. Agent
-*code* running as you can read your files, the key included: the mask guards
-against a model that recognises history, not against code you chose to run.
+anywhere) says nothing about the key or about the mask of data whose first date's
+bars differ. Agent *code* running as you can read your files, the key included:
+the mask guards against a model that recognises history, not against code you
+chose to run.
 
 What the mask replaces, and why:
 
@@ -74,7 +77,8 @@ def draw_secret() -> str:
 
 
 def derived_secret(bars_digest: str, key: bytes | None = None) -> str:
-    """The secret of the bars with this digest: the same in every run of the project."""
+    """The secret of the bars whose first date has this digest (``Historical.opening_digest``):
+    the same in every run of the project."""
     key = project_key() if key is None else key
     message = f"workbench-mask\0{bars_digest}".encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()[: 2 * _SECRET_BYTES]
