@@ -123,9 +123,12 @@ def test_the_bars_are_hashed_once_per_world_however_many_decisions(monkeypatch) 
 
     calls = []
     real_digest = historical.bars_digest
-    monkeypatch.setattr(historical, "bars_digest", lambda b: calls.append(1) or real_digest(b))
-    results = evaluate(["cash", "momentum", "random"], data=bars(dates=60))
-    assert results.scorecard["decisions"].sum() == 3 * 39 and len(calls) == 1
+    monkeypatch.setattr(historical, "bars_digest", lambda b: calls.append(len(b)) or real_digest(b))
+    table = bars(dates=60)
+    results = evaluate(["cash", "momentum", "random"], data=table)
+    assert results.scorecard["decisions"].sum() == 3 * 39
+    first_date = int((table["date"] == table["date"].min()).sum())
+    assert sorted(calls) == [first_date, len(table)]  # the mask's first date, then the whole
 
 
 def test_payloads_before_a_date_do_not_depend_on_any_later_bar() -> None:
