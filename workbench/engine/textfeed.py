@@ -24,7 +24,7 @@ import itertools
 import json
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -95,15 +95,12 @@ class TextData:
         years, a wrong time zone or an embargo longer than the data would give a run that
         silently reads nothing."""
         last_close = int(self.closes([last_date])[0])
-        for what, table in (("news items", self.news), ("reports", self.fundamentals)):
-            if table is None:
-                continue
-            published = table["published"].to_numpy(np.int64)
+        for what, published in self._channels():
             if (published < last_close - self.embargo.value).any():
                 continue
             first = pd.Timestamp(int(published.min()), tz="UTC").isoformat()
             raise ConfigError(
-                f"none of the {len(table)} {what} is seen by the bars' last close "
+                f"none of the {len(published)} {what} is seen by the bars' last close "
                 f"({last_date} {self.close_time} {self.timezone}, less the embargo of "
                 f"{self.embargo}): the first is published {first}. Check the year and the "
                 "time zone of published, and the embargo"
@@ -116,29 +113,34 @@ class TextData:
         decisions = dates[warmup_days : warmup_days + days - 1]  # the last day decides none
         ends = self.closes([decisions[-1], dates[-2]]) - self.embargo.value
         window = f"days 0-{len(decisions) - 1}, the closes of {decisions[0]} to {decisions[-1]}"
-        for what, table in (("news items", self.news), ("reports", self.fundamentals)):
-            if table is None:
-                continue
-            published = table["published"].to_numpy(np.int64)
+        for what, published in self._channels():
             late = int((published >= ends[0]).sum())
-            if late == len(table):
+            if late == len(published):
                 first = pd.Timestamp(int(published.min()), tz="UTC").isoformat()
                 raise ConfigError(
-                    f"none of the {len(table)} {what} is seen by the run's decisions ({window}, "
-                    f"less the embargo of {self.embargo}): the first is published {first}. "
-                    f"Trade more days (days=, at most {len(dates) - warmup_days}), or check the "
+                    f"none of the {len(published)} {what} is seen by the run's decisions "
+                    f"({window}, less the embargo of {self.embargo}): the first is published "
+                    f"{first}. Trade more days (days=, at most {len(dates) - warmup_days}), or "
+                    "check the "
                     "year and the time zone of published, and the embargo"
                 )
             cut = late - int((published >= ends[1]).sum())
             if cut:
                 warnings.warn(
-                    f"{cut} of the {len(table)} {what} are published after the run's last "
+                    f"{cut} of the {len(published)} {what} are published after the run's last "
                     f"decision ({window}, less the embargo of {self.embargo}) and reach no "
                     f"payload; trade more days (days=, at most {len(dates) - warmup_days}) to "
                     "read them",
                     UnseenTextWarning,
                     stacklevel=2,
                 )
+
+    def _channels(self) -> Iterator[tuple[str, np.ndarray]]:
+        """Each channel the data has, named for messages, with its publication times (UTC
+        nanoseconds)."""
+        for what, table in (("news items", self.news), ("reports", self.fundamentals)):
+            if table is not None:
+                yield what, table["published"].to_numpy(np.int64)
 
     def closes(self, dates: Sequence[str]) -> np.ndarray:
         """Each date's decision time (its close), as UTC nanoseconds."""
