@@ -103,3 +103,24 @@ def test_an_honest_panel_run_stays_quiet_about_canaries(tmp_path: Path) -> None:
 
     built = asyncio.run(go())
     assert "canary" not in built.status.value and RED not in built.status.value
+
+
+@pytest.mark.slow
+def test_a_panel_run_on_a_bars_file_without_text_writes_its_report_and_no_leak_report(
+    tmp_path: Path,
+) -> None:
+    # bars not loaded (a file, as given) carry no news: no leak report, and no error
+    path = tmp_path / "bars.csv"
+    BARS.to_csv(path, index=False)
+
+    async def go() -> Any:
+        built = panel(out_dir=tmp_path / "out", data=str(path), seeds="1")
+        built.arms.value = ("cash",)
+        await built.start()
+        return built
+
+    built = asyncio.run(go())
+    folder = tmp_path / "out" / "run-1"
+    assert (folder / "report.html").exists() and not (folder / "text_leaks.csv").exists()
+    assert "Text leak report" not in (folder / "report.html").read_text(encoding="utf-8")
+    assert built.results

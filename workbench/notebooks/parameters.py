@@ -401,10 +401,10 @@ def leak_table(market: Mapping[str, Any], runs: Sequence[Any] = ()) -> Any:
     """The text leak report (``text_leaks``) of what the arms saw, or None without news:
     the news of the market's ``days`` on the bars' path, or on the paths ``runs`` traded
     (compare.ipynb's bootstrap variants, ``seed_runs``)."""
-    from workbench.services.evaluation import text_leaks
+    from workbench.services.evaluation import carries_news, text_leaks
 
     data = market.get("data")
-    if data is None or data.text is None or data.text.news is None:
+    if not carries_news(data):
         return None
     labels = [run.meta["data"]["variant"]["label"] for run in runs]
     return text_leaks(data, days=market.get("days"), variants=list(dict.fromkeys(labels)))

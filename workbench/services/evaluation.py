@@ -7,7 +7,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, TypedDict, Unpack
+from typing import Any, TypedDict, TypeGuard, Unpack
 
 import pandas as pd
 
@@ -232,6 +232,12 @@ def cutoff_table(results: Results) -> tuple[Any, list[str]]:
     from workbench.evaluation.cutoff import cutoff_notes, cutoff_split
 
     return cutoff_split(results), cutoff_notes(results)
+
+
+def carries_news(data: object) -> TypeGuard[Historical]:
+    """Whether ``data`` is loaded bars with the researcher's news (what ``text_leaks``
+    reads); a bars file or frame not loaded yet carries none."""
+    return isinstance(data, Historical) and data.text is not None and data.text.news is not None
 
 
 def text_leaks(data: Historical, *, days: int | None = None, variants: Sequence[str] = ()) -> Any:

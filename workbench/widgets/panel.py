@@ -363,15 +363,10 @@ class ExperimentPanel:
     ) -> dict[str, Path]:
         """The run's files and report, with the text leak report of a run with news (as the
         notebooks and the CLI's ``--out`` write it)."""
-        import pandas as pd
-
         from workbench.notebooks.parameters import leak_table
         from workbench.report import write_outputs
 
-        data = market.get("data")  # bars given as a frame are not loaded, so carry no text
-        loaded = data is not None and not isinstance(data, pd.DataFrame)
-        leaks = leak_table(market) if loaded else None
-        return write_outputs(kept, folder, title=title, leaks=leaks)
+        return write_outputs(kept, folder, title=title, leaks=leak_table(market))
 
     async def _replay(self, folder: Path) -> None:
         """The replay runs on a worker thread; Stop abandons it (its result is dropped)."""
