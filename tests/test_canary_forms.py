@@ -76,7 +76,7 @@ def planted(seed: str) -> Planted:
     data = Historical.load(BARS, fundamentals=REPORTS, secret=SECRET, canaries=1)
     assert data.text is not None
     closes = data.text.closes(data.dates)
-    return Planted(data.text, closes, {"ACME": "A1", "BOLT": "B1"}, 0, None, seed)
+    return Planted(data.text, closes, {"ACME": "A1", "BOLT": "B1"}, 0, seed)
 
 
 def canary_figure(seed: str = "s") -> float:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from workbench._checks import is_whole
-from workbench.engine.textmask import TextMask, is_money
+from workbench.engine.textmask import is_money
 from workbench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -99,10 +99,8 @@ class Planted:
         closes: np.ndarray,
         alias_of: Mapping[str, str],
         warmup_days: int,
-        mask: TextMask | None,
         seed: str,
     ) -> None:
-        # ``mask`` is not read: a figure canary is in a figure the mask keeps as written
         self.data, self.alias_of, self.seed = data, dict(alias_of), seed
         count, days = data.canaries, len(closes) - warmup_days
         self.rows = [warmup_days + (i + 1) * days // (count + 1) for i in range(count)]

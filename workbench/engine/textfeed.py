@@ -243,7 +243,7 @@ class TextFeed:
     ) -> None:
         closes = data.closes(dates)
         shift = data.embargo.value
-        planted = Planted(data, closes, alias_of, warmup_days, mask, seed)
+        planted = Planted(data, closes, alias_of, warmup_days, seed)
         self.warmup_days, self.mask = warmup_days, mask
         self.alias_of, self.symbols = dict(alias_of), tuple(symbols)
         self.has_news, self.has_fundamentals = data.news is not None, data.fundamentals is not None
