@@ -307,7 +307,6 @@ class _DaySimulator:
         self.intensity = np.empty((days, names))
         self.information: Information | None = None
         self.jumps: Jumps | None = None
-        self._last_volume: np.ndarray | None = None  # the last step's, while finishing
         self._draw_ahead(p, traits, days)
 
     def _draw_ahead(self, p: Preset, traits: _NameTraits, days: int) -> None:
@@ -562,18 +561,20 @@ class _DaySimulator:
             rows,
             volume=volume,
             half_spread=np.repeat(half_spread, self.steps, axis=0),
-            depth=np.floor(np.maximum(self._volume_before(volume) * p["depth_fraction"], 1.0)),
+            depth=np.floor(
+                np.maximum(self._volume_before(rows, volume, bars) * p["depth_fraction"], 1.0)
+            ),
         )
 
-    def _volume_before(self, volume: np.ndarray) -> np.ndarray:
+    def _volume_before(self, rows: slice, volume: np.ndarray, bars: _BarBuilder) -> np.ndarray:
         """Each step's volume of the step before it, known at its open, as the book's depth
-        is sized on (the run's first step: the volume its profile expects). Called on the
-        run's blocks of days in order."""
-        before = self._last_volume
-        if before is None:
-            before = np.floor(self.t.volume * self.volume_profile[0])
-        self._last_volume = volume[-1]
-        return np.concatenate((before[None, :], volume[:-1]))
+        is sized on (the run's first step: the volume its profile expects); the step before
+        a block is the last of the block finished before it."""
+        if rows.start:
+            before = bars.get(slice(rows.start - 1, rows.start), "volume")
+        else:
+            before = np.floor(self.t.volume * self.volume_profile[0])[None, :]
+        return np.concatenate((before, volume[:-1]))
 
     def _factors(
         self,
