@@ -66,10 +66,19 @@ def _card_records(card: pd.DataFrame) -> list[dict[Any, Any]]:
     arm = card.index.name
     plain = card.columns.is_unique and set(VOLATILE_COLUMNS) <= set(card.columns)
     # a column of pandas' own types (Int64 with NA...) is written as to_dict writes it
-    plain = plain and all(isinstance(card[n].dtype, np.dtype) for n in kept)
+    plain = plain and all(_listed_as_to_dict(card[n].dtype) for n in kept)
     if not plain or card.index.nlevels != 1 or not isinstance(arm, str) or arm in kept:
         return card.drop(columns=list(VOLATILE_COLUMNS)).reset_index().to_dict(orient="records")
     return _from_columns([arm, *kept], [card.index.tolist(), *(card[n].tolist() for n in kept)])
+
+
+def _listed_as_to_dict(dtype: Any) -> bool:
+    """Whether ``tolist`` gives a column of ``dtype`` as ``to_dict`` does: NumPy's types, and
+    text whose missing value is NaN (pandas' ``str``; text missing as ``pd.NA`` is not)."""
+    if isinstance(dtype, np.dtype):
+        return True
+    missing = getattr(dtype, "na_value", None) if isinstance(dtype, pd.StringDtype) else None
+    return isinstance(missing, float) and math.isnan(missing)
 
 
 def _records_without(frame: pd.DataFrame, left_out: tuple[str, ...]) -> list[dict[Any, Any]]:
