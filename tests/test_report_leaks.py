@@ -33,10 +33,10 @@ def test_the_report_lists_the_tokens_per_alias_and_how_to_extend_the_map(
     results = evaluate(["cash"], data=data, days=5)
     page = render_report(results, tmp_path / "r.html", leaks=table).read_text(encoding="utf-8")
     assert f">{TITLE}</h2>" in page
-    alias = table.loc[table["token"] == "zephyrix", "alias"].iloc[0]
+    alias = table.loc[table["token"] == "Zephyrix", "alias"].iloc[0]
     listed = per_alias(table)
-    assert listed.loc[alias, "symbol"] == "ACME" and listed.loc[alias, "tokens"] == "zephyrix"
-    assert f">{alias}<" in page and ">zephyrix<" in page
+    assert listed.loc[alias, "symbol"] == "ACME" and listed.loc[alias, "tokens"] == "Zephyrix"
+    assert f">{alias}<" in page and ">Zephyrix<" in page
     assert "add it to the names map" in page and "--company-names" in page
 
 

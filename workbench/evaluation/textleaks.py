@@ -6,20 +6,23 @@ product, a city, a chief executive. Such a word gives a name away when it shows 
 in the items about one name far more often than that name's share of the items
 would make it.
 
-For every word (lower case, three letters or more, not a stop word, not an alias
-or a mask mark), over the items that concern exactly one name: ``items`` is how
+For every token (``workbench.evaluation.leaktokens``: a word in any case, spelling
+or width, its possessive, hyphenated parts and plural read as one; a run of one
+script in text written without spaces; three letters or more, not a stop word, an
+alias or a mask mark), over the items that concern exactly one name: ``items`` is how
 many of them hold the word, ``with_name`` how many of those concern the name it
 is seen with most, and ``expected`` what that name's share of all such items
 would give. The word is listed when ``with_name >= min_items``, at least
 ``share`` of its items concern that name, and a one-sided binomial test of
 ``with_name`` against ``items`` draws at that name's share gives a p-value below
-``alpha`` divided by the number of words tested (Bonferroni). Add what it lists
-to the ``names=`` map, run it again, and the list empties.
+``alpha`` divided by the number of words tested (Bonferroni). ``token`` shows the
+spelling seen in most items, ``spellings`` every one seen. Add what it lists (each
+spelling the mask should catch) to the ``names=`` map, run it again, and the list
+empties.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -29,19 +32,13 @@ import pandas as pd
 from workbench.engine.historical import Historical
 from workbench.engine.textfeed import TextFeed
 from workbench.engine.variants import Variant
+from workbench.evaluation.leaktokens import item_words, most_seen, stems, tokens
 from workbench.evaluation.world import World
 
-LEAK_COLUMNS = ("token", "alias", "symbol", "with_name", "items", "expected", "p_value")
-_WORD = re.compile(r"[^\W\d_][\w'-]{2,}")
-_MARKS = re.compile(r"^(asset\d+|day|date|amount)$")
-_STOP = frozenset((
-    "the", "and", "for", "that", "with", "this", "from", "were", "was", "are", "has", "have",
-    "had", "its", "his", "her", "their", "they", "said", "says", "say", "will", "would",
-    "could", "should", "not", "but", "than", "then", "into", "over", "under", "after",
-    "before", "about", "more", "most", "less", "also", "company", "companies", "shares",
-    "share", "orders", "percent", "per", "which", "while", "when", "where", "who", "whom",
-    "what", "been", "being", "our", "out", "off", "new", "year", "years", "quarter",
-))  # fmt: skip
+# token: the spelling seen in most items; spellings: every one seen, most seen first
+LEAK_COLUMNS = (
+    *("token", "alias", "symbol", "with_name", "items", "expected", "p_value", "spellings"),
+)
 
 
 def leak_report(
@@ -64,10 +61,14 @@ def leak_report(
     a payload's cap) does not count, nor a canary the run planted."""
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
-    words, counts = _word_counts(shown_items(data, days=days, variants=variants))
+    words, counts, spelt = _word_counts(shown_items(data, days=days, variants=variants))
     total = sum(counts.values())
-    rows = [_row(word, seen, counts, total) for word, seen in words.items()]
-    table = pd.DataFrame([r for r in rows if r is not None], columns=list(LEAK_COLUMNS))
+    rows = [
+        _row(spelt[word], seen, counts, total)
+        for word, seen in words.items()
+        if max(seen.values()) >= min_items  # fewer is never listed: no test needed
+    ]
+    table = pd.DataFrame(rows, columns=list(LEAK_COLUMNS))
     limit = alpha / max(len(words), 1)
     listed = (table["with_name"] >= min_items) & (table["with_name"] >= share * table["items"])
     table = table[listed & (table["p_value"] < limit)]
@@ -105,30 +106,53 @@ def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
         after = row
 
 
-def _word_counts(items: list[dict]) -> tuple[dict[str, Counter[str]], Counter[str]]:
-    """Per word, the items holding it by the one name they concern; and items per name."""
-    words: dict[str, Counter[str]] = defaultdict(Counter)
-    counts: Counter[str] = Counter()
+def _word_counts(
+    items: list[dict],
+) -> tuple[dict[str, Counter[str]], Counter[str], dict[str, Counter[str]]]:
+    """Per token (``leaktokens``), the items holding it by the one name they concern; items
+    per name; and each token's spellings by the items they are seen in."""
+    about: list[tuple[str, set[str]]] = []
+    written: Counter[str] = Counter()  # each word as written, by the items holding it
     for item in items:
-        if len(item["symbols"]) != 1:
-            continue
-        alias = item["symbols"][0]
+        if len(item["symbols"]) == 1:
+            words = item_words(f"{item['headline']} {item['body']}")
+            about.append((item["symbols"][0], words))
+            written.update(words)
+    keys, spellings = _tokens_of(written)
+    per_token: dict[str, Counter[str]] = defaultdict(Counter)
+    counts: Counter[str] = Counter()
+    for alias, words in about:
         counts[alias] += 1
-        text = f"{item['headline']} {item['body']}".lower()
-        for word in {w.strip("'-") for w in _WORD.findall(text)}:
-            if len(word) > 2 and word not in _STOP and not _MARKS.match(word):
-                words[word][alias] += 1
-    return words, counts
+        for token in frozenset().union(*map(keys.__getitem__, words)):
+            per_token[token][alias] += 1
+    return per_token, counts, spellings
 
 
-def _row(word: str, seen: Counter[str], counts: Counter[str], total: int) -> tuple | None:
+def _tokens_of(
+    written: Counter[str],
+) -> tuple[dict[str, frozenset[str]], dict[str, Counter[str]]]:
+    """Each distinct word's tokens (plurals folded to a stem seen), read once however many
+    items hold it; and each token's spellings by the items they are seen in."""
+    read = {word: tokens(word) for word in written}
+    folded = stems(token for found in read.values() for token, _ in found)
+    keys: dict[str, frozenset[str]] = {}
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for word, found in read.items():
+        keys[word] = frozenset(folded.get(token, token) for token, _ in found)
+        for token, spelling in found:
+            spellings[folded.get(token, token)][spelling] += written[word]
+    return keys, spellings
+
+
+def _row(spellings: Counter[str], seen: Counter[str], counts: Counter[str], total: int) -> tuple:
     from scipy.stats import binom
 
     alias, with_name = seen.most_common(1)[0]
     items = sum(seen.values())
     rate = counts[alias] / total
     p_value = float(binom.sf(with_name - 1, items, rate))
-    return (word, alias, "", with_name, items, round(items * rate, 2), p_value)
+    expected, spelt = round(items * rate, 2), most_seen(spellings)
+    return (spelt[0], alias, "", with_name, items, expected, p_value, ", ".join(spelt))
 
 
 def leak_section(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
