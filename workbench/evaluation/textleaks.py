@@ -111,17 +111,20 @@ def _word_counts(
 ) -> tuple[dict[str, Counter[str]], Counter[str], dict[str, Counter[str]]]:
     """Per token (``leaktokens``), the items holding it by the one name they concern; items
     per name; and each token's spellings by the items they are seen in."""
-    about: list[tuple[str, set[str]]] = []
+    # each item kept as one string, its alias and words joined by NUL: a container kept per
+    # item would set the garbage collector going over the whole heap all the sooner
+    about: list[str] = []
     written: Counter[str] = Counter()  # each word as written, by the items holding it
     for item in items:
         if len(item["symbols"]) == 1:
             words = item_words(f"{item['headline']} {item['body']}")
-            about.append((item["symbols"][0], words))
+            about.append("\0".join((item["symbols"][0], *words)))
             written.update(words)
     keys, spellings = _tokens_of(written)
     per_token: dict[str, Counter[str]] = defaultdict(Counter)
     counts: Counter[str] = Counter()
-    for alias, words in about:
+    for kept in about:
+        alias, *words = kept.split("\0")
         counts[alias] += 1
         for token in frozenset().union(*map(keys.__getitem__, words)):
             per_token[token][alias] += 1
