@@ -173,3 +173,26 @@ def test_the_fundamentals_canary_skips_dates_and_years_and_is_still_caught() -> 
 
     hits = canary_audit(evaluate([LooksAhead("ahead")], data=data))
     assert set(hits["channel"]) == {"fundamentals"}
+
+
+def test_a_figure_named_after_a_product_is_found_by_the_leak_report_then_refused() -> None:
+    """A product is not known to the mask: the leak report reads the figures' names of the
+    reports the run sees, and once the product is in the names map the load refuses it."""
+    from test_text_leaks import BARS as NEWS_BARS
+    from test_text_leaks import planted_news
+
+    from workbench.evaluation.textleaks import leak_report
+
+    dates = sorted(NEWS_BARS["date"].unique())[30:90:6]
+    rows = [
+        (f"{d}T07:30:00-05:00", s, 1.0, 10.0 if s == "ACME" else None)
+        for d in dates
+        for s in ("ACME", "BOLT", "CRUX", "DUNE")
+    ]
+    frame = pd.DataFrame(rows, columns=["published", "symbol", "eps", "zephyrix_units"])
+    news = planted_news(product_items=0)
+    data = Historical.load(NEWS_BARS, news=news, fundamentals=frame, secret=SECRET)
+    row = leak_report(data).set_index("token").loc["zephyrix"]
+    assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 10, 10)
+    with pytest.raises(ConfigError, match="'zephyrix', a company name of ACME.*rename it"):
+        Historical.load(NEWS_BARS, news=news, fundamentals=frame, names={"ACME": ["Zephyrix"]})

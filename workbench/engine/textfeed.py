@@ -46,6 +46,7 @@ from workbench.errors import ConfigError
 from workbench.schema import NEWS_CAP
 
 CLOSE_TIME, TIMEZONE = "16:00", "America/New_York"
+_NOT_FIGURES = ("symbol", "published", CANARY)
 LONGEST_EMBARGO = pd.Timedelta(days=366)
 
 
@@ -385,6 +386,20 @@ class TextFeed:
             for i in range(count - 1, -1, -1)
         ]
 
+    def figure_names(self, until: int) -> list[tuple[tuple[Any, ...], str, list[str]]]:
+        """Each real report seen by row ``until``'s close: what names it in the researcher's
+        table (its publication time and symbol), the alias it is shown under, and the names
+        of the figures it gives (a figure's name reaches the payload as written)."""
+        count = bisect.bisect_right(self.report_rows, until)
+        out = []
+        for report in self._reports[:count]:
+            if report[CANARY]:
+                continue
+            given = [k for k, v in report.items() if k not in _NOT_FIGURES and not pd.isna(v)]
+            source = (report["published"], report["symbol"])
+            out.append((source, self.alias_of[report["symbol"]], given))
+        return out
+
     def _fundamentals(self, count: int) -> dict[str, Any]:
         out: dict[str, Any] = dict.fromkeys(self.symbols)
         for i in range(count - 1, -1, -1):
@@ -398,7 +413,7 @@ class TextFeed:
         figures = {
             k: float(v)
             for k, v in report.items()
-            if k not in ("symbol", "published", CANARY) and not pd.isna(v)
+            if k not in _NOT_FIGURES and not pd.isna(v)
         }
         row = self.report_rows[i]
         if self.mask is not None:

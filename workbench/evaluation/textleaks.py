@@ -2,7 +2,9 @@
 
 Masking replaces the symbols, the company names the researcher listed, dates and
 prices (``workbench.engine.textmask``). What it cannot know is the rest: a
-product, a city, a chief executive. Such a word gives a name away when it shows up
+product, a city, a chief executive, in the news or in a figure's name
+(``roadrunner_units``: each report a decision sees counts as an item whose words are
+the names of its figures). Such a word gives a name away when it shows up
 in the items about one name far more often than that name's share of the items
 would make it.
 
@@ -61,7 +63,8 @@ def leak_report(
     a payload's cap) does not count, nor a canary the run planted."""
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
-    words, counts, spelt = _word_counts(shown_items(data, days=days, variants=variants))
+    items, reports = _shown(data, days, variants)
+    words, counts, spelt = _word_counts(items + reports)
     total = sum(counts.values())
     rows = [
         _row(spelt[word], seen, counts, total)
@@ -81,8 +84,17 @@ def shown_items(
 ) -> list[dict[str, Any]]:
     """Each news item the runs' payloads carry (see ``leak_report``) once, masked as the
     first path that shows it carries it, in path order."""
+    return _shown(data, days, variants)[0]
+
+
+def _shown(
+    data: Historical, days: int | None, variants: Sequence[Variant | str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The news items the runs' payloads carry and the reports their decisions see, each
+    once, a report as an item whose text is the names of the figures it gives."""
     paths = [data.with_variant(v) for v in variants] if variants else [data]
     seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    reports: dict[tuple[Any, ...], dict[str, Any]] = {}
     for path in paths:
         world = World(data=path, days=days)
         feed = world.path.text
@@ -93,7 +105,11 @@ def shown_items(
             if source in seen or any(token in source[2] for token in planted):
                 continue  # masked once, however many paths show it; a canary is not your text
             seen[source] = item
-    return list(seen.values())
+        last = world.warmup_days + world.days - 2  # the last day decides nothing
+        for source, alias, figures in feed.figure_names(last):
+            text = " ".join(figures)
+            reports.setdefault(source, {"symbols": [alias], "headline": text, "body": ""})
+    return list(seen.values()), list(reports.values())
 
 
 def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
