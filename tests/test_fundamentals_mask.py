@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from test_text_leaks import BARS as NEWS_BARS
+from test_text_leaks import planted_news
 
 from workbench import Agent, World, evaluate
 from workbench.engine.canaries import figure_column
@@ -18,6 +20,7 @@ from workbench.engine.textdata import read_fundamentals
 from workbench.engine.textmask import figure_kind
 from workbench.errors import ConfigError
 from workbench.evaluation.canaries import canary_audit
+from workbench.evaluation.textleaks import leak_report
 
 pytestmark = pytest.mark.filterwarnings("ignore::workbench.engine.textfeed.UnseenTextWarning")
 
@@ -178,11 +181,6 @@ def test_the_fundamentals_canary_skips_dates_and_years_and_is_still_caught() -> 
 def test_a_figure_named_after_a_product_is_found_by_the_leak_report_then_refused() -> None:
     """A product is not known to the mask: the leak report reads the figures' names of the
     reports the run sees, and once the product is in the names map the load refuses it."""
-    from test_text_leaks import BARS as NEWS_BARS
-    from test_text_leaks import planted_news
-
-    from workbench.evaluation.textleaks import leak_report
-
     dates = sorted(NEWS_BARS["date"].unique())[30:90:6]
     rows = [
         (f"{d}T07:30:00-05:00", s, 1.0, 10.0 if s == "ACME" else None)
@@ -194,5 +192,5 @@ def test_a_figure_named_after_a_product_is_found_by_the_leak_report_then_refused
     data = Historical.load(NEWS_BARS, news=news, fundamentals=frame, secret=SECRET)
     row = leak_report(data).set_index("token").loc["zephyrix"]
     assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 10, 10)
-    with pytest.raises(ConfigError, match="'zephyrix', a company name of ACME.*rename it"):
+    with pytest.raises(ConfigError, match=r"'zephyrix', a company name of ACME.*rename it"):
         Historical.load(NEWS_BARS, news=news, fundamentals=frame, names={"ACME": ["Zephyrix"]})

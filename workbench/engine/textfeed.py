@@ -411,13 +411,12 @@ class TextFeed:
     def _report(self, i: int) -> dict[str, Any]:
         report = self._reports[i]
         figures = {
-            k: float(v)
-            for k, v in report.items()
-            if k not in _NOT_FIGURES and not pd.isna(v)
+            k: float(v) for k, v in report.items() if k not in _NOT_FIGURES and not pd.isna(v)
         }
         row = self.report_rows[i]
+        shown: dict[str, float | int | str]
         if self.mask is not None:
-            shown = self.mask.figures(report["symbol"], figures, row)
+            shown = dict(self.mask.figures(report["symbol"], figures, row))
         else:
             shown = {k: _as_written(k, v) for k, v in figures.items()}
         return {"report_day": row - self.warmup_days, **shown}

@@ -140,9 +140,9 @@ def _word_counts(
     per_token: dict[str, Counter[str]] = defaultdict(Counter)
     counts: Counter[str] = Counter()
     for kept in about:
-        alias, *words = kept.split("\0")
+        alias, *held = kept.split("\0")
         counts[alias] += 1
-        for token in frozenset().union(*map(keys.__getitem__, words)):
+        for token in frozenset().union(*map(keys.__getitem__, held)):
             per_token[token][alias] += 1
     return per_token, counts, spellings
 
