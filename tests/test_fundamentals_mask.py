@@ -194,3 +194,23 @@ def test_a_figure_named_after_a_product_is_found_by_the_leak_report_then_refused
     assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 10, 10)
     with pytest.raises(ConfigError, match=r"'zephyrix', a company name of ACME.*rename it"):
         Historical.load(NEWS_BARS, news=news, fundamentals=frame, names={"ACME": ["Zephyrix"]})
+
+
+@pytest.mark.parametrize(
+    ("column", "values", "fix"),
+    [
+        ("fiscal_period", [20151231, 20160331], r"holds dates written as numbers \(first 20151231"),
+        ("reported", [20151231.0, None], r"holds dates .*name it so it ends in date or end"),
+        ("fiscal_period", [2015, 2016], r"holds years \(first 2015\).*fiscal_year"),
+    ],
+)
+def test_a_date_or_a_year_under_another_name_is_refused(
+    column: str, values: list[Any], fix: str
+) -> None:
+    with pytest.raises(ConfigError, match=rf"column '{column}' {fix}"):
+        read_fundamentals(reports(eps=[1.0, 2.0], **{column: values}), SYMBOLS)
+
+
+def test_a_count_that_only_looks_like_a_year_is_kept() -> None:
+    table = read_fundamentals(reports(eps=[1.0, 2.0], employees=[2015, 1990]), SYMBOLS)
+    assert table["employees"].tolist() == [2015.0, 1990.0]

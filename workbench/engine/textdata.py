@@ -91,6 +91,7 @@ def read_fundamentals(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
             out[column] = _years(frame[column], column)
         else:
             out[column] = _figures(frame[column], column)
+            _no_hidden_calendar(out[column].to_numpy(float), column)
     _no_twice(out, ["published", "symbol"], "fundamentals", "a report on the same name")
     return out.sort_values("published", kind="stable").reset_index(drop=True)
 
@@ -578,6 +579,33 @@ def _day(value: object) -> int | None:
     except ValueError:
         return None
     return when.value // _DAY_NS
+
+
+def _no_hidden_calendar(numbers: np.ndarray, name: str) -> None:
+    """Refuse a figure kept as written that holds dates written as numbers (20151231 in
+    every row), or years (2015) under a name that speaks of a period: shown as written,
+    it would date the bars."""
+    given = numbers[np.isfinite(numbers)]
+    if not len(given) or not (given == np.round(given)).all():
+        return
+    if ((given >= 1900_01_01) & (given < 2100_00_00)).all():
+        if all(_day(int(v)) is not None for v in given):
+            raise ConfigError(
+                f"fundamentals column {name!r} holds dates written as numbers (first "
+                f"{int(given[0])}), which agents would read as written; name it so it ends "
+                f"in date or end ({name}_date, period_end) and the mask places it on the "
+                "run's calendar, or drop it"
+            )
+    periodic = any(w in _PERIOD_WORDS for w in column_words(name))
+    if periodic and ((given >= 1900) & (given < 2100)).all():
+        raise ConfigError(
+            f"fundamentals column {name!r} holds years (first {int(given[0])}), which agents "
+            "would read as written; name it so it ends in year or fy (fiscal_year) and the "
+            "mask counts it from the run's first year, or drop it"
+        )
+
+
+_PERIOD_WORDS = frozenset(("period", "fiscal", "calendar", "year", "fy", "quarter", "reported"))
 
 
 def _plain(value: object) -> object:
