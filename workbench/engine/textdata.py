@@ -588,14 +588,14 @@ def _no_hidden_calendar(numbers: np.ndarray, name: str) -> None:
     given = numbers[np.isfinite(numbers)]
     if not len(given) or not (given == np.round(given)).all():
         return
-    if ((given >= 1900_01_01) & (given < 2100_00_00)).all():
-        if all(_day(int(v)) is not None for v in given):
-            raise ConfigError(
-                f"fundamentals column {name!r} holds dates written as numbers (first "
-                f"{int(given[0])}), which agents would read as written; name it so it ends "
-                f"in date or end ({name}_date, period_end) and the mask places it on the "
-                "run's calendar, or drop it"
-            )
+    dated = ((given >= 1900_01_01) & (given < 2100_00_00)).all()
+    if dated and all(_day(int(v)) is not None for v in given):
+        raise ConfigError(
+            f"fundamentals column {name!r} holds dates written as numbers (first "
+            f"{int(given[0])}), which agents would read as written; name it so it ends "
+            f"in date or end ({name}_date, period_end) and the mask places it on the "
+            "run's calendar, or drop it"
+        )
     periodic = any(w in _PERIOD_WORDS for w in column_words(name))
     if periodic and ((given >= 1900) & (given < 2100)).all():
         raise ConfigError(
