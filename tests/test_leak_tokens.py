@@ -46,6 +46,9 @@ def rewritten(write: Callable[[int], str]) -> pd.DataFrame:
         ("Roadrunner\u2019s launch", {"roadrunner", "launch"}),
         ("Roadrunner-branded kit", {"roadrunner", "branded", "kit"}),
         ("ROADRUNNER kit", {"roadrunner", "kit"}),
+        ("ROADRUNNER'S kit", {"roadrunner", "kit"}),
+        ("Roadrunner\u2122 kit", {"roadrunner", "kit"}),
+        ("RoadrunnerTM kit, an ATM", {"roadrunner", "kit", "atm"}),  # as the mask writes ™
         ("\uff32\uff4f\uff41\uff44\uff52\uff55\uff4e\uff4e\uff45\uff52 kit", {"roadrunner", "kit"}),
         ("the analysts' view", {"analysts", "view"}),
         ("ASSET004 closed on day 3 at [amount]", {"closed"}),

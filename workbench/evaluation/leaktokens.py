@@ -8,7 +8,7 @@ as the token ``roadrunner``:
   in any case (casefold);
 - a word's parts joined by a hyphen are tokens of their own (``Roadrunner-branded``
   gives ``roadrunner`` and ``branded``), and a possessive is dropped (``'s`` or ``’s``,
-  or the apostrophe after a plural);
+  or the apostrophe after a plural), as is a trade mark sign (``Roadrunner™``);
 - a word ending in ``s`` (or ``es``) whose stem is a token of the same items read is
   that stem (``roadrunners`` is ``roadrunner`` once ``roadrunner`` is seen; ``news`` is
   not ``new`` unless ``new`` is a token, which as a stop word it never is).
@@ -65,7 +65,11 @@ def item_words(text: str) -> set[str]:
     """The distinct words of an item's text as written (``tokens`` reads each once)."""
     if text.isascii():
         return set(ASCII_WORDS.findall(text))
+    text = text.translate(_MARKS_APART)  # NFKC would glue a trade mark on: RoadrunnerTM
     return set(WORDS.findall(unicodedata.normalize("NFKC", text)))
+
+
+_MARKS_APART = str.maketrans({"\u2122": " ", "\u2120": " "})
 
 
 def tokens(word: str) -> tuple[Token, ...]:
@@ -91,9 +95,14 @@ _LETTER_ONE = re.compile(_LETTER)
 def _unpossessed(part: str) -> str:
     """A part without its possessive: Roadrunner's, Roadrunner’s, analysts'."""
     part = part.replace("\u2019", "'")
-    if part.endswith("'s"):
+    if part[-2:] in ("'s", "'S"):
         part = part[:-2]
+    elif _GLUED_MARK.search(part):
+        part = part[:-2]  # the mask's NFKC wrote Roadrunner™ as RoadrunnerTM
     return part.strip("'")
+
+
+_GLUED_MARK = re.compile(r"[^\W\dA-Z_]TM$")
 
 
 def _run(run: str) -> tuple[Token, ...]:
