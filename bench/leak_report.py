@@ -3,7 +3,9 @@
     python bench/leak_report.py
 
 20,000 items on 520 dates x 6 names, each about one name: its ticker or company name,
-a date, a price and a volume, and now and then its product.
+a date, a price and a volume, and now and then its product, spelt one of several ways
+(``Roadrunner's``, ``ROADRUNNER``, ``Roadrunner-branded``, ...), which the report reads
+as one token.
 The report of the real path reads every item a run over all the dates could show;
 a comparison's report reads the items its seeds' bootstrap variants showed (6 seeds
 of 250 days), each item masked once however many variants or rows show it. This
@@ -24,6 +26,7 @@ from workbench.evaluation.textleaks import leak_report, shown_items
 
 SEEDS, DAYS, ITEMS = 6, 250, 20_000
 PRODUCTS = {"ACME": "Roadrunner", "BOLT": "Thunderbox", "CRUX": "Keystone"}
+SPELLINGS = ("{}", "{}'s", "{}\u2019s", "{}-branded", "{}s")
 
 
 def news(bars: pd.DataFrame) -> pd.DataFrame:
@@ -36,6 +39,9 @@ def news(bars: pd.DataFrame) -> pd.DataFrame:
     for k, (d, w) in enumerate(zip(day, who, strict=True)):
         symbol, price = symbols[w], rng.uniform(10, 400)
         product = PRODUCTS.get(symbol, "") if k % 4 == 0 else ""
+        if product:
+            spelt = SPELLINGS[k // 4 % len(SPELLINGS)].format(product)
+            product = spelt.upper() if k % 7 == 0 else spelt
         body = (
             f"{symbol} closed at ${price:.2f} on {dates[d]} after {rng.integers(1, 9)},"
             f"{rng.integers(100, 999)},000 shares traded; analysts cited {product or 'demand'}."

@@ -33,10 +33,11 @@ def test_the_report_lists_the_tokens_per_alias_and_how_to_extend_the_map(
     results = evaluate(["cash"], data=data, days=5)
     page = render_report(results, tmp_path / "r.html", leaks=table).read_text(encoding="utf-8")
     assert f">{TITLE}</h2>" in page
-    alias = table.loc[table["token"] == "zephyrix", "alias"].iloc[0]
+    alias = table.loc[table["token"] == "Zephyrix", "alias"].iloc[0]
     listed = per_alias(table)
-    assert listed.loc[alias, "symbol"] == "ACME" and listed.loc[alias, "tokens"] == "zephyrix"
-    assert f">{alias}<" in page and ">zephyrix<" in page
+    assert listed.loc[alias, "symbol"] == "ACME"
+    assert listed.loc[alias, "tokens"] == "Zephyrix (12 of 12 items)"
+    assert f">{alias}<" in page and ">Zephyrix<" in page
     assert "add it to the names map" in page and "--company-names" in page
 
 
@@ -106,3 +107,18 @@ def test_html_in_the_news_and_the_leak_table_stays_text_in_the_report(tmp_path: 
     page = render_report(results, tmp_path / "r.html", leaks=table).read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page and "&lt;b&gt;ACME" in page
     assert "<script>alert" not in page and "<img src=x" not in page and "<b>ACME" not in page
+
+
+def test_the_aliases_come_most_telling_first_each_word_with_its_items() -> None:
+    table = pd.DataFrame(
+        [
+            ("Keystone", "ASSET002", "CRUX", 10, 10, 1.6, 1e-8, "Keystone"),
+            ("Roadrunner", "ASSET006", "ACME", 10, 10, 0.7, 1e-12, "Roadrunner"),
+            ("quarry", "ASSET002", "CRUX", 7, 8, 1.3, 1e-6, "quarry, Quarry"),
+        ],
+        columns=["token", "alias", "symbol", "with_name", "items", "expected", "p_value",
+                 "spellings"],
+    )  # fmt: skip
+    listed = per_alias(table)
+    assert listed.index.tolist() == ["ASSET006", "ASSET002"]
+    assert listed.loc["ASSET002", "tokens"] == "Keystone (10 of 10 items), quarry (7 of 8 items)"

@@ -71,7 +71,7 @@ def test_two_reports_on_one_name_at_one_time_are_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("column", "values"), [("currency", ["USD", "USD"]), ("period_end", ["2015-12-31", ""])]
+    ("column", "values"), [("currency", ["USD", "USD"]), ("auditor", ["KPMG", ""])]
 )
 def test_a_column_of_no_figures_is_refused_once_saying_drop_it(column: str, values: list) -> None:
     with pytest.raises(ConfigError, match=f"column '{column}' holds no figure .*drop that column"):
@@ -79,12 +79,12 @@ def test_a_column_of_no_figures_is_refused_once_saying_drop_it(column: str, valu
 
 
 def test_only_money_figures_are_scaled_with_the_prices() -> None:
-    figures = {"eps": [2.0, 1.0], "pe": [20.0, 9.0], "roe": [0.15, 0.1], "fiscal_year": [2015, 1]}
+    figures = {"eps": [2.0, 1.0], "pe": [20.0, 9.0], "roe": [0.15, 0.1], "employees": [2015, 1]}
     data = Historical.load(BARS, fundamentals=reports(**figures), secret=SECRET)
     feed = World(data=data).path.text
     alias = {real: alias for alias, real in data.mapping.items()}["ACME"]
     shown = feed.fundamentals(feed.warmup_days + 5)[alias]
-    assert (shown["pe"], shown["roe"], shown["fiscal_year"]) == (20.0, 0.15, 2015.0)
+    assert (shown["pe"], shown["roe"], shown["employees"]) == (20.0, 0.15, 2015.0)
     assert shown["eps"] != 2.0
     assert [is_money(c) for c in ("revenue", "net_margin", "price_to_book", "dividend_yield")] == [
         True,

@@ -43,7 +43,7 @@ def planted_news(product_items: int = 12) -> pd.DataFrame:
 def test_a_planted_product_name_is_found_with_its_company() -> None:
     data = Historical.load(BARS, news=planted_news(), secret="leak-secret-0123456789")
     table = leak_report(data)
-    assert table["token"].tolist() == ["zephyrix"]
+    assert table["token"].tolist() == ["Zephyrix"]
     row = table.iloc[0]
     assert row["symbol"] == "ACME" and data.mapping[row["alias"]] == "ACME"
     assert row["with_name"] == row["items"] == 12 and row["p_value"] < 1e-6
@@ -62,7 +62,7 @@ def test_a_product_a_rival_mentions_a_quarter_of_the_time_is_still_found() -> No
     news.loc[rival, "headline"] += " against Zephyrix"
     data = Historical.load(BARS, news=news, secret="leak-secret-0123456789")
     table = leak_report(data)
-    row = table[table["token"] == "zephyrix"].iloc[0]
+    row = table[table["token"] == "Zephyrix"].iloc[0]
     assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 30, 40)
 
 
@@ -89,7 +89,7 @@ def test_the_audit_prints_the_leak_report(capsys: pytest.CaptureFixture[str]) ->
     assert "text leak report: 6 words still point at one name" in out
     bars = Historical.load(folder / "example_bars.csv", secret="example-secret-0123456789")
     alias = {real: alias for alias, real in bars.mapping.items()}["ACME"]
-    assert re.search(rf"roadrunner {alias} +ACME", out)
+    assert re.search(rf"Roadrunner {alias} +ACME", out)
 
 
 @pytest.mark.parametrize("flag", ["--company-names", "--mask-secret"])
@@ -118,7 +118,7 @@ def test_evaluate_out_writes_the_leak_report_beside_the_run(
     argv += ["--company-names", str(folder / "example_names.csv"), "--out", str(tmp_path / "run")]
     assert main(argv) == 0
     leaks = pd.read_csv(tmp_path / "run" / "text_leaks.csv")
-    assert "roadrunner" in set(leaks["token"])
+    assert "Roadrunner" in set(leaks["token"])
     assert f"text leak report: {len(leaks)} words" in capsys.readouterr().out
 
 
@@ -133,7 +133,7 @@ def product_news_from(first_row: int) -> pd.DataFrame:
 
 def test_the_report_reads_only_the_days_the_run_traded() -> None:
     data = Historical.load(BARS, news=product_news_from(90), secret="leak-secret-0123456789")
-    assert leak_report(data)["token"].tolist() == ["zephyrix"]
+    assert leak_report(data)["token"].tolist() == ["Zephyrix"]
     # a run of 40 days ends on row 59: no payload carried the product, so nothing leaked
     assert leak_report(data, days=40).empty
 
@@ -146,7 +146,7 @@ def test_a_comparisons_report_reads_the_variants_its_seeds_traded() -> None:
     assert leak_report(data, variants=[f"bootstrap:{blind}"]).empty
     seeing = [f"bootstrap:{s}" for s in (1, 2)]
     table = leak_report(data, variants=seeing)
-    assert table["token"].tolist() == ["zephyrix"]
+    assert table["token"].tolist() == ["Zephyrix"]
     # the alias the report names is the one every variant's payload shows with the product,
     # and each item counts once however many rows or variants show it
     shown = {}

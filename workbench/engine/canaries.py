@@ -7,8 +7,8 @@ With ``canaries=K`` the run's text carries K extra items in each channel it has:
   which the text mask rewrites);
 - **fundamentals**: a report on one name whose figure is a code amount (eleven
   digits and cents, the last six a check of the six before: ``figure_code``) in a
-  figure the mask keeps as written (``figure_column``), so the payload, the report
-  history and the exported table all read the same number;
+  figure the mask keeps as written (``figure_column``: no money, date or year), so
+  the payload, the report history and the exported table all read the same number;
 - **memory**: a lesson on one name about "Mnemo-<8 hex>", which the runner gives
   each arm that keeps a memory store to plant (``Agent.plant_memory``), visible
   from its day on, so an honest store recalls it no earlier.
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from workbench._checks import is_whole
-from workbench.engine.textmask import is_money
+from workbench.engine.textmask import figure_kind
 from workbench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -57,9 +57,10 @@ CHECK = 10**6  # its last six digits check the six before them
 def figure_column(table: pd.DataFrame) -> str:
     """The figure a fundamentals canary is planted in: the first the mask keeps as written
     (a ratio, a count), so the payload, the filings and the exported table read one number;
-    ``FIGURE`` when every figure is money (the mask would rescale it)."""
+    ``FIGURE`` when every figure is money, a date or a year (the mask would rescale or
+    place it)."""
     figures = [c for c in table.columns if c not in ("published", "symbol", CANARY)]
-    return next((c for c in figures if not is_money(c)), FIGURE)
+    return next((c for c in figures if figure_kind(c) == "figure"), FIGURE)
 
 
 def figure_code(drawn: int) -> float:

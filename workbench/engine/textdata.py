@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.engine.bars import read_parquet_file, table_file, utf8_csv
+from workbench.engine.textmask import column_words, is_date_column, is_word_like, is_year_column
 from workbench.errors import ConfigError
 
 NEWS_COLUMNS = ("published", "symbols", "headline", "body")
@@ -84,7 +85,13 @@ def read_fundamentals(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
         }
     )
     for column in figures:
-        out[column] = _figures(frame[column], column)
+        if is_date_column(column):
+            out[column] = _dates(frame[column], column)
+        elif is_year_column(column):
+            out[column] = _years(frame[column], column)
+        else:
+            out[column] = _figures(frame[column], column)
+            _no_hidden_calendar(out[column].to_numpy(float), column)
     _no_twice(out, ["published", "symbol"], "fundamentals", "a report on the same name")
     return out.sort_values("published", kind="stable").reset_index(drop=True)
 
@@ -535,6 +542,98 @@ def _figures(column: pd.Series, name: str) -> np.ndarray:
     return numbers.to_numpy(float)
 
 
+def _dates(column: pd.Series, name: str) -> np.ndarray:
+    """A column of calendar dates (``is_date_column``) as days since 1970-01-01 (NaN for
+    none): written year first (2015-12-31), as a number YYYYMMDD (20151231), or as dates."""
+    days = np.full(len(column), np.nan)
+    for row, value in enumerate(column):
+        if _missing(value) or (isinstance(value, str) and not value.strip()):
+            continue
+        day = _day(value)
+        if day is None:
+            raise _refuse(
+                "fundamentals",
+                row,
+                f"has {name} {_plain(value)!r}, which is no date; write it year first (2015-12-31) "
+                "or as YYYYMMDD (20151231). A column whose name ends in date, end, ended, "
+                "ending, start, begin or beginning holds dates: rename it if it holds another "
+                "figure",
+            )
+        days[row] = day
+    return days
+
+
+def _day(value: object) -> int | None:
+    """Days since 1970-01-01 of a date written year first, as YYYYMMDD or as a date."""
+    if isinstance(value, (pd.Timestamp, np.datetime64)) or hasattr(value, "toordinal"):
+        stamp = pd.Timestamp(value)  # type: ignore[arg-type]
+        return None if pd.isna(stamp) else pd.Timestamp(stamp.date()).value // _DAY_NS
+    text = str(value).strip()
+    if isinstance(value, (int, float, np.number)) and float(value).is_integer():
+        text = str(int(value))
+    found = _DATE_FORMS.fullmatch(text)
+    if found is None:
+        return None
+    try:
+        when = pd.Timestamp(int(found["y"]), int(found["m"]), int(found["d"]))
+    except ValueError:
+        return None
+    return when.value // _DAY_NS
+
+
+def _no_hidden_calendar(numbers: np.ndarray, name: str) -> None:
+    """Refuse a figure kept as written that holds dates written as numbers (20151231 in
+    every row), or years (2015) under a name that speaks of a period: shown as written,
+    it would date the bars."""
+    given = numbers[np.isfinite(numbers)]
+    if not len(given) or not (given == np.round(given)).all():
+        return
+    dated = ((given >= 1900_01_01) & (given < 2100_00_00)).all()
+    if dated and all(_day(int(v)) is not None for v in given):
+        raise ConfigError(
+            f"fundamentals column {name!r} holds dates written as numbers (first "
+            f"{int(given[0])}), which agents would read as written; name it so it ends "
+            f"in date or end ({name}_date, period_end) and the mask places it on the "
+            "run's calendar, or drop it"
+        )
+    periodic = any(w in _PERIOD_WORDS for w in column_words(name))
+    if periodic and ((given >= 1900) & (given < 2100)).all():
+        raise ConfigError(
+            f"fundamentals column {name!r} holds years (first {int(given[0])}), which agents "
+            "would read as written; name it so it ends in year or fy (fiscal_year) and the "
+            "mask counts it from the run's first year, or drop it"
+        )
+
+
+_PERIOD_WORDS = frozenset(("period", "fiscal", "calendar", "year", "fy", "quarter", "reported"))
+
+
+def _plain(value: object) -> object:
+    """A NumPy scalar as the Python number it holds (for messages)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+_DAY_NS = 86_400 * 10**9
+_DATE_FORMS = re.compile(r"(?P<y>\d{4})-?(?P<m>\d{2})-?(?P<d>\d{2})")
+
+
+def _years(column: pd.Series, name: str) -> np.ndarray:
+    """A column of years (``is_year_column``): whole numbers of four digits, 1000 to 2999."""
+    numbers = pd.to_numeric(column, errors="coerce").to_numpy(float)
+    written = (column.notna() & (column.astype("string").str.strip() != "")).to_numpy(bool)
+    whole = np.isfinite(numbers) & (numbers == np.round(numbers))
+    bad = _first(written & ~(whole & (numbers >= 1000) & (numbers < 3000)))
+    if bad is not None:
+        raise _refuse(
+            "fundamentals",
+            bad,
+            f"has {name} {_plain(column.iloc[bad])!r}, which is no year; write the year in full "
+            "(2015). A column whose name ends in year or fy holds years: rename it if it "
+            "holds another figure",
+        )
+    return np.where(written, numbers, np.nan)
+
+
 def _figure_fix(text: str, name: str) -> str | None:
     """What a figure written another way is, and how to write it; None for what is no
     number in any way."""
@@ -557,6 +656,67 @@ def _figure_fix(text: str, name: str) -> str | None:
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _PERCENT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*%")
 _MONEY = re.compile(r"[$€£¥]\s*[+-]?(?:\d+\.?\d*|\.\d+)")
+
+
+def check_figure_names(
+    columns: Iterable[str], symbols: Iterable[str], names: Mapping[str, Iterable[str]]
+) -> None:
+    """Refuse a figure whose column name identifies a company or a date: agents read a
+    figure's name as written, so ``acme_segment_revenue`` or ``rev_2016`` would give away
+    what the mask hides. A ticker counts as a word of the name unless it reads as a word
+    (``is_word_like``: ``on``, ``it``), a company name as its words in a row."""
+    tickers = {s.lower(): s for s in symbols if not is_word_like(s)}
+    companies = [(column_words(n), s) for s, ns in names.items() for n in ns]
+    for column in columns:
+        words = column_words(column)
+        found = _company_in(words, companies) or _ticker_in(words, tickers) or _date_in(words)
+        if found is None:
+            continue
+        why, at = found
+        neutral = "_".join(w for k, w in enumerate(words) if k not in at) or "figure"
+        fix = (
+            f"rename it without the name ({neutral}), or drop the column if the figure "
+            "itself tells the company apart"
+            if not why.endswith("a year or a date")
+            else "give each period's figure in the row of the report that gives it, under "
+            f"one name without the period ({neutral}), the period in fiscal_year or "
+            "period_end, which the mask places on the run's calendar"
+        )
+        raise ConfigError(
+            f"fundamentals column {column!r} {why}: agents read a figure's name as written, "
+            f"so it would give away what the mask hides; {fix}"
+        )
+
+
+def _ticker_in(words: list[str], tickers: Mapping[str, str]) -> tuple[str, list[int]] | None:
+    at = [k for k, w in enumerate(words) if w in tickers]
+    if not at:
+        return None
+    return f"holds {words[at[0]]!r}, the ticker of {tickers[words[at[0]]]}", at
+
+
+def _company_in(
+    words: list[str], companies: list[tuple[list[str], str]]
+) -> tuple[str, list[int]] | None:
+    for name, symbol in companies:
+        width = len(name)
+        for k in range(len(words) - width + 1 if width else 0):
+            if words[k : k + width] == name:
+                why = f"holds {' '.join(name)!r}, a company name of {symbol}"
+                return why, list(range(k, k + width))
+    return None
+
+
+def _date_in(words: list[str]) -> tuple[str, list[int]] | None:
+    """A year (1900-2099) or a date written year first (201603, 20160331) among the words,
+    or a year written short after fy or cy (fy16)."""
+    for k, word in enumerate(words):
+        dated = word.isdigit() and len(word) in (4, 6, 8) and word[:2] in ("19", "20")
+        short = word.isdigit() and len(word) == 2 and k > 0 and words[k - 1] in ("fy", "cy")
+        if dated or short:
+            at = [k - 1, k] if short else [k]
+            return f"holds {word!r}, a year or a date", at
+    return None
 
 
 def read_names(source: Source) -> dict[str, list[str]]:

@@ -33,13 +33,20 @@ import numpy as np
 import pandas as pd
 
 from workbench.engine.canaries import CANARY, Planted, check_count
-from workbench.engine.textdata import Source, by_label, read_fundamentals, read_news
-from workbench.engine.textmask import TextMask
+from workbench.engine.textdata import (
+    Source,
+    by_label,
+    check_figure_names,
+    read_fundamentals,
+    read_news,
+)
+from workbench.engine.textmask import TextMask, figure_kind
 from workbench.engine.textnames import NamesSource, names_map
 from workbench.errors import ConfigError
 from workbench.schema import NEWS_CAP
 
 CLOSE_TIME, TIMEZONE = "16:00", "America/New_York"
+_NOT_FIGURES = ("symbol", "published", CANARY)
 LONGEST_EMBARGO = pd.Timedelta(days=366)
 
 
@@ -77,10 +84,13 @@ class TextData:
             news_table = None if news is None else read_news(news, symbols)
         with by_label(fundamentals):
             reports = None if fundamentals is None else read_fundamentals(fundamentals, symbols)
+        masked_names = names_map(names, bars)
+        if reports is not None:
+            check_figure_names(reports.columns[2:], symbols, masked_names)
         data = cls(
             news=news_table,
             fundamentals=reports,
-            names=names_map(names, bars),
+            names=masked_names,
             embargo=_embargo(embargo),
             close_time=close_time,
             timezone=timezone,
@@ -278,6 +288,9 @@ class TextFeed:
             )
             if "symbols" in frame:
                 frame["symbols"] = frame["symbols"].map(";".join)
+            for column in frame.columns[2:]:
+                if figure_kind(column) in ("date", "year"):
+                    frame[column] = _written_back(frame[column], figure_kind(column))
             out[name] = frame
         return out
 
@@ -373,6 +386,20 @@ class TextFeed:
             for i in range(count - 1, -1, -1)
         ]
 
+    def figure_names(self, until: int) -> list[tuple[tuple[Any, ...], str, list[str]]]:
+        """Each real report seen by row ``until``'s close: what names it in the researcher's
+        table (its publication time and symbol), the alias it is shown under, and the names
+        of the figures it gives (a figure's name reaches the payload as written)."""
+        count = bisect.bisect_right(self.report_rows, until)
+        out = []
+        for report in self._reports[:count]:
+            if report[CANARY]:
+                continue
+            given = [k for k, v in report.items() if k not in _NOT_FIGURES and not pd.isna(v)]
+            source = (report["published"], report["symbol"])
+            out.append((source, self.alias_of[report["symbol"]], given))
+        return out
+
     def _fundamentals(self, count: int) -> dict[str, Any]:
         out: dict[str, Any] = dict.fromkeys(self.symbols)
         for i in range(count - 1, -1, -1):
@@ -384,13 +411,32 @@ class TextFeed:
     def _report(self, i: int) -> dict[str, Any]:
         report = self._reports[i]
         figures = {
-            k: float(v)
-            for k, v in report.items()
-            if k not in ("symbol", "published", CANARY) and not pd.isna(v)
+            k: float(v) for k, v in report.items() if k not in _NOT_FIGURES and not pd.isna(v)
         }
+        row = self.report_rows[i]
+        shown: dict[str, float | int | str]
         if self.mask is not None:
-            figures = self.mask.figures(report["symbol"], figures)
-        return {"report_day": self.report_rows[i] - self.warmup_days, **figures}
+            shown = dict(self.mask.figures(report["symbol"], figures, row))
+        else:
+            shown = {k: _as_written(k, v) for k, v in figures.items()}
+        return {"report_day": row - self.warmup_days, **shown}
+
+
+def _as_written(column: str, value: float) -> float | int | str:
+    """A figure of an unmasked run: a date (held as days since 1970) as its ISO date, a
+    year as a whole number, the rest as it is."""
+    kind = figure_kind(column)
+    if kind == "date":
+        return str(np.datetime64(int(value), "D"))
+    return int(value) if kind == "year" else value
+
+
+def _written_back(column: pd.Series, kind: str) -> pd.Series:
+    """Dates (held as days since 1970) as ISO dates, years as whole numbers; blank as none."""
+    if kind == "year":
+        return column.astype("Int64")
+    days = column.astype("Int64")
+    return pd.Series([None if pd.isna(d) else str(np.datetime64(int(d), "D")) for d in days])
 
 
 def _placed(

@@ -734,11 +734,31 @@ class TextMask:
             position = -int(np.busday_count(when, days[0]))
         return position - self.warmup_days
 
-    def figures(self, symbol: str, figures: Mapping[str, float]) -> dict[str, float]:
-        """A report's figures with its money columns (``is_money``) scaled like the name's
-        prices; every other figure (a ratio, a count, a year) is kept as written."""
+    def figures(self, symbol: str, figures: Mapping[str, float], row: int) -> dict[str, float]:
+        """A report first seen at the close of trading date ``row``, masked: its money
+        columns (``is_money``) scaled like the name's prices, its dates (``is_date_column``,
+        held as days since 1970) as day numbers under ``known_until(row)``, its years
+        (``is_year_column``) counted from the year of day 0; every other figure (a ratio, a
+        count) kept as written. A counterfactual path has no calendar: its dates and years
+        are left out."""
         factor = self.price_factor[symbol]
-        return {k: round(v * factor, 4) if is_money(k) else v for k, v in figures.items()}
+        shown: dict[str, float] = {}
+        with self.known_until(row):
+            for column, value in figures.items():
+                kind = figure_kind(column)
+                if kind == "money":
+                    shown[column] = round(value * factor, 4)
+                elif kind == "figure":
+                    shown[column] = value
+                elif not self.counterfactual:
+                    shown[column] = self._calendar_figure(kind, value)
+        return shown
+
+    def _calendar_figure(self, kind: str, value: float) -> int:
+        """A date (days since 1970) as its day number, or a year as years from day 0's."""
+        if kind == "date":
+            return self.relative_day(np.datetime64(int(value), "D"))
+        return int(value) - int(self.dates[self.warmup_days][:4])
 
 
 _MONEY_WORDS = (
@@ -978,3 +998,39 @@ def _alias(match: re.Match[str], lookup: Mapping[str, str]) -> str:
         return exact
     # a symbol in another case is not the symbol: the text stays as written
     return lookup.get(word.casefold(), match.group(0))
+
+
+# what a fundamentals figure is, by its column's name: the mask scales money, places dates
+# and years on the run's calendar and keeps the rest as written
+_DATE_WORDS = ("date", "end", "ended", "ending", "start", "begin", "beginning")
+_YEAR_WORDS = ("year", "fy")
+
+
+def column_words(column: str) -> list[str]:
+    """A column's name as words: runs of letters and runs of digits, in lower case."""
+    return re.findall(r"[^\W\d_]+|\d+", column.lower())
+
+
+def is_date_column(column: str) -> bool:
+    """A figure that is a calendar date (``period_end``, ``report_date``,
+    ``fiscal_year_end``): its name's last word is date, end, ended, ending, start, begin or
+    beginning."""
+    words = column_words(column)
+    return bool(words) and words[-1] in _DATE_WORDS
+
+
+def is_year_column(column: str) -> bool:
+    """A figure that is a calendar or fiscal year (``fiscal_year``, ``fy``, ``year``): its
+    name's last word is year or fy."""
+    words = column_words(column)
+    return bool(words) and words[-1] in _YEAR_WORDS
+
+
+def figure_kind(column: str) -> str:
+    """``date``, ``year``, ``money`` (scaled with the prices) or ``figure`` (kept as
+    written), by the column's name."""
+    if is_date_column(column):
+        return "date"
+    if is_year_column(column):
+        return "year"
+    return "money" if is_money(column) else "figure"

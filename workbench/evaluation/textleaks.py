@@ -2,24 +2,29 @@
 
 Masking replaces the symbols, the company names the researcher listed, dates and
 prices (``workbench.engine.textmask``). What it cannot know is the rest: a
-product, a city, a chief executive. Such a word gives a name away when it shows up
+product, a city, a chief executive, in the news or in a figure's name
+(``roadrunner_units``: each report a decision sees counts as an item whose words are
+the names of its figures). Such a word gives a name away when it shows up
 in the items about one name far more often than that name's share of the items
 would make it.
 
-For every word (lower case, three letters or more, not a stop word, not an alias
-or a mask mark), over the items that concern exactly one name: ``items`` is how
+For every token (``workbench.evaluation.leaktokens``: a word in any case, spelling
+or width, its possessive, hyphenated parts and plural read as one; a run of one
+script in text written without spaces; three letters or more, not a stop word, an
+alias or a mask mark), over the items that concern exactly one name: ``items`` is how
 many of them hold the word, ``with_name`` how many of those concern the name it
 is seen with most, and ``expected`` what that name's share of all such items
 would give. The word is listed when ``with_name >= min_items``, at least
 ``share`` of its items concern that name, and a one-sided binomial test of
 ``with_name`` against ``items`` draws at that name's share gives a p-value below
-``alpha`` divided by the number of words tested (Bonferroni). Add what it lists
-to the ``names=`` map, run it again, and the list empties.
+``alpha`` divided by the number of words tested (Bonferroni). ``token`` shows the
+spelling seen in most items, ``spellings`` every one seen. Add what it lists (each
+spelling the mask should catch) to the ``names=`` map, run it again, and the list
+empties.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -29,19 +34,13 @@ import pandas as pd
 from workbench.engine.historical import Historical
 from workbench.engine.textfeed import TextFeed
 from workbench.engine.variants import Variant
+from workbench.evaluation.leaktokens import item_words, most_seen, stems, tokens
 from workbench.evaluation.world import World
 
-LEAK_COLUMNS = ("token", "alias", "symbol", "with_name", "items", "expected", "p_value")
-_WORD = re.compile(r"[^\W\d_][\w'-]{2,}")
-_MARKS = re.compile(r"^(asset\d+|day|date|amount)$")
-_STOP = frozenset((
-    "the", "and", "for", "that", "with", "this", "from", "were", "was", "are", "has", "have",
-    "had", "its", "his", "her", "their", "they", "said", "says", "say", "will", "would",
-    "could", "should", "not", "but", "than", "then", "into", "over", "under", "after",
-    "before", "about", "more", "most", "less", "also", "company", "companies", "shares",
-    "share", "orders", "percent", "per", "which", "while", "when", "where", "who", "whom",
-    "what", "been", "being", "our", "out", "off", "new", "year", "years", "quarter",
-))  # fmt: skip
+# token: the spelling seen in most items; spellings: every one seen, most seen first
+LEAK_COLUMNS = (
+    *("token", "alias", "symbol", "with_name", "items", "expected", "p_value", "spellings"),
+)
 
 
 def leak_report(
@@ -64,10 +63,15 @@ def leak_report(
     a payload's cap) does not count, nor a canary the run planted."""
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
-    words, counts = _word_counts(shown_items(data, days=days, variants=variants))
+    items, reports = _shown(data, days, variants)
+    words, counts, spelt = _word_counts(items + reports)
     total = sum(counts.values())
-    rows = [_row(word, seen, counts, total) for word, seen in words.items()]
-    table = pd.DataFrame([r for r in rows if r is not None], columns=list(LEAK_COLUMNS))
+    rows = [
+        _row(spelt[word], seen, counts, total)
+        for word, seen in words.items()
+        if max(seen.values()) >= min_items  # fewer is never listed: no test needed
+    ]
+    table = pd.DataFrame(rows, columns=list(LEAK_COLUMNS))
     limit = alpha / max(len(words), 1)
     listed = (table["with_name"] >= min_items) & (table["with_name"] >= share * table["items"])
     table = table[listed & (table["p_value"] < limit)]
@@ -80,8 +84,17 @@ def shown_items(
 ) -> list[dict[str, Any]]:
     """Each news item the runs' payloads carry (see ``leak_report``) once, masked as the
     first path that shows it carries it, in path order."""
+    return _shown(data, days, variants)[0]
+
+
+def _shown(
+    data: Historical, days: int | None, variants: Sequence[Variant | str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The news items the runs' payloads carry and the reports their decisions see, each
+    once, a report as an item whose text is the names of the figures it gives."""
     paths = [data.with_variant(v) for v in variants] if variants else [data]
     seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    reports: dict[tuple[Any, ...], dict[str, Any]] = {}
     for path in paths:
         world = World(data=path, days=days)
         feed = world.path.text
@@ -92,7 +105,11 @@ def shown_items(
             if source in seen or any(token in source[2] for token in planted):
                 continue  # masked once, however many paths show it; a canary is not your text
             seen[source] = item
-    return list(seen.values())
+        last = world.warmup_days + world.days - 2  # the last day decides nothing
+        for source, alias, figures in feed.figure_names(last):
+            text = " ".join(figures)
+            reports.setdefault(source, {"symbols": [alias], "headline": text, "body": ""})
+    return list(seen.values()), list(reports.values())
 
 
 def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
@@ -105,30 +122,56 @@ def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
         after = row
 
 
-def _word_counts(items: list[dict]) -> tuple[dict[str, Counter[str]], Counter[str]]:
-    """Per word, the items holding it by the one name they concern; and items per name."""
-    words: dict[str, Counter[str]] = defaultdict(Counter)
-    counts: Counter[str] = Counter()
+def _word_counts(
+    items: list[dict],
+) -> tuple[dict[str, Counter[str]], Counter[str], dict[str, Counter[str]]]:
+    """Per token (``leaktokens``), the items holding it by the one name they concern; items
+    per name; and each token's spellings by the items they are seen in."""
+    # each item kept as one string, its alias and words joined by NUL: a container kept per
+    # item would set the garbage collector going over the whole heap all the sooner
+    about: list[str] = []
+    written: Counter[str] = Counter()  # each word as written, by the items holding it
     for item in items:
-        if len(item["symbols"]) != 1:
-            continue
-        alias = item["symbols"][0]
+        if len(item["symbols"]) == 1:
+            words = item_words(f"{item['headline']} {item['body']}")
+            about.append("\0".join((item["symbols"][0], *words)))
+            written.update(words)
+    keys, spellings = _tokens_of(written)
+    per_token: dict[str, Counter[str]] = defaultdict(Counter)
+    counts: Counter[str] = Counter()
+    for kept in about:
+        alias, *held = kept.split("\0")
         counts[alias] += 1
-        text = f"{item['headline']} {item['body']}".lower()
-        for word in {w.strip("'-") for w in _WORD.findall(text)}:
-            if len(word) > 2 and word not in _STOP and not _MARKS.match(word):
-                words[word][alias] += 1
-    return words, counts
+        for token in frozenset().union(*map(keys.__getitem__, held)):
+            per_token[token][alias] += 1
+    return per_token, counts, spellings
 
 
-def _row(word: str, seen: Counter[str], counts: Counter[str], total: int) -> tuple | None:
+def _tokens_of(
+    written: Counter[str],
+) -> tuple[dict[str, frozenset[str]], dict[str, Counter[str]]]:
+    """Each distinct word's tokens (plurals folded to a stem seen), read once however many
+    items hold it; and each token's spellings by the items they are seen in."""
+    read = {word: tokens(word) for word in written}
+    folded = stems(token for found in read.values() for token, _ in found)
+    keys: dict[str, frozenset[str]] = {}
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for word, found in read.items():
+        keys[word] = frozenset(folded.get(token, token) for token, _ in found)
+        for token, spelling in found:
+            spellings[folded.get(token, token)][spelling] += written[word]
+    return keys, spellings
+
+
+def _row(spellings: Counter[str], seen: Counter[str], counts: Counter[str], total: int) -> tuple:
     from scipy.stats import binom
 
     alias, with_name = seen.most_common(1)[0]
     items = sum(seen.values())
     rate = counts[alias] / total
     p_value = float(binom.sf(with_name - 1, items, rate))
-    return (word, alias, "", with_name, items, round(items * rate, 2), p_value)
+    expected, spelt = round(items * rate, 2), most_seen(spellings)
+    return (spelt[0], alias, "", with_name, items, expected, p_value, ", ".join(spelt))
 
 
 def leak_section(table: pd.DataFrame) -> dict[str, pd.DataFrame]:

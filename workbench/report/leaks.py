@@ -55,13 +55,21 @@ def check_leak_table(table: object) -> None:
 
 
 def per_alias(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per alias: its real symbol and the words that identify it, most telling first."""
+    """One row per alias, the alias of the most telling word first: its real symbol and the
+    words that identify it, most telling first, each with the items it is seen in with that
+    name and in all (``Roadrunner (10 of 10 items)``)."""
+    ordered = table.sort_values(["p_value", "token"], kind="stable")
     rows = {
         alias: {
             "symbol": str(group["symbol"].iloc[0]),
-            "tokens": ", ".join(map(str, group["token"])),
+            "tokens": ", ".join(
+                f"{token} ({with_name} of {items} items)"
+                for token, with_name, items in zip(
+                    group["token"], group["with_name"], group["items"], strict=True
+                )
+            ),
         }
-        for alias, group in table.groupby("alias", sort=True)
+        for alias, group in ordered.groupby("alias", sort=False)
     }
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "alias"
