@@ -34,6 +34,7 @@ ticks: it is the day's information intensity, which volume also follows (Clark
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -79,6 +80,22 @@ class LogVariance:
         own = math.sqrt(1.0 - self.leverage * self.leverage)
         innovation = -self.leverage * unit_shock + own * fresh
         self.state = self.decays[:, None] * self.state + self.scale * innovation
+
+
+class VolCap(NamedTuple):
+    """The most a day's log variance may stand above its typical level, market and names."""
+
+    market: float
+    idio: float
+
+    @classmethod
+    def of(cls, p: Preset, market: LogVariance, idio: LogVariance) -> VolCap | None:
+        """The preset's ``vol_cap_sd`` in each log variance's own stationary sd; None at 0."""
+        cap = p["vol_cap_sd"]
+        if cap == 0.0:
+            return None
+        coupled = p["idio_vol_coupling"] * p["idio_vol_coupling"] * market.shift
+        return cls(cap * math.sqrt(2.0 * market.shift), cap * math.sqrt(2.0 * (idio.shift + coupled)))
 
 
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
