@@ -267,12 +267,13 @@ _SHIPPED["standard-v4"] = {
     "idio_jump_vol": 0.015,
 }
 # crisis-v2 and turbulent-v2 with the capped, longer memory, names' variance coupled to
-# the market's as standard-v3's is; turbulent's jumps as often as crisis's.
+# the market's as standard-v3's is, and their names' own jumps more often.
 _SHIPPED["crisis-v3"] = {
     **_SHIPPED["crisis-v2"],
     **_CAPPED_MEMORY,
     "vol_slow_vol": 1.4,
     "idio_vol_coupling": 0.9,
+    "idio_jump_rate": 10.0,
 }
 _SHIPPED["turbulent-v3"] = {
     **_SHIPPED["turbulent-v2"],
