@@ -109,10 +109,11 @@ _JUMPS_OFF: dict[str, float] = {
     "idio_jump_mean": 0.0,
     "idio_jump_vol": 0.0,
 }
-# How a name's tick shocks (and the mispricing's) are drawn: 0, normal, in every shipped
-# preset (their paths never change); 1, uniform of unit variance, the same market in law
-# at 1.7 times the speed at 200 names (``workbench.engine.market.unit_uniform``), for a
-# custom preset. Like the dials above, off in every preset made before it.
+# How a name's tick shocks (and the mispricing's) are drawn: 0, normal, in every preset
+# shipped before the dial (their paths never change); 1, uniform of unit variance, the
+# same market in law at 1.7 times the speed at 200 names
+# (``workbench.engine.market.unit_uniform``), in standard-v4, crisis-v3 and turbulent-v3.
+# Like the dials above, off in every preset made before it.
 _TICKS_NORMAL: dict[str, float] = {"uniform_tick_shocks": 0.0}
 # The cap on a day's log variance above its typical level, in that log variance's
 # stationary sds (``workbench.engine.volatility.VolCap``); 0, uncapped, in every preset
