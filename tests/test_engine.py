@@ -57,9 +57,9 @@ def test_presets_are_frozen() -> None:
     chosen = preset("standard-v1")
     with pytest.raises(TypeError):
         chosen.dials["spread_bps"] = 1.0  # type: ignore[index]
-    # information, jump and tick-shock dials at their -v1 values are left out, so older
+    # information, jump, tick-shock and cap dials at their -v1 values are left out, so older
     # vectors keep their hash
-    unset = {*INFORMATION_DIALS, *JUMP_DIALS, "uniform_tick_shocks"}
+    unset = {*INFORMATION_DIALS, *JUMP_DIALS, "uniform_tick_shocks", "vol_cap_sd"}
     assert set(chosen.vector) == set(DIALS) - unset
     assert set(preset("standard-v2").vector) > set(chosen.vector)
 
