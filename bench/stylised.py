@@ -149,9 +149,7 @@ def within(fact: str, value: float) -> bool:
     return (low is None or value >= low) and (high is None or value <= high)
 
 
-def measure(
-    names: int, days: int, seeds: range, speed: bool = True
-) -> dict[str, dict[str, float]]:
+def measure(names: int, days: int, seeds: range, speed: bool = True) -> dict[str, dict[str, float]]:
     table = {}
     for label, market in MARKETS.items():
         runs = paths(market, names, days, seeds)

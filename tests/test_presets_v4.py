@@ -98,14 +98,16 @@ BANDS = {
 
 def group_facts(name: str, seeds: range) -> dict[str, float]:
     """bench/stylised.py's figures: 50 names x 500 days a seed, moves per 15,000 name-days."""
-    runs = [
-        simulate(
-            preset(name), Universe.synthetic(50), seed=seed, days=500, steps_per_day=6,
-            ticks_per_step=65, warmup_days=4,
-        )  # fmt: skip
-        for seed in seeds
-    ]
+    universe = Universe.synthetic(50)
+    runs = [bench_path(name, universe, seed) for seed in seeds]
     return stylised_facts(runs, block_name_days=15_000)
+
+
+def bench_path(name: str, universe: Universe, seed: int):
+    return simulate(
+        preset(name), universe, seed=seed, days=500, steps_per_day=6, ticks_per_step=65,
+        warmup_days=4,
+    )  # fmt: skip
 
 
 def missed(facts: dict[str, float], skip: tuple[str, ...] = ()) -> list[str]:

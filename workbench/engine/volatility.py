@@ -24,6 +24,16 @@ with the same long-run variance it left the autocorrelation of |r| near 0.05 at
 lag 1, as GARCH(1,1) with normal-sized coefficients does; latent components reach
 the 0.1-0.2 real equities show.
 
+With the dial ``vol_cap_sd`` above 0 (``VolCap``) the variance a day is simulated
+on holds each log deviation above its typical level to that many of its stationary
+sds (a name's, its own and the market's coupled share together); the components
+themselves run on uncapped, so memory below the cap is untouched. It bounds the
+volatility a long run of bad draws can build, as the spline exponential of Chernov,
+Gallant, Ghysels & Tauchen (2003) stops the exponential's growth in a log-volatility
+factor past a threshold; uncapped, a name's log variance of sd 1.7 (standard-v3's)
+puts its volatility at 30 times its typical level on one name-day in 30,000. At 0,
+every preset made before the dial, nothing is capped.
+
 Shocks are Student-t with ``dof`` degrees of freedom, drawn as a normal times the
 root of an inverse-gamma weight (the normal variance-mixture form, as for the
 t-GARCH of Bollerslev 1987). The weight is one draw per day, shared by a day's
@@ -95,7 +105,8 @@ class VolCap(NamedTuple):
         if cap == 0.0:
             return None
         coupled = p["idio_vol_coupling"] * p["idio_vol_coupling"] * market.shift
-        return cls(cap * math.sqrt(2.0 * market.shift), cap * math.sqrt(2.0 * (idio.shift + coupled)))
+        idio_sd = math.sqrt(2.0 * (idio.shift + coupled))
+        return cls(cap * math.sqrt(2.0 * market.shift), cap * idio_sd)
 
 
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
