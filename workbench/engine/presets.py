@@ -234,17 +234,17 @@ _SHIPPED["standard-v3"] = {
 }
 # The -v3 and -v4 generation's shape at any seeds, not only at a few: a name's daily
 # variance is held below a cap (``vol_cap_sd`` stationary sds of its log above the
-# typical level), as the spline exponential of Chernov, Gallant, Ghysels & Tauchen (2003),
-# "Alternative models for stock price dynamics", stops a log-volatility factor's
-# exponential growth past a threshold so volatility cannot run away; jumps come with
-# variance (Bates 2000), so the cap bounds their rate too. Long memory comes from a
-# slow component of larger sd and shorter half-life than -v3's (60-day-ish, as in the
-# two-factor fits of that paper; a half-life near the sample's length is absorbed by
-# its mean), the fast one small, the Student-t diffusion nearly normal (30 dof), so the
-# heavy tails come from volatility and from downward jumps, several small ones a year
-# rather than rare large ones, so each name's skew is negative in most samples, not only
-# in those where a big jump happened to land. Tick shocks are uniform (the same market
-# in law, at a quarter of the normal draws' cost).
+# typical level), a hard form of the spline exponential of Chernov, Gallant, Ghysels &
+# Tauchen (2003), "Alternative models for stock price dynamics", which damps a
+# log-volatility factor's exponential growth past a threshold so volatility cannot run
+# away; jumps come with variance (Bates 2000), so the cap bounds their rate too. Long
+# memory comes from a slow component of larger sd and shorter half-life than -v3's (a
+# half-life near a 500-day sample's length is absorbed by its mean), the fast one small,
+# the Student-t diffusion nearly normal (30 dof), so the heavy tails come from volatility
+# and from downward jumps, several small ones a year rather than rare large ones, so
+# each name's skew is negative in most samples, not only in those where a big jump
+# happened to land. Tick shocks are uniform (the same market in law, at a quarter of
+# the normal draws' cost).
 _CAPPED_MEMORY = {
     "uniform_tick_shocks": 1.0,
     "vol_cap_sd": 2.0,

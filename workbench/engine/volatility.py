@@ -28,9 +28,9 @@ With the dial ``vol_cap_sd`` above 0 (``VolCap``) the variance a day is simulate
 on holds each log deviation above its typical level to that many of its stationary
 sds (a name's, its own and the market's coupled share together); the components
 themselves run on uncapped, so memory below the cap is untouched. It bounds the
-volatility a long run of bad draws can build, as the spline exponential of Chernov,
-Gallant, Ghysels & Tauchen (2003) stops the exponential's growth in a log-volatility
-factor past a threshold; uncapped, a name's log variance of sd 1.7 (standard-v3's)
+volatility a long run of bad draws can build: a hard form of the spline exponential
+of Chernov, Gallant, Ghysels & Tauchen (2003), which damps a log-volatility factor's
+growth past a threshold; uncapped, a name's log variance of sd 1.7 (standard-v3's)
 puts its volatility at 30 times its typical level on one name-day in 30,000. At 0,
 every preset made before the dial, nothing is capped.
 
