@@ -57,9 +57,9 @@ def test_presets_are_frozen() -> None:
     chosen = preset("standard-v1")
     with pytest.raises(TypeError):
         chosen.dials["spread_bps"] = 1.0  # type: ignore[index]
-    # information, jump and tick-shock dials at their -v1 values are left out, so older
+    # information, jump, tick-shock and cap dials at their -v1 values are left out, so older
     # vectors keep their hash
-    unset = {*INFORMATION_DIALS, *JUMP_DIALS, "uniform_tick_shocks"}
+    unset = {*INFORMATION_DIALS, *JUMP_DIALS, "uniform_tick_shocks", "vol_cap_sd"}
     assert set(chosen.vector) == set(DIALS) - unset
     assert set(preset("standard-v2").vector) > set(chosen.vector)
 
@@ -229,6 +229,7 @@ def test_no_mispricing_dial_means_no_mispricing_path() -> None:
 # sha256 of a standard-v2 path's bars, mispricing and news as the engine drew them before
 # the dial uniform_tick_shocks (8 names, seed 3, 6 days of 6 steps of 65 ticks, 2 warm-up)
 NORMAL_TICKS_PATH = "fafd7c138a1639167234c4bc2c1e3114383b2af28ecc070f82779c85d58db0b9"
+UNIFORM_TICK_PRESETS = ("standard-v4", "crisis-v3", "turbulent-v3")
 
 
 def _path_digest(chosen: Preset) -> str:
@@ -244,8 +245,11 @@ def _path_digest(chosen: Preset) -> str:
 
 def test_shipped_presets_keep_their_normal_ticks_and_paths_bit_for_bit() -> None:
     assert _path_digest(preset("standard-v2")) == NORMAL_TICKS_PATH
-    assert all(preset(name)["uniform_tick_shocks"] == 0.0 for name in list_presets())
-    assert all("uniform_tick_shocks" not in preset(name).vector for name in list_presets())
+    # the presets made after the dial (standard-v4, crisis-v3, turbulent-v3) turn it on
+    before = [name for name in list_presets() if name not in UNIFORM_TICK_PRESETS]
+    assert all(preset(name)["uniform_tick_shocks"] == 0.0 for name in before)
+    assert all("uniform_tick_shocks" not in preset(name).vector for name in before)
+    assert all(preset(name)["uniform_tick_shocks"] == 1.0 for name in UNIFORM_TICK_PRESETS)
 
 
 def test_uniform_tick_shocks_draw_another_path_under_another_fingerprint() -> None:

@@ -7,7 +7,8 @@ Per day (a Python loop over days; every name is vectorised):
   volatility index is the market factor's own conditional vol, annualised.
 - variance: the market factor and each name's idiosyncratic part have a daily
   conditional variance with a fast and a slow component and a heavier response to
-  falls than to rises (``workbench.engine.volatility``); sector variance moves with
+  falls than to rises (``workbench.engine.volatility``), held below a cap where the
+  preset's ``vol_cap_sd`` is above 0 (``VolCap``); sector variance moves with
   the market's, so co-movement rises in stress. Shocks are Student-t.
 - fair value: an overnight gap (the preset's share of the day's variance) and then
   ticks of log fair value = drift + beta x market + sector + idio shocks, all
@@ -47,7 +48,7 @@ from workbench.engine.macro import macro_path
 from workbench.engine.presets import Preset
 from workbench.engine.textfeed import TextFeed
 from workbench.engine.universe import Universe
-from workbench.engine.volatility import LogVariance, decay, mixing_scale
+from workbench.engine.volatility import LogVariance, VolCap, decay, mixing_scale
 
 TRADING_DAYS = 252
 _LOG_TYPICAL_PRICE = portable.log_of(60.0)  # names start around $60
@@ -289,6 +290,7 @@ class _DaySimulator:
         factor_typical = _square(traits.beta) * _square(p["market_vol"]) + _square(p["sector_vol"])
         self.norm_var = (factor_typical + _square(traits.idio_vol)) / TRADING_DAYS
         self.coupling = p["idio_vol_coupling"]
+        self.vol_cap = VolCap.of(p, self.market, self.idio)
         # liquidity sits at its dials when every variance is at its typical (median) level
         coupling_drag = _square(self.coupling) * self.market.shift
         idio_typical = _square(traits.idio_vol) * portable.exp_of(-coupling_drag)
@@ -383,6 +385,8 @@ class _DaySimulator:
         calm and storm together and co-move more when the market is stressed."""
         market_dev = float(self.market.deviation[0])
         drag = _square(self.coupling) * self.market.shift
+        if self.vol_cap is not None:
+            return self._capped_variances(market_dev, drag, self.vol_cap)
         # the market's two numbers on floats (``exp_of``: the bits ``exp`` gives them)
         coupled = portable.exp_of(self.coupling * market_dev - drag)
         market = float(self.market.typical[0] * portable.exp_of(market_dev))
@@ -391,6 +395,17 @@ class _DaySimulator:
             market=market,
             sector=self.sector_var * market / float(self.market.long_run[0]),
             idio=idio_var * coupled,
+        )
+
+    def _capped_variances(self, market_dev: float, drag: float, cap: VolCap) -> _Variances:
+        """``variances`` with each log deviation above its typical level held to the cap."""
+        market_dev = min(market_dev, cap.market)
+        market = float(self.market.typical[0] * portable.exp_of(market_dev))
+        idio_dev = np.minimum(self.idio.deviation + self.coupling * market_dev, cap.idio)
+        return _Variances(
+            market=market,
+            sector=self.sector_var * market / float(self.market.long_run[0]),
+            idio=self.idio.typical * portable.exp(idio_dev - drag),
         )
 
     def _scales(self, var: _Variances, s: _Shocks) -> dict[str, np.ndarray]:

@@ -109,12 +109,17 @@ _JUMPS_OFF: dict[str, float] = {
     "idio_jump_mean": 0.0,
     "idio_jump_vol": 0.0,
 }
-# How a name's tick shocks (and the mispricing's) are drawn: 0, normal, in every shipped
-# preset (their paths never change); 1, uniform of unit variance, the same market in law
-# at 1.7 times the speed at 200 names (``workbench.engine.market.unit_uniform``), for a
-# custom preset. Like the dials above, off in every preset made before it.
+# How a name's tick shocks (and the mispricing's) are drawn: 0, normal, in every preset
+# shipped before the dial (their paths never change); 1, uniform of unit variance, the
+# same market in law at 1.7 times the speed at 200 names
+# (``workbench.engine.market.unit_uniform``), in standard-v4, crisis-v3 and turbulent-v3.
+# Like the dials above, off in every preset made before it.
 _TICKS_NORMAL: dict[str, float] = {"uniform_tick_shocks": 0.0}
-_UNSET = {**_INFORMATION_OFF, **_JUMPS_OFF, **_TICKS_NORMAL}
+# The cap on a day's log variance above its typical level, in that log variance's
+# stationary sds (``workbench.engine.volatility.VolCap``); 0, uncapped, in every preset
+# made before it.
+_VOL_UNCAPPED: dict[str, float] = {"vol_cap_sd": 0.0}
+_UNSET = {**_INFORMATION_OFF, **_JUMPS_OFF, **_TICKS_NORMAL, **_VOL_UNCAPPED}
 
 
 def _with(**overrides: float) -> dict[str, float]:
@@ -227,10 +232,68 @@ _SHIPPED["standard-v3"] = {
     "idio_jump_mean": -0.05,
     "idio_jump_vol": 0.03,
 }
+# The -v3 and -v4 generation's shape at any seeds, not only at a few: a name's daily
+# variance is held below a cap (``vol_cap_sd`` stationary sds of its log above the
+# typical level), a hard form of the spline exponential of Chernov, Gallant, Ghysels &
+# Tauchen (2003), "Alternative models for stock price dynamics", which damps a
+# log-volatility factor's exponential growth past a threshold so volatility cannot run
+# away; jumps come with variance (Bates 2000), so the cap bounds their rate too. Long
+# memory comes from a slow component of larger sd and shorter half-life than -v3's (a
+# half-life near a 500-day sample's length is absorbed by its mean), the fast one small,
+# the Student-t diffusion nearly normal (30 dof), so the heavy tails come from volatility
+# and from downward jumps, several small ones a year rather than rare large ones, so
+# each name's skew is negative in most samples, not only in those where a big jump
+# happened to land. Tick shocks are uniform (the same market in law, at a quarter of
+# the normal draws' cost).
+_CAPPED_MEMORY = {
+    "uniform_tick_shocks": 1.0,
+    "vol_cap_sd": 2.0,
+    "vol_fast_vol": 0.3,
+    "vol_slow_halflife_days": 50.0,
+    "tail_dof": 30.0,
+}
+# standard-v3's market (information on): the market's jumps at about Eraker, Johannes &
+# Polson's (2003) S&P 500 size (-2 %, sd 1 %) several times as often, each name's own of
+# -3.5 % eight times a year.
+_SHIPPED["standard-v4"] = {
+    **_SHIPPED["standard-v3"],
+    **_CAPPED_MEMORY,
+    "vol_slow_vol": 1.5,
+    "sector_vol": 0.10,
+    "market_jump_rate": 4.0,
+    "market_jump_mean": -0.02,
+    "market_jump_vol": 0.01,
+    "idio_jump_rate": 8.0,
+    "idio_jump_mean": -0.035,
+    "idio_jump_vol": 0.015,
+}
+# crisis-v2 and turbulent-v2 with the capped, longer memory, names' variance coupled to
+# the market's as standard-v3's is, and their names' own jumps more often.
+_SHIPPED["crisis-v3"] = {
+    **_SHIPPED["crisis-v2"],
+    **_CAPPED_MEMORY,
+    "vol_slow_vol": 1.4,
+    "idio_vol_coupling": 0.9,
+    "idio_jump_rate": 10.0,
+}
+_SHIPPED["turbulent-v3"] = {
+    **_SHIPPED["turbulent-v2"],
+    **_CAPPED_MEMORY,
+    "vol_slow_vol": 1.4,
+    "idio_vol_coupling": 0.9,
+    "market_jump_rate": 6.0,
+    "idio_jump_rate": 8.0,
+}
 DEFAULT_PRESET = "standard-v2"
 # historical bars take only liquidity from a preset, and publish no simulated news
 BARS_DEFAULT_PRESET = "standard-v1"
-DIALS: tuple[str, ...] = (*_STANDARD, *_INFORMATION_OFF, *_JUMPS_OFF, *_TICKS_NORMAL)
+DIALS: tuple[str, ...] = (
+    *_STANDARD,
+    *_INFORMATION_OFF,
+    *_JUMPS_OFF,
+    *_TICKS_NORMAL,
+    *_VOL_UNCAPPED,
+)
 INFORMATION_DIALS: tuple[str, ...] = tuple(_INFORMATION_OFF)
 JUMP_DIALS: tuple[str, ...] = tuple(_JUMPS_OFF)
 # a market publishes information when any of these is above 0
@@ -298,6 +361,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "idio_jump_mean": (-0.3, 0.3),
     "idio_jump_vol": (0.0, 0.3),
     "uniform_tick_shocks": (0.0, 1.0),
+    "vol_cap_sd": (0.0, 10.0),
 }
 _WHOLE_DIALS = ("depth_levels", "news_lead_days", "uniform_tick_shocks")
 

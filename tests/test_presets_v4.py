@@ -1,0 +1,142 @@
+"""standard-v4, crisis-v3 and turbulent-v3: a capped log variance, and bands at other seeds."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from workbench.engine import Universe, list_presets, preset, simulate
+from workbench.engine.presets import DEFAULT_PRESET
+from workbench.engine.stylised import largest_move_per_block, stylised_facts
+from workbench.errors import ConfigError
+
+NEW = ("standard-v4", "crisis-v3", "turbulent-v3")
+BEFORE_THE_CAP = (
+    "calm-v1",
+    "crisis-v1",
+    "crisis-v2",
+    "standard-v1",
+    "standard-v2",
+    "standard-v3",
+    "turbulent-v1",
+    "turbulent-v2",
+)
+
+
+def vix_path(cap: float, seed: int = 2):
+    """A long, coarse path of a market whose variance runs far from its typical level."""
+    chosen = preset({"base": "standard-v1", "vol_slow_vol": 2.0, "vol_cap_sd": cap})
+    return chosen, simulate(
+        chosen, Universe.synthetic(3), seed=seed, days=500, steps_per_day=1,
+        ticks_per_step=2, warmup_days=1,
+    )  # fmt: skip
+
+
+def test_the_new_presets_are_listed_and_the_default_stays() -> None:
+    assert set(NEW) <= set(list_presets())
+    assert DEFAULT_PRESET == "standard-v2"
+    assert all(preset(name).fingerprint == name for name in NEW)
+
+
+def test_the_new_presets_cap_their_variance_and_draw_uniform_ticks() -> None:
+    for name in NEW:
+        assert preset(name)["vol_cap_sd"] > 0 and preset(name)["uniform_tick_shocks"] == 1.0
+    assert preset("standard-v4").publishes_information
+
+
+def test_presets_made_before_the_cap_leave_it_out_of_their_vector() -> None:
+    for name in BEFORE_THE_CAP:
+        assert preset(name)["vol_cap_sd"] == 0.0 and "vol_cap_sd" not in preset(name).vector
+    capped = preset({"base": "standard-v3", "vol_cap_sd": 2.0})
+    assert capped.fingerprint.startswith("custom-") and capped.vector["vol_cap_sd"] == 2.0
+
+
+def test_the_cap_is_a_number_of_standard_deviations_from_zero_to_ten() -> None:
+    with pytest.raises(ConfigError, match=r"vol_cap_sd.*between 0 and 10"):
+        preset({"vol_cap_sd": -1.0})
+
+
+def test_the_market_variance_never_passes_its_cap_and_does_uncapped() -> None:
+    chosen, capped = vix_path(1.5)
+    _, free = vix_path(0.0)
+    shift = 0.5 * (chosen["vol_fast_vol"] ** 2 + chosen["vol_slow_vol"] ** 2)
+    # the vix is the market's annualised vol: 100 x vol x exp(deviation / 2) at its typical
+    typical = 100.0 * chosen["market_vol"] * math.exp(-shift / 2.0)
+    ceiling = typical * math.exp(1.5 * math.sqrt(2.0 * shift) / 2.0)
+    assert capped.macro["vix"].max() <= ceiling * (1.0 + 1e-12)
+    assert free.macro["vix"].max() > ceiling
+    # below the cap the two markets are the same market
+    below = free.macro["vix"] < ceiling
+    assert below.mean() > 0.5
+    assert np.allclose(capped.macro["vix"][below], free.macro["vix"][below])
+
+
+def test_the_largest_move_per_block_is_the_median_of_each_blocks_largest() -> None:
+    # six names of ten days, blocks of 20 name-days: three blocks of two names
+    per_name = np.array([0.1, 0.5, 0.2, 0.3, 0.9, 0.4])
+    assert largest_move_per_block([(per_name[:4], 10), (per_name[4:], 10)], 20) == 0.5
+    # a block larger than every name there is: one block of all
+    assert largest_move_per_block([(per_name, 10)], 1000) == 0.9
+    # leftover names after the last whole block are left out
+    assert largest_move_per_block([(per_name[:5], 10)], 20) == pytest.approx(0.4)
+
+
+# the bands of bench/stylised.py (for standard-v1): (low, high), None an open side
+BANDS = {
+    "excess_kurtosis": (3.0, None),
+    "acf_abs_1": (0.10, None),
+    "acf_abs_10": (0.05, None),
+    "overnight_share": (0.15, 0.5),
+    "leverage": (None, -0.02),
+    "abs_volume_corr": (0.3, None),
+    "max_move": (None, 0.42),
+    "pairwise_corr": (0.2, 0.5),
+}
+
+
+def group_facts(name: str, seeds: range) -> dict[str, float]:
+    """bench/stylised.py's figures: 50 names x 500 days a seed, moves per 15,000 name-days."""
+    universe = Universe.synthetic(50)
+    runs = [bench_path(name, universe, seed) for seed in seeds]
+    return stylised_facts(runs, block_name_days=15_000)
+
+
+def bench_path(name: str, universe: Universe, seed: int):
+    return simulate(
+        preset(name), universe, seed=seed, days=500, steps_per_day=6, ticks_per_step=65,
+        warmup_days=4,
+    )  # fmt: skip
+
+
+def missed(facts: dict[str, float], skip: tuple[str, ...] = ()) -> list[str]:
+    return [
+        fact
+        for fact, (low, high) in BANDS.items()
+        if fact not in skip
+        and not ((low is None or facts[fact] >= low) and (high is None or facts[fact] <= high))
+    ]
+
+
+# two seed groups other than the bench's (1-3)
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds", [range(7, 10), range(28, 31)])
+def test_standard_v4_meets_every_band_with_long_clustering_and_falls_at_other_seeds(
+    seeds: range,
+) -> None:
+    facts = group_facts("standard-v4", seeds)
+    assert missed(facts) == []
+    assert facts["acf_abs_10"] >= 0.10 and facts["skew"] < 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds", [range(7, 10), range(28, 31)])
+@pytest.mark.parametrize("name", ["crisis-v3", "turbulent-v3"])
+def test_the_stressed_presets_meet_their_bands_and_fall_more_than_they_rise_at_other_seeds(
+    name: str, seeds: range
+) -> None:
+    facts = group_facts(name, seeds)
+    # a stressed market's names move together more than the standard band's
+    assert missed(facts, skip=("pairwise_corr",)) == []
+    assert facts["skew"] < 0 and facts["pairwise_corr"] > 0.2
