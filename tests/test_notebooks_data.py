@@ -164,6 +164,7 @@ def test_the_compare_notebook_splits_the_real_path_at_the_cutoff(runs) -> None:
     assert "Before and after the model cutoff (the real path)" in page
 
 
+@pytest.mark.slow
 def test_the_compare_notebooks_leak_report_reads_the_variants_its_seeds_traded(runs) -> None:
     from workbench.services.evaluation import load_bars, text_leaks
 

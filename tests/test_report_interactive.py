@@ -95,6 +95,7 @@ def test_a_historical_run_has_date_axes(historical):
     assert spec["layout"]["xaxis"]["unifiedhovertitle"]["text"] == "%{x|%Y-%m-%d}"
 
 
+@pytest.mark.slow
 def test_the_report_is_the_same_bytes_in_another_process(runs, tmp_path):
     here = write_outputs(runs, tmp_path / "here")["report"].read_bytes()
     script = (

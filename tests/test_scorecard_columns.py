@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from workbench.evaluation.columns import GLOSSARY, SCORECARD, SCORECARD_COLUMNS, VOLATILE_COLUMNS
 from workbench.evaluation.glossary import METRICS
 from workbench.report.tables import _SHOWN
@@ -49,6 +51,7 @@ def test_every_reader_takes_the_columns_from_the_registry() -> None:
     assert VOLATILE_COLUMNS == ("latency_s",)
 
 
+@pytest.mark.slow
 def test_a_new_column_is_one_entry(tmp_path: Path) -> None:
     copy = tmp_path / "workbench"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
