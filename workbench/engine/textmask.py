@@ -79,6 +79,19 @@ from functools import cached_property, partial
 
 import numpy as np
 
+from workbench.engine.textprices import (
+    AMOUNTS,
+    EUROPEAN_PARTS,
+    GUARDS,
+    PHRASE_ENDS,
+    PRICE_PARTS,
+    amount_mark,
+    digit_parts,
+    scaled,
+    scaled_by,
+    scaled_money,
+    volume_mark,
+)
 from workbench.engine.textscan import (
     MOIS_WRITTEN,
     MONTHS,
@@ -126,62 +139,6 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
-# a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
-_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
-_EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
-_SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
-# a currency code before the amount, glued to it or not (USD12.50, CHF 12)
-_CURRENCY = r"US\$|\$|€|£|¥|₹|₩|\b(?:USD|EUR|GBP|JPY|CHF)"
-_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
-_PHRASES = (
-    (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
-    (("rose", "fell", "up", "down"), "from"),
-    (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
-    # a move in percent, then the price it moved to: "up 3.5% to 175.72"
-    (("%", "percent"), "to"),
-    (("%", "percent"), "at"),
-    # a price named by what it is: "52-week high 999.99", "a high of 120.5"
-    (("week",), "high"),
-    (("week",), "low"),
-    (("high", "low"), "of"),
-    (("target", "closing"), "price"),
-    (("price",), "target"),
-    (("price",), "of"),  # "a price of 150", "target price of 150"
-    (("price target",), "of"),
-    # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
-    (("week",), "high:"),
-    (("week",), "low:"),
-    (("target", "closing"), "price:"),
-    (("price",), "target:"),
-)
-
-
-def _price_phrases() -> str:
-    """Each phrase's lookbehind, grouped by its last word, looked for first: a number
-    after any other word is passed over at the cost of one lookbehind a word."""
-    by_word: dict[str, list[str]] = {}
-    for verbs, word in _PHRASES:
-        by_word.setdefault(word, []).extend(verbs)
-    return "|".join(
-        f"(?<={word} )(?:{'|'.join(f'(?<={verb} {word} )' for verb in verbs)})"
-        for word, verbs in by_word.items()
-    )
-
-
-_PRICE_VERBS = _price_phrases()
-# What an amount in a currency's word, or of shares, needs, looked for first: it spares
-# the amount's backtracking where neither follows (the headline's "update 123").
-# (an amount is followed by a space or a letter, so its digits are never given back)
-_A_WORD = r"(?=[\d,.]++\s?[^\W\d_])"
-_THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:{_CURRENCY_WORD})\b)"
-_THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
-# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target",
-# or a colon
-_AFTER_VERB = "(?<=[tmohwfe:] )"
-_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
-# What a part can start with, in any case: its first characters
-_MONEY_FIRST = f"[{SIGNS}uegjc]"  # a currency sign or code
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS: tuple[tuple[str, str], ...] = (
@@ -200,17 +157,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
         rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{_mois()})\s+"
         rf"(?P<dmy_fr_y>{_YEAR})\b)",
     ),
-    # money written with a decimal comma, the currency before or after it: € 45,50,
-    # 1.234,50 EUR, 45,50 €
-    (
-        _MONEY_FIRST,
-        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
-    ),
-    (
-        r"\d",
-        rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
-        rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
-    ),
+    *EUROPEAN_PARTS,
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
     # (each in two parts, those starting with a digit and those with a letter: a form
@@ -232,37 +179,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
         "[jfmasond]",
         rf"(?P<loose_w>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
     ),
-    (
-        _MONEY_FIRST,
-        rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
-    ),
-    (
-        r"\d",
-        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
-    ),
-    # volumes: what the volume factor would scale, which the text's mask does not hold
-    (
-        r"[\do]",
-        rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
-        rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
-    ),
-    # a bare price after a price verb or a price's name, with a decimal comma first
-    # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
-    # "target price 150"
-    (
-        r"\d",
-        rf"(?P<near_eu>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare_eu>{_EU_AMOUNT}){_NO_RATIO}",
-    ),
-    (
-        r"\d",
-        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
-    ),
-    # "hit 123.45": a price only as a price is written, with two decimals ("hit 3 home
-    # runs" is no price)
-    (
-        r"\d",
-        rf"(?P<hit>(?<=\bhit )(?:\d{{1,3}}(?:,\d{{3}})+|\d+)\.\d{{2}}(?!\d|[.,]\d)){_NO_RATIO}",
-    ),
+    *PRICE_PARTS,
 )
 
 
@@ -316,7 +233,7 @@ class _MatchAt(dict[str, "Matcher"]):
 
 def _unguarded(part: str) -> str:
     """A part without what it looks for first (the reference reads the parts as written)."""
-    for guard in (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST):
+    for guard in GUARDS:
         part = part.replace(guard, "")
     return part
 
@@ -379,21 +296,15 @@ def _digit_parts(length: int, after: str, phrase: bool) -> tuple[int, ...]:
     reads at its first digits, read off the parts above."""
     space, word = after.isspace(), after.isalnum() or after == "_"
     short = length in (1, 2)
-    amount = after in (",", ".") or space or after.isalpha()  # digits, then a word
     can = {
         "dmy": short and (after in _AFTER_ORDINAL or space or after == "-"),
         "dmy_fr": short and (after in ("e", "E") or space),
-        "eu_worded": after in (".", " ", ","),
         "unplaced": (short and (after in ("/", ".", *_AFTER_ORDINAL) or space))
         or (length == 8 and not word)
         or (length == 4 and (after in ("-", "/", *_QUARTER) or space))
         or (length == 1 and after in _QUARTER),
         "loose": length == 4 and not word,
-        "worded": amount,
-        "volume": amount or phrase,  # "1,000 shares", or after "volume "
-        "near_eu": phrase,
-        "near": phrase,
-        "hit": phrase,
+        **digit_parts(length, after, phrase),
     }
     return tuple(k for k, name in enumerate(_PART_NAMES) if can.get(name, False))
 
@@ -427,13 +338,11 @@ def _digit_form(chosen: tuple[int, ...], iso: bool) -> Matcher | None:
     return re.compile(_ISO, re.IGNORECASE).match if iso else None
 
 
-# the words a part reads right before a space and its first digit (reversed)
-_PHRASE_ENDS = tuple(sorted({w[::-1] for w in ("volume", "hit", *(w for _, w in _PHRASES))}))
 _DIGIT_PARTS = DigitParts(
     _BARE.match_at,  # type: ignore[attr-defined]
     _DigitForms(),
     _STARTABLE,
-    _PHRASE_ENDS,
+    PHRASE_ENDS,
 )
 
 
@@ -637,8 +546,8 @@ class TextMask:
 
     def _replaced(self, match: re.Match[str], factor: float | None) -> str:
         kind = match.lastgroup
-        if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
-            return _amount_mark(match)
+        if kind in AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
+            return amount_mark(match)
         if kind in _UNPLACED or (self.counterfactual and kind in _DATES):
             return "[date]"
         if kind == "era_ja":
@@ -648,9 +557,9 @@ class TextMask:
         if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
             month = _month_number(match[f"{kind}_m"])
             return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
-        if kind in _AMOUNTS:
+        if kind in AMOUNTS:
             assert factor is not None
-            return _scaled(match, factor)
+            return scaled(match, factor)
         return _alias(match, self._lookup)  # type: ignore[attr-defined]
 
     def _era_day(self, match: re.Match[str]) -> str:
@@ -792,7 +701,10 @@ _EPOCH = date(1970, 1, 1).toordinal()
 
 _UNPLACED = ("unplaced", "unplaced_w", "loose", "loose_w", "loose_ja", "md_ja")
 _DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
-_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
+
+
+def _DATE_MARK(match: re.Match[str]) -> str:
+    return "[date]"
 
 
 class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
@@ -805,11 +717,11 @@ class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
         super().__init__()
         self.mask, self.factor = mask, factor
         if mask.counterfactual or factor is None:
-            self.update(dict.fromkeys(_AMOUNTS, _amount_mark))
-            self.update(dict.fromkeys(("volume", "bare", "bare_eu", "hit"), _AMOUNT_MARK))
+            self.update(dict.fromkeys(AMOUNTS, amount_mark))
+            self.update(dict.fromkeys(("volume", "bare", "bare_eu", "hit"), volume_mark))
         else:
-            self.update({kind: partial(_scaled_by, factor) for kind in _AMOUNTS})
-            self.update(money=partial(_scaled_money, factor), volume=_AMOUNT_MARK)
+            self.update({kind: partial(scaled_by, factor) for kind in AMOUNTS})
+            self.update(money=partial(scaled_money, factor), volume=volume_mark)
         dates = _DATES if mask.counterfactual else ()
         self.update(dict.fromkeys((*_UNPLACED, *dates), _DATE_MARK))
         lookup = mask._lookup  # type: ignore[attr-defined]
@@ -843,74 +755,6 @@ def _flipped(
     match: re.Match[str],
 ) -> str:
     return replaced(match, factor)
-
-
-def _AMOUNT_MARK(match: re.Match[str]) -> str:
-    return "[amount]"
-
-
-def _DATE_MARK(match: re.Match[str]) -> str:
-    return "[date]"
-
-
-def _amount_mark(match: re.Match[str]) -> str:
-    """An amount no single price factor scales (or a volume) as ``[amount]``, its currency
-    and scale kept."""
-    kind = match.lastgroup
-    if kind == "money":
-        return f"{_currency(match)}[amount]{match.group('scale') or ''}"
-    if kind == "worded":
-        return f"[amount]{match.group('w_scale') or ''} {match.group('w_unit')}"
-    if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}[amount]"
-    if kind == "eu_worded":
-        return f"[amount]{match.group('euw_gap')}{match.group('euw_unit')}"
-    return "[amount]"
-
-
-def _scaled_by(factor: float, match: re.Match[str]) -> str:
-    return _scaled(match, factor)
-
-
-def _scaled_money(factor: float, match: re.Match[str]) -> str:
-    currency, amount, scale = match.group("currency", "amount", "scale")
-    value = f"{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
-    return f"{currency} {value}" if currency.isalpha() else f"{currency}{value}"
-
-
-def _scaled(match: re.Match[str], factor: float) -> str:
-    kind = match.lastgroup
-    if kind in ("eu_money", "eu_worded", "bare_eu"):
-        return _scaled_european(match, factor)
-    if kind == "money":
-        return _scaled_money(factor, match)
-    prefix = "w_" if kind == "worded" else ""
-    amount = match.group(kind if kind in ("bare", "hit") else f"{prefix}amount")
-    value = f"{float(amount.replace(',', '')) * factor:,.2f}"
-    if kind == "worded":
-        return f"{value}{match.group('w_scale') or ''} {match.group('w_unit')}"
-    return value
-
-
-def _scaled_european(match: re.Match[str], factor: float) -> str:
-    """Money with a decimal comma, scaled and written back the same way."""
-    kind = match.lastgroup or ""
-    group = {"eu_money": "eu_amount", "eu_worded": "euw_amount", "bare_eu": "bare_eu"}[kind]
-    amount = match.group(group).replace(".", "").replace(" ", "").replace(",", ".")
-    value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
-    if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}{value}"
-    if kind == "eu_worded":
-        return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
-    return value
-
-
-_EUROPEAN = str.maketrans(",.", ".,")
-
-
-def _currency(match: re.Match[str], group: str = "currency") -> str:
-    currency = match.group(group)
-    return f"{currency} " if currency.isalpha() else currency
 
 
 # tickers that are also words ("A rally in IT spending, ON track"): masked only as $SYM
