@@ -22,8 +22,11 @@ _CURRENCY = r"US\$|\$|€|£|¥|₹|₩|\b(?:USD|EUR|GBP|JPY|CHF)"
 _CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
 _PHRASES = (
     (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
+    (("last", "settled", "shares", "stands", "stood", "trades", "quoted", "stock"), "at"),
     (("rose", "fell", "up", "down"), "from"),
     (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
+    (("down", "slid", "sank", "declined", "tumbled", "plunged", "soared", "rebounded"), "to"),
+    (("recovered", "retreated", "eased", "edged", "dipped", "advanced", "spiked"), "to"),
     # a move in percent, then the price it moved to: "up 3.5% to 175.72"
     (("%", "percent"), "to"),
     (("%", "percent"), "at"),
@@ -35,6 +38,12 @@ _PHRASES = (
     (("price",), "target"),
     (("price",), "of"),  # "a price of 150", "target price of 150"
     (("price target",), "of"),
+    (("price",), "was"),  # "the price was 146.17"
+    (("price",), "is"),
+    # a quote named by one word: "bid 146.10 ask 146.20", "VWAP 146.15"
+    (("",), "bid"),
+    (("",), "ask"),
+    (("",), "vwap"),
     # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
     (("week",), "high:"),
     (("week",), "low:"),
@@ -50,22 +59,30 @@ def _price_phrases() -> str:
     for verbs, word in _PHRASES:
         by_word.setdefault(word, []).extend(verbs)
     return "|".join(
-        f"(?<={word} )(?:{'|'.join(f'(?<={verb} {word} )' for verb in verbs)})"
+        f"(?<={word} )(?:{'|'.join(_behind(verb, word) for verb in verbs)})"
         for word, verbs in by_word.items()
     )
+
+
+def _behind(verb: str, word: str) -> str:
+    """The lookbehind of one phrase: its verb and word, or its word alone as a word."""
+    return f"(?<={verb} {word} )" if verb else f"(?<=\\b{word} )"
 
 
 _PRICE_VERBS = _price_phrases()
 # What an amount in a currency's word, or of shares, needs, looked for first: it spares
 # the amount's backtracking where neither follows (the headline's "update 123").
 # (an amount is followed by a space or a letter, so its digits are never given back)
-_A_WORD = r"(?=[\d,.]++\s?[^\W\d_])"
-_THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:{_CURRENCY_WORD})\b)"
+_A_WORD = rf"(?=[\d,.]++\s?(?:[^\W\d_]|[{SIGNS}]))"
+_THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:(?:{_CURRENCY_WORD})\b|[{SIGNS}]))"
 _THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
-# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target",
-# or a colon
-_AFTER_VERB = "(?<=[tmohwfe:] )"
+# a price phrase's last character ("at", "from", "to", ..., "bid", "vwap" or a colon)
+_AFTER_VERB = f"(?<=[{''.join(sorted({word[-1] for _, word in _PHRASES}))}] )"
 _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
+# a currency's sign after the amount (146.17$, 146.17 $), as no $SYM or price starts it
+_SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)"
+# a price only as a price is written, with two decimals ("hit 3 home runs" is none)
+_CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
 # What a part can start with, in any case: its first characters
 _MONEY_FIRST = f"[{SIGNS}uegjc]"  # a currency sign or code
 
@@ -92,7 +109,8 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
+        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
+        rf"(?P<w_unit>(?:{_CURRENCY_WORD})\b|{_SIGN_AFTER}))",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
     (
@@ -111,18 +129,30 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
         r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
-    # "hit 123.45": a price only as a price is written, with two decimals ("hit 3 home
-    # runs" is no price)
+    # "hit 123.45", "around 146.17", "near 146.17": with two decimals only
     (
         r"\d",
-        rf"(?P<hit>(?<=\bhit )(?:\d{{1,3}}(?:,\d{{3}})+|\d+)\.\d{{2}}(?!\d|[.,]\d)){_NO_RATIO}",
+        rf"(?P<hit>(?:(?<=\bhit )|(?<=\baround )|(?<=\bnear )){_CENTS}){_NO_RATIO}",
     ),
+    # a price in brackets after a word ("the stock (146.17)"), with two decimals
+    (r"\d", rf"(?P<paren>(?<=[^\W_] \(){_CENTS})(?=\))"),
+    # a price per share: "146.17/share", "146.17 per share", "146.17 a share"
+    (r"\d", rf"(?P<per_share>{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
+    # an option's strike: "Jan 150 calls", "the 150 strike", "150C", "150P"
+    (r"\d", rf"(?P<strike>{_AMOUNT})(?=\s?(?:calls?|puts?|strike)\b|(?-i:[CP])\b)"),
 )
 # what a part looks for first, which the reference (``TextMask.text_by_pattern``) leaves out
 GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST)
-AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
+# the kinds of match that are a figure in money (a volume too), and those whose whole
+# group is the figure
+AMOUNTS = (
+    *("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit"),
+    *("paren", "per_share", "strike"),
+)
+_WHOLE = ("bare", "hit", "paren", "per_share", "strike")
 # the words a part reads right before a space and its first digit (reversed)
-PHRASE_ENDS = tuple(sorted({w[::-1] for w in ("volume", "hit", *(w for _, w in _PHRASES))}))
+_BEFORE_A_NUMBER = ("volume", "hit", "around", "near", *(w for _, w in _PHRASES))
+PHRASE_ENDS = tuple(sorted({w[::-1] for w in _BEFORE_A_NUMBER}))
 
 
 def digit_parts(length: int, after: str, phrase: bool) -> dict[str, bool]:
@@ -133,11 +163,14 @@ def digit_parts(length: int, after: str, phrase: bool) -> dict[str, bool]:
     amount = after in (",", ".") or space or after.isalpha()  # digits, then a word
     return {
         "eu_worded": after in (".", " ", ","),
-        "worded": amount,
+        "worded": amount or (after != "" and after in SIGNS),
         "volume": amount or phrase,  # "1,000 shares", or after "volume "
         "near_eu": phrase,
         "near": phrase,
         "hit": phrase,
+        "paren": after == ".",
+        "per_share": amount or after == "/",
+        "strike": amount,
     }
 
 
@@ -152,7 +185,7 @@ def amount_mark(match: re.Match[str]) -> str:
     if kind == "money":
         return f"{_currency(match)}[amount]{match.group('scale') or ''}"
     if kind == "worded":
-        return f"[amount]{match.group('w_scale') or ''} {match.group('w_unit')}"
+        return f"[amount]{match.group('w_scale') or ''}{_unit(match)}"
     if kind == "eu_money":
         return f"{_currency(match, 'eu_currency')}[amount]"
     if kind == "eu_worded":
@@ -176,12 +209,17 @@ def scaled(match: re.Match[str], factor: float) -> str:
         return _scaled_european(match, factor)
     if kind == "money":
         return scaled_money(factor, match)
-    prefix = "w_" if kind == "worded" else ""
-    amount = match.group(kind if kind in ("bare", "hit") else f"{prefix}amount")
+    amount = match.group(kind if kind in _WHOLE else "w_amount")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
     if kind == "worded":
-        return f"{value}{match.group('w_scale') or ''} {match.group('w_unit')}"
+        return f"{value}{match.group('w_scale') or ''}{_unit(match)}"
     return value
+
+
+def _unit(match: re.Match[str]) -> str:
+    """A unit after the amount: a word after one space, a sign as it was written."""
+    unit = match.group("w_unit")
+    return f"{match.group('w_gap')}{unit}" if unit in SIGNS else f" {unit}"
 
 
 def _scaled_european(match: re.Match[str], factor: float) -> str:

@@ -1,0 +1,140 @@
+"""Prices in news text (``textprices``): every ordinary way of writing one is scaled by the
+factor of its name, and the mask's fast routes write what its pattern writes."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from workbench.engine.textmask import _BARE, _DIGIT_PARTS, TextMask
+
+MASK = TextMask(
+    aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
+    price_factor={"ACME": 0.5, "BOLT": 2.0},
+    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+    warmup_days=20,
+    names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",)},
+)
+
+
+def _every_route(text: str, about: list[str]) -> str:
+    """What the mask writes, asserted alike by its pattern, one text and many texts."""
+    shown = MASK.text_by_pattern(text, about)
+    assert MASK.text(text, about) == shown
+    assert MASK.texts([(text, about), ("Acme said", about)])[0] == shown
+    return shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("then 146.17$, then 146.17 $.", "then 73.08$, then 73.08 $."),
+        ("then $ 146.17 and USD146.17", "then $73.08 and USD 73.08"),
+        ("Last at 146.17, settled at 146.17", "Last at 73.08, settled at 73.08"),
+        ("shares at 146.17; it now stands at 146.17", "shares at 73.08; it now stands at 73.08"),
+        ("Priced at 146.17 per share", "Priced at 73.08 per share"),
+        ("$146.17/share and 146.17/share", "$73.08/share and 73.08/share"),
+        ("146.17 dollars a share, 146.17 a share", "73.08 dollars a share, 73.08 a share"),
+        ("trading around 146.17, near 146.17", "trading around 73.08, near 73.08"),
+        (
+            "a 52-week low of 120.5, an all-time high of 160.25",
+            "a 52-week low of 60.25, an all-time high of 80.12",
+        ),
+        ("The stock (146.17) rose", "The stock (73.08) rose"),
+        ("bid 146.10 ask 146.20, VWAP 146.15", "bid 73.05 ask 73.10, VWAP 73.08"),
+        (
+            "Jan 150 calls, the 150 strike, 150C and 140P",
+            "Jan 75.00 calls, the 75.00 strike, 75.00C and 70.00P",
+        ),
+        ("The price was 146.17", "The price was 73.08"),
+    ],
+)
+def test_a_price_written_any_ordinary_way_is_scaled(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("then 146.17$, bid 146.10", "then [amount]$, bid [amount]"),
+        ("The stock (146.17), 150 strike", "The stock ([amount]), [amount] strike"),
+    ],
+)
+def test_those_prices_in_an_item_about_two_names_are_marked(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME", "BOLT"]) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "around 500 jobs, near 12 stores",  # a count, not a price: two decimals are needed
+        "forbid 12 and task 3",  # a phrase's word inside another word
+        "heated to (12) and (3.5)",
+        "12 $ACME and 12 $BOLT",
+        "calls 150, strike 3 of them, 150c",
+    ],
+)
+def test_ordinary_numbers_near_those_forms_are_left_as_written(text: str) -> None:
+    named = text.replace("$ACME", "ASSET001").replace("$BOLT", "ASSET002")
+    assert _every_route(text, ["ACME"]) == named
+
+
+# pieces of the price forms above, joined by every kind of gap, for the routes to agree on
+PIECES = (
+    *("146.17", "150", "1,234.50", "45,10", "12", "2016", "146.17$", "$", "€", "USD", "(", ")"),
+    *("last at", "settled at", "shares at", "stands at", "around", "near", "bid", "ask"),
+    *("VWAP", "per share", "/share", "a share", "dollars", "calls", "puts", "strike", "C", "P"),
+    *("price was", "down to", "from", "to", "Acme", "ACME", "Bolt Systems", "$ACME", "x"),
+)
+GAPS = ("", " ", "  ", ".", ",", "/", "(", ")", "\n", ";", "$", "%")
+
+
+@st.composite
+def price_texts(draw: st.DrawFn) -> str:
+    pieces = draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=10))
+    gaps = draw(st.lists(st.sampled_from(GAPS), min_size=len(pieces), max_size=len(pieces)))
+    return "".join(p + g for p, g in zip(pieces, gaps, strict=True))
+
+
+ABOUT = st.sampled_from([["ACME"], ["BOLT"], ["ACME", "BOLT"], []])
+
+
+@given(text=price_texts(), about=ABOUT)
+def test_the_routes_write_prices_alike(text: str, about: list[str]) -> None:
+    _every_route(text, about)
+
+
+@given(text=price_texts())
+def test_at_a_digit_the_parts_left_out_cannot_match_there(text: str) -> None:
+    """The parts ``textspans`` tries at a run of digits match what every part that can
+    start with a digit matches there."""
+    for at in (k for k, c in enumerate(text) if c.isdigit() and not text[k - 1 : k].isdigit()):
+        every = _BARE.match_at[text[at]](text, at)  # type: ignore[attr-defined]
+        chosen = _DIGIT_PARTS.digit_forms[_around(text, at)]
+        found = None if chosen is None else chosen(text, at)
+        assert (None if every is None else every.span()) == (found and found.span()), text
+
+
+def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
+    """What stands around the run of digits at ``at``, read from the text itself."""
+    run = re.match(r"\d+", text[at:])
+    assert run is not None
+    stop = at + run.end()
+    length = run.end() if run.end() in (1, 2, 4, 8) else 0
+    before = text[:at]
+    word = bool(before) and (before[-1].isalnum() or before[-1] == "_")
+    last = before[:-1].split()[-1].lower() if before.endswith(" ") and before[:-1].split() else ""
+    ends = (
+        *("at", "from", "to", "high", "low", "of", "price", "target", "volume", "hit"),
+        *("around", "near", "bid", "ask", "vwap", "was", "is"),
+    )
+    phrase = (
+        before.endswith(" ")
+        and not before[:-1][-1:].isspace()
+        and any(last.endswith(e) or last.endswith(e + ":") for e in ends)
+    )
+    return length, text[stop] if stop < len(text) else "", word, phrase
