@@ -83,12 +83,55 @@ def test_ordinary_numbers_near_those_forms_are_left_as_written(text: str) -> Non
     assert _every_route(text, ["ACME"]) == named
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("C$146.17, A$146.17, HK$146.17", "C$73.08, A$73.08, HK$73.08"),
+        ("NZ$146.17, R$146.17, S$146.17", "NZ$73.08, R$73.08, S$73.08"),
+        ("¥15,000, JPY 15,000, 15,000 yen", "¥7,500.00, JPY 7,500.00, 7,500.00 yen"),
+        (
+            "Rs. 1,200, Rs 1,200, Rs1,200, 1,200 rupees",
+            "Rs. 600.00, Rs 600.00, Rs 600.00, 600.00 rupees",
+        ),
+        ("₹1,200 and INR 1,200", "₹600.00 and INR 600.00"),
+        ("£12, 146 pence, GBP 12", "£6.00, 73.00 pence, GBP 6.00"),
+        ("€45.10, 45.10 euros, EUR 45.10, 45,10 €", "€22.55, 22.55 euros, EUR 22.55, 22,55 €"),
+        ("CHF12, SFr. 12, 12 francs", "CHF 6.00, SFr. 6.00, 6.00 francs"),
+        ("kr 12, 12 kr, SEK 12, 12,50 kr", "kr 6.00, 6.00 kr, SEK 6.00, 6,25 kr"),
+        ("zł 12 and 12 zł, PLN 12", "zł 6.00 and 6.00 zł, PLN 6.00"),
+        ("14617 cents, 146.17 bucks", "7,308.50 cents, 73.08 bucks"),
+    ],
+)
+def test_money_in_any_currency_is_scaled_by_the_names_factor(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+def test_money_in_another_currency_about_two_names_is_marked() -> None:
+    text = "C$146.17, Rs. 1,200, 12 kr, zł 12"
+    assert (
+        _every_route(text, ["ACME", "BOLT"]) == "C$[amount], Rs. [amount], [amount] kr, zł [amount]"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1080p video at 720p",  # a glued p is a resolution or a page as often as pence
+        "Crs 12, Krona-like, ars 3, us 4",
+    ],
+)
+def test_what_only_looks_like_a_currency_is_left_as_written(text: str) -> None:
+    assert _every_route(text, ["ACME"]) == text
+
+
 # pieces of the price forms above, joined by every kind of gap, for the routes to agree on
 PIECES = (
     *("146.17", "150", "1,234.50", "45,10", "12", "2016", "146.17$", "$", "€", "USD", "(", ")"),
     *("last at", "settled at", "shares at", "stands at", "around", "near", "bid", "ask"),
     *("VWAP", "per share", "/share", "a share", "dollars", "calls", "puts", "strike", "C", "P"),
     *("price was", "down to", "from", "to", "Acme", "ACME", "Bolt Systems", "$ACME", "x"),
+    *("C$", "HK$", "Rs.", "Rs", "SFr.", "kr", "zł", "¥", "₹", "£", "JPY", "SEK", "yen", "pence"),
+    *("rupees", "euros", "cents", "1200p"),
 )
 GAPS = ("", " ", "  ", ".", ",", "/", "(", ")", "\n", ";", "$", "%")
 

@@ -81,6 +81,7 @@ import numpy as np
 
 from workbench.engine.textprices import (
     AMOUNTS,
+    CURRENCY_STARTS,
     EUROPEAN_PARTS,
     GUARDS,
     PHRASE_ENDS,
@@ -271,7 +272,7 @@ def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> 
 
 # the parts without names, and the characters one can start with (in ASCII): what
 # ``textspans`` tries near each digit
-_BARE = _Compiled(_PARTS, starts((), exchange=False, glued=False), glued=False)
+_BARE = _Compiled(_PARTS, starts(CURRENCY_STARTS, exchange=False, glued=False), glued=False)
 _STARTABLE = frozenset(
     c for c in map(chr, range(128)) if any(_can_start(first, c) for first, _ in _PARTS)
 )
@@ -523,7 +524,7 @@ class TextMask:
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
-            found_at = starts(names, exchange=key[1], glued=glued)
+            found_at = starts((*names, *CURRENCY_STARTS), exchange=key[1], glued=glued)
             patterns[key] = _Compiled(parts, found_at, glued=glued, names=self._finder(names))
         return patterns[key]
 

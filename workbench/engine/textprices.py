@@ -17,9 +17,25 @@ _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
 _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
 _EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
-# a currency code before the amount, glued to it or not (USD12.50, CHF 12)
-_CURRENCY = r"US\$|\$|€|£|¥|₹|₩|\b(?:USD|EUR|GBP|JPY|CHF)"
-_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
+# Money is scaled whatever its unit: the mask is about the stock's price level, and one
+# factor keeps every quote of it in proportion. Currency codes (each also written after
+# the amount), and the words for a currency, after the amount:
+CODES = (
+    *("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "hkd", "nzd", "sgd", "inr", "cny"),
+    *("rmb", "brl", "sek", "nok", "dkk", "pln", "krw"),
+)
+_WORDS = (
+    *("dollars?", "bucks?", "cents?", "euros?", "pounds?", "pence", "yen", "yuan", "francs?"),
+    *("rupees?", "reais", "kronor", "krona", "kroner", "krone", "kr", "złoty", "zloty", "zł"),
+)
+# a dollar of another country (C$, A$, HK$, NZ$, R$, S$, NT$, MX$), a sign, or a code
+# before the amount, glued to it or not (USD12.50, CHF 12, Rs. 1,200, SFr. 12, kr 12)
+_DOLLARS = ("us", "c", "a", "hk", "nz", "r", "s", "nt", "mx")
+_CODES_BEFORE = (*CODES, r"rs\.?", r"sfr\.", "kr", "zł")
+_CURRENCY = f"(?:{'|'.join(_DOLLARS)})\\$|[{SIGNS}]|\\b(?:{'|'.join(_CODES_BEFORE)})(?![^\\W\\d_])"
+_CURRENCY_WORD = "|".join((*_WORDS, *CODES))
+# where a code or another country's dollar starts (for ``textscan.starts``)
+CURRENCY_STARTS = tuple(sorted({*CODES, *(f"{d}$" for d in _DOLLARS), "rs", "sfr.", "kr", "zł"}))
 _PHRASES = (
     (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
     (("last", "settled", "shares", "stands", "stood", "trades", "quoted", "stock"), "at"),
@@ -84,7 +100,7 @@ _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
 _CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
 # What a part can start with, in any case: its first characters
-_MONEY_FIRST = f"[{SIGNS}uegjc]"  # a currency sign or code
+_MONEY_FIRST = f"[{SIGNS}{''.join(sorted({w[0] for w in CURRENCY_STARTS}))}]"
 
 # the money parts written with a decimal comma, tried before a date no day places
 # (so "45,50 €" is read whole)
@@ -198,9 +214,8 @@ def scaled_by(factor: float, match: re.Match[str]) -> str:
 
 
 def scaled_money(factor: float, match: re.Match[str]) -> str:
-    currency, amount, scale = match.group("currency", "amount", "scale")
-    value = f"{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
-    return f"{currency} {value}" if currency.isalpha() else f"{currency}{value}"
+    amount, scale = match.group("amount", "scale")
+    return f"{_currency(match)}{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
 
 
 def scaled(match: re.Match[str], factor: float) -> str:
@@ -239,5 +254,7 @@ _EUROPEAN = str.maketrans(",.", ".,")
 
 
 def _currency(match: re.Match[str], group: str = "currency") -> str:
+    """The currency before an amount, as it is written back: a space after a code, none
+    after a sign."""
     currency = match.group(group)
-    return f"{currency} " if currency.isalpha() else currency
+    return currency if currency[-1] in SIGNS else f"{currency} "
