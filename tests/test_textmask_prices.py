@@ -124,6 +124,41 @@ def test_what_only_looks_like_a_currency_is_left_as_written(text: str) -> None:
     assert _every_route(text, ["ACME"]) == text
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Fell from 150.37 to 146.17", "Fell from 75.19 to 73.08"),
+        (
+            "traded between 140 and 150, up from 45,50 to 46,10",
+            "traded between 70.00 and 75.00, up from 22,75 to 23,05",
+        ),
+        (
+            "then from 146.10 to 146.20, between 146.10 and 146.20",
+            "then from 73.05 to 73.10, between 73.05 and 73.10",
+        ),
+        ("from $150 to 160, $150-$160, $12-15", "from $75.00 to 80.00, $75.00-$80.00, $6.00-7.50"),
+        ("from $5 to 10 million", "from $2.50 to 5.00 million"),
+    ],
+)
+def test_both_figures_of_a_range_are_scaled(text: str, shown: str) -> None:
+    """Scaling one figure of a range alone would give away the real ratio."""
+    assert _every_route(text, ["ACME"]) == shown
+
+
+def test_a_range_about_two_names_is_marked_whole() -> None:
+    text = "Fell from 150.37 to 146.17 and from $150 to 160"
+    shown = "Fell from [amount] to [amount] and from $[amount] to [amount]"
+    assert _every_route(text, ["ACME", "BOLT"]) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["rose from 3% to 5%", "from 2 to 3 stores", "between 10 and 20 jobs", "$150-2016 plan"],
+)
+def test_counts_and_years_after_a_range_word_are_not_prices(text: str) -> None:
+    assert _every_route(text, ["ACME"]) == text.replace("$150-2016", "$75.00-[date]")
+
+
 # pieces of the price forms above, joined by every kind of gap, for the routes to agree on
 PIECES = (
     *("146.17", "150", "1,234.50", "45,10", "12", "2016", "146.17$", "$", "€", "USD", "(", ")"),
@@ -131,7 +166,7 @@ PIECES = (
     *("VWAP", "per share", "/share", "a share", "dollars", "calls", "puts", "strike", "C", "P"),
     *("price was", "down to", "from", "to", "Acme", "ACME", "Bolt Systems", "$ACME", "x"),
     *("C$", "HK$", "Rs.", "Rs", "SFr.", "kr", "zł", "¥", "₹", "£", "JPY", "SEK", "yen", "pence"),
-    *("rupees", "euros", "cents", "1200p"),
+    *("rupees", "euros", "cents", "1200p", "between", "and", "-", "traded between", "million"),
 )
 GAPS = ("", " ", "  ", ".", ",", "/", "(", ")", "\n", ";", "$", "%")
 
@@ -173,7 +208,7 @@ def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
     last = before[:-1].split()[-1].lower() if before.endswith(" ") and before[:-1].split() else ""
     ends = (
         *("at", "from", "to", "high", "low", "of", "price", "target", "volume", "hit"),
-        *("around", "near", "bid", "ask", "vwap", "was", "is"),
+        *("around", "near", "bid", "ask", "vwap", "was", "is", "between"),
     )
     phrase = (
         before.endswith(" ")

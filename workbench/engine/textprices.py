@@ -9,9 +9,12 @@ factor applies, and for a volume always, the figure becomes ``[amount]``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 
 from workbench.engine.textscan import SIGNS
 
+_YEAR = r"(?:19|20)\d{2}"
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
 # a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
 _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
@@ -54,6 +57,8 @@ _PHRASES = (
     (("price",), "target"),
     (("price",), "of"),  # "a price of 150", "target price of 150"
     (("price target",), "of"),
+    # a range: "traded between 140 and 150"
+    (("traded", "trading", "priced", "ranged", "range", "moved", "swung", "stock"), "between"),
     (("price",), "was"),  # "the price was 146.17"
     (("price",), "is"),
     # a quote named by one word: "bid 146.10 ask 146.20", "VWAP 146.15"
@@ -99,6 +104,12 @@ _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
 _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
 _CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
+# a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
+_TO = r"\s+(?:to|and)\s+|\s?[-–]\s?"
+_EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is tried first
+_MONEY_TO = (
+    rf"(?:(?P<m_gap>{_TO})(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
+)
 # What a part can start with, in any case: its first characters
 _MONEY_FIRST = f"[{SIGNS}{''.join(sorted({w[0] for w in CURRENCY_STARTS}))}]"
 
@@ -121,7 +132,8 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
 PRICE_PARTS: tuple[tuple[str, str], ...] = (
     (
         _MONEY_FIRST,
-        rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
+        rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?"
+        rf"{_MONEY_TO})",
     ),
     (
         r"\d",
@@ -133,6 +145,19 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
         r"[\do]",
         rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
+    ),
+    # a range after a price phrase, both its figures ("fell from 150.37 to 146.17",
+    # "traded between 140 and 150"), and one after "from" or "between" alone, written
+    # as prices are (two decimals)
+    (
+        r"\d",
+        rf"(?P<range>{_AFTER_VERB}(?:{_PRICE_VERBS})(?P<r_lo>{_EITHER})(?P<r_gap>{_TO})"
+        rf"(?P<r_hi>{_EITHER}){_NO_RATIO})",
+    ),
+    (
+        r"\d",
+        rf"(?P<range_c>(?:(?<=\bfrom )|(?<=\bbetween ))(?P<rc_lo>{_CENTS})(?P<rc_gap>{_TO})"
+        rf"(?P<rc_hi>{_CENTS}){_NO_RATIO})",
     ),
     # a bare price after a price verb or a price's name, with a decimal comma first
     # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
@@ -163,11 +188,11 @@ GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST)
 # group is the figure
 AMOUNTS = (
     *("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit"),
-    *("paren", "per_share", "strike"),
+    *("paren", "per_share", "strike", "range", "range_c"),
 )
 _WHOLE = ("bare", "hit", "paren", "per_share", "strike")
 # the words a part reads right before a space and its first digit (reversed)
-_BEFORE_A_NUMBER = ("volume", "hit", "around", "near", *(w for _, w in _PHRASES))
+_BEFORE_A_NUMBER = ("volume", "hit", "around", "near", "from", "between", *(w for _, w in _PHRASES))
 PHRASE_ENDS = tuple(sorted({w[::-1] for w in _BEFORE_A_NUMBER}))
 
 
@@ -184,6 +209,8 @@ def digit_parts(length: int, after: str, phrase: bool) -> dict[str, bool]:
         "near_eu": phrase,
         "near": phrase,
         "hit": phrase,
+        "range": phrase,
+        "range_c": phrase,
         "paren": after == ".",
         "per_share": amount or after == "/",
         "strike": amount,
@@ -199,7 +226,9 @@ def amount_mark(match: re.Match[str]) -> str:
     and scale kept."""
     kind = match.lastgroup
     if kind == "money":
-        return f"{_currency(match)}[amount]{match.group('scale') or ''}"
+        return f"{_currency(match)}[amount]{match.group('scale') or ''}{_to(match, _marked)}"
+    if kind in _RANGES:
+        return f"[amount]{match.group(_RANGES[kind][1])}[amount]"
     if kind == "worded":
         return f"[amount]{match.group('w_scale') or ''}{_unit(match)}"
     if kind == "eu_money":
@@ -215,7 +244,33 @@ def scaled_by(factor: float, match: re.Match[str]) -> str:
 
 def scaled_money(factor: float, match: re.Match[str]) -> str:
     amount, scale = match.group("amount", "scale")
-    return f"{_currency(match)}{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
+    times = partial(_times, factor=factor)
+    return f"{_currency(match)}{times(amount)}{scale or ''}{_to(match, times)}"
+
+
+def _to(match: re.Match[str], written: Callable[[str], str]) -> str:
+    """The second figure of a range of money ("$150 to 160"), written by ``written``."""
+    high = match.group("m_hi")
+    if high is None:
+        return ""
+    return f"{match.group('m_gap')}{written(high)}{match.group('m_hi_scale') or ''}"
+
+
+def _marked(amount: str) -> str:
+    return "[amount]"
+
+
+def _times(amount: str, factor: float) -> str:
+    """An amount as written (a decimal comma or not) times ``factor``, written the same way."""
+    if _DECIMAL_COMMA.search(amount):
+        value = float(amount.replace(".", "").replace(" ", "").replace(",", "."))
+        return f"{value * factor:,.2f}".translate(_EUROPEAN)
+    return f"{float(amount.replace(',', '')) * factor:,.2f}"
+
+
+_DECIMAL_COMMA = re.compile(r",\d{1,2}$")
+# each range's groups: its figures and what stands between them
+_RANGES = {"range": ("r_lo", "r_gap", "r_hi"), "range_c": ("rc_lo", "rc_gap", "rc_hi")}
 
 
 def scaled(match: re.Match[str], factor: float) -> str:
@@ -224,6 +279,9 @@ def scaled(match: re.Match[str], factor: float) -> str:
         return _scaled_european(match, factor)
     if kind == "money":
         return scaled_money(factor, match)
+    if kind in _RANGES:
+        low, gap, high = match.group(*_RANGES[kind])
+        return f"{_times(low, factor)}{gap}{_times(high, factor)}"
     amount = match.group(kind if kind in _WHOLE else "w_amount")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
     if kind == "worded":
