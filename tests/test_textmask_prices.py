@@ -159,6 +159,53 @@ def test_counts_and_years_after_a_range_word_are_not_prices(text: str) -> None:
     assert _every_route(text, ["ACME"]) == text.replace("$150-2016", "$75.00-[date]")
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "Acme closed at $146.17 while rival Bolt Systems closed at $20.30.",
+            "ASSET001 closed at $73.08 while rival ASSET002 closed at $40.60.",
+        ),
+        (
+            "Bolt Systems fell to 20.30; Acme hit 146.17, BOLT from 20.10 to 20.30.",
+            "ASSET002 fell to 40.60; ASSET001 hit 73.08, ASSET002 from 40.20 to 40.60.",
+        ),
+        # a sentence's end: the price after it is the item's again
+        ("Bolt Systems slid. It closed at 146.17", "ASSET002 slid. It closed at 73.08"),
+        ("Bolt Systems slid\nclosed at 146.17", "ASSET002 slid\nclosed at 73.08"),
+        ("Shares at 146.17, says Bolt Systems", "Shares at 73.08, says ASSET002"),
+        # not ASCII: the pattern alone reads it
+        (
+            "Bolt Systems’ stock (20.30), Acme’s (146.17)",
+            "ASSET002’ stock (40.60), ASSET001’s (73.08)",
+        ),
+    ],
+)
+def test_a_price_is_scaled_by_the_factor_of_the_name_it_follows(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+def test_the_name_before_a_price_decides_in_an_item_about_either_name() -> None:
+    text = "Acme at $146.17 and Bolt Systems at $20.30"
+    shown = "ASSET001 at $73.08 and ASSET002 at $40.60"
+    assert _every_route(text, ["ACME"]) == _every_route(text, ["BOLT"]) == shown
+    assert _every_route(text, ["ACME", "BOLT"]) == "ASSET001 at $[amount] and ASSET002 at $[amount]"
+
+
+def test_in_a_counterfactual_path_every_price_is_marked() -> None:
+    mask = TextMask(
+        aliases=MASK.aliases,
+        price_factor=MASK.price_factor,
+        dates=MASK.dates,
+        warmup_days=20,
+        names=MASK.names,
+        counterfactual=True,
+    )
+    text = "Acme at $146.17 and Bolt Systems at $20.30"
+    assert mask.text(text, ["ACME"]) == mask.text_by_pattern(text, ["ACME"])
+    assert mask.text(text, ["ACME"]) == "ASSET001 at $[amount] and ASSET002 at $[amount]"
+
+
 # pieces of the price forms above, joined by every kind of gap, for the routes to agree on
 PIECES = (
     *("146.17", "150", "1,234.50", "45,10", "12", "2016", "146.17$", "$", "€", "USD", "(", ")"),
@@ -166,9 +213,10 @@ PIECES = (
     *("VWAP", "per share", "/share", "a share", "dollars", "calls", "puts", "strike", "C", "P"),
     *("price was", "down to", "from", "to", "Acme", "ACME", "Bolt Systems", "$ACME", "x"),
     *("C$", "HK$", "Rs.", "Rs", "SFr.", "kr", "zł", "¥", "₹", "£", "JPY", "SEK", "yen", "pence"),
+    *("Bolt Systems", "BOLT", "$BOLT", "Acme Industries", "é", "İ", "’s", "NYSE:BOLT"),
     *("rupees", "euros", "cents", "1200p", "between", "and", "-", "traded between", "million"),
 )
-GAPS = ("", " ", "  ", ".", ",", "/", "(", ")", "\n", ";", "$", "%")
+GAPS = ("", " ", "  ", ".", ",", "/", "(", ")", "\n", ";", "$", "%", ". ", "\0")
 
 
 @st.composite
@@ -184,6 +232,16 @@ ABOUT = st.sampled_from([["ACME"], ["BOLT"], ["ACME", "BOLT"], []])
 @given(text=price_texts(), about=ABOUT)
 def test_the_routes_write_prices_alike(text: str, about: list[str]) -> None:
     _every_route(text, about)
+
+
+@given(items=st.lists(st.tuples(price_texts(), ABOUT), min_size=1, max_size=6))
+def test_texts_masked_together_write_prices_as_each_alone(
+    items: list[tuple[str, list[str]]],
+) -> None:
+    """Texts of several price factors masked in one pass (``texts``), each price by the
+    factor of its own text and its own names, as the pattern writes each alone."""
+    together = MASK.texts(items)
+    assert together == [MASK.text_by_pattern(text, about) for text, about in items]
 
 
 @given(text=price_texts())

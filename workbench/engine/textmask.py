@@ -86,8 +86,12 @@ from workbench.engine.textprices import (
     GUARDS,
     PHRASE_ENDS,
     PRICE_PARTS,
+    ByName,
     amount_mark,
     digit_parts,
+    factors_by_alias,
+    names_other,
+    names_within,
     scaled,
     scaled_by,
     scaled_money,
@@ -103,7 +107,7 @@ from workbench.engine.textscan import (
     starts,
     substitute,
 )
-from workbench.engine.textspans import DigitParts, NameFinder, amounts_and_dates, merged
+from workbench.engine.textspans import DigitParts, NameFinder, Span, amounts_and_dates, merged
 
 _YEAR = r"(?:19|20)\d{2}"
 _Day = tuple[int, int, str]  # a date: days since 1970, its first trading date's row, "day N"
@@ -380,12 +384,13 @@ class TextMask:
         object.__setattr__(self, "_known_days", {})
         object.__setattr__(self, "_writers", {})
         object.__setattr__(self, "_horizons", {})  # per last known date: the texts masked
+        object.__setattr__(self, "_factors", factors_by_alias(self.aliases, self.price_factor))
         self._known_until(len(self.dates) - 1)
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         text = _compatible(text)
-        return self._masked(self._compiled_for(text), text, self._replacer(self._factor(symbols)))
+        return self._masked(self._compiled_for(text), text, self._factor(symbols))
 
     def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
         """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
@@ -409,7 +414,7 @@ class TextMask:
                 continue
             text = out[k] = _compatible(raw)
             if _JOIN in text or not scannable(text):
-                out[k] = self._masked(self._compiled_for(text), text, self._replacer(factor))
+                out[k] = self._masked(self._compiled_for(text), text, factor)
             elif every is not None and text.isascii():
                 plain.append(k)
             else:
@@ -442,8 +447,11 @@ class TextMask:
         names = compiled.names.spans(joined)
         if names is None:
             return None
-        replacers = [self._replacer(keys[k][1]) for k in members]
         ends = [end + k for k, end in enumerate(itertools.accumulate(map(len, texts)), 1)]
+        replacers = [
+            self._knowing(keys[k][1], each)
+            for k, each in zip(members, names_within(names, ends), strict=True)
+        ]
         found = amounts_and_dates(joined, _DIGIT_PARTS, replacers, ends)
         written = merged(joined, found, names)
         return None if written is None else written.split(_JOIN)
@@ -462,7 +470,7 @@ class TextMask:
         out = [""] * len(texts)
         for factor, ats in by_factor.items():
             joined = _JOIN.join(texts[at] for at in ats)
-            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
+            masked = self._masked(compiled, joined, factor).split(_JOIN)
             for at, text in zip(ats, masked, strict=True):
                 out[at] = text
         return out
@@ -480,24 +488,51 @@ class TextMask:
         parts = (*_PARTS, *_name_parts(self.aliases, names))
         pattern = _compiled(_unguarded(p) for _, p in parts)
         factor = self._factor(symbols)
-        return pattern.sub(lambda match: self._replaced(match, factor), text)
+        replace = self._by_name(factor, lambda f: partial(_flipped, self._replaced, f))
+        return pattern.sub(replace or (lambda match: self._replaced(match, factor)), text)
 
     def _factor(self, symbols: Sequence[str]) -> float | None:
         """The one price factor of an item about one name (None about several or none)."""
         return self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
 
-    @staticmethod
-    def _masked(compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]) -> str:
+    def _masked(self, compiled: _Compiled, text: str, factor: float | None) -> str:
+        """``text`` masked by ``compiled`` in a text of price factor ``factor``: in two
+        passes (``textspans``) where they can tell, else by the pattern at its starts."""
         if not scannable(text):
-            return compiled.whole.sub(replace, text)
+            return compiled.whole.sub(self._in_order(factor), text)
         if compiled.names is not None and text.isascii():
             names = compiled.names.spans(text)
             if names is not None:
+                replace = self._knowing(factor, names)
                 found = amounts_and_dates(text, _DIGIT_PARTS, [replace], [len(text) + 1])
                 written = merged(text, found, names)
                 if written is not None:
                     return written
+        replace = self._in_order(factor)
         return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
+
+    def _by_name(
+        self, factor: float | None, writers: Callable[[float], Callable[[re.Match[str]], str]]
+    ) -> ByName | None:
+        """What writes a text's prices each by its name's factor (``textprices.ByName``),
+        in an item about one name of a mask whose names' factors differ; None where the
+        item's factor (or none) writes them all."""
+        factors: dict[str, float] = self._factors  # type: ignore[attr-defined]
+        if factor is None or self.counterfactual or len(set(factors.values())) < 2:
+            return None
+        return ByName(writers, factor, factors)
+
+    def _in_order(self, factor: float | None) -> Callable[[re.Match[str]], str]:
+        """What writes one pass of the pattern, which meets the names in order."""
+        return self._by_name(factor, self._replacer) or self._replacer(factor)
+
+    def _knowing(self, factor: float | None, names: list[Span]) -> Callable[[re.Match[str]], str]:
+        """What writes the prices of a text whose names another pass found (``names``)."""
+        factors: dict[str, float] = self._factors  # type: ignore[attr-defined]
+        if factor is None or not names_other(names, factor, factors):
+            return self._replacer(factor)
+        by_name = self._by_name(factor, self._replacer)
+        return self._replacer(factor) if by_name is None else by_name.known(names)
 
     def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
         """What writes a match in a text of price factor ``factor``: by its kind, from a

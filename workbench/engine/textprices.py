@@ -8,8 +8,9 @@ factor applies, and for a volume always, the figure becomes ``[amount]``.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 
 from workbench.engine.textscan import SIGNS
@@ -316,3 +317,84 @@ def _currency(match: re.Match[str], group: str = "currency") -> str:
     after a sign."""
     currency = match.group(group)
     return currency if currency[-1] in SIGNS else f"{currency} "
+
+
+# where a sentence or a clause ends: a price after it is no longer about the name before
+_SENTENCE_END = re.compile(r"[.!?;](?=\s)|[\n\0]")
+
+Writer = Callable[[re.Match[str]], str]
+
+
+class ByName:
+    """What writes one pass's matches in an item about one name (price factor ``factor``),
+    when the text names other masked names: a price takes the factor of the masked name
+    written last before it in its sentence (``_SENTENCE_END``), the item's where none
+    stands there ("Acme closed at $146.17 while rival Bolt closed at $20.30": the second
+    price by Bolt's factor). ``writers`` gives what writes a match for a factor,
+    ``factors`` each alias's factor. The names are learnt as the pass writes them, in
+    order, or given first (``known``) when another pass finds them."""
+
+    def __init__(
+        self,
+        writers: Callable[[float], Writer],
+        factor: float,
+        factors: Mapping[str, float],
+    ) -> None:
+        self.writers, self.factor, self.factors = writers, factor, factors
+        self.write = writers(factor)
+        self.ends: list[int] = []  # where each name written so far ends, and its factor
+        self.by: list[float] = []
+
+    def known(self, names: Iterable[tuple[int, int, str]]) -> ByName:
+        """The names another pass found (start, end, what it wrote), in order."""
+        for _, end, written in names:
+            self._note(end, written)
+        return self
+
+    def __call__(self, match: re.Match[str]) -> str:
+        if match.lastgroup in AMOUNTS:
+            return self._amount(match)
+        written = self.write(match)
+        self._note(match.end(), written)
+        return written
+
+    def _note(self, end: int, written: str) -> None:
+        factor = self.factors.get(written)
+        if factor is not None:
+            self.ends.append(end)
+            self.by.append(factor)
+
+    def _amount(self, match: re.Match[str]) -> str:
+        last = bisect.bisect_right(self.ends, match.start()) - 1
+        if last < 0 or self.by[last] == self.factor:
+            return self.write(match)
+        if _SENTENCE_END.search(match.string, self.ends[last], match.start()):
+            return self.write(match)
+        return self.writers(self.by[last])(match)
+
+
+def names_other(
+    names: Iterable[tuple[int, int, str]], factor: float, factors: Mapping[str, float]
+) -> bool:
+    """Whether ``names`` (start, end, what was written) hold a masked name whose factor is
+    not ``factor``."""
+    return any(factors.get(written, factor) != factor for _, _, written in names)
+
+
+def factors_by_alias(aliases: Mapping[str, str], factors: Mapping[str, float]) -> dict[str, float]:
+    """Each alias → the price factor of its name."""
+    return {alias: factors[symbol] for symbol, alias in aliases.items() if symbol in factors}
+
+
+def names_within(
+    names: Sequence[tuple[int, int, str]], ends: Sequence[int]
+) -> list[list[tuple[int, int, str]]]:
+    """``names`` (in order) split among texts joined one after another, the k-th ending
+    before ``ends[k]``."""
+    out: list[list[tuple[int, int, str]]] = [[] for _ in ends]
+    k = 0
+    for name in names:
+        while name[0] >= ends[k]:
+            k += 1
+        out[k].append(name)
+    return out
