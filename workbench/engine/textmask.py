@@ -18,25 +18,18 @@ then money, then a name:
    numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
    with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and
    halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
-2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``₹1,200``, ``₩50,000``,
-   ``USD 12.50``,
-   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
-   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, ``1 234,50 €``, written back the
-   same way (thousands by dots); never a
-   plain list such as "3,4 and 5") and a bare price after
-   a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
-   from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
-   of 120.5``, ``target price 150``, ``price target of 150``, ``52-week high: 999.99``,
-   ``closing price 123.45``, ``a price of 150``, ``ended at 12``, ``jumped to 14``,
-   ``closed at 45,50``; after ``hit`` only as a price is written, ``hit 123.45``; not a
-   percentage) are
-   multiplied by the price
-   factor of the one name the item concerns, the factor the mask scales that name's
-   prices by, so a quoted price still matches the masked bars. In an
-   item about several names or none no single factor applies and the figure
-   becomes ``[amount]`` (its currency kept). Volumes (``1,864,600 shares``,
-   ``volume 1.86M``) always become ``[amount]``: the text's mask holds no volume
-   factor.
+2. **Money** in any currency (``$12.50``, ``C$12``, ``€45.10``, ``146.17$``,
+   ``USD 12``, ``Rs. 1,200``, ``12 kr``, ``45 dollars``, ``$3.4 billion``; with a
+   decimal comma ``45,50 €``, written back the same way) and a bare price after a
+   price verb, a move in percent or the price's name (``closed at 123.45``, ``rose to
+   130``, ``52-week high 999.99``, ``bid 146.10``), per share, as an option's strike,
+   and both figures of a range (``from 150.37 to 146.17``) are multiplied by the price
+   factor of the one name the item concerns, so a quoted price still matches the
+   masked bars; a price after another masked name in its sentence takes that name's
+   factor. In an item about several names or none the figure becomes ``[amount]``
+   (its currency kept). Volumes (``1,864,600 shares``, ``volume 1.86M``) always
+   become ``[amount]``: the text's mask holds no volume factor. ``textprices`` lists
+   every form and the rule.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
    alias, longest first, whole words only, company names in any case; a ticker that

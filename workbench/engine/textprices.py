@@ -1,9 +1,18 @@
 """Prices in a text: the parts of the mask's pattern that read money, a bare price or a
 volume, and what writes each match (``textmask`` reads them with its dates and names).
 
+Money is read in any currency (a sign, another country's dollar, a code or a word,
+before or after the amount, a decimal point or comma); a bare number only where the
+words around it make it a price: after a price phrase (``_PHRASES``), per share, as an
+option's strike, in brackets after a word or after ``hit``, ``around`` or ``near``
+(those four only written with cents). Both figures of a range are read together, as
+scaling one alone would give the real ratio away.
+
 A price is multiplied by the price factor of the one name the item concerns and written
-back as it was written (its currency, scale and decimal comma kept); where no single
-factor applies, and for a volume always, the figure becomes ``[amount]``.
+back as it was written (its currency, scale and decimal comma kept); in a text that names
+another masked name, by the factor of the masked name written last before it in its
+sentence (``ByName``). Where no single factor applies, and for a volume always, the
+figure becomes ``[amount]``.
 """
 
 from __future__ import annotations
