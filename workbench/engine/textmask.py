@@ -81,10 +81,11 @@ from workbench.engine.textprices import (
     PRICE_PARTS,
     ByName,
     amount_mark,
+    crossing,
     digit_parts,
     factors_by_alias,
+    names_of,
     names_other,
-    names_within,
     scaled,
     scaled_by,
     scaled_money,
@@ -441,10 +442,10 @@ class TextMask:
         if names is None:
             return None
         ends = [end + k for k, end in enumerate(itertools.accumulate(map(len, texts)), 1)]
-        replacers = [
-            self._knowing(keys[k][1], each)
-            for k, each in zip(members, names_within(names, ends), strict=True)
-        ]
+        own = [keys[k][1] for k in members]
+        replacers = [self._replacer(factor) for factor in own]
+        for at in crossing(names, ends, own, self._factors):  # type: ignore[attr-defined]
+            replacers[at] = self._knowing(own[at], names_of(names, ends, at))
         found = amounts_and_dates(joined, _DIGIT_PARTS, replacers, ends)
         written = merged(joined, found, names)
         return None if written is None else written.split(_JOIN)
@@ -511,7 +512,7 @@ class TextMask:
         in an item about one name of a mask whose names' factors differ; None where the
         item's factor (or none) writes them all."""
         factors: dict[str, float] = self._factors  # type: ignore[attr-defined]
-        if factor is None or self.counterfactual or len(set(factors.values())) < 2:
+        if factor is None or self.counterfactual or not factors:
             return None
         return ByName(writers, factor, factors)
 

@@ -253,9 +253,11 @@ def scaled_by(factor: float, match: re.Match[str]) -> str:
 
 
 def scaled_money(factor: float, match: re.Match[str]) -> str:
-    amount, scale = match.group("amount", "scale")
-    times = partial(_times, factor=factor)
-    return f"{_currency(match)}{times(amount)}{scale or ''}{_to(match, times)}"
+    currency, amount, scale, high = match.group("currency", "amount", "scale", "m_hi")
+    value = f"{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
+    if high is not None:
+        value += _to(match, partial(_times, factor=factor))
+    return f"{currency}{value}" if currency[-1] in SIGNS else f"{currency} {value}"
 
 
 def _to(match: re.Match[str], written: Callable[[str], str]) -> str:
@@ -391,19 +393,36 @@ def names_other(
 
 
 def factors_by_alias(aliases: Mapping[str, str], factors: Mapping[str, float]) -> dict[str, float]:
-    """Each alias → the price factor of its name."""
-    return {alias: factors[symbol] for symbol, alias in aliases.items() if symbol in factors}
+    """Each alias → the price factor of its name; none where the names' factors are all
+    one (a price is then the item's, whatever name it follows)."""
+    by_alias = {alias: factors[symbol] for symbol, alias in aliases.items() if symbol in factors}
+    return by_alias if len(set(by_alias.values())) > 1 else {}
 
 
-def names_within(
-    names: Sequence[tuple[int, int, str]], ends: Sequence[int]
-) -> list[list[tuple[int, int, str]]]:
-    """``names`` (in order) split among texts joined one after another, the k-th ending
-    before ``ends[k]``."""
-    out: list[list[tuple[int, int, str]]] = [[] for _ in ends]
-    k = 0
-    for name in names:
-        while name[0] >= ends[k]:
-            k += 1
-        out[k].append(name)
+def crossing(
+    names: Sequence[tuple[int, int, str]],
+    ends: Sequence[int],
+    own: Sequence[float | None],
+    factors: Mapping[str, float],
+) -> list[int]:
+    """The texts, joined one after another (the k-th ending before ``ends[k]``, of price
+    factor ``own[k]``), whose ``names`` (start, end, what was written; in order) hold a
+    masked name of another factor than their own."""
+    out: list[int] = []
+    k, bound, mine = 0, ends[0], own[0]
+    for start, _, written in names:
+        if start >= bound:
+            while start >= ends[k]:
+                k += 1
+            bound, mine = ends[k], own[k]
+        if mine is not None and factors.get(written, mine) != mine and k not in out[-1:]:
+            out.append(k)
     return out
+
+
+def names_of(
+    names: Sequence[tuple[int, int, str]], ends: Sequence[int], k: int
+) -> list[tuple[int, int, str]]:
+    """The ``names`` of the k-th of texts joined one after another (``crossing``)."""
+    first = ends[k - 1] if k else 0
+    return [name for name in names if first <= name[0] < ends[k]]
