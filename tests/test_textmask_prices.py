@@ -213,6 +213,7 @@ PIECES = (
     *("VWAP", "per share", "/share", "a share", "dollars", "calls", "puts", "strike", "C", "P"),
     *("price was", "down to", "from", "to", "Acme", "ACME", "Bolt Systems", "$ACME", "x"),
     *("C$", "HK$", "Rs.", "Rs", "SFr.", "kr", "zł", "¥", "₹", "£", "JPY", "SEK", "yen", "pence"),
+    *("stock (1,146.17)", "x (12.50)", "traded between 1,140 and", "1,500C", "1,234$"),
     *("Bolt Systems", "BOLT", "$BOLT", "Acme Industries", "é", "İ", "’s", "NYSE:BOLT"),
     *("rupees", "euros", "cents", "1200p", "between", "and", "-", "traded between", "million"),
 )

@@ -221,7 +221,7 @@ def digit_parts(length: int, after: str, phrase: bool) -> dict[str, bool]:
         "hit": phrase,
         "range": phrase,
         "range_c": phrase,
-        "paren": after == ".",
+        "paren": after in (".", ","),
         "per_share": amount or after == "/",
         "strike": amount,
     }
