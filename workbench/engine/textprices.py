@@ -83,12 +83,14 @@ _PHRASES = (
 )
 
 
-def _price_phrases() -> str:
-    """Each phrase's lookbehind, grouped by its last word, looked for first: a number
-    after any other word is passed over at the cost of one lookbehind a word."""
+def _price_phrases(last: str | None = None) -> str:
+    """Each phrase's lookbehind (those ending with the word ``last`` if given), grouped by
+    its last word, looked for first: a number after any other word is passed over at
+    the cost of one lookbehind a word."""
     by_word: dict[str, list[str]] = {}
     for verbs, word in _PHRASES:
-        by_word.setdefault(word, []).extend(verbs)
+        if last in (None, word):
+            by_word.setdefault(word, []).extend(verbs)
     return "|".join(
         f"(?<={word} )(?:{'|'.join(_behind(verb, word) for verb in verbs)})"
         for word, verbs in by_word.items()
@@ -101,6 +103,7 @@ def _behind(verb: str, word: str) -> str:
 
 
 _PRICE_VERBS = _price_phrases()
+_BETWEEN = _price_phrases("between")
 # What an amount in a currency's word, or of shares, needs, looked for first: it spares
 # the amount's backtracking where neither follows (the headline's "update 123").
 # (an amount is followed by a space or a letter, so its digits are never given back)
@@ -115,7 +118,7 @@ _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
 _CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
-_TO = r"\s+(?:to|and)\s+|\s?[-–]\s?"
+_TO = r"\s+to\s+|\s?[-–]\s?"  # "and" only after "between": "at 146.17 and 3 analysts"
 _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is tried first
 _MONEY_TO = (
     rf"(?:(?P<m_gap>{_TO})(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
@@ -166,8 +169,13 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<range_c>(?:(?<=\bfrom )|(?<=\bbetween ))(?P<rc_lo>{_CENTS})(?P<rc_gap>{_TO})"
-        rf"(?P<rc_hi>{_CENTS}){_NO_RATIO})",
+        rf"(?P<range_and>{_AFTER_VERB}(?:{_BETWEEN})(?P<ra_lo>{_EITHER})(?P<ra_gap>\s+and\s+)"
+        rf"(?P<ra_hi>{_EITHER}){_NO_RATIO})",
+    ),
+    (
+        r"\d",
+        rf"(?P<range_c>(?:(?<=\bfrom )|(?<=\bbetween ))(?P<rc_lo>{_CENTS})"
+        rf"(?P<rc_gap>{_TO}|\s+and\s+)(?P<rc_hi>{_CENTS}){_NO_RATIO})",
     ),
     # a bare price after a price verb or a price's name, with a decimal comma first
     # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
@@ -198,7 +206,7 @@ GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST)
 # group is the figure
 AMOUNTS = (
     *("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit"),
-    *("paren", "per_share", "strike", "range", "range_c"),
+    *("paren", "per_share", "strike", "range", "range_and", "range_c"),
 )
 _WHOLE = ("bare", "hit", "paren", "per_share", "strike")
 # the words a part reads right before a space and its first digit (reversed)
@@ -220,6 +228,7 @@ def digit_parts(length: int, after: str, phrase: bool) -> dict[str, bool]:
         "near": phrase,
         "hit": phrase,
         "range": phrase,
+        "range_and": phrase,
         "range_c": phrase,
         "paren": after in (".", ","),
         "per_share": amount or after == "/",
@@ -282,7 +291,11 @@ def _times(amount: str, factor: float) -> str:
 
 _DECIMAL_COMMA = re.compile(r",\d{1,2}$")
 # each range's groups: its figures and what stands between them
-_RANGES = {"range": ("r_lo", "r_gap", "r_hi"), "range_c": ("rc_lo", "rc_gap", "rc_hi")}
+_RANGES = {
+    "range": ("r_lo", "r_gap", "r_hi"),
+    "range_and": ("ra_lo", "ra_gap", "ra_hi"),
+    "range_c": ("rc_lo", "rc_gap", "rc_hi"),
+}
 
 
 def scaled(match: re.Match[str], factor: float) -> str:
