@@ -50,6 +50,7 @@ def _every_route(text: str, about: list[str]) -> str:
             "Jan 150 calls, the 150 strike, 150C and 140P",
             "Jan 75.00 calls, the 75.00 strike, 75.00C and 70.00P",
         ),
+        ("March 150 puts, Sept 140 call", "March 75.00 puts, Sept 70.00 call"),
         ("The price was 146.17", "The price was 73.08"),
     ],
 )
@@ -75,7 +76,7 @@ def test_those_prices_in_an_item_about_two_names_are_marked(text: str, shown: st
         "forbid 12 and task 3",  # a phrase's word inside another word
         "heated to (12) and (3.5)",
         "12 $ACME and 12 $BOLT",
-        "calls 150, strike 3 of them, 150c",
+        "calls 150, strike 3 of them, 150c, made 3 calls to investors, 2 puts",
     ],
 )
 def test_ordinary_numbers_near_those_forms_are_left_as_written(text: str) -> None:
@@ -218,6 +219,7 @@ PIECES = (
     *("146.17", "150", "1,234.50", "45,10", "12", "2016", "146.17$", "$", "€", "USD", "(", ")"),
     *("last at", "settled at", "shares at", "stands at", "around", "near", "bid", "ask"),
     *("VWAP", "per share", "/share", "a share", "dollars", "calls", "puts", "strike", "C", "P"),
+    *("Jan", "March", "Sept"),
     *("price was", "down to", "from", "to", "Acme", "ACME", "Bolt Systems", "$ACME", "x"),
     *("C$", "HK$", "Rs.", "Rs", "SFr.", "kr", "zł", "¥", "₹", "£", "JPY", "SEK", "yen", "pence"),
     *("stock (1,146.17)", "x (12.50)", "traded between 1,140 and", "1,500C", "1,234$"),

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 
-from workbench.engine.textscan import SIGNS
+from workbench.engine.textscan import MONTHS, SIGNS
 
 _YEAR = r"(?:19|20)\d{2}"
 _AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
@@ -123,6 +123,8 @@ _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is 
 _MONEY_TO = (
     rf"(?:(?P<m_gap>{_TO})(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
 )
+# an option's month, before its strike: "Jan 150 calls", "March 150 puts"
+_EXPIRY = "|".join(rf"(?<=\b{m} )" for m in sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}))
 # What a part can start with, in any case: its first characters
 _MONEY_FIRST = f"[{SIGNS}{''.join(sorted({w[0] for w in CURRENCY_STARTS}))}]"
 
@@ -197,8 +199,13 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     (r"\d", rf"(?P<paren>(?<=[^\W_] \(){_CENTS})(?=\))"),
     # a price per share: "146.17/share", "146.17 per share", "146.17 a share"
     (r"\d", rf"(?P<per_share>{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
-    # an option's strike: "Jan 150 calls", "the 150 strike", "150C", "150P"
-    (r"\d", rf"(?P<strike>{_AMOUNT})(?=\s?(?:calls?|puts?|strike)\b|(?-i:[CP])\b)"),
+    # an option's strike: "Jan 150 calls" (after its month: "3 calls to investors" is
+    # none), "the 150 strike", "150C", "150P"
+    (
+        r"\d",
+        rf"(?P<strike>(?:{_EXPIRY}){_AMOUNT}(?=\s?(?:calls?|puts?)\b)"
+        rf"|{_AMOUNT}(?=\s?strike\b|(?-i:[CP])\b))",
+    ),
 )
 # what a part looks for first, which the reference (``TextMask.text_by_pattern``) leaves out
 GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST)
