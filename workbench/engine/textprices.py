@@ -123,6 +123,10 @@ _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is 
 _MONEY_TO = (
     rf"(?:(?P<m_gap>{_TO})(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
 )
+# what a price per share and a strike need after their figures, looked for first: most
+# numbers are followed by neither
+_PER_SHARE_FIRST = r"(?=[\d,.]++\s?(?:/|per\s|a\s))"
+_STRIKE_FIRST = r"(?=[\d,.]++\s?(?:calls?\b|puts?\b|strike\b|(?-i:[CP])\b))"
 # an option's month, before its strike: "Jan 150 calls", "March 150 puts"
 _EXPIRY = "|".join(rf"(?<=\b{m} )" for m in sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}))
 # What a part can start with, in any case: its first characters
@@ -198,17 +202,17 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     # a price in brackets after a word ("the stock (146.17)"), with two decimals
     (r"\d", rf"(?P<paren>(?<=[^\W_] \(){_CENTS})(?=\))"),
     # a price per share: "146.17/share", "146.17 per share", "146.17 a share"
-    (r"\d", rf"(?P<per_share>{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
+    (r"\d", rf"(?P<per_share>{_PER_SHARE_FIRST}{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
     # an option's strike: "Jan 150 calls" (after its month: "3 calls to investors" is
     # none), "the 150 strike", "150C", "150P"
     (
         r"\d",
-        rf"(?P<strike>(?:{_EXPIRY}){_AMOUNT}(?=\s?(?:calls?|puts?)\b)"
-        rf"|{_AMOUNT}(?=\s?strike\b|(?-i:[CP])\b))",
+        rf"(?P<strike>{_STRIKE_FIRST}(?:{_EXPIRY}){_AMOUNT}(?=\s?(?:calls?|puts?)\b)"
+        rf"|{_STRIKE_FIRST}{_AMOUNT}(?=\s?strike\b|(?-i:[CP])\b))",
     ),
 )
 # what a part looks for first, which the reference (``TextMask.text_by_pattern``) leaves out
-GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST)
+GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST, _PER_SHARE_FIRST, _STRIKE_FIRST)
 # the kinds of match that are a figure in money (a volume too), and those whose whole
 # group is the figure
 AMOUNTS = (
