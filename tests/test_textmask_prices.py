@@ -139,6 +139,10 @@ def test_what_only_looks_like_a_currency_is_left_as_written(text: str) -> None:
         ),
         ("from $150 to 160, $150-$160, $12-15", "from $75.00 to 80.00, $75.00-$80.00, $6.00-7.50"),
         ("from $5 to 10 million", "from $2.50 to 5.00 million"),
+        (
+            "between $140 and 150, between €140 and €150",
+            "between $70.00 and 75.00, between €70.00 and €75.00",
+        ),
     ],
 )
 def test_both_figures_of_a_range_are_scaled(text: str, shown: str) -> None:

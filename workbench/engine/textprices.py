@@ -120,8 +120,10 @@ _CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
 _TO = r"\s+to\s+|\s?[-–]\s?"  # "and" only after "between": "at 146.17 and 3 analysts"
 _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is tried first
+# (money after "between" marks it, m_between, so "and" can follow: "between $140 and 150")
 _MONEY_TO = (
-    rf"(?:(?P<m_gap>{_TO})(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
+    rf"(?:(?P<m_gap>{_TO}|(?(m_between)\s+and\s+|(?!)))(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})"
+    rf"(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
 )
 # what a price per share and a strike need after their figures, looked for first: most
 # numbers are followed by neither
@@ -151,8 +153,8 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
 PRICE_PARTS: tuple[tuple[str, str], ...] = (
     (
         _MONEY_FIRST,
-        rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?"
-        rf"{_MONEY_TO})",
+        rf"(?P<money>(?:(?<=\bbetween )(?P<m_between>))?(?P<currency>{_CURRENCY})\s?"
+        rf"(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?{_MONEY_TO})",
     ),
     (
         r"\d",
