@@ -210,7 +210,7 @@ def test_a_text_met_again_is_masked_by_its_own_price_factor() -> None:
     """Texts are masked once a run, by their text and price factor: the same text about
     another name is scaled by that name's factor, the same text again comes out alike."""
     mask = TextMask(FEW.aliases, FEW.price_factor, DATES, 20, FEW.names)
-    text = "ACME closed at $12.00 on 2016-02-03"
+    text = "closed at $12.00 on 2016-02-03, ACME said"  # no name before the price
     first = mask.texts([(text, ["ACME"]), (text, ["BOLT"]), (text, ["ACME"])])
     again = mask.texts([(text, ["BOLT"]), (text, [])])
     expected = [FEW.text_by_pattern(text, about) for about in (["ACME"], ["BOLT"], ["ACME"])]

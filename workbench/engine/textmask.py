@@ -18,25 +18,18 @@ then money, then a name:
    numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
    with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and
    halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
-2. **Money** (``$12.50``, ``US$ 50``, ``€45.10``, ``£12``, ``₹1,200``, ``₩50,000``,
-   ``USD 12.50``,
-   ``USD12.50``, ``CHF 12``, ``45 dollars``, ``$3.4 billion``; with a decimal comma
-   ``€ 45,50``, ``45,50 €``, ``1.234,50 EUR``, ``1 234,50 €``, written back the
-   same way (thousands by dots); never a
-   plain list such as "3,4 and 5") and a bare price after
-   a price verb, a move in percent or the price's name (``closed at 123.45``, ``up
-   from 120``, ``rose to 130``, ``up 3.5% to 130``, ``52-week high 999.99``, ``a high
-   of 120.5``, ``target price 150``, ``price target of 150``, ``52-week high: 999.99``,
-   ``closing price 123.45``, ``a price of 150``, ``ended at 12``, ``jumped to 14``,
-   ``closed at 45,50``; after ``hit`` only as a price is written, ``hit 123.45``; not a
-   percentage) are
-   multiplied by the price
-   factor of the one name the item concerns, the factor the mask scales that name's
-   prices by, so a quoted price still matches the masked bars. In an
-   item about several names or none no single factor applies and the figure
-   becomes ``[amount]`` (its currency kept). Volumes (``1,864,600 shares``,
-   ``volume 1.86M``) always become ``[amount]``: the text's mask holds no volume
-   factor.
+2. **Money** in any currency (``$12.50``, ``C$12``, ``€45.10``, ``146.17$``,
+   ``USD 12``, ``Rs. 1,200``, ``12 kr``, ``45 dollars``, ``$3.4 billion``; with a
+   decimal comma ``45,50 €``, written back the same way) and a bare price after a
+   price verb, a move in percent or the price's name (``closed at 123.45``, ``rose to
+   130``, ``52-week high 999.99``, ``bid 146.10``), per share, as an option's strike,
+   and both figures of a range (``from 150.37 to 146.17``) are multiplied by the price
+   factor of the one name the item concerns, so a quoted price still matches the
+   masked bars; a price after another masked name in its sentence takes that name's
+   factor. In an item about several names or none the figure becomes ``[amount]``
+   (its currency kept). Volumes (``1,864,600 shares``, ``volume 1.86M``) always
+   become ``[amount]``: the text's mask holds no volume factor. ``textprices`` lists
+   every form and the rule.
 3. **Names**: each real symbol (also as ``$SYM`` or ``EXCHANGE:SYM``) and each
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
    alias, longest first, whole words only, company names in any case; a ticker that
@@ -79,6 +72,25 @@ from functools import cached_property, partial
 
 import numpy as np
 
+from workbench.engine.textprices import (
+    AMOUNTS,
+    CURRENCY_STARTS,
+    EUROPEAN_PARTS,
+    GUARDS,
+    PHRASE_ENDS,
+    PRICE_PARTS,
+    ByName,
+    amount_mark,
+    crossing,
+    digit_parts,
+    factors_by_alias,
+    names_of,
+    names_other,
+    scaled,
+    scaled_by,
+    scaled_money,
+    volume_mark,
+)
 from workbench.engine.textscan import (
     MOIS_WRITTEN,
     MONTHS,
@@ -89,7 +101,7 @@ from workbench.engine.textscan import (
     starts,
     substitute,
 )
-from workbench.engine.textspans import DigitParts, NameFinder, amounts_and_dates, merged
+from workbench.engine.textspans import DigitParts, NameFinder, Span, amounts_and_dates, merged
 
 _YEAR = r"(?:19|20)\d{2}"
 _Day = tuple[int, int, str]  # a date: days since 1970, its first trading date's row, "day N"
@@ -126,62 +138,6 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
-# a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
-_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
-_EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
-_SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
-# a currency code before the amount, glued to it or not (USD12.50, CHF 12)
-_CURRENCY = r"US\$|\$|€|£|¥|₹|₩|\b(?:USD|EUR|GBP|JPY|CHF)"
-_CURRENCY_WORD = r"dollars?|USD|EUR|euros?|GBP|pounds?|yen|CHF|francs?"
-_PHRASES = (
-    (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
-    (("rose", "fell", "up", "down"), "from"),
-    (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
-    # a move in percent, then the price it moved to: "up 3.5% to 175.72"
-    (("%", "percent"), "to"),
-    (("%", "percent"), "at"),
-    # a price named by what it is: "52-week high 999.99", "a high of 120.5"
-    (("week",), "high"),
-    (("week",), "low"),
-    (("high", "low"), "of"),
-    (("target", "closing"), "price"),
-    (("price",), "target"),
-    (("price",), "of"),  # "a price of 150", "target price of 150"
-    (("price target",), "of"),
-    # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
-    (("week",), "high:"),
-    (("week",), "low:"),
-    (("target", "closing"), "price:"),
-    (("price",), "target:"),
-)
-
-
-def _price_phrases() -> str:
-    """Each phrase's lookbehind, grouped by its last word, looked for first: a number
-    after any other word is passed over at the cost of one lookbehind a word."""
-    by_word: dict[str, list[str]] = {}
-    for verbs, word in _PHRASES:
-        by_word.setdefault(word, []).extend(verbs)
-    return "|".join(
-        f"(?<={word} )(?:{'|'.join(f'(?<={verb} {word} )' for verb in verbs)})"
-        for word, verbs in by_word.items()
-    )
-
-
-_PRICE_VERBS = _price_phrases()
-# What an amount in a currency's word, or of shares, needs, looked for first: it spares
-# the amount's backtracking where neither follows (the headline's "update 123").
-# (an amount is followed by a space or a letter, so its digits are never given back)
-_A_WORD = r"(?=[\d,.]++\s?[^\W\d_])"
-_THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:{_CURRENCY_WORD})\b)"
-_THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
-# each price phrase ends "at", "from", "to", "high", "low", "of", "price" or "target",
-# or a colon
-_AFTER_VERB = "(?<=[tmohwfe:] )"
-_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
-# What a part can start with, in any case: its first characters
-_MONEY_FIRST = f"[{SIGNS}uegjc]"  # a currency sign or code
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS: tuple[tuple[str, str], ...] = (
@@ -200,17 +156,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
         rf"(?P<dmy_fr>\b(?P<dmy_fr_d>[0-3]?\d)(?:er)?\s+(?P<dmy_fr_m>{_mois()})\s+"
         rf"(?P<dmy_fr_y>{_YEAR})\b)",
     ),
-    # money written with a decimal comma, the currency before or after it: € 45,50,
-    # 1.234,50 EUR, 45,50 €
-    (
-        _MONEY_FIRST,
-        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
-    ),
-    (
-        r"\d",
-        rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
-        rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
-    ),
+    *EUROPEAN_PARTS,
     # what cannot be placed on one day: numeric dates (day or month first?), 20160203,
     # a month and day with no year, fiscal years, quarters and halves
     # (each in two parts, those starting with a digit and those with a letter: a form
@@ -232,37 +178,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
         "[jfmasond]",
         rf"(?P<loose_w>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
     ),
-    (
-        _MONEY_FIRST,
-        rf"(?P<money>(?P<currency>{_CURRENCY})\s?(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?)",
-    ),
-    (
-        r"\d",
-        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?\s?(?P<w_unit>{_CURRENCY_WORD})\b)",
-    ),
-    # volumes: what the volume factor would scale, which the text's mask does not hold
-    (
-        r"[\do]",
-        rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
-        rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
-    ),
-    # a bare price after a price verb or a price's name, with a decimal comma first
-    # ("closed at 45,50", "closed at 1 234,50"), then "closed at 123.45", "up from 120",
-    # "target price 150"
-    (
-        r"\d",
-        rf"(?P<near_eu>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare_eu>{_EU_AMOUNT}){_NO_RATIO}",
-    ),
-    (
-        r"\d",
-        rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
-    ),
-    # "hit 123.45": a price only as a price is written, with two decimals ("hit 3 home
-    # runs" is no price)
-    (
-        r"\d",
-        rf"(?P<hit>(?<=\bhit )(?:\d{{1,3}}(?:,\d{{3}})+|\d+)\.\d{{2}}(?!\d|[.,]\d)){_NO_RATIO}",
-    ),
+    *PRICE_PARTS,
 )
 
 
@@ -316,7 +232,7 @@ class _MatchAt(dict[str, "Matcher"]):
 
 def _unguarded(part: str) -> str:
     """A part without what it looks for first (the reference reads the parts as written)."""
-    for guard in (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST):
+    for guard in GUARDS:
         part = part.replace(guard, "")
     return part
 
@@ -354,7 +270,7 @@ def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> 
 
 # the parts without names, and the characters one can start with (in ASCII): what
 # ``textspans`` tries near each digit
-_BARE = _Compiled(_PARTS, starts((), exchange=False, glued=False), glued=False)
+_BARE = _Compiled(_PARTS, starts(CURRENCY_STARTS, exchange=False, glued=False), glued=False)
 _STARTABLE = frozenset(
     c for c in map(chr, range(128)) if any(_can_start(first, c) for first, _ in _PARTS)
 )
@@ -379,21 +295,15 @@ def _digit_parts(length: int, after: str, phrase: bool) -> tuple[int, ...]:
     reads at its first digits, read off the parts above."""
     space, word = after.isspace(), after.isalnum() or after == "_"
     short = length in (1, 2)
-    amount = after in (",", ".") or space or after.isalpha()  # digits, then a word
     can = {
         "dmy": short and (after in _AFTER_ORDINAL or space or after == "-"),
         "dmy_fr": short and (after in ("e", "E") or space),
-        "eu_worded": after in (".", " ", ","),
         "unplaced": (short and (after in ("/", ".", *_AFTER_ORDINAL) or space))
         or (length == 8 and not word)
         or (length == 4 and (after in ("-", "/", *_QUARTER) or space))
         or (length == 1 and after in _QUARTER),
         "loose": length == 4 and not word,
-        "worded": amount,
-        "volume": amount or phrase,  # "1,000 shares", or after "volume "
-        "near_eu": phrase,
-        "near": phrase,
-        "hit": phrase,
+        **digit_parts(length, after, phrase),
     }
     return tuple(k for k, name in enumerate(_PART_NAMES) if can.get(name, False))
 
@@ -427,13 +337,11 @@ def _digit_form(chosen: tuple[int, ...], iso: bool) -> Matcher | None:
     return re.compile(_ISO, re.IGNORECASE).match if iso else None
 
 
-# the words a part reads right before a space and its first digit (reversed)
-_PHRASE_ENDS = tuple(sorted({w[::-1] for w in ("volume", "hit", *(w for _, w in _PHRASES))}))
 _DIGIT_PARTS = DigitParts(
     _BARE.match_at,  # type: ignore[attr-defined]
     _DigitForms(),
     _STARTABLE,
-    _PHRASE_ENDS,
+    PHRASE_ENDS,
 )
 
 
@@ -470,12 +378,13 @@ class TextMask:
         object.__setattr__(self, "_known_days", {})
         object.__setattr__(self, "_writers", {})
         object.__setattr__(self, "_horizons", {})  # per last known date: the texts masked
+        object.__setattr__(self, "_factors", factors_by_alias(self.aliases, self.price_factor))
         self._known_until(len(self.dates) - 1)
 
     def text(self, text: str, symbols: Sequence[str]) -> str:
         """``text`` about the real ``symbols`` with its dates, money and names masked."""
         text = _compatible(text)
-        return self._masked(self._compiled_for(text), text, self._replacer(self._factor(symbols)))
+        return self._masked(self._compiled_for(text), text, self._factor(symbols))
 
     def texts(self, texts: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
         """Many texts, each about its real symbols, masked as ``text`` masks each: the texts
@@ -499,7 +408,7 @@ class TextMask:
                 continue
             text = out[k] = _compatible(raw)
             if _JOIN in text or not scannable(text):
-                out[k] = self._masked(self._compiled_for(text), text, self._replacer(factor))
+                out[k] = self._masked(self._compiled_for(text), text, factor)
             elif every is not None and text.isascii():
                 plain.append(k)
             else:
@@ -532,8 +441,11 @@ class TextMask:
         names = compiled.names.spans(joined)
         if names is None:
             return None
-        replacers = [self._replacer(keys[k][1]) for k in members]
         ends = [end + k for k, end in enumerate(itertools.accumulate(map(len, texts)), 1)]
+        own = [keys[k][1] for k in members]
+        replacers = [self._replacer(factor) for factor in own]
+        for at in crossing(names, ends, own, self._factors):  # type: ignore[attr-defined]
+            replacers[at] = self._knowing(own[at], names_of(names, ends, at))
         found = amounts_and_dates(joined, _DIGIT_PARTS, replacers, ends)
         written = merged(joined, found, names)
         return None if written is None else written.split(_JOIN)
@@ -552,7 +464,7 @@ class TextMask:
         out = [""] * len(texts)
         for factor, ats in by_factor.items():
             joined = _JOIN.join(texts[at] for at in ats)
-            masked = self._masked(compiled, joined, self._replacer(factor)).split(_JOIN)
+            masked = self._masked(compiled, joined, factor).split(_JOIN)
             for at, text in zip(ats, masked, strict=True):
                 out[at] = text
         return out
@@ -570,24 +482,51 @@ class TextMask:
         parts = (*_PARTS, *_name_parts(self.aliases, names))
         pattern = _compiled(_unguarded(p) for _, p in parts)
         factor = self._factor(symbols)
-        return pattern.sub(lambda match: self._replaced(match, factor), text)
+        replace = self._by_name(factor, lambda f: partial(_flipped, self._replaced, f))
+        return pattern.sub(replace or (lambda match: self._replaced(match, factor)), text)
 
     def _factor(self, symbols: Sequence[str]) -> float | None:
         """The one price factor of an item about one name (None about several or none)."""
         return self.price_factor.get(symbols[0]) if len(symbols) == 1 else None
 
-    @staticmethod
-    def _masked(compiled: _Compiled, text: str, replace: Callable[[re.Match[str]], str]) -> str:
+    def _masked(self, compiled: _Compiled, text: str, factor: float | None) -> str:
+        """``text`` masked by ``compiled`` in a text of price factor ``factor``: in two
+        passes (``textspans``) where they can tell, else by the pattern at its starts."""
         if not scannable(text):
-            return compiled.whole.sub(replace, text)
+            return compiled.whole.sub(self._in_order(factor), text)
         if compiled.names is not None and text.isascii():
             names = compiled.names.spans(text)
             if names is not None:
+                replace = self._knowing(factor, names)
                 found = amounts_and_dates(text, _DIGIT_PARTS, [replace], [len(text) + 1])
                 written = merged(text, found, names)
                 if written is not None:
                     return written
+        replace = self._in_order(factor)
         return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
+
+    def _by_name(
+        self, factor: float | None, writers: Callable[[float], Callable[[re.Match[str]], str]]
+    ) -> ByName | None:
+        """What writes a text's prices each by its name's factor (``textprices.ByName``),
+        in an item about one name of a mask whose names' factors differ; None where the
+        item's factor (or none) writes them all."""
+        factors: dict[str, float] = self._factors  # type: ignore[attr-defined]
+        if factor is None or self.counterfactual or not factors:
+            return None
+        return ByName(writers, factor, factors)
+
+    def _in_order(self, factor: float | None) -> Callable[[re.Match[str]], str]:
+        """What writes one pass of the pattern, which meets the names in order."""
+        return self._by_name(factor, self._replacer) or self._replacer(factor)
+
+    def _knowing(self, factor: float | None, names: list[Span]) -> Callable[[re.Match[str]], str]:
+        """What writes the prices of a text whose names another pass found (``names``)."""
+        factors: dict[str, float] = self._factors  # type: ignore[attr-defined]
+        if factor is None or not names_other(names, factor, factors):
+            return self._replacer(factor)
+        by_name = self._by_name(factor, self._replacer)
+        return self._replacer(factor) if by_name is None else by_name.known(names)
 
     def _replacer(self, factor: float | None) -> Callable[[re.Match[str]], str]:
         """What writes a match in a text of price factor ``factor``: by its kind, from a
@@ -614,7 +553,7 @@ class TextMask:
         patterns: _Patterns = self._patterns  # type: ignore[attr-defined]
         if key not in patterns:
             parts = (*_PARTS, *_name_parts(self.aliases, names))
-            found_at = starts(names, exchange=key[1], glued=glued)
+            found_at = starts((*names, *CURRENCY_STARTS), exchange=key[1], glued=glued)
             patterns[key] = _Compiled(parts, found_at, glued=glued, names=self._finder(names))
         return patterns[key]
 
@@ -637,8 +576,8 @@ class TextMask:
 
     def _replaced(self, match: re.Match[str], factor: float | None) -> str:
         kind = match.lastgroup
-        if kind in _AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
-            return _amount_mark(match)
+        if kind in AMOUNTS and (self.counterfactual or factor is None or kind == "volume"):
+            return amount_mark(match)
         if kind in _UNPLACED or (self.counterfactual and kind in _DATES):
             return "[date]"
         if kind == "era_ja":
@@ -648,9 +587,9 @@ class TextMask:
         if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
             month = _month_number(match[f"{kind}_m"])
             return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
-        if kind in _AMOUNTS:
+        if kind in AMOUNTS:
             assert factor is not None
-            return _scaled(match, factor)
+            return scaled(match, factor)
         return _alias(match, self._lookup)  # type: ignore[attr-defined]
 
     def _era_day(self, match: re.Match[str]) -> str:
@@ -812,7 +751,10 @@ _EPOCH = date(1970, 1, 1).toordinal()
 
 _UNPLACED = ("unplaced", "unplaced_w", "loose", "loose_w", "loose_ja", "md_ja")
 _DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
-_AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
+
+
+def _DATE_MARK(match: re.Match[str]) -> str:
+    return "[date]"
 
 
 class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
@@ -825,11 +767,11 @@ class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
         super().__init__()
         self.mask, self.factor = mask, factor
         if mask.counterfactual or factor is None:
-            self.update(dict.fromkeys(_AMOUNTS, _amount_mark))
-            self.update(dict.fromkeys(("volume", "bare", "bare_eu", "hit"), _AMOUNT_MARK))
+            self.update(dict.fromkeys(AMOUNTS, amount_mark))
+            self.update(dict.fromkeys(("volume", "bare", "bare_eu", "hit"), volume_mark))
         else:
-            self.update({kind: partial(_scaled_by, factor) for kind in _AMOUNTS})
-            self.update(money=partial(_scaled_money, factor), volume=_AMOUNT_MARK)
+            self.update({kind: partial(scaled_by, factor) for kind in AMOUNTS})
+            self.update(money=partial(scaled_money, factor), volume=volume_mark)
         dates = _DATES if mask.counterfactual else ()
         self.update(dict.fromkeys((*_UNPLACED, *dates), _DATE_MARK))
         lookup = mask._lookup  # type: ignore[attr-defined]
@@ -863,74 +805,6 @@ def _flipped(
     match: re.Match[str],
 ) -> str:
     return replaced(match, factor)
-
-
-def _AMOUNT_MARK(match: re.Match[str]) -> str:
-    return "[amount]"
-
-
-def _DATE_MARK(match: re.Match[str]) -> str:
-    return "[date]"
-
-
-def _amount_mark(match: re.Match[str]) -> str:
-    """An amount no single price factor scales (or a volume) as ``[amount]``, its currency
-    and scale kept."""
-    kind = match.lastgroup
-    if kind == "money":
-        return f"{_currency(match)}[amount]{match.group('scale') or ''}"
-    if kind == "worded":
-        return f"[amount]{match.group('w_scale') or ''} {match.group('w_unit')}"
-    if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}[amount]"
-    if kind == "eu_worded":
-        return f"[amount]{match.group('euw_gap')}{match.group('euw_unit')}"
-    return "[amount]"
-
-
-def _scaled_by(factor: float, match: re.Match[str]) -> str:
-    return _scaled(match, factor)
-
-
-def _scaled_money(factor: float, match: re.Match[str]) -> str:
-    currency, amount, scale = match.group("currency", "amount", "scale")
-    value = f"{float(amount.replace(',', '')) * factor:,.2f}{scale or ''}"
-    return f"{currency} {value}" if currency.isalpha() else f"{currency}{value}"
-
-
-def _scaled(match: re.Match[str], factor: float) -> str:
-    kind = match.lastgroup
-    if kind in ("eu_money", "eu_worded", "bare_eu"):
-        return _scaled_european(match, factor)
-    if kind == "money":
-        return _scaled_money(factor, match)
-    prefix = "w_" if kind == "worded" else ""
-    amount = match.group(kind if kind in ("bare", "hit") else f"{prefix}amount")
-    value = f"{float(amount.replace(',', '')) * factor:,.2f}"
-    if kind == "worded":
-        return f"{value}{match.group('w_scale') or ''} {match.group('w_unit')}"
-    return value
-
-
-def _scaled_european(match: re.Match[str], factor: float) -> str:
-    """Money with a decimal comma, scaled and written back the same way."""
-    kind = match.lastgroup or ""
-    group = {"eu_money": "eu_amount", "eu_worded": "euw_amount", "bare_eu": "bare_eu"}[kind]
-    amount = match.group(group).replace(".", "").replace(" ", "").replace(",", ".")
-    value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
-    if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}{value}"
-    if kind == "eu_worded":
-        return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
-    return value
-
-
-_EUROPEAN = str.maketrans(",.", ".,")
-
-
-def _currency(match: re.Match[str], group: str = "currency") -> str:
-    currency = match.group(group)
-    return f"{currency} " if currency.isalpha() else currency
 
 
 # tickers that are also words ("A rally in IT spending, ON track"): masked only as $SYM

@@ -30,6 +30,7 @@ import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from workbench.engine.textprices import CURRENCY_STARTS
 from workbench.engine.textscan import MOIS_WRITTEN, MONTHS, NAME_END, Matcher
 
 Span = tuple[int, int, str]  # where a match starts and ends, and what replaces it
@@ -40,7 +41,8 @@ _BEFORE_DIGITS = re.compile(r"([0-9])(?![0-9])([^\s0-9]*)(\s*)([^\s0-9]*)")
 _DIGITS = "0123456789"
 
 
-_CODES = ("usd", "eur", "gbp", "jpy", "chf", "fy", "cy")
+# currency codes in letters (USD, Rs, kr), FY and CY
+_CODES = (*(c for c in CURRENCY_STARTS if c.isalpha()), "fy", "cy")
 # a word a part reads before the spaces before its first digit (a month, a currency's
 # code, FY or CY, "of" after "volume"), and one it reads right before it (a code, Q, H)
 # (each reversed, as the reversed text holds it)
