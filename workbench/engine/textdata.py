@@ -596,16 +596,51 @@ def _no_hidden_calendar(numbers: np.ndarray, name: str) -> None:
             f"in date or end ({name}_date, period_end) and the mask places it on the "
             "run's calendar, or drop it"
         )
-    periodic = any(w in _PERIOD_WORDS for w in column_words(name))
+    words = column_words(name)
+    periodic = any(w in _PERIOD_WORDS for w in words)
     if periodic and ((given >= 1900) & (given < 2100)).all():
         raise ConfigError(
             f"fundamentals column {name!r} holds years (first {int(given[0])}), which agents "
             "would read as written; name it so it ends in year or fy (fiscal_year) and the "
             "mask counts it from the run's first year, or drop it"
         )
+    if periodic and ((given >= 1900_01) & (given < 2100_00) & _months(given)).all():
+        raise ConfigError(
+            f"fundamentals column {name!r} holds months written as numbers YYYYMM (first "
+            f"{int(given[0])}), which agents would read as written; give the period's last "
+            "day in a column whose name ends in end (period_end, 2016-03-31) and the mask "
+            "places it on the run's calendar, or drop it"
+        )
+    _no_epoch_times(given, name, words)
 
 
-_PERIOD_WORDS = frozenset(("period", "fiscal", "calendar", "year", "fy", "quarter", "reported"))
+def _months(numbers: np.ndarray) -> np.ndarray:
+    month = numbers % 100
+    return (month >= 1) & (month <= 12)
+
+
+def _no_epoch_times(given: np.ndarray, name: str, words: list[str]) -> None:
+    """Refuse times counted since 1970 (seconds, milliseconds or nanoseconds of the years
+    2000-2099) under a name that speaks of a time (filed_ts, as_of_epoch)."""
+    timely = any(w in _TIME_WORDS for w in words) or {"as", "of"} <= set(words)
+    if not timely:
+        return
+    for unit in (1, 10**3, 10**9):
+        if ((given >= 946_684_800 * unit) & (given < 4_102_444_800 * unit)).all():
+            raise ConfigError(
+                f"fundamentals column {name!r} holds times counted since 1970 (first "
+                f"{int(given[0])}), which agents would read as dates; write the date year "
+                f"first (2016-03-31) in a column whose name ends in date ({name}_date) and "
+                "the mask places it on the run's calendar, or drop it"
+            )
+
+
+_PERIOD_WORDS = frozenset(
+    ("period", "fiscal", "calendar", "year", "yr", "fy", "quarter", "reported", "month")
+)
+_TIME_WORDS = frozenset(
+    ("ts", "timestamp", "time", "epoch", "unix", "filed", "updated", "created", "asof")
+)
 
 
 def _plain(value: object) -> object:
@@ -650,12 +685,30 @@ def _figure_fix(text: str, name: str) -> str | None:
         )
     if _MONEY.fullmatch(text):
         return f"a number with its currency; write the number alone: {text.lstrip('$€£¥ ')}"
+    if _DATE_TEXT.fullmatch(text):
+        return (
+            "a date; dates go in a column whose name ends in date or end "
+            f"({name}_date, period_end), written year first (2015-12-31), and the mask "
+            "places them on the run's calendar"
+        )
+    if _PERIOD_TEXT.fullmatch(text):
+        return (
+            "a period written as text; give its year in a column whose name ends in year "
+            "(fiscal_year, 2015) and its last day in one whose name ends in end (period_end, "
+            "2015-12-31), which the mask places on the run's calendar"
+        )
     return None
 
 
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _PERCENT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*%")
 _MONEY = re.compile(r"[$€£¥]\s*[+-]?(?:\d+\.?\d*|\.\d+)")
+_DATE_TEXT = re.compile(
+    r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(?:[T ].*)?"
+)
+_PERIOD_TEXT = re.compile(
+    r"(?:fy|cy|q[1-4]|h[12])\s*'?(?:\d{2}|\d{4})|\d{4}\s*-?\s*(?:fy|q[1-4]|h[12])", re.I
+)
 
 
 def check_figure_names(
