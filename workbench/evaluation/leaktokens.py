@@ -9,6 +9,8 @@ as the token ``roadrunner``:
 - a word's parts joined by a hyphen are tokens of their own (``Roadrunner-branded``
   gives ``roadrunner`` and ``branded``), and a possessive is dropped (``'s`` or ``’s``,
   or the apostrophe after a plural), as is a trade mark sign (``Roadrunner™``);
+- a letter's combining marks (a Devanagari vowel sign, an Arabic vowel) belong to its
+  word, so ``रोडरनर`` is read whole, not broken at each mark;
 - a word ending in ``s`` (or ``es``) whose stem is a token of the same items read is
   that stem (``roadrunners`` is ``roadrunner`` once ``roadrunner`` is seen; ``news`` is
   not ``new`` unless ``new`` is a token, which as a stop word it never is).
@@ -38,7 +40,23 @@ SHORTEST_WORD, SHORTEST_RUN = 3, 2
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\u3005"
 _LETTER = rf"[^\W\d_{_CJK}]"
-_JOINED = "['\u2019\u2010\u2011-]"  # an apostrophe or a hyphen inside a word
+
+
+def _combining_marks() -> str:
+    """The combining marks of alphabets read by their spaces (a vowel sign of Devanagari, an
+    Arabic vowel, an accent NFKC cannot join), as a character class's ranges: ``\\w`` has
+    none of them, so without them a word would break at each."""
+    marks = [
+        c
+        for c in (*range(0x300, 0x2000), *range(0x20D0, 0x2100), *range(0xFE20, 0xFE30))
+        if unicodedata.category(chr(c)).startswith("M") and not 0xE00 <= c < 0xE80
+    ]
+    starts = [c for c in marks if c - 1 not in marks]
+    ends = [c for c in marks if c + 1 not in marks]
+    return "".join(f"{chr(a)}-{chr(b)}" for a, b in zip(starts, ends, strict=True))
+
+
+_JOINED = f"['\u2019\u2010\u2011{_combining_marks()}-]"  # an apostrophe, a hyphen, a mark
 ASCII_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")  # the same, for text in ASCII
 WORDS = re.compile(
     rf"{_LETTER}(?:[^\W_{_CJK}]|{_JOINED})*"
