@@ -8,12 +8,14 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from workbench.engine.historical import Historical
 from workbench.engine.sample_bars import sample_bars
-from workbench.engine.textdata import read_fundamentals
+from workbench.engine.textdata import check_figure_names, read_fundamentals
 from workbench.errors import ConfigError
 
 BARS = sample_bars(days=40, names=3, seed=8)
 SYMBOLS = sorted(BARS["symbol"].unique())
+SECRET = "review-secret-0123456789"
 
 
 def reports(**figures: list[Any]) -> pd.DataFrame:
@@ -80,3 +82,19 @@ def test_a_date_or_a_period_written_as_text_names_the_column_that_masks_it(
 def test_counts_that_only_look_like_a_time_are_kept(column: str, values: list[float]) -> None:
     table = read_fundamentals(reports(**{column: values}), SYMBOLS)
     assert table[column].tolist() == [float(v) for v in values]
+
+
+def test_a_ticker_that_names_a_figure_does_not_refuse_the_figure() -> None:
+    """Costco is COST and Cloudflare NET: cost_of_sales and net_income are still figures."""
+    bars = BARS.replace({"symbol": {"ACME": "COST", "BOLT": "NET"}})
+    figures = reports(cost_of_sales=[1.0, 2.0], net_income=[3.0, 4.0]).assign(
+        symbol=["COST", "NET"]
+    )
+    data = Historical.load(bars, fundamentals=figures, secret=SECRET)
+    assert data.text is not None
+    check_figure_names(["cost_of_sales", "net_cash", "fcf_ttm"], ["COST", "NET", "FCF", "TTM"], {})
+
+
+def test_a_ticker_that_is_no_figure_word_still_refuses_the_figure() -> None:
+    with pytest.raises(ConfigError, match=r"'road_units' holds 'road', the ticker of ROAD"):
+        check_figure_names(["net_income", "road_units"], ["NET", "ROAD"], {})

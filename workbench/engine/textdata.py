@@ -717,8 +717,12 @@ def check_figure_names(
     """Refuse a figure whose column name identifies a company or a date: agents read a
     figure's name as written, so ``acme_segment_revenue`` or ``rev_2016`` would give away
     what the mask hides. A ticker counts as a word of the name unless it reads as a word
-    (``is_word_like``: ``on``, ``it``), a company name as its words in a row."""
-    tickers = {s.lower(): s for s in symbols if not is_word_like(s)}
+    (``is_word_like``: ``on``, ``it``) or is a word figures are named by (``FIGURE_WORDS``:
+    Costco's ``cost`` in ``cost_of_sales``, Cloudflare's ``net`` in ``net_income``), a
+    company name as its words in a row."""
+    tickers = {
+        s.lower(): s for s in symbols if not is_word_like(s) and s.lower() not in FIGURE_WORDS
+    }
     companies = [(column_words(n), s) for s, ns in names.items() for n in ns]
     for column in columns:
         words = column_words(column)
@@ -739,6 +743,19 @@ def check_figure_names(
             f"fundamentals column {column!r} {why}: agents read a figure's name as written, "
             f"so it would give away what the mask hides; {fix}"
         )
+
+
+# words figures are named by, some of them tickers too (COST, NET, CASH, FCF, TTM, UNIT)
+FIGURE_WORDS = frozenset((
+    "eps", "revenue", "revenues", "sales", "sale", "income", "earnings", "profit", "ebit",
+    "ebitda", "cash", "flow", "free", "fcf", "assets", "asset", "liabilities", "debt", "equity",
+    "dividend", "dividends", "div", "price", "book", "value", "capex", "cost", "costs",
+    "expense", "expenses", "net", "gross", "operating", "margin", "ratio", "rate", "growth",
+    "yield", "return", "gain", "loss", "roe", "roa", "roic", "pe", "pb", "ps", "ev", "ttm",
+    "per", "share", "shares", "unit", "units", "count", "next", "prior", "last", "est",
+    "estimate", "actual", "surprise", "guidance", "total", "current", "interest", "tax",
+    "turnover", "payout", "cap", "market", "float", "beta", "high", "low", "change",
+))  # fmt: skip
 
 
 def _ticker_in(words: list[str], tickers: Mapping[str, str]) -> tuple[str, list[int]] | None:
