@@ -98,3 +98,11 @@ def test_a_ticker_that_names_a_figure_does_not_refuse_the_figure() -> None:
 def test_a_ticker_that_is_no_figure_word_still_refuses_the_figure() -> None:
     with pytest.raises(ConfigError, match=r"'road_units' holds 'road', the ticker of ROAD"):
         check_figure_names(["net_income", "road_units"], ["NET", "ROAD"], {})
+
+
+@pytest.mark.parametrize("column", ["fiscal_year_revenue", "revenue_yr", "period_sales"])
+def test_a_money_figure_under_a_periods_name_is_kept_since_it_is_shown_scaled(
+    column: str,
+) -> None:
+    table = read_fundamentals(reports(**{column: [1990.0, 2050.0]}), SYMBOLS)
+    assert table[column].tolist() == [1990.0, 2050.0]

@@ -27,7 +27,13 @@ import numpy as np
 import pandas as pd
 
 from workbench.engine.bars import read_parquet_file, table_file, utf8_csv
-from workbench.engine.textmask import column_words, is_date_column, is_word_like, is_year_column
+from workbench.engine.textmask import (
+    column_words,
+    is_date_column,
+    is_money,
+    is_word_like,
+    is_year_column,
+)
 from workbench.errors import ConfigError
 
 NEWS_COLUMNS = ("published", "symbols", "headline", "body")
@@ -91,7 +97,8 @@ def read_fundamentals(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
             out[column] = _years(frame[column], column)
         else:
             out[column] = _figures(frame[column], column)
-            _no_hidden_calendar(out[column].to_numpy(float), column)
+            if not is_money(column):  # a money figure is shown scaled, never as written
+                _no_hidden_calendar(out[column].to_numpy(float), column)
     _no_twice(out, ["published", "symbol"], "fundamentals", "a report on the same name")
     return out.sort_values("published", kind="stable").reset_index(drop=True)
 
