@@ -37,3 +37,9 @@ def test_a_product_written_with_vowel_signs_is_found_whole(product: str) -> None
     table = leak_report(Historical.load(BARS, news=news, secret="leak-secret-0123456789"))
     assert table["token"].tolist() == [product]
     assert (table.iloc[0]["symbol"], table.iloc[0]["with_name"]) == ("ACME", 12)
+
+
+def test_a_thai_sentence_is_read_in_pairs_of_letters_with_their_marks() -> None:
+    pairs = read("เปิดตัวโรดรันเนอร์ใหม่")
+    assert {"ตัว", "รัน", "ปิด", "อร์"} <= pairs
+    assert not [p for p in pairs if "\u0e31" <= p[0] <= "\u0e3a" or "\u0e47" <= p[0] <= "\u0e4e"]

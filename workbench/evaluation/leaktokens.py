@@ -20,8 +20,8 @@ a run of katakana (``ロードランナー``, where Japanese writes most product
 kanji (``出荷``) is a token, hiragana runs (particles, endings) are not, and a run longer
 than ``LONGEST_RUN`` characters (a Chinese or Thai sentence; ``LONGEST_KANA`` for
 katakana, which writes words, not sentences) gives its overlapping pairs of characters
-instead. No token is longer than ``LONGEST_WORD`` characters: a longer
-"word" is a code, a link or a hash, not a name.
+instead (a Thai letter with its vowel and tone marks counts as one). No token is longer
+than ``LONGEST_WORD`` characters: a longer "word" is a code, a link or a hash, not a name.
 
 The report shows each token as its spelling seen in most items (``spellings`` lists
 them all, most seen first), the one to add to the names map.
@@ -130,8 +130,13 @@ def _run(run: str) -> tuple[Token, ...]:
     katakana = "\u30a1" <= run[0] <= "\u30ff"
     if len(run) <= (LONGEST_KANA if katakana else LONGEST_RUN):
         return ((run, run),)
-    pairs = dict.fromkeys(run[k : k + 2] for k in range(len(run) - 1))
+    signs = _SIGNED.findall(run)  # a Thai letter with its vowel and tone marks is one sign
+    pairs = dict.fromkeys(signs[k] + signs[k + 1] for k in range(len(signs) - 1))
     return tuple((pair, pair) for pair in pairs)
+
+
+_THAI_MARKS = "\u0e31\u0e34-\u0e3a\u0e47-\u0e4e"
+_SIGNED = re.compile(f"[^{_THAI_MARKS}][{_THAI_MARKS}]*|[{_THAI_MARKS}]+")
 
 
 def stems(vocabulary: Iterable[str]) -> dict[str, str]:
