@@ -27,7 +27,13 @@ import numpy as np
 import pandas as pd
 
 from workbench.engine.bars import read_parquet_file, table_file, utf8_csv
-from workbench.engine.textmask import column_words, is_date_column, is_word_like, is_year_column
+from workbench.engine.textmask import (
+    column_words,
+    is_date_column,
+    is_money,
+    is_word_like,
+    is_year_column,
+)
 from workbench.errors import ConfigError
 
 NEWS_COLUMNS = ("published", "symbols", "headline", "body")
@@ -91,7 +97,8 @@ def read_fundamentals(source: Source, symbols: Iterable[str]) -> pd.DataFrame:
             out[column] = _years(frame[column], column)
         else:
             out[column] = _figures(frame[column], column)
-            _no_hidden_calendar(out[column].to_numpy(float), column)
+            if not is_money(column):  # a money figure is shown scaled, never as written
+                _no_hidden_calendar(out[column].to_numpy(float), column)
     _no_twice(out, ["published", "symbol"], "fundamentals", "a report on the same name")
     return out.sort_values("published", kind="stable").reset_index(drop=True)
 
@@ -596,16 +603,51 @@ def _no_hidden_calendar(numbers: np.ndarray, name: str) -> None:
             f"in date or end ({name}_date, period_end) and the mask places it on the "
             "run's calendar, or drop it"
         )
-    periodic = any(w in _PERIOD_WORDS for w in column_words(name))
+    words = column_words(name)
+    periodic = any(w in _PERIOD_WORDS for w in words)
     if periodic and ((given >= 1900) & (given < 2100)).all():
         raise ConfigError(
             f"fundamentals column {name!r} holds years (first {int(given[0])}), which agents "
             "would read as written; name it so it ends in year or fy (fiscal_year) and the "
             "mask counts it from the run's first year, or drop it"
         )
+    if periodic and ((given >= 1900_01) & (given < 2100_00) & _months(given)).all():
+        raise ConfigError(
+            f"fundamentals column {name!r} holds months written as numbers YYYYMM (first "
+            f"{int(given[0])}), which agents would read as written; give the period's last "
+            "day in a column whose name ends in end (period_end, 2016-03-31) and the mask "
+            "places it on the run's calendar, or drop it"
+        )
+    _no_epoch_times(given, name, words)
 
 
-_PERIOD_WORDS = frozenset(("period", "fiscal", "calendar", "year", "fy", "quarter", "reported"))
+def _months(numbers: np.ndarray) -> np.ndarray:
+    month = numbers % 100
+    return (month >= 1) & (month <= 12)
+
+
+def _no_epoch_times(given: np.ndarray, name: str, words: list[str]) -> None:
+    """Refuse times counted since 1970 (seconds, milliseconds or nanoseconds of the years
+    2000-2099) under a name that speaks of a time (filed_ts, as_of_epoch)."""
+    timely = any(w in _TIME_WORDS for w in words) or {"as", "of"} <= set(words)
+    if not timely:
+        return
+    for unit in (1, 10**3, 10**9):
+        if ((given >= 946_684_800 * unit) & (given < 4_102_444_800 * unit)).all():
+            raise ConfigError(
+                f"fundamentals column {name!r} holds times counted since 1970 (first "
+                f"{int(given[0])}), which agents would read as dates; write the date year "
+                f"first (2016-03-31) in a column whose name ends in date ({name}_date) and "
+                "the mask places it on the run's calendar, or drop it"
+            )
+
+
+_PERIOD_WORDS = frozenset(
+    ("period", "fiscal", "calendar", "year", "yr", "fy", "quarter", "reported", "month")
+)
+_TIME_WORDS = frozenset(
+    ("ts", "timestamp", "time", "epoch", "unix", "filed", "updated", "created", "asof")
+)
 
 
 def _plain(value: object) -> object:
@@ -650,12 +692,30 @@ def _figure_fix(text: str, name: str) -> str | None:
         )
     if _MONEY.fullmatch(text):
         return f"a number with its currency; write the number alone: {text.lstrip('$€£¥ ')}"
+    if _DATE_TEXT.fullmatch(text):
+        return (
+            "a date; dates go in a column whose name ends in date or end "
+            f"({name}_date, period_end), written year first (2015-12-31), and the mask "
+            "places them on the run's calendar"
+        )
+    if _PERIOD_TEXT.fullmatch(text):
+        return (
+            "a period written as text; give its year in a column whose name ends in year "
+            "(fiscal_year, 2015) and its last day in one whose name ends in end (period_end, "
+            "2015-12-31), which the mask places on the run's calendar"
+        )
     return None
 
 
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _PERCENT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*%")
 _MONEY = re.compile(r"[$€£¥]\s*[+-]?(?:\d+\.?\d*|\.\d+)")
+_DATE_TEXT = re.compile(
+    r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(?:[T ].*)?"
+)
+_PERIOD_TEXT = re.compile(
+    r"(?:fy|cy|q[1-4]|h[12])\s*'?(?:\d{2}|\d{4})|\d{4}\s*-?\s*(?:fy|q[1-4]|h[12])", re.I
+)
 
 
 def check_figure_names(
@@ -664,8 +724,12 @@ def check_figure_names(
     """Refuse a figure whose column name identifies a company or a date: agents read a
     figure's name as written, so ``acme_segment_revenue`` or ``rev_2016`` would give away
     what the mask hides. A ticker counts as a word of the name unless it reads as a word
-    (``is_word_like``: ``on``, ``it``), a company name as its words in a row."""
-    tickers = {s.lower(): s for s in symbols if not is_word_like(s)}
+    (``is_word_like``: ``on``, ``it``) or is a word figures are named by (``FIGURE_WORDS``:
+    Costco's ``cost`` in ``cost_of_sales``, Cloudflare's ``net`` in ``net_income``), a
+    company name as its words in a row."""
+    tickers = {
+        s.lower(): s for s in symbols if not is_word_like(s) and s.lower() not in FIGURE_WORDS
+    }
     companies = [(column_words(n), s) for s, ns in names.items() for n in ns]
     for column in columns:
         words = column_words(column)
@@ -686,6 +750,19 @@ def check_figure_names(
             f"fundamentals column {column!r} {why}: agents read a figure's name as written, "
             f"so it would give away what the mask hides; {fix}"
         )
+
+
+# words figures are named by, some of them tickers too (COST, NET, CASH, FCF, TTM, UNIT)
+FIGURE_WORDS = frozenset((
+    "eps", "revenue", "revenues", "sales", "sale", "income", "earnings", "profit", "ebit",
+    "ebitda", "cash", "flow", "free", "fcf", "assets", "asset", "liabilities", "debt", "equity",
+    "dividend", "dividends", "div", "price", "book", "value", "capex", "cost", "costs",
+    "expense", "expenses", "net", "gross", "operating", "margin", "ratio", "rate", "growth",
+    "yield", "return", "gain", "loss", "roe", "roa", "roic", "pe", "pb", "ps", "ev", "ttm",
+    "per", "share", "shares", "unit", "units", "count", "next", "prior", "last", "est",
+    "estimate", "actual", "surprise", "guidance", "total", "current", "interest", "tax",
+    "turnover", "payout", "cap", "market", "float", "beta", "high", "low", "change",
+))  # fmt: skip
 
 
 def _ticker_in(words: list[str], tickers: Mapping[str, str]) -> tuple[str, list[int]] | None:

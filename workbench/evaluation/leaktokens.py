@@ -9,6 +9,8 @@ as the token ``roadrunner``:
 - a word's parts joined by a hyphen are tokens of their own (``Roadrunner-branded``
   gives ``roadrunner`` and ``branded``), and a possessive is dropped (``'s`` or ``’s``,
   or the apostrophe after a plural), as is a trade mark sign (``Roadrunner™``);
+- a letter's combining marks (a Devanagari vowel sign, an Arabic vowel) belong to its
+  word, so ``रोडरनर`` is read whole, not broken at each mark;
 - a word ending in ``s`` (or ``es``) whose stem is a token of the same items read is
   that stem (``roadrunners`` is ``roadrunner`` once ``roadrunner`` is seen; ``news`` is
   not ``new`` unless ``new`` is a token, which as a stop word it never is).
@@ -18,8 +20,8 @@ a run of katakana (``ロードランナー``, where Japanese writes most product
 kanji (``出荷``) is a token, hiragana runs (particles, endings) are not, and a run longer
 than ``LONGEST_RUN`` characters (a Chinese or Thai sentence; ``LONGEST_KANA`` for
 katakana, which writes words, not sentences) gives its overlapping pairs of characters
-instead. No token is longer than ``LONGEST_WORD`` characters: a longer
-"word" is a code, a link or a hash, not a name.
+instead (a Thai letter with its vowel and tone marks counts as one). No token is longer
+than ``LONGEST_WORD`` characters: a longer "word" is a code, a link or a hash, not a name.
 
 The report shows each token as its spelling seen in most items (``spellings`` lists
 them all, most seen first), the one to add to the names map.
@@ -38,7 +40,23 @@ SHORTEST_WORD, SHORTEST_RUN = 3, 2
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f\u3005"
 _LETTER = rf"[^\W\d_{_CJK}]"
-_JOINED = "['\u2019\u2010\u2011-]"  # an apostrophe or a hyphen inside a word
+
+
+def _combining_marks() -> str:
+    """The combining marks of alphabets read by their spaces (a vowel sign of Devanagari, an
+    Arabic vowel, an accent NFKC cannot join), as a character class's ranges: ``\\w`` has
+    none of them, so without them a word would break at each."""
+    marks = [
+        c
+        for c in (*range(0x300, 0x2000), *range(0x20D0, 0x2100), *range(0xFE20, 0xFE30))
+        if unicodedata.category(chr(c)).startswith("M") and not 0xE00 <= c < 0xE80
+    ]
+    starts = [c for c in marks if c - 1 not in marks]
+    ends = [c for c in marks if c + 1 not in marks]
+    return "".join(f"{chr(a)}-{chr(b)}" for a, b in zip(starts, ends, strict=True))
+
+
+_JOINED = f"['\u2019\u2010\u2011{_combining_marks()}-]"  # an apostrophe, a hyphen, a mark
 ASCII_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")  # the same, for text in ASCII
 WORDS = re.compile(
     rf"{_LETTER}(?:[^\W_{_CJK}]|{_JOINED})*"
@@ -112,8 +130,13 @@ def _run(run: str) -> tuple[Token, ...]:
     katakana = "\u30a1" <= run[0] <= "\u30ff"
     if len(run) <= (LONGEST_KANA if katakana else LONGEST_RUN):
         return ((run, run),)
-    pairs = dict.fromkeys(run[k : k + 2] for k in range(len(run) - 1))
+    signs = _SIGNED.findall(run)  # a Thai letter with its vowel and tone marks is one sign
+    pairs = dict.fromkeys(signs[k] + signs[k + 1] for k in range(len(signs) - 1))
     return tuple((pair, pair) for pair in pairs)
+
+
+_THAI_MARKS = "\u0e31\u0e34-\u0e3a\u0e47-\u0e4e"
+_SIGNED = re.compile(f"[^{_THAI_MARKS}][{_THAI_MARKS}]*|[{_THAI_MARKS}]+")
 
 
 def stems(vocabulary: Iterable[str]) -> dict[str, str]:
