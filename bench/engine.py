@@ -169,7 +169,8 @@ def main() -> None:
     least, floor = least_arithmetic(200)
     print(
         f"  the model's least arithmetic at 200 names (two normal shocks per name-tick, no "
-        f"other work): {least / floor:.2f} of the floor, the most a shipped preset could reach"
+        f"other work): {least / floor:.2f} of the floor, the most a preset with normal tick "
+        f"shocks could reach"
     )
     for chosen in ("standard-v1", NEWEST_STANDARD):
         ours, floor = name_ticks(200, chosen=chosen)

@@ -83,6 +83,23 @@ def test_the_largest_move_per_block_is_the_median_of_each_blocks_largest() -> No
     assert largest_move_per_block([(per_name[:5], 10)], 20) == pytest.approx(0.4)
 
 
+def test_a_block_holds_the_nearest_whole_number_of_names_not_fewer() -> None:
+    # 26 name-days over 10-day names is 2.6 names: blocks of 3 (30), not of 2 (20)
+    per_name = np.array([0.1, 0.5, 0.2, 0.3, 0.9, 0.4])
+    assert largest_move_per_block([(per_name, 10)], 26) == pytest.approx(0.7)
+    # 24 name-days is 2.4 names: blocks of 2
+    assert largest_move_per_block([(per_name, 10)], 24) == pytest.approx(0.5)
+
+
+def test_the_largest_move_of_every_name_day_stays_beside_the_per_block_one() -> None:
+    runs = [bench_path("crisis-v1", Universe.synthetic(8), seed) for seed in (1, 2)]
+    blocked = stylised_facts(runs, block_name_days=1_000)
+    whole = stylised_facts(runs)
+    assert blocked["max_move_all"] == whole["max_move"]
+    assert blocked["max_move"] <= blocked["max_move_all"]
+    assert "max_move_all" not in whole
+
+
 # the bands of bench/stylised.py (for standard-v1): (low, high), None an open side
 BANDS = {
     "excess_kurtosis": (3.0, None),
@@ -128,6 +145,8 @@ def test_standard_v4_meets_every_band_with_long_clustering_and_falls_at_other_se
     facts = group_facts("standard-v4", seeds)
     assert missed(facts) == []
     assert facts["acf_abs_10"] >= 0.10 and facts["skew"] < 0
+    # within the real maximum even over all 75,000 name-days, not only per 15,000
+    assert facts["max_move_all"] <= 0.42
 
 
 @pytest.mark.slow
@@ -140,3 +159,4 @@ def test_the_stressed_presets_meet_their_bands_and_fall_more_than_they_rise_at_o
     # a stressed market's names move together more than the standard band's
     assert missed(facts, skip=("pairwise_corr",)) == []
     assert facts["skew"] < 0 and facts["pairwise_corr"] > 0.2
+    assert facts["max_move_all"] <= 0.42

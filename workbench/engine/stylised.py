@@ -22,7 +22,8 @@ taken over paths, and the largest move is the largest over every path. A maximum
 grows with the sample it is taken over, so ``stylised_facts(..., block_name_days=n)``
 gives instead the median over blocks of about ``n`` name-days (whole names, pooled
 across paths) of each block's largest move: the figure a table of ``n`` name-days
-would typically show.
+would typically show; the largest over every path stays beside it as
+``max_move_all``.
 """
 
 from __future__ import annotations
@@ -128,13 +129,14 @@ def mean_pairwise_corr(r: np.ndarray) -> float:
 
 
 def largest_move_per_block(per_path: Sequence[tuple[np.ndarray, int]], name_days: int) -> float:
-    """The median over blocks of whole names, about ``name_days`` name-days each, of
-    each block's largest move; ``per_path`` holds each path's per-name largest moves and
-    its days. Names left over after the last whole block are left out; with fewer names
+    """The median over blocks of whole names, about ``name_days`` name-days each (the
+    nearest whole number of names, so a block is not systematically smaller), of each
+    block's largest move; ``per_path`` holds each path's per-name largest moves and its
+    days. Names left over after the last whole block are left out; with fewer names
     than a block, every name is one block."""
     days = per_path[0][1]
     moves = np.concatenate([per_name for per_name, _ in per_path])
-    per_block = max(1, name_days // days)
+    per_block = max(1, round(name_days / days))
     blocks = max(1, moves.size // per_block)
     kept = moves[: blocks * per_block] if moves.size >= per_block else moves
     return float(np.median(kept.reshape(blocks, -1).max(axis=1)))
@@ -144,7 +146,8 @@ def stylised_facts(
     paths: Sequence[MarketPath], *, block_name_days: int | None = None
 ) -> dict[str, float]:
     """Every statistic of FACTS: the median over names (and paths) of the per-name figure;
-    with ``block_name_days`` the largest move is ``largest_move_per_block``'s."""
+    with ``block_name_days`` the largest move is ``largest_move_per_block``'s, and the
+    largest over every path is ``max_move_all``."""
     per_name: dict[str, list[np.ndarray]] = {fact: [] for fact in FACTS[:-2]}
     pairwise, largest, per_name_largest = [], [], []
     for path in paths:
@@ -164,6 +167,7 @@ def stylised_facts(
     out = {fact: float(np.median(np.concatenate(values))) for fact, values in per_name.items()}
     out["max_move"] = max(largest)
     if block_name_days is not None:
+        out["max_move_all"] = out["max_move"]
         out["max_move"] = largest_move_per_block(per_name_largest, block_name_days)
     out["pairwise_corr"] = float(np.median(pairwise))
     return out
