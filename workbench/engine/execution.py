@@ -32,6 +32,7 @@ orders (the paired comparison runs on identical exogenous paths).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -267,10 +268,14 @@ class Executor:
                 "partial",
                 "book depth exhausted" + ("" if market else " within the limit"),
             )
-        return OrderRecord(
+        return _record((
             action.symbol, action.side, action.order_type, action.limit_price, quantity,
             filled, cost / filled, fee, status, reason, clipped, clipped_to,
-        )  # fmt: skip
+        ))  # fmt: skip
+
+
+# an OrderRecord from its twelve fields in order, without the Python frame of its __new__
+_record = functools.partial(tuple.__new__, OrderRecord)
 
 
 def _forced(why: str) -> str:
