@@ -296,7 +296,8 @@ def _leverage_refusal(portfolio: Portfolio, mark: np.ndarray, i: int, delta: flo
     before, after = abs(held) * price, abs(held + delta) * price
     if after <= before:
         return ""  # an order that does not add exposure is never refused for it
-    equity, gross = portfolio.marks(mark)
+    values = (portfolio.positions * mark).tolist()  # portfolio.marks, without two calls
+    equity, gross = math.fsum((portfolio.cash, *values)), math.fsum(map(abs, values))
     gross_other = gross - before
     limit = portfolio.leverage_cap * max(equity, 0.0)
     if gross_other + after <= limit:
