@@ -84,11 +84,12 @@ def rebalance(payload: dict[str, Any], targets: dict[str, float], why: str) -> D
         return Decision.of_market_orders((), f"{why}: rebalance to 0 names")
     smallest = _MIN_TRADE_FRACTION * equity
     orders = []
+    floor, weight_of, shares_of = math.floor, targets.get, held.get  # read once, not per name
     for symbol, quote in payload["symbols"].items():
         if symbol not in targets and symbol not in held:
             continue  # no weight wanted and no shares held: its trade is 0
         price = quote["last"]
-        delta = math.floor(targets.get(symbol, 0.0) * equity / price) - held.get(symbol, 0.0)
+        delta = floor(weight_of(symbol, 0.0) * equity / price) - shares_of(symbol, 0.0)
         if abs(delta) * price < smallest or delta == 0:
             continue
         orders.append((symbol, "buy" if delta > 0 else "sell", float(abs(delta))))

@@ -127,7 +127,10 @@ class Decision(BaseModel):
             return cls.of(
                 [{"symbol": s, "side": side, "quantity": q} for s, side, q in orders], rationale
             )
-        actions = [_market_action(*order) for order in orders]
+        actions = [
+            _built(Action, {**_MARKET, "symbol": s, "side": side, "quantity": q}, _MARKET_FIELDS)
+            for s, side, q in orders
+        ]
         values = {"actions": actions, "rationale": rationale}
         # ASCII text holds no unpaired surrogate: marked as _accepted marks it
         return _built(cls, values, _DECISION_FIELDS, {"_validated_as": (tuple(actions), rationale)})
@@ -199,17 +202,8 @@ def _plain_market_order(order: tuple[str, str, float]) -> bool:
 _Model = TypeVar("_Model", bound=BaseModel)
 _MARKET_FIELDS = frozenset(("symbol", "side", "quantity"))
 _DECISION_FIELDS = frozenset(("actions", "rationale"))
-
-
-def _market_action(symbol: str, side: str, quantity: float) -> Action:
-    values = {
-        "symbol": symbol,
-        "side": side,
-        "quantity": quantity,
-        "order_type": "market",
-        "limit_price": None,
-    }
-    return _built(Action, values, _MARKET_FIELDS)
+# a market action's values as validation leaves them, in the fields' order
+_MARKET = {"symbol": "", "side": "", "quantity": 0.0, "order_type": "market", "limit_price": None}
 
 
 def _built(
@@ -222,10 +216,16 @@ def _built(
     (what ``model_construct`` does, without its per-field walk)."""
     model = kind.__new__(kind)
     object.__setattr__(model, "__dict__", values)
-    object.__setattr__(model, "__pydantic_fields_set__", set(given))
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", private)
+    _set_fields_set(model, set(given))
+    _set_extra(model, None)
+    _set_private(model, private)
     return model
+
+
+# BaseModel's slots, each set through its descriptor (a third quicker than object.__setattr__)
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _structured(raw: Any) -> Decision:

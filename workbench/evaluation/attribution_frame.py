@@ -317,7 +317,11 @@ class _Orders:
 
 def _forced(reasons: np.ndarray) -> np.ndarray:
     """Which orders are margin liquidations (the reason the engine records them with)."""
-    return np.array([str(r).startswith(LIQUIDATION) for r in reasons], dtype=bool)
+    try:  # each distinct reason read once: a run's 17,000 orders hold a few dozen
+        forced = {reason: str(reason).startswith(LIQUIDATION) for reason in set(reasons)}
+    except TypeError:  # a reason that cannot be a key (a frame passed in may hold any)
+        return np.array([str(r).startswith(LIQUIDATION) for r in reasons], dtype=bool)
+    return np.fromiter(map(forced.__getitem__, reasons), dtype=bool, count=len(reasons))
 
 
 def _traded(status: np.ndarray) -> np.ndarray:

@@ -278,14 +278,16 @@ class _Run:
         Return the seats whose book is bust or past the maintenance multiple, in order."""
         equities, grosses = [], []  # one row each, set at once
         troubled = []
+        maintenance = self.maintenance
         for seat, values in zip(self.seats, (self.held * mid).tolist(), strict=True):
             equity, gross = seat.mark = seat.book.marks_of(values)
-            if seat.bust_step is None and margin.is_bust(equity):
+            # margin.is_bust and margin.margin_call, inline: two calls an arm a step
+            if seat.bust_step is None and equity <= 0.0:
                 seat.bust_step = k
             if seat.bust_step is not None:
                 equity = 0.0
                 troubled.append(seat)
-            elif margin.margin_call(gross, equity, self.maintenance):
+            elif gross > maintenance * equity:
                 troubled.append(seat)
             equities.append(equity)
             grosses.append(gross)
