@@ -73,6 +73,9 @@ FRAGMENTS = (
     *("平成28年3月4日", "令和元年5月1日", "平成31年5月1日", "昭和64年", "price target of 150"),
     *("52-week high: 999.99", "closing price 123.45", "hit 123.45", "hit 3", "₹1,200"),
     *("₩ 50000", "45,50 ₹", "target price: 12", "Bolt Systems", "BOLT SYSTEMS", "bolt"),
+    *("AcmeIndustries", "Acme_Industries", "acme-industries.com", "ir@acme.com", "ACMEs"),
+    *("Acmes", "ACME’s", "www.", ".com", "https://", "@", "ACME.N", "#ACME", "ＡｃｍｅＩｎｄ"),
+    *("BoltSystems", "bolt_systems", "BOLTs", "ITs", "it.com", "Acme  Industries", "s"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 

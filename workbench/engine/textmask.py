@@ -41,8 +41,12 @@ then money, then a name:
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
    alias, longest first, whole words only, company names in any case; a ticker that
    reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
-   ``EXCHANGE:SYM``. A name glued to a date written year first ends where the date
-   starts (``ACME2016-03-04`` reads as the alias and the day).
+   ``EXCHANGE:SYM``. A company name's words may be joined by a hyphen, an underscore
+   or nothing (``AcmeIndustries``, ``www.acmeindustries.com``), a ticker written in
+   capitals takes a plural's s (``ACMEs``), a share class any of its marks (``BRK-B``,
+   ``BRK.B``, ``BRK/B``), and a ticker that reads as no word is masked in any case as
+   an address's name (``ir@acme.com``). A name glued to a date written year first
+   ends where the date starts (``ACME2016-03-04`` reads as the alias and the day).
    Text that is not ASCII is first brought to its compatibility form (NFKC), so
    full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
    The names' first words are looked for among the text's words and only the
@@ -80,14 +84,20 @@ from functools import cached_property, partial
 import numpy as np
 
 from workbench.engine.textscan import (
+    IN_ADDRESS,
     MOIS_WRITTEN,
     MONTHS,
     NAME_END,
+    PLURAL,
     SIGNS,
     Matcher,
+    glued_forms,
+    name_key,
+    name_pattern,
     scannable,
     starts,
     substitute,
+    ticker_forms,
 )
 from workbench.engine.textspans import DigitParts, NameFinder, amounts_and_dates, merged
 
@@ -813,7 +823,7 @@ class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
         dates = _DATES if mask.counterfactual else ()
         self.update(dict.fromkeys((*_UNPLACED, *dates), _DATE_MARK))
         lookup = mask._lookup  # type: ignore[attr-defined]
-        self.update(dict.fromkeys(("quoted", "plain"), partial(_alias, lookup=lookup)))
+        self.update(dict.fromkeys(("quoted", "host", "plain"), partial(_alias, lookup=lookup)))
 
     def __missing__(self, kind: str | None) -> Callable[[re.Match[str]], str]:
         """A date (each written once per way it is written), or any other kind as
@@ -942,39 +952,61 @@ def _first_words(
     start with it."""
     out: dict[str, list[str]] = {}
     for word in (*aliases, *(n for ns in names.values() for n in ns)):
-        first = _WORD.findall(word.casefold())
-        if first:
-            out.setdefault(first[0], []).append(word)
-    return {k: tuple(v) for k, v in out.items()}
+        for written in _written_as(word, word in aliases):
+            first = _WORD.findall(written)
+            if first:
+                out.setdefault(first[0], []).append(word)
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def _written_as(word: str, ticker: bool) -> set[str]:
+    """A ticker or company name casefolded, and as a text can write it besides: a ticker
+    in the plural (ACMEs), a company name's words glued (AcmeIndustries)."""
+    folded = word.casefold()
+    return {folded, folded + "s"} if ticker else {folded, *glued_forms(word)}
 
 
 def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tuple[str, str]]:
-    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
-    (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
-    and names ``present`` in a text."""
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, one that reads as no word in any case as an
+    address's name (``ir@acme.com``), then a symbol that reads as no word (``is_word_like``)
+    or a company name, longest first, as a whole word: of the symbols and names
+    ``present`` in a text."""
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
-    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
-    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)}){NAME_END}"
+    hosts = [t for t in tickers if not is_word_like(t)]
+    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers, aliases)})\b"
+    host = IN_ADDRESS.format(f"(?P<host>{_longest_first(hosts, aliases)})")
+    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words, aliases)})(?:{NAME_END}|{PLURAL})"
     firsts = "".join(sorted({re.escape(w[0]) for w in words}))
-    return [("[$a-z]", quoted)] * bool(tickers) + [(f"[{firsts}]", plain)] * bool(words)
+    host_firsts = "".join(sorted({re.escape(t[0]) for t in hosts}))
+    return (
+        [("[$a-z]", quoted)] * bool(tickers)
+        + [(f"[{host_firsts}]", host)] * bool(hosts)
+        + [(f"[{firsts}]", plain)] * bool(words)
+    )
 
 
-def _longest_first(words: Sequence[str] | frozenset[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+def _longest_first(words: Sequence[str] | frozenset[str], tickers: Mapping[str, str]) -> str:
+    ordered = sorted(words, key=lambda w: (-len(w), w))
+    return "|".join(name_pattern(w, ticker=w in tickers) for w in ordered)
 
 
 def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    """Casefolded company name → alias; symbols are matched exactly (below)."""
-    lookup = {n.casefold(): aliases[s] for s, ns in names.items() for n in ns if s in aliases}
-    lookup.update({"\0" + s: alias for s, alias in aliases.items()})
+    """Company name (``name_key``) → alias; symbols are matched exactly, with any share-class
+    mark (below)."""
+    lookup = {name_key(n): aliases[s] for s, ns in names.items() for n in ns if s in aliases}
+    forms = [(form, alias) for s, alias in aliases.items() for form in ticker_forms(s)]
+    lookup.update({"\0" + form: alias for form, alias in forms})
+    lookup.update({"\1" + form.casefold(): alias for form, alias in forms})  # an address
     return lookup
 
 
 def _alias(match: re.Match[str], lookup: Mapping[str, str]) -> str:
     word = match.group(match.lastgroup or 0)  # the quoted ticker or the plain word
+    if match.lastgroup == "host":  # a ticker in any case
+        return lookup["\1" + word.casefold()]
     exact = lookup.get("\0" + word)
     if exact is not None:
         return exact
     # a symbol in another case is not the symbol: the text stays as written
-    return lookup.get(word.casefold(), match.group(0))
+    return lookup.get(name_key(word), match.group(0))

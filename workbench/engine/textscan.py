@@ -56,6 +56,40 @@ NAME_END = (
     + "))"
 )  # currency signs written before or after an amount
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
+# a ticker written all in capitals, then a plural's lower-case s (ACMEs)
+PLURAL = r"(?=(?-i:(?<=[A-Z])s)\b)"
+# a ticker in any case as a web or e-mail address's name (https://acme.com, ir@acme.com)
+IN_ADDRESS = r"(?<=[@/.]){}(?=\.(?:com|net|org|io|co|biz|info)\b)"
+_JOINERS = re.compile(r"[\s_-]+")  # between a company name's words
+_CLASS_MARKS = re.compile(r"[-./]")  # between a ticker and its share class
+
+
+def name_pattern(name: str, *, ticker: bool) -> str:
+    """``name`` as a pattern: a company name's words joined by a space, a hyphen, an
+    underscore or nothing (``Acme-Industries``, ``AcmeIndustries``, ``acmeindustries.com``);
+    a ticker's share class after a hyphen, a full stop or a slash (``BRK-B``, ``BRK.B``,
+    ``BRK/B``)."""
+    if ticker:
+        return "[-./]".join(map(re.escape, _CLASS_MARKS.split(name)))
+    return r"[\s_-]?".join(map(re.escape, _JOINERS.split(name)))
+
+
+def name_key(name: str) -> str:
+    """A company name as the mask looks it up: casefolded, without what joins its words."""
+    return _JOINERS.sub("", name.casefold())
+
+
+def ticker_forms(ticker: str) -> set[str]:
+    """A ticker as written with each share-class mark (``BRK.B``, ``BRK-B``, ``BRK/B``)."""
+    parts = _CLASS_MARKS.split(ticker)
+    return {mark.join(parts) for mark in "-./"}
+
+
+def glued_forms(name: str) -> set[str]:
+    """A company name's first words written glued, by nothing or an underscore
+    (``acmeindustries``, ``acme_industries``), casefolded: the words a text writes it by."""
+    words = _JOINERS.split(name.casefold())
+    return {glue.join(words[:k]) for glue in ("", "_") for k in range(2, len(words) + 1)}
 
 
 def scannable(text: str) -> bool:
@@ -108,7 +142,9 @@ def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pa
     words = [*_WORDS, *named]
     by_first: dict[str, list[str]] = {}
     for k, word in enumerate(words):
-        ahead = f"(?i:{re.escape(word[1:])})" if word[1:] else ""
+        # a name by its first word's rest, the mask's pattern telling how it is joined on
+        rest = word[1:] if k < len(_WORDS) else re.split(r"[^\w]|_", word[1:])[0]
+        ahead = f"(?i:{re.escape(rest)})" if rest else ""
         ahead += _MONTH_END if k < len(_MONTH_WORDS) else ""  # a name is looked for as is
         by_first.setdefault(_first_of(word[0]), []).append(ahead)
     alternatives = [_start(first, rests) for first, rests in sorted(by_first.items())]
