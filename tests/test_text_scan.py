@@ -76,6 +76,8 @@ FRAGMENTS = (
     *("AcmeIndustries", "Acme_Industries", "acme-industries.com", "ir@acme.com", "ACMEs"),
     *("Acmes", "ACME’s", "www.", ".com", "https://", "@", "ACME.N", "#ACME", "ＡｃｍｅＩｎｄ"),
     *("BoltSystems", "bolt_systems", "BOLTs", "ITs", "it.com", "Acme  Industries", "s"),
+    *("05JAN2016", "05-JAN-16", "5-Jan-16", "Jan-05-2016", "Dec-16", "2016–01–05", "‐", "–"),
+    *("2016—01—05", "2016‑01‑05", "2016-13-01", "30-FEB-16", "12mar16", "3D", "10am", "—"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 

@@ -6,14 +6,17 @@ then money, then a name:
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
    ``2022/03/04``, ``2022.03.04`` and ``2022-3-4``, with a time after ``T``, and glued
    to the word before: ``report_2022-03-04.pdf``), ``March 4, 2022``, ``Mar 4 2022``,
-   ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in French ``4 mars 2022``
+   ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, ``04MAR2022``, ``Mar-04-2022``,
+   ``04-MAR-22`` (a year of two digits: 00 to 69 in the 2000s), by Unicode's hyphens and
+   dashes too (``2022–03–04``), in French ``4 mars 2022``
    (``1er mai 2022``, ``4 avr. 2022``, ``4 fevrier 2022``) and in Japanese
    ``2022年3月4日`` (glued to the word before too, as Japanese writes it:
    ``アクメは2022年3月4日に``; an era's year too, ``平成28年3月4日``, on a day the era
    held) read ``day 41`` (the first trading date on or after it, counted from the first
    decision day; a date after the last trading date known when the item is first seen
    counts business days from that date, so no later bar shows). What would still place the
-   text in time but names no one day becomes ``[date]``: a month with its year
+   text in time but names no one day becomes ``[date]``: a date no calendar holds
+   (``2016-02-30``), a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
    numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
    with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and
@@ -84,6 +87,7 @@ from functools import cached_property, partial
 import numpy as np
 
 from workbench.engine.textscan import (
+    DASHES,
     IN_ADDRESS,
     MOIS_WRITTEN,
     MONTHS,
@@ -197,12 +201,20 @@ _MONEY_FIRST = f"[{SIGNS}uegjc]"  # a currency sign or code
 _PARTS: tuple[tuple[str, str], ...] = (
     (
         "[jfmasond]",
-        rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
+        rf"(?P<mdy>\b{_month('mdy_m')}(?:\s+|[{DASHES}])(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?"
+        rf"(?:,?\s+|[{DASHES}])(?P<mdy_y>{_YEAR})\b)",
     ),
     (
         r"\d",
-        rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
-        rf"(?P<dmy_y>{_YEAR})\b)",
+        rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s{DASHES}]*{_month('dmy_m')},?"
+        rf"[\s{DASHES}]*(?P<dmy_y>{_YEAR})\b)",
+    ),
+    # a day, a month's three letters, a year of two digits, by hyphens or glued: 05-JAN-16,
+    # 05JAN16
+    (
+        r"\d",
+        rf"(?P<dmy2>\b(?P<dmy2_d>[0-3]?\d)(?P<dmy2_s>[{DASHES}]?)"
+        rf"(?P<dmy2_m>{'|'.join(m[:3] for m in MONTHS)})(?P=dmy2_s)(?P<dmy2_y>\d{{2}})\b)",
     ),
     # in French (4 mars 2022, 1er mai 2022); Japanese dates are read apart (``_GLUED``)
     (
@@ -228,19 +240,19 @@ _PARTS: tuple[tuple[str, str], ...] = (
     (
         r"\d",
         rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
-        rf"|\b{_YEAR}[-/](?:1[0-2]|0?[1-9])\b(?![-/.]\d)"
+        rf"|\b{_YEAR}[{DASHES}/](?:1[0-2]|0?[1-9])\b(?![{DASHES}/.]\d)"
         rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
         r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
         "[fcqhjmasond]",
-        rf"(?P<unplaced_w>\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+        rf"(?P<unplaced_w>\b{_capital_month()}(?:\s+|[{DASHES}])[0-3]?\d(?:st|nd|rd|th)?\b"
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
     ),
     (r"\d", rf"(?P<loose>\b{_YEAR}\b)"),
     (
         "[jfmasond]",
-        rf"(?P<loose_w>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
+        rf"(?P<loose_w>\b{_month('my_m')}(?:\s+|[{DASHES}]){_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
     ),
     (
         _MONEY_FIRST,
@@ -334,8 +346,8 @@ def _unguarded(part: str) -> str:
 # A date year first, by "-", "/" or "." (2016-02-10, 2016/2/10, 2016.02.10), read wherever
 # no digit precedes it: at a word or glued to the word before (report_2016-03-04.pdf)
 _ISO = (
-    rf"(?<!\d)(?P<iso>(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]?\d)(?P=iso_s)"
-    r"(?P<iso_d>[0-3]?\d)(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![^\W_]|-))"
+    rf"(?<!\d)(?P<iso>(?P<iso_y>{_YEAR})(?P<iso_s>[{DASHES}/.])(?P<iso_m>[01]?\d)(?P=iso_s)"
+    rf"(?P<iso_d>[0-3]?\d)(?:T[\d:.]+(?:Z|[+-]\d{{2}}:?\d{{2}})?)?(?![^\W_]|[{DASHES}]))"
 )
 # A date in Japanese (2022年3月4日), read wherever no digit precedes it: Japanese puts no
 # space between words (アクメは2022年3月4日に), so it is no word start. A year, or a year
@@ -391,7 +403,8 @@ def _digit_parts(length: int, after: str, phrase: bool) -> tuple[int, ...]:
     short = length in (1, 2)
     amount = after in (",", ".") or space or after.isalpha()  # digits, then a word
     can = {
-        "dmy": short and (after in _AFTER_ORDINAL or space or after == "-"),
+        "dmy": short and (after.isalpha() or space or after == "-"),
+        "dmy2": short and (after.isalpha() or after == "-"),
         "dmy_fr": short and (after in ("e", "E") or space),
         "eu_worded": after in (".", " ", ","),
         "unplaced": (short and (after in ("/", ".", *_AFTER_ORDINAL) or space))
@@ -655,9 +668,9 @@ class TextMask:
             return self._era_day(match)
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
-        if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
+        if kind in ("mdy", "dmy", "dmy2", "dmy_fr", "ymd_ja"):
             month = _month_number(match[f"{kind}_m"])
-            return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
+            return self._day_of(match, _full_year(match[f"{kind}_y"]), month, match[f"{kind}_d"])
         if kind in _AMOUNTS:
             assert factor is not None
             return _scaled(match, factor)
@@ -686,7 +699,7 @@ class TextMask:
             try:
                 when = date(int(year), key[1], key[2]).toordinal() - _EPOCH
             except ValueError:
-                return match.group(0)  # not a calendar date (2016-02-31): left as written
+                return "[date]"  # not a calendar date (2016-02-31), yet it places the text
             numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
             position = bisect.bisect_left(numbers, when)  # its first trading date, or none
             found = known[key] = (when, position, self._traded_day(when, position))
@@ -788,6 +801,13 @@ def _compatible(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
+def _full_year(year: str) -> str:
+    """A year as written, or of two digits: 00 to 69 in the 2000s, 70 to 99 in the 1900s."""
+    if len(year) != 2:
+        return year
+    return f"{20 if int(year) < 70 else 19}{year}"
+
+
 def _month_number(name: str) -> int:
     if name.isdecimal():
         return int(name)
@@ -801,7 +821,7 @@ _EPOCH = date(1970, 1, 1).toordinal()
 
 
 _UNPLACED = ("unplaced", "unplaced_w", "loose", "loose_w", "loose_ja", "md_ja")
-_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
+_DATES = ("iso", "mdy", "dmy", "dmy2", "dmy_fr", "ymd_ja", "era_ja")
 _AMOUNTS = ("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit")
 
 

@@ -48,11 +48,13 @@ MOIS_WRITTEN = (
     ("décembre", "decembre", "déc", "dec"),
 )
 SIGNS = "$€£¥₹₩"
+# a hyphen as dates write it: ASCII's, or Unicode's hyphens, dashes and minus (‐ ‑ ‒ – — −)
+DASHES = "\\-\u2010\u2011\u2012\u2013\u2014\u2212"
 # where a name ends: no word character after it, or a date written year first glued to it
 # (ACME2016-03-04, read as the alias and the day)
 NAME_END = (
     "(?:(?!\\w)|(?="
-    + "|".join(rf"(?:19|20)\d{{2}}{s}[01]?\d{s}[0-3]?\d" for s in ("-", "/", r"\."))
+    + "|".join(rf"(?:19|20)\d{{2}}{s}[01]?\d{s}[0-3]?\d" for s in (f"[{DASHES}]", "/", r"\."))
     + "))"
 )  # currency signs written before or after an amount
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
@@ -112,9 +114,9 @@ def _either_case(word: str) -> str:
 
 MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 # a month as a part starting with it writes it (Mar, March, Sept; mars, févr.), which a
-# space follows, after a full stop or not: "margins" or "declined" start none
+# space or a hyphen follows, after a full stop or not: "margins" or "declined" start none
 _MONTH_WORDS = sorted({*MONTHS_SHORT, *MONTHS, "sept", *(m for ms in MOIS_WRITTEN for m in ms)})
-_MONTH_END = r"\.?\s"
+_MONTH_END = rf"\.?[\s{DASHES}]"
 _WORDS = (*_MONTH_WORDS, *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"))
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
@@ -127,7 +129,7 @@ _EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM
 # a Japanese date's year or month, after no digit, or an era's name
 _GLUED_JA = r"(?<!\d)[12](?=[09]\d\d年)|(?<!\d)\d(?=\d?月)|[昭平令](?=[和成])"
 # a date written year first glued to the word before (report_2016-03-04.pdf)
-_GLUED_ISO = r"(?<=[^\W\d])[12](?=[09]\d\d[-/.]\d)"
+_GLUED_ISO = rf"(?<=[^\W\d])[12](?=[09]\d\d[{DASHES}/.]\d)"
 
 
 def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pattern[str]:
