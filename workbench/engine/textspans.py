@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from workbench.engine.textscan import (
-    IN_ADDRESS,
+    ADDRESS_ENDS,
     MOIS_WRITTEN,
     MONTHS,
     NAME_END,
@@ -228,7 +228,7 @@ class NameFinder:
         self.words = _whole_words(words, frozenset(tickers))
         self.dollar = _quoted(tickers, r"\$")
         self.colon = _quoted(tickers, ":")
-        self.host = _quoted([t for t in tickers if t in words], "", IN_ADDRESS)
+        self.host = _quoted(tickers, "[@/.]")  # an address's name, where the text has one
         self.lookup = lookup
         self.aliases = _Aliases(lookup)
 
@@ -261,12 +261,12 @@ class NameFinder:
         return out
 
     def _quoted(self, lower: str) -> bool:
-        """Whether a ticker follows ``$`` or a colon, or names an address, in ``lower``."""
-        if self.dollar is None or self.colon is None:
+        """Whether a ticker follows ``$`` or a colon, or can name an address, in ``lower``."""
+        if self.dollar is None or self.colon is None or self.host is None:
             return False
-        if self.host is not None and "." in lower and self.host.search(lower):
+        if self.dollar.search(lower) or (":" in lower and self.colon.search(lower)):
             return True
-        return bool(self.dollar.search(lower) or (":" in lower and self.colon.search(lower)))
+        return any(end in lower for end in ADDRESS_ENDS) and self.host.search(lower) is not None
 
 
 class _Aliases(dict[str, str]):
@@ -304,13 +304,12 @@ def _whole_words(names: Iterable[str], tickers: frozenset[str]) -> re.Pattern[st
     return re.compile(f"({'|'.join(each)})")
 
 
-def _quoted(tickers: Sequence[str], mark: str, form: str = "{}") -> re.Pattern[str] | None:
-    """The tickers in lower case after ``mark`` (a pattern), with any share-class mark,
-    in ``form``."""
+def _quoted(tickers: Sequence[str], mark: str) -> re.Pattern[str] | None:
+    """The tickers in lower case after ``mark`` (a pattern), with any share-class mark."""
     if not tickers:
         return None
     written = (name_pattern(t.lower(), ticker=True) for t in tickers)
-    return re.compile(form.format(f"{mark}(?:{'|'.join(written)})"))
+    return re.compile(f"{mark}(?:{'|'.join(written)})")
 
 
 def merged(text: str, first: list[Span], second: list[Span]) -> str | None:
