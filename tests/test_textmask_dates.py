@@ -63,3 +63,30 @@ def test_a_two_digit_year_reads_in_the_century_it_names() -> None:
 @pytest.mark.parametrize("text", ["3D printers", "10am", "2nd place", "ACME-2 and 4x4s"])
 def test_numbers_glued_to_letters_that_are_no_month_stay(text: str) -> None:
     assert _every_route(text) == text.replace("ACME", "ASSET001")
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("1999-12-31", "[over 16 years before day -20]"),
+        ("3 January 2015", "[over 1 year before day -20]"),
+        ("4 January 2015", "day -280"),  # within a year of the first date: its day
+        ("2030-01-01", "[over 12 years after day 279]"),
+    ],
+)
+def test_a_date_far_from_the_bars_reads_in_whole_years(text: str, shown: str) -> None:
+    assert _every_route(f"Since {text}.") == f"Since {shown}."
+
+
+def test_a_far_date_after_an_item_reads_from_the_last_date_it_knows() -> None:
+    dates = list(MASK.dates)
+    other = TextMask(
+        aliases=MASK.aliases,
+        price_factor=MASK.price_factor,
+        dates=[*dates[:60], *dates[61:]],  # a date after the item's close left out
+        warmup_days=20,
+    )
+    text = "Due 2018-06-01 and 2016-05-02."
+    for mask in (MASK, other):
+        with mask.known_until(40):
+            assert mask.texts([(text, ["ACME"])]) == ["Due [over 2 years after day 20] and day 65."]

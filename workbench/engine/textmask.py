@@ -14,7 +14,9 @@ then money, then a name:
    ``アクメは2022年3月4日に``; an era's year too, ``平成28年3月4日``, on a day the era
    held) read ``day 41`` (the first trading date on or after it, counted from the first
    decision day; a date after the last trading date known when the item is first seen
-   counts business days from that date, so no later bar shows). What would still place the
+   counts business days from that date, so no later bar shows; a date more than a year
+   before the first date or after that date reads in whole years, ``[over 16 years
+   before day -20]``, since its exact day would anchor the calendar). What would still place the
    text in time but names no one day becomes ``[date]``: a date no calendar holds
    (``2016-02-30``), a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
@@ -704,8 +706,12 @@ class TextMask:
             position = bisect.bisect_left(numbers, when)  # its first trading date, or none
             found = known[key] = (when, position, self._traded_day(when, position))
         when, position, label = found
-        if position <= self._horizon:  # type: ignore[attr-defined]
+        horizon: int = self._horizon  # type: ignore[attr-defined]
+        if position <= horizon:
             return label  # a trading date known by then: the same under any later horizon
+        past = when - self._day_numbers[horizon]  # type: ignore[attr-defined]
+        if past > FAR_DAYS:  # counted from the last date known
+            return _far(past, f"after day {horizon - self.warmup_days}")
         return f"day {self._day_number(when)}"
 
     def _traded_day(self, when: int, position: int) -> str:
@@ -714,6 +720,9 @@ class TextMask:
         if position == len(self.dates):
             return ""
         if position == 0:  # on or before the first date: business days back from it
+            numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
+            if numbers[0] - when > FAR_DAYS:  # counted from the first date, known to all
+                return _far(numbers[0] - when, f"before day {-self.warmup_days}")
             return f"day {self.relative_day(np.datetime64(when, 'D'))}"
         return f"day {position - self.warmup_days}"
 
@@ -799,6 +808,18 @@ def is_money(column: str) -> bool:
 def _compatible(text: str) -> str:
     """Full-width ＡＣＭＥ or ＄１２ read as ACME and $12 (text that is not ASCII, as NFKC)."""
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
+# a date further than this many days before the bars' first date, or after the last date
+# known when its text is first seen, is written in whole years (``_far``): its exact day
+# would anchor the calendar
+FAR_DAYS = 365
+
+
+def _far(days: int, side: str) -> str:
+    """A date far from the bars by its whole years only: ``[over 3 years before day -20]``."""
+    years = days // 365
+    return f"[over {years} year{'s' * (years != 1)} {side}]"
 
 
 def _full_year(year: str) -> str:
