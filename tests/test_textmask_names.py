@@ -71,3 +71,20 @@ def test_a_name_two_symbols_claim_joined_differently_is_refused() -> None:
     bars = pd.DataFrame({"symbol": ["ACME", "BOLT"], "date": ["2016-01-04"] * 2})
     with pytest.raises(ConfigError, match=r"'Acme_Corp' to both 'ACME' and 'BOLT'"):
         names_map({"ACME": ["Acme Corp"], "BOLT": ["Acme_Corp"]}, bars)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("ＡＣＭＥ, 𝐀𝐂𝐌𝐄 and ＡｃｍｅＩｎｄｕｓｔｒｉｅｓ", "ASSET001, ASSET001 and ASSET001"),
+        ("Acme\u00a0Industries and Acme\u3000Industries", "ASSET001 and ASSET001"),
+        ("the ﬁnance unit of ＡＣＭＥ", "the finance unit of ASSET001"),
+    ],
+)
+def test_compatibility_forms_of_a_name_are_read_as_it(text: str, shown: str) -> None:
+    assert _every_route(text) == shown
+
+
+def test_superscripts_fractions_and_numerals_stay_as_written() -> None:
+    text = "Area of 10 m², 5², CO₂, a ½ point, the Ⅳ quarter, item ① — ACME’s café"
+    assert _every_route(text) == text.replace("ACME", "ASSET001")

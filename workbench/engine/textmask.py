@@ -52,8 +52,10 @@ then money, then a name:
    ``BRK.B``, ``BRK/B``), and a ticker that reads as no word is masked in any case as
    an address's name (``ir@acme.com``). A name glued to a date written year first
    ends where the date starts (``ACME2016-03-04`` reads as the alias and the day).
-   Text that is not ASCII is first brought to its compatibility form (NFKC), so
-   full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
+   Text that is not ASCII is first composed (NFC) and its full-width and mathematical
+   letters and digits (``ＡＣＭＥ``, ``＄１２``), ligatures and spaces of other widths
+   brought to their compatibility form (NFKC), so they are read like the others;
+   superscripts, fractions and numerals (``5²``, ``½``, ``Ⅳ``) stay as written.
    The names' first words are looked for among the text's words and only the
    names found are tried, so masking costs what the text's length does, whatever
    the number of names (with few names, all in ASCII, a text in ASCII is read with
@@ -806,8 +808,31 @@ def is_money(column: str) -> bool:
 
 
 def _compatible(text: str) -> str:
-    """Full-width ＡＣＭＥ or ＄１２ read as ACME and $12 (text that is not ASCII, as NFKC)."""
-    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+    """Text that is not ASCII composed (NFC), and only what the mask must read as ASCII
+    brought to it (``_TO_PLAIN``): full-width ＡＣＭＥ or ＄１２ read as ACME and $12, while
+    ``5²``, ``½`` or ``Ⅳ`` stay as written, so no number is made up."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFC", text)
+    return text.translate(_TO_PLAIN) if _NOT_PLAIN.search(text) else text
+
+
+def _plain_forms() -> dict[int, str]:
+    """Each character the mask reads as its compatibility form (NFKC) → that form: the
+    full-width and half-width forms, the mathematical letters and digits (𝐀𝐂𝐌𝐄), the
+    ligatures (ﬁ), the long s, the spaces of other widths and the squared eras (㍻)."""
+    spans = (
+        (0xFF01, 0xFFEE), (0x1D400, 0x1D7FF), (0xFB00, 0xFB06), (0x017F, 0x017F),
+        (0x00A0, 0x00A0), (0x2000, 0x200A), (0x202F, 0x202F), (0x205F, 0x205F),
+        (0x3000, 0x3000), (0x337B, 0x337C), (0x32FF, 0x32FF),
+    )  # fmt: skip
+    chars = (chr(c) for lo, hi in spans for c in range(lo, hi + 1))
+    forms = {ord(c): unicodedata.normalize("NFKC", c) for c in chars}
+    return {c: form for c, form in forms.items() if form != chr(c)}
+
+
+_TO_PLAIN = _plain_forms()
+_NOT_PLAIN = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_TO_PLAIN)) + "]")
 
 
 # a date further than this many days before the bars' first date, or after the last date

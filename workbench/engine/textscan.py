@@ -19,8 +19,9 @@ mask's pattern alone would write it (``substitute``).
 That holds where a letter matches, case aside, only its two ASCII cases. Four
 characters match an ASCII letter besides: İ and ı match i, ſ matches s and K
 (the Kelvin sign) matches k. The mask brings a text that is not ASCII to its
-compatibility form (NFKC) first, which turns ſ and K into s and K; a text that
-still holds İ or ı is masked by the mask's pattern alone (``scannable``).
+composed form (NFC) first, ſ to its compatibility form, which turns ſ and K into s
+and K; a text that still holds İ or ı is masked by the mask's pattern alone
+(``scannable``).
 """
 
 from __future__ import annotations
