@@ -63,7 +63,6 @@ _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 PLURAL = r"(?=(?-i:(?<=[A-Z])s)\b)"
 # a ticker in any case as a web or e-mail address's name (https://acme.com, ir@acme.com)
 IN_ADDRESS = r"(?<=[@/.]){}(?=\.(?:com|net|org|io|co|biz|info)\b)"
-ADDRESS_ENDS = (".co", ".net", ".org", ".io", ".biz", ".info")  # one is in such an address
 _JOINERS = re.compile(r"[\s_-]+")  # between a company name's words
 _CLASS_MARKS = re.compile(r"[-./]")  # between a ticker and its share class
 

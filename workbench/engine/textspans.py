@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from workbench.engine.textscan import (
-    ADDRESS_ENDS,
     MOIS_WRITTEN,
     MONTHS,
     NAME_END,
@@ -228,7 +227,6 @@ class NameFinder:
         self.words = _whole_words(words, frozenset(tickers))
         self.dollar = _quoted(tickers, r"\$")
         self.colon = _quoted(tickers, ":")
-        self.host = _quoted(tickers, "[@/.]")  # an address's name, where the text has one
         self.lookup = lookup
         self.aliases = _Aliases(lookup)
 
@@ -242,8 +240,9 @@ class NameFinder:
     def spans(self, text: str) -> list[Span] | None:
         """Each name standing as a whole word in ``text`` (ASCII), as the pattern finds
         them (at each place, the longest name that ends a word), or None when a ticker
-        follows ``$`` or a colon or names an address, or a plural's s follows a name not
-        in capitals: the pattern must read the text."""
+        follows ``$`` or a colon, a name follows ``@``, ``/`` or a full stop (it can
+        name an address), or a plural's s follows a name not in capitals: the pattern
+        must read the text."""
         lower = text.lower()
         if self._quoted(lower):
             return None
@@ -254,19 +253,19 @@ class NameFinder:
         for before, name in zip(pieces[::2], pieces[1::2], strict=False):  # the last: no name
             at += len(before)
             end = at + len(name)
-            if text[end : end + 1] == "s" and not text[end - 1].isupper():
+            if text.startswith("s", end) and not text[end - 1].isupper():
                 return None  # a plural's s after a name not in capitals: no name there
+            if at and lower[at - 1] in "@/.":
+                return None  # a ticker in any case can name an address there
             out.append((at, end, aliases[text[at:end]]))
             at = end
         return out
 
     def _quoted(self, lower: str) -> bool:
-        """Whether a ticker follows ``$`` or a colon, or can name an address, in ``lower``."""
-        if self.dollar is None or self.colon is None or self.host is None:
+        """Whether a ticker follows ``$`` or a colon in ``lower``."""
+        if self.dollar is None or self.colon is None:
             return False
-        if self.dollar.search(lower) or (":" in lower and self.colon.search(lower)):
-            return True
-        return any(end in lower for end in ADDRESS_ENDS) and self.host.search(lower) is not None
+        return bool(self.dollar.search(lower) or (":" in lower and self.colon.search(lower)))
 
 
 class _Aliases(dict[str, str]):
