@@ -35,6 +35,7 @@ def _every_route(text: str) -> str:
         ("https://acme.com/ir and ir@acme.com", "https://ASSET001.com/ir and ir@ASSET001.com"),
         ("ACMEs fell; ACME's and ACME’s plan", "ASSET001s fell; ASSET001's and ASSET001’s plan"),
         ("ACME.N, ACME.O, #ACME", "ASSET001.N, ASSET001.O, #ASSET001"),
+        ("$acme, NASDAQ:acme and $it", "ASSET001, ASSET001 and ASSET004"),  # any case there
         ("BRK-B, BRK.B, BRK/B, $BRK/B, NYSE:BRK-B", "ASSET003, " * 4 + "ASSET003"),
         ("ＡＣＭＥ and ＡｃｍｅＩｎｄｕｓｔｒｉｅｓ", "ASSET001 and ASSET001"),
     ],

@@ -49,9 +49,10 @@ then money, then a name:
    ``EXCHANGE:SYM``. A company name's words may be joined by a hyphen, an underscore
    or nothing (``AcmeIndustries``, ``www.acmeindustries.com``), a ticker written in
    capitals takes a plural's s (``ACMEs``), a share class any of its marks (``BRK-B``,
-   ``BRK.B``, ``BRK/B``), and a ticker that reads as no word is masked in any case as
-   an address's name (``ir@acme.com``). A name glued to a date written year first
-   ends where the date starts (``ACME2016-03-04`` reads as the alias and the day).
+   ``BRK.B``, ``BRK/B``); a ticker is masked in any case after ``$`` or a colon
+   (``$acme``) and, when it reads as no word, as an address's name (``ir@acme.com``).
+   A name glued to a date written year first ends where the date starts
+   (``ACME2016-03-04`` reads as the alias and the day).
    Text that is not ASCII is first composed (NFC) and its full-width and mathematical
    letters and digits (``ＡＣＭＥ``, ``＄１２``), ligatures and spaces of other widths
    brought to their compatibility form (NFKC), so they are read like the others;
@@ -1069,8 +1070,8 @@ def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]])
 
 def _alias(match: re.Match[str], lookup: Mapping[str, str]) -> str:
     word = match.group(match.lastgroup or 0)  # the quoted ticker or the plain word
-    if match.lastgroup == "host":  # a ticker in any case
-        return lookup["\1" + word.casefold()]
+    if match.lastgroup != "plain":  # a ticker after $ or a colon, or an address's name
+        return lookup.get("\1" + word.casefold(), match.group(0))  # in any case
     exact = lookup.get("\0" + word)
     if exact is not None:
         return exact
