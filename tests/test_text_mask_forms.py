@@ -61,7 +61,7 @@ def test_dates_are_placed_or_marked(text: str, shown: str) -> None:
             "day 155: day 155; day 155; day 155",
         ),
         ("Sept 2016 and Sept 5", "[date] and [date]"),
-        ("2016/02/31 and 2016-02/03", "2016/02/31 and [date]-02/03"),
+        ("2016/02/31 and 2016-02/03", "[date] and [date]-02/03"),
     ],
 )
 def test_dates_written_year_first_or_sept_are_placed_whole(text: str, shown: str) -> None:
@@ -192,7 +192,7 @@ def test_a_price_is_scaled_whole_or_left_never_cut(
         ("4 avr. 2016, 1er févr. 2016, 4 juil 2016", "day 45, day 0, day 110"),
         ("fevrier 2016, 4 fevrier 2016, AOUT 2016", "[date], day 3, [date]"),
         ("アクメは3月4日に", "アクメは[date]に"),
-        ("平成28年3月4日, 令和元年5月1日", "day 24, day 847"),
+        ("平成28年3月4日, 令和元年5月1日", "day 24, [over 2 years after day 279]"),
         ("平成28年, 平成28年3月", "[date], [date]"),
         # a day its era did not hold (Heisei ended on 30 April 2019) names no day for sure
         ("平成31年5月1日 and 昭和64年1月8日", "[date] and [date]"),

@@ -73,6 +73,13 @@ FRAGMENTS = (
     *("平成28年3月4日", "令和元年5月1日", "平成31年5月1日", "昭和64年", "price target of 150"),
     *("52-week high: 999.99", "closing price 123.45", "hit 123.45", "hit 3", "₹1,200"),
     *("₩ 50000", "45,50 ₹", "target price: 12", "Bolt Systems", "BOLT SYSTEMS", "bolt"),
+    *("AcmeIndustries", "Acme_Industries", "acme-industries.com", "ir@acme.com", "ACMEs"),
+    *("Acmes", "ACME’s", "www.", ".com", "https://", "@", "ACME.N", "#ACME", "ＡｃｍｅＩｎｄ"),
+    *("BoltSystems", "bolt_systems", "BOLTs", "ITs", "it.com", "Acme  Industries", "s"),
+    *("05JAN2016", "05-JAN-16", "5-Jan-16", "Jan-05-2016", "Dec-16", "2016–01–05", "‐", "–"),
+    *("2016—01—05", "2016‑01‑05", "2016-13-01", "30-FEB-16", "12mar16", "3D", "10am", "—"),
+    *("5²", "½", "Ⅳ", "①", "𝐀𝐂𝐌𝐄", "ﬁ", "㍻28年3月4日", "\u3000", "1999-12-31", "2030-01-01"),
+    *("$acme", "nyse:acme", "/ACME", "x.acme", "BRK-B", "BRK.B", "brk/b"),
 )
 SEPARATORS = ("", " ", " ", ", ", "-", ".", "\n", "$", ":", "/", "'", "\u00a0")
 

@@ -12,7 +12,7 @@ from workbench.engine.textmask import _BARE, _DIGIT_PARTS, TextMask
 from workbench.engine.textspans import NameFinder, merged
 
 DATES = [str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)]
-LOOKUP = {"\0ACME": "ASSET001", "acme industries": "ASSET001", "acme": "ASSET001"}
+LOOKUP = {"\0ACME": "ASSET001", "acmeindustries": "ASSET001", "acme": "ASSET001"}  # name_key
 MASK = TextMask(
     aliases={"ACME": "ASSET001", "BOLT": "ASSET002", "IT": "ASSET003"},
     price_factor={"ACME": 0.5, "BOLT": 2.0, "IT": 3.0},

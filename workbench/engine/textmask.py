@@ -6,14 +6,19 @@ then money, then a name:
 1. **Dates** become the run's relative day numbers: ``2022-03-04`` (also
    ``2022/03/04``, ``2022.03.04`` and ``2022-3-4``, with a time after ``T``, and glued
    to the word before: ``report_2022-03-04.pdf``), ``March 4, 2022``, ``Mar 4 2022``,
-   ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, in French ``4 mars 2022``
+   ``Sept. 4, 2022``, ``4 March 2022``, ``4-Mar-2022``, ``04MAR2022``, ``Mar-04-2022``,
+   ``04-MAR-22`` (a year of two digits: 00 to 69 in the 2000s), by Unicode's hyphens and
+   dashes too (``2022–03–04``), in French ``4 mars 2022``
    (``1er mai 2022``, ``4 avr. 2022``, ``4 fevrier 2022``) and in Japanese
    ``2022年3月4日`` (glued to the word before too, as Japanese writes it:
    ``アクメは2022年3月4日に``; an era's year too, ``平成28年3月4日``, on a day the era
    held) read ``day 41`` (the first trading date on or after it, counted from the first
    decision day; a date after the last trading date known when the item is first seen
-   counts business days from that date, so no later bar shows). What would still place the
-   text in time but names no one day becomes ``[date]``: a month with its year
+   counts business days from that date, so no later bar shows; a date more than a year
+   before the first date or after that date reads in whole years, ``[over 16 years
+   before day -20]``, since its exact day would anchor the calendar). What would still place the
+   text in time but names no one day becomes ``[date]``: a date no calendar holds
+   (``2016-02-30``), a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
    numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
    with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and
@@ -34,10 +39,17 @@ then money, then a name:
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
    alias, longest first, whole words only, company names in any case; a ticker that
    reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
-   ``EXCHANGE:SYM``. A name glued to a date written year first ends where the date
-   starts (``ACME2016-03-04`` reads as the alias and the day).
-   Text that is not ASCII is first brought to its compatibility form (NFKC), so
-   full-width letters and digits (``ＡＣＭＥ``, ``＄１２``) are read like the others.
+   ``EXCHANGE:SYM``. A company name's words may be joined by a hyphen, an underscore
+   or nothing (``AcmeIndustries``, ``www.acmeindustries.com``), a ticker written in
+   capitals takes a plural's s (``ACMEs``), a share class any of its marks (``BRK-B``,
+   ``BRK.B``, ``BRK/B``); a ticker is masked in any case after ``$`` or a colon
+   (``$acme``) and, when it reads as no word, as an address's name (``ir@acme.com``).
+   A name glued to a date written year first ends where the date starts
+   (``ACME2016-03-04`` reads as the alias and the day).
+   Text that is not ASCII is first composed (NFC) and its full-width and mathematical
+   letters and digits (``ＡＣＭＥ``, ``＄１２``), ligatures and spaces of other widths
+   brought to their compatibility form (NFKC), so they are read like the others;
+   superscripts, fractions and numerals (``5²``, ``½``, ``Ⅳ``) stay as written.
    The names' first words are looked for among the text's words and only the
    names found are tried, so masking costs what the text's length does, whatever
    the number of names (with few names, all in ASCII, a text in ASCII is read with
@@ -92,14 +104,21 @@ from workbench.engine.textprices import (
     volume_mark,
 )
 from workbench.engine.textscan import (
+    DASHES,
+    IN_ADDRESS,
     MOIS_WRITTEN,
     MONTHS,
     NAME_END,
+    PLURAL,
     SIGNS,
     Matcher,
+    glued_forms,
+    name_key,
+    name_pattern,
     scannable,
     starts,
     substitute,
+    ticker_forms,
 )
 from workbench.engine.textspans import DigitParts, NameFinder, Span, amounts_and_dates, merged
 
@@ -143,12 +162,20 @@ def _capital_month() -> str:
 _PARTS: tuple[tuple[str, str], ...] = (
     (
         "[jfmasond]",
-        rf"(?P<mdy>\b{_month('mdy_m')}\s+(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<mdy_y>{_YEAR})\b)",
+        rf"(?P<mdy>\b{_month('mdy_m')}(?:\s+|[{DASHES}])(?P<mdy_d>[0-3]?\d)(?:st|nd|rd|th)?"
+        rf"(?:,?\s+|[{DASHES}])(?P<mdy_y>{_YEAR})\b)",
     ),
     (
         r"\d",
-        rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s-]+{_month('dmy_m')},?[\s-]+"
-        rf"(?P<dmy_y>{_YEAR})\b)",
+        rf"(?P<dmy>\b(?P<dmy_d>[0-3]?\d)(?:st|nd|rd|th)?[\s{DASHES}]*{_month('dmy_m')},?"
+        rf"[\s{DASHES}]*(?P<dmy_y>{_YEAR})\b)",
+    ),
+    # a day, a month's three letters, a year of two digits, by hyphens or glued: 05-JAN-16,
+    # 05JAN16
+    (
+        r"\d",
+        rf"(?P<dmy2>\b(?P<dmy2_d>[0-3]?\d)(?P<dmy2_s>[{DASHES}]?)"
+        rf"(?P<dmy2_m>{'|'.join(m[:3] for m in MONTHS)})(?P=dmy2_s)(?P<dmy2_y>\d{{2}})\b)",
     ),
     # in French (4 mars 2022, 1er mai 2022); Japanese dates are read apart (``_GLUED``)
     (
@@ -164,19 +191,19 @@ _PARTS: tuple[tuple[str, str], ...] = (
     (
         r"\d",
         rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
-        rf"|\b{_YEAR}[-/](?:1[0-2]|0?[1-9])\b(?![-/.]\d)"
+        rf"|\b{_YEAR}[{DASHES}/](?:1[0-2]|0?[1-9])\b(?![{DASHES}/.]\d)"
         rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
         r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
         "[fcqhjmasond]",
-        rf"(?P<unplaced_w>\b{_capital_month()}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+        rf"(?P<unplaced_w>\b{_capital_month()}(?:\s+|[{DASHES}])[0-3]?\d(?:st|nd|rd|th)?\b"
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
     ),
     (r"\d", rf"(?P<loose>\b{_YEAR}\b)"),
     (
         "[jfmasond]",
-        rf"(?P<loose_w>\b{_month('my_m')}\s+{_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
+        rf"(?P<loose_w>\b{_month('my_m')}(?:\s+|[{DASHES}]){_YEAR}\b|\b(?:{_mois()})\s+{_YEAR}\b)",
     ),
     *PRICE_PARTS,
 )
@@ -240,8 +267,8 @@ def _unguarded(part: str) -> str:
 # A date year first, by "-", "/" or "." (2016-02-10, 2016/2/10, 2016.02.10), read wherever
 # no digit precedes it: at a word or glued to the word before (report_2016-03-04.pdf)
 _ISO = (
-    rf"(?<!\d)(?P<iso>(?P<iso_y>{_YEAR})(?P<iso_s>[-/.])(?P<iso_m>[01]?\d)(?P=iso_s)"
-    r"(?P<iso_d>[0-3]?\d)(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![^\W_]|-))"
+    rf"(?<!\d)(?P<iso>(?P<iso_y>{_YEAR})(?P<iso_s>[{DASHES}/.])(?P<iso_m>[01]?\d)(?P=iso_s)"
+    rf"(?P<iso_d>[0-3]?\d)(?:T[\d:.]+(?:Z|[+-]\d{{2}}:?\d{{2}})?)?(?![^\W_]|[{DASHES}]))"
 )
 # A date in Japanese (2022年3月4日), read wherever no digit precedes it: Japanese puts no
 # space between words (アクメは2022年3月4日に), so it is no word start. A year, or a year
@@ -296,7 +323,8 @@ def _digit_parts(length: int, after: str, phrase: bool) -> tuple[int, ...]:
     space, word = after.isspace(), after.isalnum() or after == "_"
     short = length in (1, 2)
     can = {
-        "dmy": short and (after in _AFTER_ORDINAL or space or after == "-"),
+        "dmy": short and (after.isalpha() or space or after == "-"),
+        "dmy2": short and (after.isalpha() or after == "-"),
         "dmy_fr": short and (after in ("e", "E") or space),
         "unplaced": (short and (after in ("/", ".", *_AFTER_ORDINAL) or space))
         or (length == 8 and not word)
@@ -584,9 +612,9 @@ class TextMask:
             return self._era_day(match)
         if kind == "iso":
             return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
-        if kind in ("mdy", "dmy", "dmy_fr", "ymd_ja"):
+        if kind in ("mdy", "dmy", "dmy2", "dmy_fr", "ymd_ja"):
             month = _month_number(match[f"{kind}_m"])
-            return self._day_of(match, match[f"{kind}_y"], month, match[f"{kind}_d"])
+            return self._day_of(match, _full_year(match[f"{kind}_y"]), month, match[f"{kind}_d"])
         if kind in AMOUNTS:
             assert factor is not None
             return scaled(match, factor)
@@ -615,13 +643,17 @@ class TextMask:
             try:
                 when = date(int(year), key[1], key[2]).toordinal() - _EPOCH
             except ValueError:
-                return match.group(0)  # not a calendar date (2016-02-31): left as written
+                return "[date]"  # not a calendar date (2016-02-31), yet it places the text
             numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
             position = bisect.bisect_left(numbers, when)  # its first trading date, or none
             found = known[key] = (when, position, self._traded_day(when, position))
         when, position, label = found
-        if position <= self._horizon:  # type: ignore[attr-defined]
+        horizon: int = self._horizon  # type: ignore[attr-defined]
+        if position <= horizon:
             return label  # a trading date known by then: the same under any later horizon
+        past = when - self._day_numbers[horizon]  # type: ignore[attr-defined]
+        if past > FAR_DAYS:  # counted from the last date known
+            return _far(past, f"after day {horizon - self.warmup_days}")
         return f"day {self._day_number(when)}"
 
     def _traded_day(self, when: int, position: int) -> str:
@@ -630,6 +662,9 @@ class TextMask:
         if position == len(self.dates):
             return ""
         if position == 0:  # on or before the first date: business days back from it
+            numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
+            if numbers[0] - when > FAR_DAYS:  # counted from the first date, known to all
+                return _far(numbers[0] - when, f"before day {-self.warmup_days}")
             return f"day {self.relative_day(np.datetime64(when, 'D'))}"
         return f"day {position - self.warmup_days}"
 
@@ -733,8 +768,50 @@ def is_money(column: str) -> bool:
 
 
 def _compatible(text: str) -> str:
-    """Full-width ＡＣＭＥ or ＄１２ read as ACME and $12 (text that is not ASCII, as NFKC)."""
-    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+    """Text that is not ASCII composed (NFC), and only what the mask must read as ASCII
+    brought to it (``_TO_PLAIN``): full-width ＡＣＭＥ or ＄１２ read as ACME and $12, while
+    ``5²``, ``½`` or ``Ⅳ`` stay as written, so no number is made up."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFC", text)
+    return text.translate(_TO_PLAIN) if _NOT_PLAIN.search(text) else text
+
+
+def _plain_forms() -> dict[int, str]:
+    """Each character the mask reads as its compatibility form (NFKC) → that form: the
+    full-width and half-width forms, the mathematical letters and digits (𝐀𝐂𝐌𝐄), the
+    ligatures (ﬁ), the long s, the spaces of other widths and the squared eras (㍻)."""
+    spans = (
+        (0xFF01, 0xFFEE), (0x1D400, 0x1D7FF), (0xFB00, 0xFB06), (0x017F, 0x017F),
+        (0x00A0, 0x00A0), (0x2000, 0x200A), (0x202F, 0x202F), (0x205F, 0x205F),
+        (0x3000, 0x3000), (0x337B, 0x337C), (0x32FF, 0x32FF),
+    )  # fmt: skip
+    chars = (chr(c) for lo, hi in spans for c in range(lo, hi + 1))
+    forms = {ord(c): unicodedata.normalize("NFKC", c) for c in chars}
+    return {c: form for c, form in forms.items() if form != chr(c)}
+
+
+_TO_PLAIN = _plain_forms()
+_NOT_PLAIN = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_TO_PLAIN)) + "]")
+
+
+# a date further than this many days before the bars' first date, or after the last date
+# known when its text is first seen, is written in whole years (``_far``): its exact day
+# would anchor the calendar
+FAR_DAYS = 365
+
+
+def _far(days: int, side: str) -> str:
+    """A date far from the bars by its whole years only: ``[over 3 years before day -20]``."""
+    years = days // 365
+    return f"[over {years} year{'s' * (years != 1)} {side}]"
+
+
+def _full_year(year: str) -> str:
+    """A year as written, or of two digits: 00 to 69 in the 2000s, 70 to 99 in the 1900s."""
+    if len(year) != 2:
+        return year
+    return f"{20 if int(year) < 70 else 19}{year}"
 
 
 def _month_number(name: str) -> int:
@@ -750,7 +827,7 @@ _EPOCH = date(1970, 1, 1).toordinal()
 
 
 _UNPLACED = ("unplaced", "unplaced_w", "loose", "loose_w", "loose_ja", "md_ja")
-_DATES = ("iso", "mdy", "dmy", "dmy_fr", "ymd_ja", "era_ja")
+_DATES = ("iso", "mdy", "dmy", "dmy2", "dmy_fr", "ymd_ja", "era_ja")
 
 
 def _DATE_MARK(match: re.Match[str]) -> str:
@@ -775,7 +852,7 @@ class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
         dates = _DATES if mask.counterfactual else ()
         self.update(dict.fromkeys((*_UNPLACED, *dates), _DATE_MARK))
         lookup = mask._lookup  # type: ignore[attr-defined]
-        self.update(dict.fromkeys(("quoted", "plain"), partial(_alias, lookup=lookup)))
+        self.update(dict.fromkeys(("quoted", "host", "plain"), partial(_alias, lookup=lookup)))
 
     def __missing__(self, kind: str | None) -> Callable[[re.Match[str]], str]:
         """A date (each written once per way it is written), or any other kind as
@@ -836,42 +913,64 @@ def _first_words(
     start with it."""
     out: dict[str, list[str]] = {}
     for word in (*aliases, *(n for ns in names.values() for n in ns)):
-        first = _WORD.findall(word.casefold())
-        if first:
-            out.setdefault(first[0], []).append(word)
-    return {k: tuple(v) for k, v in out.items()}
+        for written in _written_as(word, word in aliases):
+            first = _WORD.findall(written)
+            if first:
+                out.setdefault(first[0], []).append(word)
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def _written_as(word: str, ticker: bool) -> set[str]:
+    """A ticker or company name casefolded, and as a text can write it besides: a ticker
+    in the plural (ACMEs), a company name's words glued (AcmeIndustries)."""
+    folded = word.casefold()
+    return {folded, folded + "s"} if ticker else {folded, *glued_forms(word)}
 
 
 def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tuple[str, str]]:
-    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, then a symbol that reads as no word
-    (``is_word_like``) or a company name, longest first, as a whole word: of the symbols
-    and names ``present`` in a text."""
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, one that reads as no word in any case as an
+    address's name (``ir@acme.com``), then a symbol that reads as no word (``is_word_like``)
+    or a company name, longest first, as a whole word: of the symbols and names
+    ``present`` in a text."""
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
-    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers)})\b"
-    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words)}){NAME_END}"
+    hosts = [t for t in tickers if not is_word_like(t)]
+    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers, aliases)})\b"
+    host = IN_ADDRESS.format(f"(?P<host>{_longest_first(hosts, aliases)})")
+    plain = rf"(?<![\w$])(?P<plain>{_longest_first(words, aliases)})(?:{NAME_END}|{PLURAL})"
     firsts = "".join(sorted({re.escape(w[0]) for w in words}))
-    return [("[$a-z]", quoted)] * bool(tickers) + [(f"[{firsts}]", plain)] * bool(words)
+    host_firsts = "".join(sorted({re.escape(t[0]) for t in hosts}))
+    return (
+        [("[$a-z]", quoted)] * bool(tickers)
+        + [(f"[{host_firsts}]", host)] * bool(hosts)
+        + [(f"[{firsts}]", plain)] * bool(words)
+    )
 
 
-def _longest_first(words: Sequence[str] | frozenset[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+def _longest_first(words: Sequence[str] | frozenset[str], tickers: Mapping[str, str]) -> str:
+    ordered = sorted(words, key=lambda w: (-len(w), w))
+    return "|".join(name_pattern(w, ticker=w in tickers) for w in ordered)
 
 
 def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    """Casefolded company name → alias; symbols are matched exactly (below)."""
-    lookup = {n.casefold(): aliases[s] for s, ns in names.items() for n in ns if s in aliases}
-    lookup.update({"\0" + s: alias for s, alias in aliases.items()})
+    """Company name (``name_key``) → alias; symbols are matched exactly, with any share-class
+    mark (below)."""
+    lookup = {name_key(n): aliases[s] for s, ns in names.items() for n in ns if s in aliases}
+    forms = [(form, alias) for s, alias in aliases.items() for form in ticker_forms(s)]
+    lookup.update({"\0" + form: alias for form, alias in forms})
+    lookup.update({"\1" + form.casefold(): alias for form, alias in forms})  # an address
     return lookup
 
 
 def _alias(match: re.Match[str], lookup: Mapping[str, str]) -> str:
     word = match.group(match.lastgroup or 0)  # the quoted ticker or the plain word
+    if match.lastgroup != "plain":  # a ticker after $ or a colon, or an address's name
+        return lookup.get("\1" + word.casefold(), match.group(0))  # in any case
     exact = lookup.get("\0" + word)
     if exact is not None:
         return exact
     # a symbol in another case is not the symbol: the text stays as written
-    return lookup.get(word.casefold(), match.group(0))
+    return lookup.get(name_key(word), match.group(0))
 
 
 # what a fundamentals figure is, by its column's name: the mask scales money, places dates

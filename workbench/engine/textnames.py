@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.engine.textdata import Source, read_names
+from workbench.engine.textscan import name_key
 from workbench.errors import ConfigError
 
 NamesSource = Mapping[str, str | Sequence[str]] | Source
@@ -133,7 +134,8 @@ _GENERIC = frozenset((
 
 def _one_owner_each(names: Mapping[str, Sequence[str]], symbols: set[str]) -> None:
     """Refuse a name that two symbols claim, or that is another symbol's ticker: names are
-    masked in any case, so the mask could not tell whose it is."""
+    masked in any case and however their words are joined (``Acme Corp``, ``AcmeCorp``), so
+    the mask could not tell whose it is."""
     owner = {s.casefold(): s for s in sorted(symbols)}
     claimed: dict[str, str] = {}
     for symbol in sorted(names):
@@ -146,7 +148,7 @@ def _one_owner_each(names: Mapping[str, Sequence[str]], symbols: set[str]) -> No
                     f"of {ticker!r}: every {ticker} in the text would read as {symbol}; drop "
                     "that name"
                 )
-            first = claimed.setdefault(folded, symbol)
+            first = claimed.setdefault(name_key(name), symbol)
             if first != symbol:
                 raise ConfigError(
                     f"names= gives the company name {name!r} to both {first!r} and {symbol!r}: "

@@ -19,8 +19,9 @@ mask's pattern alone would write it (``substitute``).
 That holds where a letter matches, case aside, only its two ASCII cases. Four
 characters match an ASCII letter besides: İ and ı match i, ſ matches s and K
 (the Kelvin sign) matches k. The mask brings a text that is not ASCII to its
-compatibility form (NFKC) first, which turns ſ and K into s and K; a text that
-still holds İ or ı is masked by the mask's pattern alone (``scannable``).
+composed form (NFC) first, ſ to its compatibility form, which turns ſ and K into s
+and K; a text that still holds İ or ı is masked by the mask's pattern alone
+(``scannable``).
 """
 
 from __future__ import annotations
@@ -48,14 +49,50 @@ MOIS_WRITTEN = (
     ("décembre", "decembre", "déc", "dec"),
 )
 SIGNS = "$€£¥₹₩"
+# a hyphen as dates write it: ASCII's, or Unicode's hyphens, dashes and minus (‐ ‑ ‒ – — −)
+DASHES = "\\-\u2010\u2011\u2012\u2013\u2014\u2212"
 # where a name ends: no word character after it, or a date written year first glued to it
 # (ACME2016-03-04, read as the alias and the day)
 NAME_END = (
     "(?:(?!\\w)|(?="
-    + "|".join(rf"(?:19|20)\d{{2}}{s}[01]?\d{s}[0-3]?\d" for s in ("-", "/", r"\."))
+    + "|".join(rf"(?:19|20)\d{{2}}{s}[01]?\d{s}[0-3]?\d" for s in (f"[{DASHES}]", "/", r"\."))
     + "))"
 )  # currency signs written before or after an amount
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
+# a ticker written all in capitals, then a plural's lower-case s (ACMEs)
+PLURAL = r"(?=(?-i:(?<=[A-Z])s)\b)"
+# a ticker in any case as a web or e-mail address's name (https://acme.com, ir@acme.com)
+IN_ADDRESS = r"(?<=[@/.]){}(?=\.(?:com|net|org|io|co|biz|info)\b)"
+_JOINERS = re.compile(r"[\s_-]+")  # between a company name's words
+_CLASS_MARKS = re.compile(r"[-./]")  # between a ticker and its share class
+
+
+def name_pattern(name: str, *, ticker: bool) -> str:
+    """``name`` as a pattern: a company name's words joined by a space, a hyphen, an
+    underscore or nothing (``Acme-Industries``, ``AcmeIndustries``, ``acmeindustries.com``);
+    a ticker's share class after a hyphen, a full stop or a slash (``BRK-B``, ``BRK.B``,
+    ``BRK/B``)."""
+    if ticker:
+        return "[-./]".join(map(re.escape, _CLASS_MARKS.split(name)))
+    return r"[\s_-]?".join(map(re.escape, _JOINERS.split(name)))
+
+
+def name_key(name: str) -> str:
+    """A company name as the mask looks it up: casefolded, without what joins its words."""
+    return _JOINERS.sub("", name.casefold())
+
+
+def ticker_forms(ticker: str) -> set[str]:
+    """A ticker as written with each share-class mark (``BRK.B``, ``BRK-B``, ``BRK/B``)."""
+    parts = _CLASS_MARKS.split(ticker)
+    return {mark.join(parts) for mark in "-./"}
+
+
+def glued_forms(name: str) -> set[str]:
+    """A company name's first words written glued, by nothing or an underscore
+    (``acmeindustries``, ``acme_industries``), casefolded: the words a text writes it by."""
+    words = _JOINERS.split(name.casefold())
+    return {glue.join(words[:k]) for glue in ("", "_") for k in range(2, len(words) + 1)}
 
 
 def scannable(text: str) -> bool:
@@ -78,9 +115,9 @@ def _either_case(word: str) -> str:
 
 MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 # a month as a part starting with it writes it (Mar, March, Sept; mars, févr.), which a
-# space follows, after a full stop or not: "margins" or "declined" start none
+# space or a hyphen follows, after a full stop or not: "margins" or "declined" start none
 _MONTH_WORDS = sorted({*MONTHS_SHORT, *MONTHS, "sept", *(m for ms in MOIS_WRITTEN for m in ms)})
-_MONTH_END = r"\.?\s"
+_MONTH_END = rf"\.?[\s{DASHES}]"
 _WORDS = (*_MONTH_WORDS, *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"))
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
@@ -93,7 +130,7 @@ _EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM
 # a Japanese date's year or month, after no digit, or an era's name
 _GLUED_JA = r"(?<!\d)[12](?=[09]\d\d年)|(?<!\d)\d(?=\d?月)|[昭平令](?=[和成])"
 # a date written year first glued to the word before (report_2016-03-04.pdf)
-_GLUED_ISO = r"(?<=[^\W\d])[12](?=[09]\d\d[-/.]\d)"
+_GLUED_ISO = rf"(?<=[^\W\d])[12](?=[09]\d\d[{DASHES}/.]\d)"
 
 
 def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pattern[str]:
@@ -108,7 +145,9 @@ def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pa
     words = [*_WORDS, *named]
     by_first: dict[str, list[str]] = {}
     for k, word in enumerate(words):
-        ahead = f"(?i:{re.escape(word[1:])})" if word[1:] else ""
+        # a name by its first word's rest, the mask's pattern telling how it is joined on
+        rest = word[1:] if k < len(_WORDS) else re.split(r"[^\w]|_", word[1:])[0]
+        ahead = f"(?i:{re.escape(rest)})" if rest else ""
         ahead += _MONTH_END if k < len(_MONTH_WORDS) else ""  # a name is looked for as is
         by_first.setdefault(_first_of(word[0]), []).append(ahead)
     alternatives = [_start(first, rests) for first, rests in sorted(by_first.items())]

@@ -31,7 +31,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from workbench.engine.textprices import CURRENCY_STARTS
-from workbench.engine.textscan import MOIS_WRITTEN, MONTHS, NAME_END, Matcher
+from workbench.engine.textscan import (
+    MOIS_WRITTEN,
+    MONTHS,
+    NAME_END,
+    Matcher,
+    name_key,
+    name_pattern,
+)
 
 Span = tuple[int, int, str]  # where a match starts and ends, and what replaces it
 
@@ -218,9 +225,10 @@ class NameFinder:
     def __init__(
         self, words: Iterable[str], tickers: Iterable[str], lookup: Mapping[str, str]
     ) -> None:
-        self.words = _whole_words(words)
-        self.dollar = _literals(tickers, r"\$(?:{})", "{first}{rest}", "")
-        self.colon = _literals(tickers, ":(?:{})", "{first}{rest}", "")
+        words, tickers = list(words), list(tickers)
+        self.words = _whole_words(words, frozenset(tickers))
+        self.dollar = _quoted(tickers, r"\$")
+        self.colon = _quoted(tickers, ":")
         self.lookup = lookup
         self.aliases = _Aliases(lookup)
 
@@ -234,7 +242,9 @@ class NameFinder:
     def spans(self, text: str) -> list[Span] | None:
         """Each name standing as a whole word in ``text`` (ASCII), as the pattern finds
         them (at each place, the longest name that ends a word), or None when a ticker
-        follows ``$`` or a colon: the pattern must read the text."""
+        follows ``$`` or a colon, a name follows ``@``, ``/`` or a full stop (it can
+        name an address), or a plural's s follows a name not in capitals: the pattern
+        must read the text."""
         lower = text.lower()
         if self._quoted(lower):
             return None
@@ -245,6 +255,10 @@ class NameFinder:
         for before, name in zip(pieces[::2], pieces[1::2], strict=False):  # the last: no name
             at += len(before)
             end = at + len(name)
+            if text.startswith("s", end) and not text[end - 1].isupper():
+                return None  # a plural's s after a name not in capitals: no name there
+            if at and lower[at - 1] in "@/.":
+                return None  # a ticker in any case can name an address there
             out.append((at, end, aliases[text[at:end]]))
             at = end
         return out
@@ -266,19 +280,22 @@ class _Aliases(dict[str, str]):
 
     def __missing__(self, word: str) -> str:
         exact = self.lookup.get("\0" + word)
-        self[word] = exact if exact is not None else self.lookup.get(word.casefold(), word)
+        self[word] = exact if exact is not None else self.lookup.get(name_key(word), word)
         return self[word]
 
 
-def _whole_words(names: Iterable[str]) -> re.Pattern[str] | None:
+def _whole_words(names: Iterable[str], tickers: frozenset[str]) -> re.Pattern[str] | None:
     """The names in lower case, each a whole word: where no word character or ``$``
-    stands before it, ending as a name ends. The names that start with one character
+    stands before it, ending as a name ends, or before a plural's s (``spans`` reads
+    whether in capitals: in lower case it cannot). The names that start with one character
     are tried after it and one look behind, longest first as the pattern tries them (the
     search looks for the names' first characters in C; names that start with different
     characters cannot both match at one place, so their order is free)."""
     by_first: dict[str, list[str]] = {}
-    for name in sorted({n.lower() for n in names}, key=lambda n: (-len(n), n)):
-        by_first.setdefault(name[0], []).append(re.escape(name[1:]) + NAME_END)
+    lowered = {n.lower(): n in tickers for n in names}
+    for name in sorted(lowered, key=lambda n: (-len(n), n)):
+        rest = name_pattern(name, ticker=lowered[name])[len(re.escape(name[0])) :]
+        by_first.setdefault(name[0], []).append(f"{rest}(?:{NAME_END}|(?=s\\b))")
     if not by_first:
         return None
     each = (
@@ -288,14 +305,12 @@ def _whole_words(names: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(f"({'|'.join(each)})")
 
 
-def _literals(names: Iterable[str], form: str, each: str, end: str) -> re.Pattern[str] | None:
-    """The names in lower case, longest first as the pattern tries them, each written as
-    ``each`` (its first character and the rest) then ``end``, in ``form``."""
-    ordered = [n.lower() for n in sorted(names, key=lambda n: (-len(n), n))]
-    if not ordered:
+def _quoted(tickers: Sequence[str], mark: str) -> re.Pattern[str] | None:
+    """The tickers in lower case after ``mark`` (a pattern), with any share-class mark."""
+    if not tickers:
         return None
-    written = (each.format(first=re.escape(n[0]), rest=re.escape(n[1:])) + end for n in ordered)
-    return re.compile(form.format("|".join(written)))
+    written = (name_pattern(t.lower(), ticker=True) for t in tickers)
+    return re.compile(f"{mark}(?:{'|'.join(written)})")
 
 
 def merged(text: str, first: list[Span], second: list[Span]) -> str | None:

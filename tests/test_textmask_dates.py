@@ -1,0 +1,92 @@
+"""Dates in the forms still written around the mask's: placed on their day, or marked."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from workbench.engine.textmask import TextMask
+
+MASK = TextMask(
+    aliases={"ACME": "ASSET001"},
+    price_factor={"ACME": 0.5},
+    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+    warmup_days=20,
+    names={"ACME": ("Acme Industries",)},
+)
+
+
+def _every_route(text: str) -> str:
+    """The text as the reference writes it, checked against the fast routes."""
+    written = MASK.text_by_pattern(text, ["ACME"])
+    assert MASK.text(text, ["ACME"]) == written
+    assert MASK.texts([(text, ["ACME"])]) == [written]
+    return written
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "05JAN2016",
+        "05-JAN-16",
+        "5-Jan-16",
+        "05jan16",
+        "Jan-05-2016",
+        "2016‐01‐05",  # Unicode's hyphen
+        "2016‑01‑05",  # a hyphen that does not break
+        "2016–01–05",  # an en dash
+        "2016—01—05",  # an em dash
+        "2016−01−05",  # a minus
+        "5–Jan–2016",
+        "5 January 2016",
+    ],
+)
+def test_a_day_written_in_any_of_these_forms_is_placed(text: str) -> None:
+    assert _every_route(f"On {text}, shares rose") == "On day -19, shares rose"
+
+
+@pytest.mark.parametrize("text", ["Dec-16", "Dec-2016", "2016–03", "Dec 16"])
+def test_a_month_with_a_short_year_or_a_dash_is_marked(text: str) -> None:
+    assert _every_route(f"Seen {text}.") == "Seen [date]."
+
+
+@pytest.mark.parametrize("text", ["2016-02-30", "2016-13-01", "31 February 2016", "30-FEB-16"])
+def test_a_date_no_calendar_holds_is_marked_not_left(text: str) -> None:
+    assert _every_route(f"Filed {text}.") == "Filed [date]."
+
+
+def test_a_two_digit_year_reads_in_the_century_it_names() -> None:
+    first, late = MASK.text("5-Jan-99", []), MASK.text("5-Jan-69", [])
+    assert first == MASK.text("5 Jan 1999", []) and late == MASK.text("5 Jan 2069", [])
+
+
+@pytest.mark.parametrize("text", ["3D printers", "10am", "2nd place", "ACME-2 and 4x4s"])
+def test_numbers_glued_to_letters_that_are_no_month_stay(text: str) -> None:
+    assert _every_route(text) == text.replace("ACME", "ASSET001")
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("1999-12-31", "[over 16 years before day -20]"),
+        ("3 January 2015", "[over 1 year before day -20]"),
+        ("4 January 2015", "day -280"),  # within a year of the first date: its day
+        ("2030-01-01", "[over 12 years after day 279]"),
+    ],
+)
+def test_a_date_far_from_the_bars_reads_in_whole_years(text: str, shown: str) -> None:
+    assert _every_route(f"Since {text}.") == f"Since {shown}."
+
+
+def test_a_far_date_after_an_item_reads_from_the_last_date_it_knows() -> None:
+    dates = list(MASK.dates)
+    other = TextMask(
+        aliases=MASK.aliases,
+        price_factor=MASK.price_factor,
+        dates=[*dates[:60], *dates[61:]],  # a date after the item's close left out
+        warmup_days=20,
+    )
+    text = "Due 2018-06-01 and 2016-05-02."
+    for mask in (MASK, other):
+        with mask.known_until(40):
+            assert mask.texts([(text, ["ACME"])]) == ["Due [over 2 years after day 20] and day 65."]

@@ -1,0 +1,91 @@
+"""Names glued, decorated or in the plural are masked as the name; prose stays as written."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from workbench.engine.textmask import TextMask
+from workbench.engine.textnames import names_map
+from workbench.errors import ConfigError
+
+MASK = TextMask(
+    aliases={"ACME": "ASSET001", "BOLT": "ASSET002", "BRK.B": "ASSET003", "IT": "ASSET004"},
+    price_factor={"ACME": 0.5, "BOLT": 2.0, "BRK.B": 1.0, "IT": 1.0},
+    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+    warmup_days=20,
+    names={"ACME": ("Acme Industries",), "BOLT": ("Bolt Systems", "Bolt")},
+)
+
+
+def _every_route(text: str) -> str:
+    """The text as the reference writes it, checked against the fast routes."""
+    written = MASK.text_by_pattern(text, ["ACME"])
+    assert MASK.text(text, ["ACME"]) == written
+    assert MASK.texts([(text, ["ACME"])]) == [written]
+    return written
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("AcmeIndustries and Acme_Industries", "ASSET001 and ASSET001"),
+        ("Acme-Industries, ACME INDUSTRIES", "ASSET001, ASSET001"),
+        ("www.acmeindustries.com, acme-industries.com", "www.ASSET001.com, ASSET001.com"),
+        ("https://acme.com/ir and ir@acme.com", "https://ASSET001.com/ir and ir@ASSET001.com"),
+        ("ACMEs fell; ACME's and ACME’s plan", "ASSET001s fell; ASSET001's and ASSET001’s plan"),
+        ("ACME.N, ACME.O, #ACME", "ASSET001.N, ASSET001.O, #ASSET001"),
+        ("$acme, NASDAQ:acme and $it", "ASSET001, ASSET001 and ASSET004"),  # any case there
+        ("BRK-B, BRK.B, BRK/B, $BRK/B, NYSE:BRK-B", "ASSET003, " * 4 + "ASSET003"),
+        ("ＡＣＭＥ and ＡｃｍｅＩｎｄｕｓｔｒｉｅｓ", "ASSET001 and ASSET001"),
+    ],
+)
+def test_a_name_glued_or_decorated_is_masked(text: str, shown: str) -> None:
+    assert _every_route(text) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bolts and bolts held; the bolt",  # a name that is a word: a plural in prose
+        "Its ITs, It said; BRK and BRKB",  # a ticker that reads as a word; no share class
+        "acmes and Acmes",  # a plural is a ticker's, written in capitals
+    ],
+)
+def test_prose_near_a_name_stays_as_written(text: str) -> None:
+    kept = {"Bolts and bolts held; the bolt": "Bolts and bolts held; the ASSET002"}
+    assert _every_route(text) == kept.get(text, text)
+
+
+def test_a_ticker_written_with_another_share_class_mark_in_the_bars() -> None:
+    mask = TextMask(
+        aliases={"BRK-B": "ASSET001"},
+        price_factor={"BRK-B": 1.0},
+        dates=list(MASK.dates),
+        warmup_days=20,
+    )
+    text = "BRK.B and BRK/B and BRK-B"
+    assert mask.text(text, []) == mask.text_by_pattern(text, []) == "ASSET001 and " * 2 + "ASSET001"
+
+
+def test_a_name_two_symbols_claim_joined_differently_is_refused() -> None:
+    bars = pd.DataFrame({"symbol": ["ACME", "BOLT"], "date": ["2016-01-04"] * 2})
+    with pytest.raises(ConfigError, match=r"'Acme_Corp' to both 'ACME' and 'BOLT'"):
+        names_map({"ACME": ["Acme Corp"], "BOLT": ["Acme_Corp"]}, bars)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("ＡＣＭＥ, 𝐀𝐂𝐌𝐄 and ＡｃｍｅＩｎｄｕｓｔｒｉｅｓ", "ASSET001, ASSET001 and ASSET001"),
+        ("Acme\u00a0Industries and Acme\u3000Industries", "ASSET001 and ASSET001"),
+        ("the ﬁnance unit of ＡＣＭＥ", "the finance unit of ASSET001"),
+    ],
+)
+def test_compatibility_forms_of_a_name_are_read_as_it(text: str, shown: str) -> None:
+    assert _every_route(text) == shown
+
+
+def test_superscripts_fractions_and_numerals_stay_as_written() -> None:
+    text = "Area of 10 m², 5², CO₂, a ½ point, the Ⅳ quarter, item ① — ACME’s café"
+    assert _every_route(text) == text.replace("ACME", "ASSET001")
