@@ -367,13 +367,16 @@ class ByName:
     when the text names other masked names: a price takes the factor of the masked name
     written last before it in its sentence (``_SENTENCE_END``), the item's where none
     stands there ("Acme closed at $146.17 while rival Bolt closed at $20.30": the second
-    price by Bolt's factor). ``writers`` gives what writes a match for a factor,
-    ``factors`` each alias's factor. The names are learnt as the pass writes them, in
-    order, or given first (``known``) when another pass finds them."""
+    price by Bolt's factor). Names of two factors written one after another with no
+    price between them ("Acme and Bolt closed at $146 and $20") leave the price no one
+    factor: it becomes ``[amount]``. ``writers`` gives what writes a match for a factor
+    (None: no factor), ``factors`` each alias's factor. The names are learnt as the
+    pass writes them, in order, or given first (``known``) when another pass finds
+    them; the prices are met in order."""
 
     def __init__(
         self,
-        writers: Callable[[float], Writer],
+        writers: Callable[[float | None], Writer],
         factor: float,
         factors: Mapping[str, float],
     ) -> None:
@@ -381,6 +384,7 @@ class ByName:
         self.write = writers(factor)
         self.ends: list[int] = []  # where each name written so far ends, and its factor
         self.by: list[float] = []
+        self.prices: list[int] = []  # where each price written so far ends
 
     def known(self, names: Iterable[tuple[int, int, str]]) -> ByName:
         """The names another pass found (start, end, what it wrote), in order."""
@@ -402,12 +406,33 @@ class ByName:
             self.by.append(factor)
 
     def _amount(self, match: re.Match[str]) -> str:
+        self.prices.append(match.end())
         last = bisect.bisect_right(self.ends, match.start()) - 1
-        if last < 0 or self.by[last] == self.factor:
+        if last < 0 or _SENTENCE_END.search(match.string, self.ends[last], match.start()):
             return self.write(match)
-        if _SENTENCE_END.search(match.string, self.ends[last], match.start()):
-            return self.write(match)
-        return self.writers(self.by[last])(match)
+        factors = self._named_together(match.string, last)
+        if len(factors) > 1:
+            return self.writers(None)(match)
+        return (
+            self.write(match)
+            if self.by[last] == self.factor
+            else self.writers(self.by[last])(match)
+        )
+
+    def _named_together(self, text: str, last: int) -> set[float]:
+        """The factors of the ``last`` name and of those written right before it in its
+        sentence, no price between them."""
+        factors = {self.by[last]}
+        while last > 0:
+            start, end = self.ends[last - 1], self.ends[last]
+            between = bisect.bisect_right(self.prices, end) - bisect.bisect_right(
+                self.prices, start
+            )
+            if between or _SENTENCE_END.search(text, start, end):
+                break
+            last -= 1
+            factors.add(self.by[last])
+        return factors
 
 
 def names_other(

@@ -1,0 +1,65 @@
+"""Review of the text mask's prices (issue 27): the forms a hostile reader found left
+as written or scaled wrongly, each written as the mask's routes all write it."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from workbench.engine.textmask import TextMask
+
+MASK = TextMask(
+    aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
+    price_factor={"ACME": 0.5, "BOLT": 2.0},
+    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+    warmup_days=20,
+    names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",)},
+)
+
+
+def _every_route(text: str, about: list[str]) -> str:
+    """What the mask writes, asserted alike by its pattern, one text and many texts."""
+    shown = MASK.text_by_pattern(text, about)
+    assert MASK.text(text, about) == shown
+    assert MASK.texts([(text, about), ("Bolt Systems said", about)])[0] == shown
+    return shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "Acme and Bolt Systems closed at $146 and $20",
+            "ASSET001 and ASSET002 closed at $[amount] and $[amount]",
+        ),
+        (
+            "Acme's rival Bolt Systems closed at $20.30",
+            "ASSET001's rival ASSET002 closed at $[amount]",
+        ),
+        (
+            "Bolt Systems buys Acme for $146.17 a share",
+            "ASSET002 buys ASSET001 for $[amount] a share",
+        ),
+    ],
+)
+def test_names_of_two_factors_with_no_price_between_leave_a_price_no_factor(
+    text: str, shown: str
+) -> None:
+    """The last name alone would give Acme's price Bolt's factor in a list."""
+    assert _every_route(text, ["ACME"]) == _every_route(text, ["BOLT"]) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "Acme closed at $146.17 while rival Bolt Systems closed at $20.30.",
+            "ASSET001 closed at $73.08 while rival ASSET002 closed at $40.60.",
+        ),
+        ("Bolt Systems rose. Acme closed at $146.17", "ASSET002 rose. ASSET001 closed at $73.08"),
+    ],
+)
+def test_a_price_or_a_sentence_between_two_names_keeps_each_its_factor(
+    text: str, shown: str
+) -> None:
+    assert _every_route(text, ["ACME"]) == shown
