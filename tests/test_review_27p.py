@@ -63,3 +63,26 @@ def test_a_price_or_a_sentence_between_two_names_keeps_each_its_factor(
     text: str, shown: str
 ) -> None:
     assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("rose 3.5% to close at 146.17", "rose 3.5% to close at 73.08"),
+        ("shares close at $146.17", "shares close at $73.08"),
+    ],
+)
+def test_a_price_after_close_at_is_scaled(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "closed at 146-1/4",  # a fraction: scaled in part it read "73.00-0.50/4"
+        "closed at 146 3/8, $146-1/4",
+        "markets closed at 4 p.m., closed at 4pm, closed at 4:00",  # a time of day
+    ],
+)
+def test_a_fraction_or_a_time_is_never_scaled_in_part(text: str) -> None:
+    assert _every_route(text, ["ACME"]) == text

@@ -25,7 +25,8 @@ from functools import partial
 from workbench.engine.textscan import MONTHS, SIGNS
 
 _YEAR = r"(?:19|20)\d{2}"
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
+# (never a number a fraction follows, "146-1/4", "146 1/4": it is left whole, not in part)
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
 # a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
 _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
 _EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
@@ -50,7 +51,7 @@ _CURRENCY_WORD = "|".join((*_WORDS, *CODES))
 # where a code or another country's dollar starts (for ``textscan.starts``)
 CURRENCY_STARTS = tuple(sorted({*CODES, *(f"{d}$" for d in _DOLLARS), "rs", "sfr.", "kr", "zł"}))
 _PHRASES = (
-    (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
+    (("closed", "opened", "traded", "priced", "ended", "finished", "trading", "close"), "at"),
     (("last", "settled", "shares", "stands", "stood", "trades", "quoted", "stock"), "at"),
     (("rose", "fell", "up", "down"), "from"),
     (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
@@ -112,7 +113,8 @@ _THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:(?:{_CURRENCY_WORD})\b|[{
 _THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
 # a price phrase's last character ("at", "from", "to", ..., "bid", "vwap" or a colon)
 _AFTER_VERB = f"(?<=[{''.join(sorted({word[-1] for _, word in _PHRASES}))}] )"
-_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
+# (nor a time of day: "closed at 4 p.m.", "at 4:00")
+_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares|[ap]\.?m\b)|:\d)"
 # a currency's sign after the amount (146.17$, 146.17 $), as no $SYM or price starts it
 _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
