@@ -86,3 +86,27 @@ def test_a_price_after_close_at_is_scaled(text: str, shown: str) -> None:
 )
 def test_a_fraction_or_a_time_is_never_scaled_in_part(text: str) -> None:
     assert _every_route(text, ["ACME"]) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "Acme shares fall to 146.17 Bolt Systems rises to 20.30",
+            "ASSET001 shares fall to 73.08 ASSET002 rises to 40.60",
+        ),
+        ("Acme closes at 146.17, support at 140.00", "ASSET001 closes at 73.08, support at 70.00"),
+        ("share price 146.17, stock price 146.17", "share price 73.08, stock price 73.08"),
+        (
+            "EPS of 1.46, EPS 1.46, earnings per share of 1.46",
+            "EPS of 0.73, EPS 0.73, earnings per share of 0.73",
+        ),
+    ],
+)
+def test_a_headlines_present_tense_a_share_price_and_eps_are_scaled(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize("text", ["sales rise to 12%", "EPS of 3 percent", "stock price 3 times"])
+def test_a_ratio_after_those_phrases_is_left_as_written(text: str) -> None:
+    assert _every_route(text, ["ACME"]) == text

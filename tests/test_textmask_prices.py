@@ -280,7 +280,7 @@ def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
     last = before[:-1].split()[-1].lower() if before.endswith(" ") and before[:-1].split() else ""
     ends = (
         *("at", "from", "to", "high", "low", "of", "price", "target", "volume", "hit"),
-        *("around", "near", "bid", "ask", "vwap", "was", "is", "between"),
+        *("around", "near", "bid", "ask", "vwap", "was", "is", "between", "eps"),
     )
     phrase = (
         before.endswith(" ")

@@ -57,6 +57,10 @@ _PHRASES = (
     (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
     (("down", "slid", "sank", "declined", "tumbled", "plunged", "soared", "rebounded"), "to"),
     (("recovered", "retreated", "eased", "edged", "dipped", "advanced", "spiked"), "to"),
+    # a headline's present tense: "Acme shares fall to 146.17", "Acme rises to 146.17"
+    (("falls", "fall", "rises", "rise", "climbs", "drops", "jumps", "slips", "sinks"), "to"),
+    (("slides", "surges", "tumbles", "plunges", "soars", "rallies", "rebounds"), "to"),
+    (("closes", "opens", "ends", "trade", "support", "resistance"), "at"),
     # a move in percent, then the price it moved to: "up 3.5% to 175.72"
     (("%", "percent"), "to"),
     (("%", "percent"), "at"),
@@ -64,10 +68,13 @@ _PHRASES = (
     (("week",), "high"),
     (("week",), "low"),
     (("high", "low"), "of"),
-    (("target", "closing"), "price"),
+    (("target", "closing", "stock", "share"), "price"),
     (("price",), "target"),
     (("price",), "of"),  # "a price of 150", "target price of 150"
     (("price target",), "of"),
+    # earnings per share: "EPS of 1.46", "EPS 1.46", "earnings per share of 1.46"
+    (("eps", "per share"), "of"),
+    (("",), "eps"),
     # a range: "traded between 140 and 150"
     (("traded", "trading", "priced", "ranged", "range", "moved", "swung", "stock"), "between"),
     (("price",), "was"),  # "the price was 146.17"
