@@ -110,3 +110,28 @@ def test_a_headlines_present_tense_a_share_price_and_eps_are_scaled(text: str, s
 @pytest.mark.parametrize("text", ["sales rise to 12%", "EPS of 3 percent", "stock price 3 times"])
 def test_a_ratio_after_those_phrases_is_left_as_written(text: str) -> None:
     assert _every_route(text, ["ACME"]) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # a real figure beside a scaled one gives the factor away
+        ("rose to 150.37 from 146.17", "rose to 75.19 from 73.08"),
+        ("closed at 146.17 vs 150.37", "closed at 73.08 vs 75.19"),
+        ("closed at 146.17, up 2.10", "closed at 73.08, up 1.05"),
+        ("closed at 146.17 (+2.10), then (-0.40)", "closed at 73.08 (+1.05), then (-0.20)"),
+    ],
+)
+def test_a_second_figure_with_cents_beside_a_price_is_scaled_too(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "140 to 150 dollars, 140-150 USD",  # the second figure alone was scaled
+        "up 3 spots, up 2.10% and up 1.50 million",  # a count, a ratio, an unknown unit
+    ],
+)
+def test_a_range_in_a_unit_after_it_and_a_count_are_left_whole(text: str) -> None:
+    assert _every_route(text, ["ACME"]) == text

@@ -142,6 +142,24 @@ _STRIKE_FIRST = r"(?=[\d,.]++\s?(?:calls?\b|puts?\b|strike\b|(?-i:[CP])\b))"
 _EXPIRY = "|".join(rf"(?<=\b{m} )" for m in sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}))
 # What a part can start with, in any case: its first characters
 _MONEY_FIRST = f"[{SIGNS}{''.join(sorted({w[0] for w in CURRENCY_STARTS}))}]"
+# not a range's second figure, the first left bare ("140 to 150 dollars"): a range is
+# scaled whole or not at all
+_NOT_SECOND = r"(?<!\d-)(?<!\d–)(?<!\d - )(?<!\d to )"
+# where a figure with cents is a price or its move: after "hit", "around" or "near", a
+# price and "from" ("rose to 150.37 from 146.17"), "vs", "up" or "down" ("up 2.10")
+_HIT = "|".join(
+    f"(?<={before} )"
+    for before in (
+        r"\bhit",
+        r"\baround",
+        r"\bnear",
+        r"\d from",
+        r"\bvs",
+        r"\bversus",
+        r"\bup",
+        r"\bdown",
+    )
+)
 
 # the money parts written with a decimal comma, tried before a date no day places
 # (so "45,50 €" is read whole)
@@ -154,7 +172,7 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
+        rf"(?P<eu_worded>{_NOT_SECOND}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
         rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
     ),
 )
@@ -167,7 +185,7 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
+        rf"(?P<worded>{_NOT_SECOND}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
         rf"(?P<w_unit>(?:{_CURRENCY_WORD})\b|{_SIGN_AFTER}))",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
@@ -205,13 +223,11 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
         r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
-    # "hit 123.45", "around 146.17", "near 146.17": with two decimals only
-    (
-        r"\d",
-        rf"(?P<hit>(?:(?<=\bhit )|(?<=\baround )|(?<=\bnear )){_CENTS}){_NO_RATIO}",
-    ),
-    # a price in brackets after a word ("the stock (146.17)"), with two decimals
-    (r"\d", rf"(?P<paren>(?<=[^\W_] \(){_CENTS})(?=\))"),
+    # "hit 123.45", "around 146.17", "near 146.17", "up 2.10": with two decimals only
+    (r"\d", rf"(?P<hit>(?:{_HIT}){_CENTS}){_NO_RATIO}(?!{_SCALE})"),
+    # a price in brackets after a word ("the stock (146.17)") or a move ("(+2.10)"),
+    # with two decimals
+    (r"\d", rf"(?P<paren>(?:(?<=[^\W_] \()|(?<=\([+−-])){_CENTS})(?=\))"),
     # a price per share: "146.17/share", "146.17 per share", "146.17 a share"
     (r"\d", rf"(?P<per_share>{_PER_SHARE_FIRST}{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
     # an option's strike: "Jan 150 calls" (after its month: "3 calls to investors" is
@@ -232,7 +248,10 @@ AMOUNTS = (
 )
 _WHOLE = ("bare", "hit", "paren", "per_share", "strike")
 # the words a part reads right before a space and its first digit (reversed)
-_BEFORE_A_NUMBER = ("volume", "hit", "around", "near", "from", "between", *(w for _, w in _PHRASES))
+_BEFORE_A_NUMBER = (
+    *("volume", "hit", "around", "near", "from", "between", "vs", "versus", "up", "down"),
+    *(w for _, w in _PHRASES),
+)
 PHRASE_ENDS = tuple(sorted({w[::-1] for w in _BEFORE_A_NUMBER}))
 
 
