@@ -229,6 +229,7 @@ PIECES = (
     *("stock (1,146.17)", "x (12.50)", "traded between 1,140 and", "1,500C", "1,234$"),
     *("Bolt Systems", "BOLT", "$BOLT", "Acme Industries", "é", "İ", "’s", "NYSE:BOLT"),
     *("rupees", "euros", "cents", "1200p", "between", "and", "-", "traded between", "million"),
+    *("up", "down", "vs", "(+", "(-", "falls to", "EPS", "146-1/4", "4 p.m.", "to close at"),
 )
 GAPS = ("", " ", "  ", ".", ",", "/", "(", ")", "\n", ";", "$", "%", ". ", "\0")
 
@@ -280,7 +281,8 @@ def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
     last = before[:-1].split()[-1].lower() if before.endswith(" ") and before[:-1].split() else ""
     ends = (
         *("at", "from", "to", "high", "low", "of", "price", "target", "volume", "hit"),
-        *("around", "near", "bid", "ask", "vwap", "was", "is", "between"),
+        *("around", "near", "bid", "ask", "vwap", "was", "is", "between", "eps"),
+        *("vs", "versus", "up", "down"),
     )
     phrase = (
         before.endswith(" ")

@@ -534,7 +534,9 @@ class TextMask:
         return substitute(compiled.match_at, compiled.starts, text, replace)  # type: ignore[attr-defined]
 
     def _by_name(
-        self, factor: float | None, writers: Callable[[float], Callable[[re.Match[str]], str]]
+        self,
+        factor: float | None,
+        writers: Callable[[float | None], Callable[[re.Match[str]], str]],
     ) -> ByName | None:
         """What writes a text's prices each by its name's factor (``textprices.ByName``),
         in an item about one name of a mask whose names' factors differ; None where the

@@ -25,7 +25,8 @@ from functools import partial
 from workbench.engine.textscan import MONTHS, SIGNS
 
 _YEAR = r"(?:19|20)\d{2}"
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,]\d)"
+# (never a number a fraction follows, "146-1/4", "146 1/4": it is left whole, not in part)
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
 # a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
 _EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
 _EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
@@ -50,12 +51,16 @@ _CURRENCY_WORD = "|".join((*_WORDS, *CODES))
 # where a code or another country's dollar starts (for ``textscan.starts``)
 CURRENCY_STARTS = tuple(sorted({*CODES, *(f"{d}$" for d in _DOLLARS), "rs", "sfr.", "kr", "zł"}))
 _PHRASES = (
-    (("closed", "opened", "traded", "priced", "ended", "finished", "trading"), "at"),
+    (("closed", "opened", "traded", "priced", "ended", "finished", "trading", "close"), "at"),
     (("last", "settled", "shares", "stands", "stood", "trades", "quoted", "stock"), "at"),
     (("rose", "fell", "up", "down"), "from"),
     (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
     (("down", "slid", "sank", "declined", "tumbled", "plunged", "soared", "rebounded"), "to"),
     (("recovered", "retreated", "eased", "edged", "dipped", "advanced", "spiked"), "to"),
+    # a headline's present tense: "Acme shares fall to 146.17", "Acme rises to 146.17"
+    (("falls", "fall", "rises", "rise", "climbs", "drops", "jumps", "slips", "sinks"), "to"),
+    (("slides", "surges", "tumbles", "plunges", "soars", "rallies", "rebounds"), "to"),
+    (("closes", "opens", "ends", "trade", "support", "resistance"), "at"),
     # a move in percent, then the price it moved to: "up 3.5% to 175.72"
     (("%", "percent"), "to"),
     (("%", "percent"), "at"),
@@ -63,10 +68,13 @@ _PHRASES = (
     (("week",), "high"),
     (("week",), "low"),
     (("high", "low"), "of"),
-    (("target", "closing"), "price"),
+    (("target", "closing", "stock", "share"), "price"),
     (("price",), "target"),
     (("price",), "of"),  # "a price of 150", "target price of 150"
     (("price target",), "of"),
+    # earnings per share: "EPS of 1.46", "EPS 1.46", "earnings per share of 1.46"
+    (("eps", "per share"), "of"),
+    (("",), "eps"),
     # a range: "traded between 140 and 150"
     (("traded", "trading", "priced", "ranged", "range", "moved", "swung", "stock"), "between"),
     (("price",), "was"),  # "the price was 146.17"
@@ -112,7 +120,8 @@ _THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:(?:{_CURRENCY_WORD})\b|[{
 _THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
 # a price phrase's last character ("at", "from", "to", ..., "bid", "vwap" or a colon)
 _AFTER_VERB = f"(?<=[{''.join(sorted({word[-1] for _, word in _PHRASES}))}] )"
-_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares))"
+# (nor a time of day: "closed at 4 p.m.", "at 4:00")
+_NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares|[ap]\.?m\b)|:\d)"
 # a currency's sign after the amount (146.17$, 146.17 $), as no $SYM or price starts it
 _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
@@ -133,6 +142,24 @@ _STRIKE_FIRST = r"(?=[\d,.]++\s?(?:calls?\b|puts?\b|strike\b|(?-i:[CP])\b))"
 _EXPIRY = "|".join(rf"(?<=\b{m} )" for m in sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}))
 # What a part can start with, in any case: its first characters
 _MONEY_FIRST = f"[{SIGNS}{''.join(sorted({w[0] for w in CURRENCY_STARTS}))}]"
+# not a range's second figure, the first left bare ("140 to 150 dollars"): a range is
+# scaled whole or not at all
+_NOT_SECOND = r"(?<!\d-)(?<!\d–)(?<!\d - )(?<!\d to )"
+# where a figure with cents is a price or its move: after "hit", "around" or "near", a
+# price and "from" ("rose to 150.37 from 146.17"), "vs", "up" or "down" ("up 2.10")
+_HIT = "|".join(
+    f"(?<={before} )"
+    for before in (
+        r"\bhit",
+        r"\baround",
+        r"\bnear",
+        r"\d from",
+        r"\bvs",
+        r"\bversus",
+        r"\bup",
+        r"\bdown",
+    )
+)
 
 # the money parts written with a decimal comma, tried before a date no day places
 # (so "45,50 €" is read whole)
@@ -145,7 +172,7 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<eu_worded>{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
+        rf"(?P<eu_worded>{_NOT_SECOND}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
         rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
     ),
 )
@@ -158,7 +185,7 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<worded>{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
+        rf"(?P<worded>{_NOT_SECOND}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
         rf"(?P<w_unit>(?:{_CURRENCY_WORD})\b|{_SIGN_AFTER}))",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
@@ -196,13 +223,11 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
         r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
-    # "hit 123.45", "around 146.17", "near 146.17": with two decimals only
-    (
-        r"\d",
-        rf"(?P<hit>(?:(?<=\bhit )|(?<=\baround )|(?<=\bnear )){_CENTS}){_NO_RATIO}",
-    ),
-    # a price in brackets after a word ("the stock (146.17)"), with two decimals
-    (r"\d", rf"(?P<paren>(?<=[^\W_] \(){_CENTS})(?=\))"),
+    # "hit 123.45", "around 146.17", "near 146.17", "up 2.10": with two decimals only
+    (r"\d", rf"(?P<hit>(?:{_HIT}){_CENTS}){_NO_RATIO}(?!{_SCALE})"),
+    # a price in brackets after a word ("the stock (146.17)") or a move ("(+2.10)"),
+    # with two decimals
+    (r"\d", rf"(?P<paren>(?:(?<=[^\W_] \()|(?<=\([+−-])){_CENTS})(?=\))"),
     # a price per share: "146.17/share", "146.17 per share", "146.17 a share"
     (r"\d", rf"(?P<per_share>{_PER_SHARE_FIRST}{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
     # an option's strike: "Jan 150 calls" (after its month: "3 calls to investors" is
@@ -223,7 +248,10 @@ AMOUNTS = (
 )
 _WHOLE = ("bare", "hit", "paren", "per_share", "strike")
 # the words a part reads right before a space and its first digit (reversed)
-_BEFORE_A_NUMBER = ("volume", "hit", "around", "near", "from", "between", *(w for _, w in _PHRASES))
+_BEFORE_A_NUMBER = (
+    *("volume", "hit", "around", "near", "from", "between", "vs", "versus", "up", "down"),
+    *(w for _, w in _PHRASES),
+)
 PHRASE_ENDS = tuple(sorted({w[::-1] for w in _BEFORE_A_NUMBER}))
 
 
@@ -367,13 +395,16 @@ class ByName:
     when the text names other masked names: a price takes the factor of the masked name
     written last before it in its sentence (``_SENTENCE_END``), the item's where none
     stands there ("Acme closed at $146.17 while rival Bolt closed at $20.30": the second
-    price by Bolt's factor). ``writers`` gives what writes a match for a factor,
-    ``factors`` each alias's factor. The names are learnt as the pass writes them, in
-    order, or given first (``known``) when another pass finds them."""
+    price by Bolt's factor). Names of two factors written one after another with no
+    price between them ("Acme and Bolt closed at $146 and $20") leave the price no one
+    factor: it becomes ``[amount]``. ``writers`` gives what writes a match for a factor
+    (None: no factor), ``factors`` each alias's factor. The names are learnt as the
+    pass writes them, in order, or given first (``known``) when another pass finds
+    them; the prices are met in order."""
 
     def __init__(
         self,
-        writers: Callable[[float], Writer],
+        writers: Callable[[float | None], Writer],
         factor: float,
         factors: Mapping[str, float],
     ) -> None:
@@ -381,6 +412,7 @@ class ByName:
         self.write = writers(factor)
         self.ends: list[int] = []  # where each name written so far ends, and its factor
         self.by: list[float] = []
+        self.prices: list[int] = []  # where each price written so far ends
 
     def known(self, names: Iterable[tuple[int, int, str]]) -> ByName:
         """The names another pass found (start, end, what it wrote), in order."""
@@ -402,12 +434,33 @@ class ByName:
             self.by.append(factor)
 
     def _amount(self, match: re.Match[str]) -> str:
+        self.prices.append(match.end())
         last = bisect.bisect_right(self.ends, match.start()) - 1
-        if last < 0 or self.by[last] == self.factor:
+        if last < 0 or _SENTENCE_END.search(match.string, self.ends[last], match.start()):
             return self.write(match)
-        if _SENTENCE_END.search(match.string, self.ends[last], match.start()):
-            return self.write(match)
-        return self.writers(self.by[last])(match)
+        factors = self._named_together(match.string, last)
+        if len(factors) > 1:
+            return self.writers(None)(match)
+        return (
+            self.write(match)
+            if self.by[last] == self.factor
+            else self.writers(self.by[last])(match)
+        )
+
+    def _named_together(self, text: str, last: int) -> set[float]:
+        """The factors of the ``last`` name and of those written right before it in its
+        sentence, no price between them."""
+        factors = {self.by[last]}
+        while last > 0:
+            start, end = self.ends[last - 1], self.ends[last]
+            between = bisect.bisect_right(self.prices, end) - bisect.bisect_right(
+                self.prices, start
+            )
+            if between or _SENTENCE_END.search(text, start, end):
+                break
+            last -= 1
+            factors.add(self.by[last])
+        return factors
 
 
 def names_other(
