@@ -93,6 +93,7 @@ import numpy as np
 
 from workbench.engine.textscan import (
     DASHES,
+    EXCHANGES,
     IN_ADDRESS,
     MOIS_WRITTEN,
     MONTHS,
@@ -1034,14 +1035,15 @@ def _written_as(word: str, ticker: bool) -> set[str]:
 
 
 def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tuple[str, str]]:
-    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, one that reads as no word in any case as an
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM`` (an exchange of ``EXCHANGES``), one that reads as no word in any case as an
     address's name (``ir@acme.com``), then a symbol that reads as no word (``is_word_like``)
     or a company name, longest first, as a whole word: of the symbols and names
     ``present`` in a text."""
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
     hosts = [t for t in tickers if not is_word_like(t)]
-    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers, aliases)})\b"
+    exchanges = "|".join(EXCHANGES)
+    quoted = rf"(?:\$|\b(?:{exchanges}):)(?P<quoted>{_longest_first(tickers, aliases)})\b"
     host = IN_ADDRESS.format(f"(?P<host>{_longest_first(hosts, aliases)})")
     plain = rf"(?<![\w$])(?P<plain>{_longest_first(words, aliases)})(?:{NAME_END}|{PLURAL})"
     firsts = "".join(sorted({re.escape(w[0]) for w in words}))

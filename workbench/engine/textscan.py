@@ -63,6 +63,14 @@ _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 PLURAL = r"(?=(?-i:(?<=[A-Z])s)\b)"
 # a ticker in any case as a web or e-mail address's name (https://acme.com, ir@acme.com)
 IN_ADDRESS = r"(?<=[@/.]){}(?=\.(?:com|net|org|io|co|biz|info)\b)"
+# the exchanges a ticker is written after, with a colon (NYSE:ACME): only these, since
+# "re:", "mailto:" or "Note:" before a ticker are prose, kept as written
+EXCHANGES = (
+    *("NYSE", "NYSEARCA", "NASDAQ", "AMEX", "ARCA", "BATS", "CBOE", "OTC"),
+    *("OTCMKTS", "LSE", "LON", "TSX", "TSXV", "TSE", "TYO", "ASX", "HKEX", "HKG", "SEHK"),
+    *("XETRA", "ETR", "FRA", "EPA", "AMS", "EBR", "BIT", "BME", "SIX", "SWX", "STO"),
+    *("NSE", "BSE", "SGX", "KRX", "JSE", "NZX", "XNYS", "XNAS"),
+)
 _JOINERS = re.compile(r"[\s_-]+")  # between a company name's words
 _CLASS_MARKS = re.compile(r"[-./]")  # between a ticker and its share class
 

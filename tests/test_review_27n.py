@@ -1,0 +1,49 @@
+"""Issue 27's review: prose the text mask must keep, names it must still find."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from workbench.engine.textmask import TextMask
+
+MASK = TextMask(
+    aliases={"ACME": "ASSET001", "A": "ASSET002", "ALL": "ASSET003", "THND": "ASSET004"},
+    price_factor={"ACME": 0.5, "A": 1.0, "ALL": 1.0, "THND": 1.0},
+    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
+    warmup_days=20,
+    names={"ACME": ("Acme Industries",), "THND": ("Thunder Holdings Inc.",)},
+)
+
+
+def _every_route(text: str, mask: TextMask = MASK) -> str:
+    """The text as the reference writes it, checked against the fast routes."""
+    written = mask.text_by_pattern(text, ["ACME"])
+    assert mask.text(text, ["ACME"]) == written
+    assert mask.texts([(text, ["ACME"]), ("ACME", ["ACME"])]) == [written, "ASSET001"]
+    return written
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("re:acme and RE:ACME", "re:acme and RE:ASSET001"),
+        ("mailto:ACME@example.com", "mailto:ASSET001@example.com"),
+        ("Note:ALL of it; Series:A; Grade:A", "Note:ALL of it; Series:A; Grade:A"),
+    ],
+)
+def test_a_word_and_a_colon_before_a_ticker_are_prose_kept_as_written(
+    text: str, shown: str
+) -> None:
+    assert _every_route(text) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("NYSE:A, nasdaq:acme, LSE:ACME", "ASSET002, ASSET001, ASSET001"),
+        ("NYSEARCA:ALL and XNYS:ACME", "ASSET003 and ASSET001"),
+    ],
+)
+def test_an_exchange_before_a_ticker_goes_with_it(text: str, shown: str) -> None:
+    assert _every_route(text) == shown
