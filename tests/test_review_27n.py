@@ -47,3 +47,39 @@ def test_a_word_and_a_colon_before_a_ticker_are_prose_kept_as_written(
 )
 def test_an_exchange_before_a_ticker_goes_with_it(text: str, shown: str) -> None:
     assert _every_route(text) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thunder Holdings said",
+        "Thunder Holdings Inc. said",
+        "THUNDER HOLDINGS said",
+        "Thunder-Holdings said",
+    ],
+)
+def test_a_company_name_given_with_its_legal_form_is_masked_without_it(text: str) -> None:
+    assert _every_route(text) == "ASSET004 said"
+
+
+def test_a_company_name_given_without_its_legal_form_is_masked_before_it() -> None:
+    assert _every_route("Acme Industries, Inc. and Acme Industries Corp") == (
+        "ASSET001, Inc. and ASSET001 Corp"
+    )
+
+
+def test_a_legal_form_stays_needed_where_one_word_remains_or_two_names_meet() -> None:
+    mask = TextMask(
+        aliases={"ACME": "ASSET001", "AAPL": "ASSET002", "HOLD": "ASSET003"},
+        price_factor={"ACME": 1.0, "AAPL": 1.0, "HOLD": 1.0},
+        dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=30)],
+        warmup_days=5,
+        names={
+            "AAPL": ("Apple Inc.",),
+            "ACME": ("Acme Holdings Inc.",),
+            "HOLD": ("Acme Holdings Ltd",),
+        },
+    )
+    text = "Apple Inc. sells apples; Acme Holdings Inc., Acme Holdings Ltd and Acme Holdings"
+    shown = "ASSET002 sells apples; ASSET001, ASSET003 and Acme Holdings"
+    assert _every_route(text, mask) == shown

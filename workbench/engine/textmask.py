@@ -103,6 +103,7 @@ from workbench.engine.textscan import (
     Matcher,
     glued_forms,
     name_key,
+    name_words,
     name_pattern,
     scannable,
     starts,
@@ -481,7 +482,8 @@ class TextMask:
     counterfactual: bool = False  # a bootstrap path: no calendar day or price holds
 
     def __post_init__(self) -> None:
-        by_word = _first_words(self.aliases, self.names)
+        names = _with_short_forms(self.names)
+        by_word = _first_words(self.aliases, names)
         object.__setattr__(self, "_by_word", by_word)
         # each first word as a whole word (all its characters are word characters)
         few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
@@ -493,7 +495,7 @@ class TextMask:
         ascii_names = few and all(n.isascii() for n in every)
         object.__setattr__(self, "_every_name", every if ascii_names else None)
         object.__setattr__(self, "_patterns", {})
-        object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
+        object.__setattr__(self, "_lookup", _name_lookup(self.aliases, names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
@@ -1058,6 +1060,41 @@ def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tup
 def _longest_first(words: Sequence[str] | frozenset[str], tickers: Mapping[str, str]) -> str:
     ordered = sorted(words, key=lambda w: (-len(w), w))
     return "|".join(name_pattern(w, ticker=w in tickers) for w in ordered)
+
+
+# a company's legal form, written after its name: optional in the text
+_LEGAL_FORM = re.compile(
+    r",?\s+(?:&\s*)?(?:Inc\.?|Incorporated|Corp\.?|Corporation|Co\.?|Company|Ltd\.?|Limited"
+    r"|plc|P\.L\.C\.|LLC|L\.L\.C\.|N\.?V\.?|AG|S\.?A\.?|SE|GmbH|L\.?P\.?)$",
+    re.IGNORECASE,
+)
+
+
+def _with_short_forms(names: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """Each symbol's company names, and each written without its legal form (``Thunder
+    Holdings Inc.`` → ``Thunder Holdings``) where two words or more remain, so a one-word
+    name that is also a word (``Apple Inc.``) does not mask the word, and where no other
+    name or short form is written so."""
+    short = {s: [_LEGAL_FORM.sub("", n) for n in ns] for s, ns in names.items()}
+    owners: dict[str, set[str]] = {}
+    for symbol, written in (*names.items(), *short.items()):
+        for name in written:
+            owners.setdefault(name_key(name), set()).add(symbol)
+    return {
+        symbol: tuple(
+            dict.fromkeys(
+                [
+                    *ns,
+                    *(
+                        n
+                        for n in short[symbol]
+                        if len(name_words(n)) > 1 and owners[name_key(n)] == {symbol}
+                    ),
+                ]
+            )
+        )
+        for symbol, ns in names.items()
+    }
 
 
 def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> dict[str, str]:

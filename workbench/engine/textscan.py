@@ -90,6 +90,11 @@ def name_key(name: str) -> str:
     return _JOINERS.sub("", name.casefold())
 
 
+def name_words(name: str) -> list[str]:
+    """A company name's words, apart from what joins them."""
+    return _JOINERS.split(name)
+
+
 def ticker_forms(ticker: str) -> set[str]:
     """A ticker as written with each share-class mark (``BRK.B``, ``BRK-B``, ``BRK/B``)."""
     parts = _CLASS_MARKS.split(ticker)
