@@ -83,3 +83,17 @@ def test_a_legal_form_stays_needed_where_one_word_remains_or_two_names_meet() ->
     text = "Apple Inc. sells apples; Acme Holdings Inc., Acme Holdings Ltd and Acme Holdings"
     shown = "ASSET002 sells apples; ASSET001, ASSET003 and Acme Holdings"
     assert _every_route(text, mask) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Visit acme.com or ACME.COM", "Visit ASSET001.com or ASSET001.COM"),
+        ("acme.net/ir, (acme.io)", "ASSET001.net/ir, (ASSET001.io)"),
+        ("my-acme.com and acme.", "my-acme.com and acme."),  # another's address; no address
+    ],
+)
+def test_a_ticker_naming_an_address_with_no_scheme_before_it_is_masked(
+    text: str, shown: str
+) -> None:
+    assert _every_route(text) == shown

@@ -61,8 +61,11 @@ NAME_END = (
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 # a ticker written all in capitals, then a plural's lower-case s (ACMEs)
 PLURAL = r"(?=(?-i:(?<=[A-Z])s)\b)"
-# a ticker in any case as a web or e-mail address's name (https://acme.com, ir@acme.com)
-IN_ADDRESS = r"(?<=[@/.]){}(?=\.(?:com|net|org|io|co|biz|info)\b)"
+# what ends a web or e-mail address's name (acme.com)
+ADDRESS_END = r"\.(?:com|net|org|io|co|biz|info)\b"
+# a ticker in any case as a web or e-mail address's name (acme.com, https://acme.com,
+# ir@acme.com), after no word character or hyphen (my-acme.com is another's)
+IN_ADDRESS = r"(?<![\w-]){}(?=" + ADDRESS_END + ")"
 # the exchanges a ticker is written after, with a colon (NYSE:ACME): only these, since
 # "re:", "mailto:" or "Note:" before a ticker are prose, kept as written
 EXCHANGES = (
