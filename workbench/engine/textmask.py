@@ -103,8 +103,8 @@ from workbench.engine.textscan import (
     Matcher,
     glued_forms,
     name_key,
-    name_words,
     name_pattern,
+    name_words,
     scannable,
     starts,
     substitute,
@@ -1037,10 +1037,10 @@ def _written_as(word: str, ticker: bool) -> set[str]:
 
 
 def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tuple[str, str]]:
-    """A ticker as ``$SYM`` or ``EXCHANGE:SYM`` (an exchange of ``EXCHANGES``), one that reads as no word in any case as an
-    address's name (``ir@acme.com``), then a symbol that reads as no word (``is_word_like``)
-    or a company name, longest first, as a whole word: of the symbols and names
-    ``present`` in a text."""
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM`` (an exchange of ``EXCHANGES``), one that
+    reads as no word in any case as an address's name (``ir@acme.com``), then a symbol
+    that reads as no word (``is_word_like``) or a company name, longest first, as a whole
+    word: of the symbols and names ``present`` in a text."""
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
     hosts = [t for t in tickers if not is_word_like(t)]
