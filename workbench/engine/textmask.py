@@ -105,6 +105,7 @@ from workbench.engine.textprices import (
 )
 from workbench.engine.textscan import (
     DASHES,
+    EXCHANGES,
     IN_ADDRESS,
     MOIS_WRITTEN,
     MONTHS,
@@ -115,6 +116,7 @@ from workbench.engine.textscan import (
     glued_forms,
     name_key,
     name_pattern,
+    name_words,
     scannable,
     starts,
     substitute,
@@ -388,7 +390,8 @@ class TextMask:
     counterfactual: bool = False  # a bootstrap path: no calendar day or price holds
 
     def __post_init__(self) -> None:
-        by_word = _first_words(self.aliases, self.names)
+        names = _with_short_forms(self.names)
+        by_word = _first_words(self.aliases, names)
         object.__setattr__(self, "_by_word", by_word)
         # each first word as a whole word (all its characters are word characters)
         few = len(by_word) <= _FEW_WORDS  # with more, compiling each would flush re's cache
@@ -400,7 +403,7 @@ class TextMask:
         ascii_names = few and all(n.isascii() for n in every)
         object.__setattr__(self, "_every_name", every if ascii_names else None)
         object.__setattr__(self, "_patterns", {})
-        object.__setattr__(self, "_lookup", _name_lookup(self.aliases, self.names))
+        object.__setattr__(self, "_lookup", _name_lookup(self.aliases, names))
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
@@ -930,14 +933,15 @@ def _written_as(word: str, ticker: bool) -> set[str]:
 
 
 def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tuple[str, str]]:
-    """A ticker as ``$SYM`` or ``EXCHANGE:SYM``, one that reads as no word in any case as an
-    address's name (``ir@acme.com``), then a symbol that reads as no word (``is_word_like``)
-    or a company name, longest first, as a whole word: of the symbols and names
-    ``present`` in a text."""
+    """A ticker as ``$SYM`` or ``EXCHANGE:SYM`` (an exchange of ``EXCHANGES``), one that
+    reads as no word in any case as an address's name (``ir@acme.com``), then a symbol
+    that reads as no word (``is_word_like``) or a company name, longest first, as a whole
+    word: of the symbols and names ``present`` in a text."""
     tickers = [s for s in present if s in aliases]
     words = [w for w in present if w not in aliases or not is_word_like(w)]
     hosts = [t for t in tickers if not is_word_like(t)]
-    quoted = rf"(?:\$|\b[A-Z]{{2,8}}:)(?P<quoted>{_longest_first(tickers, aliases)})\b"
+    exchanges = "|".join(EXCHANGES)
+    quoted = rf"(?:\$|\b(?:{exchanges}):)(?P<quoted>{_longest_first(tickers, aliases)})\b"
     host = IN_ADDRESS.format(f"(?P<host>{_longest_first(hosts, aliases)})")
     plain = rf"(?<![\w$])(?P<plain>{_longest_first(words, aliases)})(?:{NAME_END}|{PLURAL})"
     firsts = "".join(sorted({re.escape(w[0]) for w in words}))
@@ -952,6 +956,41 @@ def _name_parts(aliases: Mapping[str, str], present: frozenset[str]) -> list[tup
 def _longest_first(words: Sequence[str] | frozenset[str], tickers: Mapping[str, str]) -> str:
     ordered = sorted(words, key=lambda w: (-len(w), w))
     return "|".join(name_pattern(w, ticker=w in tickers) for w in ordered)
+
+
+# a company's legal form, written after its name: optional in the text
+_LEGAL_FORM = re.compile(
+    r",?\s+(?:&\s*)?(?:Inc\.?|Incorporated|Corp\.?|Corporation|Co\.?|Company|Ltd\.?|Limited"
+    r"|plc|P\.L\.C\.|LLC|L\.L\.C\.|N\.?V\.?|AG|S\.?A\.?|SE|GmbH|L\.?P\.?)$",
+    re.IGNORECASE,
+)
+
+
+def _with_short_forms(names: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """Each symbol's company names, and each written without its legal form (``Thunder
+    Holdings Inc.`` → ``Thunder Holdings``) where two words or more remain, so a one-word
+    name that is also a word (``Apple Inc.``) does not mask the word, and where no other
+    name or short form is written so."""
+    short = {s: [_LEGAL_FORM.sub("", n) for n in ns] for s, ns in names.items()}
+    owners: dict[str, set[str]] = {}
+    for symbol, written in (*names.items(), *short.items()):
+        for name in written:
+            owners.setdefault(name_key(name), set()).add(symbol)
+    return {
+        symbol: tuple(
+            dict.fromkeys(
+                [
+                    *ns,
+                    *(
+                        n
+                        for n in short[symbol]
+                        if len(name_words(n)) > 1 and owners[name_key(n)] == {symbol}
+                    ),
+                ]
+            )
+        )
+        for symbol, ns in names.items()
+    }
 
 
 def _name_lookup(aliases: Mapping[str, str], names: Mapping[str, Sequence[str]]) -> dict[str, str]:

@@ -61,8 +61,19 @@ NAME_END = (
 _CASE_ALIKE = frozenset("\u0130\u0131\u017f\u212a")  # İ ı ſ K
 # a ticker written all in capitals, then a plural's lower-case s (ACMEs)
 PLURAL = r"(?=(?-i:(?<=[A-Z])s)\b)"
-# a ticker in any case as a web or e-mail address's name (https://acme.com, ir@acme.com)
-IN_ADDRESS = r"(?<=[@/.]){}(?=\.(?:com|net|org|io|co|biz|info)\b)"
+# what ends a web or e-mail address's name (acme.com)
+ADDRESS_END = r"\.(?:com|net|org|io|co|biz|info)\b"
+# a ticker in any case as a web or e-mail address's name (acme.com, https://acme.com,
+# ir@acme.com), after no word character or hyphen (my-acme.com is another's)
+IN_ADDRESS = r"(?<![\w-]){}(?=" + ADDRESS_END + ")"
+# the exchanges a ticker is written after, with a colon (NYSE:ACME): only these, since
+# "re:", "mailto:" or "Note:" before a ticker are prose, kept as written
+EXCHANGES = (
+    *("NYSE", "NYSEARCA", "NASDAQ", "AMEX", "ARCA", "BATS", "CBOE", "OTC"),
+    *("OTCMKTS", "LSE", "LON", "TSX", "TSXV", "TSE", "TYO", "ASX", "HKEX", "HKG", "SEHK"),
+    *("XETRA", "ETR", "FRA", "EPA", "AMS", "EBR", "BIT", "BME", "SIX", "SWX", "STO"),
+    *("NSE", "BSE", "SGX", "KRX", "JSE", "NZX", "XNYS", "XNAS"),
+)
 _JOINERS = re.compile(r"[\s_-]+")  # between a company name's words
 _CLASS_MARKS = re.compile(r"[-./]")  # between a ticker and its share class
 
@@ -80,6 +91,11 @@ def name_pattern(name: str, *, ticker: bool) -> str:
 def name_key(name: str) -> str:
     """A company name as the mask looks it up: casefolded, without what joins its words."""
     return _JOINERS.sub("", name.casefold())
+
+
+def name_words(name: str) -> list[str]:
+    """A company name's words, apart from what joins them."""
+    return _JOINERS.split(name)
 
 
 def ticker_forms(ticker: str) -> set[str]:

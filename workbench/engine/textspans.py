@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from workbench.engine.textprices import CURRENCY_STARTS
 from workbench.engine.textscan import (
+    ADDRESS_END,
     MOIS_WRITTEN,
     MONTHS,
     NAME_END,
@@ -41,6 +42,7 @@ from workbench.engine.textscan import (
 )
 
 Span = tuple[int, int, str]  # where a match starts and ends, and what replaces it
+_ADDRESS_END = re.compile(ADDRESS_END)
 
 # A digit no digit precedes, then what may stand before it in a part: a token and a run
 # of spaces, then another token, none holding a digit (matched in the reversed text)
@@ -242,8 +244,8 @@ class NameFinder:
     def spans(self, text: str) -> list[Span] | None:
         """Each name standing as a whole word in ``text`` (ASCII), as the pattern finds
         them (at each place, the longest name that ends a word), or None when a ticker
-        follows ``$`` or a colon, a name follows ``@``, ``/`` or a full stop (it can
-        name an address), or a plural's s follows a name not in capitals: the pattern
+        follows ``$`` or a colon, a name is followed by an address's ending (``.com``:
+        it can name an address), or a plural's s follows a name not in capitals: the pattern
         must read the text."""
         lower = text.lower()
         if self._quoted(lower):
@@ -257,7 +259,7 @@ class NameFinder:
             end = at + len(name)
             if text.startswith("s", end) and not text[end - 1].isupper():
                 return None  # a plural's s after a name not in capitals: no name there
-            if at and lower[at - 1] in "@/.":
+            if lower.startswith(".", end) and _ADDRESS_END.match(lower, end):
                 return None  # a ticker in any case can name an address there
             out.append((at, end, aliases[text[at:end]]))
             at = end
