@@ -398,10 +398,10 @@ class _DaySimulator:
         )
 
     def _capped_variances(self, market_dev: float, drag: float, cap: VolCap) -> _Variances:
-        """``variances`` with each log deviation above its typical level held to the cap."""
-        market_dev = min(market_dev, cap.market)
+        """``variances`` with each log deviation above its cap compressed (``VolCap``)."""
+        market_dev = cap.market_deviation(market_dev)
         market = float(self.market.typical[0] * portable.exp_of(market_dev))
-        idio_dev = np.minimum(self.idio.deviation + self.coupling * market_dev, cap.idio)
+        idio_dev = cap.idio_deviation(self.idio.deviation + self.coupling * market_dev)
         return _Variances(
             market=market,
             sector=self.sector_var * market / float(self.market.long_run[0]),

@@ -272,6 +272,7 @@ _SHIPPED["standard-v4"] = {
 _SHIPPED["crisis-v3"] = {
     **_SHIPPED["crisis-v2"],
     **_CAPPED_MEMORY,
+    "vol_cap_sd": 1.75,
     "vol_slow_vol": 1.4,
     "idio_vol_coupling": 0.9,
     "idio_jump_rate": 10.0,
@@ -279,6 +280,7 @@ _SHIPPED["crisis-v3"] = {
 _SHIPPED["turbulent-v3"] = {
     **_SHIPPED["turbulent-v2"],
     **_CAPPED_MEMORY,
+    "vol_cap_sd": 1.75,
     "vol_slow_vol": 1.4,
     "idio_vol_coupling": 0.9,
     "market_jump_rate": 6.0,

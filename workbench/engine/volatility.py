@@ -51,6 +51,8 @@ import numpy as np
 from workbench.engine import portable
 from workbench.engine.presets import Preset
 
+# the compression's scale past the cap, in the log variance's stationary sds
+SOFTNESS = 0.25
 
 def decay(halflife_days: float) -> float:
     """The AR(1) coefficient with the given half-life in days."""
@@ -93,10 +95,13 @@ class LogVariance:
 
 
 class VolCap(NamedTuple):
-    """The most a day's log variance may stand above its typical level, market and names."""
+    """Where a day's log variance starts to be compressed above its typical level
+    (market and names), and the scale of the compression, each in log variance."""
 
     market: float
     idio: float
+    market_scale: float
+    idio_scale: float
 
     @classmethod
     def of(cls, p: Preset, market: LogVariance, idio: LogVariance) -> VolCap | None:
@@ -105,8 +110,22 @@ class VolCap(NamedTuple):
         if cap == 0.0:
             return None
         coupled = p["idio_vol_coupling"] * p["idio_vol_coupling"] * market.shift
+        market_sd = math.sqrt(2.0 * market.shift)
         idio_sd = math.sqrt(2.0 * (idio.shift + coupled))
-        return cls(cap * math.sqrt(2.0 * market.shift), cap * idio_sd)
+        return cls(cap * market_sd, cap * idio_sd, SOFTNESS * market_sd, SOFTNESS * idio_sd)
+
+    def market_deviation(self, deviation: float) -> float:
+        """The market's log deviation the day is simulated on."""
+        if deviation <= self.market:
+            return deviation
+        excess = (deviation - self.market) / self.market_scale
+        return self.market + self.market_scale * portable.log_of(1.0 + excess)
+
+    def idio_deviation(self, deviation: np.ndarray) -> np.ndarray:
+        """Each name's log deviation the day is simulated on."""
+        excess = np.maximum(deviation - self.idio, 0.0) / self.idio_scale
+        compressed = self.idio + self.idio_scale * portable.log(1.0 + excess)
+        return np.where(deviation > self.idio, compressed, deviation)
 
 
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
