@@ -7,7 +7,7 @@ Per day (a Python loop over days; every name is vectorised):
   volatility index is the market factor's own conditional vol, annualised.
 - variance: the market factor and each name's idiosyncratic part have a daily
   conditional variance with a fast and a slow component and a heavier response to
-  falls than to rises (``workbench.engine.volatility``), held below a cap where the
+  falls than to rises (``workbench.engine.volatility``), compressed past a cap where the
   preset's ``vol_cap_sd`` is above 0 (``VolCap``); sector variance moves with
   the market's, so co-movement rises in stress. Shocks are Student-t.
 - fair value: an overnight gap (the preset's share of the day's variance) and then

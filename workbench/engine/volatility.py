@@ -25,14 +25,20 @@ lag 1, as GARCH(1,1) with normal-sized coefficients does; latent components reac
 the 0.1-0.2 real equities show.
 
 With the dial ``vol_cap_sd`` above 0 (``VolCap``) the variance a day is simulated
-on holds each log deviation above its typical level to that many of its stationary
-sds (a name's, its own and the market's coupled share together); the components
-themselves run on uncapped, so memory below the cap is untouched. It bounds the
-volatility a long run of bad draws can build: a hard form of the spline exponential
-of Chernov, Gallant, Ghysels & Tauchen (2003), which damps a log-volatility factor's
-growth past a threshold; uncapped, a name's log variance of sd 1.7 (standard-v3's)
-puts its volatility at 30 times its typical level on one name-day in 30,000. At 0,
-every preset made before the dial, nothing is capped.
+on compresses each log deviation past that many of its stationary sds above its
+typical level (a name's, its own and the market's coupled share together): an
+excess x over the cap c is simulated as c + k log(1 + x / k), k a quarter of an sd
+(``SOFTNESS``), so the variance keeps rising with the deviation, continuously and
+smoothly at the cap, but only as a power of the excess, not exponentially: 3 sds
+past the cap count as 0.64. The components themselves run on uncapped, so memory
+below the cap is untouched. It bounds the volatility a long run of bad draws can
+build without a ceiling every run reaches: the same idea as the spline exponential
+of Chernov, Gallant, Ghysels & Tauchen (2003), "Alternative models for stock price
+dynamics", exponential up to a threshold and growing only polynomially past it,
+though theirs continues the exponential differently (the compression here is this
+engine's own). Uncapped, a name's log variance of sd 1.7 (standard-v3's) puts its
+volatility at 30 times its typical level on one name-day in 30,000. At 0, every
+preset made before the dial, nothing is capped.
 
 Shocks are Student-t with ``dof`` degrees of freedom, drawn as a normal times the
 root of an inverse-gamma weight (the normal variance-mixture form, as for the
@@ -51,7 +57,7 @@ import numpy as np
 from workbench.engine import portable
 from workbench.engine.presets import Preset
 
-# the compression's scale past the cap, in the log variance's stationary sds
+# k of the compression past the cap, c + k log(1 + x / k), in the log variance's sds
 SOFTNESS = 0.25
 
 def decay(halflife_days: float) -> float:
