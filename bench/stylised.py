@@ -18,10 +18,11 @@ measured in the same run, the bare NumPy cost of drawing and summing as many nor
 shocks (the engine before these dynamics measured 0.31 of it).
 
 With ``--groups N`` the table is measured N times, on seeds 1-3, 4-6, ... (each group
-``--seeds`` seeds; ``--first-seed S`` starts them at S, not 1), and each band's row says in how many groups each preset meets it
-(the stressed presets are held to every band but the pairwise correlation's, which
-they must exceed, and to skew < 0; standard-v3/-v4 to every band, lag-10 clustering
-of 0.10 and skew < 0); no speed is measured then.
+``--seeds`` seeds; ``--first-seed S`` starts them at S, not 1), and each band's row
+says in how many groups each preset meets it (the stressed presets are held to every
+band but the pairwise correlation's, which they must exceed, and to skew < 0;
+standard-v3/-v4 to every band, lag-10 clustering of 0.10 and skew < 0); no speed is
+measured then.
 
 For reference, real daily bars (six large US stocks and two US indices,
 2013-2023, median across names) measure: excess kurtosis 7.9 / 6.8; ACF of |r|

@@ -60,6 +60,7 @@ from workbench.engine.presets import Preset
 # k of the compression past the cap, c + k log(1 + x / k), in the log variance's sds
 SOFTNESS = 0.25
 
+
 def decay(halflife_days: float) -> float:
     """The AR(1) coefficient with the given half-life in days."""
     return portable.power_of(0.5, 1.0 / halflife_days)
