@@ -238,7 +238,7 @@ _SHIPPED["standard-v3"] = {
 # exponential of Chernov, Gallant, Ghysels & Tauchen (2003), "Alternative models for
 # stock price dynamics", damps a log-volatility factor's exponential growth past a
 # threshold so volatility cannot run away; jumps come with variance (Bates 2000), so
-# the cap slows their rate too. The stressed presets compress from 1.75 sds. Long
+# the cap slows their rate too. turbulent-v3 compresses from 1.75 sds, crisis-v3 1.6. Long
 # memory comes from a slow component of larger sd and shorter half-life than -v3's (a
 # half-life near a 500-day sample's length is absorbed by its mean), the fast one small,
 # the Student-t diffusion nearly normal (30 dof), so the heavy tails come from volatility
@@ -273,7 +273,7 @@ _SHIPPED["standard-v4"] = {
 _SHIPPED["crisis-v3"] = {
     **_SHIPPED["crisis-v2"],
     **_CAPPED_MEMORY,
-    "vol_cap_sd": 1.75,
+    "vol_cap_sd": 1.6,
     "vol_slow_vol": 1.4,
     "idio_vol_coupling": 0.9,
     "idio_jump_rate": 10.0,
