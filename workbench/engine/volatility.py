@@ -123,16 +123,24 @@ class VolCap(NamedTuple):
 
     def market_deviation(self, deviation: float) -> float:
         """The market's log deviation the day is simulated on."""
-        if deviation <= self.market:
-            return deviation
-        excess = (deviation - self.market) / self.market_scale
-        return self.market + self.market_scale * portable.log_of(1.0 + excess)
+        return _compressed(deviation, self.market, self.market_scale)
 
     def idio_deviation(self, deviation: np.ndarray) -> np.ndarray:
         """Each name's log deviation the day is simulated on."""
-        excess = np.maximum(deviation - self.idio, 0.0) / self.idio_scale
-        compressed = self.idio + self.idio_scale * portable.log(1.0 + excess)
-        return np.where(deviation > self.idio, compressed, deviation)
+        # a few names a day pass the cap: one by one costs less than a whole-array log
+        above = np.flatnonzero(deviation > self.idio)
+        if above.size == 0:
+            return deviation
+        out = deviation.copy()
+        out[above] = [_compressed(float(d), self.idio, self.idio_scale) for d in out[above]]
+        return out
+
+
+def _compressed(deviation: float, cap: float, scale: float) -> float:
+    """cap + scale * log(1 + excess / scale) past the cap; the deviation itself below it."""
+    if deviation <= cap:
+        return deviation
+    return cap + scale * portable.log_of(1.0 + (deviation - cap) / scale)
 
 
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
