@@ -10,6 +10,7 @@ import pytest
 from workbench.engine import Universe, list_presets, preset, simulate
 from workbench.engine.presets import DEFAULT_PRESET
 from workbench.engine.stylised import largest_move_per_block, stylised_facts
+from workbench.engine.volatility import SOFTNESS
 from workbench.errors import ConfigError
 
 NEW = ("standard-v4", "crisis-v3", "turbulent-v3")
@@ -58,19 +59,56 @@ def test_the_cap_is_a_number_of_standard_deviations_from_zero_to_ten() -> None:
         preset({"vol_cap_sd": -1.0})
 
 
-def test_the_market_variance_never_passes_its_cap_and_does_uncapped() -> None:
-    chosen, capped = vix_path(1.5)
-    _, free = vix_path(0.0)
+def vix_at_deviation(chosen, deviation_sds: float) -> float:
+    """The vix of a market whose log variance stands that many of its sds above typical."""
     shift = 0.5 * (chosen["vol_fast_vol"] ** 2 + chosen["vol_slow_vol"] ** 2)
     # the vix is the market's annualised vol: 100 x vol x exp(deviation / 2) at its typical
     typical = 100.0 * chosen["market_vol"] * math.exp(-shift / 2.0)
-    ceiling = typical * math.exp(1.5 * math.sqrt(2.0 * shift) / 2.0)
-    assert capped.macro["vix"].max() <= ceiling * (1.0 + 1e-12)
-    assert free.macro["vix"].max() > ceiling
+    return typical * math.exp(deviation_sds * math.sqrt(2.0 * shift) / 2.0)
+
+
+def deviation_sds(chosen, vix: np.ndarray) -> np.ndarray:
+    """``vix_at_deviation``'s inverse: the log variance's deviation in its sds."""
+    shift = 0.5 * (chosen["vol_fast_vol"] ** 2 + chosen["vol_slow_vol"] ** 2)
+    return 2.0 * np.log(vix / vix_at_deviation(chosen, 0.0)) / math.sqrt(2.0 * shift)
+
+
+def test_past_its_cap_the_market_variance_keeps_rising_compressed() -> None:
+    chosen, capped = vix_path(1.5)
+    _, free = vix_path(0.0)
+    cap = vix_at_deviation(chosen, 1.5)
+    free_sds, capped_sds = (deviation_sds(chosen, p.macro["vix"]) for p in (free, capped))
     # below the cap the two markets are the same market
-    below = free.macro["vix"] < ceiling
-    assert below.mean() > 0.5
+    below = free.macro["vix"] < cap
+    assert below.mean() > 0.5 and (~below).sum() >= 5
     assert np.allclose(capped.macro["vix"][below], free.macro["vix"][below])
+    # above it the excess x is SOFTNESS x log(1 + x / SOFTNESS), in sds: still rising
+    excess = free_sds[~below] - 1.5
+    expected = 1.5 + SOFTNESS * np.log1p(excess / SOFTNESS)
+    assert np.allclose(capped_sds[~below], expected, rtol=0.0, atol=1e-9)
+    order = np.argsort(free_sds[~below])
+    assert np.all(np.diff(capped_sds[~below][order]) >= 0.0)
+    assert capped.macro["vix"].max() > cap
+    # and the extremes stay bounded: the peak's excess is compressed, 3 sds to under 1
+    assert capped_sds.max() - 1.5 < free_sds.max() - 1.5
+    assert SOFTNESS * math.log1p(3.0 / SOFTNESS) < 1.0
+
+
+def test_no_ceiling_is_the_same_in_every_run() -> None:
+    chosen = preset("crisis-v3")
+    cap = vix_at_deviation(chosen, chosen["vol_cap_sd"])
+    peaks, at_cap = [], []
+    for seed in range(31, 37):
+        vix = simulate(
+            chosen, Universe.synthetic(3), seed=seed, days=500, steps_per_day=1,
+            ticks_per_step=2, warmup_days=1,
+        ).macro["vix"]  # fmt: skip
+        peaks.append(round(float(vix.max()), 3))
+        at_cap.append(float(np.mean(np.abs(vix / cap - 1.0) <= 1e-9)))
+    assert len(set(peaks)) == len(peaks)
+    assert at_cap == [0.0] * 6
+    # peaks pass the cap, but not by much: within the cap's level at 1.5 sds above it
+    assert max(peaks) > cap and max(peaks) < vix_at_deviation(chosen, chosen["vol_cap_sd"] + 1.5)
 
 
 def test_the_largest_move_per_block_is_the_median_of_each_blocks_largest() -> None:

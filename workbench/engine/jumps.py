@@ -14,7 +14,7 @@ times the day's variance over its long-run level (known at the open), the
 intensity affine in variance of Bates (2000), "Post-'87 crash fears in the S&P
 500 futures option market", so jumps cluster in stress as crashes do, and the
 preset's rate is the long-run average; where the preset caps the variance
-(``vol_cap_sd``) the capped variance sets it, so the rate is bounded too. A jump
+(``vol_cap_sd``) the compressed variance sets it, so the rate grows slowly there too. A jump
 does not feed the variance (``workbench.engine.volatility``): measured in units
 of a calm day's sd, one crash would raise it without bound.
 

@@ -7,7 +7,7 @@ Per day (a Python loop over days; every name is vectorised):
   volatility index is the market factor's own conditional vol, annualised.
 - variance: the market factor and each name's idiosyncratic part have a daily
   conditional variance with a fast and a slow component and a heavier response to
-  falls than to rises (``workbench.engine.volatility``), held below a cap where the
+  falls than to rises (``workbench.engine.volatility``), compressed past a cap where the
   preset's ``vol_cap_sd`` is above 0 (``VolCap``); sector variance moves with
   the market's, so co-movement rises in stress. Shocks are Student-t.
 - fair value: an overnight gap (the preset's share of the day's variance) and then
@@ -398,10 +398,10 @@ class _DaySimulator:
         )
 
     def _capped_variances(self, market_dev: float, drag: float, cap: VolCap) -> _Variances:
-        """``variances`` with each log deviation above its typical level held to the cap."""
-        market_dev = min(market_dev, cap.market)
+        """``variances`` with each log deviation above its cap compressed (``VolCap``)."""
+        market_dev = cap.market_deviation(market_dev)
         market = float(self.market.typical[0] * portable.exp_of(market_dev))
-        idio_dev = np.minimum(self.idio.deviation + self.coupling * market_dev, cap.idio)
+        idio_dev = cap.idio_deviation(self.idio.deviation + self.coupling * market_dev)
         return _Variances(
             market=market,
             sector=self.sector_var * market / float(self.market.long_run[0]),

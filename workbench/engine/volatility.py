@@ -25,14 +25,20 @@ lag 1, as GARCH(1,1) with normal-sized coefficients does; latent components reac
 the 0.1-0.2 real equities show.
 
 With the dial ``vol_cap_sd`` above 0 (``VolCap``) the variance a day is simulated
-on holds each log deviation above its typical level to that many of its stationary
-sds (a name's, its own and the market's coupled share together); the components
-themselves run on uncapped, so memory below the cap is untouched. It bounds the
-volatility a long run of bad draws can build: a hard form of the spline exponential
-of Chernov, Gallant, Ghysels & Tauchen (2003), which damps a log-volatility factor's
-growth past a threshold; uncapped, a name's log variance of sd 1.7 (standard-v3's)
-puts its volatility at 30 times its typical level on one name-day in 30,000. At 0,
-every preset made before the dial, nothing is capped.
+on compresses each log deviation past that many of its stationary sds above its
+typical level (a name's, its own and the market's coupled share together): an
+excess x over the cap c is simulated as c + k log(1 + x / k), k a quarter of an sd
+(``SOFTNESS``), so the variance keeps rising with the deviation, continuously and
+smoothly at the cap, but only as a power of the excess, not exponentially: 3 sds
+past the cap count as 0.64. The components themselves run on uncapped, so memory
+below the cap is untouched. It bounds the volatility a long run of bad draws can
+build without a ceiling every run reaches: the same idea as the spline exponential
+of Chernov, Gallant, Ghysels & Tauchen (2003), "Alternative models for stock price
+dynamics", exponential up to a threshold and growing only polynomially past it,
+though theirs continues the exponential differently (the compression here is this
+engine's own). Uncapped, a name's log variance of sd 1.7 (standard-v3's) puts its
+volatility at 30 times its typical level on one name-day in 30,000. At 0, every
+preset made before the dial, nothing is capped.
 
 Shocks are Student-t with ``dof`` degrees of freedom, drawn as a normal times the
 root of an inverse-gamma weight (the normal variance-mixture form, as for the
@@ -50,6 +56,9 @@ import numpy as np
 
 from workbench.engine import portable
 from workbench.engine.presets import Preset
+
+# k of the compression past the cap, c + k log(1 + x / k), in the log variance's sds
+SOFTNESS = 0.25
 
 
 def decay(halflife_days: float) -> float:
@@ -93,10 +102,13 @@ class LogVariance:
 
 
 class VolCap(NamedTuple):
-    """The most a day's log variance may stand above its typical level, market and names."""
+    """Where a day's log variance starts to be compressed above its typical level
+    (market and names), and the scale of the compression, each in log variance."""
 
     market: float
     idio: float
+    market_scale: float
+    idio_scale: float
 
     @classmethod
     def of(cls, p: Preset, market: LogVariance, idio: LogVariance) -> VolCap | None:
@@ -105,8 +117,30 @@ class VolCap(NamedTuple):
         if cap == 0.0:
             return None
         coupled = p["idio_vol_coupling"] * p["idio_vol_coupling"] * market.shift
+        market_sd = math.sqrt(2.0 * market.shift)
         idio_sd = math.sqrt(2.0 * (idio.shift + coupled))
-        return cls(cap * math.sqrt(2.0 * market.shift), cap * idio_sd)
+        return cls(cap * market_sd, cap * idio_sd, SOFTNESS * market_sd, SOFTNESS * idio_sd)
+
+    def market_deviation(self, deviation: float) -> float:
+        """The market's log deviation the day is simulated on."""
+        return _compressed(deviation, self.market, self.market_scale)
+
+    def idio_deviation(self, deviation: np.ndarray) -> np.ndarray:
+        """Each name's log deviation the day is simulated on."""
+        # a few names a day pass the cap: one by one costs less than a whole-array log
+        above = np.flatnonzero(deviation > self.idio)
+        if above.size == 0:
+            return deviation
+        out = deviation.copy()
+        out[above] = [_compressed(float(d), self.idio, self.idio_scale) for d in out[above]]
+        return out
+
+
+def _compressed(deviation: float, cap: float, scale: float) -> float:
+    """cap + scale * log(1 + excess / scale) past the cap; the deviation itself below it."""
+    if deviation <= cap:
+        return deviation
+    return cap + scale * portable.log_of(1.0 + (deviation - cap) / scale)
 
 
 def mixing_scale(rng: np.random.Generator, dof: float, size: int) -> np.ndarray:
