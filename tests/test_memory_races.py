@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -43,30 +44,60 @@ def _runs(path: Path) -> list[tuple[str, int, bool]]:
 
 # --- item: two runs on one market path at once -------------------------------------------
 Run = tuple[Any, dict[str, Any]]
+HANG = 600  # seconds: a guard against a run that never signals, not a measure of speed
 
 
-def _second_during_first(first: Run, second: Run, *, at_step: int = 10) -> tuple[Any, Any]:
-    """``second`` starts while ``first`` is going (from its ``on_step``); both outcomes."""
+def _second_during_first(
+    first: Run, second: Run, *, at_step: int = 10, first_saves_first: bool = False
+) -> tuple[Any, Any]:
+    """``second`` starts while ``first`` is going, from its ``on_step`` at ``at_step``; both
+    outcomes. The order is set by events, not by scheduling: ``first`` waits there until
+    ``second`` has ended, so ``second`` opens and saves the store while ``first`` holds it
+    open; or, ``first_saves_first``, until ``second`` has passed its start (its first
+    step), and then ``second`` waits until ``first`` has ended. Each runs on a loop of its
+    own (``second`` in a thread), so either can wait without stopping the other."""
 
     world = World(**second[1])
     assert world.path.steps  # simulated now: the second begins at once, the first still going
+    began, first_ended = threading.Event(), threading.Event()
+    outcome: list[Any] = []
 
-    async def both() -> tuple[Any, Any]:
-        started: list[asyncio.Task[Any]] = []
+    def second_step(k: int, total: int, equity: dict[str, float]) -> None:
+        if k == 0:
+            began.set()
+            if first_saves_first:
+                assert first_ended.wait(HANG), "the first run ended"
 
-        def on_step(k: int, total: int, equity: dict[str, float]) -> None:
-            if k == at_step and not started:
-                loop = asyncio.get_running_loop()
-                started.append(loop.create_task(run_world(world, [second[0]])))
-
+    def run_second() -> None:
         try:
-            done = await aevaluate([first[0]], **first[1], on_step=on_step)
-        except Exception as exc:
-            done = exc
-        assert started, "the second run was started"
-        return done, (await asyncio.gather(started[0], return_exceptions=True))[0]
+            outcome.append(asyncio.run(run_world(world, [second[0]], on_step=second_step)))
+        except BaseException as exc:
+            outcome.append(exc)
+        finally:
+            began.set()  # refused at its start: it never reached a step
 
-    return asyncio.run(both())
+    thread = threading.Thread(target=run_second)
+
+    def on_step(k: int, total: int, equity: dict[str, float]) -> None:
+        if k == at_step:
+            thread.start()
+            assert began.wait(HANG), "the second run passed its start or was refused there"
+            if not first_saves_first:
+                thread.join(HANG)
+                assert not thread.is_alive(), "the second run ended"
+
+    try:
+        done: Any = asyncio.run(aevaluate([first[0]], **first[1], on_step=on_step))
+    except AssertionError:
+        raise
+    except Exception as exc:
+        done = exc
+    finally:
+        first_ended.set()
+    assert thread.ident is not None, "the second run was started"
+    thread.join(HANG)
+    assert not thread.is_alive() and len(outcome) == 1, outcome
+    return done, outcome[0]
 
 
 @pytest.mark.slow
@@ -181,9 +212,10 @@ def test_a_run_on_a_path_another_process_is_learning_is_refused_before_it_pays(
     evaluate([_learner(path)], seed=2, **SMALL)  # the lock went with the process
 
 
+@pytest.mark.parametrize("first_saves_first", [False, True], ids=["shorter first", "longer first"])
 @pytest.mark.slow
 def test_without_locks_the_check_at_save_refuses_the_second_and_loses_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_saves_first: bool
 ) -> None:
     """Where no lock can be taken (no fcntl), two runs at once both run; the one that
     saves second is refused at its save, and what it paid for is in its transcript."""
@@ -192,11 +224,15 @@ def test_without_locks_the_check_at_save_refuses_the_second_and_loses_nothing(
     journals = [tmp_path / "first.json", tmp_path / "second.json"]
     first, second = (_learner(path, mode="record", recorder=j) for j in journals)
     done, refused = _second_during_first(
-        (first, {"seed": 1, **SMALL}), (second, {"seed": 1, **SHORT}), at_step=2
+        (first, {"seed": 1, **SMALL}),
+        (second, {"seed": 1, **SHORT}),
+        at_step=2,
+        first_saves_first=first_saves_first,
     )
-    # whichever saves second is refused at its save (here the shorter usually saves first)
+    # whichever saves second is refused at its save
     outcomes = [done, refused]
     loser = next(i for i, item in enumerate(outcomes) if isinstance(item, MemoryLeak))
+    assert loser == int(first_saves_first), outcomes
     assert not isinstance(outcomes[1 - loser], BaseException), outcomes
     saved_days = (5, 3)[1 - loser]
     message = str(outcomes[loser])
