@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from mask_routes import every_route, text_mask
 
 from workbench.engine.textmask import TextMask
 
-MASK = TextMask(
+MASK = text_mask(
     aliases={"ACME": "ASSET001", "A": "ASSET002", "ALL": "ASSET003", "THND": "ASSET004"},
     price_factor={"ACME": 0.5, "A": 1.0, "ALL": 1.0, "THND": 1.0},
-    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
-    warmup_days=20,
     names={"ACME": ("Acme Industries",), "THND": ("Thunder Holdings Inc.",)},
 )
 
 
 def _every_route(text: str, mask: TextMask = MASK) -> str:
-    """The text as the reference writes it, checked against the fast routes."""
-    written = mask.text_by_pattern(text, ["ACME"])
-    assert mask.text(text, ["ACME"]) == written
-    assert mask.texts([(text, ["ACME"]), ("ACME", ["ACME"])]) == [written, "ASSET001"]
-    return written
+    return every_route(mask, text, ["ACME"], beside=("ACME", ["ACME"]))
 
 
 @pytest.mark.parametrize(

@@ -3,26 +3,18 @@ as written or scaled wrongly, each written as the mask's routes all write it."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
+from mask_routes import every_route, text_mask
 
-from workbench.engine.textmask import TextMask
-
-MASK = TextMask(
+MASK = text_mask(
     aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
     price_factor={"ACME": 0.5, "BOLT": 2.0},
-    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
-    warmup_days=20,
     names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",)},
 )
 
 
 def _every_route(text: str, about: list[str]) -> str:
-    """What the mask writes, asserted alike by its pattern, one text and many texts."""
-    shown = MASK.text_by_pattern(text, about)
-    assert MASK.text(text, about) == shown
-    assert MASK.texts([(text, about), ("Bolt Systems said", about)])[0] == shown
-    return shown
+    return every_route(MASK, text, about, beside=("Bolt Systems said", about))
 
 
 @pytest.mark.parametrize(

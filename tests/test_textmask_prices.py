@@ -5,28 +5,22 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mask_routes import every_route, text_mask
 
 from workbench.engine.textmask import _BARE, _DIGIT_PARTS, TextMask
 
-MASK = TextMask(
+MASK = text_mask(
     aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
     price_factor={"ACME": 0.5, "BOLT": 2.0},
-    dates=[str(d.date()) for d in pd.bdate_range("2016-01-04", periods=300)],
-    warmup_days=20,
     names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",)},
 )
 
 
 def _every_route(text: str, about: list[str]) -> str:
-    """What the mask writes, asserted alike by its pattern, one text and many texts."""
-    shown = MASK.text_by_pattern(text, about)
-    assert MASK.text(text, about) == shown
-    assert MASK.texts([(text, about), ("Acme said", about)])[0] == shown
-    return shown
+    return every_route(MASK, text, about, beside=("Acme said", about))
 
 
 @pytest.mark.parametrize(
