@@ -108,12 +108,11 @@ class TextData:
         for what, published in self._channels():
             if (published < last_close - self.embargo.value).any():
                 continue
-            first = pd.Timestamp(int(published.min()), tz="UTC").isoformat()
             raise ConfigError(
                 f"none of the {len(published)} {what} is seen by the bars' last close "
                 f"({last_date} {self.close_time} {self.timezone}, less the embargo of "
-                f"{self.embargo}): the first is published {first}. Check the year and the "
-                "time zone of published, and the embargo"
+                f"{self.embargo}): the first is published {_first(published)}. Check the "
+                "year and the time zone of published, and the embargo"
             )
 
     def check_window(self, dates: Sequence[str], warmup_days: int, days: int) -> None:
@@ -126,13 +125,12 @@ class TextData:
         for what, published in self._channels():
             late = int((published >= ends[0]).sum())
             if late == len(published):
-                first = pd.Timestamp(int(published.min()), tz="UTC").isoformat()
                 raise ConfigError(
                     f"none of the {len(published)} {what} is seen by the run's decisions "
                     f"({window}, less the embargo of {self.embargo}): the first is published "
-                    f"{first}. Trade more days (days=, at most {len(dates) - warmup_days}), or "
-                    "check the "
-                    "year and the time zone of published, and the embargo"
+                    f"{_first(published)}. Trade more days (days=, at most "
+                    f"{len(dates) - warmup_days}), or check the year and the time zone of "
+                    "published, and the embargo"
                 )
             cut = late - int((published >= ends[1]).sum())
             if cut:
@@ -465,3 +463,8 @@ def _moved(
     order = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
     rows = np.repeat(np.arange(len(source)), ends - starts)
     return rows.tolist(), table.iloc[order.astype(np.int64)].reset_index(drop=True)
+
+
+def _first(published: np.ndarray) -> str:
+    """When the first of a channel's items is published (UTC, ISO 8601)."""
+    return pd.Timestamp(int(published.min()), tz="UTC").isoformat()
