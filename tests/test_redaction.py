@@ -87,6 +87,21 @@ def test_only_long_values_of_secret_looking_names_count() -> None:
     assert secret_values(env) == ("sk-long-enough-1", "ghtoken-1234")
 
 
+def test_a_secret_set_changed_or_removed_after_a_redaction_is_seen_at_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = f"first {ENV_SECRET} then {ENV_SECRET[::-1]}"
+    assert redact(text) == text
+    monkeypatch.setenv("BROKER_PASSWORD", ENV_SECRET)
+    assert redact(text) == f"first {MARKER} then {ENV_SECRET[::-1]}"
+    monkeypatch.setenv("BROKER_PASSWORD", ENV_SECRET[::-1])
+    assert redact(text) == f"first {ENV_SECRET} then {MARKER}"
+    assert redact_texts([text]) == [f"first {ENV_SECRET} then {MARKER}"]
+    monkeypatch.delenv("BROKER_PASSWORD")
+    assert redact(text) == text
+    assert ENV_SECRET[::-1] not in secret_values()
+
+
 def test_redaction_is_deterministic_and_idempotent(secrets: None) -> None:
     text = f"{FAKE_KEY} {ENV_SECRET} Bearer tok3n-value"
     once = redact(text)

@@ -5,7 +5,7 @@ Two sources of secrets are recognised:
 - the values of secret-looking environment variables (a name containing KEY, TOKEN,
   SECRET, PASSWORD, CREDENTIAL, API, AUTH ...; a value of at least
   ``MIN_SECRET_LENGTH`` characters), read when the text is redacted, so a key set
-  after import is still caught;
+  after import is still caught (the scan is reused while the environment is unchanged);
 - the shapes of common keys, wherever they come from: OpenAI ``sk-…``, Anthropic
   ``sk-ant-…``, GitHub ``ghp_…`` / ``github_pat_…``, AWS ``AKIA…``, Slack
   ``xox?-…``, Hugging Face ``hf_…``, Google ``AIza…`` and ``Bearer`` tokens.
@@ -62,13 +62,39 @@ _KEY_LITERALS = (
 
 def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The values of secret-looking environment variables, longest first."""
-    env = os.environ if environ is None else environ
+    if environ is not None:
+        return _scan(environ)
+    return _process_secret_values()
+
+
+def _scan(environ: Mapping[str, str]) -> tuple[str, ...]:
     values = {
         value
-        for name, value in env.items()
+        for name, value in environ.items()
         if _looks_secret(name.upper()) and len(value) >= MIN_SECRET_LENGTH and value not in MARKER
     }
     return tuple(sorted(values, key=lambda v: (-len(v), v)))
+
+
+# The last scan of the process environment, keyed by a copy of the raw mapping os.environ
+# keeps: comparing two dicts is far cheaper than decoding and matching every name, and any
+# change through os.environ (set, delete, a new value) makes them differ.
+_last_scan: tuple[dict[Any, Any], tuple[str, ...]] | None = None
+
+
+def _process_secret_values() -> tuple[str, ...]:
+    global _last_scan
+    raw = getattr(os.environ, "_data", None)
+    if not isinstance(raw, dict):
+        return _scan(os.environ)
+    last = _last_scan
+    if last is not None and last[0] == raw:
+        return last[1]
+    before = dict(raw)
+    values = _scan(os.environ)
+    if before == raw:  # not changed by another thread during the scan
+        _last_scan = (before, values)
+    return values
 
 
 def _looks_secret(name: str) -> bool:
