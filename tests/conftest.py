@@ -13,6 +13,10 @@
   test`` runs ``pytest -n 2 --dist loadfile``) the longest files start at once and
   no worker is left running one of them alone at the end: the files measured in
   ``MEASURED_CPU_SECONDS``, costliest first, then those holding browser or slow tests.
+- jsonschema (imported with nbformat and papermill) builds about thirty Earley parsers,
+  some 4 CPU-seconds, when ``rfc3987_syntax`` is importable, only to check the ``iri``
+  format; no schema a test validates uses it (tests/test_suite_isolation.py), so the
+  suite's own processes go without it.
 - Property tests run ``HYPOTHESIS_EXAMPLES`` examples each; ``WORKBENCH_THOROUGH=1``
   selects the thorough profile, several times as many (docs/contributing.md).
 """
@@ -24,11 +28,14 @@ import ipaddress
 import os
 import re
 import socket
+import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
 from hypothesis import settings
+
+sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError
 
 SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.IGNORECASE)
 

@@ -1,11 +1,20 @@
-"""The suite's own guards: a test that patches asyncio leaves it as it found it, and
-costly files are handed out first (tests/conftest.py)."""
+"""The suite's own guards: a test that patches asyncio leaves it as it found it, costly
+files are handed out first, and no schema a test validates needs the IRI format check the
+suite goes without (tests/conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import nbformat
 
 from workbench.bridge import run_sync
+from workbench.integrations._protocol import protocol_schema
 
 STOCK_RUN = asyncio.run
 
@@ -71,3 +80,25 @@ def test_measured_files_go_first_costliest_first() -> None:
         f"tests/{cheap}::two",
         "tests/a.py::one",
     ]
+
+
+def _formats(schema: Any) -> Iterator[str]:
+    if isinstance(schema, dict):
+        if isinstance(schema.get("format"), str):
+            yield schema["format"]
+        for value in schema.values():
+            yield from _formats(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _formats(value)
+
+
+def test_no_validated_schema_uses_the_iri_format_the_suite_goes_without() -> None:
+    schemas = [protocol_schema()]
+    for path in sorted((Path(nbformat.__file__).parent / "v4").glob("*.schema.json")):
+        schemas.append(json.loads(path.read_text(encoding="utf-8")))
+    assert len(schemas) > 2
+    assert not {f for schema in schemas for f in _formats(schema) if f.startswith("iri")}
+    assert "iri" not in jsonschema.FormatChecker().checkers  # the parsers were not built
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    nbformat.validate(notebook)  # still validated against its schema
