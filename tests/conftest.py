@@ -12,11 +12,11 @@
 - The costliest test files are run first, so that under parallel workers (``make
   test`` runs ``pytest -n 2 --dist loadfile``) the longest files start at once and
   no worker is left running one of them alone at the end: the files measured in
-  ``MEASURED_CPU_SECONDS``, costliest first, then those holding browser or slow tests.
+  ``MEASURED_SECONDS``, costliest first, then those holding browser or slow tests.
 - jsonschema (imported with nbformat and papermill) builds about thirty Earley parsers,
-  some 4 CPU-seconds, when ``rfc3987_syntax`` is importable, only to check the ``iri``
-  format; no schema a test validates uses it (tests/test_suite_isolation.py), so the
-  suite's own processes go without it.
+  over a CPU-second alone and about 4 in a pytest worker, when ``rfc3987_syntax`` is
+  importable, only to check the ``iri`` format; no schema a test validates uses it
+  (tests/test_suite_isolation.py), so the suite's own processes go without it.
 - Property tests run ``HYPOTHESIS_EXAMPLES`` examples each; ``WORKBENCH_THOROUGH=1``
   selects the thorough profile, several times as many (docs/contributing.md).
 """
@@ -57,20 +57,25 @@ def pytest_configure(config: pytest.Config) -> None:
         del os.environ[name]
 
 
-# CPU-seconds of the costliest files (kernels and subprocesses included), each run alone:
-# `/usr/bin/time -f "%U %S" python -m pytest tests/FILE -p no:cacheprovider`. Re-measure
-# when a file's module fixtures change; a file that is missing here is ranked by its marks.
-MEASURED_CPU_SECONDS = {
-    "test_notebooks.py": 110,
-    "test_widgets_browser.py": 50,
-    "test_widgets.py": 33,
-    "test_notebooks_data.py": 32,
-    "test_bridge.py": 29,
-    "test_answer_triage.py": 28,
-    "test_voila_browser.py": 25,
-    "test_notebook_news.py": 25,
-    "test_report.py": 22,
-    "test_compare_notebook.py": 20,
+# Seconds each of the costliest files spent in its worker during a full `make test` on the
+# two-core machine (its tests' times summed from `--junitxml`; kernels and subprocesses run
+# meanwhile on the other core). Re-measure when a file's module fixtures change; a file
+# that is missing here is ranked by its marks.
+MEASURED_SECONDS = {
+    "test_widgets_browser.py": 90,
+    "test_notebooks.py": 60,
+    "test_notebooks_data.py": 27,
+    "test_widgets.py": 26,
+    "test_voila_browser.py": 21,
+    "test_docs_examples.py": 19,
+    "test_bridge.py": 18,
+    "test_compare_notebook.py": 17,
+    "test_answer_triage.py": 16,
+    "test_text_scan.py": 13,
+    "test_mcp_server.py": 11,
+    "test_endpoints.py": 10,
+    "test_adapters_jupyter.py": 9,
+    "test_universe_keyword.py": 7,
 }
 
 
@@ -86,7 +91,7 @@ def _file_of(item: pytest.Item) -> str:
 
 
 def _measured(file: str) -> int:
-    return MEASURED_CPU_SECONDS.get(file.rpartition("/")[2], 0)
+    return MEASURED_SECONDS.get(file.rpartition("/")[2], 0)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -65,10 +65,10 @@ def test_whole_files_go_costliest_first_and_otherwise_keep_their_order() -> None
 
 
 def test_measured_files_go_first_costliest_first() -> None:
-    from conftest import MEASURED_CPU_SECONDS, pytest_collection_modifyitems
+    from conftest import MEASURED_SECONDS, pytest_collection_modifyitems
 
-    cheap = min(MEASURED_CPU_SECONDS, key=MEASURED_CPU_SECONDS.__getitem__)
-    dear = max(MEASURED_CPU_SECONDS, key=MEASURED_CPU_SECONDS.__getitem__)
+    cheap = min(MEASURED_SECONDS, key=MEASURED_SECONDS.__getitem__)
+    dear = max(MEASURED_SECONDS, key=MEASURED_SECONDS.__getitem__)
     items = [
         _Item("tests/a.py::one", "browser"),
         _Item(f"tests/{cheap}::one"), _Item(f"tests/{dear}::one"), _Item(f"tests/{cheap}::two"),
