@@ -31,6 +31,8 @@ PARALLEL := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 # once, not in every worker, kernel and subprocess (about 0.4 CPU-s each), and pytest keeps
 # the plugin modules it rewrites instead of rewriting hundreds of them in every worker.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
+# More options for the suite's run, e.g. PYTEST_ARGS=--junitxml=/tmp/suite.xml
+PYTEST_ARGS ?=
 
 # ruff first (a second); mypy (one core, about 25 s cold) beside the suite rather than
 # before it, where the other core would idle; its report is shown after the suite's, and
@@ -39,7 +41,7 @@ test: $(STAMP)
 	$(BIN)/ruff check workbench tests bench
 	$(BIN)/ruff format --check workbench tests bench
 	@report=$$(mktemp); $(BIN)/mypy >$$report 2>&1 & typing=$$!; \
-	$(PYTEST) $(PARALLEL) --recordings recordings; tests=$$?; \
+	$(PYTEST) $(PARALLEL) --recordings recordings $(PYTEST_ARGS); tests=$$?; \
 	wait $$typing; typed=$$?; echo "$(BIN)/mypy"; cat $$report; rm -f $$report; \
 	[ $$tests -eq 0 ] && [ $$typed -eq 0 ]
 
