@@ -67,12 +67,16 @@ class ExchangeStep:
     async def exchange(self, request: DecisionRequest, sent: Any, key: str, kind: str) -> Any:
         binding = self.adapter.binding
         if binding.mode == "replay":
-            return self._reuse(*binding.replay(request, key))
+            return self.replayed(request, key)
         earlier = binding.paid_before(request, key)
         if earlier is not None:
             binding.keep(request, key, sent, (earlier.response, earlier.usage, earlier.error))
             return self._reuse(earlier, earlier.response)
         return await self._call(request, sent, key, kind)
+
+    def replayed(self, request: DecisionRequest, key: str) -> Any:
+        """The recorded answer at ``key``, its usage counted (a recorded failure raised)."""
+        return self._reuse(*self.adapter.binding.replay(request, key))
 
     def _reuse(self, exchange: Exchange | None, raw: Any) -> Any:
         usage = exchange.usage if exchange is not None else {}

@@ -340,11 +340,21 @@ class BaseAdapter(Agent):
         try:
             with noting_failure(entry):
                 raw = await self.exchange(request, sent, key)
-                entry["response"] = raw
-                decision = self._validated(raw, request.payload)
-            entry["decision"] = decision.to_json()
+            decision = self._logged(entry, raw, request.payload)
         finally:
             entry.update(notes)
+        return decision
+
+    def _logged(self, entry: dict[str, Any], raw: Any, payload: dict[str, Any]) -> Decision:
+        """``raw`` validated into the decision, both written to its log ``entry`` (a
+        failed validation's error too, then raised)."""
+        entry["response"] = raw
+        try:
+            decision = self._validated(raw, payload)
+        except RunError as exc:
+            entry["error"] = f"{type(exc).__name__}: {exc}"
+            raise
+        entry["decision"] = decision.to_json()
         return decision
 
     def _key(self, request: DecisionRequest, sent: Any) -> str:
@@ -368,6 +378,8 @@ class BaseAdapter(Agent):
 
     def answer_in_turn(self, request: DecisionRequest) -> Decision:
         """``answer`` run to its end at once, as a task's first step would run it."""
+        if self.in_turn:
+            return self._replayed_in_turn(request)
         asking = self.answer(request)
         try:
             asking.send(None)
@@ -375,6 +387,20 @@ class BaseAdapter(Agent):
             return cast(Decision, done.value)
         asking.close()
         raise RuntimeError(f"arm {self.name!r} awaited while answering in turn")
+
+    def _replayed_in_turn(self, request: DecisionRequest) -> Decision:
+        """``_decided`` for an arm ``in_turn`` (a replay without a hook), without the
+        coroutines of ``answer``, ``exchange`` and the log's context manager: the same
+        entry, usage, errors and decision, some 3 us a decision sooner."""
+        sent = self.input_for(request.payload)
+        key = self._key(request, sent)
+        entry = self.record_entry(request, key, input=sent)
+        try:
+            raw = self.exchange_step.replayed(request, key)
+        except RunError as exc:
+            entry["error"] = f"{type(exc).__name__}: {exc}"
+            raise
+        return self._logged(entry, raw, request.payload)
 
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
         """Open this decision's entry in ``decision_log``; its orders are added after execution."""
