@@ -396,7 +396,7 @@ class BaseAdapter(Agent):
         key = self._key(request, sent)
         entry = self.record_entry(request, key, input=sent)
         try:
-            raw = self.exchange_step.replayed(request, key)
+            raw = self.exchange_step.replayed(self, request, key)
         except RunError as exc:
             entry["error"] = f"{type(exc).__name__}: {exc}"
             raise
@@ -441,7 +441,7 @@ class BaseAdapter(Agent):
         and the exchange recorded every way, and a recorded failure is raised again.
         ``kind`` says who answers a live question: ``ask`` (``"decide"``) or the hook."""
         key = digest(sent) if key is None else key
-        return await self.exchange_step.exchange(request, sent, key, kind)
+        return await self.exchange_step.exchange(self, request, sent, key, kind)
 
     def _validated(self, raw: Any, payload: dict[str, Any]) -> Decision:
         try:
