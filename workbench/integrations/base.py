@@ -184,7 +184,9 @@ class BaseAdapter(Agent):
 
     framework: ClassVar[str] = "custom"
     # The evaluation may hand every adapter the same payload object: the base gives
-    # ``ask`` and ``to_decision`` private copies, so no framework can alter it.
+    # ``ask`` a private copy of its input and ``to_decision`` one of the raw answer, so no
+    # framework can alter it; ``input_for``, ``to_decision`` and a hook read the payload
+    # itself and must not change it (its items share their lists of symbols).
     shares_payload = True
     budget_unit: ClassVar[str] = "model calls"
     """What ``max_calls`` counts, for the budget-stop message."""
