@@ -407,6 +407,7 @@ class TextMask:
         object.__setattr__(self, "_days", np.array(self.dates, dtype="datetime64[D]"))
         object.__setattr__(self, "_day_numbers", self._days.astype(np.int64).tolist())  # type: ignore[attr-defined]
         object.__setattr__(self, "_known_days", {})
+        object.__setattr__(self, "_read_days", {})  # (kind, date as written) → its day
         object.__setattr__(self, "_writers", {})
         object.__setattr__(self, "_horizons", {})  # per last known date: the texts masked
         object.__setattr__(self, "_factors", factors_by_alias(self.aliases, self.price_factor))
@@ -613,34 +614,41 @@ class TextMask:
             return amount_mark(match)
         if kind in _UNPLACED or (self.counterfactual and kind in _DATES):
             return "[date]"
-        if kind == "era_ja":
-            return self._era_day(match)
-        if kind == "iso":
-            return self._day_of(match, match["iso_y"], match["iso_m"], match["iso_d"])
-        if kind in ("mdy", "dmy", "dmy2", "dmy_fr", "ymd_ja"):
-            month = _month_number(match[f"{kind}_m"])
-            return self._day_of(match, _full_year(match[f"{kind}_y"]), month, match[f"{kind}_d"])
+        if kind in _DATES:
+            return self._on_horizon(self._day_in(match, kind))
         if kind in AMOUNTS:
             assert factor is not None
             return scaled(match, factor)
         return _alias(match, self._lookup)  # type: ignore[attr-defined]
 
-    def _era_day(self, match: re.Match[str]) -> str:
+    def _day_in(self, match: re.Match[str], kind: str) -> _Day | None:
+        """The calendar date a match of a date's ``kind`` writes, placed on the bars (None:
+        no calendar date, written [date]); the same under any horizon."""
+        if kind == "era_ja":
+            return self._era_day(match)
+        if kind == "iso":
+            return self._known_day(match["iso_y"], match["iso_m"], match["iso_d"])
+        month = _month_number(match[f"{kind}_m"])
+        return self._known_day(_full_year(match[f"{kind}_y"]), month, match[f"{kind}_d"])
+
+    def _era_day(self, match: re.Match[str]) -> _Day | None:
         """A day of a Japanese era (平成28年3月4日) placed when the era held it; a year or a
-        month of an era alone, or a day the era did not hold, is [date]."""
+        month of an era alone, or a day the era did not hold, is none."""
         first_year, began, ended = _ERAS[match["era"]]
         year = first_year + (1 if match["era_y"] == "元" else int(match["era_y"])) - 1
         if match["era_d"] is None:
-            return "[date]"
+            return None
         try:
             when = date(year, int(match["era_m"]), int(match["era_d"]))
         except ValueError:
-            return "[date]"
+            return None
         if not began <= when <= ended:
-            return "[date]"
-        return self._day_of(match, str(year), when.month, str(when.day))
+            return None
+        return self._known_day(str(year), when.month, str(when.day))
 
-    def _day_of(self, match: re.Match[str], year: str, month: str | int, day: str) -> str:
+    def _known_day(self, year: str, month: str | int, day: str) -> _Day | None:
+        """A calendar date with its first trading date's row and label, once per date; none
+        for a day the calendar does not hold (2016-02-31), which still places the text."""
         key = (year, int(month), int(day))
         known: dict[tuple[str, int, int], _Day] = self._known_days  # type: ignore[attr-defined]
         found = known.get(key)
@@ -648,14 +656,22 @@ class TextMask:
             try:
                 when = date(int(year), key[1], key[2]).toordinal() - _EPOCH
             except ValueError:
-                return "[date]"  # not a calendar date (2016-02-31), yet it places the text
+                return None
             numbers: list[int] = self._day_numbers  # type: ignore[attr-defined]
             position = bisect.bisect_left(numbers, when)  # its first trading date, or none
             found = known[key] = (when, position, self._traded_day(when, position))
+        return found
+
+    def _on_horizon(self, found: _Day | None) -> str:
+        """A placed date as written under the horizon (``known_until``): its label when its
+        trading date is known by then (the same under any later horizon), else counted from
+        the horizon's date."""
+        if found is None:
+            return "[date]"
         when, position, label = found
         horizon: int = self._horizon  # type: ignore[attr-defined]
         if position <= horizon:
-            return label  # a trading date known by then: the same under any later horizon
+            return label
         past = when - self._day_numbers[horizon]  # type: ignore[attr-defined]
         if past > FAR_DAYS:  # counted from the last date known
             return _far(past, f"after day {horizon - self.warmup_days}")
@@ -860,22 +876,26 @@ class _Writers(dict[str | None, Callable[[re.Match[str]], str]]):
         self.update(dict.fromkeys(("quoted", "host", "plain"), partial(_alias, lookup=lookup)))
 
     def __missing__(self, kind: str | None) -> Callable[[re.Match[str]], str]:
-        """A date (each written once per way it is written), or any other kind as
-        ``_replaced`` writes it."""
+        """A date (each read once per way it is written, then placed under the horizon its
+        text is first seen at: ``known_until``), or any other kind as ``_replaced`` writes
+        it."""
         replaced, factor = self.mask._replaced, self.factor
         if kind not in _DATES:
             self[kind] = partial(_flipped, replaced, factor)
             return self[kind]
-        done: dict[tuple[int, str], str] = {}
         mask = self.mask
+        read: dict[tuple[str, str], _Day | None] = mask._read_days  # type: ignore[attr-defined]
+        day_in, on_horizon = mask._day_in, mask._on_horizon
 
         def date(match: re.Match[str]) -> str:
-            # a date is written under the horizon its text is first seen at (``known_until``)
-            key = (mask._horizon, match.group(0))  # type: ignore[attr-defined]
-            written = done.get(key)
-            if written is None:
-                written = done[key] = replaced(match, factor)
-            return written
+            key = (kind, match.group(0))
+            if key in read:
+                found = read[key]
+                if found is not None and found[1] <= mask._horizon:  # type: ignore[attr-defined]
+                    return found[2]
+            else:
+                found = read[key] = day_in(match, kind)
+            return on_horizon(found)
 
         self[kind] = date
         return date

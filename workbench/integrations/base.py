@@ -184,7 +184,9 @@ class BaseAdapter(Agent):
 
     framework: ClassVar[str] = "custom"
     # The evaluation may hand every adapter the same payload object: the base gives
-    # ``ask`` and ``to_decision`` private copies, so no framework can alter it.
+    # ``ask`` a private copy of its input and ``to_decision`` one of the raw answer, so no
+    # framework can alter it; ``input_for``, ``to_decision`` and a hook read the payload
+    # itself and must not change it (its items share their lists of symbols).
     shares_payload = True
     budget_unit: ClassVar[str] = "model calls"
     """What ``max_calls`` counts, for the budget-stop message."""
@@ -340,11 +342,21 @@ class BaseAdapter(Agent):
         try:
             with noting_failure(entry):
                 raw = await self.exchange(request, sent, key)
-                entry["response"] = raw
-                decision = self._validated(raw, request.payload)
-            entry["decision"] = decision.to_json()
+            decision = self._logged(entry, raw, request.payload)
         finally:
             entry.update(notes)
+        return decision
+
+    def _logged(self, entry: dict[str, Any], raw: Any, payload: dict[str, Any]) -> Decision:
+        """``raw`` validated into the decision, both written to its log ``entry`` (a
+        failed validation's error too, then raised)."""
+        entry["response"] = raw
+        try:
+            decision = self._validated(raw, payload)
+        except RunError as exc:
+            entry["error"] = f"{type(exc).__name__}: {exc}"
+            raise
+        entry["decision"] = decision.to_json()
         return decision
 
     def _key(self, request: DecisionRequest, sent: Any) -> str:
@@ -368,6 +380,8 @@ class BaseAdapter(Agent):
 
     def answer_in_turn(self, request: DecisionRequest) -> Decision:
         """``answer`` run to its end at once, as a task's first step would run it."""
+        if self.in_turn:
+            return self._replayed_in_turn(request)
         asking = self.answer(request)
         try:
             asking.send(None)
@@ -375,6 +389,20 @@ class BaseAdapter(Agent):
             return cast(Decision, done.value)
         asking.close()
         raise RuntimeError(f"arm {self.name!r} awaited while answering in turn")
+
+    def _replayed_in_turn(self, request: DecisionRequest) -> Decision:
+        """``_decided`` for an arm ``in_turn`` (a replay without a hook), without the
+        coroutines of ``answer``, ``exchange`` and the log's context manager: the same
+        entry, usage, errors and decision, some 3 us a decision sooner."""
+        sent = self.input_for(request.payload)
+        key = self._key(request, sent)
+        entry = self.record_entry(request, key, input=sent)
+        try:
+            raw = self.exchange_step.replayed(self, request, key)
+        except RunError as exc:
+            entry["error"] = f"{type(exc).__name__}: {exc}"
+            raise
+        return self._logged(entry, raw, request.payload)
 
     def record_entry(self, request: DecisionRequest, key: str, **fields: Any) -> dict[str, Any]:
         """Open this decision's entry in ``decision_log``; its orders are added after execution."""
@@ -415,7 +443,7 @@ class BaseAdapter(Agent):
         and the exchange recorded every way, and a recorded failure is raised again.
         ``kind`` says who answers a live question: ``ask`` (``"decide"``) or the hook."""
         key = digest(sent) if key is None else key
-        return await self.exchange_step.exchange(request, sent, key, kind)
+        return await self.exchange_step.exchange(self, request, sent, key, kind)
 
     def _validated(self, raw: Any, payload: dict[str, Any]) -> Decision:
         try:
