@@ -269,7 +269,6 @@ class TextFeed:
         ]
         # each item as a payload carries it, built (and masked) the first time it is carried
         self._items: list[dict[str, Any] | None] = [None] * len(self.news_rows)
-        self._aliased = _Aliased(self.alias_of)
         self._snapshots: dict[int, dict[str, Any]] = {}
 
     def frames(self) -> dict[str, pd.DataFrame]:
@@ -320,17 +319,14 @@ class TextFeed:
         return built
 
     def _build(self, items: range) -> None:
-        """The items of ``items`` not built yet, their texts masked in one pass. Items that
-        name the same symbols share one list of their aliases, as items are shared by the
-        payloads that carry them (never changed; an arm's own copy copies them): a run keeps
-        one object fewer per item for the garbage collector to walk."""
+        """The items of ``items`` not built yet, their texts masked in one pass."""
         news, built = self._news, self._items
         todo = [i for i in items if built[i] is None]
-        real = [tuple(news["symbols"][i]) for i in todo]
+        real = [list(news["symbols"][i]) for i in todo]
         headlines, bodies = news["headline"], news["body"]
         texts = [(t, s) for i, s in zip(todo, real, strict=True) for t in (headlines[i], bodies[i])]
         written = [t for t, _ in texts] if self.mask is None else self._masked(todo, texts)
-        kinds, rows, aliased = news["kind"], self.news_rows, self._aliased
+        kinds, rows, alias = news["kind"], self.news_rows, self.alias_of.__getitem__
         shown = zip(todo, real, written[0::2], written[1::2], strict=True)
         for i, symbols, headline, body in shown:
             built[i] = {
@@ -338,12 +334,12 @@ class TextFeed:
                 "day": rows[i] - self.warmup_days,
                 "step": 0,
                 "kind": kinds[i],
-                "symbols": aliased[symbols],
+                "symbols": list(map(alias, symbols)),
                 "headline": headline,
                 "body": body,
             }
 
-    def _masked(self, todo: list[int], texts: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+    def _masked(self, todo: list[int], texts: list[tuple[str, list[str]]]) -> list[str]:
         """The texts of items ``todo`` (two each) masked, each item's dates on the calendar
         known at the close it is first seen (``TextMask.known_until``); a counterfactual path
         places no date, so its texts go in one pass."""
@@ -472,15 +468,3 @@ def _moved(
 def _first(published: np.ndarray) -> str:
     """When the first of a channel's items is published (UTC, ISO 8601)."""
     return pd.Timestamp(int(published.min()), tz="UTC").isoformat()
-
-
-class _Aliased(dict[tuple[str, ...], list[str]]):
-    """An item's real symbols → the list of their aliases an item carries, one per set."""
-
-    def __init__(self, alias_of: dict[str, str]) -> None:
-        super().__init__()
-        self.alias_of = alias_of
-
-    def __missing__(self, symbols: tuple[str, ...]) -> list[str]:
-        self[symbols] = [self.alias_of[s] for s in symbols]
-        return self[symbols]
