@@ -22,9 +22,8 @@ Once per run:
    (38-44 before the mask read a text in ASCII in two passes, ``textspans``; in turn
    with the tree before the parts at a digit were chosen by what stands around it,
    0.81 of its cost), join + mask 1.2-1.47 s (2.17 before the two passes): over the
-   1 s target still. A date read once per run and one list of aliases per set of
-   symbols took the mask to 0.76-0.90 of its cost before them, round by round (a
-   load average near 3 then: 42 us an item, join + mask 2.06 s). ``python
+   1 s target still. A date read once per run took the mask to 0.88 of its cost
+   before it (a load average near 3 then: 42 us an item, join + mask 2.06 s). ``python
    bench/in_turn.py BEFORE_TREE mask --rounds 6`` compares two trees in turn, and
    ``python bench/text_mask_digest.py`` checks the mask's text is unchanged by such
    work.
