@@ -80,7 +80,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 
 import numpy as np
 
@@ -294,7 +294,14 @@ def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> 
     # every other part starts a word (or is money): trying them only there halves the cost
     words = rf"(?<!\w)(?=[\w{SIGNS}])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued
-    return re.compile("|".join([*anywhere, words]), re.IGNORECASE)
+    return _pattern("|".join([*anywhere, words]))
+
+
+@lru_cache(maxsize=128)  # up to some 100 kB each
+def _pattern(source: str) -> re.Pattern[str]:
+    # kept here: the module's own small patterns would push these large ones, about 20 ms
+    # to compile each, out of re's shared cache
+    return re.compile(source, re.IGNORECASE)
 
 
 # the parts without names, and the characters one can start with (in ASCII): what
