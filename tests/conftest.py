@@ -32,9 +32,8 @@ import re
 import socket
 import sys
 from collections.abc import Iterator, Mapping
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
