@@ -16,7 +16,9 @@
 - jsonschema (imported with nbformat and papermill) builds about thirty Earley parsers,
   over a CPU-second alone and about 4 in a pytest worker, when ``rfc3987_syntax`` is
   importable, only to check the ``iri`` format; no schema a test validates uses it
-  (tests/test_suite_isolation.py), so the suite's own processes go without it.
+  (tests/test_suite_isolation.py), so the suite's own processes go without it, and so
+  do the processes it starts (kernels, servers, the demo): ``tests/kept_out`` leads their
+  ``PYTHONPATH``, where a module of that name fails to import.
 - Property tests run ``HYPOTHESIS_EXAMPLES`` examples each; ``WORKBENCH_THOROUGH=1``
   selects the thorough profile, several times as many (docs/contributing.md).
 """
@@ -30,12 +32,16 @@ import re
 import socket
 import sys
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
 sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError
+KEPT_OUT = str(Path(__file__).with_name("kept_out"))  # the same for the processes started
+_PATHS = [path for path in os.environ.get("PYTHONPATH", "").split(os.pathsep) if path]
+os.environ["PYTHONPATH"] = os.pathsep.join([KEPT_OUT, *(p for p in _PATHS if p != KEPT_OUT)])
 
 SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.IGNORECASE)
 

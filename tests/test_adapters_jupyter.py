@@ -8,6 +8,7 @@ instead. The kernel, a plain script and this process must agree bit for bit.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,7 +76,7 @@ def test_all_three_adapters_in_a_kernel_through_papermill(
     import nbformat
     import papermill
 
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT), prepend=os.pathsep)
     parameters = nbformat.v4.new_code_cell("seed = 0\nuniverse = 2\ndays = 1")
     parameters.metadata["tags"] = ["parameters"]
     notebook = nbformat.v4.new_notebook(cells=[parameters, nbformat.v4.new_code_cell(RUN)])

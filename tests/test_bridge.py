@@ -515,7 +515,7 @@ def test_same_loop_opt_in_serves_a_resource_bound_to_the_callers_loop() -> None:
 
 @pytest.fixture
 def kernel_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("PYTHONPATH", str(REPO), prepend=os.pathsep)
 
 
 def _printed(notebook: Any) -> str:

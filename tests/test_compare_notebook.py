@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -37,7 +38,7 @@ def run_all(notebook: Path, cwd: Path, **changes: str) -> None:
 def test_run_all_on_a_fresh_checkout_makes_its_folder_and_shows_every_figure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("PYTHONPATH", str(REPO), prepend=os.pathsep)
     checkout = tmp_path / "notebooks"
     checkout.mkdir()  # nothing in it: no out/ folder yet
     run_all(NOTEBOOK, checkout)
@@ -61,7 +62,7 @@ def test_run_all_on_a_fresh_checkout_makes_its_folder_and_shows_every_figure(
 def test_stop_when_settled_runs_fewer_seeds_and_says_what_it_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("PYTHONPATH", str(REPO), prepend=os.pathsep)
     changes = {
         'arms: str = "baselines"': 'arms: str = "cash,buy_and_hold"',
         'benchmark: str = "buy_and_hold"': 'benchmark: str = "cash"',

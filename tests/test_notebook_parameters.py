@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ def test_papermill_with_a_misspelt_parameter_stops_at_the_checks(
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
-    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("PYTHONPATH", str(REPO), prepend=os.pathsep)
     small = {"arms": "cash", "universe": 3, "days": 1, "include_shipped": False}
     with pytest.raises(PapermillExecutionError) as failed:
         papermill.execute_notebook(

@@ -107,7 +107,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def demo(root: Path) -> Iterator[subprocess.Popen]:
     """`workbench demo` into root/evaluate, started first and running beside the first batch."""
     command = [sys.executable, "-m", "workbench", "demo", "--out", str(root / "evaluate")]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ["PYTHONPATH"]])}
     with (root / "demo.out").open("w") as out, (root / "demo.err").open("w") as err:
         process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
     yield process

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -102,3 +105,29 @@ def test_no_validated_schema_uses_the_iri_format_the_suite_goes_without() -> Non
     assert "iri" not in jsonschema.FormatChecker().checkers  # the parsers were not built
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
     nbformat.validate(notebook)  # still validated against its schema
+
+
+def test_the_jupyter_servers_event_schemas_do_not_use_the_iri_format_either() -> None:
+    import importlib.util
+
+    import yaml
+
+    server = importlib.util.find_spec("jupyter_server")
+    assert server is not None and server.origin is not None
+    folder = Path(server.origin).parent / "event_schemas"
+    schemas = [yaml.safe_load(path.read_text()) for path in sorted(folder.rglob("*.yaml"))]
+    assert len(schemas) >= 3
+    assert not {f for schema in schemas for f in _formats(schema) if f.startswith("iri")}
+
+
+def test_a_process_the_suite_starts_goes_without_it_too() -> None:
+    probe = (
+        "import importlib.util, jsonschema\n"
+        "assert 'iri' not in jsonschema.FormatChecker().checkers\n"
+        "print(importlib.util.find_spec('rfc3987_syntax').origin)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=dict(os.environ), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert Path(done.stdout.strip()).parent.name == "kept_out"

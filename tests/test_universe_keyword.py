@@ -5,6 +5,7 @@ request keeps the key ``names``, so every stored run keeps its id."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -135,7 +136,7 @@ def test_papermill_given_universe_and_names_stops_at_the_checks(
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]), prepend=os.pathsep)
     notebook = Path(__file__).resolve().parents[1] / "notebooks" / "evaluate.ipynb"
     both = {"arms": "cash", "universe": 3, "names": 3, "days": 1, "include_shipped": False}
     with pytest.raises(PapermillExecutionError) as failed:
@@ -156,7 +157,7 @@ def test_papermill_given_the_old_names_runs_with_a_warning(
 ) -> None:
     import papermill
 
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]), prepend=os.pathsep)
     notebook = Path(__file__).resolve().parents[1] / "notebooks" / "evaluate.ipynb"
     old = {"arms": "cash", "names": 3, "days": 1, "include_shipped": False}
     ran = papermill.execute_notebook(
