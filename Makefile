@@ -36,13 +36,16 @@ PYTEST_ARGS ?=
 
 # ruff first (a second); mypy (one core, about 25 s cold) beside the suite rather than
 # before it, where the other core would idle; its report is shown after the suite's, and
-# the target fails when either fails.
+# the target fails when either fails. Interrupted (Ctrl-C, a kill), it stops mypy, which
+# ignores Ctrl-C as a background job, and removes the report.
 test: $(STAMP)
 	$(BIN)/ruff check workbench tests bench
 	$(BIN)/ruff format --check workbench tests bench
 	@report=$$(mktemp); $(BIN)/mypy >$$report 2>&1 & typing=$$!; \
+	trap 'kill $$typing 2>/dev/null; rm -f $$report' EXIT; trap 'exit 130' INT; \
+	trap 'exit 143' TERM; trap 'exit 129' HUP; \
 	$(PYTEST) $(PARALLEL) --recordings recordings $(PYTEST_ARGS); tests=$$?; \
-	wait $$typing; typed=$$?; echo "$(BIN)/mypy"; cat $$report; rm -f $$report; \
+	wait $$typing; typed=$$?; typing=; echo "$(BIN)/mypy"; cat $$report; \
 	[ $$tests -eq 0 ] && [ $$typed -eq 0 ]
 
 # The inner loop: no test over about a quarter second (kernels, browsers, subprocesses, whole
