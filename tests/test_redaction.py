@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from workbench import callable_agent, evaluate
 from workbench.redaction import MARKER, redact, redact_data, redact_texts, secret_values
@@ -100,6 +108,75 @@ def test_a_secret_set_changed_or_removed_after_a_redaction_is_seen_at_the_next(
     monkeypatch.delenv("BROKER_PASSWORD")
     assert redact(text) == text
     assert ENV_SECRET[::-1] not in secret_values()
+
+
+# Names the environment tests below set: secret-looking, and one naming a host (no secret).
+CHANGING_NAMES = ["REVIEW_TOKEN", "REVIEW_API_KEY", "REVIEW_PASSWORD", "REVIEW_HOST"]
+# Short alphabets, so one value is often a part of another.
+CHANGING_VALUES = st.text(alphabet="ab12", min_size=6, max_size=12)
+
+
+@contextmanager
+def _names_restored(names: list[str]) -> Iterator[None]:
+    before = {name: os.environ.get(name) for name in names}
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(CHANGING_NAMES), st.none() | CHANGING_VALUES),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_each_change_of_the_environment_is_seen_at_the_next_redaction(
+    changes: list[tuple[str, str | None]],
+) -> None:
+    with _names_restored(CHANGING_NAMES):
+        for name, value in changes:
+            redact("a first redaction scans the environment as it is")
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+            assert secret_values() == secret_values(dict(os.environ))
+            live = [os.environ[n] for n in CHANGING_NAMES[:3] if len(os.environ.get(n, "")) >= 8]
+            shown = redact(" | ".join(value for _, value in changes if value))
+            assert not [secret for secret in live if secret in shown]
+
+
+@pytest.mark.slow
+def test_variables_set_and_removed_by_another_thread_never_break_a_redaction() -> None:
+    names = [f"REVIEW_CHURN_TOKEN_{i}" for i in range(40)]
+    stop = threading.Event()
+
+    def churn() -> None:
+        for turn in itertools.count():
+            if stop.is_set():
+                return
+            os.environ[names[turn % 40]] = f"churned-{turn:08d}"
+            os.environ.pop(names[turn * 7 % 40], None)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the threads take turns as often as they can
+    churner = threading.Thread(target=churn)
+    with _names_restored(names):
+        churner.start()
+        try:
+            for _ in range(10000):
+                secret_values()  # a scan that met a variable removed meanwhile raised KeyError
+        finally:
+            stop.set()
+            churner.join()
+            sys.setswitchinterval(interval)
+        assert secret_values() == secret_values(dict(os.environ))
 
 
 def test_redaction_is_deterministic_and_idempotent(secrets: None) -> None:

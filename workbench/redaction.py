@@ -78,7 +78,8 @@ def _scan(environ: Mapping[str, str]) -> tuple[str, ...]:
 
 # The last scan of the process environment, keyed by a copy of the raw mapping os.environ
 # keeps: comparing two dicts is far cheaper than decoding and matching every name, and any
-# change through os.environ (set, delete, a new value) makes them differ.
+# change through os.environ (set, delete, a new value) makes them differ. The copy is what
+# is scanned, so another thread setting a variable meanwhile changes neither.
 _last_scan: tuple[dict[Any, Any], tuple[str, ...]] | None = None
 
 
@@ -90,10 +91,10 @@ def _process_secret_values() -> tuple[str, ...]:
     last = _last_scan
     if last is not None and last[0] == raw:
         return last[1]
-    before = dict(raw)
-    values = _scan(os.environ)
-    if before == raw:  # not changed by another thread during the scan
-        _last_scan = (before, values)
+    copy = raw.copy()  # one step no other thread interrupts
+    decode_key, decode_value = os.environ.decodekey, os.environ.decodevalue
+    values = _scan({decode_key(name): decode_value(value) for name, value in copy.items()})
+    _last_scan = (copy, values)
     return values
 
 
