@@ -1,6 +1,6 @@
 """The suite's own guards: a test that patches asyncio leaves it as it found it, costly
-files are handed out first, and no schema a test validates needs the IRI format check the
-suite goes without (tests/conftest.py)."""
+files are handed out first, and the IRI format checks, whose parsers the suite's processes
+build only when first asked, answer as a user's do (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 
 import jsonschema
 import nbformat
+import pytest
 
 from workbench.bridge import run_sync
 from workbench.integrations._protocol import protocol_schema
@@ -102,7 +103,7 @@ def test_no_validated_schema_uses_the_iri_format_the_suite_goes_without() -> Non
         schemas.append(json.loads(path.read_text(encoding="utf-8")))
     assert len(schemas) > 2
     assert not {f for schema in schemas for f in _formats(schema) if f.startswith("iri")}
-    assert "iri" not in jsonschema.FormatChecker().checkers  # the parsers were not built
+    assert "iri" in jsonschema.FormatChecker().checkers  # checked as for a user, if asked
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
     nbformat.validate(notebook)  # still validated against its schema
 
@@ -120,14 +121,33 @@ def test_the_jupyter_servers_event_schemas_do_not_use_the_iri_format_either() ->
     assert not {f for schema in schemas for f in _formats(schema) if f.startswith("iri")}
 
 
-def test_a_process_the_suite_starts_goes_without_it_too() -> None:
-    probe = (
-        "import importlib.util, jsonschema\n"
-        "assert 'iri' not in jsonschema.FormatChecker().checkers\n"
-        "print(importlib.util.find_spec('rfc3987_syntax').origin)\n"
-    )
+# Checks each an IRI passes or fails, printed with where the module came from, before and
+# after them.
+IRI_PROBE = """
+import sys, jsonschema, nbformat
+nbformat.validate(nbformat.v4.new_notebook())
+print(sys.modules["rfc3987_syntax"].__file__)
+checker = jsonschema.FormatChecker()
+for value in ["https://例え.jp/ﾃｽﾄ?q=1#é", "//host/path", "a b", "http://[::1", "rel/ative"]:
+    print(checker.conforms(value, "iri"), checker.conforms(value, "iri-reference"))
+print(sys.modules["rfc3987_syntax"].__file__)
+"""
+
+
+def _probe(pythonpath: str) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": pythonpath}
     done = subprocess.run(
-        [sys.executable, "-c", probe], env=dict(os.environ), capture_output=True, text=True
+        [sys.executable, "-c", IRI_PROBE], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert Path(done.stdout.strip()).parent.name == "kept_out"
+    return done.stdout.splitlines()
+
+
+@pytest.mark.slow
+def test_a_process_the_suite_starts_checks_iris_as_a_users_does() -> None:
+    kept_out = _probe(os.environ["PYTHONPATH"])
+    users = _probe(os.pathsep.join(p for p in sys.path if "kept_out" not in p))
+    assert Path(kept_out[0]).parent.name == "kept_out"  # no parsers built for nbformat
+    assert Path(kept_out[-1]).parent.name == Path(users[0]).parent.name == "rfc3987_syntax"
+    assert kept_out[1:-1] == users[1:-1]
+    assert {"True True", "False False"} <= set(users[1:-1])
