@@ -297,7 +297,7 @@ def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> 
     return _pattern("|".join([*anywhere, words]))
 
 
-@lru_cache(maxsize=128)  # up to some 100 kB each
+@lru_cache(maxsize=32)  # some 0.1 MB each (only the names a text holds are in one)
 def _pattern(source: str) -> re.Pattern[str]:
     # kept here: the module's own small patterns would push these large ones, about 20 ms
     # to compile each, out of re's shared cache
