@@ -186,7 +186,7 @@ class BaseAdapter(Agent):
     # The evaluation may hand every adapter the same payload object: the base gives
     # ``ask`` a private copy of its input and ``to_decision`` one of the raw answer, so no
     # framework can alter it; ``input_for``, ``to_decision`` and a hook read the payload
-    # itself and must not change it (its items share their lists of symbols).
+    # itself and must not change it (its news items are carried by later payloads too).
     shares_payload = True
     budget_unit: ClassVar[str] = "model calls"
     """What ``max_calls`` counts, for the budget-stop message."""
