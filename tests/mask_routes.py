@@ -23,6 +23,16 @@ def text_mask(
     )
 
 
+def acme_and_bolt() -> TextMask:
+    """Two names whose prices scale by different factors (0.5 and 2.0), Acme also known
+    by its short name: the mask the price tests read."""
+    return text_mask(
+        aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
+        price_factor={"ACME": 0.5, "BOLT": 2.0},
+        names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",)},
+    )
+
+
 def every_route(
     mask: TextMask,
     text: str,

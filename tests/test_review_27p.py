@@ -4,13 +4,9 @@ as written or scaled wrongly, each written as the mask's routes all write it."""
 from __future__ import annotations
 
 import pytest
-from mask_routes import every_route, text_mask
+from mask_routes import acme_and_bolt, every_route
 
-MASK = text_mask(
-    aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
-    price_factor={"ACME": 0.5, "BOLT": 2.0},
-    names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",)},
-)
+MASK = acme_and_bolt()
 
 
 def _every_route(text: str, about: list[str]) -> str:

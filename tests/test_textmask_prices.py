@@ -8,15 +8,11 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from mask_routes import every_route, text_mask
+from mask_routes import acme_and_bolt, every_route
 
 from workbench.engine.textmask import _BARE, _DIGIT_PARTS, TextMask
 
-MASK = text_mask(
-    aliases={"ACME": "ASSET001", "BOLT": "ASSET002"},
-    price_factor={"ACME": 0.5, "BOLT": 2.0},
-    names={"ACME": ("Acme Industries", "Acme"), "BOLT": ("Bolt Systems",)},
-)
+MASK = acme_and_bolt()
 
 
 def _every_route(text: str, about: list[str]) -> str:
