@@ -49,6 +49,7 @@ import orjson
 from workbench._jsonio import (
     atomic_write,
     canonical_json,
+    json_by_orjson,
     loose_json,
     orjson_canonical,
     plain_answer,
@@ -239,9 +240,9 @@ class PartedExchange(Exchange):
         return self._inline, self._parts
 
     def _question_digest(self) -> str:
-        pieces = {canonical_json(n): canonical_text(v) for n, v in self._inline.items()}
-        pieces.update((canonical_json(n), text) for n, text in self._parts.items())
-        written = ",".join(name + ":" + pieces[name] for name in sorted(pieces, key=json.loads))
+        texts = {name: canonical_text(value) for name, value in self._inline.items()}
+        texts.update(self._parts)
+        written = ",".join(canonical_json(name) + ":" + texts[name] for name in sorted(texts))
         question = (
             f'{{"day":{self.day},"input":{{{written}}},"key":{canonical_json(self.key)},'
             f'"step":{self.step}}}'
@@ -252,12 +253,24 @@ class PartedExchange(Exchange):
         """Raise ``TranscriptEdited`` when a kept text is not the canonical JSON of a value
         (a file that sealed such a text was not written by a recording)."""
         for name, text in self._parts.items():
-            if canonical_text(read_json(text)) != text:
+            if not _canonical(text):
                 raise TranscriptEdited(
                     f"transcript {source}: the exchange of day {self.day}, step {self.step} "
                     f"keeps its input item {name!r} in a form no recording writes: it was "
                     "edited. Restore the file from version control or record it again."
                 )
+
+
+def _canonical(text: str) -> bool:
+    """Whether ``text`` is the canonical JSON of a value."""
+    try:
+        value, by_orjson = read_json_noting(text)
+        written = json_by_orjson(value) if by_orjson else None  # orjson reads no NaN
+        if written is not None:
+            return written == text.encode("utf-8")
+        return canonical_json(value) == text
+    except (ValueError, RecursionError, ConfigError):
+        return False
 
 
 class Transcript:
