@@ -129,7 +129,7 @@ def test_an_unsealed_transcript_loads_only_when_accepted_and_saving_seals_it(
         old = Transcript.load(recorded, accept_unsealed=True)
     assert len(old) == 4
     old.save(recorded)
-    assert json.loads(recorded.read_text())["version"] == 3
+    assert json.loads(recorded.read_text())["version"] == 2
     _edit_last(recorded, EDITS["response"])
     with pytest.raises(TranscriptEdited, match="was edited"):
         Transcript.load(recorded)
@@ -163,9 +163,9 @@ def test_an_unsealed_transcript_in_a_recording_folder_is_refused_naming_it(
 
 def test_an_unknown_format_version_is_refused(recorded: Path) -> None:
     data = json.loads(recorded.read_text())
-    data["version"] = 4
+    data["version"] = 3
     recorded.write_text(json.dumps(data))
-    with pytest.raises(RecordingError, match="format version 4"):
+    with pytest.raises(RecordingError, match="format version 3"):
         Transcript.load(recorded)
 
 

@@ -167,18 +167,12 @@ _BEFORE_A_NUMBER = re.compile(r"[\[:,\s-]")
 
 def read_json(text: str) -> Any:
     """``json.loads(text)``, the same values, read by orjson unless it could differ."""
-    return read_json_noting(text)[0]
-
-
-def read_json_noting(text: str) -> tuple[Any, bool]:
-    """``read_json(text)``, and whether orjson read it: the same text is then read by
-    ``orjson.loads`` alone to the same values, without looking for long integers again."""
     if _may_hold_a_long_integer(text):
-        return json.loads(text), False
+        return json.loads(text)
     try:
-        return orjson.loads(text), True
+        return orjson.loads(text)
     except orjson.JSONDecodeError:  # NaN, infinity, a lone surrogate: json reads them
-        return json.loads(text), False
+        return json.loads(text)
 
 
 def _may_hold_a_long_integer(text: str) -> bool:
@@ -207,26 +201,6 @@ def read_recorded_text(path: Path, what: str) -> str:
         raise RecordingError(f"{what} not found: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordingError(f"cannot read {what} {path}: {exc}") from None
-
-
-def read_recorded_bytes(path: Path, what: str) -> bytes:
-    """The bytes of a recorded file; a missing or unreadable one raises RecordingError."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise RecordingError(f"{what} not found: {path}") from None
-    except OSError as exc:
-        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
-
-
-def recorded_text(raw: bytes, path: Path, what: str) -> str:
-    """A recorded file's bytes as ``read_recorded_text`` gives them (UTF-8, any line end
-    read as LF); a file that is not UTF-8 raises RecordingError."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def atomic_write(path: str | os.PathLike[str], text: str) -> Path:

@@ -44,19 +44,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from workbench._jsonio import (
     atomic_write,
     canonical_json,
-    json_by_orjson,
     loose_json,
-    orjson_canonical,
     plain_answer,
     read_json,
-    read_json_noting,
-    read_recorded_bytes,
-    recorded_text,
+    read_recorded_text,
     to_plain,
 )
 from workbench._jsonio import digest as digest  # importable from its old home too
@@ -67,11 +61,8 @@ from workbench.redaction import redact_data
 
 TRANSCRIPT_FORMAT = "workbench-transcript"
 JOURNAL_FORMAT = "workbench-journal"
-FORMAT_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)  # version 1 has no digests: read only when accept_unsealed
-SEALED_SINCE = 2
-PARTED_SINCE = 3  # an exchange may keep its input's large items as text (``input_parts``)
-PART_MIN_CHARS = 256  # an input item written this long or longer is kept as its text
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 has no digests: read only when accept_unsealed
 
 
 class UnsealedTranscriptWarning(UserWarning):
@@ -104,7 +95,7 @@ def _response_from(data: Mapping[str, Any]) -> Any:
     return json.loads(raw.decode("utf-8", "surrogatepass"))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Exchange:
     """One question and the framework's raw answer."""
 
@@ -116,43 +107,17 @@ class Exchange:
     usage: dict[str, Any] = field(default_factory=dict)
     error: dict[str, str] | None = None
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Exchange):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.key, self.day, self.step, self.input, self.response, self.usage, self.error)
-
     @cached_property
     def sealed(self) -> dict[str, str]:
         """Digests of the question and of the answer, written beside the exchange."""
-        answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
-        return {"input": self._question_digest(), "response": digest(answer)}
-
-    def _question_digest(self) -> str:
         question = {"day": self.day, "input": self.input, "key": self.key, "step": self.step}
-        return digest(question)
-
-    def input_layout(self) -> tuple[Any, dict[str, str]]:
-        """The input as saved: its short items as they are, and each item of a dict input
-        whose canonical text is ``PART_MIN_CHARS`` or longer as that text, by name."""
-        if type(self.input) is not dict:
-            return self.input, {}
-        inline, parts = {}, {}
-        for name, value in self.input.items():
-            text = canonical_text(value) if isinstance(value, dict | list) else None
-            if text is not None and len(text) >= PART_MIN_CHARS:
-                parts[name] = text
-            else:
-                inline[name] = value
-        return inline, parts
+        answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
+        return {"input": digest(question), "response": digest(answer)}
 
     def to_json(self) -> dict[str, Any]:
-        inline, parts = self.input_layout()
         data = {
             "day": self.day,
-            "input": inline,
+            "input": self.input,
             "key": self.key,
             "sha256": self.sealed,
             "step": self.step,
@@ -161,8 +126,6 @@ class Exchange:
         }
         if self.error:
             data["error"] = self.error
-        if parts:
-            data["input_parts"] = parts
         return data
 
     @classmethod
@@ -200,77 +163,6 @@ class Exchange:
 
 
 _PARTS = {"input": "question (day, step, input)", "response": "answer (response, usage, error)"}
-
-
-def canonical_text(value: Any) -> str:
-    """``canonical_json(value)``, written by orjson where its bytes are json's."""
-    fast = orjson_canonical(value)
-    return fast.decode("utf-8") if fast is not None else canonical_json(value)
-
-
-class PartedExchange(Exchange):
-    """An exchange read from a file that kept its input's large items as their canonical
-    text (format version 3): a replay never reads them, so they are parsed only when
-    ``input`` is first read, and its seal is checked on their text, as written."""
-
-    def __init__(self, data: Mapping[str, Any], parts: Mapping[str, str]) -> None:
-        inline = data["input"]
-        if type(inline) is not dict or not all(type(t) is str for t in parts.values()):
-            raise TypeError("input_parts are not texts beside a dict input")
-        if not parts or not inline.keys().isdisjoint(parts):
-            raise ValueError("input_parts is empty or names an item the input also holds")
-        error = data.get("error")
-        self.__dict__.update(  # frozen: the fields are set as a dataclass's __init__ sets them
-            key=str(data["key"]),
-            day=int(data["day"]),
-            step=int(data["step"]),
-            response=_response_from(data),
-            usage=dict(data.get("usage") or {}),
-            error=dict(error) if error else None,
-            _inline=inline,
-            _parts=dict(parts),
-        )
-
-    @cached_property
-    def input(self) -> Any:  # type: ignore[override]
-        items = {**self._inline, **{name: read_json(t) for name, t in self._parts.items()}}
-        return dict(sorted(items.items()))
-
-    def input_layout(self) -> tuple[Any, dict[str, str]]:
-        return self._inline, self._parts
-
-    def _question_digest(self) -> str:
-        texts = {name: canonical_text(value) for name, value in self._inline.items()}
-        texts.update(self._parts)
-        written = ",".join(canonical_json(name) + ":" + texts[name] for name in sorted(texts))
-        question = (
-            f'{{"day":{self.day},"input":{{{written}}},"key":{canonical_json(self.key)},'
-            f'"step":{self.step}}}'
-        )
-        return hashlib.sha256(question.encode("utf-8")).hexdigest()
-
-    def refuse_unwritten_parts(self, source: str) -> None:
-        """Raise ``TranscriptEdited`` when a kept text is not the canonical JSON of a value
-        (a file that sealed such a text was not written by a recording)."""
-        for name, text in self._parts.items():
-            if not _canonical(text):
-                raise TranscriptEdited(
-                    f"transcript {source}: the exchange of day {self.day}, step {self.step} "
-                    f"keeps its input item {name!r} in a form no recording writes: it was "
-                    "edited. Restore the file from version control or record it again."
-                )
-
-
-def _canonical(text: str) -> bool:
-    """Whether ``text`` is the canonical JSON of a value."""
-    try:
-        value, by_orjson = read_json_noting(text)
-        written = json_by_orjson(value) if by_orjson else None  # orjson reads no NaN
-        if written is not None:
-            return written == text.encode("utf-8")
-        return canonical_json(value) == text
-    except (ValueError, RecursionError, ConfigError):
-        return False
 
 
 class Transcript:
@@ -416,17 +308,11 @@ class Transcript:
         ``accept_unsealed=True``: pass it only for a file you trust, then save it to seal it.
         """
         source = Path(path)
-        raw = read_recorded_bytes(source, "transcript file")
-        digest = hashlib.sha256(raw).digest()
-        if _CHECKED_TEXTS.get(digest):  # these bytes were checked and read by orjson
-            transcript = cls._from_data(orjson.loads(raw), digest, True, str(source), False)
+        text = read_recorded_text(source, "transcript file")
+        if text.startswith('{"format":"' + JOURNAL_FORMAT):
+            transcript = _from_journal(text, source, accept_unsealed)
         else:
-            text = recorded_text(raw, source, "transcript file")
-            if text.startswith('{"format":"' + JOURNAL_FORMAT):
-                transcript = _from_journal(text, source, accept_unsealed)
-            else:
-                data, by_orjson = _parsed(text, digest, str(source))
-                transcript = cls._from_data(data, digest, by_orjson, str(source), accept_unsealed)
+            transcript = cls.from_json(text, source=str(source), accept_unsealed=accept_unsealed)
         transcript.path = source
         return transcript
 
@@ -434,16 +320,15 @@ class Transcript:
     def from_json(
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
-        digest = _text_digest(text)
-        data, by_orjson = _parsed(text, digest, source)
-        return cls._from_data(data, digest, by_orjson, source, accept_unsealed)
-
-    @classmethod
-    def _from_data(
-        cls, data: Any, digest: bytes, by_orjson: bool, source: str, accept_unsealed: bool
-    ) -> Transcript:
-        """The transcript of a parsed text whose SHA-256 is ``digest`` (its seals are
-        checked unless that text's were before)."""
+        try:
+            data = read_json(text)
+        except json.JSONDecodeError as exc:
+            raise RecordingError(
+                f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
+                f"column {exc.colno}); restore it from version control or record it again"
+            ) from None
+        except RecursionError:
+            raise RecordingError(f"transcript {source} is nested too deeply to be one") from None
         if not isinstance(data, dict) or data.get("format") != TRANSCRIPT_FORMAT:
             raise RecordingError(f"{source} is not a workbench transcript (no 'format' field)")
         sealed = _sealed_version(data.get("version"), f"transcript {source}", accept_unsealed)
@@ -453,19 +338,18 @@ class Transcript:
                 raise TypeError("exchanges is not a list")
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
-        checked = not sealed or digest in _CHECKED_TEXTS
-        parted = data["version"] >= PARTED_SINCE
-        transcript = cls(meta, [_read_exchange(item, source, not checked, parted) for item in items])
-        if sealed and not checked:
-            _remember_checked(digest, by_orjson)
+        digest = _text_digest(text) if sealed else None
+        checked = digest is None or digest in _CHECKED_TEXTS
+        transcript = cls(meta, [_read_exchange(item, source, not checked) for item in items])
+        if digest is not None and not checked:
+            _remember_checked(digest)
         return transcript
 
 
-# SHA-256 of the transcript texts whose every seal this process has checked, and whether
-# orjson read each: the same bytes carry the same seals and read to the same values, so a
-# text loaded again (a recording replayed twice, a test reading what another replayed) is
-# parsed again but neither re-checked nor searched for long integers again
-_CHECKED_TEXTS: dict[bytes, bool] = {}
+# SHA-256 of the transcript texts whose every seal this process has checked: the same
+# bytes carry the same seals, so a text loaded again (a recording replayed twice, a test
+# reading what another replayed) is parsed again but not re-checked
+_CHECKED_TEXTS: dict[bytes, None] = {}
 _CHECKED_KEPT = 256
 
 
@@ -473,25 +357,10 @@ def _text_digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
-def _parsed(text: str, digest: bytes, source: str) -> tuple[Any, bool]:
-    """A transcript's text parsed, and whether orjson read it (see ``_CHECKED_TEXTS``)."""
-    try:
-        if _CHECKED_TEXTS.get(digest):
-            return orjson.loads(text), True
-        return read_json_noting(text)
-    except json.JSONDecodeError as exc:
-        raise RecordingError(
-            f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
-            f"column {exc.colno}); restore it from version control or record it again"
-        ) from None
-    except RecursionError:
-        raise RecordingError(f"transcript {source} is nested too deeply to be one") from None
-
-
-def _remember_checked(digest: bytes, by_orjson: bool) -> None:
+def _remember_checked(digest: bytes) -> None:
     if len(_CHECKED_TEXTS) >= _CHECKED_KEPT:
         _CHECKED_TEXTS.clear()
-    _CHECKED_TEXTS[digest] = by_orjson
+    _CHECKED_TEXTS[digest] = None
 
 
 def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
@@ -502,14 +371,14 @@ def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
             f"{where} has format version {version!r}; this workbench reads versions "
             f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
-    if version < SEALED_SINCE and not accept_unsealed:
+    if version < FORMAT_VERSION and not accept_unsealed:
         raise RecordingError(
             f"{where} was written before exchanges carried digests (format version "
             f"{version}), so an edited answer in it would replay as if recorded. Record it "
             "again, or, only if you trust the file, load it with Transcript.load(path, "
             "accept_unsealed=True) and save it to seal it"
         )
-    if version < SEALED_SINCE:
+    if version < FORMAT_VERSION:
         warnings.warn(
             f"{where} was written before exchanges carried digests (format version "
             f"{version}), so an edit to it cannot be detected; record it again to seal it",
@@ -520,14 +389,9 @@ def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
     return True
 
 
-def _read_exchange(item: Any, source: str, sealed: bool, parted: bool = False) -> Exchange:
-    """One saved exchange; ``sealed``: its seals are checked; ``parted``: its file's version
-    may keep input items as text."""
+def _read_exchange(item: Any, source: str, sealed: bool) -> Exchange:
     try:
-        parts = item.get("input_parts") if parted else None
-        exchange = Exchange.from_json(item) if parts is None else PartedExchange(item, parts)
-        if sealed and isinstance(exchange, PartedExchange):
-            exchange.refuse_unwritten_parts(source)
+        exchange = Exchange.from_json(item)
         if sealed:
             exchange.refuse_an_edit(item, source)
     except TranscriptEdited:
@@ -550,7 +414,6 @@ def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
     transcript = Transcript()
     version = _journal_version(complete, source)
     sealed = _sealed_version(version, f"journal {source}", accept_unsealed)
-    parted = version >= PARTED_SINCE
     for number, line in enumerate(complete[1:], start=2):
         try:
             record = read_json(line)
@@ -560,7 +423,7 @@ def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
         except (json.JSONDecodeError, RecursionError, TypeError, ValueError) as exc:
             raise _corrupt_journal(source, number, exc) from None
         try:
-            exchange = _read_exchange(record.get("exchange"), str(source), sealed, parted)
+            exchange = _read_exchange(record.get("exchange"), str(source), sealed)
         except TranscriptEdited:
             raise
         except (RecordingError, AttributeError) as exc:
