@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
 import socket
+import time
 
 import pandas as pd
 import pytest
@@ -78,13 +78,19 @@ def closed_loopback_port() -> int:
 
 
 @pytest.mark.slow
-def test_an_unreachable_scheduler_is_a_config_error_naming_it_and_the_local_cluster(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_an_unreachable_scheduler_is_a_config_error_naming_it_and_the_local_cluster() -> None:
     pytest.importorskip("distributed")
-    module = importlib.import_module("workbench.evaluation.sweep")  # the name is the function
-    monkeypatch.setattr(module, "CONNECT_TIMEOUT_S", 1)  # a shorter wait, the same refusal
     address = f"tcp://127.0.0.1:{closed_loopback_port()}"
+    started = time.monotonic()
     with pytest.raises(ConfigError, match="LocalCluster") as caught:
-        sweep(["cash"], seeds=[1], scheduler=address, universe=3, days=1)
+        sweep(["cash"], seeds=[1], scheduler=address, connect_timeout=1, universe=3, days=1)
     assert address in str(caught.value) and "within 1 s" in str(caught.value)
+    assert time.monotonic() - started >= 1  # the scheduler was given the whole second
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), "10", None, True])
+def test_a_connect_timeout_that_is_no_duration_is_refused_before_connecting(
+    timeout: object,
+) -> None:
+    with pytest.raises(ConfigError, match="connect_timeout"):
+        sweep(["cash"], seeds=[1], scheduler="tcp://127.0.0.1:9", connect_timeout=timeout)

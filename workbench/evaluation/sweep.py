@@ -3,7 +3,8 @@
 Every (preset, seed) cell is one independent ``evaluate`` with fresh arms, so a
 cell can run anywhere: in this process by default, or on a Dask cluster when
 ``scheduler`` is given (an address such as ``"tcp://127.0.0.1:8786"`` or a
-``distributed.Client``). Results come back in grid order either way, and equal
+``distributed.Client``; an address that answers nothing within ``connect_timeout``
+seconds is a ConfigError). Results come back in grid order either way, and equal
 bit for bit to the in-process run.
 """
 
@@ -15,14 +16,14 @@ from typing import Any
 
 import pandas as pd
 
-from workbench._checks import is_whole
+from workbench._checks import is_whole, seconds
 from workbench.agents import Agent
 from workbench.errors import ConfigError, MissingDependency
 from workbench.evaluation.columns import VOLATILE_COLUMNS
 from workbench.evaluation.results import Results
 
 ArmSpec = str | Callable[[], Agent]
-CONNECT_TIMEOUT_S = 10  # how long a scheduler address may take to answer before a ConfigError
+CONNECT_TIMEOUT_S = 10.0  # how long a scheduler address may take to answer, by default
 
 
 @dataclass(frozen=True)
@@ -39,13 +40,17 @@ def sweep(
     seeds: Sequence[int],
     presets: Sequence[str | Mapping[str, Any] | None] = (None,),
     scheduler: Any = None,
+    connect_timeout: float = CONNECT_TIMEOUT_S,
     **world: Any,
 ) -> list[Results]:
     """Run ``arms`` on every (preset, seed); ``world`` takes evaluate's other keywords.
 
     An arm is a baseline name or a zero-argument factory returning a fresh Agent
-    (arms keep state, so each cell builds its own).
+    (arms keep state, so each cell builds its own). ``connect_timeout``: the seconds a
+    scheduler given by its address may take to answer before the sweep stops with a
+    ConfigError (a Dask scheduler that is still starting refuses connections for a while).
     """
+    seconds("connect_timeout", connect_timeout)
     if not seeds:
         raise ConfigError("a sweep needs at least one seed, e.g. seeds=range(5)")
     if any(not is_whole(s) for s in seeds):
@@ -64,7 +69,7 @@ def sweep(
     cells = [Cell(preset, seed) for preset in presets for seed in seeds]
     if scheduler is None:
         return [run_cell(cell, arms, world) for cell in cells]
-    return _on_dask(scheduler, cells, arms, world)
+    return _on_dask(scheduler, cells, arms, world, connect_timeout)
 
 
 def run_cell(cell: Cell, arms: Sequence[ArmSpec], world: Mapping[str, Any]) -> Results:
@@ -75,13 +80,20 @@ def run_cell(cell: Cell, arms: Sequence[ArmSpec], world: Mapping[str, Any]) -> R
 
 
 def _on_dask(
-    scheduler: Any, cells: list[Cell], arms: Sequence[ArmSpec], world: Mapping[str, Any]
+    scheduler: Any,
+    cells: list[Cell],
+    arms: Sequence[ArmSpec],
+    world: Mapping[str, Any],
+    connect_timeout: float,
 ) -> list[Results]:
     try:
         from distributed import Client
     except ImportError as exc:
         raise MissingDependency("distributed", "dask", "a sweep on a Dask cluster") from exc
-    client = scheduler if isinstance(scheduler, Client) else _connect(Client, scheduler)
+    if isinstance(scheduler, Client):
+        client = scheduler
+    else:
+        client = _connect(Client, scheduler, connect_timeout)
     try:
         futures = client.map(run_cell, cells, arms=list(arms), world=dict(world), pure=False)
         return list(client.gather(futures))
@@ -90,13 +102,13 @@ def _on_dask(
             client.close()
 
 
-def _connect(client_type: Any, address: Any) -> Any:
+def _connect(client_type: Any, address: Any, timeout: float) -> Any:
     """A client of the scheduler at ``address``, or a ConfigError naming it and the fix."""
     try:
-        return client_type(address, timeout=CONNECT_TIMEOUT_S)
+        return client_type(address, timeout=timeout)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ConfigError(
-            f"no Dask scheduler answered at {address!r} within {CONNECT_TIMEOUT_S:g} s "
+            f"no Dask scheduler answered at {address!r} within {timeout:g} s "
             f"({type(exc).__name__}). Start one (`dask scheduler` and `dask worker ADDRESS`) "
             "or run a local cluster and pass it: `from distributed import LocalCluster, "
             "Client; client = Client(LocalCluster(host='127.0.0.1', processes=False))`, then "
