@@ -75,7 +75,9 @@ def plotly_js() -> str | None:
             return text
     except (OSError, UnicodeDecodeError):
         pass
-    packed = gzip.compress(bundle.read_bytes(), compresslevel=6, mtime=0)
+    from plotly.offline import get_plotlyjs
+
+    packed = gzip.compress(get_plotlyjs().encode("utf-8"), compresslevel=6, mtime=0)
     text = base64.b64encode(packed).decode("ascii")
     _keep(cached, text)
     return text
