@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,10 +38,16 @@ def _fresh() -> str | None:
     return _plotly_page.plotly_js()
 
 
+def _kept_text(kept: Path) -> str:
+    digest, _, text = kept.read_text().partition("\n")
+    assert digest == hashlib.sha256(text.encode()).hexdigest()
+    return text
+
+
 def test_the_cached_text_is_the_text_compressed_anew(cache: Path) -> None:
     first = _fresh()
     (kept,) = cache.glob("plotly-*.b64")
-    assert first == _compressed_anew() == kept.read_text()
+    assert first == _compressed_anew() == _kept_text(kept)
     assert _fresh() == first
     assert not list(cache.glob(".plotly-*")), "no temporary file left behind"
 
@@ -50,7 +57,7 @@ def test_a_later_process_reads_the_cache_rather_than_compressing(
 ) -> None:
     _fresh()
     (kept,) = cache.glob("plotly-*.b64")
-    kept.write_text("QUJD")  # what the cache holds is what is served
+    _plotly_page._keep(kept, "QUJD")  # what the cache holds is what is served
 
     def refuse(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("compressed again")
@@ -59,12 +66,13 @@ def test_a_later_process_reads_the_cache_rather_than_compressing(
     assert _fresh() == "QUJD"
 
 
-@pytest.mark.parametrize("damage", ["", "QUJ", "é"])
+@pytest.mark.parametrize("damage", ["", "QUJ", "é", "cut short"])
 def test_a_damaged_cache_file_is_compressed_again_and_replaced(cache: Path, damage: str) -> None:
     _fresh()
     (kept,) = cache.glob("plotly-*.b64")
-    kept.write_text(damage, encoding="utf-8")
-    assert _fresh() == _compressed_anew() == kept.read_text()
+    whole = kept.read_text()
+    kept.write_text(whole[: len(whole) // 2] if damage == "cut short" else damage)
+    assert _fresh() == _compressed_anew() == _kept_text(kept)
 
 
 def test_another_plotly_bundle_is_another_cache_file(cache: Path, tmp_path: Path) -> None:

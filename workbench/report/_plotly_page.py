@@ -6,8 +6,9 @@ which the browser inflates with its built-in ``DecompressionStream`` before draw
 Compressing costs about 0.2 CPU-s, so the packed text is kept in a cache folder
 (``$WORKBENCH_CACHE_DIR``, else ``$XDG_CACHE_HOME/workbench`` or ``~/.cache/workbench``)
 under a name made of plotly's version, the bundle's size and modification time and
-zlib's version: every later process reads it instead. A cache that cannot be read or
-written is passed by, never an error.
+zlib's version, with the text's SHA-256: every later process reads it instead (about
+7 ms). A damaged cache file is written again; one that cannot be read or written is
+passed by, never an error.
 Each chart is an empty ``div`` followed by its spec as JSON; one script at the end of
 the page draws them all. Without ``plotly`` installed, ``plotly_js()`` is None and the
 report falls back to its static charts.
@@ -69,12 +70,9 @@ def plotly_js() -> str | None:
         return None
     bundle = Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
     cached = _cache_file(plotly.__version__, bundle)
-    try:
-        text = cached.read_text(encoding="ascii")
-        if text and len(text) % 4 == 0:  # a whole base64 text: written only by os.replace
-            return text
-    except (OSError, UnicodeDecodeError):
-        pass
+    kept = _read_kept(cached)
+    if kept is not None:
+        return kept
     from plotly.offline import get_plotlyjs
 
     packed = gzip.compress(get_plotlyjs().encode("utf-8"), compresslevel=6, mtime=0)
@@ -103,8 +101,8 @@ def _cache_file(version: str, bundle: Path) -> Path:
 
 
 def _keep(path: Path, text: str) -> None:
-    """``text`` into ``path`` whole or not at all: a temporary file beside it, then
-    renamed over it, so a process reading at the same time sees the old file or this one."""
+    """``text`` and its digest into ``path`` whole or not at all: a temporary file beside
+    it, then renamed over it, so a process reading meanwhile sees the old file or this one."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".plotly-", suffix=".tmp")
@@ -112,10 +110,23 @@ def _keep(path: Path, text: str) -> None:
         return
     try:
         with os.fdopen(handle, "w", encoding="ascii") as sink:
-            sink.write(text)
+            sink.write(f"{_digest(text)}\n{text}")
         os.replace(temporary, path)
     except OSError:
         Path(temporary).unlink(missing_ok=True)
+
+
+def _read_kept(path: Path) -> str | None:
+    """The text ``_keep`` wrote into ``path``, or None when it is missing or damaged."""
+    try:
+        digest, _, text = path.read_text(encoding="ascii").partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text and digest == _digest(text) else None
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
