@@ -20,6 +20,8 @@
   (kernels, servers, the demo: ``tests/kept_out`` leads their ``PYTHONPATH``), import a
   stand-in that imports the real package at the first IRI checked, so the checks are
   the real ones and unpaid for until used.
+- What workbench caches for every later process (the packed plotly.js) goes to one folder
+  per worker for the session (``WORKBENCH_CACHE_DIR``), never the home folder's cache.
 - Property tests run ``HYPOTHESIS_EXAMPLES`` examples each; ``WORKBENCH_THOROUGH=1``
   selects the thorough profile, several times as many (docs/contributing.md).
 """
@@ -245,6 +247,19 @@ def _mask_key_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> 
         os.environ.pop(KEY_FILE_VARIABLE, None)
     else:
         os.environ[KEY_FILE_VARIABLE] = before
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_outside_the_home_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What workbench caches (the packed plotly.js) kept in one folder per worker for the
+    session, which the kernels and processes its tests start share."""
+    before = os.environ.get("WORKBENCH_CACHE_DIR")
+    os.environ["WORKBENCH_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if before is None:
+        os.environ.pop("WORKBENCH_CACHE_DIR", None)
+    else:
+        os.environ["WORKBENCH_CACHE_DIR"] = before
 
 
 @pytest.fixture

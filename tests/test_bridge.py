@@ -30,6 +30,7 @@ import pytest
 import workbench
 from workbench.bridge import run_sync
 from workbench.errors import ConfigError
+from workbench.testing.stub_endpoint import POLL_S
 
 REPO = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent / "bridge"
@@ -300,7 +301,7 @@ def loopback_server() -> Iterator[tuple[str, list[int]]]:
         peers: list[int] = []  # noqa: RUF012 - a fresh log for this server
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL_S,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", Handler.peers

@@ -12,6 +12,7 @@ import pytest
 
 from workbench import evaluate
 from workbench.integrations.http_agent import http_agent
+from workbench.testing.stub_endpoint import POLL_S
 
 ONE_DAY = {"seed": 3, "universe": 5, "days": 1}
 Behaviour = Callable[[BaseHTTPRequestHandler, dict], None]
@@ -47,7 +48,7 @@ class Server:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/decide"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(POLL_S,), daemon=True)
         self.thread.start()
 
     def close(self) -> None:

@@ -21,6 +21,7 @@ from workbench.integrations._child import Child
 from workbench.integrations._protocol import SCHEMA_FILE, protocol_schema, schema_text
 from workbench.integrations.http_agent import HttpAgentAdapter, http_agent
 from workbench.integrations.process import ProcessAgentAdapter, process_agent
+from workbench.testing.stub_endpoint import POLL_S
 
 pytestmark = pytest.mark.slow  # every test starts programs
 
@@ -224,7 +225,7 @@ class _Decider(BaseHTTPRequestHandler):
 @pytest.fixture
 def server() -> Iterator[ThreadingHTTPServer]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Decider)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(POLL_S,), daemon=True)
     thread.start()
     yield httpd
     httpd.shutdown()

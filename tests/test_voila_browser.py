@@ -108,6 +108,12 @@ def test_the_panel_runs_a_seed_under_voila(voila: tuple[str, Path]) -> None:
             seeds.fill("11")
             seeds.press("Tab")
             page.locator(".workbench-run").click()
+            # the notebook's own run (seed 7) already says "done": wait for this run's seed
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('.workbench-scorecard tbody th')]"
+                ".some(th => th.textContent.trim() === '11')",
+                timeout=120_000,
+            )
             page.wait_for_function(
                 "() => /done in .*1 seed\\(s\\)/.test("
                 "document.querySelector('.workbench-status').textContent)",

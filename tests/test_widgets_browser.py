@@ -4,11 +4,12 @@ The test starts its own JupyterLab server on a free loopback port with a private
 token and workspace, opens a copy of ``notebooks/explore.ipynb``, runs every
 cell, waits for the kernel to be idle and every cell to have run, then clicks
 the panel: a two-seed run (scorecard checked in the page) and a long run that
-is stopped. A second notebook holds a panel with an agent that raises: its
-error shows in the panel, a three-seed run shows every seed, and Stop during
-the last seed keeps the finished ones. Finally two tearsheets (three seeds;
-historical bars) are opened in Chromium and every section is checked on screen
-and in print. Screenshots go to ``test-artifacts/``.
+is stopped. A second notebook, opened in the same JupyterLab page once the first
+is closed, holds a panel with an agent that raises: its error shows in the panel,
+a three-seed run shows every seed, and Stop during the last seed keeps the
+finished ones. Finally two tearsheets (three seeds; historical bars) are opened
+in Chromium and every section is checked on screen and in print. Screenshots go
+to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def lab(tmp_path_factory) -> Iterator[tuple[str, str, Path]]:
         sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser",
         "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}", "--LabApp.news_url=None",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open a second notebook
     ]  # fmt: skip
     log = root / "lab.log"
     with log.open("w") as sink:
@@ -123,10 +125,14 @@ def _open_notebook(browser, lab, name: str):
     tab = browser.new_page(viewport={"width": 1400, "height": 1100})
     workspace = f"test-{secrets.token_hex(6)}"
     tab.goto(f"{base}/lab/workspaces/{workspace}/tree/{name}?reset&token={token}")
+    _run_every_cell(tab)
+    return tab
+
+
+def _run_every_cell(tab) -> None:
     _wait_for_idle_kernel(tab)
     _run_all_cells(tab)
     _wait_for_every_cell(tab)
-    return tab
 
 
 @pytest.fixture(scope="module")
@@ -137,10 +143,25 @@ def page(browser, lab):
 
 
 @pytest.fixture(scope="module")
-def checks(browser, lab, page):  # after the explore tests: one kernel busy at a time
-    tab = _open_notebook(browser, lab, "checks.ipynb")
-    yield tab
-    tab.close()
+def checks(page):  # after the explore tests: one kernel busy at a time
+    """checks.ipynb in the same JupyterLab page, which loads the application once: the
+    explore notebook's panel is taken off the page (its widgets with it), then JupyterLab
+    opens checks.ipynb as a user's File > Open would."""
+    page.evaluate(
+        """async () => {
+            const app = window.jupyterapp;
+            for (const widget of [...app.shell.widgets('main')]) widget.dispose();
+            await app.commands.execute('docmanager:open', {path: 'checks.ipynb'});
+        }"""
+    )
+    page.wait_for_function(  # only the checks notebook's cells are on the page
+        "() => document.querySelectorAll('.jp-Notebook').length === 1 && "
+        "document.querySelector('.jp-Notebook .jp-Cell .jp-InputArea')?.textContent"
+        ".includes('def broken')",
+        timeout=90_000,
+    )
+    _run_every_cell(page)
+    return page
 
 
 def _checks_notebook() -> dict:

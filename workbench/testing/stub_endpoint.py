@@ -21,6 +21,9 @@ from typing import Any
 from workbench.integrations._frameworks import PAYLOAD_HEADER
 
 Answer = Callable[[dict[str, Any]], tuple[int, dict[str, Any]]]
+# How often the serving thread looks for a shutdown: the default half second is what
+# leaving the ``with`` block would wait.
+POLL_S = 0.02
 
 
 def completion(text: str, *, model: str = "stub-model", tool: bool = False) -> dict[str, Any]:
@@ -84,7 +87,7 @@ class StubServer:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(POLL_S,), daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:
