@@ -34,6 +34,11 @@ OUTPUTS_LEDGER = ".workbench-outputs.json"
 # the kernel log stays quiet (a local TCP warning, the interrupt at shutdown); failures
 # still reach the caller as PapermillExecutionError with the cell and the error
 _KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL"]
+# A kernel that dies before it answers is started once more: jupyter_client picks its
+# ports free, then the kernel binds them, and a process starting beside it can take one
+# in between ("Address already in use"). No cell has run then, so nothing is repeated.
+_KERNEL_STARTS = 2
+_DIED_STARTING = "Kernel died before replying to kernel_info"
 
 
 @dataclass(frozen=True)
@@ -184,22 +189,12 @@ def _note_outputs(folder: Path, written: set[Path]) -> None:
 
 
 def _execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
-    import papermill
     from nbclient.exceptions import CellTimeoutError
     from papermill.exceptions import PapermillExecutionError
 
     started = time.perf_counter()
     try:
-        papermill.execute_notebook(
-            str(job.notebook),
-            str(job.output_notebook),
-            parameters={**job.parameters, "out_dir": str(job.out_dir)},
-            kernel_name=kernel_name,
-            execution_timeout=timeout,
-            progress_bar=False,
-            cwd=None,  # the caller's folder: relative paths in parameters mean what they say
-            extra_arguments=_KERNEL_ARGUMENTS,
-        )
+        _papermill(job, kernel_name=kernel_name, timeout=timeout)
     except PapermillExecutionError as exc:
         error = f"{exc.ename}: {exc.evalue}"
         return RunOutcome(job, "error", time.perf_counter() - started, exc.cell_index, error)
@@ -208,6 +203,28 @@ def _execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> Ru
         error = f"CellTimeoutError: {str(exc).splitlines()[0]}"
         return RunOutcome(job, "timeout", time.perf_counter() - started, cell, error)
     return RunOutcome(job, "ok", time.perf_counter() - started)
+
+
+def _papermill(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> None:
+    """``job`` executed by papermill, its kernel started again if it died starting."""
+    import papermill
+
+    for start in range(1, _KERNEL_STARTS + 1):
+        try:
+            papermill.execute_notebook(
+                str(job.notebook),
+                str(job.output_notebook),
+                parameters={**job.parameters, "out_dir": str(job.out_dir)},
+                kernel_name=kernel_name,
+                execution_timeout=timeout,
+                progress_bar=False,
+                cwd=None,  # the caller's folder: relative paths in parameters mean what they say
+                extra_arguments=_KERNEL_ARGUMENTS,
+            )
+            return
+        except RuntimeError as exc:
+            if start == _KERNEL_STARTS or not str(exc).startswith(_DIED_STARTING):
+                raise
 
 
 def _running_cell(output: Path) -> int | None:
