@@ -8,7 +8,7 @@ import base64
 import gzip
 import os
 import pwd
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -122,11 +122,11 @@ def _another_header(text: str) -> str:
     ],
 )
 def test_a_damaged_or_edited_cache_file_is_compressed_again_and_replaced(
-    cache: Path, damage: object
+    cache: Path, damage: Callable[[str], str]
 ) -> None:
     whole = _fresh()
     assert whole is not None
-    edited = damage(whole)  # type: ignore[operator]
+    edited = damage(whole)
     assert edited != whole
     _kept(cache).write_text(edited, encoding="utf-8")
     assert _fresh() == _compressed_anew() == _kept(cache).read_text()
