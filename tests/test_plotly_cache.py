@@ -1,12 +1,14 @@
 """The packed plotly.js kept in the cache folder: the same text as compressing it anew,
-read by later processes, replaced when damaged, and never an error when unwritable."""
+read by later processes, served only when it packs the installed plotly.js exactly
+(never a script from a damaged or edited file), and never an error when unusable."""
 
 from __future__ import annotations
 
 import base64
 import gzip
-import hashlib
-from collections.abc import Iterator
+import os
+import pwd
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,10 +18,14 @@ from workbench.report import _plotly_page
 pytest.importorskip("plotly")
 
 
-def _compressed_anew() -> str:
+def _code() -> bytes:
     from plotly.offline import get_plotlyjs
 
-    packed = gzip.compress(get_plotlyjs().encode("utf-8"), compresslevel=6, mtime=0)
+    return get_plotlyjs().encode("utf-8")
+
+
+def _compressed_anew() -> str:
+    packed = gzip.compress(_code(), compresslevel=6, mtime=0)
     return base64.b64encode(packed).decode("ascii")
 
 
@@ -38,16 +44,14 @@ def _fresh() -> str | None:
     return _plotly_page.plotly_js()
 
 
-def _kept_text(kept: Path) -> str:
-    digest, _, text = kept.read_text().partition("\n")
-    assert digest == hashlib.sha256(text.encode()).hexdigest()
-    return text
+def _kept(cache: Path) -> Path:
+    (kept,) = cache.glob("plotly-*.b64")
+    return kept
 
 
 def test_the_cached_text_is_the_text_compressed_anew(cache: Path) -> None:
     first = _fresh()
-    (kept,) = cache.glob("plotly-*.b64")
-    assert first == _compressed_anew() == _kept_text(kept)
+    assert first == _compressed_anew() == _kept(cache).read_text()
     assert _fresh() == first
     assert not list(cache.glob(".plotly-*")), "no temporary file left behind"
 
@@ -55,33 +59,119 @@ def test_the_cached_text_is_the_text_compressed_anew(cache: Path) -> None:
 def test_a_later_process_reads_the_cache_rather_than_compressing(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _fresh()
-    (kept,) = cache.glob("plotly-*.b64")
-    _plotly_page._keep(kept, "QUJD")  # what the cache holds is what is served
+    first = _fresh()
 
     def refuse(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("compressed again")
 
     monkeypatch.setattr(_plotly_page.gzip, "compress", refuse)
-    assert _fresh() == "QUJD"
+    assert _fresh() == first
 
 
-@pytest.mark.parametrize("damage", ["", "QUJ", "é", "cut short"])
-def test_a_damaged_cache_file_is_compressed_again_and_replaced(cache: Path, damage: str) -> None:
+def _other_code(text: str) -> str:
+    """A cache file that packs a script of someone else's: valid base64 of valid gzip."""
+    packed = gzip.compress(b"alert('not plotly')", compresslevel=6, mtime=0)
+    return base64.b64encode(packed).decode("ascii")
+
+
+def _cut_at_a_multiple_of_four(text: str) -> str:
+    return text[: len(text) // 8 * 4]
+
+
+def _markup_inside(text: str) -> str:
+    """Characters base64 decoding would skip unless it validates: the same bytes decoded."""
+    return text[:100] + "</script><script>alert(1)</script>" + text[100:]
+
+
+def _two_members(text: str) -> str:
+    packed = base64.b64decode(text) + gzip.compress(b"", mtime=0)
+    return base64.b64encode(packed).decode("ascii")
+
+
+def _another_header(text: str) -> str:
+    packed = bytearray(base64.b64decode(text))
+    packed[4] = 1  # an mtime of 1 s: the same code inflated, other bytes in the report
+    return base64.b64encode(bytes(packed)).decode("ascii")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: "",
+        lambda text: "QUJ",
+        lambda text: "é",
+        lambda text: text[: len(text) // 2],
+        _cut_at_a_multiple_of_four,
+        _other_code,
+        _markup_inside,
+        _two_members,
+        _another_header,
+        lambda text: text + "\n",
+    ],
+    ids=[
+        "empty",
+        "not-base64",
+        "not-ascii",
+        "cut-in-half",
+        "cut-at-4n",
+        "other-code",
+        "markup-inside",
+        "two-members",
+        "other-header",
+        "newline",
+    ],
+)
+def test_a_damaged_or_edited_cache_file_is_compressed_again_and_replaced(
+    cache: Path, damage: Callable[[str], str]
+) -> None:
+    whole = _fresh()
+    assert whole is not None
+    edited = damage(whole)
+    assert edited != whole
+    _kept(cache).write_text(edited, encoding="utf-8")
+    assert _fresh() == _compressed_anew() == _kept(cache).read_text()
+
+
+def test_only_the_one_canonical_packing_of_the_code_passes() -> None:
+    code = next(b"x" * n for n in range(100) if len(_plotly_page._pack(b"x" * n)) % 3)
+    text = base64.b64encode(_plotly_page._pack(code)).decode("ascii")
+    assert _plotly_page._packs(text, code)
+    assert not _plotly_page._packs(text, code + b" ")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    body = text.rstrip("=")
+    respelt = body[:-1] + alphabet[alphabet.index(body[-1]) | 1] + text[len(body) :]
+    assert respelt != text
+    assert base64.b64decode(respelt) == base64.b64decode(text), "the same bytes, spelt otherwise"
+    assert not _plotly_page._packs(respelt, code)
+
+
+def test_a_cache_file_that_is_no_regular_file_is_passed_by(cache: Path) -> None:
     _fresh()
-    (kept,) = cache.glob("plotly-*.b64")
-    whole = kept.read_text()
-    kept.write_text(whole[: len(whole) // 2] if damage == "cut short" else damage)
-    assert _fresh() == _compressed_anew() == _kept_text(kept)
+    kept = _kept(cache)
+    kept.unlink()
+    os.mkfifo(kept)  # reading it would wait for a writer forever
+    assert _fresh() == _compressed_anew()
+    assert kept.is_file(), "replaced by the packed text"
+
+
+def test_a_cache_file_that_is_a_folder_is_passed_by(cache: Path) -> None:
+    _fresh()
+    kept = _kept(cache)
+    kept.unlink()
+    kept.mkdir()
+    assert _fresh() == _compressed_anew()
 
 
 def test_another_plotly_bundle_is_another_cache_file(cache: Path, tmp_path: Path) -> None:
-    bundle = tmp_path / "plotly.min.js"
+    package = tmp_path / "plotly" / "__init__.py"
+    bundle = package.with_name("package_data") / "plotly.min.js"
+    bundle.parent.mkdir(parents=True)
     bundle.write_text("x")
-    one = _plotly_page._cache_file("7.0.0", bundle)
-    assert _plotly_page._cache_file("7.0.1", bundle) != one
+    one = _plotly_page._cache_file("7.0.0", package)
+    assert one is not None
+    assert _plotly_page._cache_file("7.0.1", package) != one
     bundle.write_text("xy")
-    assert _plotly_page._cache_file("7.0.0", bundle) != one
+    assert _plotly_page._cache_file("7.0.0", package) != one
     assert one.parent == cache
 
 
@@ -96,5 +186,23 @@ def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("WORKBENCH_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", "/xdg")
     assert _plotly_page.cache_folder() == Path("/xdg/workbench")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # ignored, as the XDG rule says
+    assert _plotly_page.cache_folder() == Path.home() / ".cache" / "workbench"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert _plotly_page.cache_folder() == Path.home() / ".cache" / "workbench"
+
+
+def test_without_a_home_folder_there_is_no_cache_and_still_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    for name in ("WORKBENCH_CACHE_DIR", "XDG_CACHE_HOME", "HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    monkeypatch.chdir(tmp_path)
+    assert _plotly_page.cache_folder() is None
+    assert _fresh() == _compressed_anew()
+    assert list(tmp_path.iterdir()) == [], "nothing written where the process runs"
+    _plotly_page.plotly_js.cache_clear()
