@@ -87,20 +87,21 @@ def pytest_configure(config: pytest.Config) -> None:
 # meanwhile on the other core). Re-measure when a file's module fixtures change; a file
 # that is missing here is ranked by its marks.
 MEASURED_SECONDS = {
-    "test_widgets_browser.py": 90,
-    "test_notebooks.py": 60,
-    "test_notebooks_data.py": 27,
-    "test_widgets.py": 26,
-    "test_voila_browser.py": 21,
-    "test_docs_examples.py": 19,
-    "test_bridge.py": 18,
-    "test_compare_notebook.py": 17,
-    "test_answer_triage.py": 16,
+    "test_widgets_browser.py": 74,
+    "test_notebooks.py": 51,
+    "test_notebooks_data.py": 21,
+    "test_widgets.py": 18,
     "test_text_scan.py": 13,
-    "test_mcp_server.py": 11,
-    "test_endpoints.py": 10,
+    "test_docs_examples.py": 12,
+    "test_voila_browser.py": 12,
+    "test_bridge.py": 11,
     "test_adapters_jupyter.py": 9,
-    "test_universe_keyword.py": 7,
+    "test_answer_triage.py": 9,
+    "test_mcp_server.py": 8,
+    "test_compare_notebook.py": 8,
+    "test_hostile_recordings.py": 8,
+    "test_endpoints.py": 7,
+    "test_kernel_start.py": 7,
 }
 
 
