@@ -252,6 +252,9 @@ def run_batch(
 ) -> BatchResult:
     """Run ``jobs`` with up to ``workers`` kernels at once; failed runs do not stop the rest.
 
+    An error that is no run's own (a kernel that will not start) stops the batch: the
+    runs not yet started never start, those running finish, and the error propagates.
+
     With ``summary_dir``, writes ``scorecards.csv`` (every run's scorecard, with
     the run name and its parameters) and ``batch.json`` (every outcome) there.
     """
@@ -266,11 +269,15 @@ def run_batch(
             for job in jobs
         }
         with _progress(len(jobs), progress) as bar:
-            for future in as_completed(futures):
-                outcome = future.result()
-                outcomes[outcome.job.name] = outcome
-                bar.update(1)
-                bar.set_postfix(failed=sum(not o.ok for o in outcomes.values()))
+            try:
+                for future in as_completed(futures):
+                    outcome = future.result()
+                    outcomes[outcome.job.name] = outcome
+                    bar.update(1)
+                    bar.set_postfix(failed=sum(not o.ok for o in outcomes.values()))
+            except BaseException:
+                pool.shutdown(cancel_futures=True)  # the runs not yet started never start
+                raise
     ordered = [outcomes[job.name] for job in jobs]
     result = BatchResult(ordered, collect_scorecards(ordered), time.perf_counter() - started)
     if summary_dir is not None:
