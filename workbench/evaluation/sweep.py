@@ -46,9 +46,11 @@ def sweep(
     """Run ``arms`` on every (preset, seed); ``world`` takes evaluate's other keywords.
 
     An arm is a baseline name or a zero-argument factory returning a fresh Agent
-    (arms keep state, so each cell builds its own). ``connect_timeout``: the seconds a
-    scheduler given by its address may take to answer before the sweep stops with a
-    ConfigError (a Dask scheduler that is still starting refuses connections for a while).
+    (arms keep state, so each cell builds its own). ``connect_timeout``: the seconds
+    (10 by default) a scheduler given by its address may take to answer before the sweep
+    stops with a ConfigError (a Dask scheduler that is still starting refuses connections
+    for a while); a ``distributed.Client`` given as ``scheduler`` is connected already,
+    and the option has nothing to wait for. It is checked even without a scheduler.
     """
     seconds("connect_timeout", connect_timeout)
     if not seeds:
