@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from workbench.errors import ConfigError
@@ -21,3 +23,15 @@ def test_the_default_connect_timeout_is_the_one_the_docs_state() -> None:
 
     default = inspect.signature(sweep).parameters["connect_timeout"].default
     assert default == 10 and "10 by default" in (sweep.__doc__ or "")
+
+
+@pytest.mark.timeout(60)  # without the handshake's own deadline this waited forever
+def test_a_port_that_accepts_and_never_answers_is_a_config_error_not_a_hang() -> None:
+    pytest.importorskip("distributed")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        with pytest.raises(ConfigError, match="TimeoutError") as caught:
+            sweep(["cash"], seeds=[1], scheduler=address, connect_timeout=0.5, universe=3, days=1)
+    assert address in str(caught.value) and "within 0.5 s" in str(caught.value)
