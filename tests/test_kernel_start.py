@@ -72,8 +72,9 @@ def test_a_kernel_that_keeps_dying_is_an_error_after_the_second_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     starts = _kernel_dying(tmp_path, monkeypatch, dies=5)
-    with pytest.raises(RuntimeError, match="Kernel died before replying to kernel_info"):
+    with pytest.raises(RuntimeError, match="Kernel died before replying to kernel_info") as caught:
         runner.run_notebook(_notebook(tmp_path), tmp_path / "out", kernel_name="dying", timeout=60)
+    assert "2 times: kernel 'dying' does not start" in str(caught.value)
     assert starts.read_text() == "2"
     assert not (tmp_path / "out" / "ran.txt").exists()
 

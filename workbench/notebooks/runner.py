@@ -223,8 +223,13 @@ def _papermill(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> 
             )
             return
         except RuntimeError as exc:
-            if start == _KERNEL_STARTS or not str(exc).startswith(_DIED_STARTING):
+            if not str(exc).startswith(_DIED_STARTING):
                 raise
+            if start == _KERNEL_STARTS:
+                raise RuntimeError(
+                    f"{_DIED_STARTING}, {start} times: kernel {kernel_name!r} does not start. "
+                    "Find its command with `jupyter kernelspec list` and run it by hand to see why"
+                ) from exc
 
 
 def _running_cell(output: Path) -> int | None:
