@@ -77,6 +77,7 @@ def test_a_kernel_that_keeps_dying_is_an_error_after_the_second_start(
     assert "2 times: kernel 'dying' does not start" in str(caught.value)
     assert starts.read_text() == "2"
     assert not (tmp_path / "out" / "ran.txt").exists()
+    assert not (tmp_path / "out" / "book.ipynb").exists()  # no notebook claims its cells ran
 
 
 @pytest.mark.slow

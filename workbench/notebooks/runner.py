@@ -225,6 +225,8 @@ def _papermill(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> 
         except RuntimeError as exc:
             if not str(exc).startswith(_DIED_STARTING):
                 raise
+            # papermill wrote it with every cell marked completed, though none ran
+            job.output_notebook.unlink(missing_ok=True)
             if start == _KERNEL_STARTS:
                 raise RuntimeError(
                     f"{_DIED_STARTING}, {start} times: kernel {kernel_name!r} does not start. "
