@@ -72,7 +72,23 @@ def test_a_kernel_that_keeps_dying_is_an_error_after_the_second_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     starts = _kernel_dying(tmp_path, monkeypatch, dies=5)
-    with pytest.raises(RuntimeError, match="Kernel died before replying to kernel_info"):
+    with pytest.raises(RuntimeError, match="Kernel died before replying to kernel_info") as caught:
         runner.run_notebook(_notebook(tmp_path), tmp_path / "out", kernel_name="dying", timeout=60)
+    assert "2 times: kernel 'dying' does not start" in str(caught.value)
     assert starts.read_text() == "2"
     assert not (tmp_path / "out" / "ran.txt").exists()
+    assert not (tmp_path / "out" / "book.ipynb").exists()  # no notebook claims its cells ran
+
+
+@pytest.mark.slow
+def test_a_kernel_that_keeps_dying_stops_a_batch_before_its_other_runs_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    starts = _kernel_dying(tmp_path, monkeypatch, dies=50)
+    book = _notebook(tmp_path)
+    jobs = [runner.make_job(book, tmp_path / f"out{i}", {}, name=f"run{i}") for i in range(3)]
+    with pytest.raises(RuntimeError, match="Kernel died before replying to kernel_info"):
+        runner.run_batch(jobs, workers=1, kernel_name="dying", timeout=60, progress=False)
+    # the first run's two starts, and the next run's if the worker took it before the stop
+    assert starts.read_text() in ("2", "4")
+    assert not (tmp_path / "out2").exists()  # the last run never began

@@ -10,6 +10,8 @@ bit for bit to the in-process run.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,9 +48,11 @@ def sweep(
     """Run ``arms`` on every (preset, seed); ``world`` takes evaluate's other keywords.
 
     An arm is a baseline name or a zero-argument factory returning a fresh Agent
-    (arms keep state, so each cell builds its own). ``connect_timeout``: the seconds a
-    scheduler given by its address may take to answer before the sweep stops with a
-    ConfigError (a Dask scheduler that is still starting refuses connections for a while).
+    (arms keep state, so each cell builds its own). ``connect_timeout``: the seconds
+    (10 by default) a scheduler given by its address may take to answer before the sweep
+    stops with a ConfigError (a Dask scheduler that is still starting refuses connections
+    for a while); a ``distributed.Client`` given as ``scheduler`` is connected already,
+    and the option has nothing to wait for. It is checked even without a scheduler.
     """
     seconds("connect_timeout", connect_timeout)
     if not seeds:
@@ -105,6 +109,8 @@ def _on_dask(
 def _connect(client_type: Any, address: Any, timeout: float) -> Any:
     """A client of the scheduler at ``address``, or a ConfigError naming it and the fix."""
     try:
+        if isinstance(address, str):
+            _handshake(address, timeout)
         return client_type(address, timeout=timeout)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ConfigError(
@@ -114,6 +120,35 @@ def _connect(client_type: Any, address: Any, timeout: float) -> Any:
             "Client; client = Client(LocalCluster(host='127.0.0.1', processes=False))`, then "
             "scheduler=client; or leave scheduler out to run in this process"
         ) from exc
+
+
+def _handshake(address: str, timeout: float) -> None:
+    """Return once a scheduler at ``address`` completes Dask's handshake within ``timeout``.
+
+    A Client waits for the handshake's reply without limit, so a server that accepts the
+    connection and says nothing (another service on that port) would hang it; here that
+    is a TimeoutError. The probe runs on its own thread: it needs an event loop of its
+    own even where one is running already (a notebook).
+    """
+    from distributed.comm import connect
+
+    async def shake() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    failed: list[BaseException] = []
+
+    def probe() -> None:
+        try:
+            asyncio.run(shake())
+        except BaseException as exc:  # handed to the calling thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=probe, name="dask-handshake", daemon=True)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
 
 
 def scorecards(runs: Sequence[Results]) -> pd.DataFrame:

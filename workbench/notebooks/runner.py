@@ -223,8 +223,15 @@ def _papermill(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> 
             )
             return
         except RuntimeError as exc:
-            if start == _KERNEL_STARTS or not str(exc).startswith(_DIED_STARTING):
+            if not str(exc).startswith(_DIED_STARTING):
                 raise
+            # papermill wrote it with every cell marked completed, though none ran
+            job.output_notebook.unlink(missing_ok=True)
+            if start == _KERNEL_STARTS:
+                raise RuntimeError(
+                    f"{_DIED_STARTING}, {start} times: kernel {kernel_name!r} does not start. "
+                    "Find its command with `jupyter kernelspec list` and run it by hand to see why"
+                ) from exc
 
 
 def _running_cell(output: Path) -> int | None:
@@ -252,6 +259,9 @@ def run_batch(
 ) -> BatchResult:
     """Run ``jobs`` with up to ``workers`` kernels at once; failed runs do not stop the rest.
 
+    An error that is no run's own (a kernel that will not start) stops the batch: the
+    runs not yet started never start, those running finish, and the error propagates.
+
     With ``summary_dir``, writes ``scorecards.csv`` (every run's scorecard, with
     the run name and its parameters) and ``batch.json`` (every outcome) there.
     """
@@ -266,11 +276,15 @@ def run_batch(
             for job in jobs
         }
         with _progress(len(jobs), progress) as bar:
-            for future in as_completed(futures):
-                outcome = future.result()
-                outcomes[outcome.job.name] = outcome
-                bar.update(1)
-                bar.set_postfix(failed=sum(not o.ok for o in outcomes.values()))
+            try:
+                for future in as_completed(futures):
+                    outcome = future.result()
+                    outcomes[outcome.job.name] = outcome
+                    bar.update(1)
+                    bar.set_postfix(failed=sum(not o.ok for o in outcomes.values()))
+            except BaseException:
+                pool.shutdown(cancel_futures=True)  # the runs not yet started never start
+                raise
     ordered = [outcomes[job.name] for job in jobs]
     result = BatchResult(ordered, collect_scorecards(ordered), time.perf_counter() - started)
     if summary_dir is not None:
