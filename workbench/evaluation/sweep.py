@@ -10,8 +10,6 @@ bit for bit to the in-process run.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +18,7 @@ import pandas as pd
 
 from workbench._checks import is_whole, seconds
 from workbench.agents import Agent
+from workbench.bridge import run_sync
 from workbench.errors import ConfigError, MissingDependency
 from workbench.evaluation.columns import VOLATILE_COLUMNS
 from workbench.evaluation.results import Results
@@ -127,28 +126,15 @@ def _handshake(address: str, timeout: float) -> None:
 
     A Client waits for the handshake's reply without limit, so a server that accepts the
     connection and says nothing (another service on that port) would hang it; here that
-    is a TimeoutError. The probe runs on its own thread: it needs an event loop of its
-    own even where one is running already (a notebook).
+    is a TimeoutError. ``run_sync`` runs the probe where a loop is running too (a notebook).
     """
     from distributed.comm import connect
 
     async def shake() -> None:
-        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        comm = await connect(address, timeout=timeout)
         await comm.close()
 
-    failed: list[BaseException] = []
-
-    def probe() -> None:
-        try:
-            asyncio.run(shake())
-        except BaseException as exc:  # handed to the calling thread
-            failed.append(exc)
-
-    thread = threading.Thread(target=probe, name="dask-handshake", daemon=True)
-    thread.start()
-    thread.join()
-    if failed:
-        raise failed[0]
+    run_sync(shake(), timeout=timeout)
 
 
 def scorecards(runs: Sequence[Results]) -> pd.DataFrame:
