@@ -23,6 +23,7 @@ import hashlib
 import itertools
 import json
 import re
+import sys
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -269,6 +270,7 @@ class TextFeed:
         ]
         # each item as a payload carries it, built (and masked) the first time it is carried
         self._items: list[dict[str, Any] | None] = [None] * len(self.news_rows)
+        self._unbuilt = bytearray(b"\1") * len(self.news_rows)  # read without the items
         self._snapshots: dict[int, dict[str, Any]] = {}
 
     def frames(self) -> dict[str, pd.DataFrame]:
@@ -302,10 +304,9 @@ class TextFeed:
             low, high = bisect.bisect_right(rows, after), bisect.bisect_right(rows, until)
         omitted = high - low - NEWS_CAP
         first = high - NEWS_CAP if omitted > 0 else low
-        shown = self._items[first:high]
-        if not all(shown):  # some (None) are carried for the first time: build them together
+        if self._unbuilt.find(1, first, high) >= 0:  # some are carried for the first time
             self._build(range(first, high))
-            shown = self._items[first:high]
+        shown = self._items[first:high]
         shown.reverse()
         return {"news": shown, "news_omitted": omitted if omitted > 0 else 0}
 
@@ -327,13 +328,17 @@ class TextFeed:
         texts = [(t, s) for i, s in zip(todo, real, strict=True) for t in (headlines[i], bodies[i])]
         written = [t for t, _ in texts] if self.mask is None else self._masked(todo, texts)
         kinds, rows, alias = news["kind"], self.news_rows, self.alias_of.__getitem__
+        # one object per day and per kind: an arm's copy of an item then reads fewer places
+        days: dict[int, int] = {}
         shown = zip(todo, real, written[0::2], written[1::2], strict=True)
         for i, symbols, headline, body in shown:
+            self._unbuilt[i] = 0
+            row = rows[i]
             built[i] = {
                 "id": i,
-                "day": rows[i] - self.warmup_days,
+                "day": days.setdefault(row, row - self.warmup_days),
                 "step": 0,
-                "kind": kinds[i],
+                "kind": sys.intern(kinds[i]),
                 "symbols": list(map(alias, symbols)),
                 "headline": headline,
                 "body": body,
