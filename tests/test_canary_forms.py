@@ -47,20 +47,31 @@ def tokens_in(text: str, canaries: list[dict[str, Any]], day: int = 3) -> list[A
         "Ｖｅｘｌｏｒ－４ｄ７ｃａａ３ｅ",  # full width
         json.dumps("Project Vexlor\u20114d7caa3e"),  # a JSON escape of a non-breaking hyphen
         "[Vexlor-4d7caa3e]",
+        "Vexlor4d7caa3e",  # glued to its word
+        "project_vexlor4D7CAA3E",
     ],
 )
 def test_a_news_code_is_caught_however_it_is_written(written: str) -> None:
     assert tokens_in(written, [NEWS_CANARY]) == ["Vexlor-4d7caa3e"]
 
 
-@pytest.mark.parametrize("written", ["Mnemo 0ed20fd1", "0ED20FD1", "Mnemo\u00ad-0ed20fd1"])
+@pytest.mark.parametrize(
+    "written", ["Mnemo 0ed20fd1", "0ED20FD1", "Mnemo\u00ad-0ed20fd1", "Mnemo0ed20fd1"]
+)
 def test_a_memory_code_is_caught_however_it_is_written(written: str) -> None:
     assert tokens_in(written, [MEMORY_CANARY]) == ["Mnemo-0ed20fd1"]
 
 
 @pytest.mark.parametrize(
     "written",
-    ["id 4d7caa3e0 and x4d7caa3e", "hash 14d7caa3e", "Vexlor-4d7caa3f", "day 9 of Vexlor"],
+    [
+        "id 4d7caa3e0 and x4d7caa3e",
+        "hash 14d7caa3e",
+        "Vexlor-4d7caa3f",
+        "day 9 of Vexlor",
+        "Vexlorx4d7caa3e",
+        "Vexlor4d7caa3e9",
+    ],
 )
 def test_text_that_only_resembles_a_code_is_left_alone(written: str) -> None:
     planted = [NEWS_CANARY, {"channel": "news", "token": "Vexlor-4d7caa3f", "day": 2}]

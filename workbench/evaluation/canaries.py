@@ -97,8 +97,10 @@ def _holds(plain: str, amounts: list[tuple[Decimal, int]], canary: Mapping[str, 
     token = str(canary["token"]).casefold()
     if canary["channel"] == "fundamentals":
         return token in plain or any(_rounds_to(amount, Decimal(token)) for amount in amounts)
-    code = token.rpartition("-")[2]
-    return code in plain and re.search(rf"(?<![0-9a-z]){code}(?![0-9a-z])", plain) is not None
+    word, _, code = token.rpartition("-")
+    # the code as a word of its own, or glued to its canary's word (Vexlor4d7caa3e)
+    alone = rf"(?:(?<![0-9a-z])|(?<={re.escape(word)})){code}(?![0-9a-z])"
+    return code in plain and re.search(alone, plain) is not None
 
 
 def _rounds_to(amount: tuple[Decimal, int], figure: Decimal) -> bool:
