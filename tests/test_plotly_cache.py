@@ -1,6 +1,8 @@
 """The packed plotly.js kept in the cache folder: the same text as compressing it anew,
 read by later processes, served only when it packs the installed plotly.js exactly
-(never a script from a damaged or edited file), and never an error when unusable."""
+(never a script from a damaged or edited file), and never an error when unusable. Writing
+one removes this module's files of other plotly versions and its stale temporary files,
+nothing else."""
 
 from __future__ import annotations
 
@@ -206,3 +208,98 @@ def test_without_a_home_folder_there_is_no_cache_and_still_the_text(
     assert _fresh() == _compressed_anew()
     assert list(tmp_path.iterdir()) == [], "nothing written where the process runs"
     _plotly_page.plotly_js.cache_clear()
+
+
+_KEY = "0123456789abcdef"
+
+
+def _this_versions() -> Path:
+    """The cache file of the installed plotly."""
+    import plotly
+
+    path = _plotly_page._cache_file(plotly.__version__, Path(plotly.__file__))
+    assert path is not None
+    return path
+
+
+def _hours_old(path: Path, hours: float) -> Path:
+    then = path.lstat().st_mtime - hours * 3600
+    os.utime(path, (then, then), follow_symlinks=False)
+    return path
+
+
+def test_writing_a_new_file_removes_this_modules_files_of_other_plotly_versions(
+    cache: Path, tmp_path: Path
+) -> None:
+    cache.mkdir()
+    (cache / f"plotly-5.24.1-{_KEY}.b64").write_text("old")
+    (cache / "plotly-6.0.0rc1-fedcba9876543210.b64").write_text("old")
+    others = ["notes.txt", "plotly-5.24.1.b64", f"plotly-5.24.1-{_KEY}.b64.bak", "plotly.b64"]
+    for name in others:
+        (cache / name).write_text("not ours")
+    outside = tmp_path / "outside.b64"
+    outside.write_text("someone else's")
+    (cache / f"plotly-4.0.0-{_KEY}.b64").symlink_to(outside)
+    (cache / f"plotly-3.0.0-{_KEY}.b64").mkdir()
+    _fresh()
+    kept = _this_versions()
+    left = sorted(p.name for p in cache.iterdir())
+    assert left == sorted(
+        [kept.name, *others, f"plotly-4.0.0-{_KEY}.b64", f"plotly-3.0.0-{_KEY}.b64"]
+    )
+    assert outside.read_text() == "someone else's"  # a link is never followed nor removed
+
+
+def test_this_versions_other_bundles_stay(cache: Path) -> None:
+    import plotly
+
+    cache.mkdir()
+    same_version = cache / f"plotly-{plotly.__version__}-{_KEY}.b64"
+    same_version.write_text("another environment's plotly of this version")
+    _fresh()
+    assert same_version.exists()
+
+
+def test_temporary_files_left_over_an_hour_ago_go_and_fresh_ones_stay(
+    cache: Path, tmp_path: Path
+) -> None:
+    cache.mkdir()
+    left_over, writing = cache / ".plotly-ab12_xyz.tmp", cache / ".plotly-cd34_uvw.tmp"
+    not_ours, link = cache / ".other-ab12_xyz.tmp", cache / ".plotly-ef56_rst.tmp"
+    for path in (left_over, writing, not_ours):
+        path.write_text("cut short")
+    outside = tmp_path / "outside.tmp"
+    outside.write_text("someone else's")
+    link.symlink_to(outside)
+    for path in (left_over, not_ours, link, outside):
+        _hours_old(path, 2)
+    _fresh()
+    assert not left_over.exists()
+    assert writing.exists(), "another process may be writing it right now"
+    assert not_ours.exists() and link.is_symlink() and outside.exists()
+
+
+def test_files_are_pruned_only_when_a_new_one_is_written(cache: Path) -> None:
+    _fresh()
+    older = cache / f"plotly-5.24.1-{_KEY}.b64"
+    older.write_text("old")
+    _fresh()  # read from the cache: nothing written, nothing removed
+    assert older.exists()
+    _this_versions().write_text("damaged")
+    _fresh()
+    assert not older.exists()
+
+
+def test_a_file_that_cannot_be_removed_is_no_error(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache.mkdir()
+    older = cache / f"plotly-5.24.1-{_KEY}.b64"
+    older.write_text("old")
+
+    def refuse(path: object) -> None:
+        raise PermissionError(f"cannot remove {path}")
+
+    monkeypatch.setattr(_plotly_page.os, "unlink", refuse)
+    assert _fresh() == _compressed_anew()
+    assert older.exists()

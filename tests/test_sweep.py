@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pandas as pd
 import pytest
@@ -12,6 +15,7 @@ from workbench.baselines import RandomTrader
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate, scorecards, sweep
 from workbench.evaluation.columns import VOLATILE_COLUMNS
+from workbench.evaluation.sweep import MAX_CONNECT_TIMEOUT_S
 
 GRID = {"seeds": [1, 2], "presets": ["calm-v1", "crisis-v1"], "universe": 6, "days": 2}
 
@@ -94,3 +98,47 @@ def test_a_connect_timeout_that_is_no_duration_is_refused_before_connecting(
 ) -> None:
     with pytest.raises(ConfigError, match="connect_timeout"):
         sweep(["cash"], seeds=[1], scheduler="tcp://127.0.0.1:9", connect_timeout=timeout)
+
+
+@contextmanager
+def silent_server() -> Iterator[tuple[str, list[socket.socket]]]:
+    """A loopback address that accepts every connection and never answers; its connections."""
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(0.05)
+
+        def serve() -> None:
+            while not stop.is_set():
+                try:
+                    accepted.append(server.accept()[0])
+                except TimeoutError:
+                    continue
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        try:
+            yield f"tcp://127.0.0.1:{server.getsockname()[1]}", accepted
+        finally:
+            stop.set()
+            thread.join()
+            for connection in accepted:
+                connection.close()
+
+
+@pytest.mark.timeout(60)  # before the bound, these waited at the silent port for ever
+@pytest.mark.parametrize("timeout", [1e300, 1e12, MAX_CONNECT_TIMEOUT_S + 0.5])
+def test_a_connect_timeout_past_an_hour_is_refused_before_connecting(timeout: float) -> None:
+    with silent_server() as (address, accepted), pytest.raises(ConfigError) as caught:
+        sweep(["cash"], seeds=[1], scheduler=address, connect_timeout=timeout)
+    assert f"connect_timeout must be at most 3600 seconds (an hour); got {timeout!r}" in str(
+        caught.value
+    )
+    assert "start the scheduler first" in str(caught.value)
+    assert accepted == []  # refused before any connection was tried
+
+
+def test_a_connect_timeout_of_an_hour_is_allowed() -> None:
+    assert MAX_CONNECT_TIMEOUT_S == 3600 and "at most 3600" in (sweep.__doc__ or "")
+    runs = sweep(["cash"], seeds=[1], connect_timeout=MAX_CONNECT_TIMEOUT_S, universe=3, days=1)
+    assert len(runs) == 1

@@ -33,7 +33,8 @@ def _demo(args: argparse.Namespace) -> int:
     outcome = run_notebook(notebook, args.out, kernel_name=args.kernel)
     if not outcome.ok:
         print(outcome.describe())
-        print(f"the executed notebook, with the error, is {outcome.job.output_notebook}")
+        if outcome.job.output_notebook.is_file():  # not when the kernel never started
+            print(f"the executed notebook, with the error, is {outcome.job.output_notebook}")
         return 1
     out = outcome.job.out_dir
     results = as_results(json.loads((out / "results.json").read_text(encoding="utf-8")))

@@ -25,6 +25,10 @@ from workbench.evaluation.results import Results
 
 ArmSpec = str | Callable[[], Agent]
 CONNECT_TIMEOUT_S = 10.0  # how long a scheduler address may take to answer, by default
+# The longest connect_timeout. asyncio and Dask take any finite number (Dask retries a
+# refused connection until it runs out), so 1e12 s waits for ever at a silent or closed
+# port; a scheduler still starting after an hour is not starting.
+MAX_CONNECT_TIMEOUT_S = 3600.0
 
 
 @dataclass(frozen=True)
@@ -48,12 +52,13 @@ def sweep(
 
     An arm is a baseline name or a zero-argument factory returning a fresh Agent
     (arms keep state, so each cell builds its own). ``connect_timeout``: the seconds
-    (10 by default) a scheduler given by its address may take to answer before the sweep
-    stops with a ConfigError (a Dask scheduler that is still starting refuses connections
-    for a while); a ``distributed.Client`` given as ``scheduler`` is connected already,
-    and the option has nothing to wait for. It is checked even without a scheduler.
+    (10 by default, at most 3600) a scheduler given by its address may take to answer
+    before the sweep stops with a ConfigError (a Dask scheduler that is still starting
+    refuses connections for a while); a ``distributed.Client`` given as ``scheduler`` is
+    connected already, and the option has nothing to wait for. It is checked even without
+    a scheduler.
     """
-    seconds("connect_timeout", connect_timeout)
+    _check_connect_timeout(connect_timeout)
     if not seeds:
         raise ConfigError("a sweep needs at least one seed, e.g. seeds=range(5)")
     if any(not is_whole(s) for s in seeds):
@@ -73,6 +78,17 @@ def sweep(
     if scheduler is None:
         return [run_cell(cell, arms, world) for cell in cells]
     return _on_dask(scheduler, cells, arms, world, connect_timeout)
+
+
+def _check_connect_timeout(value: Any) -> None:
+    seconds("connect_timeout", value)
+    if value > MAX_CONNECT_TIMEOUT_S:
+        raise ConfigError(
+            f"connect_timeout must be at most {MAX_CONNECT_TIMEOUT_S:g} seconds (an hour); "
+            f"got {value!r}. It is how long a scheduler address may take to answer, and a "
+            "longer wait is a hang: start the scheduler first and give it a few seconds, "
+            "or pass a connected distributed.Client as scheduler"
+        )
 
 
 def run_cell(cell: Cell, arms: Sequence[ArmSpec], world: Mapping[str, Any]) -> Results:

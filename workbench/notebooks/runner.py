@@ -7,7 +7,8 @@ shows a progress bar, keeps going when a run fails, and collects every run's
 ``scorecard.csv`` into one table. A failure is reported with its cell and error:
 ``PapermillExecutionError`` (an exception in a cell) and nbclient's
 ``CellTimeoutError`` (a cell ran past ``timeout``) both become a failed
-``RunOutcome``; anything else is a bug and propagates.
+``RunOutcome``, and so does a kernel that dies at both its starts (no cell, the
+error naming the kernel); anything else is a bug and propagates.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ _KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL"]
 # in between ("Address already in use"). No cell has run then, so nothing is repeated.
 _KERNEL_STARTS = 2
 _DIED_STARTING = "Kernel died before replying to kernel_info"
+
+
+class _KernelWillNotStart(RuntimeError):
+    """The kernel died at every start: the run fails before any cell ran."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +78,9 @@ class RunOutcome:
         params = ", ".join(f"{k}={v!r}" for k, v in self.job.parameters.items())
         if self.ok:
             return f"{self.job.name}: ok in {self.seconds:.1f}s ({params})"
+        where = "" if self.cell is None else f" at cell {self.cell}"
         return (
-            f"{self.job.name}: {self.status} at cell {self.cell} after {self.seconds:.1f}s "
+            f"{self.job.name}: {self.status}{where} after {self.seconds:.1f}s "
             f"({params}): {self.error}"
         )
 
@@ -202,6 +208,9 @@ def _execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> Ru
         cell = _running_cell(job.output_notebook)
         error = f"CellTimeoutError: {str(exc).splitlines()[0]}"
         return RunOutcome(job, "timeout", time.perf_counter() - started, cell, error)
+    except _KernelWillNotStart as exc:
+        error = f"RuntimeError: {exc}"
+        return RunOutcome(job, "error", time.perf_counter() - started, None, error)
     return RunOutcome(job, "ok", time.perf_counter() - started)
 
 
@@ -228,7 +237,7 @@ def _papermill(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> 
             # papermill wrote it with every cell marked completed, though none ran
             job.output_notebook.unlink(missing_ok=True)
             if start == _KERNEL_STARTS:
-                raise RuntimeError(
+                raise _KernelWillNotStart(
                     f"{_DIED_STARTING}, {start} times: kernel {kernel_name!r} does not start. "
                     "Find its command with `jupyter kernelspec list` and run it by hand to see why"
                 ) from exc
@@ -259,8 +268,9 @@ def run_batch(
 ) -> BatchResult:
     """Run ``jobs`` with up to ``workers`` kernels at once; failed runs do not stop the rest.
 
-    An error that is no run's own (a kernel that will not start) stops the batch: the
-    runs not yet started never start, those running finish, and the error propagates.
+    A run fails by a cell's error, a cell's timeout or a kernel that will not start.
+    Any other error is a bug and stops the batch: the runs not yet started never
+    start, those running finish, and the error propagates.
 
     With ``summary_dir``, writes ``scorecards.csv`` (every run's scorecard, with
     the run name and its parameters) and ``batch.json`` (every outcome) there.

@@ -10,6 +10,8 @@ zlib's version: every later process reads it instead and serves it only when it 
 to exactly the installed plotly.js (about 25 ms in all). Any other file, damaged or
 edited, is compressed anew and replaced, so what a report runs is plotly's code, never a
 cache file's; a cache that cannot be read or written is passed by, never an error.
+Writing a new file removes what this module wrote there that no one will read: the
+files of other plotly versions and temporary files a stopped writer left.
 Each chart is an empty ``div`` followed by its spec as JSON; one script at the end of
 the page draws them all. Without ``plotly`` installed, ``plotly_js()`` is None and the
 report falls back to its static charts.
@@ -18,6 +20,7 @@ report falls back to its static charts.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import gzip
 import hashlib
@@ -25,12 +28,20 @@ import html
 import json
 import os
 import pkgutil
+import re
 import tempfile
+import time
 import zlib
 from pathlib import Path
 from typing import Any
 
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "scrollZoom": False}
+
+# The names this module gives files in the cache folder; nothing else there is touched.
+_KEPT_NAME = re.compile(r"plotly-(?P<version>.+)-[0-9a-f]{16}\.b64")
+_TEMPORARY_NAME = re.compile(r"\.plotly-[A-Za-z0-9_]+\.tmp")
+# A temporary file is written and renamed within a second; one this old lost its writer.
+_LEFTOVER_AFTER_S = 3600.0
 
 _LOADER = """<script>
 window.workbenchPlotly = (async () => {
@@ -116,7 +127,7 @@ def _cache_file(version: str, package: Path) -> Path | None:
     except OSError:
         stamp = f"{version}|unreadable"
     key = hashlib.sha256(stamp.encode()).hexdigest()[:16]
-    return folder / f"plotly-{version}-{key}.b64"
+    return folder / f"plotly-{version}-{key}.b64"  # a _KEPT_NAME
 
 
 def _keep(path: Path, text: str) -> None:
@@ -133,6 +144,44 @@ def _keep(path: Path, text: str) -> None:
         os.replace(temporary, path)
     except OSError:
         Path(temporary).unlink(missing_ok=True)
+    else:
+        _prune(path)
+
+
+def _prune(kept: Path) -> None:
+    """Remove from ``kept``'s folder the files this module wrote that no one will read:
+    the packed plotly.js of other plotly versions, and temporary files older than
+    ``_LEFTOVER_AFTER_S`` (a writer at work now keeps its own). Only regular files with
+    this module's names go, never a link or what it points to; one that cannot be
+    removed stays, as the cache is no one's error."""
+    own = _KEPT_NAME.fullmatch(kept.name)
+    if own is None:
+        return
+    try:
+        with os.scandir(kept.parent) as listing:
+            entries = list(listing)
+    except OSError:
+        return
+    now = time.time()
+    for entry in entries:
+        if _unread(entry, own["version"], now):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+
+
+def _unread(entry: os.DirEntry[str], version: str, now: float) -> bool:
+    """Whether ``entry`` is this module's file of another version or a leftover one."""
+    kept = _KEPT_NAME.fullmatch(entry.name)
+    if kept is None and _TEMPORARY_NAME.fullmatch(entry.name) is None:
+        return False
+    try:
+        if not entry.is_file(follow_symlinks=False):
+            return False
+        if kept is not None:
+            return kept["version"] != version
+        return now - entry.stat(follow_symlinks=False).st_mtime > _LEFTOVER_AFTER_S
+    except OSError:
+        return False
 
 
 def _read_kept(path: Path, code: bytes) -> str | None:
