@@ -154,6 +154,36 @@ def test_a_held_book_a_cash_book_and_a_book_bought_once_show_no_timing(passive_b
         assert (_rows(passive_books, arm)[TIMING] == 0.0).all().all(), arm
 
 
+class _LimitOnce(Agent):
+    """Bids a little under the last price for every name at its first decision, then holds."""
+
+    def decide(self, payload):
+        if payload["day"] or payload["step"]:
+            return {"actions": []}
+        power, symbols = payload["portfolio"]["buying_power"], payload["symbols"]
+        actions = []
+        for symbol, quote in symbols.items():
+            limit = round(quote["last"] * 0.999, 2)
+            shares = math.floor(0.8 * power / len(symbols) / limit)
+            actions.append(
+                {"symbol": symbol, "side": "buy", "quantity": shares, "order_type": "limit",
+                 "limit_price": limit}
+            )  # fmt: skip
+        return {"actions": actions}
+
+
+def test_a_first_book_bought_by_limits_has_only_its_entry_timing() -> None:
+    results = evaluate(
+        [_LimitOnce("limit_once")], preset="standard-v1", seed=1, universe=12, days=8
+    )
+    _assert_sums_to_pnl(results)
+    rows = _rows(results, "limit_once")
+    assert results.orders.query("arm == 'limit_once'")["day"].max() == 0
+    assert (rows[["timing_market", "timing_sector"]] == 0.0).all().all()
+    assert (rows["timing_entry"] != 0.0).any()  # what waiting for the limit gained
+    assert (rows["timing"] == rows["timing_entry"]).all()
+
+
 def test_a_step_that_holds_nothing_has_no_market_sector_selection_or_timing(
     passive_books,
 ) -> None:

@@ -31,8 +31,9 @@ Components, in currency, which sum to the step's P&L:
   company and sector news; 0 on a market that publishes none, unknown on
   historical bars): what reading could earn;
 - **timing**: what the arm's trades earned by changing its exposure, against its
-  own passive drift: what the book would have earned by not trading after its
-  last trade. Over a leg the arm's market exposure is X = sum of shares x
+  own passive drift: each step's trades against holding, over that step's session,
+  the book held at the step's open (a trade is credited for its own session only).
+  Over a leg the arm's market exposure is X = sum of shares x
   (P1 - P0) x beta / L (currency per unit of factor log return, about its
   beta-weighted position value), so its market P&L is X x f for the leg's factor
   return f. Not trading keeps the book held at the step's open; the step's fills
@@ -41,10 +42,11 @@ Components, in currency, which sum to the step's P&L:
   the next step on the new book is the one held and its drift is market, as is
   every gap. The arm's first fills are its passive book and forced margin
   liquidations are the engine's orders, so neither is timed (``timed``): a book
-  that buys once and holds has no timing, no arm has any after its last trade,
+  that buys once at market and holds has no timing, no arm has any after its last trade,
   and a step that holds nothing has no factor P&L at all. ``timing_sector`` does
   the same per sector. ``timing_entry`` is what a resting limit order gained by
-  waiting: the move from the open to the mid at which the touch reached its limit;
+  waiting: the move from the open to the mid at which the touch reached its limit,
+  on every fill, the first book's included;
 - **costs**: each fill against the mid: the half-spread at the touch
   (``costs_spread``), the walk through the book's levels beyond it
   (``costs_depth``) and fees (``costs_fees``); all negative or zero;

@@ -490,10 +490,12 @@ ATTRIBUTION: dict[str, tuple[str, str]] = {
     ),
     "timing": (
         "P&L the arm's trades earned by changing its exposure, against its own passive "
-        "drift (what the book would have earned by not trading after its last trade): "
+        "drift: each step's fills against holding the book it had at that step's open, "
+        "over that step's session (from the next step on, the new book's drift is market): "
         "timing_market + timing_sector + timing_entry. The arm's first fills are its "
         "passive book and forced margin liquidations are not its trades, so a book that "
-        "buys once and holds has none, and no arm has any after its last trade.",
+        "buys once at market and holds has none, and no arm has any after its last trade; "
+        "a first book bought by resting limit orders has their timing_entry.",
         "Positive timing on one path can be luck like any other P&L; a seed-by-seed "
         "comparison says more.",
     ),
