@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -169,6 +170,7 @@ def test_the_comparison_shows_each_metric_before_and_after_the_cutoff(tmp_path: 
 
 
 PARTIAL_DATES = [20160901, "2016", "2016-09", "2016-9-1", "Sept 1 2016", "2016-02-30", None]
+PARTIAL_DATES += [np.datetime64("2016-09"), np.datetime64("NaT"), np.datetime64("2016-09-01T10:00")]
 
 
 @pytest.mark.slow
@@ -181,7 +183,14 @@ def test_only_a_full_calendar_date_is_a_cutoff(results, date: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "date", [datetime.date(2016, 9, 1), pd.Timestamp("2016-09-01"), " 2016-09-01 "]
+    "date",
+    [
+        datetime.date(2016, 9, 1),
+        pd.Timestamp("2016-09-01"),
+        " 2016-09-01 ",
+        np.datetime64("2016-09-01"),
+        np.datetime64("2016-09-01T00:00:00.000000000"),
+    ],
 )
 def test_a_date_or_a_timestamp_at_midnight_is_the_same_cutoff(results, date: object) -> None:
     split = cutoff_split(results, cutoffs={"momentum": date})
@@ -261,3 +270,26 @@ def test_the_cli_takes_the_comma_form_and_refuses_a_repeated_arm(capsys) -> None
     argv = ["evaluate", "--arms", "cash", "--days", "3", "--model-cutoff", "cash=2016-09-01"]
     assert main(argv) != 0
     assert "--model-cutoff splits results at calendar dates" in capsys.readouterr().err
+
+
+SHORT = ("annual_return_pct", "annual_volatility_pct", "sharpe", "sortino", "calmar", "beta")
+
+
+@pytest.mark.parametrize("part", ["before", "after"])
+def test_a_part_of_one_return_has_nan_for_what_one_return_cannot_measure(
+    results, part: str
+) -> None:
+    dates = results.meta["dates"][: len(results.equity)]
+    cutoff = dates[1] if part == "before" else dates[-2]  # one return on that side
+    split = cutoff_split(results, cutoffs={"momentum": cutoff})
+    short, gap = split.loc[("momentum", part)], split.loc[("momentum", "gap")]
+    assert short[list(SHORT)].isna().all() and gap[list(SHORT)].isna().all()
+    curve = results.equity["momentum"].to_numpy()
+    one = curve[1] / curve[0] if part == "before" else curve[-1] / curve[-2]
+    assert short["return_pct"] == pytest.approx((one - 1) * 100)
+    assert short["best_day_pct"] == short["worst_day_pct"] == pytest.approx((one - 1) * 100)
+    to = dates[1] if part == "before" else dates[-1]
+    assert cutoff_notes(results, {"momentum": cutoff}) == [
+        f"momentum's cutoff {cutoff} leaves one return {part} it, to {to}: the '{part}' part "
+        "is too short to measure: its Sharpe, volatility, annual figures and beta are NaN"
+    ]

@@ -50,6 +50,17 @@ def test_an_embargo_longer_than_a_year_is_refused() -> None:
         Historical.load(BARS, news=news(f"{DATES[3]}T09:00:00Z"), embargo="100000D")
 
 
+def test_an_embargo_is_refused_from_the_first_day_past_a_year_of_365() -> None:
+    text = news(f"{DATES[3]}T09:00:00Z")
+    with pytest.raises(ConfigError, match=r"embargo '366D' is longer than a year \(365 days\)"):
+        Historical.load(BARS, news=text, embargo="366D")
+    with pytest.raises(ConfigError, match="embargo '365D 1min' is longer than a year"):
+        Historical.load(BARS, news=text, embargo="365D 1min")
+    # a year's embargo is taken: these bars are too short for any item to outlast it
+    with pytest.raises(ConfigError, match=r"none of the 1 news items is seen .* embargo of 365"):
+        Historical.load(BARS, news=text, embargo="365D")
+
+
 def test_news_from_other_years_is_refused_not_run_silent() -> None:
     later = news("2030-01-02T09:00:00Z", "2030-01-03T09:00:00Z")
     with pytest.raises(ConfigError, match=r"none of the 2 news items is seen by the bars' last"):

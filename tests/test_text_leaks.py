@@ -66,6 +66,25 @@ def test_a_product_a_rival_mentions_a_quarter_of_the_time_is_still_found() -> No
     assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 30, 40)
 
 
+def test_a_product_in_items_that_name_the_company_only_in_their_text_is_found() -> None:
+    news = planted_news()
+    product = news["headline"].str.contains("Zephyrix")
+    news.loc[product, "symbols"] = ""  # untagged: only the text says ACME
+    data = Historical.load(BARS, news=news, secret="leak-secret-0123456789")
+    row = leak_report(data).set_index("token").loc["Zephyrix"]
+    assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 12, 12)
+
+
+def test_an_item_tagged_with_several_names_counts_toward_each() -> None:
+    news = planted_news()
+    product = news.index[news["headline"].str.contains("Zephyrix")]
+    others = ("BOLT", "CRUX", "DUNE")
+    news.loc[product, "symbols"] = [f"ACME;{others[k % 3]}" for k in range(len(product))]
+    data = Historical.load(BARS, news=news, secret="leak-secret-0123456789")
+    row = leak_report(data).set_index("token").loc["Zephyrix"]
+    assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 12, 12)
+
+
 def test_a_word_seen_a_few_times_is_not_evidence() -> None:
     data = Historical.load(BARS, news=planted_news(product_items=3), secret="leak-secret-01234567")
     assert leak_report(data).empty

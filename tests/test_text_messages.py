@@ -119,3 +119,51 @@ def test_a_csv_with_empty_bodies_is_read(tmp_path: Path) -> None:
     path = tmp_path / "news.csv"
     path.write_text(f"published,symbols,headline,body\n{WHEN},ACME,a,\n{WHEN},BOLT,b,\n")
     assert read_news(path, SYMBOLS)["body"].tolist() == ["", ""]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01 15:00 GMT",
+        "2016-03-01T15:00:00GMT",
+        "2016-03-01 15:00 UTC",
+        "Tue, 01 Mar 2016 15:00:00 GMT",  # an RSS pubDate
+        "Tue, 01 Mar 2016 15:00:00 UT",
+        "1 Mar 2016 15:00 UTC",
+        "Tue, 01 Mar 2016 15:00:00 Z",
+    ],
+)
+def test_a_time_in_gmt_is_read_as_utc(written: str) -> None:
+    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
+    assert read["published"].nunique() == 1
+
+
+def test_an_offset_with_seconds_is_refused_as_such() -> None:
+    with pytest.raises(
+        ConfigError,
+        match=r"row 2 .*'2016-03-01T20:30:30\+05:30:30', its offset '\+05:30:30' written with "
+        r"seconds, .*write hours and minutes \(2016-03-01T20:30:30\+05:30\)",
+    ):
+        read_news(news(published=[WHEN, "2016-03-01T20:30:30+05:30:30"]), SYMBOLS)
+
+
+def test_a_missing_timestamp_is_no_publication_time_not_a_time_without_a_zone() -> None:
+    zoned = pd.Timestamp(WHEN)
+    for published in ([zoned, pd.NaT], [pd.NaT, pd.NaT]):
+        with pytest.raises(ConfigError, match=r"row \d has no publication time"):
+            read_news(news(published=published), SYMBOLS)
+    naive = pd.Series([pd.NaT, pd.Timestamp("2016-03-01 10:00")])
+    with pytest.raises(ConfigError, match=r"row 2 has the publication time '2016-03-01 10:00:00'"):
+        read_news(news(published=naive), SYMBOLS)
+
+
+def test_a_timestamp_column_without_a_zone_is_told_to_take_the_zone_it_was_written_in(
+    tmp_path: Path,
+) -> None:
+    frame = news(published=pd.to_datetime([WHEN, WHEN], utc=True).tz_localize(None))
+    frame.to_parquet(tmp_path / "news.parquet")
+    with pytest.raises(ConfigError) as refused:
+        read_news(tmp_path / "news.parquet", SYMBOLS)
+    assert "give it the zone its times were written in" in str(refused.value)
+    assert ".dt.tz_localize('America/New_York') for New York's clock" in str(refused.value)
+    assert "tz_localize('UTC') for times in UTC" in str(refused.value)

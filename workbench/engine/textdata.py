@@ -1,10 +1,10 @@
 """A researcher's own news and fundamentals for historical bars, read and checked strictly.
 
-News is one row per item: ``published`` (a timestamp with its time zone),
-``symbols`` (the names it concerns: a list, or text separated by ``,``, ``;`` or
-``|``; blank for an item about the whole market), ``headline`` and ``body``, and
-optionally ``kind`` (``news`` when absent). Fundamentals are one row per report:
-``published`` (when the figures became public: the report date, with its time of
+News is one row per item: ``published`` (a timestamp with its time zone: an offset,
+``Z``, ``UTC`` or ``GMT``), ``symbols`` (the names it concerns: a list, or text separated
+by ``,``, ``;`` or ``|``; blank for an item about the whole market), ``headline`` and
+``body``, and optionally ``kind`` (``news`` when absent). Fundamentals are one row per
+report: ``published`` (when the figures became public: the report date, with its time of
 day and time zone), ``symbol`` and one or more figure columns holding numbers.
 
 Look-ahead through text starts with a date nobody checked, so nothing is coerced:
@@ -40,7 +40,7 @@ NEWS_COLUMNS = ("published", "symbols", "headline", "body")
 FUNDAMENTALS_COLUMNS = ("published", "symbol")
 _TEXT = ("published", "symbols", "symbol", "headline", "body", "kind", "name")
 _ZONED = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*([Zz]|UTC|[+-]\d{2}(:?\d{2})?)$"
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*([Zz]|UTC|GMT|[+-]\d{2}(:?\d{2})?)$"
 )
 # zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
 # rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
@@ -242,13 +242,7 @@ def _published(column: pd.Series, what: str) -> np.ndarray:
     if isinstance(column.dtype, pd.DatetimeTZDtype):
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
-        raise _refuse(
-            what,
-            0,
-            _NAIVE.format(value=str(column.iloc[0]))
-            + "; for a timestamp column, give it its zone: "
-            "frame['published'] = frame['published'].dt.tz_localize('America/New_York')",
-        )
+        raise _naive_column(column, what)
     elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
         stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
     else:
@@ -282,8 +276,8 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     if naive is not None:
         raise _refuse(what, int(others[naive]), _unzoned(str(rest.iloc[naive])))
     iso = text.copy()
-    # the zone written as UTC, Z or an offset, with or without a space before it
-    iso.iloc[others] = rest.str.replace(r"\s*(?:UTC|[Zz])$", "+00:00", regex=True).str.replace(
+    # the zone written as UTC, GMT, Z or an offset, with or without a space before it
+    iso.iloc[others] = rest.str.replace(r"\s*(?:UTC|GMT|[Zz])$", "+00:00", regex=True).str.replace(
         r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True
     )
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
@@ -294,9 +288,9 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
 
 
 def _from_rfc2822(text: pd.Series) -> pd.Series:
-    """Times written as e-mail and RSS write them (``Tue, 01 Mar 2016 10:00:00 -0500``)
-    rewritten as ISO with their offset; one with a zone's name (``GMT``, ``EST``) is left
-    as written, to be refused as any abbreviation is."""
+    """Times written as e-mail and RSS write them (``Tue, 01 Mar 2016 10:00:00 -0500``,
+    ``... 15:00:00 GMT``) rewritten as ISO with their offset; one with another zone's name
+    (``EST``) is left as written, to be refused as any abbreviation is."""
     rfc = np.flatnonzero(text.str.match(_RFC2822).to_numpy(bool))
     if not len(rfc):
         return text
@@ -318,7 +312,8 @@ def _rfc2822_iso(value: str) -> str:
 
 
 _RFC2822 = (
-    r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{2}:\d{2}(?::\d{2})?\s+[+-]\d{4}$"
+    r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{2}:\d{2}(?::\d{2})?"
+    r"\s+(?:[+-]\d{4}|GMT|UTC?|Z)$"  # UT and GMT are +00:00 in RFC 2822, as Z and UTC are
 )
 
 # how an export writes a missing time: each is an undated item
@@ -332,6 +327,10 @@ _NAIVE = (
     "(2022-01-03T09:30:00-05:00, or Z for UTC) so it can be placed before or after a close"
 )
 _ABBREVIATED = re.compile(r"^(?P<time>.*\d)\s*(?P<zone>[A-Z]{2,5})$")
+_OFFSET_SECONDS = re.compile(
+    r"^(?P<time>.*\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*"
+    r"(?P<offset>(?P<hours>[+-]\d{2}):?(?P<minutes>\d{2}):?\d{2}(?:\.\d+)?)$"
+)
 _EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
 
 
@@ -347,6 +346,14 @@ def _unzoned(value: str) -> str:
             "York and +10:00 in Australia, CST three zones); write the offset instead "
             f"({abbreviated['time']}-05:00 if it is New York's winter time, +00:00 for UTC)"
         )
+    seconds = _OFFSET_SECONDS.match(value)
+    if seconds:
+        return (
+            f"has the publication time {value!r}, its offset {seconds['offset']!r} written "
+            "with seconds, which an offset here cannot hold; write hours and minutes "
+            f"({seconds['time']}{seconds['hours']}:{seconds['minutes']}), moving the time "
+            "by the seconds dropped if they matter"
+        )
     if _EPOCH.match(value):
         return (
             f"has the publication time {value!r}, a bare number, which could count seconds "
@@ -357,14 +364,35 @@ def _unzoned(value: str) -> str:
     return _NAIVE.format(value=value)
 
 
+def _naive_column(column: pd.Series, what: str) -> ConfigError:
+    """The refusal of a timestamp column without a zone, at its first time (a column of
+    missing times alone is undated), with the fix: localize it to the zone its times were
+    written in."""
+    dated = _first(column.notna().to_numpy())
+    if dated is None:
+        return _refuse(what, 0, _UNDATED)
+    return _refuse(
+        what,
+        dated,
+        _NAIVE.format(value=str(column.iloc[dated]))
+        + "; for a timestamp column, give it the zone its times were written in: "
+        "frame['published'] = frame['published'].dt.tz_localize('America/New_York') for "
+        "New York's clock, tz_localize('UTC') for times in UTC",
+    )
+
+
 def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
     if not isinstance(value, pd.Timestamp):
-        if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        if value is None or value is pd.NA or value is pd.NaT or _is_nan(value):
             return None
         raise _refuse(what, row, f"has the publication time {value!r} among timestamps")
     if value.tzinfo is None:
         raise _refuse(what, row, _NAIVE.format(value=str(value)))
     return value
+
+
+def _is_nan(value: object) -> bool:
+    return isinstance(value, float) and np.isnan(value)
 
 
 def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndarray:

@@ -48,7 +48,7 @@ from workbench.schema import NEWS_CAP
 
 CLOSE_TIME, TIMEZONE = "16:00", "America/New_York"
 _NOT_FIGURES = ("symbol", "published", CANARY)
-LONGEST_EMBARGO = pd.Timedelta(days=366)
+LONGEST_EMBARGO = pd.Timedelta(days=365)  # a year, as the docs and the mask count one
 
 
 class UnseenTextWarning(UserWarning):
@@ -220,8 +220,8 @@ def _embargo(value: str | pd.Timedelta | None) -> pd.Timedelta:
         raise ConfigError(f"embargo {value!r} is negative; an item cannot be seen before it is out")
     if embargo > LONGEST_EMBARGO:
         raise ConfigError(
-            f"embargo {value!r} is longer than a year: it is the time a feed takes to reach "
-            "you (minutes, hours or days); pass e.g. '15min' or '2D'"
+            f"embargo {value!r} is longer than a year ({LONGEST_EMBARGO.days} days): it is the "
+            "time a feed takes to reach you (minutes, hours or days); pass e.g. '15min' or '2D'"
         )
     return embargo
 

@@ -8,7 +8,10 @@ the tearsheet (``workbench.evaluation.tearsheet``) of the curve up to that
 date's close, ``after`` the tearsheet of the curve from that close on (its first
 return is the first day after the cutoff), and ``gap`` is after minus before: a
 result that is memory falls after the cutoff. A part with no return in it has
-NaN metrics. The benchmark arm (``buy_and_hold`` when in the run) is cut at the
+NaN metrics; a part with one return has only what one return measures
+(``ONE_RETURN``: its return, drawdown, hit rate, best and worst day, exposure), the
+Sharpe, volatility, annual figures and relative metrics NaN, and ``cutoff_notes``
+says so. The benchmark arm (``buy_and_hold`` when in the run) is cut at the
 same date, so relative metrics compare like with like. A run on a counterfactual
 variant is refused: its rows are shuffled or turned around, so no date splits it.
 
@@ -36,6 +39,11 @@ if TYPE_CHECKING:  # results.py imports this module for Results.tearsheet(split=
 PERIODS = ("before", "after", "gap")
 WHOLE = "all"  # the period of the whole run in ``split_tearsheet``
 METRICS = tuple(c for c in TEARSHEET_COLUMNS if c != "benchmark")  # numbers only
+# what one return measures; a Sharpe, a volatility, an annual figure or a beta needs more
+ONE_RETURN = (
+    *("return_pct", "max_drawdown_pct", "hit_rate_pct", "best_day_pct", "worst_day_pct"),
+    "avg_gross_exposure",
+)
 
 
 def cutoff_split(
@@ -71,8 +79,9 @@ def cutoff_split(
 
 
 def cutoff_notes(results: Results, cutoffs: Mapping[str, str] | None = None) -> list[str]:
-    """A line for each arm whose cutoff falls outside the run's dates, whose split then has
-    no before or no after part (NaN metrics); ``cutoffs`` defaults to the run's."""
+    """A line for each arm whose cutoff leaves a part with no return (an empty part: NaN
+    metrics) or with one (too short to measure: ``ONE_RETURN``); ``cutoffs`` defaults to
+    the run's."""
     dates = results.meta.get("dates") or []
     dates = dates[: len(results.equity)]
     given = results.meta.get("model_cutoff") or {} if cutoffs is None else cutoffs
@@ -81,16 +90,31 @@ def cutoff_notes(results: Results, cutoffs: Mapping[str, str] | None = None) -> 
     notes = []
     for arm, cutoff in model_cutoffs(given).items():
         closes = bisect.bisect_right(dates, cutoff)  # as _arm cuts the curve
-        if closes == 0:
-            place, missing = f"before the run's first date {dates[0]}", "before"
-        elif closes == 1 and len(dates) > 1:
-            place, missing = f"before the run's first return, to {dates[1]}", "before"
-        elif closes >= len(dates):
-            place, missing = f"on or after the run's last date {dates[-1]}", "after"
-        else:
-            continue
-        notes.append(f"{arm}'s cutoff {cutoff} falls {place}: no '{missing}' part")
+        notes += [f"{arm}'s cutoff {cutoff} {note}" for note in _short_parts(dates, closes)]
     return notes
+
+
+def _short_parts(dates: list[str], closes: int) -> list[str]:
+    """What is wrong with the parts of a curve over ``dates`` cut after ``closes`` closes."""
+    before = max(closes - 1, 0)  # returns in each part, as _arm cuts them
+    after = len(dates) - max(closes, 1)
+    found = []
+    if closes == 0:
+        found.append(f"falls before the run's first date {dates[0]}: no 'before' part")
+    elif before == 0 and len(dates) > 1:
+        found.append(f"falls before the run's first return, to {dates[1]}: no 'before' part")
+    elif before == 1:
+        found.append(f"leaves one return before it, to {dates[1]}: {_TOO_SHORT % 'before'}")
+    if closes >= len(dates):
+        found.append(f"falls on or after the run's last date {dates[-1]}: no 'after' part")
+    elif after == 1:
+        found.append(f"leaves one return after it, to {dates[-1]}: {_TOO_SHORT % 'after'}")
+    return found
+
+
+_TOO_SHORT = (
+    "the '%s' part is too short to measure: its Sharpe, volatility, annual figures and beta are NaN"
+)
 
 
 def replayed_cutoffs(arms: Sequence[Any], given: Mapping[str, str] | None) -> dict[str, str]:
@@ -188,11 +212,12 @@ def _arm(
 
 
 def _sheet(curve: pd.DataFrame, exposure: pd.DataFrame, arm: str, against: str | None) -> pd.Series:
+    """The part's metrics: NaN with no return in it; with one, only ``ONE_RETURN``."""
     if len(curve) < 2:
         return pd.Series(float("nan"), index=list(METRICS))
     sheet = tearsheet(curve, 1, exposure=exposure, benchmark=against if against != arm else None)
-    row = sheet.loc[[arm], list(METRICS)].astype(float)
-    return row.iloc[0]
+    row = sheet.loc[[arm], list(METRICS)].astype(float).iloc[0]
+    return row.where(row.index.isin(ONE_RETURN)) if len(curve) == 2 else row
 
 
 def cutoff_section(results: Results, *, benchmark: str | None = None) -> dict[str, pd.DataFrame]:

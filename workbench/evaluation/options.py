@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, NoReturn, TypedDict, cast
 
+import numpy as np
+
 from workbench._checks import did_you_mean, is_whole
 from workbench.errors import ConfigError
 from workbench.evaluation.world import MARKET_KEYS, OLD_UNIVERSE, MarketOptions
@@ -172,7 +174,10 @@ def model_cutoffs(given: Any) -> dict[str, str]:
 def cutoff_date(arm: Any, value: Any) -> str:
     """``value`` as YYYY-MM-DD: a full calendar date written so, or a ``datetime.date`` (a
     ``datetime`` or ``pd.Timestamp`` at midnight); a year, a month, a number or any other
-    spelling is refused, since reading it would guess a day."""
+    spelling is refused, since reading it would guess a day. A ``np.datetime64`` is read
+    as the ``datetime`` it holds, unless it holds only a year, a month or a week."""
+    if isinstance(value, np.datetime64):
+        return _numpy_date(arm, value)
     if isinstance(value, datetime.datetime):
         if value != value:  # NaT is unequal to itself
             _refuse_cutoff(arm, value, "a missing date")
@@ -190,6 +195,18 @@ def cutoff_date(arm: Any, value: Any) -> str:
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _numpy_date(arm: Any, value: np.datetime64) -> str:
+    """A ``np.datetime64`` cutoff as YYYY-MM-DD, refused as ``cutoff_date`` refuses."""
+    if np.datetime_data(value.dtype)[0] in ("Y", "M", "W"):
+        _refuse_cutoff(arm, value, "a cutoff is a full calendar date")
+    if np.isnat(value):
+        _refuse_cutoff(arm, value, "a missing date")
+    day = value.astype("datetime64[D]")
+    if value != day:
+        _refuse_cutoff(arm, value, "a time of day has no place in a training cutoff")
+    return str(day)
 
 
 def _refuse_cutoff(arm: Any, value: Any, problem: str) -> NoReturn:

@@ -11,22 +11,25 @@ would make it.
 For every token (``workbench.evaluation.leaktokens``: a word in any case, spelling
 or width, its possessive, hyphenated parts and plural read as one; a run of one
 script in text written without spaces; three letters or more, not a stop word, an
-alias or a mask mark), over the items that concern exactly one name: ``items`` is how
-many of them hold the word, ``with_name`` how many of those concern the name it
-is seen with most, and ``expected`` what that name's share of all such items
-would give. The word is listed when ``with_name >= min_items``, at least
-``share`` of its items concern that name, and a one-sided binomial test of
-``with_name`` against ``items`` draws at that name's share gives a p-value below
-``alpha`` divided by the number of words tested (Bonferroni). ``token`` shows the
-spelling seen in most items, ``spellings`` every one seen. Add what it lists (each
-spelling the mask should catch) to the ``names=`` map, run it again, and the list
-empties.
+alias or a mask mark), over the items that concern a name: ``items`` is how many of
+them hold the word, ``with_name`` how many of those concern the name it is seen with
+most, and ``expected`` what that name's share of all such items would give. An item
+concerns the names in its ``symbols`` and the aliases its masked text writes (where the
+mask put a ticker or a company name), and counts toward each of them. The word is
+listed when ``with_name >= min_items``, at least ``share`` of its items concern that
+name, and a one-sided binomial test of ``with_name`` against ``items`` draws at that
+name's share gives a p-value below ``alpha`` divided by the number of words tested
+(Bonferroni). ``token`` shows the spelling seen in most items, ``spellings`` every one
+seen. Add what it lists (each spelling the mask should catch) to the ``names=`` map, run
+it again, and the list empties.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -64,15 +67,14 @@ def leak_report(
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
     items, reports = _shown(data, days, variants)
-    words, counts, spelt = _word_counts(items + reports)
-    total = sum(counts.values())
+    counted = _word_counts(items + reports, frozenset(data.mapping))
     rows = [
-        _row(spelt[word], seen, counts, total)
-        for word, seen in words.items()
+        _row(counted, word, seen)
+        for word, seen in counted.by_name.items()
         if max(seen.values()) >= min_items  # fewer is never listed: no test needed
     ]
     table = pd.DataFrame(rows, columns=list(LEAK_COLUMNS))
-    limit = alpha / max(len(words), 1)
+    limit = alpha / max(len(counted.by_name), 1)
     listed = (table["with_name"] >= min_items) & (table["with_name"] >= share * table["items"])
     table = table[listed & (table["p_value"] < limit)]
     table["symbol"] = table["alias"].map(data.mapping)
@@ -122,29 +124,51 @@ def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
         after = row
 
 
-def _word_counts(
-    items: list[dict],
-) -> tuple[dict[str, Counter[str]], Counter[str], dict[str, Counter[str]]]:
-    """Per token (``leaktokens``), the items holding it by the one name they concern; items
-    per name; and each token's spellings by the items they are seen in."""
-    # each item kept as one string, its alias and words joined by NUL: a container kept per
-    # item would set the garbage collector going over the whole heap all the sooner
+@dataclass(frozen=True)
+class _Counts:
+    """What the report tests, over the items that concern a name: per token, the items
+    holding it by each name they concern (``by_name``) and in all (``holding``); the items
+    per name (``per_name``) and in all (``total``); each token's spellings by the items they
+    are seen in."""
+
+    by_name: dict[str, Counter[str]]
+    holding: Counter[str]
+    per_name: Counter[str]
+    total: int
+    spellings: dict[str, Counter[str]]
+
+
+def _word_counts(items: list[dict], aliases: frozenset[str]) -> _Counts:
+    """The counts (``_Counts``) of the items' tokens (``leaktokens``). An item concerns the
+    names in its symbols and the aliases its masked text writes, and counts toward each."""
+    # each item kept as one string, its names and words joined by NUL and parted by SOH: a
+    # container kept per item would set the garbage collector going over the whole heap all
+    # the sooner
     about: list[str] = []
     written: Counter[str] = Counter()  # each word as written, by the items holding it
     for item in items:
-        if len(item["symbols"]) == 1:
-            words = item_words(f"{item['headline']} {item['body']}")
-            about.append("\0".join((item["symbols"][0], *words)))
+        text = f"{item['headline']} {item['body']}"
+        names = {*item["symbols"], *(a for a in _ALIAS.findall(text) if a in aliases)}
+        if names:
+            words = item_words(text)
+            about.append("\1".join(("\0".join(sorted(names)), "\0".join(words))))
             written.update(words)
     keys, spellings = _tokens_of(written)
-    per_token: dict[str, Counter[str]] = defaultdict(Counter)
-    counts: Counter[str] = Counter()
+    by_name: dict[str, Counter[str]] = defaultdict(Counter)
+    holding: Counter[str] = Counter()
+    per_name: Counter[str] = Counter()
     for kept in about:
-        alias, *held = kept.split("\0")
-        counts[alias] += 1
+        names_of, words_of = kept.split("\1")
+        concerned = names_of.split("\0")
+        per_name.update(concerned)
+        held = words_of.split("\0") if words_of else []
         for token in frozenset().union(*map(keys.__getitem__, held)):
-            per_token[token][alias] += 1
-    return per_token, counts, spellings
+            by_name[token].update(concerned)
+            holding[token] += 1
+    return _Counts(by_name, holding, per_name, len(about), spellings)
+
+
+_ALIAS = re.compile(r"ASSET\d+")  # how the mask writes a name (``engine.masking``)
 
 
 def _tokens_of(
@@ -163,14 +187,14 @@ def _tokens_of(
     return keys, spellings
 
 
-def _row(spellings: Counter[str], seen: Counter[str], counts: Counter[str], total: int) -> tuple:
+def _row(counted: _Counts, word: str, seen: Counter[str]) -> tuple:
     from scipy.stats import binom
 
     alias, with_name = seen.most_common(1)[0]
-    items = sum(seen.values())
-    rate = counts[alias] / total
+    items = counted.holding[word]
+    rate = counted.per_name[alias] / counted.total
     p_value = float(binom.sf(with_name - 1, items, rate))
-    expected, spelt = round(items * rate, 2), most_seen(spellings)
+    expected, spelt = round(items * rate, 2), most_seen(counted.spellings[word])
     return (spelt[0], alias, "", with_name, items, expected, p_value, ", ".join(spelt))
 
 
