@@ -54,8 +54,9 @@ _WORDS = (
     # another country's dollar in words: "146.17 US dollars", "12 Canadian dollars"
     r"(?:us|u\.s\.|canadian|australian|hong kong|new zealand|singapore) dollars?",
 )
-# a dollar of another country (C$, CA$, A$, AU$, HK$, NZ$, R$, S$, SG$, NT$, MX$), a sign, or a code
-# before the amount, glued to it or not (USD12.50, CHF 12, Rs. 1,200, SFr. 12, kr 12)
+# a dollar of another country (C$, CA$, A$, AU$, HK$, NZ$, R$, S$, SG$, NT$, MX$), a
+# sign, or a code before the amount, glued to it or not (USD12.50, CHF 12, Rs. 1,200,
+# SFr. 12, kr 12)
 _DOLLARS = ("us", "c", "ca", "a", "au", "hk", "nz", "r", "s", "sg", "nt", "mx")
 _CODES_BEFORE = (*CODES, r"rs\.?", r"sfr\.", "kr", "zł")
 _CURRENCY = f"(?:{'|'.join(_DOLLARS)})\\$|[{SIGNS}]|\\b(?:{'|'.join(_CODES_BEFORE)})(?![^\\W\\d_])"
