@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from mask_routes import acme_and_bolt, every_route
 
 from workbench.engine.textmask import _BARE, _DIGIT_PARTS, TextMask
+from workbench.engine.textprices import PHRASE_ENDS
 
 MASK = acme_and_bolt()
 
@@ -46,6 +47,83 @@ def _every_route(text: str, about: list[str]) -> str:
 )
 def test_a_price_written_any_ordinary_way_is_scaled(text: str, shown: str) -> None:
     assert _every_route(text, ["ACME"]) == shown
+
+
+# the forms a hostile review found left as written, each beside the masked bars
+FOUND_UNSCALED = [
+    ("closing at 146.17", "closing at 73.08"),
+    ("closed 146.17", "closed 73.08"),
+    ("shares were 146.17", "shares were 73.08"),
+    ("peaked at 147.10", "peaked at 73.55"),
+    ("bottomed at 144.90", "bottomed at 72.45"),
+    ("traded as high as 147.10", "traded as high as 73.55"),
+    ("reached 147.10", "reached 73.55"),
+    ("last trade 146.17", "last trade 73.08"),
+    ("price: 146.17", "price: 73.08"),
+    ("Close: 146.17", "Close: 73.08"),
+    ("ACME: 146.17", "ASSET001: 73.08"),
+    ("ACME @ 146.17", "ASSET001 @ 73.08"),
+    ("ACME last 146.17", "ASSET001 last 73.08"),
+    ("ACME 146.17", "ASSET001 73.08"),
+    ("O/H/L/C 145.20/147.10/144.90/146.17", "O/H/L/C 72.60/73.55/72.45/73.08"),
+    ("146.17 (-1.2%)", "73.08 (-1.2%)"),
+    ("146.17-150.37", "73.08-75.19"),
+    ("1,461.70", "730.85"),
+    ("market value 146.17", "market value 73.08"),
+    ("NAV of 146.17", "NAV of 73.08"),
+    ("the 200-day moving average of 140.5", "the 200-day moving average of 70.25"),
+    ("fell 2.10 to 146.17", "fell 1.05 to 73.08"),
+    ("down 2.10, or 1.4%, to 146.17", "down 1.05, or 1.4%, to 73.08"),
+    ("146.17 US dollars", "73.08 US dollars"),
+    ("CA$146.17", "CA$73.08"),
+    ("146.17$US", "73.08$US"),
+]
+
+
+@pytest.mark.parametrize(("text", "shown"), FOUND_UNSCALED)
+def test_a_price_the_review_found_unscaled_is_scaled(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(("text", "shown"), FOUND_UNSCALED)
+def test_a_price_the_review_found_unscaled_is_marked_about_two_names(text: str, shown: str) -> None:
+    marked = re.sub(r"\d[\d,]*\.\d\d(?![\d%])|70\.25", "[amount]", shown)
+    assert _every_route(text, ["ACME", "BOLT"]) == marked
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("ACME 146.17 and BOLT 20.30", "ASSET001 73.08 and ASSET002 40.60"),
+        ("ACME@146.17, AU$146.17, 146.17$USD", "ASSET001@73.08, AU$73.08, 73.08$USD"),
+        ("ACME 146.17-150.37 (+2.10)", "ASSET001 73.08-75.19 (+1.05)"),
+        ("Close: 146.17 High: 147.10 Low: 144.90", "Close: 73.08 High: 73.55 Low: 72.45"),
+        ("closed at 145.20/147.10", "closed at 72.60/73.55"),
+    ],
+)
+def test_those_forms_together_and_beside_another_name(text: str, shown: str) -> None:
+    assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "P/E of 23.45, P/E 23.45, PE 23.45, ROE: 15.20, GDP 2.10",
+        "rose 3.5%, rose 3.50%, up 1.20 percent, 3.50-4.00%",
+        "2,000 employees, 2,000.50 points, up 12 points",
+        "ACME 3 analysts, closed 3 stores, reached 3 deals, last 12 months",
+        "fell 2 to 146 stores",  # a move with no cents is a count as often as a price
+        "between 10.15-10.30 a.m.",
+        "146.17 $US",  # a sign apart from the figure may be a ticker's ($US)
+    ],
+)
+def test_ratios_percentages_counts_and_times_stay_as_written(text: str) -> None:
+    named = text.replace("ACME", "ASSET001")
+    assert _every_route(text, ["ACME"]) == named
+
+
+def test_a_year_stays_a_date_after_a_ticker() -> None:
+    assert _every_route("in 2016, ACME 2016", ["ACME"]) == "in [date], ASSET001 [date]"
 
 
 @pytest.mark.parametrize(
@@ -220,6 +298,9 @@ PIECES = (
     *("Bolt Systems", "BOLT", "$BOLT", "Acme Industries", "é", "İ", "’s", "NYSE:BOLT"),
     *("rupees", "euros", "cents", "1200p", "between", "and", "-", "traded between", "million"),
     *("up", "down", "vs", "(+", "(-", "falls to", "EPS", "146-1/4", "4 p.m.", "to close at"),
+    *("closed", "shares were", "as high as", "reached", "last trade", "Close:", "ACME:", "@"),
+    *("ACME last", "145.20/147.10", "(-1.2%)", "146.17-150.37", "NAV of", "moving average of"),
+    *("fell 2.10 to", "US dollars", "CA$", "$US", "P/E", "PE", "ROE:", "points", "1,461.70"),
 )
 GAPS = ("", " ", "  ", ".", ",", "/", "(", ")", "\n", ";", "$", "%", ". ", "\0")
 
@@ -269,14 +350,9 @@ def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
     before = text[:at]
     word = bool(before) and (before[-1].isalnum() or before[-1] == "_")
     last = before[:-1].split()[-1].lower() if before.endswith(" ") and before[:-1].split() else ""
-    ends = (
-        *("at", "from", "to", "high", "low", "of", "price", "target", "volume", "hit"),
-        *("around", "near", "bid", "ask", "vwap", "was", "is", "between", "eps"),
-        *("vs", "versus", "up", "down"),
-    )
     phrase = (
         before.endswith(" ")
         and not before[:-1][-1:].isspace()
-        and any(last.endswith(e) or last.endswith(e + ":") for e in ends)
+        and any(last.endswith(e[::-1]) for e in PHRASE_ENDS)
     )
     return length, text[stop] if stop < len(text) else "", word, phrase

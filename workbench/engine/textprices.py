@@ -2,11 +2,21 @@
 volume, and what writes each match (``textmask`` reads them with its dates and names).
 
 Money is read in any currency (a sign, another country's dollar, a code or a word,
-before or after the amount, a decimal point or comma); a bare number only where the
-words around it make it a price: after a price phrase (``_PHRASES``), per share, as an
-option's strike, in brackets after a word or after ``hit``, ``around`` or ``near``
-(those four only written with cents). Both figures of a range are read together, as
-scaling one alone would give the real ratio away.
+before or after the amount, a decimal point or comma: ``CA$146.17``, ``146.17$US``,
+``146.17 US dollars``); a bare number only where the words around it make it a price:
+after a price phrase (``_PHRASES``: ``closing at``, ``peaked at``, ``as high as``,
+``shares were``, ``last trade``, ``price:``, ``Close:``, ``@``, ``market value``,
+``NAV of``, ``moving average of``, ``2.10, or 1.4%, to``), per share, as an option's
+strike; and, only written with cents (``_CENTS_AFTER``, as "closed 3 stores" or "last
+12 months" is none), in brackets after a word, after ``hit``, ``around``, ``near``,
+``reached``, ``closed``, ``last``, a move's verb (``fell 2.10``) or a move (``fell 2.10
+to 146.17``), after a ticker in capitals and a space or a colon (``ACME 146.17``,
+``ACME: 146.17``; not after a ratio's name: ``PE 23.45``, ``ROE: 15.20``), before its
+move in brackets (``146.17 (-1.2%)``), with its thousands marked (``1,461.70``), and
+figures one after another (``O/H/L/C 145.20/147.10/144.90/146.17``, ``146.17-150.37``).
+Both figures of a range are read together, as scaling one alone would give the real
+ratio away. Never a percentage, a time of day or an index's points; a count, a year or
+a ratio has no price's words around it.
 
 A price is multiplied by the price factor of the one name the item concerns and written
 back as it was written (its currency, scale and decimal comma kept); in a text that names
@@ -41,10 +51,13 @@ CODES = (
 _WORDS = (
     *("dollars?", "bucks?", "cents?", "euros?", "pounds?", "pence", "yen", "yuan", "francs?"),
     *("rupees?", "reais", "kronor", "krona", "kroner", "krone", "kr", "złoty", "zloty", "zł"),
+    # another country's dollar in words: "146.17 US dollars", "12 Canadian dollars"
+    r"(?:us|u\.s\.|canadian|australian|hong kong|new zealand|singapore) dollars?",
 )
-# a dollar of another country (C$, A$, HK$, NZ$, R$, S$, NT$, MX$), a sign, or a code
-# before the amount, glued to it or not (USD12.50, CHF 12, Rs. 1,200, SFr. 12, kr 12)
-_DOLLARS = ("us", "c", "a", "hk", "nz", "r", "s", "nt", "mx")
+# a dollar of another country (C$, CA$, A$, AU$, HK$, NZ$, R$, S$, SG$, NT$, MX$), a
+# sign, or a code before the amount, glued to it or not (USD12.50, CHF 12, Rs. 1,200,
+# SFr. 12, kr 12)
+_DOLLARS = ("us", "c", "ca", "a", "au", "hk", "nz", "r", "s", "sg", "nt", "mx")
 _CODES_BEFORE = (*CODES, r"rs\.?", r"sfr\.", "kr", "zł")
 _CURRENCY = f"(?:{'|'.join(_DOLLARS)})\\$|[{SIGNS}]|\\b(?:{'|'.join(_CODES_BEFORE)})(?![^\\W\\d_])"
 _CURRENCY_WORD = "|".join((*_WORDS, *CODES))
@@ -53,6 +66,9 @@ CURRENCY_STARTS = tuple(sorted({*CODES, *(f"{d}$" for d in _DOLLARS), "rs", "sfr
 _PHRASES = (
     (("closed", "opened", "traded", "priced", "ended", "finished", "trading", "close"), "at"),
     (("last", "settled", "shares", "stands", "stood", "trades", "quoted", "stock"), "at"),
+    (("closing", "peaked", "bottomed", "topped", "hovered", "hovering", "average"), "at"),
+    # "traded as high as 147.10", "as low as 144.90"
+    (("as high", "as low"), "as"),
     (("rose", "fell", "up", "down"), "from"),
     (("rose", "fell", "climbed", "dropped", "jumped", "rallied", "slipped", "surged"), "to"),
     (("down", "slid", "sank", "declined", "tumbled", "plunged", "soared", "rebounded"), "to"),
@@ -61,14 +77,22 @@ _PHRASES = (
     (("falls", "fall", "rises", "rise", "climbs", "drops", "jumps", "slips", "sinks"), "to"),
     (("slides", "surges", "tumbles", "plunges", "soars", "rallies", "rebounds"), "to"),
     (("closes", "opens", "ends", "trade", "support", "resistance"), "at"),
-    # a move in percent, then the price it moved to: "up 3.5% to 175.72"
-    (("%", "percent"), "to"),
+    # a move in percent, then the price it moved to: "up 3.5% to 175.72", "down 2.10,
+    # or 1.4%, to 146.17"
+    (("%", "percent", "%,", "percent,"), "to"),
     (("%", "percent"), "at"),
     # a price named by what it is: "52-week high 999.99", "a high of 120.5"
     (("week",), "high"),
     (("week",), "low"),
     (("high", "low"), "of"),
-    (("target", "closing", "stock", "share"), "price"),
+    (("target", "closing", "stock", "share", "last"), "price"),
+    (("last",), "trade"),  # "last trade 146.17"
+    # a value a share: "market value 146.17", "NAV of 146.17", "net asset value of 146.17",
+    # "the 200-day moving average of 140.5"
+    (("market", "asset"), "value"),
+    (("market value", "asset value", "nav", "moving average"), "of"),
+    (("moving",), "average"),
+    (("",), "nav"),
     (("price",), "target"),
     (("price",), "of"),  # "a price of 150", "target price of 150"
     (("price target",), "of"),
@@ -77,17 +101,23 @@ _PHRASES = (
     (("",), "eps"),
     # a range: "traded between 140 and 150"
     (("traded", "trading", "priced", "ranged", "range", "moved", "swung", "stock"), "between"),
-    (("price",), "was"),  # "the price was 146.17"
+    (("price",), "was"),  # "the price was 146.17", "shares were 146.17"
     (("price",), "is"),
+    (("shares", "stock", "prices"), "were"),
     # a quote named by one word: "bid 146.10 ask 146.20", "VWAP 146.15"
     (("",), "bid"),
     (("",), "ask"),
     (("",), "vwap"),
-    # the name, a colon, the price: "52-week high: 999.99", "closing price: 12"
-    (("week",), "high:"),
-    (("week",), "low:"),
-    (("target", "closing"), "price:"),
+    # the name, a colon, the price: "52-week high: 999.99", "closing price: 12", "Close: 12"
+    (("",), "high:"),
+    (("",), "low:"),
+    (("",), "open:"),
+    (("",), "close:"),
+    (("",), "last:"),
+    (("",), "price:"),
     (("price",), "target:"),
+    # a quote after "@": "ACME @ 146.17"
+    (("",), "@"),
 )
 
 
@@ -107,7 +137,9 @@ def _price_phrases(last: str | None = None) -> str:
 
 def _behind(verb: str, word: str) -> str:
     """The lookbehind of one phrase: its verb and word, or its word alone as a word."""
-    return f"(?<={verb} {word} )" if verb else f"(?<=\\b{word} )"
+    if verb:
+        return f"(?<={verb} {word} )"
+    return f"(?<=\\b{word} )" if word[0].isalpha() else f"(?<={word} )"
 
 
 _PRICE_VERBS = _price_phrases()
@@ -122,8 +154,9 @@ _THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
 _AFTER_VERB = f"(?<=[{''.join(sorted({word[-1] for _, word in _PHRASES}))}] )"
 # (nor a time of day: "closed at 4 p.m.", "at 4:00")
 _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares|[ap]\.?m\b)|:\d)"
-# a currency's sign after the amount (146.17$, 146.17 $), as no $SYM or price starts it
-_SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)"
+# a currency's sign after the amount (146.17$, 146.17 $), as no $SYM or price starts it,
+# or a dollar's sign and country glued to it (146.17$US, 146.17$CA, 146.17$USD)
+_SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)|(?<=\d)\$(?:{'|'.join(_DOLLARS)})d?\b(?!\$)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
 _CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
@@ -134,6 +167,8 @@ _MONEY_TO = (
     rf"(?:(?P<m_gap>{_TO}|(?(m_between)\s+and\s+|(?!)))(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})"
     rf"(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
 )
+# what figures one after another need after the first, looked for first
+_SERIES_FIRST = r"(?=[\d,]++\.\d\d(?:/|\s?[-–]\s?)\d)"
 # what a price per share and a strike need after their figures, looked for first: most
 # numbers are followed by neither
 _PER_SHARE_FIRST = r"(?=[\d,.]++\s?(?:/|per\s|a\s))"
@@ -145,21 +180,28 @@ _MONEY_FIRST = f"[{SIGNS}{''.join(sorted({w[0] for w in CURRENCY_STARTS}))}]"
 # not a range's second figure, the first left bare ("140 to 150 dollars"): a range is
 # scaled whole or not at all
 _NOT_SECOND = r"(?<!\d-)(?<!\d–)(?<!\d - )(?<!\d to )"
-# where a figure with cents is a price or its move: after "hit", "around" or "near", a
-# price and "from" ("rose to 150.37 from 146.17"), "vs", "up" or "down" ("up 2.10")
-_HIT = "|".join(
-    f"(?<={before} )"
-    for before in (
-        r"\bhit",
-        r"\baround",
-        r"\bnear",
-        r"\d from",
-        r"\bvs",
-        r"\bversus",
-        r"\bup",
-        r"\bdown",
-    )
+# where a figure with cents is a price or its move: after "hit", "around", "near",
+# "reached" or "closed" ("closed 146.17"), "last" ("ACME last 146.17"), a price and
+# "from" ("rose to 150.37 from 146.17"), "vs", "up" or "down" ("up 2.10"), a verb of a
+# move ("fell 2.10"), or a move and "to" ("fell 2.10 to 146.17")
+_CENTS_AFTER = (
+    *("hit", "around", "near", "reached", "reaching", "touched", "closed", "last"),
+    *("vs", "versus", "up", "down", "fell", "rose", "gained", "lost", "dropped", "added"),
+    *("shed", "slipped", "climbed", "jumped", "slid", "sank", "declined", "advanced"),
 )
+_HIT = "|".join(
+    (*(f"(?<=\\b{before} )" for before in _CENTS_AFTER), r"(?<=\d from )", r"(?<=\.\d\d to )")
+)
+# a quote after a ticker, in capitals as one is written, and a space or a colon ("ACME
+# 146.17", "ACME: 146.17"), not after a ratio's or an economy's figure's name
+_TICKER = "|".join(f"(?<=(?-i:\\b[A-Z]{{{n}}}){gap})" for n in range(2, 6) for gap in (" ", ": "))
+_NOT_A_TICKER = "".join(
+    f"(?<!(?-i:\\b{word}){gap})"
+    for word in ("PE", "PEG", "PB", "PS", "EV", "ROE", "ROA", "ROI", "ROIC", "RSI", "GDP", "CPI")
+    for gap in (" ", ": ")
+)
+# nor a figure of points: an index's, not the name's
+_NOT_POINTS = r"(?!\s?(?:points?|pts)\b)"
 
 # the money parts written with a decimal comma, tried before a date no day places
 # (so "45,50 €" is read whole)
@@ -223,8 +265,24 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
         r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
+    # figures with cents one after another, each a price: "O/H/L/C 145.20/147.10/144.90/
+    # 146.17", "146.17-150.37"
+    (
+        r"\d",
+        rf"(?P<series>{_NOT_SECOND}{_SERIES_FIRST}{_CENTS}(?:(?:/|\s?[-–]\s?){_CENTS})+)"
+        rf"{_NO_RATIO}{_NOT_POINTS}",
+    ),
     # "hit 123.45", "around 146.17", "near 146.17", "up 2.10": with two decimals only
     (r"\d", rf"(?P<hit>(?:{_HIT}){_CENTS}){_NO_RATIO}(?!{_SCALE})"),
+    # a figure with cents after a ticker ("ACME 146.17") or "@" ("ACME@146.17"), before
+    # its move in brackets ("146.17 (-1.2%)"), or with its thousands marked ("1,461.70")
+    (
+        r"\d",
+        rf"(?P<figure>(?:{_TICKER}|(?<=@)){_NOT_A_TICKER}{_CENTS}"
+        rf"|{_NOT_SECOND}{_CENTS}(?=\s?\([+−-]\d[\d.,]*\s?%?\))"
+        rf"|{_NOT_SECOND}\d{{1,3}}(?:,\d{{3}})+\.\d{{2}}(?!\d|[.,]\d)){_NO_RATIO}{_NOT_POINTS}"
+        rf"(?!{_SCALE})",
+    ),
     # a price in brackets after a word ("the stock (146.17)") or a move ("(+2.10)"),
     # with two decimals
     (r"\d", rf"(?P<paren>(?:(?<=[^\W_] \()|(?<=\([+−-])){_CENTS})(?=\))"),
@@ -239,19 +297,19 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
 )
 # what a part looks for first, which the reference (``TextMask.text_by_pattern``) leaves out
-GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST, _PER_SHARE_FIRST, _STRIKE_FIRST)
+GUARDS = (
+    *(_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST, _PER_SHARE_FIRST, _STRIKE_FIRST),
+    _SERIES_FIRST,
+)
 # the kinds of match that are a figure in money (a volume too), and those whose whole
 # group is the figure
 AMOUNTS = (
     *("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit"),
-    *("paren", "per_share", "strike", "range", "range_and", "range_c"),
+    *("paren", "per_share", "strike", "range", "range_and", "range_c", "series", "figure"),
 )
-_WHOLE = ("bare", "hit", "paren", "per_share", "strike")
+_WHOLE = ("bare", "hit", "paren", "per_share", "strike", "figure")
 # the words a part reads right before a space and its first digit (reversed)
-_BEFORE_A_NUMBER = (
-    *("volume", "hit", "around", "near", "from", "between", "vs", "versus", "up", "down"),
-    *(w for _, w in _PHRASES),
-)
+_BEFORE_A_NUMBER = ("volume", "from", "between", *_CENTS_AFTER, *(w for _, w in _PHRASES))
 PHRASE_ENDS = tuple(sorted({w[::-1] for w in _BEFORE_A_NUMBER}))
 
 
@@ -272,6 +330,8 @@ def digit_parts(length: int, after: str, phrase: bool) -> dict[str, bool]:
         "range_and": phrase,
         "range_c": phrase,
         "paren": after in (".", ","),
+        "series": after in (".", ","),
+        "figure": after in (".", ","),
         "per_share": amount or after == "/",
         "strike": amount,
     }
@@ -289,6 +349,8 @@ def amount_mark(match: re.Match[str]) -> str:
         return f"{_currency(match)}[amount]{match.group('scale') or ''}{_to(match, _marked)}"
     if kind in _RANGES:
         return f"[amount]{match.group(_RANGES[kind][1])}[amount]"
+    if kind == "series":
+        return _FIGURE.sub("[amount]", match.group(kind))
     if kind == "worded":
         return f"[amount]{match.group('w_scale') or ''}{_unit(match)}"
     if kind == "eu_money":
@@ -331,6 +393,7 @@ def _times(amount: str, factor: float) -> str:
 
 
 _DECIMAL_COMMA = re.compile(r",\d{1,2}$")
+_FIGURE = re.compile(_CENTS.replace(r"(?!\d|[.,]\d)", ""))  # each of a series' figures
 # each range's groups: its figures and what stands between them
 _RANGES = {
     "range": ("r_lo", "r_gap", "r_hi"),
@@ -348,6 +411,8 @@ def scaled(match: re.Match[str], factor: float) -> str:
     if kind in _RANGES:
         low, gap, high = match.group(*_RANGES[kind])
         return f"{_times(low, factor)}{gap}{_times(high, factor)}"
+    if kind == "series":
+        return _FIGURE.sub(lambda figure: _times(figure[0], factor), match.group(kind))
     amount = match.group(kind if kind in _WHOLE else "w_amount")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
     if kind == "worded":
@@ -358,7 +423,7 @@ def scaled(match: re.Match[str], factor: float) -> str:
 def _unit(match: re.Match[str]) -> str:
     """A unit after the amount: a word after one space, a sign as it was written."""
     unit = match.group("w_unit")
-    return f"{match.group('w_gap')}{unit}" if unit in SIGNS else f" {unit}"
+    return f"{match.group('w_gap')}{unit}" if unit[0] in SIGNS else f" {unit}"
 
 
 def _scaled_european(match: re.Match[str], factor: float) -> str:
