@@ -93,6 +93,7 @@ def test_superscripts_fractions_and_numerals_stay_as_written() -> None:
         "Acme\r\nIndustries",  # a Windows line break, as a quoted CSV body holds it
         "Acme \n Industries",
         "Acme\t \tIndustries",
+        "Acme-\nIndustries",  # a line broken after a hyphen
     ],
 )
 def test_a_name_whose_words_any_run_of_white_space_joins_is_masked(text: str) -> None:

@@ -86,13 +86,14 @@ _ONE_APOSTROPHE = str.maketrans(dict.fromkeys(APOSTROPHES[1:], "'"))
 
 def name_pattern(name: str, *, ticker: bool) -> str:
     """``name`` as a pattern: a company name's words joined by any run of white space
-    (``Acme\\r\\nIndustries``), a hyphen, an underscore or nothing (``Acme-Industries``,
-    ``AcmeIndustries``, ``acmeindustries.com``), its apostrophes by any of ``APOSTROPHES``
+    (``Acme\\r\\nIndustries``), a hyphen or an underscore (white space after it too: a
+    line broken after a hyphen) or nothing (``Acme-Industries``, ``AcmeIndustries``,
+    ``acmeindustries.com``), its apostrophes by any of ``APOSTROPHES``
     (``McDonald’s``); a ticker's share class after a hyphen, a full stop or a slash
     (``BRK-B``, ``BRK.B``, ``BRK/B``)."""
     if ticker:
         return "[-./]".join(map(re.escape, _CLASS_MARKS.split(name)))
-    return r"(?:\s+|[_-])?".join(map(_word_pattern, _JOINERS.split(name)))
+    return r"[\s_-]?\s*".join(map(_word_pattern, _JOINERS.split(name)))
 
 
 def _word_pattern(word: str) -> str:
