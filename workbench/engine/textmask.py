@@ -42,9 +42,10 @@ then money, then a name:
    alias, longest first, whole words only, company names in any case; a ticker that
    reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
    ``EXCHANGE:SYM``. A company name's words may be joined by any run of white space
-   (``Acme\\r\\nIndustries``), a hyphen, an underscore or nothing (``AcmeIndustries``,
-   ``www.acmeindustries.com``), its apostrophes and a name's possessive written by any of
-   ' ’ ʼ ‘ (``McDonald’s`` for ``McDonald's``, ``ACMEʼs``), a ticker written in
+   (``Acme\\r\\nIndustries``), a hyphen or an underscore (a line broken after a hyphen
+   too) or nothing (``AcmeIndustries``, ``www.acmeindustries.com``), its apostrophes
+   and a name's possessive written by any of ' ’ ʼ ‘ (``McDonald’s`` for
+   ``McDonald's``, ``ACMEʼs``), a ticker written in
    capitals takes a plural's s (``ACMEs``), a share class any of its marks (``BRK-B``,
    ``BRK.B``, ``BRK/B``); a ticker is masked in any case after ``$`` or a colon
    (``$acme``) and, when it reads as no word, as an address's name (``ir@acme.com``).
