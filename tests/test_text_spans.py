@@ -67,6 +67,7 @@ WORDS = (
     *("CY", "Q", "H", "USD", "usd", "US$", "$", "€", "EUR", "shares", "dollars", "bn"),
     *("closed at", "up", "to", "hit", "price target", "week high:", "ACME", "Acme", "IT"),
     *("Acme Industries", "Bolt 2016 Fund", "th", "st", "er", "x", "_", "a"),
+    *("Jan.", "Dec", "Acme  Industries", "Acme\r\nIndustries", "&amp;", "'16", "01-05-"),
 )
 NUMBERS = ("4", "12", "2016", "1,234", "45,50", "3.5", "20160203", "2016-03-04", "1", "02/03")
 GAPS = ("", " ", "\n", "-", ".", ",", "'", "/", "(", ":", "$", "\0", "%")

@@ -84,3 +84,28 @@ def test_a_far_date_after_an_item_reads_from_the_last_date_it_knows() -> None:
     for mask in (MASK, other):
         with mask.known_until(40):
             assert mask.texts([(text, ["ACME"])]) == ["Due [over 2 years after day 20] and day 65."]
+
+
+@pytest.mark.parametrize("text", ["01-05-2016", "1-5-2016", "01–05–2016", "01-05-16"])
+def test_a_numeric_date_by_hyphens_is_marked_whole(text: str) -> None:
+    assert _every_route(f"Filed {text}.") == "Filed [date]."
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Jan. 5, '16", "Jan. 5, ’16", "Jan 5 '16", "5 Jan '16", "Dec. '16", "2015/16", "2015-16"],
+)
+def test_a_date_with_a_short_year_or_a_season_is_marked_whole(text: str) -> None:
+    assert _every_route(f"Seen {text} by ACME.") == "Seen [date] by ASSET001."
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("the '16 season", "the [date] season"),
+        ("the ’16 season, ('17)", "the [date] season, ([date])"),
+        ("rated '15.5' and it's 16 stores", "rated '15.5' and it's 16 stores"),
+    ],
+)
+def test_a_year_of_two_digits_after_an_apostrophe_is_marked(text: str, shown: str) -> None:
+    assert _every_route(text) == shown

@@ -84,3 +84,63 @@ def test_compatibility_forms_of_a_name_are_read_as_it(text: str, shown: str) -> 
 def test_superscripts_fractions_and_numerals_stay_as_written() -> None:
     text = "Area of 10 m², 5², CO₂, a ½ point, the Ⅳ quarter, item ① — ACME’s café"
     assert _every_route(text) == text.replace("ACME", "ASSET001")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Acme  Industries",  # two spaces
+        "Acme\r\nIndustries",  # a Windows line break, as a quoted CSV body holds it
+        "Acme \n Industries",
+        "Acme\t \tIndustries",
+        "Acme-\nIndustries",  # a line broken after a hyphen
+    ],
+)
+def test_a_name_whose_words_any_run_of_white_space_joins_is_masked(text: str) -> None:
+    assert _every_route(f"Shares of {text} rose") == "Shares of ASSET001 rose"
+
+
+FEED_MASK = text_mask(
+    aliases={"ACME": "ASSET001", "PG": "ASSET002", "MCD": "ASSET003"},
+    price_factor={"ACME": 0.5, "PG": 2.0, "MCD": 1.0},
+    names={"ACME": ("Acme Industries",), "PG": ("Procter & Gamble",), "MCD": ("McDonald's",)},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Procter &amp; Gamble and Acme&nbsp;Industries", "ASSET002 and ASSET001"),
+        ("Procter &#38; Gamble, &#x41;CME", "ASSET002, ASSET001"),
+        ("Tom &amp; Jerry &lt;3", "Tom & Jerry <3"),  # the agent reads the text decoded
+        ("AT&T, R&D, &copy and &bogus; stay", "AT&T, R&D, &copy and &bogus; stay"),
+    ],
+)
+def test_html_character_references_are_read_decoded(text: str, shown: str) -> None:
+    assert every_route(FEED_MASK, text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "McDonald’s, McDonaldʼs, McDonald‘s and MCDONALD'S",
+            ", ".join(["ASSET003"] * 3) + " and ASSET003",
+        ),
+        ("McDonald&#8217;s menu", "ASSET003 menu"),
+        ("ACMEʼs plan and Acme Industriesʼ rival", "ASSET001ʼs plan and ASSET001ʼ rival"),
+    ],
+)
+def test_any_apostrophe_reads_as_one_in_a_name_and_a_possessive(text: str, shown: str) -> None:
+    assert every_route(FEED_MASK, text, ["MCD"]) == shown
+
+
+def test_a_name_mapped_with_a_typographic_apostrophe_masks_the_plain_one() -> None:
+    mask = text_mask({"MCD": "ASSET001"}, {"MCD": 1.0}, {"MCD": ("McDonald’s",)})
+    assert every_route(mask, "McDonald's and MCDONALD’S", []) == "ASSET001 and ASSET001"
+
+
+def test_a_name_two_symbols_claim_with_different_apostrophes_is_refused() -> None:
+    bars = pd.DataFrame({"symbol": ["MCD", "BOLT"], "date": ["2016-01-04"] * 2})
+    with pytest.raises(ConfigError, match=r"to both 'BOLT' and 'MCD'"):
+        names_map({"MCD": ["McDonald's"], "BOLT": ["McDonald’s"]}, bars)

@@ -19,10 +19,12 @@ then money, then a name:
    before day -20]``, since its exact day would anchor the calendar). What would still place the
    text in time but names no one day becomes ``[date]``: a date no calendar holds
    (``2016-02-30``), a month with its year
-   (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``), a
-   numeric date (``02/03/2016``: day or month first?), ``20160203``, a month and day
-   with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and
-   halves (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
+   (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``),
+   a year of two digits after an apostrophe (``the '16 season``; ``Dec. '16``,
+   ``Jan. 5, '16``), a season's years (``2015/16``), a numeric date (``02/03/2016``,
+   ``01-05-2016``: day or month first?), ``20160203``, a month and day with no year
+   (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and halves
+   (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** in any currency (``$12.50``, ``C$12``, ``€45.10``, ``146.17$``,
    ``USD 12``, ``Rs. 1,200``, ``12 kr``, ``45 dollars``, ``$3.4 billion``; with a
    decimal comma ``45,50 €``, written back the same way) and a bare price after a
@@ -39,14 +41,20 @@ then money, then a name:
    company name of the ``names=`` map (checked by ``textnames``) becomes the name's
    alias, longest first, whole words only, company names in any case; a ticker that
    reads as a word (``is_word_like``: ``A``, ``IT``, ``ON``) only as ``$SYM`` or
-   ``EXCHANGE:SYM``. A company name's words may be joined by a hyphen, an underscore
-   or nothing (``AcmeIndustries``, ``www.acmeindustries.com``), a ticker written in
+   ``EXCHANGE:SYM``. A company name's words may be joined by any run of white space
+   (``Acme\\r\\nIndustries``), a hyphen or an underscore (a line broken after a hyphen
+   too) or nothing (``AcmeIndustries``, ``www.acmeindustries.com``), its apostrophes
+   and a name's possessive written by any of ' ’ ʼ ‘ (``McDonald’s`` for
+   ``McDonald's``, ``ACMEʼs``), a ticker written in
    capitals takes a plural's s (``ACMEs``), a share class any of its marks (``BRK-B``,
    ``BRK.B``, ``BRK/B``); a ticker is masked in any case after ``$`` or a colon
    (``$acme``) and, when it reads as no word, as an address's name (``ir@acme.com``).
    A name glued to a date written year first ends where the date starts
    (``ACME2016-03-04`` reads as the alias and the day).
-   Text that is not ASCII is first composed (NFC) and its full-width and mathematical
+   A text's HTML character references ending in a semicolon are decoded first, so the
+   agent reads ``Procter & Gamble`` where a feed wrote ``Procter &amp; Gamble``
+   (``&nbsp;`` a space, ``&#8217;`` ’); an ``&`` in prose (``AT&T``) stays as written.
+   Text that is not ASCII is then composed (NFC) and its full-width and mathematical
    letters and digits (``ＡＣＭＥ``, ``＄１２``), ligatures and spaces of other widths
    brought to their compatibility form (NFKC), so they are read like the others;
    superscripts, fractions and numerals (``5²``, ``½``, ``Ⅳ``) stay as written.
@@ -73,6 +81,7 @@ a product, a city or a chief executive that still points at one name.
 from __future__ import annotations
 
 import bisect
+import html
 import itertools
 import re
 import unicodedata
@@ -159,6 +168,12 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
+# a year of two digits after an apostrophe ('16, ’16), not a figure's first digits ('15.5)
+_SHORT_YEAR = r"['’]\d{2}\b(?![.,]\d)"
+# such a year after a month and day, or a day and month (Jan. 5, '16; 5 Jan '16)
+_THEN_SHORT_YEAR = rf"(?:,?\s*{_SHORT_YEAR})?"
+
+
 # One pass over the text: at each place the first alternative that matches wins, so a
 # full date is read before the year inside it, and money before a name.
 _PARTS: tuple[tuple[str, str], ...] = (
@@ -192,14 +207,16 @@ _PARTS: tuple[tuple[str, str], ...] = (
     # for one character holds one of them)
     (
         r"\d",
-        rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
-        rf"|\b{_YEAR}[{DASHES}/](?:1[0-2]|0?[1-9])\b(?![{DASHES}/.]\d)"
-        rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}"
+        rf"(?P<unplaced>\b[0-3]?\d[/.][0-3]?\d[/.](?:{_YEAR}|\d{{2}})\b"
+        rf"|\b[0-3]?\d[{DASHES}][0-3]?\d[{DASHES}](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
+        rf"|\b{_YEAR}[{DASHES}/](?:1[0-2]|0?[1-9]|\d{{2}})\b(?![{DASHES}/.]\d)"
+        rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}{_THEN_SHORT_YEAR}"
         r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
-        "[fcqhjmasond]",
+        "[fcqhjmasond'’]",
         rf"(?P<unplaced_w>\b{_capital_month()}(?:\s+|[{DASHES}])[0-3]?\d(?:st|nd|rd|th)?\b"
+        rf"{_THEN_SHORT_YEAR}|\b{_capital_month()}\s*{_SHORT_YEAR}|{_SHORT_YEAR}"
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
     ),
     (r"\d", rf"(?P<loose>\b{_YEAR}\b)"),
@@ -292,7 +309,7 @@ _ERAS = {
 
 def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
-    words = rf"(?<!\w)(?=[\w{SIGNS}])(?:{'|'.join(parts)})"
+    words = rf"(?<!\w)(?=[\w{SIGNS}'’])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued
     return _pattern("|".join([*anywhere, words]))
 
@@ -335,7 +352,7 @@ def _digit_parts(length: int, after: str, phrase: bool) -> tuple[int, ...]:
         "dmy": short and (after.isalpha() or space or after == "-"),
         "dmy2": short and (after.isalpha() or after == "-"),
         "dmy_fr": short and (after in ("e", "E") or space),
-        "unplaced": (short and (after in ("/", ".", *_AFTER_ORDINAL) or space))
+        "unplaced": (short and (after in ("/", ".", "-", *_AFTER_ORDINAL) or space))
         or (length == 8 and not word)
         or (length == 4 and (after in ("-", "/", *_QUARTER) or space))
         or (length == 1 and after in _QUARTER),
@@ -441,7 +458,7 @@ class TextMask:
         for k, (raw, factor) in enumerate(keys):
             if out[k] is not None:
                 continue
-            if every is not None and raw.isascii() and _JOIN not in raw:
+            if every is not None and raw.isascii() and _JOIN not in raw and "&" not in raw:
                 out[k] = raw
                 plain.append(k)
                 continue
@@ -796,13 +813,31 @@ def is_money(column: str) -> bool:
 
 
 def _compatible(text: str) -> str:
-    """Text that is not ASCII composed (NFC), and only what the mask must read as ASCII
-    brought to it (``_TO_PLAIN``): full-width ＡＣＭＥ or ＄１２ read as ACME and $12, while
-    ``5²``, ``½`` or ``Ⅳ`` stay as written, so no number is made up."""
+    """Text with its HTML character references decoded (``_unescaped``), then, where it
+    is not ASCII, composed (NFC), and only what the mask must read as ASCII brought to it
+    (``_TO_PLAIN``): full-width ＡＣＭＥ or ＄１２ read as ACME and $12, while ``5²``, ``½``
+    or ``Ⅳ`` stay as written, so no number is made up."""
+    if "&" in text:
+        text = _unescaped(text)
     if text.isascii():
         return text
     text = unicodedata.normalize("NFC", text)
     return text.translate(_TO_PLAIN) if _NOT_PLAIN.search(text) else text
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with each HTML character reference that ends in a semicolon decoded
+    (``&amp;``, ``&nbsp;``, ``&#8217;``, ``&#x2019;``), as a feed's markup writes a name
+    (``Procter &amp; Gamble``); an ``&`` in prose (``AT&T``, ``R&D``) stays, and so does a
+    reference written without its semicolon (``&copy``), which prose can hold."""
+    return _REFERENCE.sub(_decoded, text)
+
+
+def _decoded(reference: re.Match[str]) -> str:
+    return html.unescape(reference.group())
+
+
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
 def _plain_forms() -> dict[int, str]:

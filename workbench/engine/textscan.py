@@ -9,9 +9,10 @@ a text of plain words costs the mask as much as one full of dates and prices.
 This module writes a second pattern, the *starts*, whose alternatives each open
 with such a class: the characters the mask's alternatives can start with (a
 digit, a currency sign, a month's first three letters in English or French, a
-currency code, FY or CY, Q1 to H4, "of" after "volume", an exchange prefix before a
-colon, each name present's first letter; a date written year first, or a Japanese
-date, glued to the word before). It opens with one class of all those characters,
+currency code, FY or CY, Q1 to H4, "of" after "volume", an apostrophe before a year
+of two digits ('16), an exchange prefix before a colon, each name present's first
+letter; a date written year first, or a Japanese date, glued to the word before).
+It opens with one class of all those characters,
 which the engine looks for in C, and reads the rest only there. The mask's pattern
 is then tried only where the starts match, and a text comes out exactly as the
 mask's pattern alone would write it (``substitute``).
@@ -51,10 +52,11 @@ MOIS_WRITTEN = (
 SIGNS = "$€£¥₹₩"
 # a hyphen as dates write it: ASCII's, or Unicode's hyphens, dashes and minus (‐ ‑ ‒ – — −)
 DASHES = "\\-\u2010\u2011\u2012\u2013\u2014\u2212"
-# where a name ends: no word character after it, or a date written year first glued to it
-# (ACME2016-03-04, read as the alias and the day)
+# where a name ends: no word character after it, an apostrophe that is a letter (ACMEʼs:
+# U+02BC, a word character), or a date written year first glued to it (ACME2016-03-04,
+# read as the alias and the day)
 NAME_END = (
-    "(?:(?!\\w)|(?="
+    "(?:(?!\\w)|(?=\u02bc)|(?="
     + "|".join(rf"(?:19|20)\d{{2}}{s}[01]?\d{s}[0-3]?\d" for s in (f"[{DASHES}]", "/", r"\."))
     + "))"
 )  # currency signs written before or after an amount
@@ -76,21 +78,32 @@ EXCHANGES = (
 )
 _JOINERS = re.compile(r"[\s_-]+")  # between a company name's words
 _CLASS_MARKS = re.compile(r"[-./]")  # between a ticker and its share class
+# the apostrophes a company name is written with, each read as any other (McDonald’s)
+APOSTROPHES = "'\u2019\u02bc\u2018"  # ' ’ ʼ ‘
+_APOSTROPHE = re.compile(f"[{APOSTROPHES}]")
+_ONE_APOSTROPHE = str.maketrans(dict.fromkeys(APOSTROPHES[1:], "'"))
 
 
 def name_pattern(name: str, *, ticker: bool) -> str:
-    """``name`` as a pattern: a company name's words joined by a space, a hyphen, an
-    underscore or nothing (``Acme-Industries``, ``AcmeIndustries``, ``acmeindustries.com``);
-    a ticker's share class after a hyphen, a full stop or a slash (``BRK-B``, ``BRK.B``,
-    ``BRK/B``)."""
+    """``name`` as a pattern: a company name's words joined by any run of white space
+    (``Acme\\r\\nIndustries``), a hyphen or an underscore (white space after it too: a
+    line broken after a hyphen) or nothing (``Acme-Industries``, ``AcmeIndustries``,
+    ``acmeindustries.com``), its apostrophes by any of ``APOSTROPHES``
+    (``McDonald’s``); a ticker's share class after a hyphen, a full stop or a slash
+    (``BRK-B``, ``BRK.B``, ``BRK/B``)."""
     if ticker:
         return "[-./]".join(map(re.escape, _CLASS_MARKS.split(name)))
-    return r"[\s_-]?".join(map(re.escape, _JOINERS.split(name)))
+    return r"[\s_-]?\s*".join(map(_word_pattern, _JOINERS.split(name)))
+
+
+def _word_pattern(word: str) -> str:
+    return f"[{APOSTROPHES}]".join(map(re.escape, _APOSTROPHE.split(word)))
 
 
 def name_key(name: str) -> str:
-    """A company name as the mask looks it up: casefolded, without what joins its words."""
-    return _JOINERS.sub("", name.casefold())
+    """A company name as the mask looks it up: casefolded, without what joins its words,
+    its apostrophes as one."""
+    return _JOINERS.sub("", name.casefold()).translate(_ONE_APOSTROPHE)
 
 
 def name_words(name: str) -> list[str]:
@@ -131,17 +144,21 @@ def _either_case(word: str) -> str:
 
 MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 # a month as a part starting with it writes it (Mar, March, Sept; mars, févr.), which a
-# space or a hyphen follows, after a full stop or not: "margins" or "declined" start none
+# space, a hyphen or an apostrophe (Dec'16) follows, after a full stop or not: "margins"
+# or "declined" start none
 _MONTH_WORDS = sorted({*MONTHS_SHORT, *MONTHS, "sept", *(m for ms in MOIS_WRITTEN for m in ms)})
-_MONTH_END = rf"\.?[\s{DASHES}]"
+_MONTH_END = rf"\.?[\s{DASHES}'\u2019]"
 _WORDS = (*_MONTH_WORDS, *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"))
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     f"[{SIGNS}]",  # money, $SYM
     "[QqHh](?=[1-4])",  # quarters and halves
     rf"(?<={_either_case('volume ')}){_either_case('o')}(?={_either_case('f ')})",
+    "['\u2019](?=\\d\\d)",  # a year of two digits after an apostrophe ('16)
 )
-_FIXED_GATE = f"\\d{SIGNS}QqHh" + "".join(sorted({c for w in _WORDS for c in w[0] + w[0].upper()}))
+_FIXED_GATE = f"\\d{SIGNS}QqHh'\u2019" + "".join(
+    sorted({c for w in _WORDS for c in w[0] + w[0].upper()})
+)
 _EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM
 # a Japanese date's year or month, after no digit, or an era's name
 _GLUED_JA = r"(?<!\d)[12](?=[09]\d\d年)|(?<!\d)\d(?=\d?月)|[昭平令](?=[和成])"
@@ -162,7 +179,7 @@ def starts(names: Iterable[str], *, exchange: bool, glued: bool = True) -> re.Pa
     by_first: dict[str, list[str]] = {}
     for k, word in enumerate(words):
         # a name by its first word's rest, the mask's pattern telling how it is joined on
-        rest = word[1:] if k < len(_WORDS) else re.split(r"[^\w]|_", word[1:])[0]
+        rest = word[1:] if k < len(_WORDS) else _FIRST_WORD_END.split(word[1:])[0]
         ahead = f"(?i:{re.escape(rest)})" if rest else ""
         ahead += _MONTH_END if k < len(_MONTH_WORDS) else ""  # a name is looked for as is
         by_first.setdefault(_first_of(word[0]), []).append(ahead)
@@ -203,6 +220,7 @@ def _gate(char: str) -> str:
     return alike + "\\x80-\\U0010ffff"
 
 
+_FIRST_WORD_END = re.compile("[^\\w]|_|\u02bc")  # where a name's first word ends
 _ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
