@@ -70,6 +70,15 @@ class ErrorTable:
                 return self.categories[cls.__name__]
         return "framework"
 
+    def unclassified(self) -> list[str]:
+        """The installed module's exception classes that neither the table names nor derive
+        from a class it names: ``classify`` would call them framework failures blindly. A
+        class the framework added under a named one takes that one's category; a name the
+        installed version lacks (an older or newer release's) is no error."""
+        found = exception_classes(self.module)
+        named = {cls for name, cls in found.items() if name in self.categories}
+        return sorted(name for name, cls in found.items() if not named.intersection(cls.__mro__))
+
     def translate(self, error: BaseException, *, where: str = "") -> RunError:
         """Our error for ``error``; the caller raises it ``from error`` to keep the chain."""
         category = self.classify(error)

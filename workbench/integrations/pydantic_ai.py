@@ -75,12 +75,18 @@ _AGENT_OUTCOMES = (
     "ContentFilterError",
     "OutputTokenLimitExceeded",
     "IncompleteToolCall",
+    # a response the model sent that holds nothing usable (UnexpectedModelBehavior's too)
+    "_ModelResponseError",
+    "ModelEmptyResponseError",
+    "ModelInvalidResponseError",
 )
 _FRAMEWORK_FAILURES = (
     "AgentRunError", "ApprovalRequired", "CallDeferred", "ConcurrencyLimitExceeded",
-    "CostCalculationFailedWarning", "CostNotFoundWarning", "FallbackExceptionGroup",
+    "CostCalculationFailedWarning", "CostNotFoundWarning", "DeprecatedModelWarning",
+    "EnumDocstringsUnavailableWarning", "FallbackExceptionGroup",
     "MessageHistoryMutatedWarning", "ModelAPIError", "ModelAuthenticationError",
-    "ModelConnectionError", "ModelContextWindowExceededError", "ModelHTTPError",
+    "ModelConnectionError", "ModelContextWindowExceededError", "ModelFeatureUnsupportedError",
+    "ModelHTTPError", "ModelSchemaTooComplexError", "PartialRubricWarning",
     "ModelNotFoundError", "ModelOverloadedError", "ModelQuotaExceededError",
     "ModelRateLimitError", "ModelRequestRejectedError", "ModelRequestTimeout", "ModelRetry",
     "ModelServerError", "ModelTimeoutError", "ModelUnavailableError",
@@ -92,6 +98,7 @@ _FRAMEWORK_FAILURES = (
     "_HTTPModelContextWindowExceededError", "_HTTPModelNotFoundError",
     "_HTTPModelOverloadedError", "_HTTPModelQuotaExceededError", "_HTTPModelRateLimitError",
     "_HTTPModelRequestRejectedError", "_HTTPModelServerError", "_HTTPModelUnavailableError",
+    "_HTTPModelSchemaTooComplexError", "_HTTPModelTimeoutError", "_TokenCountingUnavailableError",
 )  # fmt: skip
 ERRORS = ErrorTable(
     framework="pydantic-ai",
