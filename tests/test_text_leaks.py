@@ -75,11 +75,22 @@ def test_a_product_in_items_that_name_the_company_only_in_their_text_is_found() 
     assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 12, 12)
 
 
-def test_an_item_tagged_with_several_names_counts_toward_each() -> None:
+def test_a_round_up_naming_every_name_lists_none_of_its_words() -> None:
+    news = planted_news(product_items=0)
+    round_ups = [
+        (f"{DECIDED[k * 5]}T17:30:00-05:00", "", "Evening wrapup: stocks mixed",
+         "Movers today: ACME, BOLT, CRUX, DUNE. Preview of tomorrow.")
+        for k in range(15)
+    ]  # fmt: skip
+    news = pd.concat([news, pd.DataFrame(round_ups, columns=news.columns)], ignore_index=True)
+    data = Historical.load(BARS, news=news, secret="leak-secret-0123456789")
+    assert leak_report(data).empty
+
+
+def test_a_rival_named_in_passing_does_not_take_the_products_owner() -> None:
     news = planted_news()
-    product = news.index[news["headline"].str.contains("Zephyrix")]
-    others = ("BOLT", "CRUX", "DUNE")
-    news.loc[product, "symbols"] = [f"ACME;{others[k % 3]}" for k in range(len(product))]
+    product = news["headline"].str.contains("Zephyrix")
+    news.loc[product, "body"] = "It competes with BOLT."
     data = Historical.load(BARS, news=news, secret="leak-secret-0123456789")
     row = leak_report(data).set_index("token").loc["Zephyrix"]
     assert (row["symbol"], row["with_name"], row["items"]) == ("ACME", 12, 12)

@@ -11,11 +11,12 @@ would make it.
 For every token (``workbench.evaluation.leaktokens``: a word in any case, spelling
 or width, its possessive, hyphenated parts and plural read as one; a run of one
 script in text written without spaces; three letters or more, not a stop word, an
-alias or a mask mark), over the items that concern a name: ``items`` is how many of
+alias or a mask mark), over the items that concern one name: ``items`` is how many of
 them hold the word, ``with_name`` how many of those concern the name it is seen with
 most, and ``expected`` what that name's share of all such items would give. An item
-concerns the names in its ``symbols`` and the aliases its masked text writes (where the
-mask put a ticker or a company name), and counts toward each of them. The word is
+concerns its one symbol or, untagged, the one alias its masked text writes (where the
+mask put a ticker or a company name); an item about several names (tagged so, or a
+round-up naming many) is not counted, as it tells no word's owner. The word is
 listed when ``with_name >= min_items``, at least ``share`` of its items concern that
 name, and a one-sided binomial test of ``with_name`` against ``items`` draws at that
 name's share gives a p-value below ``alpha`` divided by the number of words tested
@@ -126,8 +127,8 @@ def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class _Counts:
-    """What the report tests, over the items that concern a name: per token, the items
-    holding it by each name they concern (``by_name``) and in all (``holding``); the items
+    """What the report tests, over the items that concern one name: per token, the items
+    holding it by the name they concern (``by_name``) and in all (``holding``); the items
     per name (``per_name``) and in all (``total``); each token's spellings by the items they
     are seen in."""
 
@@ -139,8 +140,8 @@ class _Counts:
 
 
 def _word_counts(items: list[dict], aliases: frozenset[str]) -> _Counts:
-    """The counts (``_Counts``) of the items' tokens (``leaktokens``). An item concerns the
-    names in its symbols and the aliases its masked text writes, and counts toward each."""
+    """The counts (``_Counts``) of the items' tokens (``leaktokens``), over the items that
+    concern one name (``_one_name``)."""
     # each item kept as one string, its names and words joined by NUL and parted by SOH: a
     # container kept per item would set the garbage collector going over the whole heap all
     # the sooner
@@ -148,7 +149,7 @@ def _word_counts(items: list[dict], aliases: frozenset[str]) -> _Counts:
     written: Counter[str] = Counter()  # each word as written, by the items holding it
     for item in items:
         text = f"{item['headline']} {item['body']}"
-        names = {*item["symbols"], *(a for a in _ALIAS.findall(text) if a in aliases)}
+        names = _one_name(item["symbols"], text, aliases)
         if names:
             words = item_words(text)
             about.append("\1".join(("\0".join(sorted(names)), "\0".join(words))))
@@ -169,6 +170,15 @@ def _word_counts(items: list[dict], aliases: frozenset[str]) -> _Counts:
 
 
 _ALIAS = re.compile(r"ASSET\d+")  # how the mask writes a name (``engine.masking``)
+
+
+def _one_name(symbols: Sequence[str], text: str, aliases: frozenset[str]) -> set[str]:
+    """The one name an item concerns, or none: its one symbol, or, untagged, the one alias
+    its masked text writes. An item about several (tagged so, or a round-up naming every
+    ticker) tells no word's owner, and a rival named in passing in an item tagged with one
+    name does not take its words."""
+    names = set(symbols) or {a for a in _ALIAS.findall(text) if a in aliases}
+    return names if len(names) == 1 else set()
 
 
 def _tokens_of(
