@@ -7,16 +7,14 @@ before or after the amount, a decimal point or comma: ``CA$146.17``, ``146.17$US
 after a price phrase (``_PHRASES``: ``closing at``, ``peaked at``, ``as high as``,
 ``shares were``, ``last trade``, ``price:``, ``Close:``, ``@``, ``market value``,
 ``NAV of``, ``moving average of``, ``2.10, or 1.4%, to``), per share, as an option's
-strike; and, only written with cents (``_CENTS_AFTER``, as "closed 3 stores" or "last
-12 months" is none), in brackets after a word, after ``hit``, ``around``, ``near``,
-``reached``, ``closed``, ``last``, a move's verb (``fell 2.10``) or a move (``fell 2.10
-to 146.17``), after a ticker in capitals and a space or a colon (``ACME 146.17``,
-``ACME: 146.17``; not after a ratio's name: ``PE 23.45``, ``ROE: 15.20``), before its
-move in brackets (``146.17 (-1.2%)``), with its thousands marked (``1,461.70``), and
-figures one after another (``O/H/L/C 145.20/147.10/144.90/146.17``, ``146.17-150.37``).
-Both figures of a range are read together, as scaling one alone would give the real
-ratio away. Never a percentage, a time of day or an index's points; a count, a year or
-a ratio has no price's words around it.
+strike; and, only written with cents, in brackets after a word, after ``hit``,
+``around`` or ``near``, after a price and ``from``, ``vs``, ``up`` or ``down``. Both
+figures of a range are read together, as scaling one alone would give the real ratio
+away. Never a percentage, a time of day or an index's points; a count, a year or a
+ratio has no price's words around it. A figure is not read as a price by its shape
+alone (cents, a ticker-like word before it, a run of figures): an index level, a rate,
+a time or a score is written so too, and a figure scaled in a quote whose others are
+not gives the factor away as surely as none.
 
 A price is multiplied by the price factor of the one name the item concerns and written
 back as it was written (its currency, scale and decimal comma kept); in a text that names
@@ -167,8 +165,6 @@ _MONEY_TO = (
     rf"(?:(?P<m_gap>{_TO}|(?(m_between)\s+and\s+|(?!)))(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})"
     rf"(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
 )
-# what figures one after another need after the first, looked for first
-_SERIES_FIRST = r"(?=[\d,]++\.\d\d(?:/|\s?[-–]\s?)\d)"
 # what a price per share and a strike need after their figures, looked for first: most
 # numbers are followed by neither
 _PER_SHARE_FIRST = r"(?=[\d,.]++\s?(?:/|per\s|a\s))"
@@ -180,28 +176,10 @@ _MONEY_FIRST = f"[{SIGNS}{''.join(sorted({w[0] for w in CURRENCY_STARTS}))}]"
 # not a range's second figure, the first left bare ("140 to 150 dollars"): a range is
 # scaled whole or not at all
 _NOT_SECOND = r"(?<!\d-)(?<!\d–)(?<!\d - )(?<!\d to )"
-# where a figure with cents is a price or its move: after "hit", "around", "near",
-# "reached" or "closed" ("closed 146.17"), "last" ("ACME last 146.17"), a price and
-# "from" ("rose to 150.37 from 146.17"), "vs", "up" or "down" ("up 2.10"), a verb of a
-# move ("fell 2.10"), or a move and "to" ("fell 2.10 to 146.17")
-_CENTS_AFTER = (
-    *("hit", "around", "near", "reached", "reaching", "touched", "closed", "last"),
-    *("vs", "versus", "up", "down", "fell", "rose", "gained", "lost", "dropped", "added"),
-    *("shed", "slipped", "climbed", "jumped", "slid", "sank", "declined", "advanced"),
-)
-_HIT = "|".join(
-    (*(f"(?<=\\b{before} )" for before in _CENTS_AFTER), r"(?<=\d from )", r"(?<=\.\d\d to )")
-)
-# a quote after a ticker, in capitals as one is written, and a space or a colon ("ACME
-# 146.17", "ACME: 146.17"), not after a ratio's or an economy's figure's name
-_TICKER = "|".join(f"(?<=(?-i:\\b[A-Z]{{{n}}}){gap})" for n in range(2, 6) for gap in (" ", ": "))
-_NOT_A_TICKER = "".join(
-    f"(?<!(?-i:\\b{word}){gap})"
-    for word in ("PE", "PEG", "PB", "PS", "EV", "ROE", "ROA", "ROI", "ROIC", "RSI", "GDP", "CPI")
-    for gap in (" ", ": ")
-)
-# nor a figure of points: an index's, not the name's
-_NOT_POINTS = r"(?!\s?(?:points?|pts)\b)"
+# where a figure with cents is a price or its move: after "hit", "around" or "near", a
+# price and "from" ("rose to 150.37 from 146.17"), "vs", "up" or "down" ("up 2.10")
+_CENTS_AFTER = ("hit", "around", "near", "vs", "versus", "up", "down")
+_HIT = "|".join((*(f"(?<=\\b{before} )" for before in _CENTS_AFTER), r"(?<=\d from )"))
 
 # the money parts written with a decimal comma, tried before a date no day places
 # (so "45,50 €" is read whole)
@@ -265,24 +243,8 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
         r"\d",
         rf"(?P<near>{_AFTER_VERB}(?:{_PRICE_VERBS}))(?P<bare>{_AMOUNT}){_NO_RATIO}",
     ),
-    # figures with cents one after another, each a price: "O/H/L/C 145.20/147.10/144.90/
-    # 146.17", "146.17-150.37"
-    (
-        r"\d",
-        rf"(?P<series>{_NOT_SECOND}{_SERIES_FIRST}{_CENTS}(?:(?:/|\s?[-–]\s?){_CENTS})+)"
-        rf"{_NO_RATIO}{_NOT_POINTS}",
-    ),
     # "hit 123.45", "around 146.17", "near 146.17", "up 2.10": with two decimals only
     (r"\d", rf"(?P<hit>(?:{_HIT}){_CENTS}){_NO_RATIO}(?!{_SCALE})"),
-    # a figure with cents after a ticker ("ACME 146.17") or "@" ("ACME@146.17"), before
-    # its move in brackets ("146.17 (-1.2%)"), or with its thousands marked ("1,461.70")
-    (
-        r"\d",
-        rf"(?P<figure>(?:{_TICKER}|(?<=@)){_NOT_A_TICKER}{_CENTS}"
-        rf"|{_NOT_SECOND}{_CENTS}(?=\s?\([+−-]\d[\d.,]*\s?%?\))"
-        rf"|{_NOT_SECOND}\d{{1,3}}(?:,\d{{3}})+\.\d{{2}}(?!\d|[.,]\d)){_NO_RATIO}{_NOT_POINTS}"
-        rf"(?!{_SCALE})",
-    ),
     # a price in brackets after a word ("the stock (146.17)") or a move ("(+2.10)"),
     # with two decimals
     (r"\d", rf"(?P<paren>(?:(?<=[^\W_] \()|(?<=\([+−-])){_CENTS})(?=\))"),
@@ -297,17 +259,14 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
 )
 # what a part looks for first, which the reference (``TextMask.text_by_pattern``) leaves out
-GUARDS = (
-    *(_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST, _PER_SHARE_FIRST, _STRIKE_FIRST),
-    _SERIES_FIRST,
-)
+GUARDS = (_THEN_WORD, _THEN_WORDS, _AFTER_VERB, _EU_FIRST, _PER_SHARE_FIRST, _STRIKE_FIRST)
 # the kinds of match that are a figure in money (a volume too), and those whose whole
 # group is the figure
 AMOUNTS = (
     *("money", "eu_money", "worded", "eu_worded", "volume", "bare", "bare_eu", "hit"),
-    *("paren", "per_share", "strike", "range", "range_and", "range_c", "series", "figure"),
+    *("paren", "per_share", "strike", "range", "range_and", "range_c"),
 )
-_WHOLE = ("bare", "hit", "paren", "per_share", "strike", "figure")
+_WHOLE = ("bare", "hit", "paren", "per_share", "strike")
 # the words a part reads right before a space and its first digit (reversed)
 _BEFORE_A_NUMBER = ("volume", "from", "between", *_CENTS_AFTER, *(w for _, w in _PHRASES))
 PHRASE_ENDS = tuple(sorted({w[::-1] for w in _BEFORE_A_NUMBER}))
@@ -330,8 +289,6 @@ def digit_parts(length: int, after: str, phrase: bool) -> dict[str, bool]:
         "range_and": phrase,
         "range_c": phrase,
         "paren": after in (".", ","),
-        "series": after in (".", ","),
-        "figure": after in (".", ","),
         "per_share": amount or after == "/",
         "strike": amount,
     }
@@ -349,8 +306,6 @@ def amount_mark(match: re.Match[str]) -> str:
         return f"{_currency(match)}[amount]{match.group('scale') or ''}{_to(match, _marked)}"
     if kind in _RANGES:
         return f"[amount]{match.group(_RANGES[kind][1])}[amount]"
-    if kind == "series":
-        return _FIGURE.sub("[amount]", match.group(kind))
     if kind == "worded":
         return f"[amount]{match.group('w_scale') or ''}{_unit(match)}"
     if kind == "eu_money":
@@ -393,7 +348,6 @@ def _times(amount: str, factor: float) -> str:
 
 
 _DECIMAL_COMMA = re.compile(r",\d{1,2}$")
-_FIGURE = re.compile(_CENTS.replace(r"(?!\d|[.,]\d)", ""))  # each of a series' figures
 # each range's groups: its figures and what stands between them
 _RANGES = {
     "range": ("r_lo", "r_gap", "r_hi"),
@@ -411,8 +365,6 @@ def scaled(match: re.Match[str], factor: float) -> str:
     if kind in _RANGES:
         low, gap, high = match.group(*_RANGES[kind])
         return f"{_times(low, factor)}{gap}{_times(high, factor)}"
-    if kind == "series":
-        return _FIGURE.sub(lambda figure: _times(figure[0], factor), match.group(kind))
     amount = match.group(kind if kind in _WHOLE else "w_amount")
     value = f"{float(amount.replace(',', '')) * factor:,.2f}"
     if kind == "worded":
