@@ -114,6 +114,9 @@ FEED_MASK = text_mask(
         ("Procter &#38; Gamble, &#x41;CME", "ASSET002, ASSET001"),
         ("Tom &amp; Jerry &lt;3", "Tom & Jerry <3"),  # the agent reads the text decoded
         ("AT&T, R&D, &copy and &bogus; stay", "AT&T, R&D, &copy and &bogus; stay"),
+        # markup escaped again by a feed
+        ("Procter &amp;amp; Gamble, &amp;#65;CME", "ASSET002, ASSET001"),
+        ("closed at &amp;#36;146.17", "closed at $73.08"),
     ],
 )
 def test_html_character_references_are_read_decoded(text: str, shown: str) -> None:

@@ -813,12 +813,15 @@ def is_money(column: str) -> bool:
 
 
 def _compatible(text: str) -> str:
-    """Text with its HTML character references decoded (``_unescaped``), then, where it
+    """Text with its HTML character references decoded (``_unescaped``, again while a pass
+    leaves one: a feed may escape its markup twice), then, where it
     is not ASCII, composed (NFC), and only what the mask must read as ASCII brought to it
     (``_TO_PLAIN``): full-width ＡＣＭＥ or ＄１２ read as ACME and $12, while ``5²``, ``½``
     or ``Ⅳ`` stay as written, so no number is made up."""
-    if "&" in text:
-        text = _unescaped(text)
+    for _ in range(_DECODINGS):  # a feed that escaped its markup again: &amp;amp;, &amp;#36;
+        if "&" not in text or (decoded := _unescaped(text)) == text:
+            break
+        text = decoded
     if text.isascii():
         return text
     text = unicodedata.normalize("NFC", text)
@@ -831,6 +834,9 @@ def _unescaped(text: str) -> str:
     (``Procter &amp; Gamble``); an ``&`` in prose (``AT&T``, ``R&D``) stays, and so does a
     reference written without its semicolon (``&copy``), which prose can hold."""
     return _REFERENCE.sub(_decoded, text)
+
+
+_DECODINGS = 3  # passes at most: markup escaped once, twice or three times
 
 
 def _decoded(reference: re.Match[str]) -> str:
