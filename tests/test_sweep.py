@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -15,7 +16,7 @@ from workbench.baselines import RandomTrader
 from workbench.errors import ConfigError
 from workbench.evaluation import evaluate, scorecards, sweep
 from workbench.evaluation.columns import VOLATILE_COLUMNS
-from workbench.evaluation.sweep import MAX_CONNECT_TIMEOUT_S
+from workbench.evaluation.sweep import MAX_CONNECT_TIMEOUT_S, MIN_CONNECT_TIMEOUT_S
 
 GRID = {"seeds": [1, 2], "presets": ["calm-v1", "crisis-v1"], "universe": 6, "days": 2}
 
@@ -136,6 +137,47 @@ def test_a_connect_timeout_past_an_hour_is_refused_before_connecting(timeout: fl
     )
     assert "start the scheduler first" in str(caught.value)
     assert accepted == []  # refused before any connection was tried
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("timeout", [np.int64(4000), np.float32(3601), np.float64(3600.5)])
+def test_a_numpy_connect_timeout_past_an_hour_is_refused_by_the_bound(timeout: object) -> None:
+    with silent_server() as (address, accepted), pytest.raises(ConfigError) as caught:
+        sweep(["cash"], seeds=[1], scheduler=address, connect_timeout=timeout)
+    assert f"connect_timeout must be at most 3600 seconds (an hour); got {timeout!r}" in str(
+        caught.value
+    )
+    assert accepted == []
+
+
+@pytest.mark.parametrize("timeout", [10**400, 10**5000, -(10**400)], ids=["e400", "e5000", "-e400"])
+def test_a_whole_number_too_large_to_be_seconds_is_a_config_error_naming_it(
+    timeout: int,
+) -> None:
+    with silent_server() as (address, accepted), pytest.raises(ConfigError) as caught:
+        sweep(["cash"], seeds=[1], scheduler=address, connect_timeout=timeout)
+    assert (
+        "connect_timeout must be a finite number of seconds > 0; got a whole number of about "
+        in (str(caught.value))
+    )
+    assert "10**400" in str(caught.value) or "10**5000" in str(caught.value)
+    assert accepted == []
+
+
+@pytest.mark.parametrize("timeout", [1e-300, 0.001, np.float64(0.009)])
+def test_a_connect_timeout_under_a_hundredth_of_a_second_is_refused(timeout: float) -> None:
+    with silent_server() as (address, accepted), pytest.raises(ConfigError) as caught:
+        sweep(["cash"], seeds=[1], scheduler=address, connect_timeout=timeout)
+    assert f"connect_timeout must be at least 0.01 seconds; got {timeout!r}" in str(caught.value)
+    assert "not milliseconds" in str(caught.value)
+    assert accepted == []
+
+
+@pytest.mark.parametrize("timeout", [MIN_CONNECT_TIMEOUT_S, np.int64(10), np.float32(2.5)])
+def test_a_connect_timeout_from_a_hundredth_of_a_second_is_allowed(timeout: float) -> None:
+    assert "at least 0.01" in (sweep.__doc__ or "")
+    runs = sweep(["cash"], seeds=[1], connect_timeout=timeout, universe=3, days=1)
+    assert len(runs) == 1
 
 
 def test_a_connect_timeout_of_an_hour_is_allowed() -> None:

@@ -3,16 +3,20 @@ a renamed keyword.
 
 ``seconds``, ``positive``, ``count`` and ``number`` are the one check of a numeric
 option for every front end (adapters, endpoints, process and HTTP arms): each
-returns the value as given, or raises a ``ConfigError`` that names the
-option, the value given and the range allowed. ``bool`` is never a number here,
-and NaN and infinity never pass (a NaN compares false with every bound, so a
-check written as ``value < 0`` would let it through).
+returns the value (a Python ``int`` or ``float`` as given; any other real number, a
+NumPy scalar say, as the Python number it equals), or raises a ``ConfigError`` that
+names the option, the value given and the range allowed. ``bool`` is never a number
+here, and NaN and infinity never pass (a NaN compares false with every bound, so a
+check written as ``value < 0`` would let it through), nor does a whole number too
+large to be a float (``10**400``: no duration or rate, and every use of it would
+overflow).
 """
 
 from __future__ import annotations
 
 import difflib
 import math
+import numbers
 import sys
 import warnings
 from collections.abc import Iterable, Mapping
@@ -30,10 +34,21 @@ def is_whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def is_real(value: Any) -> TypeGuard[int | float]:
-    """A finite ``int`` or ``float`` that is not a ``bool``."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    return number and math.isfinite(value)
+def is_real(value: Any) -> bool:
+    """A real number (Python's or NumPy's) that is not a ``bool`` and is finite as a float."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # a whole number past the largest float
+        return False
+
+
+def _plain(value: Any) -> int | float:
+    """A real number as the Python ``int`` or ``float`` it equals (those two unchanged)."""
+    if type(value) in (int, float):
+        return value
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
 
 
 @overload
@@ -55,7 +70,7 @@ def positive(option: str, value: Any, *, unit: str, optional: bool = False) -> f
         return None
     if not (is_real(value) and value > 0):
         _refuse(option, value, f"a finite number of {unit} > 0", optional)
-    return value
+    return _plain(value)
 
 
 @overload
@@ -93,12 +108,30 @@ def number(
     if not (is_real(value) and minimum <= value <= maximum):
         upper = f" and <= {maximum:g}" if math.isfinite(maximum) else ""
         _refuse(option, value, f"a finite number >= {minimum:g}{upper}", optional)
-    return value
+    return _plain(value)
 
 
 def _refuse(option: str, value: Any, allowed: str, optional: bool) -> None:
     either = f"{allowed}, or None" if optional else allowed
-    raise ConfigError(f"{option} must be {either}; got {value!r}")
+    raise ConfigError(f"{option} must be {either}; got {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, but a whole number too long to read (or to print: Python refuses
+    ``str`` of an int past 4300 digits) by its size."""
+    if is_whole(value) and not _fits_a_float(value):
+        sign = "-" if value < 0 else ""
+        digits = math.floor(abs(value).bit_length() * math.log10(2))
+        return f"a whole number of about {sign}10**{digits} (too large to be a float)"
+    return repr(value)
+
+
+def _fits_a_float(value: int) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:

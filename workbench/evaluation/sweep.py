@@ -29,6 +29,10 @@ CONNECT_TIMEOUT_S = 10.0  # how long a scheduler address may take to answer, by 
 # refused connection until it runs out), so 1e12 s waits for ever at a silent or closed
 # port; a scheduler still starting after an hour is not starting.
 MAX_CONNECT_TIMEOUT_S = 3600.0
+# The shortest. Even a scheduler on this machine takes milliseconds to accept a connection
+# and answer Dask's handshake, so a shorter wait can only time out: 1e-3 or 1e-300 is a
+# mistake (milliseconds meant, say), and it would be reported as an unreachable scheduler.
+MIN_CONNECT_TIMEOUT_S = 0.01
 
 
 @dataclass(frozen=True)
@@ -52,13 +56,13 @@ def sweep(
 
     An arm is a baseline name or a zero-argument factory returning a fresh Agent
     (arms keep state, so each cell builds its own). ``connect_timeout``: the seconds
-    (10 by default, at most 3600) a scheduler given by its address may take to answer
+    (10 by default, at least 0.01, at most 3600) a scheduler given by its address may take to answer
     before the sweep stops with a ConfigError (a Dask scheduler that is still starting
     refuses connections for a while); a ``distributed.Client`` given as ``scheduler`` is
     connected already, and the option has nothing to wait for. It is checked even without
     a scheduler.
     """
-    _check_connect_timeout(connect_timeout)
+    connect_timeout = _check_connect_timeout(connect_timeout)
     if not seeds:
         raise ConfigError("a sweep needs at least one seed, e.g. seeds=range(5)")
     if any(not is_whole(s) for s in seeds):
@@ -80,15 +84,24 @@ def sweep(
     return _on_dask(scheduler, cells, arms, world, connect_timeout)
 
 
-def _check_connect_timeout(value: Any) -> None:
-    seconds("connect_timeout", value)
-    if value > MAX_CONNECT_TIMEOUT_S:
+def _check_connect_timeout(value: Any) -> float:
+    """``value`` as a Python number of seconds, or a ConfigError naming the bound it misses."""
+    timeout = seconds("connect_timeout", value)
+    if timeout < MIN_CONNECT_TIMEOUT_S:
+        raise ConfigError(
+            f"connect_timeout must be at least {MIN_CONNECT_TIMEOUT_S:g} seconds; got "
+            f"{value!r}. It is how long a scheduler address may take to answer, and even a "
+            "scheduler on this machine takes milliseconds: give seconds (10 is the default), "
+            "not milliseconds"
+        )
+    if timeout > MAX_CONNECT_TIMEOUT_S:
         raise ConfigError(
             f"connect_timeout must be at most {MAX_CONNECT_TIMEOUT_S:g} seconds (an hour); "
             f"got {value!r}. It is how long a scheduler address may take to answer, and a "
             "longer wait is a hang: start the scheduler first and give it a few seconds, "
             "or pass a connected distributed.Client as scheduler"
         )
+    return timeout
 
 
 def run_cell(cell: Cell, arms: Sequence[ArmSpec], world: Mapping[str, Any]) -> Results:

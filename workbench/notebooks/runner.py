@@ -7,8 +7,10 @@ shows a progress bar, keeps going when a run fails, and collects every run's
 ``scorecard.csv`` into one table. A failure is reported with its cell and error:
 ``PapermillExecutionError`` (an exception in a cell) and nbclient's
 ``CellTimeoutError`` (a cell ran past ``timeout``) both become a failed
-``RunOutcome``, and so does a kernel that dies at both its starts (no cell, the
-error naming the kernel); anything else is a bug and propagates.
+``RunOutcome``, and so does a kernel that will not start: an unknown kernel name, a
+kernel command that does not exist, a kernel that does not answer within
+``start_timeout``, or one that dies at both its starts (no cell, the error naming the
+kernel and how to check it); anything else is a bug and propagates.
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from typing import Any
 
 import pandas as pd
 
-from workbench._checks import did_you_mean, is_whole
+from workbench._checks import count, did_you_mean, is_whole
 from workbench.errors import ConfigError
 
 DEFAULT_KERNEL = "python3"
 DEFAULT_TIMEOUT_S = 600.0
+# whole seconds a started kernel has to answer (papermill's default; nbclient takes an int)
+DEFAULT_START_TIMEOUT_S = 60
 # the files a run wrote into its out_dir, so the next run into it can remove exactly those
 OUTPUTS_LEDGER = ".workbench-outputs.json"
 # the kernel log stays quiet (a local TCP warning, the interrupt at shutdown); failures
@@ -40,10 +44,13 @@ _KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL"]
 # in between ("Address already in use"). No cell has run then, so nothing is repeated.
 _KERNEL_STARTS = 2
 _DIED_STARTING = "Kernel died before replying to kernel_info"
+# jupyter_client's words for a kernel process that is alive but silent past start_timeout
+_NO_ANSWER = "Kernel didn't respond"
 
 
 class _KernelWillNotStart(RuntimeError):
-    """The kernel died at every start: the run fails before any cell ran."""
+    """The kernel is unknown, cannot be launched, never answers or died at every start:
+    the run fails before any cell ran."""
 
 
 @dataclass(frozen=True)
@@ -125,10 +132,14 @@ def run_notebook(
     kernel_name: str = DEFAULT_KERNEL,
     timeout: float | None = DEFAULT_TIMEOUT_S,
     name: str | None = None,
+    start_timeout: int = DEFAULT_START_TIMEOUT_S,
 ) -> RunOutcome:
-    """Execute one notebook into ``out_dir`` (given to it as the ``out_dir`` parameter)."""
+    """Execute one notebook into ``out_dir`` (given to it as the ``out_dir`` parameter).
+
+    ``start_timeout`` is how many whole seconds a started kernel has to answer."""
+    count("start_timeout", start_timeout, minimum=1)
     job = make_job(notebook, out_dir, parameters or {}, name=name)
-    return execute(job, kernel_name=kernel_name, timeout=timeout)
+    return execute(job, kernel_name=kernel_name, timeout=timeout, start_timeout=start_timeout)
 
 
 def make_job(
@@ -162,12 +173,18 @@ def _refuse_unknown_parameters(path: Path, parameters: Mapping[str, Any]) -> Non
             )
 
 
-def execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
+def execute(
+    job: NotebookJob,
+    *,
+    kernel_name: str,
+    timeout: float | None,
+    start_timeout: int = DEFAULT_START_TIMEOUT_S,
+) -> RunOutcome:
     job.out_dir.mkdir(parents=True, exist_ok=True)
     _clear_previous_outputs(job.out_dir)
     kept = _files(job.out_dir)
     try:
-        return _execute(job, kernel_name=kernel_name, timeout=timeout)
+        return _execute(job, kernel_name=kernel_name, timeout=timeout, start_timeout=start_timeout)
     finally:
         _note_outputs(job.out_dir, _files(job.out_dir) - kept)
 
@@ -194,13 +211,15 @@ def _note_outputs(folder: Path, written: set[Path]) -> None:
     (folder / OUTPUTS_LEDGER).write_text(json.dumps(names, indent=1) + "\n", encoding="utf-8")
 
 
-def _execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
+def _execute(
+    job: NotebookJob, *, kernel_name: str, timeout: float | None, start_timeout: int
+) -> RunOutcome:
     from nbclient.exceptions import CellTimeoutError
     from papermill.exceptions import PapermillExecutionError
 
     started = time.perf_counter()
     try:
-        _papermill(job, kernel_name=kernel_name, timeout=timeout)
+        _papermill(job, kernel_name=kernel_name, timeout=timeout, start_timeout=start_timeout)
     except PapermillExecutionError as exc:
         error = f"{exc.ename}: {exc.evalue}"
         return RunOutcome(job, "error", time.perf_counter() - started, exc.cell_index, error)
@@ -209,15 +228,20 @@ def _execute(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> Ru
         error = f"CellTimeoutError: {str(exc).splitlines()[0]}"
         return RunOutcome(job, "timeout", time.perf_counter() - started, cell, error)
     except _KernelWillNotStart as exc:
+        # the output notebook papermill wrote marks every cell completed, though none ran
+        job.output_notebook.unlink(missing_ok=True)
         error = f"RuntimeError: {exc}"
         return RunOutcome(job, "error", time.perf_counter() - started, None, error)
     return RunOutcome(job, "ok", time.perf_counter() - started)
 
 
-def _papermill(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> None:
+def _papermill(
+    job: NotebookJob, *, kernel_name: str, timeout: float | None, start_timeout: int
+) -> None:
     """``job`` executed by papermill, its kernel started again if it died starting."""
     import papermill
 
+    command = _kernel_command(kernel_name)
     for start in range(1, _KERNEL_STARTS + 1):
         try:
             papermill.execute_notebook(
@@ -226,21 +250,54 @@ def _papermill(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> 
                 parameters={**job.parameters, "out_dir": str(job.out_dir)},
                 kernel_name=kernel_name,
                 execution_timeout=timeout,
+                start_timeout=start_timeout,
                 progress_bar=False,
                 cwd=None,  # the caller's folder: relative paths in parameters mean what they say
                 extra_arguments=_KERNEL_ARGUMENTS,
             )
             return
+        except FileNotFoundError as exc:
+            if exc.filename != command:
+                raise
+            raise _KernelWillNotStart(
+                f"kernel {kernel_name!r} cannot start: its command {command!r} was not found. "
+                "Install it, or fix the argv of the kernel's kernel.json "
+                "(`jupyter kernelspec list` shows where it is)"
+            ) from exc
         except RuntimeError as exc:
+            if str(exc).startswith(_NO_ANSWER):
+                raise _KernelWillNotStart(
+                    f"kernel {kernel_name!r} started but did not answer within "
+                    f"{start_timeout}s. Run its command (`jupyter kernelspec list` "
+                    "shows where it is) by hand to see whether it hangs, or pass a larger "
+                    "start_timeout= if it is only slow to start"
+                ) from exc
             if not str(exc).startswith(_DIED_STARTING):
                 raise
-            # papermill wrote it with every cell marked completed, though none ran
             job.output_notebook.unlink(missing_ok=True)
             if start == _KERNEL_STARTS:
                 raise _KernelWillNotStart(
                     f"{_DIED_STARTING}, {start} times: kernel {kernel_name!r} does not start. "
                     "Find its command with `jupyter kernelspec list` and run it by hand to see why"
                 ) from exc
+
+
+def _kernel_command(kernel_name: str) -> str:
+    """The program kernel ``kernel_name`` starts, or ``_KernelWillNotStart`` when no kernel
+    has that name."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    specs = KernelSpecManager()
+    try:
+        argv = specs.get_kernel_spec(kernel_name).argv
+    except NoSuchKernel:
+        names = sorted(specs.find_kernel_specs())
+        raise _KernelWillNotStart(
+            f"no kernel is named {kernel_name!r}.{did_you_mean(kernel_name, names)} "
+            f"Kernels here: {', '.join(names) or 'none'} (`jupyter kernelspec list` shows "
+            "them); pass one of them as the kernel name, or install the kernel"
+        ) from None
+    return str(argv[0]) if argv else ""
 
 
 def _running_cell(output: Path) -> int | None:
@@ -265,10 +322,12 @@ def run_batch(
     timeout: float | None = DEFAULT_TIMEOUT_S,
     progress: bool = True,
     summary_dir: str | Path | None = None,
+    start_timeout: int = DEFAULT_START_TIMEOUT_S,
 ) -> BatchResult:
     """Run ``jobs`` with up to ``workers`` kernels at once; failed runs do not stop the rest.
 
-    A run fails by a cell's error, a cell's timeout or a kernel that will not start.
+    A run fails by a cell's error, a cell's timeout or a kernel that will not start
+    (unknown, not found, silent for ``start_timeout`` seconds, or dying at both starts).
     Any other error is a bug and stops the batch: the runs not yet started never
     start, those running finish, and the error propagates.
 
@@ -277,12 +336,19 @@ def run_batch(
     """
     if not is_whole(workers) or workers < 1:
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
+    count("start_timeout", start_timeout, minimum=1)
     _refuse_shared_folders(jobs)
     started = time.perf_counter()
     outcomes: dict[str, RunOutcome] = {}
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="notebook") as pool:
         futures = {
-            pool.submit(_execute_in_worker, job, kernel_name=kernel_name, timeout=timeout): job
+            pool.submit(
+                _execute_in_worker,
+                job,
+                kernel_name=kernel_name,
+                timeout=timeout,
+                start_timeout=start_timeout,
+            ): job
             for job in jobs
         }
         with _progress(len(jobs), progress) as bar:
@@ -302,7 +368,9 @@ def run_batch(
     return result
 
 
-def _execute_in_worker(job: NotebookJob, *, kernel_name: str, timeout: float | None) -> RunOutcome:
+def _execute_in_worker(
+    job: NotebookJob, *, kernel_name: str, timeout: float | None, start_timeout: int
+) -> RunOutcome:
     """``execute`` on a worker thread, closing the event loop the run left on it.
 
     papermill (through jupyter_core) creates an event loop for the thread and sets
@@ -311,7 +379,7 @@ def _execute_in_worker(job: NotebookJob, *, kernel_name: str, timeout: float | N
     import asyncio
 
     try:
-        return execute(job, kernel_name=kernel_name, timeout=timeout)
+        return execute(job, kernel_name=kernel_name, timeout=timeout, start_timeout=start_timeout)
     finally:
         try:
             loop = asyncio.get_event_loop_policy().get_event_loop()
