@@ -171,6 +171,8 @@ def test_the_comparison_shows_each_metric_before_and_after_the_cutoff(tmp_path: 
 
 PARTIAL_DATES = [20160901, "2016", "2016-09", "2016-9-1", "Sept 1 2016", "2016-02-30", None]
 PARTIAL_DATES += [np.datetime64("2016-09"), np.datetime64("NaT"), np.datetime64("2016-09-01T10:00")]
+# a year no calendar date is written with, and a unit too fine to read as a day
+PARTIAL_DATES += [np.datetime64("12016-01-01"), np.datetime64("-001-01-01"), np.datetime64(0, "ps")]
 
 
 @pytest.mark.slow

@@ -203,10 +203,17 @@ def _numpy_date(arm: Any, value: np.datetime64) -> str:
         _refuse_cutoff(arm, value, "a cutoff is a full calendar date")
     if np.isnat(value):
         _refuse_cutoff(arm, value, "a missing date")
-    day = value.astype("datetime64[D]")
-    if value != day:
+    try:
+        day = value.astype("datetime64[D]")
+        midnight = bool(value == day)
+    except (OverflowError, ValueError):  # a unit finer than NumPy can compare with days
+        _refuse_cutoff(arm, value, "a time too fine to read as a day")
+    if not midnight:
         _refuse_cutoff(arm, value, "a time of day has no place in a training cutoff")
-    return str(day)
+    try:  # 12016-01-01, -001-01-01, 0000-01-01: no year a calendar date is written with
+        return datetime.date.fromisoformat(str(day)).isoformat()
+    except ValueError:
+        _refuse_cutoff(arm, value, "a year outside 0001-9999")
 
 
 def _refuse_cutoff(arm: Any, value: Any, problem: str) -> NoReturn:
