@@ -131,9 +131,16 @@ def test_a_csv_with_empty_bodies_is_read(tmp_path: Path) -> None:
         "Tue, 01 Mar 2016 15:00:00 UT",
         "1 Mar 2016 15:00 UTC",
         "Tue, 01 Mar 2016 15:00:00 Z",
+        "Tue, 1 Mar 2016 15:00:00 GMT",
     ],
 )
 def test_a_time_in_gmt_is_read_as_utc(written: str) -> None:
+    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
+    assert read["published"].nunique() == 1
+
+
+def test_an_rss_time_with_a_one_digit_hour_is_read() -> None:
+    written = "Tue, 1 Mar 2016 9:00:00 -0600"  # the hour as some feeds write it
     read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
     assert read["published"].nunique() == 1
 

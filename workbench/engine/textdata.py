@@ -312,7 +312,7 @@ def _rfc2822_iso(value: str) -> str:
 
 
 _RFC2822 = (
-    r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{2}:\d{2}(?::\d{2})?"
+    r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?"
     r"\s+(?:[+-]\d{4}|GMT|UTC?|Z)$"  # UT and GMT are +00:00 in RFC 2822, as Z and UTC are
 )
 
