@@ -168,8 +168,8 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-# a year of two digits after an apostrophe ('16, ’16), not a figure's first digits ('15.5)
-_SHORT_YEAR = r"['’]\d{2}\b(?![.,]\d)"
+# a year of two digits after an apostrophe ('16, ’16, ‘16), not a figure's first digits ('15.5)
+_SHORT_YEAR = r"['’‘]\d{2}\b(?![.,]\d)"
 # such a year after a month and day, or a day and month (Jan. 5, '16; 5 Jan '16)
 _THEN_SHORT_YEAR = rf"(?:,?\s*{_SHORT_YEAR})?"
 
@@ -214,7 +214,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
         r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
-        "[fcqhjmasond'’]",
+        "[fcqhjmasond'’‘]",
         rf"(?P<unplaced_w>\b{_capital_month()}(?:\s+|[{DASHES}])[0-3]?\d(?:st|nd|rd|th)?\b"
         rf"{_THEN_SHORT_YEAR}|\b{_capital_month()}\s*{_SHORT_YEAR}|{_SHORT_YEAR}"
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
@@ -309,7 +309,7 @@ _ERAS = {
 
 def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
-    words = rf"(?<!\w)(?=[\w{SIGNS}'’])(?:{'|'.join(parts)})"
+    words = rf"(?<!\w)(?=[\w{SIGNS}'’‘])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued
     return _pattern("|".join([*anywhere, words]))
 
