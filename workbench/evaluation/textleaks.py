@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -68,14 +67,15 @@ def leak_report(
     if data.text is None or data.text.news is None:
         return pd.DataFrame(columns=list(LEAK_COLUMNS))
     items, reports = _shown(data, days, variants)
-    counted = _word_counts(items + reports, frozenset(data.mapping))
+    words, counts, spelt = _word_counts(items + reports, frozenset(data.mapping))
+    total = sum(counts.values())
     rows = [
-        _row(counted, word, seen)
-        for word, seen in counted.by_name.items()
+        _row(spelt[word], seen, counts, total)
+        for word, seen in words.items()
         if max(seen.values()) >= min_items  # fewer is never listed: no test needed
     ]
     table = pd.DataFrame(rows, columns=list(LEAK_COLUMNS))
-    limit = alpha / max(len(counted.by_name), 1)
+    limit = alpha / max(len(words), 1)
     listed = (table["with_name"] >= min_items) & (table["with_name"] >= share * table["items"])
     table = table[listed & (table["p_value"] < limit)]
     table["symbol"] = table["alias"].map(data.mapping)
@@ -125,60 +125,44 @@ def _carried(feed: TextFeed, first: int, days: int) -> Iterator[dict[str, Any]]:
         after = row
 
 
-@dataclass(frozen=True)
-class _Counts:
-    """What the report tests, over the items that concern one name: per token, the items
-    holding it by the name they concern (``by_name``) and in all (``holding``); the items
-    per name (``per_name``) and in all (``total``); each token's spellings by the items they
-    are seen in."""
-
-    by_name: dict[str, Counter[str]]
-    holding: Counter[str]
-    per_name: Counter[str]
-    total: int
-    spellings: dict[str, Counter[str]]
-
-
-def _word_counts(items: list[dict], aliases: frozenset[str]) -> _Counts:
-    """The counts (``_Counts``) of the items' tokens (``leaktokens``), over the items that
-    concern one name (``_one_name``)."""
-    # each item kept as one string, its names and words joined by NUL and parted by SOH: a
-    # container kept per item would set the garbage collector going over the whole heap all
-    # the sooner
+def _word_counts(
+    items: list[dict], aliases: frozenset[str]
+) -> tuple[dict[str, Counter[str]], Counter[str], dict[str, Counter[str]]]:
+    """Per token (``leaktokens``), the items holding it by the one name they concern
+    (``_one_name``); items per name; and each token's spellings by the items they are seen
+    in."""
+    # each item kept as one string, its alias and words joined by NUL: a container kept per
+    # item would set the garbage collector going over the whole heap all the sooner
     about: list[str] = []
     written: Counter[str] = Counter()  # each word as written, by the items holding it
     for item in items:
         text = f"{item['headline']} {item['body']}"
-        names = _one_name(item["symbols"], text, aliases)
-        if names:
+        alias = _one_name(item["symbols"], text, aliases)
+        if alias is not None:
             words = item_words(text)
-            about.append("\1".join(("\0".join(sorted(names)), "\0".join(words))))
+            about.append("\0".join((alias, *words)))
             written.update(words)
     keys, spellings = _tokens_of(written)
-    by_name: dict[str, Counter[str]] = defaultdict(Counter)
-    holding: Counter[str] = Counter()
-    per_name: Counter[str] = Counter()
+    per_token: dict[str, Counter[str]] = defaultdict(Counter)
+    counts: Counter[str] = Counter()
     for kept in about:
-        names_of, words_of = kept.split("\1")
-        concerned = names_of.split("\0")
-        per_name.update(concerned)
-        held = words_of.split("\0") if words_of else []
+        alias, *held = kept.split("\0")
+        counts[alias] += 1
         for token in frozenset().union(*map(keys.__getitem__, held)):
-            by_name[token].update(concerned)
-            holding[token] += 1
-    return _Counts(by_name, holding, per_name, len(about), spellings)
+            per_token[token][alias] += 1
+    return per_token, counts, spellings
 
 
 _ALIAS = re.compile(r"ASSET\d+")  # how the mask writes a name (``engine.masking``)
 
 
-def _one_name(symbols: Sequence[str], text: str, aliases: frozenset[str]) -> set[str]:
-    """The one name an item concerns, or none: its one symbol, or, untagged, the one alias
+def _one_name(symbols: Sequence[str], text: str, aliases: frozenset[str]) -> str | None:
+    """The one name an item concerns, or None: its one symbol, or, untagged, the one alias
     its masked text writes. An item about several (tagged so, or a round-up naming every
     ticker) tells no word's owner, and a rival named in passing in an item tagged with one
     name does not take its words."""
     names = set(symbols) or {a for a in _ALIAS.findall(text) if a in aliases}
-    return names if len(names) == 1 else set()
+    return names.pop() if len(names) == 1 else None
 
 
 def _tokens_of(
@@ -197,14 +181,14 @@ def _tokens_of(
     return keys, spellings
 
 
-def _row(counted: _Counts, word: str, seen: Counter[str]) -> tuple:
+def _row(spellings: Counter[str], seen: Counter[str], counts: Counter[str], total: int) -> tuple:
     from scipy.stats import binom
 
     alias, with_name = seen.most_common(1)[0]
-    items = counted.holding[word]
-    rate = counted.per_name[alias] / counted.total
+    items = sum(seen.values())
+    rate = counts[alias] / total
     p_value = float(binom.sf(with_name - 1, items, rate))
-    expected, spelt = round(items * rate, 2), most_seen(counted.spellings[word])
+    expected, spelt = round(items * rate, 2), most_seen(spellings)
     return (spelt[0], alias, "", with_name, items, expected, p_value, ", ".join(spelt))
 
 
