@@ -274,7 +274,6 @@ def _papermill(
                 ) from exc
             if not str(exc).startswith(_DIED_STARTING):
                 raise
-            job.output_notebook.unlink(missing_ok=True)
             if start == _KERNEL_STARTS:
                 raise _KernelWillNotStart(
                     f"{_DIED_STARTING}, {start} times: kernel {kernel_name!r} does not start. "
