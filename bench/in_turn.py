@@ -20,8 +20,12 @@ calls inside one process):
   of three, a fresh path each, joined before the clock starts);
 - ``decisions``: the baselines' own decisions alone, each answering again the
   payloads it saw in a run on 400 days x 6 names of sample bars (best of fifteen);
-- ``engine``: 200 names x 24 days of the market alone, as a share of the bare
-  NumPy floor measured beside it (``bench/engine.py``; higher is better).
+- ``engine``: 200 names x 24 days of each tree's default market alone, as a share
+  of the bare NumPy floor measured beside it (``bench/engine.py``; higher is better).
+
+``small``, ``replay`` and ``digest`` run ``standard-v2`` on both trees, the default
+before ``standard-v4`` (which draws its tick shocks at less cost): a like-for-like
+comparison of the same market.
 
 The speed targets, for BEFORE_TREE the code before the speed work (commit c7ad53f):
 after / before <= 0.6 for ``small``, <= 0.3 for ``replay``, <= 0.5 for
@@ -39,6 +43,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 _BEST = """
 import time
+PRESET = "standard-v2"  # the default before standard-v4: the same market on both trees
 def best(fn, repeat):
     fastest = float("inf")
     for _ in range(repeat):
@@ -56,7 +61,7 @@ WORKLOADS = {
     "small": """
 from workbench.evaluation import evaluate
 run = lambda: evaluate(["cash", "buy_and_hold", "equal_weight", "momentum",
-                        "mean_reversion"], seed=7, universe=40, days=10)
+                        "mean_reversion"], seed=7, universe=40, days=10, preset=PRESET)
 run()
 print(best(run, 20))
 """,
@@ -68,13 +73,14 @@ from workbench.testing.scripted import contrarian_agent, trend_agent
 with tempfile.TemporaryDirectory() as tmp:
     folder = Path(tmp) / "r"
     arms = [trend_agent(mode="record", every=1), contrarian_agent(mode="record", every=1)]
-    record(folder, [*arms, "momentum", "buy_and_hold"], seed=3, universe=20, days=20)
+    record(folder, [*arms, "momentum", "buy_and_hold"], seed=3, universe=20, days=20,
+           preset=PRESET)
     replay(folder, check=True)
     print(best(lambda: replay(folder, check=True), 5))
 """,
     "digest": _RUN_20X20
     + """
-results = evaluate(arms, seed=3, universe=20, days=20)
+results = evaluate(arms, seed=3, universe=20, days=20, preset=PRESET)
 print(best(results.digest, 20))
 """,
     "historical": """
@@ -129,7 +135,8 @@ print(best(run, 15))
 import sys
 sys.path.insert(0, "bench")
 import engine
-ours, floor = engine.name_ticks(200)
+from workbench.engine import DEFAULT_PRESET
+ours, floor = engine.name_ticks(200, chosen=DEFAULT_PRESET)
 print(ours / floor)
 """,
 }

@@ -13,7 +13,7 @@ from workbench.cli import main
 
 def test_presets_list_show_and_diff(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["presets", "list"]) == 0
-    assert "standard-v2  (default)" in capsys.readouterr().out
+    assert "standard-v4  (default)" in capsys.readouterr().out
     assert main(["presets", "show", "calm-v1"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["preset"] == "calm-v1" and shown["dials"]["spread_bps"] == 2.0

@@ -192,7 +192,7 @@ def test_a_preset_built_by_hand_is_validated_too() -> None:
 
 
 def test_dials_equal_to_a_shipped_preset_carry_its_name() -> None:
-    assert preset({"spread_bps": 4.0}).fingerprint == "standard-v2"  # on the default
+    assert preset({"spread_bps": 4.0}).fingerprint == "standard-v4"  # on the default
     assert preset({"base": "standard-v1", "spread_bps": 4.0}).fingerprint == "standard-v1"
     assert preset({"base": "calm-v1", "spread_bps": 2.0}).fingerprint == "calm-v1"
 

@@ -35,9 +35,9 @@ def vix_path(cap: float, seed: int = 2):
     )  # fmt: skip
 
 
-def test_the_new_presets_are_listed_and_the_default_stays() -> None:
+def test_the_new_presets_are_listed_and_standard_v4_is_the_default() -> None:
     assert set(NEW) <= set(list_presets())
-    assert DEFAULT_PRESET == "standard-v2"
+    assert DEFAULT_PRESET == "standard-v4"
     assert all(preset(name).fingerprint == name for name in NEW)
 
 

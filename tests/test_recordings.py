@@ -56,7 +56,7 @@ def test_a_recording_holds_manifest_transcripts_and_expected_results(recording: 
     manifest = json.loads((recording / "manifest.json").read_text())
     assert [arm["name"] for arm in manifest["roster"]] == ["trend", "contrarian", "momentum"]
     assert manifest["seed"] == 4 and manifest["universe"] == 5 and manifest["days"] == 3
-    assert manifest["steps_per_day"] == 6 and manifest["preset"]["name"] == "standard-v2"
+    assert manifest["steps_per_day"] == 6 and manifest["preset"]["name"] == "standard-v4"
     assert manifest["observation_schema_version"] == "2"
     assert len(manifest["expected"]["digest"]) == 64 and len(manifest["expected"]["scorecard"]) == 3
 
@@ -107,7 +107,7 @@ def test_a_changed_roster_is_named(recording: Path) -> None:
 
 
 def test_a_changed_preset_name_is_named(recording: Path) -> None:
-    with pytest.raises(ReplayMiss, match=r"recorded on preset 'standard-v2'.*runs 'calm-v1'"):
+    with pytest.raises(ReplayMiss, match=r"recorded on preset 'standard-v4'.*runs 'calm-v1'"):
         replay(recording, preset="calm-v1")
     with (
         pytest.warns(DeprecationWarning, match=r"replay\(model=\.\.\.\)"),
@@ -117,8 +117,8 @@ def test_a_changed_preset_name_is_named(recording: Path) -> None:
 
 
 def test_a_moved_dial_of_the_recorded_preset_is_listed(recording: Path, monkeypatch) -> None:
-    recut = {**presets._SHIPPED["standard-v2"], "spread_bps": 4.5}
-    monkeypatch.setitem(presets._SHIPPED, "standard-v2", recut)
+    recut = {**presets._SHIPPED["standard-v4"], "spread_bps": 4.5}
+    monkeypatch.setitem(presets._SHIPPED, "standard-v4", recut)
     with pytest.raises(ReplayMiss, match=r"dials have moved since: spread_bps 4\.0 -> 4\.5"):
         replay(recording)
 

@@ -136,7 +136,7 @@ def test_the_header_says_where_the_numbers_come_from(runs, tmp_path):
     about = {"mode": "replay", "recording digest": "abc123"}
     text = render_report(runs, tmp_path / "r.html", about=about).read_text()
     header = text.split('<table class="provenance">')[1].split("</table>")[0]
-    for fact in ("workbench", __version__, "standard-v2", "3, 4, 5", "6 decision steps/day"):
+    for fact in ("workbench", __version__, "standard-v4", "3, 4, 5", "6 decision steps/day"):
         assert fact in header, fact
     assert "<th>mode</th><td>replay</td>" in header and "abc123" in header
     assert runs[0].digest() in header

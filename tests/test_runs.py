@@ -63,7 +63,7 @@ def test_the_frame_has_one_row_per_run_with_provenance_and_key_metrics(store: Pa
 def test_runs_filter_by_arm_preset_family_kind_and_date(store: Path) -> None:
     assert list(runs(store, arm="cash")["arms"]) == [("cash", "momentum")]
     assert set(runs(store, preset="calm")["market"]) == {"calm-v1"}
-    standard = runs(store, family="standard-v2/8n/3d/6x65")
+    standard = runs(store, family="standard-v4/8n/3d/6x65")
     assert len(standard) == 3 and "damaged" not in standard.index
     assert list(runs(store, kind="comparison")["kind"]) == ["comparison"]
     assert runs(store, until="2000-01-01").empty

@@ -54,7 +54,7 @@ def test_every_public_name_imports() -> None:
 def test_preset_services_list_describe_and_diff() -> None:
     listed = services.list_presets()
     names = [row["name"] for row in listed["presets"]]
-    assert "standard-v1" in names and listed["default"] == "standard-v2"
+    assert "standard-v1" in names and listed["default"] == "standard-v4"
     calm = next(row for row in listed["presets"] if row["name"] == "calm-v1")
     assert "spread_bps" in calm["dials_moved_from_default"]
     assert set(services.describe_preset()["dials"]) == set(DIALS)

@@ -83,7 +83,7 @@ def test_save_stamps_recorded_utc_and_the_default_preset(monkeypatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
     meta = stamp_artefact({})
     assert meta["recorded_utc"] == "1970-01-02T00:00:00Z"
-    assert meta["model_preset"] == "standard-v2"
+    assert meta["model_preset"] == "standard-v4"
     assert meta["observation_schema_version"] == "2" and meta["decision_schema_version"] == "2"
 
 

@@ -24,7 +24,7 @@ SPOKEN_VERSIONS = {
     "observation_schema_version": OBSERVATION_SCHEMA_VERSIONS,
     "decision_schema_version": (DECISION_SCHEMA_VERSION,),
 }
-_FALLBACK_DEFAULT_PRESET = "standard-v2"
+_FALLBACK_DEFAULT_PRESET = "standard-v4"
 
 
 def stamp_artefact(meta: dict[str, Any]) -> dict[str, Any]:
