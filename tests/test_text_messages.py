@@ -132,6 +132,9 @@ def test_a_csv_with_empty_bodies_is_read(tmp_path: Path) -> None:
         "1 Mar 2016 15:00 UTC",
         "Tue, 01 Mar 2016 15:00:00 Z",
         "Tue, 1 Mar 2016 15:00:00 GMT",
+        "2016-03-01 15:00 gmt",
+        "2016-03-01T15:00:00utc",
+        "tue, 01 Mar 2016 15:00:00 gmt",
     ],
 )
 def test_a_time_in_gmt_is_read_as_utc(written: str) -> None:
@@ -174,3 +177,37 @@ def test_a_timestamp_column_without_a_zone_is_told_to_take_the_zone_it_was_writt
     assert "give it the zone its times were written in" in str(refused.value)
     assert ".dt.tz_localize('America/New_York') for New York's clock" in str(refused.value)
     assert "tz_localize('UTC') for times in UTC" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("written", "fix"),
+    [
+        ("2016-03-01 20:00 GMT+5", "2016-03-01 20:00+05:00"),
+        ("2016-03-01 23:00 UTC+8", "2016-03-01 23:00+08:00"),
+        ("2016-03-01T20:30:00 UTC+05:30", "2016-03-01T20:30:00+05:30"),
+        ("2016-03-01 10:00 gmt-05:00", "2016-03-01 10:00-05:00"),
+    ],
+)
+def test_a_zone_written_as_gmt_or_utc_with_an_offset_is_refused_for_its_two_readings(
+    written: str, fix: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=[WHEN, written]), SYMBOLS)
+    message = str(refused.value)
+    assert message.startswith(f"news row 2 has the publication time {written!r}, its zone")
+    assert "reads two ways" in message and "Etc/GMT+5 is UTC-05:00" in message
+    assert f"write the offset alone ({fix} if" in message
+    assert "without a time zone" not in message
+
+
+def test_an_rss_time_whose_weekday_is_not_its_dates_is_refused() -> None:
+    with pytest.raises(
+        ConfigError,
+        match=r"^news row 2 has the publication time 'Mon, 01 Mar 2016 15:00:00 GMT', whose "
+        r"weekday 'Mon' is not its date's: 1 Mar 2016 is a Tue; fix the date or the weekday",
+    ):
+        read_news(news(published=[WHEN, "Mon, 01 Mar 2016 15:00:00 GMT"]), SYMBOLS)
+    with pytest.raises(
+        ConfigError, match=r"row 2 .*'Fri, 31 Feb 2016 15:00:00 GMT', which is no date"
+    ):
+        read_news(news(published=[WHEN, "Fri, 31 Feb 2016 15:00:00 GMT"]), SYMBOLS)

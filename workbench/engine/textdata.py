@@ -17,6 +17,7 @@ refused, naming the row and the fix.
 from __future__ import annotations
 
 import csv
+import datetime as _dt
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -40,7 +41,7 @@ NEWS_COLUMNS = ("published", "symbols", "headline", "body")
 FUNDAMENTALS_COLUMNS = ("published", "symbol")
 _TEXT = ("published", "symbols", "symbol", "headline", "body", "kind", "name")
 _ZONED = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*([Zz]|UTC|GMT|[+-]\d{2}(:?\d{2})?)$"
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*([Zz]|(?i:UTC|GMT)|[+-]\d{2}(:?\d{2})?)$"
 )
 # zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
 # rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
@@ -271,15 +272,15 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
         raise _refuse(what, blank, _UNDATED)
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
     others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
-    rest = _from_rfc2822(text.iloc[others])
+    rest = _from_rfc2822(text.iloc[others], what, others)
     naive = _first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
         raise _refuse(what, int(others[naive]), _unzoned(str(rest.iloc[naive])))
     iso = text.copy()
-    # the zone written as UTC, GMT, Z or an offset, with or without a space before it
-    iso.iloc[others] = rest.str.replace(r"\s*(?:UTC|GMT|[Zz])$", "+00:00", regex=True).str.replace(
-        r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True
-    )
+    # the zone written as UTC, GMT (in any case), Z or an offset, with or without a space
+    iso.iloc[others] = rest.str.replace(
+        r"\s*(?:(?i:UTC|GMT)|[Zz])$", "+00:00", regex=True
+    ).str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True)
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
     bad = _first(parsed.isna().to_numpy())
     if bad is not None:
@@ -287,16 +288,46 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     return parsed
 
 
-def _from_rfc2822(text: pd.Series) -> pd.Series:
+def _from_rfc2822(text: pd.Series, what: str, rows: np.ndarray) -> pd.Series:
     """Times written as e-mail and RSS write them (``Tue, 01 Mar 2016 10:00:00 -0500``,
     ``... 15:00:00 GMT``) rewritten as ISO with their offset; one with another zone's name
-    (``EST``) is left as written, to be refused as any abbreviation is."""
+    (``EST``) is left as written, to be refused as any abbreviation is. A weekday that is
+    not the date's is refused: one of the two is wrong, and which cannot be told."""
     rfc = np.flatnonzero(text.str.match(_RFC2822).to_numpy(bool))
     if not len(rfc):
         return text
     out = text.copy()
-    out.iloc[rfc] = [_rfc2822_iso(value) for value in text.iloc[rfc]]
+    for position in rfc.tolist():
+        value = text.iloc[position]
+        wrong = _wrong_weekday(value)
+        if wrong:
+            raise _refuse(what, int(rows[position]), wrong)
+        out.iloc[position] = _rfc2822_iso(value)
     return out
+
+
+def _wrong_weekday(value: str) -> str | None:
+    """Why an RFC 2822 time's weekday contradicts its date, or None when it agrees (or
+    none is written)."""
+    parts = parsedate_tz(value)
+    written = value.lstrip()[:3].title()
+    if parts is None or written not in _WEEKDAYS:
+        return None
+    year, month, day = parts[:3]
+    try:
+        actual = _WEEKDAYS[_dt.date(year, month, day).weekday()]
+    except ValueError:  # no such day: refused later as a time that is no date
+        return None
+    if written == actual:
+        return None
+    return (
+        f"has the publication time {value!r}, whose weekday {written!r} is not its date's: "
+        f"{day} {_MONTHS[month - 1]} {year} is a {actual}; fix the date or the weekday"
+    )
+
+
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def _rfc2822_iso(value: str) -> str:
@@ -313,7 +344,7 @@ def _rfc2822_iso(value: str) -> str:
 
 _RFC2822 = (
     r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?"
-    r"\s+(?:[+-]\d{4}|GMT|UTC?|Z)$"  # UT and GMT are +00:00 in RFC 2822, as Z and UTC are
+    r"\s+(?:[+-]\d{4}|(?i:GMT|UTC?)|Z)$"  # UT and GMT are +00:00 in RFC 2822, as Z and UTC are
 )
 
 # how an export writes a missing time: each is an undated item
@@ -325,6 +356,9 @@ _UNDATED = (
 _NAIVE = (
     "has the publication time {value!r} without a time zone; write it with its offset "
     "(2022-01-03T09:30:00-05:00, or Z for UTC) so it can be placed before or after a close"
+)
+_NAMED_OFFSET = re.compile(
+    r"^(?P<time>.*\d)\s*(?P<zone>(?i:GMT|UTC|UT))(?P<offset>[+-]\d{1,2}(?::?\d{2})?)$"
 )
 _ABBREVIATED = re.compile(r"^(?P<time>.*\d)\s*(?P<zone>[A-Z]{2,5})$")
 _OFFSET_SECONDS = re.compile(
@@ -338,6 +372,16 @@ def _unzoned(value: str) -> str:
     """Why a publication time with no offset is refused, and the fix: a zone written as
     an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
     zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
+    named = _NAMED_OFFSET.match(value)
+    if named:
+        return (
+            f"has the publication time {value!r}, its zone written as "
+            f"{named['zone'] + named['offset']!r}, which reads two ways: {named['offset']} "
+            "from UTC as people write it, the opposite sign in POSIX zone names (Etc/GMT+5 "
+            "is UTC-05:00); write the offset alone "
+            f"({named['time']}{_hours_minutes(named['offset'])} if {named['offset']} is "
+            "meant as people write it)"
+        )
     abbreviated = _ABBREVIATED.match(value)
     if abbreviated:
         return (
@@ -362,6 +406,13 @@ def _unzoned(value: str) -> str:
             "for seconds"
         )
     return _NAIVE.format(value=value)
+
+
+def _hours_minutes(offset: str) -> str:
+    """``+5`` or ``+0530`` as ``+05:00`` or ``+05:30``."""
+    sign, digits = offset[0], offset[1:].replace(":", "")
+    hours, minutes = (digits[:-2], digits[-2:]) if len(digits) > 2 else (digits, "00")
+    return f"{sign}{int(hours):02d}:{minutes}"
 
 
 def _naive_column(column: pd.Series, what: str) -> ConfigError:
