@@ -21,7 +21,9 @@ Tamper evidence: each exchange carries ``sha256`` digests of its question (key,
 day, step, input) and of its answer (response, usage, error). Loading checks
 them all before anything is replayed (once per text in a process: the same bytes
 loaded again are parsed again, their seals known); an edited exchange raises
-``TranscriptEdited`` naming it. The digests detect edits, not forgery: anyone
+``TranscriptEdited`` naming it. A saved exchange whose key is the SHA-256 of its
+input's text keeps that text, parsed when ``input`` is first read (a replay reads only
+answers), and its question is checked on it. The digests detect edits, not forgery: anyone
 can recompute them. A transcript of format version 1 (written before digests)
 is refused unless its caller vouches for it with ``accept_unsealed=True`` (an
 edit to it could not be detected, and an edited answer would replay as
@@ -37,9 +39,10 @@ import base64
 import hashlib
 import json
 import os
+import re
 import warnings
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -163,6 +166,69 @@ class Exchange:
 
 
 _PARTS = {"input": "question (day, step, input)", "response": "answer (response, usage, error)"}
+
+
+class _InputAsText(Exchange):
+    """An exchange whose input is kept as the text its key digests, read on first use.
+
+    A replay looks answers up by key and never reads a recorded input, so a saved
+    transcript's inputs (nearly all of its bytes) are not parsed at load; the question's
+    seal is the digest of its canonical text, which holds the input's text as it is.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "input":
+            raise AttributeError(name)
+        value = read_json(self.__dict__["input_text"])
+        self.__dict__["input"] = value
+        return value
+
+    def __eq__(self, other: object) -> bool:  # equal to an Exchange holding the same values
+        if not isinstance(other, Exchange):
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    __hash__ = Exchange.__hash__
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any], input_text: str) -> _InputAsText:
+        """``Exchange.from_json`` of ``data`` (its input left out), the input's text beside."""
+        exchange = cls.__new__(cls)
+        exchange.__dict__.update(
+            key=str(data["key"]),
+            day=int(data["day"]),
+            step=int(data["step"]),
+            response=_response_from(data),
+            usage=dict(data.get("usage") or {}),
+            error=dict(data["error"]) if data.get("error") else None,
+            input_text=input_text,
+        )
+        return exchange
+
+    @cached_property
+    def sealed(self) -> dict[str, str]:
+        text = self.__dict__.get("input_text")
+        if text is None:  # made by dataclasses.replace: its input is a value
+            return super().sealed
+        answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
+        return {"input": hashlib.sha256(_question_text(self, text)).hexdigest(),
+                "response": digest(answer)}  # fmt: skip
+
+
+_FIELDS = tuple(f.name for f in fields(Exchange))
+
+
+def _fields(exchange: Exchange) -> tuple[Any, ...]:
+    return tuple(getattr(exchange, name) for name in _FIELDS)
+
+
+def _question_text(exchange: Exchange, input_text: str) -> bytes:
+    """``canonical_json`` of the question (day, input, key, step) in UTF-8, its input
+    written as ``input_text``: canonical text of a dict holds each value's as it is."""
+    return (
+        f'{{"day":{exchange.day},"input":{input_text},'
+        f'"key":{canonical_json(exchange.key)},"step":{exchange.step}}}'
+    ).encode()
 
 
 class Transcript:
@@ -321,7 +387,7 @@ class Transcript:
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
         try:
-            data = read_json(text)
+            data, inputs, identity = _read_saved(text)
         except json.JSONDecodeError as exc:
             raise RecordingError(
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
@@ -338,17 +404,18 @@ class Transcript:
                 raise TypeError("exchanges is not a list")
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
-        digest = _text_digest(text) if sealed else None
+        digest = identity if sealed else None
         checked = digest is None or digest in _CHECKED_TEXTS
-        transcript = cls(meta, [_read_exchange(item, source, not checked) for item in items])
+        exchanges = [_read_exchange(item, source, not checked, inputs) for item in items]
+        transcript = cls(meta, exchanges)
         if digest is not None and not checked:
             _remember_checked(digest)
         return transcript
 
 
-# SHA-256 of the transcript texts whose every seal this process has checked: the same
-# bytes carry the same seals, so a text loaded again (a recording replayed twice, a test
-# reading what another replayed) is parsed again but not re-checked
+# The identities (``_read_saved``) of the transcript texts whose every seal this process
+# has checked: the same bytes carry the same seals, so a text loaded again (a recording
+# replayed twice, a test reading what another replayed) is parsed again but not re-checked
 _CHECKED_TEXTS: dict[bytes, None] = {}
 _CHECKED_KEPT = 256
 
@@ -389,9 +456,15 @@ def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
     return True
 
 
-def _read_exchange(item: Any, source: str, sealed: bool) -> Exchange:
+def _read_exchange(
+    item: Any, source: str, sealed: bool, inputs: Mapping[int, str] | None = None
+) -> Exchange:
     try:
-        exchange = Exchange.from_json(item)
+        input_text = inputs.get(id(item)) if inputs else None
+        if input_text is None:
+            exchange = Exchange.from_json(item)
+        else:
+            exchange = _InputAsText.read(item, input_text)
         if sealed:
             exchange.refuse_an_edit(item, source)
     except TranscriptEdited:
@@ -399,6 +472,85 @@ def _read_exchange(item: Any, source: str, sealed: bool) -> Exchange:
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
     return exchange
+
+
+# A saved transcript is its head, one exchange a line, and its tail (``Transcript.to_json``)
+_HEAD = '{"exchanges":[\n'
+_LINE_HEAD = re.compile(r'\{"day":(-?[0-9]+),"input":')
+_KEY_FIELD = ',"key":"'
+_KEY_LENGTH = 64
+
+
+def _read_saved(text: str) -> tuple[Any, dict[int, str], bytes]:
+    """``read_json(text)``, with the input of each exchange whose key is the SHA-256 of
+    the input's text left as that text (by the id of the exchange's item): the same
+    values, all else parsed. Anything not laid out as ``Transcript.to_json`` writes it,
+    or that does not parse so, is read whole, so every error is the whole text's.
+
+    Third, the text's identity among those whose seals were checked: its SHA-256, or
+    where inputs were left as text, the SHA-256 of the rest and of each such input's
+    line and key (the SHA-256 of that input's text), so no text is hashed twice."""
+    if not text.startswith(_HEAD):
+        return read_json(text), {}, _text_digest(text)
+    rest, lifted = _without_inputs(text)
+    if not lifted:
+        return read_json(text), {}, _text_digest(text)
+    try:
+        data = read_json(rest)
+        items = [data["exchanges"][number - 1] for number in lifted]
+    except (json.JSONDecodeError, RecursionError, TypeError, KeyError, IndexError):
+        return read_json(text), {}, _text_digest(text)
+    for item, (_, key) in zip(items, lifted.values(), strict=True):
+        if type(item) is not dict or "input" in item or item.get("key") != key:
+            return read_json(text), {}, _text_digest(text)
+    inputs = {id(item): kept for item, (kept, _) in zip(items, lifted.values(), strict=True)}
+    return data, inputs, _lifted_digest(rest, lifted)
+
+
+def _lifted_digest(rest: str, lifted: dict[int, tuple[str, str]]) -> bytes:
+    """The identity of a text read as ``rest`` and the inputs ``lifted`` out of it: JSON
+    holds no NUL, so the NULs below part the fields unambiguously."""
+    named = "".join(f"{number}:{key}\n" for number, (_, key) in lifted.items())
+    return hashlib.sha256(f"lifted\0{named}\0{rest}".encode("utf-8", "surrogatepass")).digest()
+
+
+def _without_inputs(text: str) -> tuple[str, dict[int, tuple[str, str]]]:
+    """``text`` without the inputs of its exchange lines whose key (the next field) is the
+    SHA-256 of the input's text as written, and those inputs' texts and keys by line."""
+    kept: list[str] = []  # the text but its lifted inputs, in order
+    lifted: dict[int, tuple[str, str]] = {}  # line number -> its input's text, its key
+    done = start = number = 0  # the text before done is kept or lifted
+    while start <= len(text):
+        stop = text.find("\n", start)
+        stop = len(text) if stop == -1 else stop
+        found = _lifted_input(text, start, stop)
+        if found is not None:
+            cut, end, lifted[number] = found
+            kept.append(text[done:cut])
+            done = end
+        start, number = stop + 1, number + 1
+    kept.append(text[done:])
+    return "".join(kept), lifted
+
+
+def _lifted_input(text: str, start: int, stop: int) -> tuple[int, int, tuple[str, str]] | None:
+    """Where the line ``text[start:stop]`` is an exchange whose key (the next field) is
+    the SHA-256 of its input's text: where its ``,"input":`` field starts and ends, the
+    input's text and the key."""
+    head = _LINE_HEAD.match(text, start, stop)
+    end = -1 if head is None else text.find(_KEY_FIELD, head.end(), stop)
+    if head is None or end == -1:
+        return None
+    key_at = end + len(_KEY_FIELD)
+    key, input_text = text[key_at : key_at + _KEY_LENGTH], text[head.end() : end]
+    if key_at + _KEY_LENGTH >= stop or text[key_at + _KEY_LENGTH] != '"':
+        return None
+    try:
+        if hashlib.sha256(input_text.encode()).hexdigest() != key:
+            return None
+    except UnicodeEncodeError:
+        return None
+    return head.end() - len(',"input":'), end, (input_text, key)
 
 
 def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
