@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from workbench._jsonio import read_json
+from workbench._jsonio import digest, read_json
 from workbench.errors import RecordingError, TranscriptEdited
 from workbench.evaluation import evaluate
 from workbench.integrations import callable_agent
@@ -145,4 +145,45 @@ def test_an_answer_edited_after_a_load_is_refused(recorded: Path) -> None:
     text = recorded.read_text(encoding="utf-8")
     recorded.write_text(text.replace('"rationale":"r"', '"rationale":"s"', 1), encoding="utf-8")
     with pytest.raises(TranscriptEdited, match="answer"):
+        Transcript.load(recorded)
+
+
+@pytest.mark.parametrize("path", SAVED, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_every_recording_loads_from_its_file_as_from_its_text(path: Path) -> None:
+    from_file = {e.key: e for e in Transcript.load(path)}
+    from_text = {e.key: e for e in Transcript.from_json(path.read_text(encoding="utf-8"))}
+    assert from_file == from_text
+    assert all(from_file[key].sealed == from_text[key].sealed for key in from_file)
+
+
+def _with_words(path: Path) -> Transcript:
+    """A saved transcript whose one input holds text beyond ASCII, keyed by its digest."""
+    question = {"headline": "Société Générale — 5 € 株", "day": 0}
+    transcript = Transcript()
+    transcript.add(digest(question), question, {"actions": [], "rationale": "é"}, day=0, step=0)
+    transcript.save(path)
+    return transcript
+
+
+def test_an_input_beyond_ascii_is_read_and_checked_as_written(tmp_path: Path) -> None:
+    saved = _with_words(tmp_path / "t.json")
+    (loaded,) = Transcript.load(tmp_path / "t.json")
+    (exchange,) = saved
+    assert loaded.sealed == exchange.sealed
+    assert loaded.input == exchange.input and loaded == exchange
+    _edited_in_place(tmp_path / "t.json", "Générale", "Generale", rekey=True)
+    with pytest.raises(TranscriptEdited, match="question"):
+        Transcript.load(tmp_path / "t.json")
+
+
+def test_a_file_with_windows_line_ends_loads_the_same_exchanges(recorded: Path) -> None:
+    expected = {e.key: e for e in Transcript.load(recorded)}
+    recorded.write_bytes(recorded.read_bytes().replace(b"\n", b"\r\n"))
+    assert {e.key: e for e in Transcript.load(recorded)} == expected
+
+
+def test_a_file_that_is_not_utf8_is_refused_naming_it(recorded: Path) -> None:
+    raw = recorded.read_bytes()
+    recorded.write_bytes(raw.replace(b'"rationale":"r"', b'"rationale":"\xff"', 1))
+    with pytest.raises(RecordingError, match=f"cannot read transcript file {recorded}"):
         Transcript.load(recorded)

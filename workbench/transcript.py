@@ -41,9 +41,9 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,7 @@ from workbench._jsonio import (
     loose_json,
     plain_answer,
     read_json,
-    read_recorded_text,
+    read_recorded_bytes,
     to_plain,
 )
 from workbench._jsonio import digest as digest  # importable from its old home too
@@ -179,7 +179,7 @@ class _InputAsText(Exchange):
     def __getattr__(self, name: str) -> Any:
         if name != "input":
             raise AttributeError(name)
-        value = read_json(self.__dict__["input_text"])
+        value = read_json(self.__dict__["input_text"].decode("utf-8"))
         self.__dict__["input"] = value
         return value
 
@@ -191,7 +191,7 @@ class _InputAsText(Exchange):
     __hash__ = Exchange.__hash__
 
     @classmethod
-    def read(cls, data: Mapping[str, Any], input_text: str) -> _InputAsText:
+    def read(cls, data: Mapping[str, Any], input_text: bytes) -> _InputAsText:
         """``Exchange.from_json`` of ``data`` (its input left out), the input's text beside."""
         exchange = cls.__new__(cls)
         exchange.__dict__.update(
@@ -222,13 +222,11 @@ def _fields(exchange: Exchange) -> tuple[Any, ...]:
     return tuple(getattr(exchange, name) for name in _FIELDS)
 
 
-def _question_text(exchange: Exchange, input_text: str) -> bytes:
+def _question_text(exchange: Exchange, input_text: bytes) -> bytes:
     """``canonical_json`` of the question (day, input, key, step) in UTF-8, its input
     written as ``input_text``: canonical text of a dict holds each value's as it is."""
-    return (
-        f'{{"day":{exchange.day},"input":{input_text},'
-        f'"key":{canonical_json(exchange.key)},"step":{exchange.step}}}'
-    ).encode()
+    key = f',"key":{canonical_json(exchange.key)},"step":{exchange.step}}}'
+    return f'{{"day":{exchange.day},"input":'.encode() + input_text + key.encode()
 
 
 class Transcript:
@@ -374,11 +372,12 @@ class Transcript:
         ``accept_unsealed=True``: pass it only for a file you trust, then save it to seal it.
         """
         source = Path(path)
-        text = read_recorded_text(source, "transcript file")
-        if text.startswith('{"format":"' + JOURNAL_FORMAT):
-            transcript = _from_journal(text, source, accept_unsealed)
+        raw = read_recorded_bytes(source, "transcript file")
+        text = partial(_recorded_text, raw, source)  # decoded only when needed
+        if raw.startswith(b'{"format":"' + JOURNAL_FORMAT.encode()):
+            transcript = _from_journal(text(), source, accept_unsealed)
         else:
-            transcript = cls.from_json(text, source=str(source), accept_unsealed=accept_unsealed)
+            transcript = cls._from_saved(raw, text, str(source), accept_unsealed)
         transcript.path = source
         return transcript
 
@@ -387,7 +386,19 @@ class Transcript:
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
         try:
-            data, inputs, identity = _read_saved(text)
+            raw: bytes | None = text.encode("utf-8")
+        except UnicodeEncodeError:  # an unpaired surrogate: not the text of a saved file
+            raw = None
+        return cls._from_saved(raw, lambda: text, source, accept_unsealed)
+
+    @classmethod
+    def _from_saved(
+        cls, raw: bytes | None, text: Callable[[], str], source: str, accept_unsealed: bool
+    ) -> Transcript:
+        """A saved transcript from its UTF-8 bytes (``raw``), or where they are not laid
+        out as ``to_json`` writes them (or None), from its ``text``."""
+        try:
+            data, inputs, identity = _read_saved(raw, text)
         except json.JSONDecodeError as exc:
             raise RecordingError(
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
@@ -457,7 +468,7 @@ def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
 
 
 def _read_exchange(
-    item: Any, source: str, sealed: bool, inputs: Mapping[int, str] | None = None
+    item: Any, source: str, sealed: bool, inputs: Mapping[int, bytes] | None = None
 ) -> Exchange:
     try:
         input_text = inputs.get(id(item)) if inputs else None
@@ -475,82 +486,97 @@ def _read_exchange(
 
 
 # A saved transcript is its head, one exchange a line, and its tail (``Transcript.to_json``)
-_HEAD = '{"exchanges":[\n'
-_LINE_HEAD = re.compile(r'\{"day":(-?[0-9]+),"input":')
-_KEY_FIELD = ',"key":"'
+_HEAD = b'{"exchanges":[\n'
+_LINE_HEAD = re.compile(rb'\{"day":(-?[0-9]+),"input":')
+_KEY_FIELD = b',"key":"'
 _KEY_LENGTH = 64
+_Lifted = dict[int, tuple[bytes, str]]  # line number -> its input's text, its key
 
 
-def _read_saved(text: str) -> tuple[Any, dict[int, str], bytes]:
-    """``read_json(text)``, with the input of each exchange whose key is the SHA-256 of
-    the input's text left as that text (by the id of the exchange's item): the same
-    values, all else parsed. Anything not laid out as ``Transcript.to_json`` writes it,
-    or that does not parse so, is read whole, so every error is the whole text's.
+def _recorded_text(raw: bytes, source: Path) -> str:
+    """A transcript file's text as ``read_recorded_text`` reads it (universal newlines)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordingError(f"cannot read transcript file {source}: {exc}") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _read_saved(raw: bytes | None, text: Callable[[], str]) -> tuple[Any, dict[int, bytes], bytes]:
+    """``read_json(text())``, with the input of each exchange whose key is the SHA-256 of
+    the input's text left as that text, in UTF-8 (by the id of the exchange's item): the
+    same values, all else parsed. Bytes not laid out as ``Transcript.to_json`` writes
+    them, or that do not parse so, are read as the whole text, so every error is its own.
 
     Third, the text's identity among those whose seals were checked: its SHA-256, or
     where inputs were left as text, the SHA-256 of the rest and of each such input's
     line and key (the SHA-256 of that input's text), so no text is hashed twice."""
-    if not text.startswith(_HEAD):
-        return read_json(text), {}, _text_digest(text)
-    rest, lifted = _without_inputs(text)
+    read = _read_lifted(raw) if raw is not None and raw.startswith(_HEAD) else None
+    if read is not None:
+        return read
+    whole = text()
+    return read_json(whole), {}, _text_digest(whole)
+
+
+def _read_lifted(raw: bytes) -> tuple[Any, dict[int, bytes], bytes] | None:
+    """``_read_saved`` of a text whose inputs can be lifted, or None."""
+    rest, lifted = _without_inputs(raw)
     if not lifted:
-        return read_json(text), {}, _text_digest(text)
+        return None
     try:
-        data = read_json(rest)
+        data = read_json(rest.decode("utf-8"))
         items = [data["exchanges"][number - 1] for number in lifted]
-    except (json.JSONDecodeError, RecursionError, TypeError, KeyError, IndexError):
-        return read_json(text), {}, _text_digest(text)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, TypeError, KeyError,
+            IndexError):  # fmt: skip
+        return None
     for item, (_, key) in zip(items, lifted.values(), strict=True):
         if type(item) is not dict or "input" in item or item.get("key") != key:
-            return read_json(text), {}, _text_digest(text)
+            return None
     inputs = {id(item): kept for item, (kept, _) in zip(items, lifted.values(), strict=True)}
     return data, inputs, _lifted_digest(rest, lifted)
 
 
-def _lifted_digest(rest: str, lifted: dict[int, tuple[str, str]]) -> bytes:
+def _lifted_digest(rest: bytes, lifted: _Lifted) -> bytes:
     """The identity of a text read as ``rest`` and the inputs ``lifted`` out of it: JSON
     holds no NUL, so the NULs below part the fields unambiguously."""
     named = "".join(f"{number}:{key}\n" for number, (_, key) in lifted.items())
-    return hashlib.sha256(f"lifted\0{named}\0{rest}".encode("utf-8", "surrogatepass")).digest()
+    return hashlib.sha256(b"lifted\0" + named.encode() + b"\0" + rest).digest()
 
 
-def _without_inputs(text: str) -> tuple[str, dict[int, tuple[str, str]]]:
-    """``text`` without the inputs of its exchange lines whose key (the next field) is the
+def _without_inputs(raw: bytes) -> tuple[bytes, _Lifted]:
+    """``raw`` without the inputs of its exchange lines whose key (the next field) is the
     SHA-256 of the input's text as written, and those inputs' texts and keys by line."""
-    kept: list[str] = []  # the text but its lifted inputs, in order
-    lifted: dict[int, tuple[str, str]] = {}  # line number -> its input's text, its key
+    kept: list[bytes] = []  # the text but its lifted inputs, in order
+    lifted: _Lifted = {}
     done = start = number = 0  # the text before done is kept or lifted
-    while start <= len(text):
-        stop = text.find("\n", start)
-        stop = len(text) if stop == -1 else stop
-        found = _lifted_input(text, start, stop)
+    while start <= len(raw):
+        stop = raw.find(b"\n", start)
+        stop = len(raw) if stop == -1 else stop
+        found = _lifted_input(raw, start, stop)
         if found is not None:
             cut, end, lifted[number] = found
-            kept.append(text[done:cut])
+            kept.append(raw[done:cut])
             done = end
         start, number = stop + 1, number + 1
-    kept.append(text[done:])
-    return "".join(kept), lifted
+    kept.append(raw[done:])
+    return b"".join(kept), lifted
 
 
-def _lifted_input(text: str, start: int, stop: int) -> tuple[int, int, tuple[str, str]] | None:
-    """Where the line ``text[start:stop]`` is an exchange whose key (the next field) is
+def _lifted_input(raw: bytes, start: int, stop: int) -> tuple[int, int, tuple[bytes, str]] | None:
+    """Where the line ``raw[start:stop]`` is an exchange whose key (the next field) is
     the SHA-256 of its input's text: where its ``,"input":`` field starts and ends, the
     input's text and the key."""
-    head = _LINE_HEAD.match(text, start, stop)
-    end = -1 if head is None else text.find(_KEY_FIELD, head.end(), stop)
+    head = _LINE_HEAD.match(raw, start, stop)
+    end = -1 if head is None else raw.find(_KEY_FIELD, head.end(), stop)
     if head is None or end == -1:
         return None
     key_at = end + len(_KEY_FIELD)
-    key, input_text = text[key_at : key_at + _KEY_LENGTH], text[head.end() : end]
-    if key_at + _KEY_LENGTH >= stop or text[key_at + _KEY_LENGTH] != '"':
+    key, input_text = raw[key_at : key_at + _KEY_LENGTH], raw[head.end() : end]
+    if key_at + _KEY_LENGTH >= stop or raw[key_at + _KEY_LENGTH] != ord('"'):
         return None
-    try:
-        if hashlib.sha256(input_text.encode()).hexdigest() != key:
-            return None
-    except UnicodeEncodeError:
+    if hashlib.sha256(input_text).hexdigest().encode() != key:
         return None
-    return head.end() - len(',"input":'), end, (input_text, key)
+    return head.end() - len(b',"input":'), end, (input_text, key.decode())
 
 
 def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
