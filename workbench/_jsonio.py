@@ -203,16 +203,6 @@ def read_recorded_text(path: Path, what: str) -> str:
         raise RecordingError(f"cannot read {what} {path}: {exc}") from None
 
 
-def read_recorded_bytes(path: Path, what: str) -> bytes:
-    """The bytes of a recorded file; a missing or unreadable one raises RecordingError."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise RecordingError(f"{what} not found: {path}") from None
-    except OSError as exc:
-        raise RecordingError(f"cannot read {what} {path}: {exc}") from None
-
-
 def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8, LF) to ``path`` via a temporary file and an atomic rename."""
     target = Path(path)
@@ -241,7 +231,6 @@ __all__ = [
     "plain_answer",
     "printable",
     "read_json",
-    "read_recorded_bytes",
     "read_recorded_text",
     "to_plain",
 ]

@@ -21,9 +21,7 @@ Tamper evidence: each exchange carries ``sha256`` digests of its question (key,
 day, step, input) and of its answer (response, usage, error). Loading checks
 them all before anything is replayed (once per text in a process: the same bytes
 loaded again are parsed again, their seals known); an edited exchange raises
-``TranscriptEdited`` naming it. A saved exchange whose key is the SHA-256 of its
-input's text keeps that text, parsed when ``input`` is first read (a replay reads only
-answers), and its question is checked on it. The digests detect edits, not forgery: anyone
+``TranscriptEdited`` naming it. The digests detect edits, not forgery: anyone
 can recompute them. A transcript of format version 1 (written before digests)
 is refused unless its caller vouches for it with ``accept_unsealed=True`` (an
 edit to it could not be detected, and an edited answer would replay as
@@ -39,11 +37,10 @@ import base64
 import hashlib
 import json
 import os
-import re
 import warnings
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
-from functools import cached_property, partial
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +50,7 @@ from workbench._jsonio import (
     loose_json,
     plain_answer,
     read_json,
-    read_recorded_bytes,
+    read_recorded_text,
     to_plain,
 )
 from workbench._jsonio import digest as digest  # importable from its old home too
@@ -166,67 +163,6 @@ class Exchange:
 
 
 _PARTS = {"input": "question (day, step, input)", "response": "answer (response, usage, error)"}
-
-
-class _InputAsText(Exchange):
-    """An exchange whose input is kept as the text its key digests, read on first use.
-
-    A replay looks answers up by key and never reads a recorded input, so a saved
-    transcript's inputs (nearly all of its bytes) are not parsed at load; the question's
-    seal is the digest of its canonical text, which holds the input's text as it is.
-    """
-
-    def __getattr__(self, name: str) -> Any:
-        if name != "input":
-            raise AttributeError(name)
-        value = read_json(self.__dict__["input_text"].decode("utf-8"))
-        self.__dict__["input"] = value
-        return value
-
-    def __eq__(self, other: object) -> bool:  # equal to an Exchange holding the same values
-        if not isinstance(other, Exchange):
-            return NotImplemented
-        return _fields(self) == _fields(other)
-
-    __hash__ = Exchange.__hash__
-
-    @classmethod
-    def read(cls, data: Mapping[str, Any], input_text: bytes) -> _InputAsText:
-        """``Exchange.from_json`` of ``data`` (its input left out), the input's text beside."""
-        exchange = cls.__new__(cls)
-        exchange.__dict__.update(
-            key=str(data["key"]),
-            day=int(data["day"]),
-            step=int(data["step"]),
-            response=_response_from(data),
-            usage=dict(data.get("usage") or {}),
-            error=dict(data["error"]) if data.get("error") else None,
-            input_text=input_text,
-        )
-        return exchange
-
-    @cached_property
-    def sealed(self) -> dict[str, str]:
-        text = self.__dict__.get("input_text")
-        if text is None:  # made by dataclasses.replace: its input is a value
-            return super().sealed
-        answer = {"error": self.error, "usage": self.usage, **response_fields(self.response)}
-        return {"input": hashlib.sha256(_question_text(self, text)).hexdigest(),
-                "response": digest(answer)}  # fmt: skip
-
-
-_FIELDS = tuple(f.name for f in fields(Exchange))
-
-
-def _fields(exchange: Exchange) -> tuple[Any, ...]:
-    return tuple(getattr(exchange, name) for name in _FIELDS)
-
-
-def _question_text(exchange: Exchange, input_text: bytes) -> bytes:
-    """``canonical_json`` of the question (day, input, key, step) in UTF-8, its input
-    written as ``input_text``: canonical text of a dict holds each value's as it is."""
-    key = f',"key":{canonical_json(exchange.key)},"step":{exchange.step}}}'
-    return f'{{"day":{exchange.day},"input":'.encode() + input_text + key.encode()
 
 
 class Transcript:
@@ -372,12 +308,11 @@ class Transcript:
         ``accept_unsealed=True``: pass it only for a file you trust, then save it to seal it.
         """
         source = Path(path)
-        raw = read_recorded_bytes(source, "transcript file")
-        text = partial(_recorded_text, raw, source)  # decoded only when needed
-        if raw.startswith(b'{"format":"' + JOURNAL_FORMAT.encode()):
-            transcript = _from_journal(text(), source, accept_unsealed)
+        text = read_recorded_text(source, "transcript file")
+        if text.startswith('{"format":"' + JOURNAL_FORMAT):
+            transcript = _from_journal(text, source, accept_unsealed)
         else:
-            transcript = cls._from_saved(raw, text, str(source), accept_unsealed)
+            transcript = cls.from_json(text, source=str(source), accept_unsealed=accept_unsealed)
         transcript.path = source
         return transcript
 
@@ -386,19 +321,7 @@ class Transcript:
         cls, text: str, *, source: str = "<string>", accept_unsealed: bool = False
     ) -> Transcript:
         try:
-            raw: bytes | None = text.encode("utf-8")
-        except UnicodeEncodeError:  # an unpaired surrogate: not the text of a saved file
-            raw = None
-        return cls._from_saved(raw, lambda: text, source, accept_unsealed)
-
-    @classmethod
-    def _from_saved(
-        cls, raw: bytes | None, text: Callable[[], str], source: str, accept_unsealed: bool
-    ) -> Transcript:
-        """A saved transcript from its UTF-8 bytes (``raw``), or where they are not laid
-        out as ``to_json`` writes them (or None), from its ``text``."""
-        try:
-            data, inputs, identity = _read_saved(raw, text)
+            data = read_json(text)
         except json.JSONDecodeError as exc:
             raise RecordingError(
                 f"transcript {source} is corrupt or truncated ({exc.msg} at line {exc.lineno}, "
@@ -415,18 +338,17 @@ class Transcript:
                 raise TypeError("exchanges is not a list")
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
-        digest = identity if sealed else None
+        digest = _text_digest(text) if sealed else None
         checked = digest is None or digest in _CHECKED_TEXTS
-        exchanges = [_read_exchange(item, source, not checked, inputs) for item in items]
-        transcript = cls(meta, exchanges)
+        transcript = cls(meta, [_read_exchange(item, source, not checked) for item in items])
         if digest is not None and not checked:
             _remember_checked(digest)
         return transcript
 
 
-# The identities (``_read_saved``) of the transcript texts whose every seal this process
-# has checked: the same bytes carry the same seals, so a text loaded again (a recording
-# replayed twice, a test reading what another replayed) is parsed again but not re-checked
+# SHA-256 of the transcript texts whose every seal this process has checked: the same
+# bytes carry the same seals, so a text loaded again (a recording replayed twice, a test
+# reading what another replayed) is parsed again but not re-checked
 _CHECKED_TEXTS: dict[bytes, None] = {}
 _CHECKED_KEPT = 256
 
@@ -467,15 +389,9 @@ def _sealed_version(version: Any, where: str, accept_unsealed: bool) -> bool:
     return True
 
 
-def _read_exchange(
-    item: Any, source: str, sealed: bool, inputs: Mapping[int, bytes] | None = None
-) -> Exchange:
+def _read_exchange(item: Any, source: str, sealed: bool) -> Exchange:
     try:
-        input_text = inputs.get(id(item)) if inputs else None
-        if input_text is None:
-            exchange = Exchange.from_json(item)
-        else:
-            exchange = _InputAsText.read(item, input_text)
+        exchange = Exchange.from_json(item)
         if sealed:
             exchange.refuse_an_edit(item, source)
     except TranscriptEdited:
@@ -483,100 +399,6 @@ def _read_exchange(
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RecordingError(f"transcript {source} has a malformed entry: {exc!r}") from None
     return exchange
-
-
-# A saved transcript is its head, one exchange a line, and its tail (``Transcript.to_json``)
-_HEAD = b'{"exchanges":[\n'
-_LINE_HEAD = re.compile(rb'\{"day":(-?[0-9]+),"input":')
-_KEY_FIELD = b',"key":"'
-_KEY_LENGTH = 64
-_Lifted = dict[int, tuple[bytes, str]]  # line number -> its input's text, its key
-
-
-def _recorded_text(raw: bytes, source: Path) -> str:
-    """A transcript file's text as ``read_recorded_text`` reads it (universal newlines)."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordingError(f"cannot read transcript file {source}: {exc}") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _read_saved(raw: bytes | None, text: Callable[[], str]) -> tuple[Any, dict[int, bytes], bytes]:
-    """``read_json(text())``, with the input of each exchange whose key is the SHA-256 of
-    the input's text left as that text, in UTF-8 (by the id of the exchange's item): the
-    same values, all else parsed. Bytes not laid out as ``Transcript.to_json`` writes
-    them, or that do not parse so, are read as the whole text, so every error is its own.
-
-    Third, the text's identity among those whose seals were checked: its SHA-256, or
-    where inputs were left as text, the SHA-256 of the rest and of each such input's
-    line and key (the SHA-256 of that input's text), so no text is hashed twice."""
-    read = _read_lifted(raw) if raw is not None and raw.startswith(_HEAD) else None
-    if read is not None:
-        return read
-    whole = text()
-    return read_json(whole), {}, _text_digest(whole)
-
-
-def _read_lifted(raw: bytes) -> tuple[Any, dict[int, bytes], bytes] | None:
-    """``_read_saved`` of a text whose inputs can be lifted, or None."""
-    rest, lifted = _without_inputs(raw)
-    if not lifted:
-        return None
-    try:
-        data = read_json(rest.decode("utf-8"))
-        items = [data["exchanges"][number - 1] for number in lifted]
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, TypeError, KeyError,
-            IndexError):  # fmt: skip
-        return None
-    for item, (_, key) in zip(items, lifted.values(), strict=True):
-        if type(item) is not dict or "input" in item or item.get("key") != key:
-            return None
-    inputs = {id(item): kept for item, (kept, _) in zip(items, lifted.values(), strict=True)}
-    return data, inputs, _lifted_digest(rest, lifted)
-
-
-def _lifted_digest(rest: bytes, lifted: _Lifted) -> bytes:
-    """The identity of a text read as ``rest`` and the inputs ``lifted`` out of it: JSON
-    holds no NUL, so the NULs below part the fields unambiguously."""
-    named = "".join(f"{number}:{key}\n" for number, (_, key) in lifted.items())
-    return hashlib.sha256(b"lifted\0" + named.encode() + b"\0" + rest).digest()
-
-
-def _without_inputs(raw: bytes) -> tuple[bytes, _Lifted]:
-    """``raw`` without the inputs of its exchange lines whose key (the next field) is the
-    SHA-256 of the input's text as written, and those inputs' texts and keys by line."""
-    kept: list[bytes] = []  # the text but its lifted inputs, in order
-    lifted: _Lifted = {}
-    done = start = number = 0  # the text before done is kept or lifted
-    while start <= len(raw):
-        stop = raw.find(b"\n", start)
-        stop = len(raw) if stop == -1 else stop
-        found = _lifted_input(raw, start, stop)
-        if found is not None:
-            cut, end, lifted[number] = found
-            kept.append(raw[done:cut])
-            done = end
-        start, number = stop + 1, number + 1
-    kept.append(raw[done:])
-    return b"".join(kept), lifted
-
-
-def _lifted_input(raw: bytes, start: int, stop: int) -> tuple[int, int, tuple[bytes, str]] | None:
-    """Where the line ``raw[start:stop]`` is an exchange whose key (the next field) is
-    the SHA-256 of its input's text: where its ``,"input":`` field starts and ends, the
-    input's text and the key."""
-    head = _LINE_HEAD.match(raw, start, stop)
-    end = -1 if head is None else raw.find(_KEY_FIELD, head.end(), stop)
-    if head is None or end == -1:
-        return None
-    key_at = end + len(_KEY_FIELD)
-    key, input_text = raw[key_at : key_at + _KEY_LENGTH], raw[head.end() : end]
-    if key_at + _KEY_LENGTH >= stop or raw[key_at + _KEY_LENGTH] != ord('"'):
-        return None
-    if hashlib.sha256(input_text).hexdigest().encode() != key:
-        return None
-    return head.end() - len(b',"input":'), end, (input_text, key.decode())
 
 
 def _from_journal(text: str, source: Path, accept_unsealed: bool) -> Transcript:
