@@ -114,7 +114,11 @@ def _evaluation_request(runs: RunStore, run_id: str) -> dict[str, Any]:
             f"run {run_id} is a {manifest['kind']}; a decision diff compares two evaluation runs "
             "(one market path each); a comparison's per-seed runs are in its evaluation_runs"
         )
-    return dict(manifest["request"])
+    request = dict(manifest["request"])
+    if "preset" in request and request["preset"] is None:  # made before the default was named
+        ran = manifest["outcome"].get("meta", {}).get("preset")
+        request["preset"] = MarketRequest.from_stored(request, ran=ran).preset
+    return request
 
 
 def _compared(

@@ -13,6 +13,7 @@ import pandas as pd
 
 from workbench._checks import caller_outside_package, is_whole, renamed_keyword
 from workbench.engine.historical import Historical
+from workbench.engine.presets import DEFAULT_PRESET
 from workbench.engine.textdata import read_names
 from workbench.errors import ConfigError
 from workbench.evaluation import MARKET_DEFAULTS, Results, World
@@ -45,6 +46,8 @@ class MarketRequest:
     ``names`` is the deprecated name of ``universe`` (a warning; both given is refused).
     Its stored form (``stored``, inside the request whose digest is the run id) keeps the
     key ``names`` for ``universe``: renaming the key would give every stored run a new id.
+    No preset is the default, stored by its name: a request is the market it ran, so a
+    run made under an earlier default (stored as None) is never taken for one under this.
     """
 
     preset: str | None = None
@@ -65,7 +68,8 @@ class MarketRequest:
     ) -> None:
         universe = _renamed_universe(universe, names, "MarketRequest")
         chosen = MARKET_DEFAULTS.universe if universe is None else universe
-        given = {"preset": preset, "universe": chosen, "days": days}
+        market = DEFAULT_PRESET if preset is None else preset
+        given = {"preset": market, "universe": chosen, "days": days}
         given |= {"steps_per_day": steps_per_day, "ticks_per_step": ticks_per_step}
         for field, value in given.items():
             object.__setattr__(self, field, value)
@@ -115,10 +119,20 @@ class MarketRequest:
         return {STORED_UNIVERSE if key == "universe" else key: form[key] for key in form}
 
     @classmethod
-    def from_stored(cls, request: Mapping[str, Any]) -> MarketRequest:
-        """The market of a stored request (``stored``'s form)."""
+    def from_stored(cls, request: Mapping[str, Any], ran: str | None = None) -> MarketRequest:
+        """The market of a stored request (``stored``'s form). A request stored before the
+        default was named (preset None) ran the default of its day: ``ran``, the preset
+        its outcome records, else the run cannot be made again for sure."""
         keys = {f.name: STORED_UNIVERSE if f.name == "universe" else f.name for f in fields(cls)}
-        return cls(**{name: request[key] for name, key in keys.items()})
+        given = {name: request[key] for name, key in keys.items()}
+        if given["preset"] is None:
+            if ran is None:
+                raise ConfigError(
+                    "this stored request names no preset and its outcome records none: it ran "
+                    "an earlier default market, which cannot be told; run it again"
+                )
+            given["preset"] = ran
+        return cls(**given)
 
 
 def evaluate_arms(
