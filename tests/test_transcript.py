@@ -79,12 +79,33 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:
     assert path.stat().st_mode & 0o777 == 0o644
 
 
-def test_save_stamps_recorded_utc_and_the_default_preset(monkeypatch) -> None:
+def test_save_stamps_recorded_utc_and_the_schemas_but_never_guesses_a_preset(monkeypatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
     meta = stamp_artefact({})
     assert meta["recorded_utc"] == "1970-01-02T00:00:00Z"
-    assert meta["model_preset"] == "standard-v4"
+    assert "model_preset" not in meta  # the market is stamped by what ran it, or by none
     assert meta["observation_schema_version"] == "2" and meta["decision_schema_version"] == "2"
+
+
+def test_a_transcript_naming_no_preset_keeps_naming_none_when_saved_and_replays_on_its_market(
+    tmp_path: Path,
+) -> None:
+    from workbench import evaluate
+    from workbench.integrations import callable_agent
+    from workbench.integrations._replay import UnstampedRecordingWarning
+    from workbench.testing.scripted import trend_agent
+
+    market = {"seed": 3, "universe": 4, "days": 2, "preset": "standard-v2"}
+    recorded = evaluate([trend_agent(mode="record", recorder=tmp_path / "t.json")], **market)
+    old = Transcript.load(tmp_path / "t.json")
+    del old.meta["model_preset"], old.meta["model_preset_vector"]  # as a release before stamps
+    old.content_digest()
+    assert "model_preset" not in old.meta
+    old.save(tmp_path / "old.json")
+    again = callable_agent(None, name="trend", mode="replay", transcript=tmp_path / "old.json")
+    with pytest.warns(UnstampedRecordingWarning, match="names no model preset"):
+        replayed = evaluate([again], **market)
+    assert replayed.digest() == recorded.digest()
 
 
 @pytest.mark.parametrize(

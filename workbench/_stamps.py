@@ -24,13 +24,13 @@ SPOKEN_VERSIONS = {
     "observation_schema_version": OBSERVATION_SCHEMA_VERSIONS,
     "decision_schema_version": (DECISION_SCHEMA_VERSION,),
 }
-_FALLBACK_DEFAULT_PRESET = "standard-v4"
 
 
 def stamp_artefact(meta: dict[str, Any]) -> dict[str, Any]:
-    """Write ``recorded_utc`` and, if none was stamped, the shipped default preset name."""
+    """Write ``recorded_utc`` and the payload schema versions, if none were stamped. The
+    market is stamped by what ran it (``stamp_preset``, at the first exchange), never
+    guessed: an artefact that names none says so, and a replay warns that it cannot check."""
     meta.setdefault("recorded_utc", utc_now())
-    meta.setdefault(PRESET_KEY, default_preset_name())
     for key, running in SCHEMA_KEYS.items():
         meta.setdefault(key, running)
     return meta
@@ -43,20 +43,11 @@ def utc_now() -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def default_preset_name() -> str:
-    try:
-        from workbench.engine.presets import DEFAULT_PRESET
-    except ImportError:  # pragma: no cover - the engine ships with the package
-        return _FALLBACK_DEFAULT_PRESET
-    return str(DEFAULT_PRESET)
-
-
 __all__ = [
     "PRESET_KEY",
     "PRESET_VECTOR_KEY",
     "SCHEMA_KEYS",
     "SPOKEN_VERSIONS",
-    "default_preset_name",
     "stamp_artefact",
     "utc_now",
 ]
