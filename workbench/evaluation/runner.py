@@ -19,6 +19,7 @@ from workbench.agents import (
     Agent,
     DecisionRequest,
     ExecutionReport,
+    PresetStamp,
     RunInfo,
     decision_interval,
 )
@@ -315,7 +316,7 @@ class _Run:
         if not due:
             return
         market = self.payloads.at(row)
-        in_turn = not self.pacer.interval and all(seat.arm.in_turn for seat in due)
+        in_turn = not self.pacer.interval and all([seat.arm.in_turn for seat in due])
         held = self._unseen_holds(due, row) if in_turn and self.may_hold else {}
         asked = [seat for seat in due if seat not in held] if held else due
         windows: dict[int, dict[str, Any]] = {}  # one news list per window, shared
@@ -389,8 +390,7 @@ class _Run:
             private=not seat.arm.shares_payload,
             news=news,
         )
-        # arm, day, step, index, payload, preset: by position (a fifth quicker)
-        return DecisionRequest(
+        return _new_request(
             seat.arm.name, market["day"], market["step"], k, payload, self.world.stamp
         )
 
@@ -616,6 +616,28 @@ class _Run:
 
 
 _NOTHING_DONE = ExecutionReport()  # the report of a decision with no actions
+# DecisionRequest's slots, each set through its descriptor: a frozen dataclass's __init__
+# sets them through object.__setattr__, twice the cost of a request built at every ask
+_SET_ARM, _SET_DAY, _SET_STEP, _SET_INDEX, _SET_PAYLOAD, _SET_PRESET = (
+    DecisionRequest.__dict__[f.name].__set__ for f in dataclasses.fields(DecisionRequest)
+)
+
+
+def _new_request(
+    arm: str, day: int, step: int, index: int, payload: dict[str, Any], preset: PresetStamp
+) -> DecisionRequest:
+    """``DecisionRequest(arm, day, step, index, payload, preset)``."""
+    request = _new(DecisionRequest)
+    _SET_ARM(request, arm)
+    _SET_DAY(request, day)
+    _SET_STEP(request, step)
+    _SET_INDEX(request, index)
+    _SET_PAYLOAD(request, payload)
+    _SET_PRESET(request, preset)
+    return request
+
+
+_new = object.__new__
 _NO_ERRORS = pd.DataFrame([], columns=list(ERROR_COLUMNS))
 
 
