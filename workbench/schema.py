@@ -127,10 +127,7 @@ class Decision(BaseModel):
             return cls.of(
                 [{"symbol": s, "side": side, "quantity": q} for s, side, q in orders], rationale
             )
-        actions = [
-            _built(Action, {**_MARKET, "symbol": s, "side": side, "quantity": q}, _MARKET_FIELDS)
-            for s, side, q in orders
-        ]
+        actions = [_market_action(*order) for order in orders]
         values = {"actions": actions, "rationale": rationale}
         # ASCII text holds no unpaired surrogate: marked as _accepted marks it
         return _built(cls, values, _DECISION_FIELDS, {"_validated_as": (tuple(actions), rationale)})
@@ -222,6 +219,28 @@ def _built(
     return model
 
 
+def _market_action(symbol: str, side: str, quantity: float) -> Action:
+    """``_built`` for a plain market order (``_plain_market_order``), its steps inline: a
+    rebalance builds several per decision."""
+    action = _new(Action)
+    _setattr(
+        action,
+        "__dict__",
+        {
+            "symbol": symbol,
+            "side": side,
+            "quantity": quantity,
+            "order_type": "market",
+            "limit_price": None,
+        },  # _MARKET's fields, in order
+    )
+    _set_fields_set(action, {"symbol", "side", "quantity"})  # _MARKET_FIELDS
+    _set_extra(action, None)
+    _set_private(action, None)
+    return action
+
+
+_new, _setattr = object.__new__, object.__setattr__
 # BaseModel's slots, each set through its descriptor (a third quicker than object.__setattr__)
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__

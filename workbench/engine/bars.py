@@ -272,9 +272,12 @@ def _pair(row: pd.Series, left: str, relation: str, right: str) -> str:
 
 
 def _check_table(frame: pd.DataFrame) -> None:
+    symbols, names = pd.factorize(frame["symbol"])
     if "sector" in frame.columns:
-        _one_sector_per_symbol(frame)
+        _one_sector_per_symbol(frame, symbols, len(names))
         frame["sector"] = frame["sector"].astype("string").fillna("unknown").astype(str)
+    if _full_panel(frame["date"], symbols, len(names)):
+        return  # each (date, symbol) once, every symbol on every date: nothing to name
     repeated = frame.duplicated(["date", "symbol"])
     if repeated.any():
         row = frame[repeated].iloc[0]
@@ -282,8 +285,22 @@ def _check_table(frame: pd.DataFrame) -> None:
     _refuse_gaps(frame)
 
 
-def _one_sector_per_symbol(frame: pd.DataFrame) -> None:
+def _full_panel(dates: pd.Series, symbols: np.ndarray, names: int) -> bool:
+    """Whether the rows hold each (date, symbol) pair once and every pair of a full panel:
+    as many distinct pairs as rows, and as rows as dates x names."""
+    days, distinct = pd.factorize(dates)
+    if len(dates) != len(distinct) * names:
+        return False
+    pairs = np.zeros(len(dates), dtype=bool)
+    pairs[days * names + symbols] = True
+    return bool(pairs.all())
+
+
+def _one_sector_per_symbol(frame: pd.DataFrame, symbols: np.ndarray, names: int) -> None:
     sectors = frame["sector"].astype("string").fillna("")
+    codes, distinct = pd.factorize(sectors)
+    if len(np.unique(symbols * len(distinct) + codes)) == names:
+        return  # one (symbol, sector) pair per symbol: no symbol changes sector
     counts = sectors.groupby(frame["symbol"]).nunique()
     changing = counts[counts > 1]
     if len(changing):

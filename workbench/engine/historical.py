@@ -63,17 +63,30 @@ def bars_digest(bars: pd.DataFrame) -> str:
     Text columns are hashed as their sorted distinct values plus one code per row, numbers
     as little-endian float64 (-0.0 as 0.0): bytes no library version can change."""
     columns = [c for c in (*_KEYS, *_TEXT_EXTRA, *FIELDS) if c in bars.columns]
-    table = bars[columns].sort_values(list(_KEYS), kind="stable")
+    text = [c for c in columns if c in (*_KEYS, *_TEXT_EXTRA)]
+    coded = {c: pd.factorize(bars[c].astype(str), sort=True) for c in text}
+    order = _date_symbol_order(bars, coded)
     digest = hashlib.sha256(b"workbench-bars\0" + ",".join(columns).encode() + b"\0")
     for column in columns:
-        values = table[column]
-        if column in (*_KEYS, *_TEXT_EXTRA):
-            codes, distinct = pd.factorize(values.astype(str), sort=True)
+        if column in coded:
+            codes, distinct = coded[column]
             digest.update(json.dumps(list(distinct), ensure_ascii=True).encode("ascii"))
-            digest.update(np.ascontiguousarray(codes, dtype="<i8").tobytes())
+            digest.update(np.ascontiguousarray(codes[order], dtype="<i8").tobytes())
         else:
-            digest.update(np.ascontiguousarray(values.to_numpy(float) + 0.0, "<f8").tobytes())
+            values = bars[column].to_numpy(float)[order] + 0.0
+            digest.update(np.ascontiguousarray(values, "<f8").tobytes())
     return digest.hexdigest()
+
+
+def _date_symbol_order(bars: pd.DataFrame, coded: dict[str, Any]) -> np.ndarray:
+    """The rows in (date, symbol) order, ties in table order: a stable sort of the two.
+
+    Text keys without a missing value sort as their sorted distinct values do, so their
+    codes are sorted instead of the text; any other keys are sorted by pandas."""
+    if all(pd.api.types.is_string_dtype(bars[key]) and bars[key].notna().all() for key in _KEYS):
+        return np.lexsort((coded["symbol"][0], coded["date"][0]))  # last key first; stable
+    keys = bars[list(_KEYS)].reset_index(drop=True)
+    return keys.sort_values(list(_KEYS), kind="stable").index.to_numpy()
 
 
 @dataclass(frozen=True, eq=False)

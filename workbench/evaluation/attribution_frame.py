@@ -257,10 +257,8 @@ class _Orders:
     ) -> _Orders:
         """The orders of ``arms`` on known symbols that executed by each arm's bust; an
         order stamped with the (day, step) it was decided at executes in the next step."""
-        arm_at = {arm: i for i, arm in enumerate(arms)}
-        name_at = {symbol: i for i, symbol in enumerate(path.universe.symbols)}
-        arm = np.array([arm_at.get(a, -1) for a in columns["arm"]], dtype=np.int64)
-        name = np.array([name_at.get(s, -1) for s in columns["symbol"]], dtype=np.int64)
+        arm = _positions(columns["arm"], arms)
+        name = _positions(columns["symbol"], path.universe.symbols)
         status = np.array(columns["status"], dtype=object)
         # a refused order may name any symbol; one that traded must be the path's
         if (unknown := (arm >= 0) & (name < 0) & _traded(status)).any():
@@ -271,7 +269,7 @@ class _Orders:
         keep &= step <= bust[np.maximum(arm, 0)]
 
         def number(key: str) -> np.ndarray:  # None (no limit, no clip) is NaN
-            return np.array(columns[key], dtype=float)[keep]
+            return _numbers(columns[key])[keep]
 
         side = np.array(columns["side"], dtype=object)[keep]
         if (bad := (side != "buy") & (side != "sell")).any():
@@ -313,6 +311,25 @@ class _Orders:
             half_spread=path.half_spread[rows, name],
             forced=self.forced[filled],
         )
+
+
+def _positions(values: list[Any], known: Sequence[str]) -> np.ndarray:
+    """Each value's position in ``known``, -1 for one it does not hold: each distinct
+    value looked up once (a run's 17,000 orders name a few arms and symbols)."""
+    at = {value: i for i, value in enumerate(known)}
+    try:
+        found = {value: at.get(value, -1) for value in set(values)}
+    except TypeError:  # a value that cannot be a key (a frame passed in may hold any)
+        return np.array([at.get(value, -1) for value in values], dtype=np.int64)
+    return np.fromiter(map(found.__getitem__, values), dtype=np.int64, count=len(values))
+
+
+def _numbers(values: list[Any]) -> np.ndarray:
+    """``values`` as floats, None as NaN; a column of None alone (no order had a limit, or
+    none was clipped) is made at once rather than converted value by value."""
+    if set(map(type, values)) == {type(None)}:
+        return np.full(len(values), np.nan)
+    return np.array(values, dtype=float)
 
 
 def _forced(reasons: np.ndarray) -> np.ndarray:
