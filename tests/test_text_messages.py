@@ -211,3 +211,58 @@ def test_an_rss_time_whose_weekday_is_not_its_dates_is_refused() -> None:
         ConfigError, match=r"row 2 .*'Fri, 31 Feb 2016 15:00:00 GMT', which is no date"
     ):
         read_news(news(published=[WHEN, "Fri, 31 Feb 2016 15:00:00 GMT"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Tuesday, 01 Mar 2016 15:00:00 GMT",  # the weekday in full, in any case
+        "TUESDAY, 01 Mar 2016 15:00:00 GMT",
+        "Tue 01 Mar 2016 15:00:00 GMT",  # no comma
+        "Tue, 01 Mar 2016 15:00:00 +0000 (UTC)",  # an e-mail's comment after the zone
+        "Tue, 01 Mar 2016 15:00:00 z",
+        "Tue, 01 MAR 2016 15:00:00 GMT",
+        "2016-03-01 15:00 GMT+0",  # UTC at offset zero reads one way
+        "2016-03-01 15:00 UTC-0",
+        "2016-03-01T15:00:00 UTC+00:00",
+        "2016-03-01 15:00 UT",
+    ],
+)
+def test_more_forms_of_a_time_in_utc_are_read(written: str) -> None:
+    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
+    assert read["published"].nunique() == 1
+
+
+def test_an_rss_time_keeps_its_fraction_of_a_second() -> None:
+    read = read_news(news(published=[WHEN, "Tue, 01 Mar 2016 15:00:00.5 GMT"]), SYMBOLS)
+    assert np.diff(read["published"].to_numpy()).tolist() == [500_000_000]
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("Tue, 01 Mar 16 15:00:00 GMT", r"its year written as '16', which could be 1916 or "
+         r"2016; write all four digits"),
+        ("01 Xyz 2016 15:00:00 GMT", r"whose month 'Xyz' is no month's name"),
+        ("Foo, 01 Mar 2016 15:00:00 GMT", r"whose weekday 'Foo' is no weekday"),
+        ("Fri, 15 Jan 2016 15:00:00 +0060", r"whose offset '\+0060' is none: an offset's "
+         r"hours run to 14 and its minutes to 59"),
+        ("Tue, 01 Mar 2016 15:00:00 +9999", r"whose offset '\+9999' is none"),
+        ("01 Mar 0099 15:00:00 GMT", r"'0099-03-01 15:00:00\+00:00', outside the years"),
+        ("Tue, 01 Mar 2016 15:00:00 GMT+5", r"its zone written as 'GMT\+5', which reads two "
+         r"ways: .*\(Tue, 01 Mar 2016 15:00:00 \+0500 if \+5 is meant"),
+        ("Tue, 01 Mar 2016 15:00:00 EST", r"the abbreviation 'EST', .*write the offset instead "
+         r"\(Tue, 01 Mar 2016 15:00:00 -0500 if"),
+        ("2016-03-01 UTC", r"a date with no time of day, .*write the time "
+         r"\(2016-03-01T16:00:00-05:00 if it came out at New York's close\)"),
+    ],
+)  # fmt: skip
+def test_an_rss_or_dated_time_is_refused_naming_what_is_wrong(written: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time .*{message}"):
+        read_news(news(published=[WHEN, written]), SYMBOLS)
+
+
+def test_a_long_refused_time_is_quoted_in_part() -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=[WHEN, "9" * 30 + "x" * 200_000]), SYMBOLS)
+    assert "... (200030 characters)" in str(refused.value) and len(str(refused.value)) < 600

@@ -1,9 +1,9 @@
 """A researcher's own news and fundamentals for historical bars, read and checked strictly.
 
 News is one row per item: ``published`` (a timestamp with its time zone: an offset,
-``Z``, ``UTC`` or ``GMT``), ``symbols`` (the names it concerns: a list, or text separated
-by ``,``, ``;`` or ``|``; blank for an item about the whole market), ``headline`` and
-``body``, and optionally ``kind`` (``news`` when absent). Fundamentals are one row per
+``Z``, ``UTC`` or ``GMT``; read by ``workbench.engine.textstamps``), ``symbols`` (the
+names it concerns: a list, or text separated by ``,``, ``;`` or ``|``; blank for an
+item about the whole market), ``headline`` and ``body``, and optionally ``kind`` (``news`` when absent). Fundamentals are one row per
 report: ``published`` (when the figures became public: the report date, with its time of
 day and time zone), ``symbol`` and one or more figure columns holding numbers.
 
@@ -17,11 +17,9 @@ refused, naming the row and the fix.
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from email.utils import parsedate_tz
 from pathlib import Path
 
 import numpy as np
@@ -35,20 +33,16 @@ from workbench.engine.textmask import (
     is_word_like,
     is_year_column,
 )
+from workbench.engine.textstamps import NO_TIME as _NO_TIME
+from workbench.engine.textstamps import RowError as _RowError
+from workbench.engine.textstamps import first as _first
+from workbench.engine.textstamps import published as _published
+from workbench.engine.textstamps import refuse as _refuse
 from workbench.errors import ConfigError
 
 NEWS_COLUMNS = ("published", "symbols", "headline", "body")
 FUNDAMENTALS_COLUMNS = ("published", "symbol")
 _TEXT = ("published", "symbols", "symbol", "headline", "body", "kind", "name")
-_ZONED = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*([Zz]|(?i:UTC|GMT)|[+-]\d{2}(:?\d{2})?)$"
-)
-# zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
-# rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
-_PLAIN = (
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"
-    r"[+-][0-9]{2}(?::?[0-9]{2})?"
-)
 _SEPARATORS = re.compile(r"[,;|]")
 
 Source = str | Path | pd.DataFrame
@@ -204,18 +198,6 @@ def _same_width(path: Path, what: str) -> None:
             )
 
 
-class _RowError(ConfigError):
-    """A refusal of one row, which knows the row's position (``by_label`` names its label)."""
-
-    def __init__(self, what: str, row: int, problem: str) -> None:
-        super().__init__(f"{what} row {row + 1} {problem}")
-        self.what, self.row = what, row
-
-
-def _refuse(what: str, row: int, problem: str) -> ConfigError:
-    return _RowError(what, row, problem)
-
-
 @contextmanager
 def by_label(source: object) -> Iterator[None]:
     """Read ``source`` inside: a refused row of a DataFrame with an index of its own is
@@ -231,219 +213,6 @@ def by_label(source: object) -> Iterator[None]:
             where = f"{error.what} row {error.row + 1}"
             message = message.replace(where, f"{where} (index {label!r})", 1)
         raise ConfigError(message) from None
-
-
-def _first(mask: np.ndarray) -> int | None:
-    hits = np.flatnonzero(mask)
-    return int(hits[0]) if len(hits) else None
-
-
-def _published(column: pd.Series, what: str) -> np.ndarray:
-    """Nanoseconds since the epoch, UTC; every value must carry its own time zone."""
-    if isinstance(column.dtype, pd.DatetimeTZDtype):
-        stamps = column
-    elif pd.api.types.is_datetime64_any_dtype(column):
-        raise _naive_column(column, what)
-    elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
-        stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
-    else:
-        stamps = _parsed(column.astype("string").str.strip(), what)
-    missing = _first(stamps.isna().to_numpy())
-    if missing is not None:
-        raise _refuse(what, missing, _UNDATED)
-    stamps = pd.to_datetime(stamps, utc=True)
-    outside = _first(((stamps < _EARLIEST) | (stamps >= _AFTER)).to_numpy(bool))
-    if outside is not None:
-        raise _refuse(
-            what,
-            outside,
-            f"has the publication time {str(stamps.iloc[outside])!r}, outside the years "
-            f"{_EARLIEST.year}-{_AFTER.year - 1} a timestamp can hold; fix the year",
-        )
-    return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
-
-
-_EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
-
-
-def _parsed(text: pd.Series, what: str) -> pd.Series:
-    blank = _first((text.isna() | text.str.lower().isin(_NO_TIME)).to_numpy(bool))
-    if blank is not None:
-        raise _refuse(what, blank, _UNDATED)
-    # most feeds write the plain form, which needs no check or rewriting: only the rest does
-    others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
-    rest = _from_rfc2822(text.iloc[others], what, others)
-    naive = _first(~rest.str.match(_ZONED).to_numpy(bool))
-    if naive is not None:
-        raise _refuse(what, int(others[naive]), _unzoned(str(rest.iloc[naive])))
-    iso = text.copy()
-    # the zone written as UTC, GMT (in any case), Z or an offset, with or without a space
-    iso.iloc[others] = rest.str.replace(
-        r"\s*(?:(?i:UTC|GMT)|[Zz])$", "+00:00", regex=True
-    ).str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True)
-    parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
-    bad = _first(parsed.isna().to_numpy())
-    if bad is not None:
-        raise _refuse(what, bad, f"has the publication time {text.iloc[bad]!r}, which is no date")
-    return parsed
-
-
-def _from_rfc2822(text: pd.Series, what: str, rows: np.ndarray) -> pd.Series:
-    """Times written as e-mail and RSS write them (``Tue, 01 Mar 2016 10:00:00 -0500``,
-    ``... 15:00:00 GMT``) rewritten as ISO with their offset; one with another zone's name
-    (``EST``) is left as written, to be refused as any abbreviation is. A weekday that is
-    not the date's is refused: one of the two is wrong, and which cannot be told."""
-    rfc = np.flatnonzero(text.str.match(_RFC2822).to_numpy(bool))
-    if not len(rfc):
-        return text
-    out = text.copy()
-    for position in rfc.tolist():
-        value = text.iloc[position]
-        wrong = _wrong_weekday(value)
-        if wrong:
-            raise _refuse(what, int(rows[position]), wrong)
-        out.iloc[position] = _rfc2822_iso(value)
-    return out
-
-
-def _wrong_weekday(value: str) -> str | None:
-    """Why an RFC 2822 time's weekday contradicts its date, or None when it agrees (or
-    none is written)."""
-    parts = parsedate_tz(value)
-    written = value.lstrip()[:3].title()
-    if parts is None or written not in _WEEKDAYS:
-        return None
-    year, month, day = parts[:3]
-    try:
-        actual = _WEEKDAYS[_dt.date(year, month, day).weekday()]
-    except ValueError:  # no such day: refused later as a time that is no date
-        return None
-    if written == actual:
-        return None
-    return (
-        f"has the publication time {value!r}, whose weekday {written!r} is not its date's: "
-        f"{day} {_MONTHS[month - 1]} {year} is a {actual}; fix the date or the weekday"
-    )
-
-
-_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-def _rfc2822_iso(value: str) -> str:
-    parts = parsedate_tz(value)
-    if parts is None or parts[9] is None:
-        return value
-    year, month, day, hour, minute, second = parts[:6]
-    sign, offset = "-" if parts[9] < 0 else "+", abs(parts[9])
-    return (
-        f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
-        f"{sign}{offset // 3600:02d}:{offset % 3600 // 60:02d}"
-    )
-
-
-_RFC2822 = (
-    r"(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?"
-    r"\s+(?:[+-]\d{4}|(?i:GMT|UTC?)|Z)$"  # UT and GMT are +00:00 in RFC 2822, as Z and UTC are
-)
-
-# how an export writes a missing time: each is an undated item
-_NO_TIME = ("", "nan", "nat", "none", "null", "na", "n/a", "-")
-_UNDATED = (
-    "has no publication time; an undated item could be from any day, so it is refused "
-    "(date it or drop it)"
-)
-_NAIVE = (
-    "has the publication time {value!r} without a time zone; write it with its offset "
-    "(2022-01-03T09:30:00-05:00, or Z for UTC) so it can be placed before or after a close"
-)
-_NAMED_OFFSET = re.compile(
-    r"^(?P<time>.*\d)\s*(?P<zone>(?i:GMT|UTC|UT))(?P<offset>[+-]\d{1,2}(?::?\d{2})?)$"
-)
-_ABBREVIATED = re.compile(r"^(?P<time>.*\d)\s*(?P<zone>[A-Z]{2,5})$")
-_OFFSET_SECONDS = re.compile(
-    r"^(?P<time>.*\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*"
-    r"(?P<offset>(?P<hours>[+-]\d{2}):?(?P<minutes>\d{2}):?\d{2}(?:\.\d+)?)$"
-)
-_EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
-
-
-def _unzoned(value: str) -> str:
-    """Why a publication time with no offset is refused, and the fix: a zone written as
-    an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
-    zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
-    named = _NAMED_OFFSET.match(value)
-    if named:
-        return (
-            f"has the publication time {value!r}, its zone written as "
-            f"{named['zone'] + named['offset']!r}, which reads two ways: {named['offset']} "
-            "from UTC as people write it, the opposite sign in POSIX zone names (Etc/GMT+5 "
-            "is UTC-05:00); write the offset alone "
-            f"({named['time']}{_hours_minutes(named['offset'])} if {named['offset']} is "
-            "meant as people write it)"
-        )
-    abbreviated = _ABBREVIATED.match(value)
-    if abbreviated:
-        return (
-            f"has the publication time {value!r}, its zone written as the abbreviation "
-            f"{abbreviated['zone']!r}, which names no offset for sure (EST is -05:00 in New "
-            "York and +10:00 in Australia, CST three zones); write the offset instead "
-            f"({abbreviated['time']}-05:00 if it is New York's winter time, +00:00 for UTC)"
-        )
-    seconds = _OFFSET_SECONDS.match(value)
-    if seconds:
-        return (
-            f"has the publication time {value!r}, its offset {seconds['offset']!r} written "
-            "with seconds, which an offset here cannot hold; write hours and minutes "
-            f"({seconds['time']}{seconds['hours']}:{seconds['minutes']}), moving the time "
-            "by the seconds dropped if they matter"
-        )
-    if _EPOCH.match(value):
-        return (
-            f"has the publication time {value!r}, a bare number, which could count seconds "
-            "or milliseconds since 1970; write the time with its offset "
-            "(2016-01-07T15:00:00+00:00), e.g. pd.to_datetime(column, unit='s', utc=True) "
-            "for seconds"
-        )
-    return _NAIVE.format(value=value)
-
-
-def _hours_minutes(offset: str) -> str:
-    """``+5`` or ``+0530`` as ``+05:00`` or ``+05:30``."""
-    sign, digits = offset[0], offset[1:].replace(":", "")
-    hours, minutes = (digits[:-2], digits[-2:]) if len(digits) > 2 else (digits, "00")
-    return f"{sign}{int(hours):02d}:{minutes}"
-
-
-def _naive_column(column: pd.Series, what: str) -> ConfigError:
-    """The refusal of a timestamp column without a zone, at its first time (a column of
-    missing times alone is undated), with the fix: localize it to the zone its times were
-    written in."""
-    dated = _first(column.notna().to_numpy())
-    if dated is None:
-        return _refuse(what, 0, _UNDATED)
-    return _refuse(
-        what,
-        dated,
-        _NAIVE.format(value=str(column.iloc[dated]))
-        + "; for a timestamp column, give it the zone its times were written in: "
-        "frame['published'] = frame['published'].dt.tz_localize('America/New_York') for "
-        "New York's clock, tz_localize('UTC') for times in UTC",
-    )
-
-
-def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
-    if not isinstance(value, pd.Timestamp):
-        if value is None or value is pd.NA or value is pd.NaT or _is_nan(value):
-            return None
-        raise _refuse(what, row, f"has the publication time {value!r} among timestamps")
-    if value.tzinfo is None:
-        raise _refuse(what, row, _NAIVE.format(value=str(value)))
-    return value
-
-
-def _is_nan(value: object) -> bool:
-    return isinstance(value, float) and np.isnan(value)
 
 
 def _text(column: pd.Series, what: str, name: str, *, blank_ok: bool) -> np.ndarray:

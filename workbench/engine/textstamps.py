@@ -1,0 +1,363 @@
+"""When an item of text became public: a ``published`` column read strictly, as UTC.
+
+Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``), ``Z``,
+``UTC``, ``UT`` or ``GMT`` in any case (+00:00, as is ``UTC+0``), or the zone of a
+timezone-aware timestamp column; e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
+-0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too. Anything
+that could be two instants is refused, naming the row, the reading that fails and the
+form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
+flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
+minutes pass 59 or whose hours pass 14, a bare count since 1970.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import ConfigError
+
+
+class RowError(ConfigError):
+    """A refusal of one row, which knows the row's position (``by_label`` names its label)."""
+
+    def __init__(self, what: str, row: int, problem: str) -> None:
+        super().__init__(f"{what} row {row + 1} {problem}")
+        self.what, self.row = what, row
+
+
+def refuse(what: str, row: int, problem: str) -> ConfigError:
+    return RowError(what, row, problem)
+
+
+def first(mask: np.ndarray) -> int | None:
+    hits = np.flatnonzero(mask)
+    return int(hits[0]) if len(hits) else None
+
+
+def published(column: pd.Series, what: str) -> np.ndarray:
+    """Nanoseconds since the epoch, UTC; every value must carry its own time zone."""
+    if isinstance(column.dtype, pd.DatetimeTZDtype):
+        stamps = column
+    elif pd.api.types.is_datetime64_any_dtype(column):
+        raise _naive_column(column, what)
+    elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
+        stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
+    else:
+        stamps = _parsed(column.astype("string").str.strip(), what)
+    missing = first(stamps.isna().to_numpy())
+    if missing is not None:
+        raise refuse(what, missing, UNDATED)
+    stamps = pd.to_datetime(stamps, utc=True)
+    outside = first(((stamps < _EARLIEST) | (stamps >= _AFTER)).to_numpy(bool))
+    if outside is not None:
+        raise refuse(
+            what,
+            outside,
+            f"has the publication time {str(stamps.iloc[outside])!r}, outside the years "
+            f"{_EARLIEST.year}-{_AFTER.year - 1} a timestamp can hold; fix the year",
+        )
+    return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+
+
+_EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
+_UTC_NAMES = r"(?i:UTC|GMT|UT)(?:[+-]0{1,2}(?::?00)?)?"  # a name of UTC, or one at offset 0
+_ZONED = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*"
+    rf"([Zz]|{_UTC_NAMES}|[+-]\d{{2}}(:?\d{{2}})?)$"
+)
+# zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
+# rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
+_PLAIN = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"
+    r"[+-][0-9]{2}(?::?[0-9]{2})?"
+)
+
+
+def _parsed(text: pd.Series, what: str) -> pd.Series:
+    blank = first((text.isna() | text.str.lower().isin(NO_TIME)).to_numpy(bool))
+    if blank is not None:
+        raise refuse(what, blank, UNDATED)
+    # most feeds write the plain form, which needs no check or rewriting: only the rest does
+    others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
+    rest = _from_rfc2822(text.iloc[others], what, others)
+    naive = first(~rest.str.match(_ZONED).to_numpy(bool))
+    if naive is not None:
+        raise refuse(what, int(others[naive]), _unzoned(str(rest.iloc[naive])))
+    iso = text.copy()
+    # the zone written as a name of UTC, Z or an offset, with or without a space before it
+    iso.iloc[others] = rest.str.replace(
+        rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True
+    ).str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True)
+    parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
+    bad = first(parsed.isna().to_numpy())
+    if bad is not None:
+        raise refuse(
+            what, bad, f"has the publication time {_quoted(text.iloc[bad])}, which is no date"
+        )
+    return parsed
+
+
+# an e-mail or RSS time (RFC 2822), loosely, so what is wrong in one can be named
+_RFC2822 = re.compile(
+    r"^(?:(?P<weekday>[A-Za-z]+)\s*,?\s+)?(?P<day>[0-9]{1,2})\s+(?P<month>[A-Za-z]+)\s+"
+    r"(?P<year>[0-9]{2,4})\s+(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})"
+    r"(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?\s*"
+    r"(?P<zone>[+-][0-9]{4}|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
+    r"(?:\s*\([^()]*\))?$"
+)
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _from_rfc2822(text: pd.Series, what: str, rows: np.ndarray) -> pd.Series:
+    """Times written as e-mail and RSS write them rewritten as ISO with their offset, all
+    at once; one that names a zone any other way than by its offset or as UTC is refused
+    here, with a fix written as it was (an RFC 2822 time), and so is a weekday that is not
+    the date's: one of the two is wrong, and which cannot be told."""
+    parts = text.str.extract(_RFC2822)
+    found = parts["day"].notna().to_numpy(bool)
+    if not found.any():
+        return text
+    parts, at = parts[found], np.flatnonzero(found)
+    _refuse_a_wrong_part(text, parts, at, what, rows)
+    utc = parts["zone"].str.fullmatch(_UTC_NAMES + "|[Zz]").to_numpy(bool)
+    offset = parts["zone"].str.slice(0, 3) + ":" + parts["zone"].str.slice(3, 5)
+    iso = (
+        parts["year"] + "-" + _numbered(parts["month"].str.lower(), _MONTHS) + "-"
+        + parts["day"].str.zfill(2) + "T" + parts["hour"].str.zfill(2) + ":"
+        + parts["minute"] + ":" + parts["second"].fillna("00") + parts["fraction"].fillna("")
+        + offset.where(~utc, "+00:00")
+    )  # fmt: skip
+    _refuse_a_wrong_weekday(text, parts, iso, at, what, rows)
+    out = text.copy()
+    out.iloc[at] = iso.to_numpy(object)
+    return out
+
+
+def _numbered(names: pd.Series, known: tuple[str, ...]) -> pd.Series:
+    return names.map({name: f"{i + 1:02d}" for i, name in enumerate(known)})
+
+
+def _refuse_a_wrong_part(
+    text: pd.Series, parts: pd.DataFrame, at: np.ndarray, what: str, rows: np.ndarray
+) -> None:
+    """The first RFC 2822 time with a part no reading can take, refused naming that part."""
+    zone = parts["zone"]
+    digits = zone.str.fullmatch(r"[+-][0-9]{4}")
+    hours = pd.to_numeric(zone.str.slice(1, 3).where(digits), errors="coerce")
+    minutes = pd.to_numeric(zone.str.slice(3, 5).where(digits), errors="coerce")
+    weekday = parts["weekday"].str.lower()
+    checks = (
+        (~parts["month"].str.lower().isin(_MONTHS), _no_month),
+        (weekday.notna() & ~weekday.isin(_WEEKDAYS + _FULL_DAYS), _no_weekday),
+        (parts["year"].str.len() != 4, _two_digit_year),
+        ((hours > 14) | (minutes > 59), _no_offset),
+        (~digits & ~zone.str.fullmatch(_UTC_NAMES + "|[Zz]"), _named_zone),
+    )
+    wrong = [(first(bad.fillna(False).to_numpy(bool)), why) for bad, why in checks]
+    found = [(position, why) for position, why in wrong if position is not None]
+    if found:
+        position, why = min(found, key=lambda pair: pair[0])
+        value = str(text.iloc[at[position]])
+        raise refuse(what, int(rows[at[position]]), why(value, parts.iloc[position]))
+
+
+def _refuse_a_wrong_weekday(
+    text: pd.Series,
+    parts: pd.DataFrame,
+    iso: pd.Series,
+    at: np.ndarray,
+    what: str,
+    rows: np.ndarray,
+) -> None:
+    written = parts["weekday"].str.lower().str.slice(0, 3)
+    days = pd.to_datetime(iso.str.slice(0, 10), format="%Y-%m-%d", errors="coerce")
+    actual = pd.Series(
+        np.asarray(_WEEKDAYS)[days.dt.day_of_week.fillna(0).astype(int)], index=iso.index
+    )
+    wrong = first((written.notna() & days.notna() & (written != actual)).to_numpy(bool))
+    if wrong is not None:
+        value, part = str(text.iloc[at[wrong]]), parts.iloc[wrong]
+        raise refuse(
+            what,
+            int(rows[at[wrong]]),
+            f"has the publication time {_quoted(value)}, whose weekday {part['weekday']!r} is "
+            f"not its date's: {int(part['day'])} {part['month'].title()} {part['year']} is a "
+            f"{actual.iloc[wrong].title()}; fix the date or the weekday",
+        )
+
+
+def _no_month(value: str, part: pd.Series) -> str:
+    return (
+        f"has the publication time {_quoted(value)}, whose month {part['month']!r} is no "
+        "month's name; write its first three letters (Jan ... Dec)"
+    )
+
+
+def _no_weekday(value: str, part: pd.Series) -> str:
+    return (
+        f"has the publication time {_quoted(value)}, whose weekday {part['weekday']!r} is no "
+        "weekday; write its first three letters (Mon ... Sun) or leave it out"
+    )
+
+
+def _two_digit_year(value: str, part: pd.Series) -> str:
+    return (
+        f"has the publication time {_quoted(value)}, its year written as {part['year']!r}, "
+        f"which could be 19{part['year'][-2:]} or 20{part['year'][-2:]}; write all four digits"
+    )
+
+
+def _no_offset(value: str, part: pd.Series) -> str:
+    return (
+        f"has the publication time {_quoted(value)}, whose offset {part['zone']!r} is none: "
+        "an offset's hours run to 14 and its minutes to 59 (-0500 is five hours behind UTC)"
+    )
+
+
+def _named_zone(value: str, part: pd.Series) -> str:
+    zone = part["zone"]
+    time = value[: value.rindex(zone)].rstrip()
+    named = re.fullmatch(r"(?P<name>[A-Za-z]+)(?P<offset>[+-].*)", zone)
+    if named:
+        return (
+            f"has the publication time {_quoted(value)}, its zone written as {zone!r}, which "
+            f"reads two ways: {named['offset']} from UTC as people write it, the opposite sign "
+            "in POSIX zone names (Etc/GMT+5 is UTC-05:00); write the offset alone "
+            f"({time} {_rfc_offset(named['offset'])} if {named['offset']} is meant as people "
+            "write it)"
+        )
+    return (
+        f"has the publication time {_quoted(value)}, its zone written as the abbreviation "
+        f"{zone!r}, which names no offset for sure (EST is -05:00 in New York and +10:00 in "
+        f"Australia, CST three zones); write the offset instead ({time} -0500 if it is New "
+        "York's winter time, +0000 for UTC)"
+    )
+
+
+def _rfc_offset(offset: str) -> str:
+    """``+5`` or ``+05:30`` as RFC 2822 writes an offset: ``+0500``, ``+0530``."""
+    return _hours_minutes(offset).replace(":", "")
+
+
+def _quoted(value: object) -> str:
+    """``repr(value)``, cut to its first 80 characters when it is longer."""
+    text = str(value)
+    if len(text) <= 80:
+        return repr(text)
+    return f"{text[:80]!r}... ({len(text)} characters)"
+
+
+# how an export writes a missing time: each is an undated item
+NO_TIME = ("", "nan", "nat", "none", "null", "na", "n/a", "-")
+UNDATED = (
+    "has no publication time; an undated item could be from any day, so it is refused "
+    "(date it or drop it)"
+)
+_NAIVE = (
+    "has the publication time {value} without a time zone; write it with its offset "
+    "(2022-01-03T09:30:00-05:00, or Z for UTC) so it can be placed before or after a close"
+)
+_NAMED_OFFSET = re.compile(
+    r"^(?P<time>.*\d)\s*(?P<zone>(?i:GMT|UTC|UT))(?P<offset>[+-]\d{1,2}(?::?\d{2})?)$"
+)
+_ABBREVIATED = re.compile(r"^(?P<time>.*\d)\s*(?P<zone>[A-Z]{2,5})$")
+_OFFSET_SECONDS = re.compile(
+    r"^(?P<time>.*\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*"
+    r"(?P<offset>(?P<hours>[+-]\d{2}):?(?P<minutes>\d{2}):?\d{2}(?:\.\d+)?)$"
+)
+_EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
+_DATE_ONLY = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})\s*(?P<zone>[A-Za-z]+|[+-]\d{2}:?\d{2})$")
+
+
+def _unzoned(value: str) -> str:
+    """Why a publication time with no offset is refused, and the fix: a zone written as
+    an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
+    zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
+    shown = _quoted(value)
+    date_only = _DATE_ONLY.match(value)
+    if date_only:
+        return (
+            f"has the publication time {shown}, a date with no time of day, which could be "
+            "before or after that day's close; write the time "
+            f"({date_only['date']}T16:00:00-05:00 if it came out at New York's close)"
+        )
+    named = _NAMED_OFFSET.match(value)
+    if named:
+        return (
+            f"has the publication time {shown}, its zone written as "
+            f"{named['zone'] + named['offset']!r}, which reads two ways: {named['offset']} "
+            "from UTC as people write it, the opposite sign in POSIX zone names (Etc/GMT+5 "
+            "is UTC-05:00); write the offset alone "
+            f"({named['time']}{_hours_minutes(named['offset'])} if {named['offset']} is "
+            "meant as people write it)"
+        )
+    abbreviated = _ABBREVIATED.match(value)
+    if abbreviated:
+        return (
+            f"has the publication time {shown}, its zone written as the abbreviation "
+            f"{abbreviated['zone']!r}, which names no offset for sure (EST is -05:00 in New "
+            "York and +10:00 in Australia, CST three zones); write the offset instead "
+            f"({abbreviated['time']}-05:00 if it is New York's winter time, +00:00 for UTC)"
+        )
+    seconds = _OFFSET_SECONDS.match(value)
+    if seconds:
+        return (
+            f"has the publication time {shown}, its offset {seconds['offset']!r} written "
+            "with seconds, which an offset here cannot hold; write hours and minutes "
+            f"({seconds['time']}{seconds['hours']}:{seconds['minutes']}), moving the time "
+            "by the seconds dropped if they matter"
+        )
+    if _EPOCH.match(value):
+        return (
+            f"has the publication time {shown}, a bare number, which could count seconds "
+            "or milliseconds since 1970; write the time with its offset "
+            "(2016-01-07T15:00:00+00:00), e.g. pd.to_datetime(column, unit='s', utc=True) "
+            "for seconds"
+        )
+    return _NAIVE.format(value=shown)
+
+
+def _hours_minutes(offset: str) -> str:
+    """``+5`` or ``+0530`` as ``+05:00`` or ``+05:30``."""
+    sign, digits = offset[0], offset[1:].replace(":", "")
+    hours, minutes = (digits[:-2], digits[-2:]) if len(digits) > 2 else (digits, "00")
+    return f"{sign}{int(hours):02d}:{minutes}"
+
+
+def _naive_column(column: pd.Series, what: str) -> ConfigError:
+    """The refusal of a timestamp column without a zone, at its first time (a column of
+    missing times alone is undated), with the fix: localize it to the zone its times were
+    written in."""
+    dated = first(column.notna().to_numpy())
+    if dated is None:
+        return refuse(what, 0, UNDATED)
+    return refuse(
+        what,
+        dated,
+        _NAIVE.format(value=_quoted(column.iloc[dated]))
+        + "; for a timestamp column, give it the zone its times were written in: "
+        "frame['published'] = frame['published'].dt.tz_localize('America/New_York') for "
+        "New York's clock, tz_localize('UTC') for times in UTC",
+    )
+
+
+def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
+    if not isinstance(value, pd.Timestamp):
+        if value is None or value is pd.NA or value is pd.NaT or _is_nan(value):
+            return None
+        raise refuse(what, row, f"has the publication time {value!r} among timestamps")
+    if value.tzinfo is None:
+        raise refuse(what, row, _NAIVE.format(value=_quoted(value)))
+    return value
+
+
+def _is_nan(value: object) -> bool:
+    return isinstance(value, float) and np.isnan(value)
+
+
+__all__ = ["NO_TIME", "UNDATED", "RowError", "first", "published", "refuse"]
