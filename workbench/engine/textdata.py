@@ -3,9 +3,10 @@
 News is one row per item: ``published`` (a timestamp with its time zone: an offset,
 ``Z``, ``UTC`` or ``GMT``; read by ``workbench.engine.textstamps``), ``symbols`` (the
 names it concerns: a list, or text separated by ``,``, ``;`` or ``|``; blank for an
-item about the whole market), ``headline`` and ``body``, and optionally ``kind`` (``news`` when absent). Fundamentals are one row per
-report: ``published`` (when the figures became public: the report date, with its time of
-day and time zone), ``symbol`` and one or more figure columns holding numbers.
+item about the whole market), ``headline`` and ``body``, and optionally ``kind``
+(``news`` when absent). Fundamentals are one row per report: ``published`` (when the
+figures became public: the report date, with its time of day and time zone), ``symbol``
+and one or more figure columns holding numbers.
 
 Look-ahead through text starts with a date nobody checked, so nothing is coerced:
 an undated item, a timestamp without a time zone (or a date without a time of
