@@ -64,7 +64,7 @@ BANDS: dict[str, tuple[float | None, float | None]] = {
 STRESSED = ("turbulent-v2", "crisis-v2", "turbulent-v3", "crisis-v3")
 NEXT_STANDARDS, CLUSTERING_10 = ("standard-v3", "standard-v4"), 0.10  # real stocks: 0.13
 REAL_NAME_DAYS = 15_000  # the real table's sample: 6 stocks x 10 years
-# standard-v1 with uniform tick shocks (a dial no shipped preset turns on): the same bands
+# standard-v1 with uniform tick shocks (a dial only the -v3/-v4 presets turn on): the same bands
 UNIFORM_TICKS = "v1 uniform"
 MARKETS: dict[str, str | dict] = {
     **{name: name for name in list_presets()},

@@ -19,7 +19,7 @@ from typing import Any
 from workbench.integrations.process import ProcessAgentAdapter, process_agent
 
 BRIDGE = Path(__file__).with_name("finrobot_bridge.py")
-MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3}
+MARKET: dict[str, Any] = {"seed": 11, "universe": 3, "days": 3, "preset": "standard-v2"}
 PORT = 8766
 
 
