@@ -18,15 +18,17 @@ Once per run:
    map of 500 names (the cost follows the text, not the names), and join + mask
    (over 1 s: the mask is the cost of reading, paid in a run with an arm that reads
    the news; an arm that says ``reads_news = False`` makes it pay none, line 5).
-   Measured on a loaded two-core machine: join 0.22-0.25 s, mask 25-31 us an item
-   (38-44 before the mask read a text in ASCII in two passes, ``textspans``; in turn
-   with the tree before the parts at a digit were chosen by what stands around it,
-   0.81 of its cost), join + mask 1.2-1.47 s (2.17 before the two passes): over the
-   1 s target still. A date read once per run took the mask to 0.88 of its cost
-   before it (a load average near 3 then: 42 us an item, join + mask 2.06 s). ``python
-   bench/in_turn.py BEFORE_TREE mask --rounds 6`` compares two trees in turn, and
-   ``python bench/text_mask_digest.py`` checks the mask's text is unchanged by such
-   work.
+   Measured on a loaded two-core machine (load average 3-4), taken in turn with the
+   tree before the runs of digits were read one after another and what stands around
+   each learnt once (``textspans``): join 0.26-0.28 s, mask 30 us an item (32-35 for
+   the tree before; 38-44 before the mask read a text in ASCII in two passes), join +
+   mask 1.46-1.47 s (1.57-1.66): over the 1 s target still, which needs about 18 us.
+   A quarter of the mask's figure is not the mask's: the collector's full passes, two a
+   run at about 0.12 s each, set off by the item dicts the feed builds and keeps (the
+   mask's own objects die young). ``python bench/in_turn.py BEFORE_TREE mask --rounds
+   4`` compares two trees in turn (that change: 0.87-0.89; the mask's own work alone,
+   the texts masked without the feed, 0.75), and ``python bench/text_mask_digest.py``
+   checks the mask's text is unchanged by such work.
 
 Each decision, against a baseline measured in the same run:
 3. **The payload** (target <= 1.2), the issue's figure: building a decision's
