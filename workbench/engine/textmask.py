@@ -21,9 +21,9 @@ then money, then a name:
    (``2016-02-30``), a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``),
    a year of two digits after an apostrophe (``the '16 season``; ``Dec. '16``,
-   ``Jan. 5, '16``), a season's years (``2015/16``), a numeric date (``02/03/2016``,
-   ``01-05-2016``: day or month first?), ``20160203``, a month and day with no year
-   (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and halves
+   ``Jan. 5, '16``; by any of ' ’ ‘ ʼ), a season's years (``2015/16``), a numeric
+   date (``02/03/2016``, ``01-05-2016``: day or month first?), ``20160203``, a month
+   and day with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and halves
    (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** in any currency (``$12.50``, ``C$12``, ``€45.10``, ``146.17$``,
    ``USD 12``, ``Rs. 1,200``, ``12 kr``, ``45 dollars``, ``$3.4 billion``; with a
@@ -168,8 +168,9 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-# a year of two digits after an apostrophe ('16, ’16, ‘16), not a figure's first digits ('15.5)
-_SHORT_YEAR = r"['’‘]\d{2}\b(?![.,]\d)"
+# a year of two digits after an apostrophe ('16, ’16, ‘16, ʼ16), not a figure's first digits
+# ('15.5)
+_SHORT_YEAR = r"['’‘ʼ]\d{2}\b(?![.,]\d)"
 # such a year after a month and day, or a day and month (Jan. 5, '16; 5 Jan '16)
 _THEN_SHORT_YEAR = rf"(?:,?\s*{_SHORT_YEAR})?"
 
@@ -214,7 +215,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
         r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
-        "[fcqhjmasond'’‘]",
+        "[fcqhjmasond'’‘ʼ]",
         rf"(?P<unplaced_w>\b{_capital_month()}(?:\s+|[{DASHES}])[0-3]?\d(?:st|nd|rd|th)?\b"
         rf"{_THEN_SHORT_YEAR}|\b{_capital_month()}\s*{_SHORT_YEAR}|{_SHORT_YEAR}"
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
@@ -309,7 +310,7 @@ _ERAS = {
 
 def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
-    words = rf"(?<!\w)(?=[\w{SIGNS}'’‘])(?:{'|'.join(parts)})"
+    words = rf"(?<!\w)(?=[\w{SIGNS}'’‘ʼ])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued
     return _pattern("|".join([*anywhere, words]))
 
