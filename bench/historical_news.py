@@ -19,16 +19,17 @@ Once per run:
    (over 1 s: the mask is the cost of reading, paid in a run with an arm that reads
    the news; an arm that says ``reads_news = False`` makes it pay none, line 5).
    Measured on a loaded two-core machine (load average 3-4), taken in turn with the
-   tree before the runs of digits were read one after another and what stands around
-   each learnt once (``textspans``): join 0.26-0.28 s, mask 30 us an item (32-35 for
-   the tree before; 38-44 before the mask read a text in ASCII in two passes), join +
-   mask 1.46-1.47 s (1.57-1.66): over the 1 s target still, which needs about 18 us.
-   A quarter of the mask's figure is not the mask's: the collector's full passes, two a
-   run at about 0.12 s each, set off by the item dicts the feed builds and keeps (the
-   mask's own objects die young). ``python bench/in_turn.py BEFORE_TREE mask --rounds
-   4`` compares two trees in turn (that change: 0.87-0.89; the mask's own work alone,
-   the texts masked without the feed, 0.75), and ``python bench/text_mask_digest.py``
-   checks the mask's text is unchanged by such work.
+   tree before the runs of digits were read one after another, what stands around each
+   learnt once (``textspans``) and the texts kept for the run by factor and text:
+   join 0.25-0.26 s, mask 27-28 us an item (30-31 for the tree before; 38-44 before
+   the mask read a text in ASCII in two passes), join + mask 1.34-1.36 s (1.45-1.48):
+   over the 1 s target still, which needs about 18 us. Part of the mask's figure is
+   not the mask's: the collector's full passes (one or two a run, 0.06-0.14 s each),
+   which the item dicts the feed builds and keeps set off, and building them.
+   ``python bench/in_turn.py BEFORE_TREE mask --rounds 4`` compares two trees in turn
+   (those changes: 0.87-0.91; the mask's own work alone, the texts masked without the
+   feed, 0.75), and ``python bench/text_mask_digest.py`` checks the mask's text is
+   unchanged by such work.
 
 Each decision, against a baseline measured in the same run:
 3. **The payload** (target <= 1.2), the issue's figure: building a decision's

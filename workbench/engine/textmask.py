@@ -138,6 +138,12 @@ _Day = tuple[int, int, str]  # a date: days since 1970, its first trading date's
 # the patterns and their starts, by the names a text holds, whether it has a colon and a 年
 _Patterns = dict[tuple[frozenset[str], bool, bool], "_Compiled"]
 _JOIN = "\0"  # between texts masked in one pass: no part reads across it
+# The texts masked under one horizon: by price factor, then by the text as written. (Not
+# by a pair of both: a pair is an object the collector tracks, and two an item, kept
+# until it next passes, made it pass twice as often, each full pass over every object
+# the run holds.)
+_Done = dict[float | None, dict[str, str]]
+_NONE_DONE: dict[str, str] = {}
 
 
 def _spelled(month: str) -> str:
@@ -449,10 +455,10 @@ class TextMask:
         masked in one pass (``_spans_apart``; the long way, those of one price factor
         together). A text met before in the run (with the same price factor: an item
         repeated, or shown on two rows of a counterfactual path) is not masked again."""
-        done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
+        done: _Done = self._texts  # type: ignore[attr-defined]
         factor_of = self.price_factor.get  # an item about one name has its factor (``_factor``)
         keys = [(raw, factor_of(s[0]) if len(s) == 1 else None) for raw, s in texts]
-        out = [done.get(key) for key in keys]
+        out = [done.get(factor, _NONE_DONE).get(raw) for raw, factor in keys]
         every: frozenset[str] | None = self._every_name  # type: ignore[attr-defined]
         groups: dict[_Compiled, list[int]] = {}
         plain: list[int] = []
@@ -479,7 +485,8 @@ class TextMask:
             if written is None:  # the long way, the texts of each price factor together
                 written = self._joined(compiled, [out[k] or "" for k in members], keys, members)
             for k, text in zip(members, written, strict=True):
-                out[k] = done[keys[k]] = text
+                raw, factor = keys[k]
+                out[k] = (done.get(factor) or done.setdefault(factor, {}))[raw] = text
         return [text or "" for text in out]
 
     def _spans_apart(
