@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 
 import pandas as pd
@@ -201,3 +202,13 @@ def test_a_run_after_the_match_before_is_read_as_its_own() -> None:
     assert MASK.text("$12.50 12 shares", ["ACME"]) == MASK.text_by_pattern(
         "$12.50 12 shares", ["ACME"]
     )
+
+
+def test_the_surroundings_learnt_hold_no_object_the_collector_tracks() -> None:
+    """What is learnt per surrounding (offsets and a matcher's number) is left alone by
+    the collector, however many surroundings a run's text holds."""
+    MASK.texts([(f"closed at {k} and March {k % 28 + 1}, 2016", ["ACME"]) for k in range(50)])
+    gc.collect()
+    gc.collect()  # a pair holding a tuple is let go the pass after that tuple is
+    assert _DIGIT_PARTS.tried
+    assert not any(gc.is_tracked(learnt) for learnt in _DIGIT_PARTS.tried.values())

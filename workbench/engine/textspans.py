@@ -90,14 +90,15 @@ class DigitParts:
     startable: frozenset[str]
     phrase_ends: tuple[str, ...]
     # what stands around a run (``_Around``) → where a part can start before it, as
-    # offsets from its first digit, and the matcher to try at the digit
-    tried: dict[_Around, tuple[tuple[int, ...], Matcher | None]] = field(
-        default_factory=dict, compare=False
-    )
+    # offsets from its first digit, and the number of the matcher to try at the digit in
+    # ``matchers`` (0: none; numbers and offsets, not the matcher itself, so the
+    # collector need not track what is kept)
+    tried: dict[_Around, tuple[tuple[int, ...], int]] = field(default_factory=dict, compare=False)
+    matchers: list[Matcher | None] = field(default_factory=lambda: [None], compare=False)
 
     def to_try(
         self, around: _Around, tokens: re.Match[str], text: str, at: int
-    ) -> tuple[tuple[int, ...], Matcher | None]:
+    ) -> tuple[tuple[int, ...], int]:
         """Where to try the parts around the run of digits at ``at``, whose tokens before
         it are ``tokens`` (the near one, the spaces, the far one, read in the reversed
         text): the same wherever the same stands around a run, so learnt once (but after
@@ -114,7 +115,9 @@ class DigitParts:
             near[:1] in _WORD_CHARS,
             not near and gap == " " and far.lower().startswith(self.phrase_ends),
         ]
-        found = (tuple(place - at for place in places), matcher)
+        if matcher not in self.matchers:
+            self.matchers.append(matcher)
+        found = (tuple(place - at for place in places), self.matchers.index(matcher))
         if far.lower() != "fo":
             if len(self.tried) >= _TRIED_AT_MOST:
                 self.tried.clear()
@@ -144,7 +147,7 @@ def amounts_and_dates(
     ``replacers[k]``."""
     found: list[tuple[int, re.Match[str]]] = []
     backwards, size = text[::-1], len(text)
-    match_at, tried, to_try = parts.match_at, parts.tried, parts.to_try
+    match_at, tried, to_try, matchers = parts.match_at, parts.tried, parts.to_try, parts.matchers
     next_run, before_run = _RUN.search, _BEFORE_RUN.match
     end = 0
     run = next_run(text)
@@ -155,15 +158,15 @@ def amounts_and_dates(
         # (a text's start reads as a space before it)
         before = text[start - 1 : at] if start else " " + text[:at]
         around = (before, stop - at, text[stop : stop + 1])
-        offsets, matcher = tried.get(around) or to_try(around, tokens, text, at)
+        offsets, form = tried.get(around) or to_try(around, tokens, text, at)
         for offset in offsets:
             if at + offset >= end:
                 match = match_at[text[at + offset]](text, at + offset)
                 if match is not None:
                     end = match.end()
                     found.append((at + offset, match))
-        if matcher is not None and at >= end:
-            match = matcher(text, at)
+        if form and at >= end:
+            match = matchers[form](text, at)  # type: ignore[misc]  # only form 0 is none
             if match is not None:
                 end = match.end()
                 found.append((at, match))
