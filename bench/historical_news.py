@@ -27,7 +27,7 @@ Once per run:
    not the mask's: the collector's full passes (one or two a run, 0.06-0.14 s each),
    which the item dicts the feed builds and keeps set off, and building them.
    ``python bench/in_turn.py BEFORE_TREE mask --rounds 4`` compares two trees in turn
-   (those changes: 0.87-0.91; the mask's own work alone, the texts masked without the
+   (those changes: 0.85-0.91; the mask's own work alone, the texts masked without the
    feed, 0.75), and ``python bench/text_mask_digest.py`` checks the mask's text is
    unchanged by such work.
 
