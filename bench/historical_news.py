@@ -18,15 +18,18 @@ Once per run:
    map of 500 names (the cost follows the text, not the names), and join + mask
    (over 1 s: the mask is the cost of reading, paid in a run with an arm that reads
    the news; an arm that says ``reads_news = False`` makes it pay none, line 5).
-   Measured on a loaded two-core machine: join 0.22-0.25 s, mask 25-31 us an item
-   (38-44 before the mask read a text in ASCII in two passes, ``textspans``; in turn
-   with the tree before the parts at a digit were chosen by what stands around it,
-   0.81 of its cost), join + mask 1.2-1.47 s (2.17 before the two passes): over the
-   1 s target still. A date read once per run took the mask to 0.88 of its cost
-   before it (a load average near 3 then: 42 us an item, join + mask 2.06 s). ``python
-   bench/in_turn.py BEFORE_TREE mask --rounds 6`` compares two trees in turn, and
-   ``python bench/text_mask_digest.py`` checks the mask's text is unchanged by such
-   work.
+   Measured on a loaded two-core machine (load average 3-4), taken in turn with the
+   tree before the runs of digits were read one after another, what stands around each
+   learnt once (``textspans``) and the texts kept for the run by factor and text:
+   join 0.25-0.26 s, mask 27-28 us an item (30-31 for the tree before; 38-44 before
+   the mask read a text in ASCII in two passes), join + mask 1.34-1.36 s (1.45-1.48):
+   over the 1 s target still, which needs about 18 us. Part of the mask's figure is
+   not the mask's: the collector's full passes (one or two a run, 0.06-0.14 s each),
+   which the item dicts the feed builds and keeps set off, and building them.
+   ``python bench/in_turn.py BEFORE_TREE mask --rounds 4`` compares two trees in turn
+   (those changes: 0.85-0.91; the mask's own work alone, the texts masked without the
+   feed, 0.75), and ``python bench/text_mask_digest.py`` checks the mask's text is
+   unchanged by such work.
 
 Each decision, against a baseline measured in the same run:
 3. **The payload** (target <= 1.2), the issue's figure: building a decision's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -226,3 +227,23 @@ def test_a_text_met_again_is_masked_by_its_own_price_factor() -> None:
     expected = [FEW.text_by_pattern(text, about) for about in (["ACME"], ["BOLT"], ["ACME"])]
     assert first == expected and first[0] != first[1]
     assert again == [expected[1], FEW.text_by_pattern(text, [])]
+
+
+def test_the_texts_kept_for_the_run_add_no_object_the_collector_tracks() -> None:
+    """A run keeps every text it masked, by price factor and text: no pair per text,
+    which the collector would track as a new object each until it passes (and it passes
+    over every object the run holds the more often, the more new ones it tracks)."""
+    mask = TextMask(FEW.aliases, FEW.price_factor, DATES, 20, FEW.names)
+    words = ["".join(chr(97 + int(d)) for d in str(k)) for k in range(400)]
+    texts = [(f"ACME rose on word {w}, BOLT said", ["ACME"]) for w in words]
+    mask.texts(texts[:200])  # the patterns built, the names' aliases learnt
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        mask.texts(texts[200:])
+        added = len(gc.get_objects()) - before
+    finally:
+        if enabled:
+            gc.enable()
+    assert added < 20, added  # 200 texts kept

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 
 import pandas as pd
@@ -171,3 +172,43 @@ def test_digits_nothing_can_match_at_are_not_read() -> None:
     assert forms[_around("closed at 12345", 10)] is not None
     assert forms[_around("moved 1,234 shares", 6)] is not None
     assert forms[_around("x1999-03-04", 1)] is not None  # a date year first, glued
+
+
+def test_what_stands_around_a_run_is_learnt_with_all_that_decides_it() -> None:
+    """Where the parts are tried around a run is learnt once per surrounding: the same
+    token after another word ("volume of 12", "lots of 12"), after a digit or not
+    ("5March 4, 2016"), before another character, at the text's start, is told apart."""
+    texts = (
+        "volume of 12 and lots of 12 and Volume of 12",
+        "in March 4, 2016 and 5March 4, 2016 and March 4, 2016",
+        "closed at 12 and closed at 12% and closed at 12",
+        "ACME rose 3 and ACME rose 3.5 and ACME rose 3",
+        "of 12 shares, x of 12 shares",  # a text's start reads as a space before it
+        "12 shares and 12 shares",
+        " 12 shares",
+    )
+    for text in texts:
+        for about in (["ACME"], []):
+            assert MASK.text(text, about) == MASK.text_by_pattern(text, about)
+            assert MASK.texts([(text, about), (text[::-1], about)]) == [
+                MASK.text_by_pattern(text, about),
+                MASK.text_by_pattern(text[::-1], about),
+            ]
+    assert _DIGIT_PARTS.tried  # learnt
+
+
+def test_a_run_after_the_match_before_is_read_as_its_own() -> None:
+    """A run of digits a match ends inside is passed over; the next is read."""
+    assert MASK.text("$12.50 12 shares", ["ACME"]) == MASK.text_by_pattern(
+        "$12.50 12 shares", ["ACME"]
+    )
+
+
+def test_the_surroundings_learnt_hold_no_object_the_collector_tracks() -> None:
+    """What is learnt per surrounding (offsets and a matcher's number) is left alone by
+    the collector, however many surroundings a run's text holds."""
+    MASK.texts([(f"closed at {k} and March {k % 28 + 1}, 2016", ["ACME"]) for k in range(50)])
+    gc.collect()
+    gc.collect()  # a pair holding a tuple is let go the pass after that tuple is
+    assert _DIGIT_PARTS.tried
+    assert not any(gc.is_tracked(learnt) for learnt in _DIGIT_PARTS.tried.values())

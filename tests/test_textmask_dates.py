@@ -96,6 +96,7 @@ def test_a_numeric_date_by_hyphens_is_marked_whole(text: str) -> None:
     [
         *("Jan. 5, '16", "Jan. 5, ’16", "Jan 5 '16", "5 Jan '16", "Dec. '16", "2015/16"),
         *("2015-16", "Dec ‘16", "Jan. 5, ‘16"),  # ‘ as a word processor turns the apostrophe
+        *("Dec ʼ16", "Decʼ16", "Jan. 5, ʼ16", "5 Jan ʼ16"),  # ʼ, the modifier letter apostrophe
     ],
 )
 def test_a_date_with_a_short_year_or_a_season_is_marked_whole(text: str) -> None:
@@ -108,6 +109,7 @@ def test_a_date_with_a_short_year_or_a_season_is_marked_whole(text: str) -> None
         ("the '16 season", "the [date] season"),
         ("the ’16 season, ('17)", "the [date] season, ([date])"),
         ("in ‘16", "in [date]"),
+        ("in ʼ16, ACMEʼs ʼ17", "in [date], ASSET001ʼs [date]"),
         ("rated '15.5' and it's 16 stores", "rated '15.5' and it's 16 stores"),
     ],
 )

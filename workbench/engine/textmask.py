@@ -21,9 +21,9 @@ then money, then a name:
    (``2016-02-30``), a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``),
    a year of two digits after an apostrophe (``the '16 season``; ``Dec. '16``,
-   ``Jan. 5, '16``), a season's years (``2015/16``), a numeric date (``02/03/2016``,
-   ``01-05-2016``: day or month first?), ``20160203``, a month and day with no year
-   (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and halves
+   ``Jan. 5, '16``; by any of ' ’ ‘ ʼ), a season's years (``2015/16``), a numeric
+   date (``02/03/2016``, ``01-05-2016``: day or month first?), ``20160203``, a month
+   and day with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and halves
    (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
 2. **Money** in any currency (``$12.50``, ``C$12``, ``€45.10``, ``146.17$``,
    ``USD 12``, ``Rs. 1,200``, ``12 kr``, ``45 dollars``, ``$3.4 billion``; with a
@@ -138,6 +138,12 @@ _Day = tuple[int, int, str]  # a date: days since 1970, its first trading date's
 # the patterns and their starts, by the names a text holds, whether it has a colon and a 年
 _Patterns = dict[tuple[frozenset[str], bool, bool], "_Compiled"]
 _JOIN = "\0"  # between texts masked in one pass: no part reads across it
+# The texts masked under one horizon: by price factor, then by the text as written. (Not
+# by a pair of both: a pair is an object the collector tracks, and two an item, kept
+# until it next passes, made it pass twice as often, each full pass over every object
+# the run holds.)
+_Done = dict[float | None, dict[str, str]]
+_NONE_DONE: dict[str, str] = {}
 
 
 def _spelled(month: str) -> str:
@@ -168,8 +174,9 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-# a year of two digits after an apostrophe ('16, ’16, ‘16), not a figure's first digits ('15.5)
-_SHORT_YEAR = r"['’‘]\d{2}\b(?![.,]\d)"
+# a year of two digits after an apostrophe ('16, ’16, ‘16, ʼ16), not a figure's first digits
+# ('15.5)
+_SHORT_YEAR = r"['’‘ʼ]\d{2}\b(?![.,]\d)"
 # such a year after a month and day, or a day and month (Jan. 5, '16; 5 Jan '16)
 _THEN_SHORT_YEAR = rf"(?:,?\s*{_SHORT_YEAR})?"
 
@@ -214,7 +221,7 @@ _PARTS: tuple[tuple[str, str], ...] = (
         r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
     ),
     (
-        "[fcqhjmasond'’‘]",
+        "[fcqhjmasond'’‘ʼ]",
         rf"(?P<unplaced_w>\b{_capital_month()}(?:\s+|[{DASHES}])[0-3]?\d(?:st|nd|rd|th)?\b"
         rf"{_THEN_SHORT_YEAR}|\b{_capital_month()}\s*{_SHORT_YEAR}|{_SHORT_YEAR}"
         r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
@@ -309,7 +316,7 @@ _ERAS = {
 
 def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
-    words = rf"(?<!\w)(?=[\w{SIGNS}'’‘])(?:{'|'.join(parts)})"
+    words = rf"(?<!\w)(?=[\w{SIGNS}'’‘ʼ])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued
     return _pattern("|".join([*anywhere, words]))
 
@@ -448,10 +455,10 @@ class TextMask:
         masked in one pass (``_spans_apart``; the long way, those of one price factor
         together). A text met before in the run (with the same price factor: an item
         repeated, or shown on two rows of a counterfactual path) is not masked again."""
-        done: dict[tuple[str, float | None], str] = self._texts  # type: ignore[attr-defined]
+        done: _Done = self._texts  # type: ignore[attr-defined]
         factor_of = self.price_factor.get  # an item about one name has its factor (``_factor``)
         keys = [(raw, factor_of(s[0]) if len(s) == 1 else None) for raw, s in texts]
-        out = [done.get(key) for key in keys]
+        out = [done.get(factor, _NONE_DONE).get(raw) for raw, factor in keys]
         every: frozenset[str] | None = self._every_name  # type: ignore[attr-defined]
         groups: dict[_Compiled, list[int]] = {}
         plain: list[int] = []
@@ -478,7 +485,8 @@ class TextMask:
             if written is None:  # the long way, the texts of each price factor together
                 written = self._joined(compiled, [out[k] or "" for k in members], keys, members)
             for k, text in zip(members, written, strict=True):
-                out[k] = done[keys[k]] = text
+                raw, factor = keys[k]
+                out[k] = (done.get(factor) or done.setdefault(factor, {}))[raw] = text
         return [text or "" for text in out]
 
     def _spans_apart(

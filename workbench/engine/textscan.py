@@ -147,16 +147,16 @@ MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 # space, a hyphen or an apostrophe (Dec'16) follows, after a full stop or not: "margins"
 # or "declined" start none
 _MONTH_WORDS = sorted({*MONTHS_SHORT, *MONTHS, "sept", *(m for ms in MOIS_WRITTEN for m in ms)})
-_MONTH_END = rf"\.?[\s{DASHES}'\u2019\u2018]"
+_MONTH_END = rf"\.?[\s{DASHES}'\u2019\u2018\u02bc]"
 _WORDS = (*_MONTH_WORDS, *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"))
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     f"[{SIGNS}]",  # money, $SYM
     "[QqHh](?=[1-4])",  # quarters and halves
     rf"(?<={_either_case('volume ')}){_either_case('o')}(?={_either_case('f ')})",
-    "['\u2019\u2018](?=\\d\\d)",  # a year of two digits after an apostrophe ('16)
+    "['\u2019\u2018\u02bc](?=\\d\\d)",  # a year of two digits after an apostrophe ('16)
 )
-_FIXED_GATE = f"\\d{SIGNS}QqHh'\u2019\u2018" + "".join(
+_FIXED_GATE = f"\\d{SIGNS}QqHh'\u2019\u2018\u02bc" + "".join(
     sorted({c for w in _WORDS for c in w[0] + w[0].upper()})
 )
 _EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM

@@ -3,13 +3,16 @@
 Every part of the mask's pattern but the names reads a digit, and reads at most
 one word and one run of spaces before its first digit (``March 4``, ``US$ 50``,
 ``FY '16``, ``volume of 12``). So those parts can start only at a digit that no
-digit precedes, or in the two tokens before it: one search of the reversed text
-finds each such digit and its two tokens in C, and the parts are tried there alone
+digit precedes, or in the two tokens before it, and the parts are tried there alone
 (``amounts_and_dates``): at a token of letters only when it is a word a part reads
 there (a month, a currency's code, FY, CY, "of" after "volume"), at another token
 at each word start; at the digit itself, only the parts that can match there, chosen
 by what stands around its run of digits (``DigitParts.digit_forms``: a number that
-ends a headline, after a word no part reads before a number, is not tried at all). The
+ends a headline, after a word no part reads before a number, is not tried at all).
+Only the runs after the end of the match before are read (a search in C finds the
+next), their two tokens read in the reversed text; what stands around a run decides
+where its parts are tried, so that is learnt once for each surrounding met
+(``DigitParts.to_try``) and looked up after. The
 names are literal words, found by one search of the text in lower case
 (``NameFinder``), each where no word character or ``$`` stands before it and it
 ends as a name ends (``textscan.NAME_END``), the longest first, as the pattern
@@ -24,11 +27,10 @@ long way.
 
 from __future__ import annotations
 
-import itertools
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workbench.engine.textprices import CURRENCY_STARTS
 from workbench.engine.textscan import (
@@ -43,12 +45,6 @@ from workbench.engine.textscan import (
 
 Span = tuple[int, int, str]  # where a match starts and ends, and what replaces it
 _ADDRESS_END = re.compile(ADDRESS_END)
-
-# A digit no digit precedes, then what may stand before it in a part: a token and a run
-# of spaces, then another token, none holding a digit (matched in the reversed text)
-_BEFORE_DIGITS = re.compile(r"([0-9])(?![0-9])([^\s0-9]*)(\s*)([^\s0-9]*)")
-_DIGITS = "0123456789"
-
 
 # currency codes in letters (USD, Rs, kr), FY and CY
 _CODES = (*(c for c in CURRENCY_STARTS if c.isalpha()), "fy", "cy")
@@ -73,6 +69,13 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+# A run of digits from its first (no digit before it); and, in the reversed text from
+# right before such a digit, what may stand before it in a part: a token, a run of
+# spaces, another token, none holding a digit (each may be empty: it matches anywhere)
+_RUN = re.compile(r"[0-9](?<![0-9]{2})[0-9]*")
+_BEFORE_RUN = re.compile(r"([^\s0-9]*)(\s*)([^\s0-9]*)")
+
+
 @dataclass(frozen=True)
 class DigitParts:
     """The parts of the pattern that read a digit, as ``amounts_and_dates`` tries them:
@@ -86,6 +89,48 @@ class DigitParts:
     digit_forms: Mapping[tuple[int, str, bool, bool], Matcher | None]
     startable: frozenset[str]
     phrase_ends: tuple[str, ...]
+    # what stands around a run (``_Around``) → where a part can start before it, as
+    # offsets from its first digit, and the number of the matcher to try at the digit in
+    # ``matchers`` (0: none; numbers and offsets, not the matcher itself, so the
+    # collector need not track what is kept)
+    tried: dict[_Around, tuple[tuple[int, ...], int]] = field(default_factory=dict, compare=False)
+    matchers: list[Matcher | None] = field(default_factory=lambda: [None], compare=False)
+
+    def to_try(
+        self, around: _Around, tokens: re.Match[str], text: str, at: int
+    ) -> tuple[tuple[int, ...], int]:
+        """Where to try the parts around the run of digits at ``at``, whose tokens before
+        it are ``tokens`` (the near one, the spaces, the far one, read in the reversed
+        text): the same wherever the same stands around a run, so learnt once (but after
+        "of", where "volume" before it counts too)."""
+        near, gap, far = tokens.groups()
+        _, length, after = around
+        start = at - len(around[0]) + 1  # where the far token starts
+        places: list[int] = []
+        if near or (far and (not far.isalpha() or far.lower() in _BEFORE_SPACES)):
+            places = _places_before(text, start, at, far, near, self.startable)
+        matcher = self.digit_forms[  # only the parts that can match at the run
+            _LENGTHS[length] if length < 9 else 0,
+            after,
+            near[:1] in _WORD_CHARS,
+            not near and gap == " " and far.lower().startswith(self.phrase_ends),
+        ]
+        if matcher not in self.matchers:
+            self.matchers.append(matcher)
+        found = (tuple(place - at for place in places), self.matchers.index(matcher))
+        if far.lower() != "fo":
+            if len(self.tried) >= _TRIED_AT_MOST:
+                self.tried.clear()
+            self.tried[around] = found
+        return found
+
+
+# what stands around a run of digits, all that decides where its parts are tried but
+# "volume" before "of": the character before the far token (a space, a digit, or the
+# text's start, read as a space) and the two tokens (a token, a run of spaces, a token,
+# none holding a digit), the run's length and the character after it
+_Around = tuple[str, int, str]
+_TRIED_AT_MOST = 50_000  # surroundings kept; a text's words make most of them alike
 
 
 def amounts_and_dates(
@@ -96,50 +141,36 @@ def amounts_and_dates(
 ) -> list[Span]:
     """The matches of the parts that read a digit, as the pattern without names finds
     them: tried, after the end of the match before, only at each digit no digit precedes
-    and where a part can start in the two tokens before it (``_starts_in``), found in C
-    in the reversed text and read here in the text's order; at the digit, only the parts
-    that can match there. ``text`` holds texts one after another, the k-th ending before
-    ``ends[k]`` and written by ``replacers[k]``."""
+    and where a part can start in the two tokens before it (``_starts_in``), read in the
+    reversed text; at the digit, only the parts that can match there. ``text`` holds
+    texts one after another, the k-th ending before ``ends[k]`` and written by
+    ``replacers[k]``."""
     found: list[tuple[int, re.Match[str]]] = []
+    backwards, size = text[::-1], len(text)
+    match_at, tried, to_try, matchers = parts.match_at, parts.tried, parts.to_try, parts.matchers
+    next_run, before_run = _RUN.search, _BEFORE_RUN.match
     end = 0
-    pieces = _BEFORE_DIGITS.split(text[::-1])  # tokens reversed, as they are read
-    # where each piece starts in the text, read in the text's order: what comes before
-    # the first run of digits, then for each run the token, spaces and token before it,
-    # the run, and what follows it
-    starts = list(itertools.accumulate(map(len, reversed(pieces)), initial=0))
-    match_at, forms = parts.match_at, parts.digit_forms
-    runs = zip(
-        starts[1::5],  # where the far token starts
-        starts[4::5],  # the run's first digit
-        *(pieces[-2::-5], pieces[-3::-5], pieces[-4::-5]),  # the far token, spaces, near
-        pieces[-6::-5],  # what follows the first digit: the run's other digits first
-        strict=False,  # the text's end starts no run
-    )
-    for start, at, far, gap, near, after in runs:
-        if at < end:
-            continue
-        lowered = far.lower()
-        if near or (far and (lowered in _BEFORE_SPACES or not far.isalpha())):
-            for place in _places_before(text, start, at, far, near, parts.startable):
-                if place >= end:
-                    match = match_at[text[place]](text, place)
-                    if match is not None:
-                        end = match.end()
-                        found.append((place, match))
-            if at < end:
-                continue
-        length = 1 + len(after) - len(after.rstrip(_DIGITS))  # the run's
-        stop = at + length
-        matcher = forms[  # only the parts that can match at the run
-            _LENGTHS[length] if length < 9 else 0,
-            text[stop] if stop < len(text) else "",
-            near[:1] in _WORD_CHARS,
-            not near and gap == " " and lowered.startswith(parts.phrase_ends),
-        ]
-        match = None if matcher is None else matcher(text, at)
-        if match is not None:
-            end = match.end()
-            found.append((at, match))
+    run = next_run(text)
+    while run is not None:
+        at, stop = run.span()
+        tokens: re.Match[str] = before_run(backwards, size - at)  # type: ignore[assignment]
+        start = size - tokens.end()  # where the far token starts
+        # (a text's start reads as a space before it)
+        before = text[start - 1 : at] if start else " " + text[:at]
+        around = (before, stop - at, text[stop : stop + 1])
+        offsets, form = tried.get(around) or to_try(around, tokens, text, at)
+        for offset in offsets:
+            if at + offset >= end:
+                match = match_at[text[at + offset]](text, at + offset)
+                if match is not None:
+                    end = match.end()
+                    found.append((at + offset, match))
+        if form and at >= end:
+            match = matchers[form](text, at)  # type: ignore[misc]  # only form 0 is none
+            if match is not None:
+                end = match.end()
+                found.append((at, match))
+        run = next_run(text, stop if stop > end else end)
     return _written(found, replacers, ends)
 
 
