@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextvars
 import dataclasses
 import math
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 import numpy as np
@@ -264,14 +263,12 @@ class _Run:
 
     async def _trade(self) -> None:
         first, total = self.path.warmup_steps, self.world.trading_steps
-        idle = _idleness(asyncio.get_running_loop())
         for k in range(total):
             row = first + k
             troubled = self._mark(k, self.path.close[row])
             if k < total - 1:
                 forced = self._force(k, row, troubled) if troubled else set()
-                if await self._decide(k, row, forced) and not idle():
-                    await asyncio.sleep(0)  # the loop runs between decision points, as with tasks
+                await self._decide(k, row, forced)
             self.progress.step()
             if self.options.on_step is not None:
                 by_arm = dict(zip(self.names, self.equity[k].tolist(), strict=True))
@@ -314,12 +311,10 @@ class _Run:
             self.orders.extend((seat.name, day, step, *record) for record in records)
         return forced
 
-    async def _decide(self, k: int, row: int, forced: set[Seat]) -> bool:
-        """Ask and execute the arms due at step ``k``; True when they were asked in turn,
-        on the loop without a task (the loop is then to run before the next step)."""
+    async def _decide(self, k: int, row: int, forced: set[Seat]) -> None:
         due = [seat for seat in self.seats if seat.due(k) and seat not in forced]
         if not due:
-            return False
+            return
         market = self.payloads.at(row)
         in_turn = not self.pacer.interval and all([seat.arm.in_turn for seat in due])
         held = self._unseen_holds(due, row) if in_turn and self.may_hold else {}
@@ -328,6 +323,7 @@ class _Run:
         requests = [self._request(seat, k, row, market, windows) for seat in asked]
         if in_turn:
             outcomes = self._ask_in_turn(asked, requests)
+            await asyncio.sleep(0)  # the loop runs between decision points, as with tasks
         else:
             outcomes = await self._ask_together(asked, requests)
         answered = list(zip(asked, requests, outcomes, strict=True))
@@ -343,7 +339,6 @@ class _Run:
             _, request, outcome = next(answers)
             if isinstance(outcome, Decision):
                 self._execute(seat, request, outcome, row + 1)
-        return in_turn
 
     def _unseen_holds(self, due: list[Seat], row: int) -> dict[Seat, Decision]:
         """The holds of the arms that say they hold whatever they would be shown
@@ -644,24 +639,6 @@ def _new_request(
 
 _new = object.__new__
 _NO_ERRORS = pd.DataFrame([], columns=list(ERROR_COLUMNS))
-
-
-def _idleness(loop: asyncio.AbstractEventLoop) -> Callable[[], bool]:
-    """A test of whether ``loop`` has nothing to run: no callback ready, no timer set, and
-    no file it waits on but its own wake-up pipe (a task waiting on a socket registers
-    it). Read from asyncio's own selector loop; any other loop (uvloop, Windows' proactor)
-    is never idle. Running an idle loop would only poll for nothing: a run asks arms in
-    turn thousands of times, and each turn of the loop costs a tenth of a decision."""
-    selector: Any = loop  # asyncio.BaseSelectorEventLoop, when it is one
-    ready, timers = getattr(selector, "_ready", None), getattr(selector, "_scheduled", None)
-    files = getattr(getattr(selector, "_selector", None), "get_map", None)
-    if not (isinstance(ready, collections.deque) and isinstance(timers, list) and files):
-        return lambda: False
-
-    def idle() -> bool:  # read each time: the loop makes a new list when it drops timers
-        return not selector._ready and not selector._scheduled and len(files()) <= 1
-
-    return idle
 
 
 def _own(arm: Agent, method: str) -> bool:
