@@ -425,6 +425,81 @@ def test_arms_asked_in_turn_leave_the_loop_free_between_decision_points() -> Non
     assert at_step[-1] - at_step[0] >= 11  # the loop ran at each of the 11 later decision points
 
 
+EVERY_STEP = [baseline("momentum", every="step")]
+
+
+def _step_when_called(arms: list[Any], plant: Any) -> list[int]:
+    """The step at which what ``plant(loop, call)`` sets up at step 2 called ``call``."""
+
+    async def go() -> list[int]:
+        loop, steps, called = asyncio.get_running_loop(), [0], []
+
+        def on_step(k: int, total: int, by_arm: Any) -> None:
+            steps[0] = k
+            if k == 2:
+                plant(loop, lambda: called.append(steps[0]))
+
+        await aevaluate(arms, seed=1, universe=4, days=12, on_step=on_step)
+        return called
+
+    return asyncio.run(go())
+
+
+def test_arms_asked_in_turn_let_a_timer_set_mid_run_fire_at_the_next_decision_point() -> None:
+    called = _step_when_called(EVERY_STEP, lambda loop, call: loop.call_later(0, call))
+    assert called == [3]  # the loop turned at step 3's decision point (the run resumed first)
+
+
+def test_arms_asked_in_turn_let_a_file_waited_on_mid_run_be_read_at_the_next_decision_point() -> (
+    None
+):
+    import socket
+
+    ours, theirs = socket.socketpair()
+    theirs.send(b"x")  # readable from the start: read as soon as the loop polls
+
+    def plant(loop: asyncio.AbstractEventLoop, call: Any) -> None:
+        loop.add_reader(ours, lambda: (loop.remove_reader(ours), call()))
+
+    try:
+        assert _step_when_called(EVERY_STEP, plant) == [3]
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_arms_asked_in_turn_let_a_cancelled_run_stop_at_the_next_decision_point() -> None:
+    async def go() -> int:
+        steps = [0]
+
+        def on_step(k: int, total: int, by_arm: Any) -> None:
+            steps[0] = k
+            if k == 2:
+                task = asyncio.current_task()
+                assert task is not None
+                task.cancel()
+
+        with pytest.raises(asyncio.CancelledError):
+            await aevaluate(EVERY_STEP, seed=1, universe=4, days=12, on_step=on_step)
+        return steps[0]
+
+    assert asyncio.run(go()) == 2  # stopped at step 3's decision point, before its on_step
+
+
+def test_arms_asked_in_turn_let_a_signal_handler_run_within_two_decision_points() -> None:
+    import os
+    import signal
+
+    def plant(loop: asyncio.AbstractEventLoop, call: Any) -> None:
+        loop.add_signal_handler(
+            signal.SIGUSR1, lambda: (loop.remove_signal_handler(signal.SIGUSR1), call())
+        )
+        os.kill(os.getpid(), signal.SIGUSR1)
+
+    # the loop reads the wake-up pipe at one decision point and runs the handler at the next
+    assert _step_when_called(EVERY_STEP, plant) == [4]
+
+
 class _EndsBadly(Agent):
     inline = True
 
