@@ -200,6 +200,8 @@ def main() -> None:
         f"{args.workload}: before {b:.4f} {unit}   after {a:.4f} {unit}   after/before {a / b:.2f}"
     )
     print(f"  rounds before {[round(x, 4) for x in before]}  after {[round(x, 4) for x in after]}")
+    if args.workload == "engine-default":
+        print("  (each tree's own default market: a ratio of two markets, not one's speed)")
     print(verdict(args.workload, b, a))
 
 

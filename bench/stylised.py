@@ -293,7 +293,7 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=500)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--groups", type=int, default=0, help="seed groups to count bands over")
-    parser.add_argument("--first-seed", type=int, default=1, help="the first group's first seed")
+    parser.add_argument("--first-seed", type=int, default=1, help="the first (group's) first seed")
     args = parser.parse_args()
     if args.groups:
         print(
@@ -303,11 +303,12 @@ def main() -> None:
         every = print_groups(args.names, args.days, args.seeds, args.groups, args.first_seed)
         print("every requirement met in every group" if every else "some requirement missed")
         return
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
     print(
-        f"daily stylised facts, median over {args.names} names x {args.seeds} seeds, "
-        f"{args.days} days each"
+        f"daily stylised facts, median over {args.names} names x {args.seeds} seeds "
+        f"({seeds.start}-{seeds.stop - 1}), {args.days} days each"
     )
-    table = measure(args.names, args.days, range(1, args.seeds + 1))
+    table = measure(args.names, args.days, seeds)
     met = print_table(table)
     print("either side of standard-v1:")
     ordered = print_order(table)
