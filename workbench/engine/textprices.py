@@ -14,9 +14,7 @@ away. Never a percentage, a time of day or an index's points; a count, a year or
 ratio has no price's words around it. A figure is not read as a price by its shape
 alone (cents, a ticker-like word before it, a run of figures): an index level, a rate,
 a time or a score is written so too, and a figure scaled in a quote whose others are
-not gives the factor away as surely as none. Nor is a number longer than any amount (more
-than 20 groups of thousands, 64 runs of digits and separators): each part is tried at
-each run of digits, so its reading is bounded to stay linear in the text's length.
+not gives the factor away as surely as none.
 
 A price is multiplied by the price factor of the one name the item concerns and written
 back as it was written (its currency, scale and decimal comma kept); in a text that names
@@ -35,18 +33,11 @@ from functools import partial
 from workbench.engine.textscan import MONTHS, SIGNS
 
 _YEAR = r"(?:19|20)\d{2}"
-# A number is read over at most 20 groups of thousands, and what looks for it first over
-# at most 64 runs of digits and separators: a part is tried at each run of digits, so
-# reading on to the end of a longer number from each would cost the square of its
-# length (a run of thousands of "12,3"); a longer number is no amount.
-_THOUSANDS = r"(?:,\d{3}){1,20}"
-_DIGITS_AND = "(?:\\d++|[{}]){{1,64}}+"  # runs of digits and of these separators
 # (never a number a fraction follows, "146-1/4", "146 1/4": it is left whole, not in part)
-_AMOUNT = rf"(?:\d{{1,3}}{_THOUSANDS}|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
 # a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
-_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3}){1,20}|\d{1,3}(?: \d{3}){1,20}|\d+),\d{1,2}(?!\d|[.,]\d)"
-_EU_FIRST = f"(?={_DIGITS_AND.format('. ')},\\d)"  # what such an amount needs, looked for first
-_FIGURE = _DIGITS_AND.format(",.")  # an amount's digits, commas and points
+_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
+_EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # Money is scaled whatever its unit: the mask is about the stock's price level, and one
 # factor keeps every quote of it in proportion. Currency codes (each also written after
@@ -154,9 +145,9 @@ _BETWEEN = _price_phrases("between")
 # What an amount in a currency's word, or of shares, needs, looked for first: it spares
 # the amount's backtracking where neither follows (the headline's "update 123").
 # (an amount is followed by a space or a letter, so its digits are never given back)
-_A_WORD = rf"(?={_FIGURE}\s?(?:[^\W\d_]|[{SIGNS}]))"
-_THEN_WORD = rf"{_A_WORD}(?={_FIGURE}(?:{_SCALE})?\s?(?:(?:{_CURRENCY_WORD})\b|[{SIGNS}]))"
-_THEN_WORDS = rf"(?={_FIGURE}\s*[^\W\d_])(?={_FIGURE}(?:{_SCALE})?\s+shares\b)"
+_A_WORD = rf"(?=[\d,.]++\s?(?:[^\W\d_]|[{SIGNS}]))"
+_THEN_WORD = rf"{_A_WORD}(?=[\d,.]++(?:{_SCALE})?\s?(?:(?:{_CURRENCY_WORD})\b|[{SIGNS}]))"
+_THEN_WORDS = rf"(?=[\d,.]++\s*[^\W\d_])(?=[\d,.]++(?:{_SCALE})?\s+shares\b)"
 # a price phrase's last character ("at", "from", "to", ..., "bid", "vwap" or a colon)
 _AFTER_VERB = f"(?<=[{''.join(sorted({word[-1] for _, word in _PHRASES}))}] )"
 # (nor a time of day: "closed at 4 p.m.", "at 4:00")
@@ -165,7 +156,7 @@ _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares|[ap]\.?m\
 # or a dollar's sign and country glued to it (146.17$US, 146.17$CA, 146.17$USD)
 _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)|(?<=\d)\$(?:{'|'.join(_DOLLARS)})d?\b(?!\$)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
-_CENTS = rf"(?:\d{{1,3}}{_THOUSANDS}|\d+)\.\d{{2}}(?!\d|[.,]\d)"
+_CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
 _TO = r"\s+to\s+|\s?[-–]\s?"  # "and" only after "between": "at 146.17 and 3 analysts"
 _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is tried first
@@ -176,8 +167,8 @@ _MONEY_TO = (
 )
 # what a price per share and a strike need after their figures, looked for first: most
 # numbers are followed by neither
-_PER_SHARE_FIRST = rf"(?={_FIGURE}\s?(?:/|per\s|a\s))"
-_STRIKE_FIRST = rf"(?={_FIGURE}\s?(?:calls?\b|puts?\b|strike\b|(?-i:[CP])\b))"
+_PER_SHARE_FIRST = r"(?=[\d,.]++\s?(?:/|per\s|a\s))"
+_STRIKE_FIRST = r"(?=[\d,.]++\s?(?:calls?\b|puts?\b|strike\b|(?-i:[CP])\b))"
 # an option's month, before its strike: "Jan 150 calls", "March 150 puts"
 _EXPIRY = "|".join(rf"(?<=\b{m} )" for m in sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}))
 # What a part can start with, in any case: its first characters
