@@ -266,3 +266,35 @@ def test_a_long_refused_time_is_quoted_in_part() -> None:
     with pytest.raises(ConfigError) as refused:
         read_news(news(published=[WHEN, "9" * 30 + "x" * 200_000]), SYMBOLS)
     assert "... (200030 characters)" in str(refused.value) and len(str(refused.value)) < 600
+
+
+def test_an_rss_time_with_no_space_after_its_comma_or_a_byte_order_mark_is_read() -> None:
+    for written in ("Tue,01 Mar 2016 15:00:00 GMT", "\ufeffTue, 01 Mar 2016 15:00:00 GMT"):
+        read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
+        assert read["published"].nunique() == 1, written
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("01-Mar-2016 15:00:00 GMT", r"in UTC but in a layout not read here .*write it as "
+         r"2016-03-01T15:00:00Z or Tue, 01 Mar 2016 15:00:00 GMT"),
+        ("2016-03-01T15:00:00+15:00", r"whose offset is none: an offset's hours run to 14"),
+        ("2016-03-01T15:00:00+14:60", r"whose offset is none"),
+        ("x\ud800y", r"holds an unpaired surrogate in published, which is no text"),
+    ],
+)  # fmt: skip
+def test_a_time_is_refused_for_what_it_is(written: str, message: str) -> None:
+    published = pd.Series([WHEN, written], dtype=object)  # a lone surrogate stays as written
+    with pytest.raises(ConfigError, match=f"^news row 2 .*{message}"):
+        read_news(news(published=published), SYMBOLS)
+
+
+def test_the_first_row_no_reading_takes_is_the_one_named() -> None:
+    three = {"symbols": ["ACME"] * 3, "headline": ["a", "b", "c"], "body": [""] * 3}
+    rss_later = [WHEN, "2016-03-01 15:00", "Tue, 01 Mar 2016 15:00:00 EST"]
+    with pytest.raises(ConfigError, match=r"^news row 2 .*'2016-03-01 15:00' without a time zone"):
+        read_news(news(published=rss_later, **three), SYMBOLS)
+    no_date_first = [WHEN, "2016-13-01T15:00:00Z", "Mon, 01 Mar 2016 15:00:00 GMT"]
+    with pytest.raises(ConfigError, match=r"^news row 2 .*, which is no date"):
+        read_news(news(published=no_date_first, **three), SYMBOLS)

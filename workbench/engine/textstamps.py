@@ -46,7 +46,7 @@ def published(column: pd.Series, what: str) -> np.ndarray:
     elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
         stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
     else:
-        stamps = _parsed(column.astype("string").str.strip(), what)
+        stamps = _parsed(_as_text(column, what), what)
     missing = first(stamps.isna().to_numpy())
     if missing is not None:
         raise refuse(what, missing, UNDATED)
@@ -62,6 +62,28 @@ def published(column: pd.Series, what: str) -> np.ndarray:
     return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
 
 
+def _as_text(column: pd.Series, what: str) -> pd.Series:
+    """The column as text, stripped of white space and of the invisible marks an editor
+    leaves (a byte-order mark, a zero-width space); a value that is no text is refused."""
+    try:
+        text = column.astype("string")
+    except UnicodeEncodeError:
+        unpaired = next(row for row, value in enumerate(column) if _unpaired(value))
+        raise refuse(
+            what, unpaired, "holds an unpaired surrogate in published, which is no text; fix it"
+        ) from None
+    return text.str.strip().str.strip(_INVISIBLE)
+
+
+def _unpaired(value: object) -> bool:
+    try:
+        str(value).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
 _EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
 _UTC_NAMES = r"(?i:UTC|GMT|UT)(?:[+-]0{1,2}(?::?00)?)?"  # a name of UTC, or one at offset 0
 _ZONED = re.compile(
@@ -77,32 +99,55 @@ _PLAIN = (
 
 
 def _parsed(text: pd.Series, what: str) -> pd.Series:
+    """The times of ``text``, or the refusal of its first row no reading takes (each
+    check names its problem; the earliest row is the one named)."""
     blank = first((text.isna() | text.str.lower().isin(NO_TIME)).to_numpy(bool))
     if blank is not None:
         raise refuse(what, blank, UNDATED)
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
     others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
-    rest = _from_rfc2822(text.iloc[others], what, others)
+    rest, refusals = _from_rfc2822(text.iloc[others], others)
     naive = first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
-        raise refuse(what, int(others[naive]), _unzoned(str(rest.iloc[naive])))
+        refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]))))
     iso = text.copy()
     # the zone written as a name of UTC, Z or an offset, with or without a space before it
     iso.iloc[others] = rest.str.replace(
         rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True
     ).str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True)
+    refusals.extend(_offsets_past_any_zone(text, iso))
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
     bad = first(parsed.isna().to_numpy())
     if bad is not None:
-        raise refuse(
-            what, bad, f"has the publication time {_quoted(text.iloc[bad])}, which is no date"
+        refusals.append(
+            (bad, f"has the publication time {_quoted(text.iloc[bad])}, which is no date")
         )
+    if refusals:
+        row, problem = min(refusals, key=lambda refusal: refusal[0])  # the first found, on a tie
+        raise refuse(what, row, problem)
     return parsed
+
+
+def _offsets_past_any_zone(text: pd.Series, iso: pd.Series) -> list[tuple[int, str]]:
+    """The first time whose offset no zone has (past 14 hours, or minutes past 59)."""
+    past = first(iso.str.contains(_PAST_ANY_ZONE, regex=True, na=False).to_numpy(bool))
+    if past is None:
+        return []
+    return [
+        (
+            past,
+            f"has the publication time {_quoted(text.iloc[past])}, whose offset is none: an "
+            "offset's hours run to 14 and its minutes to 59 (-05:00 is five hours behind UTC)",
+        )
+    ]
+
+
+_PAST_ANY_ZONE = r"[+-](?:1[5-9]|[2-9][0-9])(?::?[0-9]{2})?$|[+-][0-9]{2}:?[6-9][0-9]$"
 
 
 # an e-mail or RSS time (RFC 2822), loosely, so what is wrong in one can be named
 _RFC2822 = re.compile(
-    r"^(?:(?P<weekday>[A-Za-z]+)\s*,?\s+)?(?P<day>[0-9]{1,2})\s+(?P<month>[A-Za-z]+)\s+"
+    r"^(?:(?P<weekday>[A-Za-z]+)(?:\s*,\s*|\s+))?(?P<day>[0-9]{1,2})\s+(?P<month>[A-Za-z]+)\s+"
     r"(?P<year>[0-9]{2,4})\s+(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})"
     r"(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?\s*"
     r"(?P<zone>[+-][0-9]{4}|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
@@ -113,17 +158,18 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def _from_rfc2822(text: pd.Series, what: str, rows: np.ndarray) -> pd.Series:
+def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
     """Times written as e-mail and RSS write them rewritten as ISO with their offset, all
     at once; one that names a zone any other way than by its offset or as UTC is refused
     here, with a fix written as it was (an RFC 2822 time), and so is a weekday that is not
-    the date's: one of the two is wrong, and which cannot be told."""
+    the date's: one of the two is wrong, and which cannot be told. Returned with the
+    rewritten text: the first refusal of a wrong part, and of a wrong weekday, by row."""
     parts = text.str.extract(_RFC2822)
     found = parts["day"].notna().to_numpy(bool)
     if not found.any():
-        return text
+        return text, []
     parts, at = parts[found], np.flatnonzero(found)
-    _refuse_a_wrong_part(text, parts, at, what, rows)
+    refusals = _a_wrong_part(text, parts, at, rows)
     utc = parts["zone"].str.fullmatch(_UTC_NAMES + "|[Zz]").to_numpy(bool)
     offset = parts["zone"].str.slice(0, 3) + ":" + parts["zone"].str.slice(3, 5)
     iso = (
@@ -132,20 +178,21 @@ def _from_rfc2822(text: pd.Series, what: str, rows: np.ndarray) -> pd.Series:
         + parts["minute"] + ":" + parts["second"].fillna("00") + parts["fraction"].fillna("")
         + offset.where(~utc, "+00:00")
     )  # fmt: skip
-    _refuse_a_wrong_weekday(text, parts, iso, at, what, rows)
+    refusals += _a_wrong_weekday(text, parts, iso, at, rows)
     out = text.copy()
-    out.iloc[at] = iso.to_numpy(object)
-    return out
+    read = iso.notna().to_numpy(bool)  # a time with a part no reading takes stays as written
+    out.iloc[at[read]] = iso[read].to_numpy(object)
+    return out, refusals
 
 
 def _numbered(names: pd.Series, known: tuple[str, ...]) -> pd.Series:
     return names.map({name: f"{i + 1:02d}" for i, name in enumerate(known)})
 
 
-def _refuse_a_wrong_part(
-    text: pd.Series, parts: pd.DataFrame, at: np.ndarray, what: str, rows: np.ndarray
-) -> None:
-    """The first RFC 2822 time with a part no reading can take, refused naming that part."""
+def _a_wrong_part(
+    text: pd.Series, parts: pd.DataFrame, at: np.ndarray, rows: np.ndarray
+) -> list[tuple[int, str]]:
+    """The first RFC 2822 time with a part no reading can take, and why, naming that part."""
     zone = parts["zone"]
     digits = zone.str.fullmatch(r"[+-][0-9]{4}")
     hours = pd.to_numeric(zone.str.slice(1, 3).where(digits), errors="coerce")
@@ -160,35 +207,36 @@ def _refuse_a_wrong_part(
     )
     wrong = [(first(bad.fillna(False).to_numpy(bool)), why) for bad, why in checks]
     found = [(position, why) for position, why in wrong if position is not None]
-    if found:
-        position, why = min(found, key=lambda pair: pair[0])
-        value = str(text.iloc[at[position]])
-        raise refuse(what, int(rows[at[position]]), why(value, parts.iloc[position]))
+    if not found:
+        return []
+    position, why = min(found, key=lambda pair: pair[0])
+    value = str(text.iloc[at[position]])
+    return [(int(rows[at[position]]), why(value, parts.iloc[position]))]
 
 
-def _refuse_a_wrong_weekday(
-    text: pd.Series,
-    parts: pd.DataFrame,
-    iso: pd.Series,
-    at: np.ndarray,
-    what: str,
-    rows: np.ndarray,
-) -> None:
+def _a_wrong_weekday(
+    text: pd.Series, parts: pd.DataFrame, iso: pd.Series, at: np.ndarray, rows: np.ndarray
+) -> list[tuple[int, str]]:
+    """The first RFC 2822 time whose weekday is not its date's, and why."""
     written = parts["weekday"].str.lower().str.slice(0, 3)
     days = pd.to_datetime(iso.str.slice(0, 10), format="%Y-%m-%d", errors="coerce")
     actual = pd.Series(
         np.asarray(_WEEKDAYS)[days.dt.day_of_week.fillna(0).astype(int)], index=iso.index
     )
-    wrong = first((written.notna() & days.notna() & (written != actual)).to_numpy(bool))
-    if wrong is not None:
-        value, part = str(text.iloc[at[wrong]]), parts.iloc[wrong]
-        raise refuse(
-            what,
+    wrong = first(
+        (written.notna() & days.notna() & (written != actual)).to_numpy(bool, na_value=False)
+    )
+    if wrong is None:
+        return []
+    value, part = str(text.iloc[at[wrong]]), parts.iloc[wrong]
+    return [
+        (
             int(rows[at[wrong]]),
             f"has the publication time {_quoted(value)}, whose weekday {part['weekday']!r} is "
             f"not its date's: {int(part['day'])} {part['month'].title()} {part['year']} is a "
             f"{actual.iloc[wrong].title()}; fix the date or the weekday",
         )
+    ]
 
 
 def _no_month(value: str, part: pd.Series) -> str:
@@ -271,6 +319,7 @@ _OFFSET_SECONDS = re.compile(
     r"(?P<offset>(?P<hours>[+-]\d{2}):?(?P<minutes>\d{2}):?\d{2}(?:\.\d+)?)$"
 )
 _EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
+_UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
 _DATE_ONLY = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})\s*(?P<zone>[A-Za-z]+|[+-]\d{2}:?\d{2})$")
 
 
@@ -285,6 +334,13 @@ def _unzoned(value: str) -> str:
             f"has the publication time {shown}, a date with no time of day, which could be "
             "before or after that day's close; write the time "
             f"({date_only['date']}T16:00:00-05:00 if it came out at New York's close)"
+        )
+    in_utc = _UTC_TAIL.match(value)
+    if in_utc:
+        return (
+            f"has the publication time {shown}, in UTC but in a layout not read here (ISO "
+            "8601, or e-mail's RFC 2822); write it as 2016-03-01T15:00:00Z or "
+            "Tue, 01 Mar 2016 15:00:00 GMT"
         )
     named = _NAMED_OFFSET.match(value)
     if named:
