@@ -298,3 +298,32 @@ def test_the_first_row_no_reading_takes_is_the_one_named() -> None:
     no_date_first = [WHEN, "2016-13-01T15:00:00Z", "Mon, 01 Mar 2016 15:00:00 GMT"]
     with pytest.raises(ConfigError, match=r"^news row 2 .*, which is no date"):
         read_news(news(published=no_date_first, **three), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Tue, 01 Mar 2016 20:00:00 +05",  # an offset of hours alone
+        "Tue, 01 Mar 2016 20:30:00 +05:30",  # an offset with a colon
+        "Tue, 01 Mar 2016 10:00:00 \u22120500",  # a minus sign for the hyphen
+        "2016-03-01T10:00:00\u221205:00",
+        "2016-03-01T20:30:00 +05:30 (IST)",  # a comment after the zone
+        "2016-03-01t15:00:00z",  # both letters in lower case
+    ],
+)
+def test_a_time_with_its_zone_written_loosely_is_read(written: str) -> None:
+    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
+    assert read["published"].nunique() == 1
+
+
+def test_a_time_with_a_zone_in_a_layout_not_read_is_told_so() -> None:
+    with pytest.raises(ConfigError, match=r"row 2 .*with a zone but in a layout not read here"):
+        read_news(news(published=[WHEN, "Tue Mar 01 15:00:00 +0000 2016"]), SYMBOLS)
+
+
+def test_a_column_of_timestamps_and_text_is_read_as_text() -> None:
+    stamp = pd.Timestamp(WHEN)
+    mixed = pd.Series([stamp, "2016-03-01T16:00:00Z", stamp], dtype=object)
+    three = {"symbols": ["ACME"] * 3, "headline": ["a", "b", "c"], "body": [""] * 3}
+    read = read_news(news(published=mixed, **three), SYMBOLS)
+    assert read["published"].nunique() == 2  # WHEN (15:00 UTC) twice, 16:00 UTC once

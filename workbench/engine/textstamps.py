@@ -43,7 +43,9 @@ def published(column: pd.Series, what: str) -> np.ndarray:
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
         raise _naive_column(column, what)
-    elif any(isinstance(v, pd.Timestamp) for v in column.head(1)):
+    elif any(isinstance(v, pd.Timestamp) for v in column.head(1)) and all(
+        isinstance(v, pd.Timestamp) or _missing(v) for v in column
+    ):
         stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
     else:
         stamps = _parsed(_as_text(column, what), what)
@@ -72,7 +74,8 @@ def _as_text(column: pd.Series, what: str) -> pd.Series:
         raise refuse(
             what, unpaired, "holds an unpaired surrogate in published, which is no text; fix it"
         ) from None
-    return text.str.strip().str.strip(_INVISIBLE)
+    # a minus sign (U+2212) for the hyphen an offset is written with
+    return text.str.strip().str.strip(_INVISIBLE).str.replace("\u2212", "-", regex=False)
 
 
 def _unpaired(value: object) -> bool:
@@ -107,6 +110,10 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
     others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
     rest, refusals = _from_rfc2822(text.iloc[others], others)
+    # an ISO time with a lowercase t, or a comment after its zone ("+05:30 (IST)")
+    rest = rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True).str.replace(
+        r"\s*\([^()]*\)$", "", regex=True
+    )
     naive = first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
         refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]))))
@@ -150,7 +157,7 @@ _RFC2822 = re.compile(
     r"^(?:(?P<weekday>[A-Za-z]+)(?:\s*,\s*|\s+))?(?P<day>[0-9]{1,2})\s+(?P<month>[A-Za-z]+)\s+"
     r"(?P<year>[0-9]{2,4})\s+(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})"
     r"(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?\s*"
-    r"(?P<zone>[+-][0-9]{4}|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
+    r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
     r"(?:\s*\([^()]*\))?$"
 )
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -171,7 +178,7 @@ def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tu
     parts, at = parts[found], np.flatnonzero(found)
     refusals = _a_wrong_part(text, parts, at, rows)
     utc = parts["zone"].str.fullmatch(_UTC_NAMES + "|[Zz]").to_numpy(bool)
-    offset = parts["zone"].str.slice(0, 3) + ":" + parts["zone"].str.slice(3, 5)
+    offset = parts["zone"].str.slice(0, 3) + ":" + _offset_minutes(parts["zone"])
     iso = (
         parts["year"] + "-" + _numbered(parts["month"].str.lower(), _MONTHS) + "-"
         + parts["day"].str.zfill(2) + "T" + parts["hour"].str.zfill(2) + ":"
@@ -185,6 +192,12 @@ def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tu
     return out, refusals
 
 
+def _offset_minutes(zone: pd.Series) -> pd.Series:
+    """The minutes of an offset written ``+0530``, ``+05:30`` or ``+05`` (``00``)."""
+    minutes = zone.str.slice(1).str.replace(":", "", regex=False).str.slice(2, 4)
+    return minutes.where(minutes.str.len() == 2, "00")
+
+
 def _numbered(names: pd.Series, known: tuple[str, ...]) -> pd.Series:
     return names.map({name: f"{i + 1:02d}" for i, name in enumerate(known)})
 
@@ -194,9 +207,9 @@ def _a_wrong_part(
 ) -> list[tuple[int, str]]:
     """The first RFC 2822 time with a part no reading can take, and why, naming that part."""
     zone = parts["zone"]
-    digits = zone.str.fullmatch(r"[+-][0-9]{4}")
+    digits = zone.str.fullmatch(r"[+-][0-9]{2}(?::?[0-9]{2})?")
     hours = pd.to_numeric(zone.str.slice(1, 3).where(digits), errors="coerce")
-    minutes = pd.to_numeric(zone.str.slice(3, 5).where(digits), errors="coerce")
+    minutes = pd.to_numeric(_offset_minutes(zone).where(digits), errors="coerce")
     weekday = parts["weekday"].str.lower()
     checks = (
         (~parts["month"].str.lower().isin(_MONTHS), _no_month),
@@ -319,6 +332,7 @@ _OFFSET_SECONDS = re.compile(
     r"(?P<offset>(?P<hours>[+-]\d{2}):?(?P<minutes>\d{2}):?\d{2}(?:\.\d+)?)$"
 )
 _EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
+_ZONE_INSIDE = re.compile(rf"(?<![0-9:-])(?:{_UTC_NAMES}|[+-][0-9]{{2}}:?[0-9]{{2}})(?![0-9])")
 _UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
 _DATE_ONLY = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})\s*(?P<zone>[A-Za-z]+|[+-]\d{2}:?\d{2})$")
 
@@ -368,6 +382,12 @@ def _unzoned(value: str) -> str:
             f"({seconds['time']}{seconds['hours']}:{seconds['minutes']}), moving the time "
             "by the seconds dropped if they matter"
         )
+    if _EPOCH.match(value) is None and _ZONE_INSIDE.search(value):
+        return (
+            f"has the publication time {shown}, with a zone but in a layout not read here; "
+            "write it as ISO 8601 (2016-03-01T15:00:00+05:30) or as e-mail does (Tue, 01 "
+            "Mar 2016 15:00:00 +0530)"
+        )
     if _EPOCH.match(value):
         return (
             f"has the publication time {shown}, a bare number, which could count seconds "
@@ -410,6 +430,10 @@ def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
     if value.tzinfo is None:
         raise refuse(what, row, _NAIVE.format(value=_quoted(value)))
     return value
+
+
+def _missing(value: object) -> bool:
+    return value is None or value is pd.NA or value is pd.NaT or _is_nan(value)
 
 
 def _is_nan(value: object) -> bool:
