@@ -363,3 +363,31 @@ def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
         and any(last.endswith(e[::-1]) for e in PHRASE_ENDS)
     )
     return length, text[stop] if stop < len(text) else "", word, phrase
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("$1" + ",000" * 21 + " USD 146.17", "$1" + ",000" * 21 + " USD 73.08"),
+        ("1" + ",000" * 21 + " dollars and $146.17", "1" + ",000" * 21 + " dollars and $73.08"),
+        ("1" + ".000" * 21 + ",50 € and 146,17 €", "1" + ".000" * 21 + ",50 € and 73,08 €"),
+        ("1" + " 000" * 21 + ",50 € and 146,17 €", "1" + " 000" * 21 + ",50 € and 73,08 €"),
+        ("12,3" * 50 + " dollars", "12,3" * 50 + " dollars"),
+        ("1.2.3.4 dollars, 1,2,3 shares, 1.2.3/share",) * 2,
+        ("$1,000,000 and 146.17 dollars", "$500,000.00 and 73.08 dollars"),
+    ],
+)
+def test_a_number_is_read_from_its_first_digit_or_left_whole(text: str, shown: str) -> None:
+    """A part is tried at each run of digits, so reading on from each to the end of a long
+    run ("12,3" written thousands of times) would cost the square of its length; an amount
+    starts at a number's first digit alone, and a number of more than 20 groups of
+    thousands is no amount: it is left whole, not cut with its tail read as one (which
+    took the next price's currency and left that price unscaled)."""
+    assert _every_route(text, ["ACME"]) == shown
+    assert MASK.text_by_pattern(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize("unit", ["1.", "12,3", "12.3", "1 ", "12 ", "1.2", "12,34", "1,2 shares "])
+def test_a_long_run_of_figures_is_read_alike_by_every_route(unit: str) -> None:
+    text = unit * 300
+    assert _every_route(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])

@@ -33,11 +33,24 @@ from functools import partial
 from workbench.engine.textscan import MONTHS, SIGNS
 
 _YEAR = r"(?:19|20)\d{2}"
+# A number is read from its first digit only, never from a digit inside it (after a
+# digit and a separator), and over at most 20 groups of thousands: a longer number is no
+# amount and is left whole, not cut with its tail read as one. Reading on from each of
+# its runs of digits would cost the square of its length ("1.1.1..." or "12,3" written
+# thousands of times), so what a part looks for first is looked for after this.
+_NOT_INSIDE = r"(?<!\d)(?<!\d[,.])"
+# (nor from a group of three digits after a digit and a space: "1 234,50", not "10 45,50")
+_NOT_INSIDE_EU = rf"{_NOT_INSIDE}(?!(?<=\d )\d{{3}}(?!\d))"
+_THOUSANDS = r"(?:,\d{3}){1,20}"
 # (never a number a fraction follows, "146-1/4", "146 1/4": it is left whole, not in part)
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
+_AMOUNT = rf"{_NOT_INSIDE}(?:\d{{1,3}}{_THOUSANDS}|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
 # a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
-_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
-_EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
+_EU_AMOUNT = (
+    rf"{_NOT_INSIDE_EU}(?:\d{{1,3}}(?:\.\d{{3}}){{1,20}}|\d{{1,3}}(?: \d{{3}}){{1,20}}|\d+)"
+    r",\d{1,2}(?!\d|[.,]\d)"
+)
+# what such an amount needs, looked for first (over no more than it reads)
+_EU_FIRST = r"(?=\d++(?:[. ]\d{3}){0,20}+,\d)"
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # Money is scaled whatever its unit: the mask is about the stock's price level, and one
 # factor keeps every quote of it in proportion. Currency codes (each also written after
@@ -156,7 +169,7 @@ _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares|[ap]\.?m\
 # or a dollar's sign and country glued to it (146.17$US, 146.17$CA, 146.17$USD)
 _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)|(?<=\d)\$(?:{'|'.join(_DOLLARS)})d?\b(?!\$)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
-_CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
+_CENTS = rf"{_NOT_INSIDE}(?:\d{{1,3}}{_THOUSANDS}|\d+)\.\d{{2}}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
 _TO = r"\s+to\s+|\s?[-–]\s?"  # "and" only after "between": "at 146.17 and 3 analysts"
 _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is tried first
@@ -192,7 +205,7 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<eu_worded>{_NOT_SECOND}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
+        rf"(?P<eu_worded>{_NOT_SECOND}{_NOT_INSIDE_EU}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
         rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
     ),
 )
@@ -205,13 +218,13 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<worded>{_NOT_SECOND}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
+        rf"(?P<worded>{_NOT_SECOND}{_NOT_INSIDE}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
         rf"(?P<w_unit>(?:{_CURRENCY_WORD})\b|{_SIGN_AFTER}))",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
     (
         r"[\do]",
-        rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
+        rf"(?P<volume>{_NOT_INSIDE}{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
     # a range after a price phrase, both its figures ("fell from 150.37 to 146.17",
@@ -249,13 +262,17 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     # with two decimals
     (r"\d", rf"(?P<paren>(?:(?<=[^\W_] \()|(?<=\([+−-])){_CENTS})(?=\))"),
     # a price per share: "146.17/share", "146.17 per share", "146.17 a share"
-    (r"\d", rf"(?P<per_share>{_PER_SHARE_FIRST}{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
+    (
+        r"\d",
+        rf"(?P<per_share>{_NOT_INSIDE}{_PER_SHARE_FIRST}{_AMOUNT})"
+        r"(?=\s?(?:/|per\s|a\s)\s?share\b)",
+    ),
     # an option's strike: "Jan 150 calls" (after its month: "3 calls to investors" is
     # none), "the 150 strike", "150C", "150P"
     (
         r"\d",
-        rf"(?P<strike>{_STRIKE_FIRST}(?:{_EXPIRY}){_AMOUNT}(?=\s?(?:calls?|puts?)\b)"
-        rf"|{_STRIKE_FIRST}{_AMOUNT}(?=\s?strike\b|(?-i:[CP])\b))",
+        rf"(?P<strike>{_NOT_INSIDE}{_STRIKE_FIRST}(?:{_EXPIRY}){_AMOUNT}(?=\s?(?:calls?|puts?)\b)"
+        rf"|{_NOT_INSIDE}{_STRIKE_FIRST}{_AMOUNT}(?=\s?strike\b|(?-i:[CP])\b))",
     ),
 )
 # what a part looks for first, which the reference (``TextMask.text_by_pattern``) leaves out
