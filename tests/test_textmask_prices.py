@@ -391,3 +391,21 @@ def test_a_number_is_read_from_its_first_digit_or_left_whole(text: str, shown: s
 def test_a_long_run_of_figures_is_read_alike_by_every_route(unit: str) -> None:
     text = unit * 300
     assert _every_route(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("from €30,21 to 31,50", "from €15,11 to 15,75"),
+        ("€30,21-31,50", "€15,11-15,75"),
+        ("$30,21 to 31,50", "$15,11 to 15,75"),
+        ("between €30,21 and 31,50", "between €15,11 and 15,75"),
+        ("€ 1.234,50 - 1.300,00", "€617,25 - 650,00"),
+        ("€ 45,50-4 mars 2016, € 45,50-2016年3月4日", "€22,75-day 24, €22,75-day 24"),
+        ("€ 1 234,50 to 1 300,00", "€617,25 to 650,00"),
+    ],
+)
+def test_both_figures_of_a_range_with_a_decimal_comma_are_scaled(text: str, shown: str) -> None:
+    """Its second figure left as written beside the first scaled gives the factor away."""
+    assert _every_route(text, ["ACME"]) == shown
+    assert _every_route(text, ["ACME", "BOLT"]).count("[amount]") == 2

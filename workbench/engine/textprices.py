@@ -178,6 +178,12 @@ _MONEY_TO = (
     rf"(?:(?P<m_gap>{_TO}|(?(m_between)\s+and\s+|(?!)))(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})"
     rf"(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
 )
+# and of money with a decimal comma ("€30,21 to 31,50", "$30,21-31,50", "between €30,21
+# and 31,50"), its second figure with one too (a figure without is a date's as often:
+# "€45,50-4 mars 2016", "€45,50-2016年3月4日")
+_EU_MONEY_TO = (
+    rf"(?:(?P<eu_gap>{_TO}|(?(eu_between)\s+and\s+|(?!)))(?P<eu_hi>{_EU_AMOUNT}){_NO_RATIO})?"
+)
 # what a price per share and a strike need after their figures, looked for first: most
 # numbers are followed by neither
 _PER_SHARE_FIRST = r"(?=[\d,.]++\s?(?:/|per\s|a\s))"
@@ -201,7 +207,8 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
     # 1.234,50 EUR, 45,50 €
     (
         _MONEY_FIRST,
-        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
+        rf"(?P<eu_money>(?:(?<=\bbetween )(?P<eu_between>))?(?P<eu_currency>{_CURRENCY})\s?"
+        rf"{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}){_EU_MONEY_TO})",
     ),
     (
         r"\d",
@@ -326,7 +333,8 @@ def amount_mark(match: re.Match[str]) -> str:
     if kind == "worded":
         return f"[amount]{match.group('w_scale') or ''}{_unit(match)}"
     if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}[amount]"
+        high = "" if match.group("eu_hi") is None else f"{match.group('eu_gap')}[amount]"
+        return f"{_currency(match, 'eu_currency')}[amount]{high}"
     if kind == "eu_worded":
         return f"[amount]{match.group('euw_gap')}{match.group('euw_unit')}"
     return "[amount]"
@@ -402,13 +410,23 @@ def _scaled_european(match: re.Match[str], factor: float) -> str:
     amount = match.group(group).replace(".", "").replace(" ", "").replace(",", ".")
     value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
     if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}{value}"
+        return f"{_currency(match, 'eu_currency')}{value}{_eu_to(match, factor)}"
     if kind == "eu_worded":
         return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
     return value
 
 
 _EUROPEAN = str.maketrans(",.", ".,")
+
+
+def _eu_to(match: re.Match[str], factor: float) -> str:
+    """The second figure of a range of money with a decimal comma ("€30,21 to 31,50"),
+    scaled and written with a decimal comma as the first is."""
+    high = match.group("eu_hi")
+    if high is None:
+        return ""
+    value = float(high.replace(".", "").replace(" ", "").replace(",", ".")) * factor
+    return f"{match.group('eu_gap')}{f'{value:,.2f}'.translate(_EUROPEAN)}"
 
 
 def _currency(match: re.Match[str], group: str = "currency") -> str:
