@@ -427,3 +427,10 @@ def test_a_unit_after_an_amount_is_never_the_next_prices(text: str, shown: str) 
     follow is the next amount's: taken by the figure before, it left the next price (or
     half a range) unscaled, which gives the factor away."""
     assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize("space", [" ", "\u2009", "\u202f", "\xa0"])
+def test_money_whose_thousands_are_spaces_is_left_whole(space: str) -> None:
+    """Money read as $21 in "$21 900" left its thousands beside it as written ("$31.84 900")."""
+    text = f"paid $21{space}900 and $150"
+    assert _every_route(text, ["ACME"]) == "paid $21 900 and $75.00"

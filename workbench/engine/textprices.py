@@ -190,6 +190,8 @@ _MONEY_TO = (
 _EU_MONEY_TO = (
     rf"(?:(?P<eu_gap>{_TO}|(?(eu_between)\s+and\s+|(?!)))(?P<eu_hi>{_EU_AMOUNT}){_NO_RATIO})?"
 )
+# (nor a number whose thousands are spaces, "$21 900", "$21\u2009900": it is left whole)
+_NOT_SPACED = r"(?![ \u00a0\u2009\u202f]\d{3}(?!\d))"
 # what a price per share and a strike need after their figures, looked for first: most
 # numbers are followed by neither
 _PER_SHARE_FIRST = r"(?=[\d,.]++\s?(?:/|per\s|a\s))"
@@ -227,7 +229,7 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     (
         _MONEY_FIRST,
         rf"(?P<money>(?:(?<=\bbetween )(?P<m_between>))?(?P<currency>{_CURRENCY})\s?"
-        rf"(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?{_MONEY_TO})",
+        rf"(?P<amount>{_AMOUNT}){_NOT_SPACED}(?P<scale>{_SCALE})?{_MONEY_TO})",
     ),
     (
         r"\d",
