@@ -37,18 +37,17 @@ _YEAR = r"(?:19|20)\d{2}"
 # digit and a separator), and over at most 20 groups of thousands: a longer number is no
 # amount and is left whole, not cut with its tail read as one. Reading on from each of
 # its runs of digits would cost the square of its length ("1.1.1..." or "12,3" written
-# thousands of times), so what a part looks for first is looked for after this.
+# thousands of times), so each part that can start at a bare digit (an amount and its
+# unit, a volume, a price per share, a strike) checks this first; the others start
+# after a currency, a price's words or a bracket, never inside a number.
 _NOT_INSIDE = r"(?<!\d)(?<!\d[,.])"
 # (nor from a group of three digits after a digit and a space: "1 234,50", not "10 45,50")
 _NOT_INSIDE_EU = rf"{_NOT_INSIDE}(?!(?<=\d )\d{{3}}(?!\d))"
 _THOUSANDS = r"(?:,\d{3}){1,20}"
 # (never a number a fraction follows, "146-1/4", "146 1/4": it is left whole, not in part)
-_AMOUNT = rf"{_NOT_INSIDE}(?:\d{{1,3}}{_THOUSANDS}|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
+_AMOUNT = rf"(?:\d{{1,3}}{_THOUSANDS}|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
 # a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
-_EU_AMOUNT = (
-    rf"{_NOT_INSIDE_EU}(?:\d{{1,3}}(?:\.\d{{3}}){{1,20}}|\d{{1,3}}(?: \d{{3}}){{1,20}}|\d+)"
-    r",\d{1,2}(?!\d|[.,]\d)"
-)
+_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3}){1,20}|\d{1,3}(?: \d{3}){1,20}|\d+),\d{1,2}(?!\d|[.,]\d)"
 # what such an amount needs, looked for first (over no more than it reads)
 _EU_FIRST = r"(?=\d++(?:[. ]\d{3}){0,20}+,\d)"
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
@@ -175,7 +174,7 @@ _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)|(?<=\d)\$(?:{'|'.join(_DOLLARS)})d?\b(
 _UNIT_GAP = r"[^\S\n\r\v\f\x1c-\x1e\x85\u2028\u2029]?"
 _SIGN_ALONE = rf"[{SIGNS}](?!(?<=\s[{SIGNS}])\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
-_CENTS = rf"{_NOT_INSIDE}(?:\d{{1,3}}{_THOUSANDS}|\d+)\.\d{{2}}(?!\d|[.,]\d)"
+_CENTS = rf"(?:\d{{1,3}}{_THOUSANDS}|\d+)\.\d{{2}}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
 _TO = r"\s+to\s+|\s?[-–]\s?"  # "and" only after "between": "at 146.17 and 3 analysts"
 _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is tried first
