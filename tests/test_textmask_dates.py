@@ -115,3 +115,18 @@ def test_a_date_with_a_short_year_or_a_season_is_marked_whole(text: str) -> None
 )
 def test_a_year_of_two_digits_after_an_apostrophe_is_marked(text: str, shown: str) -> None:
     assert _every_route(text) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("FY’16", "Q3’16", "FYʼ16", "FY‘16", "1Q’16", "CY´16"),
+        *("Dec ʻ16", "Dec ´16", "Dec ′16", "Dec `16", "Dec ׳16", "the ′16 season"),
+    ],
+)
+def test_a_year_of_two_digits_after_any_mark_written_for_an_apostrophe_is_a_date(
+    text: str,
+) -> None:
+    """FY'16 was a date and FY’16 not, Dec '16 a date and Dec ´16 not: every form of a date
+    that holds such a year reads one class of marks."""
+    assert "16" not in _every_route(text)

@@ -363,3 +363,74 @@ def _around(text: str, at: int) -> tuple[int, str, bool, bool]:
         and any(last.endswith(e[::-1]) for e in PHRASE_ENDS)
     )
     return length, text[stop] if stop < len(text) else "", word, phrase
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("$1" + ",000" * 21 + " USD 146.17", "$1" + ",000" * 21 + " USD 73.08"),
+        ("1" + ",000" * 21 + " dollars and $146.17", "1" + ",000" * 21 + " dollars and $73.08"),
+        ("1" + ".000" * 21 + ",50 € and 146,17 €", "1" + ".000" * 21 + ",50 € and 73,08 €"),
+        ("1" + " 000" * 21 + ",50 € and 146,17 €", "1" + " 000" * 21 + ",50 € and 73,08 €"),
+        ("12,3" * 50 + " dollars", "12,3" * 50 + " dollars"),
+        ("1.2.3.4 dollars, 1,2,3 shares, 1.2.3/share",) * 2,
+        ("$1,000,000 and 146.17 dollars", "$500,000.00 and 73.08 dollars"),
+    ],
+)
+def test_a_number_is_read_from_its_first_digit_or_left_whole(text: str, shown: str) -> None:
+    """A part is tried at each run of digits, so reading on from each to the end of a long
+    run ("12,3" written thousands of times) would cost the square of its length; an amount
+    starts at a number's first digit alone, and a number of more than 20 groups of
+    thousands is no amount: it is left whole, not cut with its tail read as one (which
+    took the next price's currency and left that price unscaled)."""
+    assert _every_route(text, ["ACME"]) == shown
+    assert MASK.text_by_pattern(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize("unit", ["1.", "12,3", "12.3", "1 ", "12 ", "1.2", "12,34", "1,2 shares "])
+def test_a_long_run_of_figures_is_read_alike_by_every_route(unit: str) -> None:
+    text = unit * 300
+    assert _every_route(text, ["ACME"]) == MASK.text_by_pattern(text, ["ACME"])
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("from €30,21 to 31,50", "from €15,11 to 15,75"),
+        ("€30,21-31,50", "€15,11-15,75"),
+        ("$30,21 to 31,50", "$15,11 to 15,75"),
+        ("between €30,21 and 31,50", "between €15,11 and 15,75"),
+        ("€ 1.234,50 - 1.300,00", "€617,25 - 650,00"),
+        ("€ 45,50-4 mars 2016, € 45,50-2016年3月4日", "€22,75-day 24, €22,75-day 24"),
+        ("€ 1 234,50 to 1 300,00", "€617,25 to 650,00"),
+    ],
+)
+def test_both_figures_of_a_range_with_a_decimal_comma_are_scaled(text: str, shown: str) -> None:
+    """Its second figure left as written beside the first scaled gives the factor away."""
+    assert _every_route(text, ["ACME"]) == shown
+    assert _every_route(text, ["ACME", "BOLT"]).count("[amount]") == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("vs 645,77\n$150-$160", "vs 645,77\n$75.00-$80.00"),
+        ("index 6.583,42-6.590,10\n$150", "index 6.583,42-6.590,10\n$75.00"),
+        ("shares at 645,77 $150 today", "shares at 322,88 $75.00 today"),
+        ("shares at 645.77 $150 today", "shares at 322.88 $75.00 today"),
+        ("page 12\ndollars and sense", "page 12\ndollars and sense"),
+        ("45,50 €\n3 ideas", "22,75 €\n3 ideas"),
+    ],
+)
+def test_a_unit_after_an_amount_is_never_the_next_prices(text: str, shown: str) -> None:
+    """A sign or a word after an amount is its unit only on its line, and a sign digits
+    follow is the next amount's: taken by the figure before, it left the next price (or
+    half a range) unscaled, which gives the factor away."""
+    assert _every_route(text, ["ACME"]) == shown
+
+
+@pytest.mark.parametrize("space", [" ", "\u2009", "\u202f", "\xa0"])
+def test_money_whose_thousands_are_spaces_is_left_whole(space: str) -> None:
+    """Money read as $21 in "$21 900" left its thousands beside it as written ("$31.84 900")."""
+    text = f"paid $21{space}900 and $150"
+    assert _every_route(text, ["ACME"]) == "paid $21 900 and $75.00"

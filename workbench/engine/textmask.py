@@ -21,10 +21,10 @@ then money, then a name:
    (``2016-02-30``), a month with its year
    (``mars 2022``, ``2022-03`` too), a year alone (1900–2099; an era's, ``平成28年``),
    a year of two digits after an apostrophe (``the '16 season``; ``Dec. '16``,
-   ``Jan. 5, '16``; by any of ' ’ ‘ ʼ), a season's years (``2015/16``), a numeric
+   ``Jan. 5, '16``; by any of ' ’ ‘ ʼ ʻ ´ ′ ` ׳), a season's years (``2015/16``), a numeric
    date (``02/03/2016``, ``01-05-2016``: day or month first?), ``20160203``, a month
    and day with no year (``Feb 3``, ``4th March``, ``3月4日``), fiscal years, quarters and halves
-   (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``).
+   (``FY2016``, ``2016Q1``, ``CY16``, ``H1'16``, ``FY’16``).
 2. **Money** in any currency (``$12.50``, ``C$12``, ``€45.10``, ``146.17$``,
    ``USD 12``, ``Rs. 1,200``, ``12 kr``, ``45 dollars``, ``$3.4 billion``; with a
    decimal comma ``45,50 €``, written back the same way) and a bare price after a
@@ -121,6 +121,7 @@ from workbench.engine.textscan import (
     NAME_END,
     PLURAL,
     SIGNS,
+    YEAR_MARKS,
     Matcher,
     glued_forms,
     name_key,
@@ -174,9 +175,9 @@ def _capital_month() -> str:
     return "(?-i:" + "|".join(_spelled(m)[0].upper() + _spelled(m)[1:] for m in MONTHS) + ")"
 
 
-# a year of two digits after an apostrophe ('16, ’16, ‘16, ʼ16), not a figure's first digits
-# ('15.5)
-_SHORT_YEAR = r"['’‘ʼ]\d{2}\b(?![.,]\d)"
+# a year of two digits after an apostrophe or a mark written for one ('16, ’16, ʻ16, ´16:
+# ``YEAR_MARKS``), not a figure's first digits ('15.5)
+_SHORT_YEAR = rf"[{YEAR_MARKS}]\d{{2}}\b(?![.,]\d)"
 # such a year after a month and day, or a day and month (Jan. 5, '16; 5 Jan '16)
 _THEN_SHORT_YEAR = rf"(?:,?\s*{_SHORT_YEAR})?"
 
@@ -218,13 +219,14 @@ _PARTS: tuple[tuple[str, str], ...] = (
         rf"|\b[0-3]?\d[{DASHES}][0-3]?\d[{DASHES}](?:{_YEAR}|\d{{2}})\b|\b{_YEAR}[01]\d[0-3]\d\b"
         rf"|\b{_YEAR}[{DASHES}/](?:1[0-2]|0?[1-9]|\d{{2}})\b(?![{DASHES}/.]\d)"
         rf"|\b[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_capital_month()}{_THEN_SHORT_YEAR}"
-        r"|\b(?:19|20)\d{2}\s?[QH][1-4]\b|\b[1-4][QH]\s?'?\d{2}(?:\d{2})?\b)",
+        rf"|\b(?:19|20)\d{{2}}\s?[QH][1-4]\b|\b[1-4][QH]\s?[{YEAR_MARKS}]?\d{{2}}(?:\d{{2}})?\b)",
     ),
     (
-        "[fcqhjmasond'’‘ʼ]",
+        f"[fcqhjmasond{YEAR_MARKS}]",
         rf"(?P<unplaced_w>\b{_capital_month()}(?:\s+|[{DASHES}])[0-3]?\d(?:st|nd|rd|th)?\b"
         rf"{_THEN_SHORT_YEAR}|\b{_capital_month()}\s*{_SHORT_YEAR}|{_SHORT_YEAR}"
-        r"|\b(?:FY|CY)\s?'?\d{2}(?:\d{2})?\b|\b[QH][1-4]\s?(?:FY)?'?\d{2}(?:\d{2})?\b)",
+        rf"|\b(?:FY|CY)\s?[{YEAR_MARKS}]?\d{{2}}(?:\d{{2}})?\b"
+        rf"|\b[QH][1-4]\s?(?:FY)?[{YEAR_MARKS}]?\d{{2}}(?:\d{{2}})?\b)",
     ),
     (r"\d", rf"(?P<loose>\b{_YEAR}\b)"),
     (
@@ -316,7 +318,7 @@ _ERAS = {
 
 def _compiled(parts: Iterable[str], *, glued: bool = True, iso: bool = True) -> re.Pattern[str]:
     # every other part starts a word (or is money): trying them only there halves the cost
-    words = rf"(?<!\w)(?=[\w{SIGNS}'’‘ʼ])(?:{'|'.join(parts)})"
+    words = rf"(?<!\w)(?=[\w{SIGNS}{YEAR_MARKS}])(?:{'|'.join(parts)})"
     anywhere = [_ISO] * iso + [_GLUED] * glued
     return _pattern("|".join([*anywhere, words]))
 

@@ -33,11 +33,23 @@ from functools import partial
 from workbench.engine.textscan import MONTHS, SIGNS
 
 _YEAR = r"(?:19|20)\d{2}"
+# A number is read from its first digit only, never from a digit inside it (after a
+# digit and a separator), and over at most 20 groups of thousands: a longer number is no
+# amount and is left whole, not cut with its tail read as one. Reading on from each of
+# its runs of digits would cost the square of its length ("1.1.1..." or "12,3" written
+# thousands of times), so each part that can start at a bare digit (an amount and its
+# unit, a volume, a price per share, a strike) checks this first; the others start
+# after a currency, a price's words or a bracket, never inside a number.
+_NOT_INSIDE = r"(?<!\d)(?<!\d[,.])"
+# (nor from a group of three digits after a digit and a space: "1 234,50", not "10 45,50")
+_NOT_INSIDE_EU = rf"{_NOT_INSIDE}(?!(?<=\d )\d{{3}}(?!\d))"
+_THOUSANDS = r"(?:,\d{3}){1,20}"
 # (never a number a fraction follows, "146-1/4", "146 1/4": it is left whole, not in part)
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
+_AMOUNT = rf"(?:\d{{1,3}}{_THOUSANDS}|\d+)(?:\.\d+)?(?!\d|[.,/]\d|[- ]\d+/\d)"
 # a decimal comma, thousands by dots or spaces: 45,50, 1.234,50 and 1 234,50
-_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+|\d+),\d{1,2}(?!\d|[.,]\d)"
-_EU_FIRST = r"(?=[\d. ]+,\d)"  # what such an amount needs, looked for first
+_EU_AMOUNT = r"(?:\d{1,3}(?:\.\d{3}){1,20}|\d{1,3}(?: \d{3}){1,20}|\d+),\d{1,2}(?!\d|[.,]\d)"
+# what such an amount needs, looked for first (over no more than it reads)
+_EU_FIRST = r"(?=\d++(?:[. ]\d{3}){0,20}+,\d)"
 _SCALE = r"\s?(?:billion|million|thousand|bn|mn|[mbk])\b"
 # Money is scaled whatever its unit: the mask is about the stock's price level, and one
 # factor keeps every quote of it in proportion. Currency codes (each also written after
@@ -155,8 +167,14 @@ _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares|[ap]\.?m\
 # a currency's sign after the amount (146.17$, 146.17 $), as no $SYM or price starts it,
 # or a dollar's sign and country glued to it (146.17$US, 146.17$CA, 146.17$USD)
 _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)|(?<=\d)\$(?:{'|'.join(_DOLLARS)})d?\b(?!\$)"
+# A unit after an amount is on its line: one space or none stands between them, never a
+# line's end ("vs 645,77\n$150-$160": the sign is $150's); and a sign after a space, a
+# digit glued to it, is that figure's ("shares at 645,77 $150 today"), not one glued to
+# the amount or a space after it ("45,50 €2016", "45,50 € 2016-03-04")
+_UNIT_GAP = r"[^\S\n\r\v\f\x1c-\x1e\x85\u2028\u2029]?"
+_SIGN_ALONE = rf"[{SIGNS}](?!(?<=\s[{SIGNS}])\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
-_CENTS = r"(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?!\d|[.,]\d)"
+_CENTS = rf"(?:\d{{1,3}}{_THOUSANDS}|\d+)\.\d{{2}}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
 _TO = r"\s+to\s+|\s?[-–]\s?"  # "and" only after "between": "at 146.17 and 3 analysts"
 _EITHER = f"(?:{_EU_AMOUNT}|{_AMOUNT})"  # a decimal comma first, as near_eu is tried first
@@ -165,6 +183,14 @@ _MONEY_TO = (
     rf"(?:(?P<m_gap>{_TO}|(?(m_between)\s+and\s+|(?!)))(?!{_YEAR}\b)(?P<m_hi>{_AMOUNT})"
     rf"(?P<m_hi_scale>{_SCALE})?{_NO_RATIO})?"
 )
+# and of money with a decimal comma ("€30,21 to 31,50", "$30,21-31,50", "between €30,21
+# and 31,50"), its second figure with one too (a figure without is a date's as often:
+# "€45,50-4 mars 2016", "€45,50-2016年3月4日")
+_EU_MONEY_TO = (
+    rf"(?:(?P<eu_gap>{_TO}|(?(eu_between)\s+and\s+|(?!)))(?P<eu_hi>{_EU_AMOUNT}){_NO_RATIO})?"
+)
+# (nor a number whose thousands are spaces, "$21 900", "$21\u2009900": it is left whole)
+_NOT_SPACED = r"(?![ \u00a0\u2009\u202f]\d{3}(?!\d))"
 # what a price per share and a strike need after their figures, looked for first: most
 # numbers are followed by neither
 _PER_SHARE_FIRST = r"(?=[\d,.]++\s?(?:/|per\s|a\s))"
@@ -188,12 +214,13 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
     # 1.234,50 EUR, 45,50 €
     (
         _MONEY_FIRST,
-        rf"(?P<eu_money>(?P<eu_currency>{_CURRENCY})\s?{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}))",
+        rf"(?P<eu_money>(?:(?<=\bbetween )(?P<eu_between>))?(?P<eu_currency>{_CURRENCY})\s?"
+        rf"{_EU_FIRST}(?P<eu_amount>{_EU_AMOUNT}){_EU_MONEY_TO})",
     ),
     (
         r"\d",
-        rf"(?P<eu_worded>{_NOT_SECOND}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
-        rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
+        rf"(?P<eu_worded>{_NOT_SECOND}{_NOT_INSIDE_EU}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>{_UNIT_GAP})"
+        rf"(?P<euw_unit>{_SIGN_ALONE}|(?:{_CURRENCY_WORD})\b))",
     ),
 )
 # the other money parts, volumes and bare prices, tried after every date
@@ -201,17 +228,17 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     (
         _MONEY_FIRST,
         rf"(?P<money>(?:(?<=\bbetween )(?P<m_between>))?(?P<currency>{_CURRENCY})\s?"
-        rf"(?P<amount>{_AMOUNT})(?P<scale>{_SCALE})?{_MONEY_TO})",
+        rf"(?P<amount>{_AMOUNT}){_NOT_SPACED}(?P<scale>{_SCALE})?{_MONEY_TO})",
     ),
     (
         r"\d",
-        rf"(?P<worded>{_NOT_SECOND}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
+        rf"(?P<worded>{_NOT_SECOND}{_NOT_INSIDE}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>{_UNIT_GAP})"
         rf"(?P<w_unit>(?:{_CURRENCY_WORD})\b|{_SIGN_AFTER}))",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
     (
         r"[\do]",
-        rf"(?P<volume>{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
+        rf"(?P<volume>{_NOT_INSIDE}{_THEN_WORDS}{_AMOUNT}(?:{_SCALE})?(?=\s+shares\b)"
         rf"|(?<=volume )(?:of )?{_AMOUNT}(?:{_SCALE})?)",
     ),
     # a range after a price phrase, both its figures ("fell from 150.37 to 146.17",
@@ -249,13 +276,17 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     # with two decimals
     (r"\d", rf"(?P<paren>(?:(?<=[^\W_] \()|(?<=\([+−-])){_CENTS})(?=\))"),
     # a price per share: "146.17/share", "146.17 per share", "146.17 a share"
-    (r"\d", rf"(?P<per_share>{_PER_SHARE_FIRST}{_AMOUNT})(?=\s?(?:/|per\s|a\s)\s?share\b)"),
+    (
+        r"\d",
+        rf"(?P<per_share>{_NOT_INSIDE}{_PER_SHARE_FIRST}{_AMOUNT})"
+        r"(?=\s?(?:/|per\s|a\s)\s?share\b)",
+    ),
     # an option's strike: "Jan 150 calls" (after its month: "3 calls to investors" is
     # none), "the 150 strike", "150C", "150P"
     (
         r"\d",
-        rf"(?P<strike>{_STRIKE_FIRST}(?:{_EXPIRY}){_AMOUNT}(?=\s?(?:calls?|puts?)\b)"
-        rf"|{_STRIKE_FIRST}{_AMOUNT}(?=\s?strike\b|(?-i:[CP])\b))",
+        rf"(?P<strike>{_NOT_INSIDE}{_STRIKE_FIRST}(?:{_EXPIRY}){_AMOUNT}(?=\s?(?:calls?|puts?)\b)"
+        rf"|{_NOT_INSIDE}{_STRIKE_FIRST}{_AMOUNT}(?=\s?strike\b|(?-i:[CP])\b))",
     ),
 )
 # what a part looks for first, which the reference (``TextMask.text_by_pattern``) leaves out
@@ -309,7 +340,8 @@ def amount_mark(match: re.Match[str]) -> str:
     if kind == "worded":
         return f"[amount]{match.group('w_scale') or ''}{_unit(match)}"
     if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}[amount]"
+        high = "" if match.group("eu_hi") is None else f"{match.group('eu_gap')}[amount]"
+        return f"{_currency(match, 'eu_currency')}[amount]{high}"
     if kind == "eu_worded":
         return f"[amount]{match.group('euw_gap')}{match.group('euw_unit')}"
     return "[amount]"
@@ -385,13 +417,23 @@ def _scaled_european(match: re.Match[str], factor: float) -> str:
     amount = match.group(group).replace(".", "").replace(" ", "").replace(",", ".")
     value = f"{float(amount) * factor:,.2f}".translate(_EUROPEAN)
     if kind == "eu_money":
-        return f"{_currency(match, 'eu_currency')}{value}"
+        return f"{_currency(match, 'eu_currency')}{value}{_eu_to(match, factor)}"
     if kind == "eu_worded":
         return f"{value}{match.group('euw_gap')}{match.group('euw_unit')}"
     return value
 
 
 _EUROPEAN = str.maketrans(",.", ".,")
+
+
+def _eu_to(match: re.Match[str], factor: float) -> str:
+    """The second figure of a range of money with a decimal comma ("€30,21 to 31,50"),
+    scaled and written with a decimal comma as the first is."""
+    high = match.group("eu_hi")
+    if high is None:
+        return ""
+    value = float(high.replace(".", "").replace(" ", "").replace(",", ".")) * factor
+    return f"{match.group('eu_gap')}{f'{value:,.2f}'.translate(_EUROPEAN)}"
 
 
 def _currency(match: re.Match[str], group: str = "currency") -> str:

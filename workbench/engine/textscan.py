@@ -80,6 +80,9 @@ _JOINERS = re.compile(r"[\s_-]+")  # between a company name's words
 _CLASS_MARKS = re.compile(r"[-./]")  # between a ticker and its share class
 # the apostrophes a company name is written with, each read as any other (McDonald’s)
 APOSTROPHES = "'\u2019\u02bc\u2018"  # ' ’ ʼ ‘
+# the marks a year of two digits is written after ('16, ’16, ‘16, ʼ16, ʻ16, ´16, ′16, `16,
+# ׳16): one class for every form of a date that holds one
+YEAR_MARKS = APOSTROPHES + "\u02bb\u00b4\u2032`\u05f3"
 _APOSTROPHE = re.compile(f"[{APOSTROPHES}]")
 _ONE_APOSTROPHE = str.maketrans(dict.fromkeys(APOSTROPHES[1:], "'"))
 
@@ -147,16 +150,16 @@ MONTHS_SHORT = frozenset(month[:3] for month in MONTHS)
 # space, a hyphen or an apostrophe (Dec'16) follows, after a full stop or not: "margins"
 # or "declined" start none
 _MONTH_WORDS = sorted({*MONTHS_SHORT, *MONTHS, "sept", *(m for ms in MOIS_WRITTEN for m in ms)})
-_MONTH_END = rf"\.?[\s{DASHES}'\u2019\u2018\u02bc]"
+_MONTH_END = rf"\.?[\s{DASHES}{YEAR_MARKS}]"
 _WORDS = (*_MONTH_WORDS, *("us", "eur", "gbp", "jpy", "chf", "fy", "cy"))
 _FIXED_STARTS = (
     r"\d",  # dates, years, amounts
     f"[{SIGNS}]",  # money, $SYM
     "[QqHh](?=[1-4])",  # quarters and halves
     rf"(?<={_either_case('volume ')}){_either_case('o')}(?={_either_case('f ')})",
-    "['\u2019\u2018\u02bc](?=\\d\\d)",  # a year of two digits after an apostrophe ('16)
+    f"[{YEAR_MARKS}](?=\\d\\d)",  # a year of two digits after an apostrophe ('16)
 )
-_FIXED_GATE = f"\\d{SIGNS}QqHh'\u2019\u2018\u02bc" + "".join(
+_FIXED_GATE = f"\\d{SIGNS}QqHh{YEAR_MARKS}" + "".join(
     sorted({c for w in _WORDS for c in w[0] + w[0].upper()})
 )
 _EXCHANGE = "[A-Za-z](?=[A-Za-z]{1,7}:)"  # NYSE:SYM
