@@ -167,12 +167,6 @@ _NO_RATIO = r"(?!\s?(?:%|percent|per\s?cent|bps|basis|times|x\b|shares|[ap]\.?m\
 # a currency's sign after the amount (146.17$, 146.17 $), as no $SYM or price starts it,
 # or a dollar's sign and country glued to it (146.17$US, 146.17$CA, 146.17$USD)
 _SIGN_AFTER = rf"[{SIGNS}](?![\w$]|\s?\d)|(?<=\d)\$(?:{'|'.join(_DOLLARS)})d?\b(?!\$)"
-# A unit after an amount is on its line: one space or none stands between them, never a
-# line's end ("vs 645,77\n$150-$160": the sign is $150's); and a sign after a space, a
-# digit glued to it, is that figure's ("shares at 645,77 $150 today"), not one glued to
-# the amount or a space after it ("45,50 €2016", "45,50 € 2016-03-04")
-_UNIT_GAP = r"[^\S\n\r\v\f\x1c-\x1e\x85\u2028\u2029]?"
-_SIGN_ALONE = rf"[{SIGNS}](?!(?<=\s[{SIGNS}])\d)"
 # a price only as a price is written, with two decimals ("hit 3 home runs" is none)
 _CENTS = rf"(?:\d{{1,3}}{_THOUSANDS}|\d+)\.\d{{2}}(?!\d|[.,]\d)"
 # a range's second figure: "150.37 to 146.17", "140 and 150", "140-150" (not a year)
@@ -219,8 +213,8 @@ EUROPEAN_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<eu_worded>{_NOT_SECOND}{_NOT_INSIDE_EU}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>{_UNIT_GAP})"
-        rf"(?P<euw_unit>{_SIGN_ALONE}|(?:{_CURRENCY_WORD})\b))",
+        rf"(?P<eu_worded>{_NOT_SECOND}{_NOT_INSIDE_EU}{_EU_FIRST}(?P<euw_amount>{_EU_AMOUNT})(?P<euw_gap>\s?)"
+        rf"(?P<euw_unit>[{SIGNS}]|(?:{_CURRENCY_WORD})\b))",
     ),
 )
 # the other money parts, volumes and bare prices, tried after every date
@@ -232,7 +226,7 @@ PRICE_PARTS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\d",
-        rf"(?P<worded>{_NOT_SECOND}{_NOT_INSIDE}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>{_UNIT_GAP})"
+        rf"(?P<worded>{_NOT_SECOND}{_NOT_INSIDE}{_THEN_WORD}(?P<w_amount>{_AMOUNT})(?P<w_scale>{_SCALE})?(?P<w_gap>\s?)"
         rf"(?P<w_unit>(?:{_CURRENCY_WORD})\b|{_SIGN_AFTER}))",
     ),
     # volumes: what the volume factor would scale, which the text's mask does not hold
