@@ -23,6 +23,12 @@ def news(**columns: Any) -> pd.DataFrame:
     return pd.DataFrame({**table, "body": ["", ""], **columns})
 
 
+def _read_as_when(written: str) -> bool:
+    """Whether ``written`` is read as the same instant as WHEN, in a row beside it."""
+    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
+    return read["published"].nunique() == 1
+
+
 def reports(**figures: Any) -> pd.DataFrame:
     return pd.DataFrame({"published": [WHEN, WHEN], "symbol": ["ACME", "BOLT"], **figures})
 
@@ -71,8 +77,7 @@ def test_symbols_as_a_set_or_a_mapping_are_refused_clearly(symbols: object) -> N
     "written", ["2016-03-01T15:00:00z", "Tue, 01 Mar 2016 10:00:00 -0500", "1 Mar 2016 15:00 +0000"]
 )
 def test_a_zoned_time_in_another_common_form_is_read(written: str) -> None:
-    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
-    assert read["published"].nunique() == 1
+    assert _read_as_when(written)
 
 
 def test_an_e_mail_time_with_a_zone_abbreviation_is_refused_as_an_abbreviation() -> None:
@@ -138,14 +143,12 @@ def test_a_csv_with_empty_bodies_is_read(tmp_path: Path) -> None:
     ],
 )
 def test_a_time_in_gmt_is_read_as_utc(written: str) -> None:
-    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
-    assert read["published"].nunique() == 1
+    assert _read_as_when(written)
 
 
 def test_an_rss_time_with_a_one_digit_hour_is_read() -> None:
     written = "Tue, 1 Mar 2016 9:00:00 -0600"  # the hour as some feeds write it
-    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
-    assert read["published"].nunique() == 1
+    assert _read_as_when(written)
 
 
 def test_an_offset_with_seconds_is_refused_as_such() -> None:
@@ -229,8 +232,7 @@ def test_an_rss_time_whose_weekday_is_not_its_dates_is_refused() -> None:
     ],
 )
 def test_more_forms_of_a_time_in_utc_are_read(written: str) -> None:
-    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
-    assert read["published"].nunique() == 1
+    assert _read_as_when(written)
 
 
 def test_an_rss_time_keeps_its_fraction_of_a_second() -> None:
@@ -270,8 +272,7 @@ def test_a_long_refused_time_is_quoted_in_part() -> None:
 
 def test_an_rss_time_with_no_space_after_its_comma_or_a_byte_order_mark_is_read() -> None:
     for written in ("Tue,01 Mar 2016 15:00:00 GMT", "\ufeffTue, 01 Mar 2016 15:00:00 GMT"):
-        read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
-        assert read["published"].nunique() == 1, written
+        assert _read_as_when(written), written
 
 
 @pytest.mark.parametrize(
@@ -312,8 +313,7 @@ def test_the_first_row_no_reading_takes_is_the_one_named() -> None:
     ],
 )
 def test_a_time_with_its_zone_written_loosely_is_read(written: str) -> None:
-    read = read_news(news(published=[WHEN, written], headline=["a", "a2"]), SYMBOLS)
-    assert read["published"].nunique() == 1
+    assert _read_as_when(written)
 
 
 def test_a_time_with_a_zone_in_a_layout_not_read_is_told_so() -> None:

@@ -424,7 +424,7 @@ def _naive_column(column: pd.Series, what: str) -> ConfigError:
 
 def _stamp(value: object, what: str, row: int) -> pd.Timestamp | None:
     if not isinstance(value, pd.Timestamp):
-        if value is None or value is pd.NA or value is pd.NaT or _is_nan(value):
+        if _missing(value):
             return None
         raise refuse(what, row, f"has the publication time {value!r} among timestamps")
     if value.tzinfo is None:
