@@ -337,3 +337,15 @@ def test_a_subclass_of_a_price_only_baseline_reads_the_news_unless_it_says_not()
     arm = MomentumOnNews()
     run_sync(run_world(World(data=Historical.load(BARS, news=pd.DataFrame(items))), [arm]))
     assert len(arm.headlines) == 3 and all("ACME" not in h for h in arm.headlines)
+
+
+def test_the_clis_default_arms_read_the_researchers_news_on_bars() -> None:
+    from workbench.services.presets import default_arms
+
+    price_rules = default_arms(None, bars=True)
+    assert "headline_sentiment" not in price_rules and "earnings_drift" not in price_rules
+    with_news = default_arms(None, bars=True, news=True)
+    assert with_news == [*price_rules, "headline_sentiment"]  # earnings need the simulator's
+    assert "earnings_drift" in default_arms("standard-v2") and "earnings_drift" not in default_arms(
+        "standard-v1"
+    )

@@ -73,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--arms",
         help="comma-separated baseline names (default: every baseline; the news readers "
-        "headline_sentiment and earnings_drift only on a market that publishes news)",
+        "headline_sentiment and earnings_drift only on a market that publishes news; on "
+        "--data with --news, headline_sentiment)",
     )
     parser.add_argument("--json", type=Path, help="write the scorecard as byte-stable JSON here")
     parser.add_argument("--out", type=Path, help="write scorecard, equity, orders and plot here")
@@ -168,7 +169,9 @@ def _evaluate(args: argparse.Namespace) -> int:
     from workbench.services.presets import default_arms
 
     preset = market_preset(args)
-    arms = args.arms or ",".join(default_arms(preset, bars=args.data is not None))
+    arms = args.arms or ",".join(
+        default_arms(preset, bars=args.data is not None, news=args.news is not None)
+    )
     if args.json:
         check_file(args.json, "--json")
     if args.out:

@@ -18,14 +18,23 @@ def default_preset(*, bars: bool = False) -> str:
     return str(_presets.BARS_DEFAULT_PRESET if bars else _presets.DEFAULT_PRESET)
 
 
-def default_arms(preset: str | dict[str, Any] | None, *, bars: bool = False) -> list[str]:
+def default_arms(
+    preset: str | dict[str, Any] | None, *, bars: bool = False, news: bool = False
+) -> list[str]:
     """Every baseline that can trade on the market: the six price rules, and the two news
-    readers too when the market publishes news (on historical bars it never does)."""
+    readers too when the market publishes news. Historical bars publish none of their
+    own; with the researcher's ``news`` they carry headlines, which ``headline_sentiment``
+    reads (``earnings_drift`` needs the simulator's earnings figures, so it is left out)."""
     from workbench.baselines import BASELINES
 
-    readers = ("headline_sentiment", "earnings_drift")
-    publishes = not bars and _presets.preset(preset).publishes_information
-    return [name for name in BASELINES if publishes or name not in readers]
+    if bars:
+        readers: tuple[str, ...] = ("earnings_drift",) if news else READERS
+    else:
+        readers = () if _presets.preset(preset).publishes_information else READERS
+    return [name for name in BASELINES if name not in readers]
+
+
+READERS = ("headline_sentiment", "earnings_drift")
 
 
 def with_dials(preset: str | None, dials: dict[str, float]) -> str | dict[str, Any] | None:
