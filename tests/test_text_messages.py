@@ -18,6 +18,9 @@ SYMBOLS = ("ACME", "BOLT")
 WHEN = "2016-03-01T10:00:00-05:00"
 
 
+THREE = {"symbols": ["ACME"] * 3, "headline": ["a", "b", "c"], "body": [""] * 3}
+
+
 def news(**columns: Any) -> pd.DataFrame:
     table = {"published": [WHEN, WHEN], "symbols": ["ACME", "BOLT"], "headline": ["a", "b"]}
     return pd.DataFrame({**table, "body": ["", ""], **columns})
@@ -318,7 +321,44 @@ def test_a_time_with_its_zone_written_loosely_is_read(written: str) -> None:
 
 def test_a_time_with_a_zone_in_a_layout_not_read_is_told_so() -> None:
     with pytest.raises(ConfigError, match=r"row 2 .*with a zone but in a layout not read here"):
-        read_news(news(published=[WHEN, "Tue Mar 01 15:00:00 +0000 2016"]), SYMBOLS)
+        read_news(news(published=[WHEN, "01.03.2016 15:00:00 +0000"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Tue Mar 01 15:00:00 +0000 2016",  # a social API's created_at
+        "Tue Mar 01 10:00:00 -0500 2016",
+        "Tue Mar  1 15:00:00 UTC 2016",  # as the date command writes it
+        "tue mar 01 20:30:00 +05:30 2016",
+        "Mar 01 15:00:00 +0000 2016",
+    ],
+)
+def test_a_time_in_ctimes_order_with_its_offset_is_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("Mon Mar 01 15:00:00 +0000 2016", r"whose weekday 'Mon' is not its date's: 1 Mar 2016 "
+         r"is a Tue; fix the date or the weekday"),
+        ("Tue Mrz 01 15:00:00 +0000 2016", r"whose month 'Mrz' is no month's name"),
+        ("Tue Mar 01 15:00:00 +1500 2016", r"whose offset '\+1500' is none"),
+        ("Tue Mar 01 15:00:00 +0060 2016", r"whose offset '\+0060' is none"),
+        ("Tue Mar 01 15:00:00 +0000 16", r"its year written as '16'"),
+        ("Tue Mar 01 10:00:00 EST 2016", r"the abbreviation 'EST', .*write the offset instead "
+         r"\(Tue Mar 01 10:00:00 -0500 2016 if"),
+        ("Tue Mar 01 15:00:00 +0000 2016", None),
+    ],
+)  # fmt: skip
+def test_a_time_in_ctimes_order_is_checked_as_an_rss_time(
+    written: str, message: str | None
+) -> None:
+    rows = news(published=[WHEN, written, "Tue Feb 30 15:00:00 +0000 2016"], **THREE)
+    expected = message or r"'Tue Feb 30 15:00:00 \+0000 2016', which is no date"
+    with pytest.raises(ConfigError, match=f"^news row {2 if message else 3} .*{expected}"):
+        read_news(rows, SYMBOLS)
 
 
 def test_a_column_of_timestamps_and_text_is_read_as_text() -> None:

@@ -3,7 +3,9 @@
 Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``), ``Z``,
 ``UTC``, ``UT`` or ``GMT`` in any case (+00:00, as is ``UTC+0``), or the zone of a
 timezone-aware timestamp column; e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
--0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too. Anything
+-0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too, and so
+are the same parts in ctime's order with the zone before the year (``Tue Mar 01 15:00:00
++0000 2016``, as a well-known social API writes its ``created_at``). Anything
 that could be two instants is refused, naming the row, the reading that fails and the
 form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
 flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
@@ -153,12 +155,19 @@ _PAST_ANY_ZONE = r"[+-](?:1[5-9]|[2-9][0-9])(?::?[0-9]{2})?$|[+-][0-9]{2}:?[6-9]
 
 
 # an e-mail or RSS time (RFC 2822), loosely, so what is wrong in one can be named
+_CLOCK = (
+    r"(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?"
+)
+_ZONE = r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
 _RFC2822 = re.compile(
     r"^(?:(?P<weekday>[A-Za-z]+)(?:\s*,\s*|\s+))?(?P<day>[0-9]{1,2})\s+(?P<month>[A-Za-z]+)\s+"
-    r"(?P<year>[0-9]{2,4})\s+(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})"
-    r"(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?\s*"
-    r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
-    r"(?:\s*\([^()]*\))?$"
+    rf"(?P<year>[0-9]{{2,4}})\s+{_CLOCK}\s*{_ZONE}(?:\s*\([^()]*\))?$"
+)
+# the same parts in the order of C's ctime with the zone before the year, as a well-known
+# social API writes its created_at: Tue Mar 01 15:00:00 +0000 2016
+_CTIME = re.compile(
+    r"^(?:(?P<weekday>[A-Za-z]+),?\s+)?(?P<month>[A-Za-z]+)\s+(?P<day>[0-9]{1,2})\s+"
+    rf"{_CLOCK}\s+{_ZONE}\s+(?P<year>[0-9]{{2,4}})$"
 )
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -166,16 +175,23 @@ _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
 
 
 def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
-    """Times written as e-mail and RSS write them rewritten as ISO with their offset, all
-    at once; one that names a zone any other way than by its offset or as UTC is refused
-    here, with a fix written as it was (an RFC 2822 time), and so is a weekday that is not
-    the date's: one of the two is wrong, and which cannot be told. Returned with the
-    rewritten text: the first refusal of a wrong part, and of a wrong weekday, by row."""
-    parts = text.str.extract(_RFC2822)
+    """Times written as e-mail and RSS write them (or in ctime's order with an offset)
+    rewritten as ISO with their offset, all at once; one that names a zone any other way
+    than by its offset or as UTC is refused here, with a fix written as it was, and so is
+    a weekday that is not the date's: one of the two is wrong, and which cannot be told.
+    Returned with the rewritten text: the first refusal of a wrong part, and of a wrong
+    weekday, by row."""
+    # both start with a weekday, a month or the day: an ISO time, with its four-digit year
+    # first, is passed over by a quick match rather than a full extraction
+    at = np.flatnonzero(text.str.match(r"[A-Za-z]|[0-9]{1,2}\s").to_numpy(bool))
+    parts = text.iloc[at].str.extract(_RFC2822)
+    unread = parts["day"].isna().to_numpy(bool)
+    if unread.any():
+        parts.loc[unread] = text.iloc[at[unread]].str.extract(_CTIME)[parts.columns]
     found = parts["day"].notna().to_numpy(bool)
     if not found.any():
         return text, []
-    parts, at = parts[found], np.flatnonzero(found)
+    parts, at = parts[found], at[found]
     refusals = _a_wrong_part(text, parts, at, rows)
     utc = parts["zone"].str.fullmatch(_UTC_NAMES + "|[Zz]").to_numpy(bool)
     offset = parts["zone"].str.slice(0, 3) + ":" + _offset_minutes(parts["zone"])
@@ -282,22 +298,27 @@ def _no_offset(value: str, part: pd.Series) -> str:
 
 def _named_zone(value: str, part: pd.Series) -> str:
     zone = part["zone"]
-    time = value[: value.rindex(zone)].rstrip()
+    time, year = value[: value.rindex(zone)].rstrip(), _after_zone(value, zone)
     named = re.fullmatch(r"(?P<name>[A-Za-z]+)(?P<offset>[+-].*)", zone)
     if named:
         return (
             f"has the publication time {_quoted(value)}, its zone written as {zone!r}, which "
             f"reads two ways: {named['offset']} from UTC as people write it, the opposite sign "
             "in POSIX zone names (Etc/GMT+5 is UTC-05:00); write the offset alone "
-            f"({time} {_rfc_offset(named['offset'])} if {named['offset']} is meant as people "
+            f"({time} {_rfc_offset(named['offset'])}{year} if {named['offset']} is meant as people "
             "write it)"
         )
     return (
         f"has the publication time {_quoted(value)}, its zone written as the abbreviation "
         f"{zone!r}, which names no offset for sure (EST is -05:00 in New York and +10:00 in "
-        f"Australia, CST three zones); write the offset instead ({time} -0500 if it is New "
+        f"Australia, CST three zones); write the offset instead ({time} -0500{year} if it is New "
         "York's winter time, +0000 for UTC)"
     )
+
+
+def _after_zone(value: str, zone: str) -> str:
+    """What a time writes after its zone other than a comment: the year, in ctime's order."""
+    return re.sub(r"\s*\([^()]*\)$", "", value[value.rindex(zone) + len(zone) :])
 
 
 def _rfc_offset(offset: str) -> str:
