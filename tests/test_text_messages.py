@@ -367,3 +367,28 @@ def test_a_column_of_timestamps_and_text_is_read_as_text() -> None:
     three = {"symbols": ["ACME"] * 3, "headline": ["a", "b", "c"], "body": [""] * 3}
     read = read_news(news(published=mixed, **three), SYMBOLS)
     assert read["published"].nunique() == 2  # WHEN (15:00 UTC) twice, 16:00 UTC once
+
+
+@pytest.mark.parametrize(
+    ("written", "before", "after"),
+    [
+        ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59+00:00", "2017-01-01T00:00:00+00:00"),
+        ("2016-12-31 18:59:60.25 -05:00", "2016-12-31T18:59:59-05:00", "2016-12-31T19:00:00-05:00"),
+        ("Sat, 31 Dec 2016 23:59:60 GMT", "2016-12-31T23:59:59+00:00", "2017-01-01T00:00:00+00:00"),
+    ],
+)
+def test_a_leap_second_is_refused_as_one_naming_the_seconds_around_it(
+    written: str, before: str, after: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=[WHEN, written]), SYMBOLS)
+    assert str(refused.value) == (
+        f"news row 2 has the publication time {written!r}, a leap second (second 60), which a "
+        "timestamp here cannot hold (pandas counts no leap seconds); write the second before, "
+        f"{before}, or the one after, {after}, in its place"
+    )
+
+
+def test_a_second_60_of_no_date_is_no_date() -> None:
+    with pytest.raises(ConfigError, match=r"row 2 .*'2016-12-32T23:59:60Z', which is no date$"):
+        read_news(news(published=[WHEN, "2016-12-32T23:59:60Z"]), SYMBOLS)

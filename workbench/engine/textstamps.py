@@ -9,7 +9,8 @@ are the same parts in ctime's order with the zone before the year (``Tue Mar 01 
 that could be two instants is refused, naming the row, the reading that fails and the
 form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
 flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
-minutes pass 59 or whose hours pass 14, a bare count since 1970.
+minutes pass 59 or whose hours pass 14, a bare count since 1970; a leap second, which
+pandas cannot hold, is refused naming the seconds either side of it.
 """
 
 from __future__ import annotations
@@ -128,13 +129,33 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
     bad = first(parsed.isna().to_numpy())
     if bad is not None:
-        refusals.append(
-            (bad, f"has the publication time {_quoted(text.iloc[bad])}, which is no date")
-        )
+        refusals.append((bad, _no_date(str(text.iloc[bad]), str(iso.iloc[bad]))))
     if refusals:
         row, problem = min(refusals, key=lambda refusal: refusal[0])  # the first found, on a tie
         raise refuse(what, row, problem)
     return parsed
+
+
+def _no_date(value: str, iso: str) -> str:
+    """Why a time that matched a layout is no date; a leap second's refusal names it and
+    the seconds around it (``iso`` is the time as rewritten, with its offset)."""
+    leap = _LEAP_SECOND.match(iso)
+    if leap:
+        before = pd.to_datetime(f"{leap['minute']}:59{leap['zone']}", errors="coerce")
+    if not leap or pd.isna(before):
+        return f"has the publication time {_quoted(value)}, which is no date"
+    return (
+        f"has the publication time {_quoted(value)}, a leap second (second 60), which a "
+        "timestamp here cannot hold (pandas counts no leap seconds); write the second "
+        f"before, {before.isoformat()}, or the one after, "
+        f"{(before + pd.Timedelta(seconds=1)).isoformat()}, in its place"
+    )
+
+
+_LEAP_SECOND = re.compile(
+    r"^(?P<minute>[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}):60(?:\.[0-9]+)?"
+    r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?)$"
+)
 
 
 def _offsets_past_any_zone(text: pd.Series, iso: pd.Series) -> list[tuple[int, str]]:
