@@ -392,3 +392,62 @@ def test_a_leap_second_is_refused_as_one_naming_the_seconds_around_it(
 def test_a_second_60_of_no_date_is_no_date() -> None:
     with pytest.raises(ConfigError, match=r"row 2 .*'2016-12-32T23:59:60Z', which is no date$"):
         read_news(news(published=[WHEN, "2016-12-32T23:59:60Z"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01 10:00:00 America/New_York",
+        "2016-03-01T15:00 Europe/London",
+        "2016-03-01 16:00:00 Europe/Berlin",
+        "2016-03-01 10:00 US/Eastern",
+        "2016-03-01 10:00 Etc/GMT+5",  # the tz database's sign: five hours behind UTC
+        "2016-03-01 12:00:00 America/Argentina/Buenos_Aires",
+    ],
+)
+def test_a_time_followed_by_its_zones_name_is_read_by_that_zones_rules(written: str) -> None:
+    assert _read_as_when(written)
+
+
+def test_a_zones_name_gives_each_date_the_offset_its_rules_give_it() -> None:
+    summer, winter = "2016-07-01 10:00:00 America/New_York", "2016-01-04 10:00:00 America/New_York"
+    read = read_news(news(published=[summer, winter], headline=["a", "b"]), SYMBOLS)
+    assert read["published"].tolist() == [
+        pd.Timestamp("2016-01-04T15:00Z").value,
+        pd.Timestamp("2016-07-01T14:00Z").value,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("2016-03-13 02:30:00 America/New_York", "a time America/New_York's clocks skipped when "
+         "they moved forward: it reads as 2016-03-13T02:30:00-05:00 or 2016-03-13T02:30:00-04:00, "
+         "by the offset before or after; write it with the offset meant"),
+        ("2016-11-06 01:30:00 America/New_York", "a time America/New_York's clocks showed twice "
+         "when they moved back: it reads as 2016-11-06T01:30:00-04:00 or "
+         "2016-11-06T01:30:00-05:00, the first time or the second; write it with the offset meant"),
+        ("2016-03-01 10:00:00 Mars/Olympus", "its zone named 'Mars/Olympus', which the tz "
+         "database does not hold; write a zone as it names one (America/New_York, Europe/London) "
+         "or the offset (2016-03-01T10:00:00-05:00)"),
+        ("2016-03-01 10:00:00 america/new_york", "its zone named 'america/new_york', which the tz "
+         "database spells 'America/New_York'; write that"),
+        ("2016-02-30 10:00:00 America/New_York", "which is no date"),
+        ("Tue, 01 Mar 2016 10:00:00 America/New_York", "its zone named 'America/New_York' but in "
+         "a layout not read here; write it as ISO 8601 before the zone's name (2016-03-01 "
+         "10:00:00 America/New_York) or with its offset (2016-03-01T10:00:00-05:00)"),
+    ],
+)  # fmt: skip
+def test_a_time_in_a_named_zone_that_has_no_one_reading_is_refused(
+    written: str, message: str
+) -> None:
+    published = [WHEN, "Tue, 01 Mar 2016 15:00:00 GMT", "2016-03-01 10:00 Europe/Paris", written]
+    four = {"symbols": ["ACME"] * 4, "headline": list("abcd"), "body": [""] * 4}
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=published, **four), SYMBOLS)
+    assert str(refused.value) == f"news row 4 has the publication time {written!r}, {message}"
+
+
+def test_a_date_with_a_zones_name_but_no_time_of_day_is_told_to_write_the_time() -> None:
+    with pytest.raises(ConfigError, match=r"row 2 .*, a date with no time of day"):
+        read_news(news(published=[WHEN, "2016-03-01 America/New_York"]), SYMBOLS)

@@ -5,7 +5,10 @@ Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``), ``Z
 timezone-aware timestamp column; e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
 -0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too, and so
 are the same parts in ctime's order with the zone before the year (``Tue Mar 01 15:00:00
-+0000 2016``, as a well-known social API writes its ``created_at``). Anything
++0000 2016``, as a well-known social API writes its ``created_at``), and an ISO time
+followed by the name of its zone in the tz database (``2016-03-01 10:00:00
+America/New_York``), by that zone's rules: one its clocks skip or show twice is
+refused with its two readings, a name the database does not hold naming it. Anything
 that could be two instants is refused, naming the row, the reading that fails and the
 form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
 flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
@@ -15,7 +18,9 @@ pandas cannot hold, is refused naming the seconds either side of it.
 
 from __future__ import annotations
 
+import functools
 import re
+import zoneinfo
 
 import numpy as np
 import pandas as pd
@@ -117,6 +122,8 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     rest = rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True).str.replace(
         r"\s*\([^()]*\)$", "", regex=True
     )
+    rest, in_zones = _in_named_zones(rest, others)
+    refusals.extend(in_zones)
     naive = first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
         refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]))))
@@ -134,6 +141,95 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
         row, problem = min(refusals, key=lambda refusal: refusal[0])  # the first found, on a tie
         raise refuse(what, row, problem)
     return parsed
+
+
+# an ISO time followed by the name of a zone in the tz database (America/New_York)
+_ZONE_NAME = r"[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)+"
+_NAMED_ZONE = rf"(?P<zone>{_ZONE_NAME})"
+_IN_NAMED_ZONE = re.compile(
+    r"^(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)"
+    rf"\s+{_NAMED_ZONE}$"
+)
+
+
+def _in_named_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """Times written with the name of their zone, rewritten with the offset its rules give
+    them; with the refusal of the first (by row) whose zone the tz database does not hold,
+    whose time is no date or whose clocks skipped it or showed it twice."""
+    at = np.flatnonzero(text.str.contains("/", regex=False).to_numpy(bool))
+    parts = text.iloc[at].str.extract(_IN_NAMED_ZONE)
+    found = parts["zone"].notna().to_numpy(bool)
+    parts, at = parts[found], at[found]
+    out, refusals = text.copy(), []
+    known = parts["zone"].isin(_zone_names()).to_numpy(bool)
+    unknown = first(~known)
+    if unknown is not None:
+        refusals.append((at[unknown], _unknown_zone(str(parts["zone"].iloc[unknown]))))
+    for zone in parts["zone"][known].unique():
+        mine = at[(parts["zone"] == zone).to_numpy(bool)]
+        zoned, refused = _localized(str(zone), parts["time"].set_axis(at)[mine])
+        read = zoned.notna().to_numpy(bool)
+        out.iloc[mine[read]] = zoned[read].to_numpy(object)
+        if refused is not None:
+            refusals.append((mine[refused[0]], refused[1]))
+    return out, [(int(rows[at_row]), _said_of(text.iloc[at_row], why)) for at_row, why in refusals]
+
+
+def _said_of(value: object, why: str) -> str:
+    return f"has the publication time {_quoted(value)}, {why}"
+
+
+@functools.cache
+def _zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def _unknown_zone(zone: str) -> str:
+    spelled = {name.lower(): name for name in _zone_names()}.get(zone.lower())
+    if spelled is not None:
+        return f"its zone named {zone!r}, which the tz database spells {spelled!r}; write that"
+    return (
+        f"its zone named {zone!r}, which the tz database does not hold; write a zone as it "
+        "names one (America/New_York, Europe/London) or the offset (2016-03-01T10:00:00-05:00)"
+    )
+
+
+def _localized(zone: str, times: pd.Series) -> tuple[pd.Series, tuple[int, str] | None]:
+    """``times`` read on ``zone``'s clock, as ISO text with their offset (missing where no
+    reading is sure), and the first refusal: its position among ``times``, and why."""
+    local = pd.to_datetime(times, format="ISO8601", errors="coerce")
+    zoned = local.dt.tz_localize(zoneinfo.ZoneInfo(zone), ambiguous="NaT", nonexistent="NaT")
+    no_date, unsure = first(local.isna().to_numpy()), first(zoned.isna().to_numpy())
+    text = zoned.astype(str).where(zoned.notna())
+    if no_date is not None and no_date == unsure:
+        return text, (no_date, "which is no date")
+    if unsure is not None:
+        return text, (unsure, _clock_change(local.iloc[unsure], zone))
+    return text, None
+
+
+def _clock_change(local: pd.Timestamp, zone: str) -> str:
+    """Why a time on ``zone``'s clock at a change of its offset is refused: its two readings."""
+    skipped = pd.isna(local.tz_localize(zone, ambiguous=True, nonexistent="NaT"))
+    if skipped:
+        early = local.tz_localize(zone, nonexistent="shift_backward")
+        late = local.tz_localize(zone, nonexistent="shift_forward")
+        what, readings = "skipped when they moved forward", "by the offset before or after"
+    else:
+        early = local.tz_localize(zone, ambiguous=True)
+        late = local.tz_localize(zone, ambiguous=False)
+        what, readings = "showed twice when they moved back", "the first time or the second"
+    at = local.isoformat()
+    return (
+        f"a time {zone}'s clocks {what}: it reads as {at}{_offset_text(early)} or "
+        f"{at}{_offset_text(late)}, {readings}; write it with the offset meant"
+    )
+
+
+def _offset_text(stamp: pd.Timestamp) -> str:
+    """The offset of ``stamp`` from UTC as ISO writes it: ``-05:00``."""
+    offset = stamp.strftime("%z")
+    return f"{offset[:3]}:{offset[3:]}"
 
 
 def _no_date(value: str, iso: str) -> str:
@@ -376,7 +472,10 @@ _OFFSET_SECONDS = re.compile(
 _EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
 _ZONE_INSIDE = re.compile(rf"(?<![0-9:-])(?:{_UTC_NAMES}|[+-][0-9]{{2}}:?[0-9]{{2}})(?![0-9])")
 _UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
-_DATE_ONLY = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})\s*(?P<zone>[A-Za-z]+|[+-]\d{2}:?\d{2})$")
+_DATE_ONLY = re.compile(
+    rf"^(?P<date>\d{{4}}-\d{{2}}-\d{{2}})\s*(?P<zone>{_ZONE_NAME}|[A-Za-z]+|[+-]\d{{2}}:?\d{{2}})$"
+)
+_NAMED_TAIL = re.compile(rf"^(?P<time>.*\d)\s*(?P<zone>{_ZONE_NAME})$")
 
 
 def _unzoned(value: str) -> str:
@@ -390,6 +489,13 @@ def _unzoned(value: str) -> str:
             f"has the publication time {shown}, a date with no time of day, which could be "
             "before or after that day's close; write the time "
             f"({date_only['date']}T16:00:00-05:00 if it came out at New York's close)"
+        )
+    named_zone = _NAMED_TAIL.match(value)
+    if named_zone:
+        return (
+            f"has the publication time {shown}, its zone named {named_zone['zone']!r} but in a "
+            "layout not read here; write it as ISO 8601 before the zone's name (2016-03-01 "
+            "10:00:00 America/New_York) or with its offset (2016-03-01T10:00:00-05:00)"
         )
     in_utc = _UTC_TAIL.match(value)
     if in_utc:
