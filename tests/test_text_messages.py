@@ -451,3 +451,46 @@ def test_a_time_in_a_named_zone_that_has_no_one_reading_is_refused(
 def test_a_date_with_a_zones_name_but_no_time_of_day_is_told_to_write_the_time() -> None:
     with pytest.raises(ConfigError, match=r"row 2 .*, a date with no time of day"):
         read_news(news(published=[WHEN, "2016-03-01 America/New_York"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    ("written", "readings", "unit"),
+    [
+        (1457000000, "in seconds 2016-03-03T10:13:20+00:00", "'s', utc=True) if it counts seconds"),
+        ("1457000000.5", "in seconds 2016-03-03T10:13:20.500000+00:00", "'s'"),
+        (1457000000000, "in seconds beyond 1678-2261, in milliseconds 2016-03-03T10:13:20+00:00",
+         "'ms', utc=True) if it counts milliseconds"),
+        ("1457000000000000000", "in seconds beyond 1678-2261, in nanoseconds "
+         "2016-03-03T10:13:20+00:00", "'ns'"),
+    ],
+)  # fmt: skip
+def test_a_bare_number_is_shown_as_the_times_it_could_count(
+    written: object, readings: str, unit: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=pd.Series([WHEN, written], dtype=object)), SYMBOLS)
+    message = str(refused.value)
+    assert f"a bare number, which could count seconds or milliseconds since 1970 ({readings});" in (
+        message
+    )
+    assert f"e.g. pd.to_datetime(column, unit={unit}" in message
+
+
+@pytest.mark.parametrize(
+    ("written", "layout", "time", "strftime"),
+    [
+        ("20160301150000", "YYYYMMDDHHMMSS", "2016-03-01 15:00:00", "%Y%m%d%H%M%S"),
+        (20160301150000, "YYYYMMDDHHMMSS", "2016-03-01 15:00:00", "%Y%m%d%H%M%S"),
+        ("201603011500", "YYYYMMDDHHMM", "2016-03-01 15:00:00", "%Y%m%d%H%M"),
+    ],
+)
+def test_a_compact_time_as_gdelt_writes_it_is_told_it_has_no_offset(
+    written: object, layout: str, time: str, strftime: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=pd.Series([WHEN, written], dtype=object)), SYMBOLS)
+    assert str(refused.value) == (
+        f"news row 2 has the publication time {str(written)!r}, a compact time ({layout}, as "
+        f"GDELT writes it: {time}) with no offset; write it with its offset, e.g. "
+        f"pd.to_datetime(column, format={strftime!r}).dt.tz_localize('UTC') if it is in UTC"
+    )

@@ -12,7 +12,8 @@ refused with its two readings, a name the database does not hold naming it. Anyt
 that could be two instants is refused, naming the row, the reading that fails and the
 form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
 flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
-minutes pass 59 or whose hours pass 14, a bare count since 1970; a leap second, which
+minutes pass 59 or whose hours pass 14, a bare count since 1970 (shown as the times it
+could count), a compact ``YYYYMMDDHHMMSS`` with no offset; a leap second, which
 pandas cannot hold, is refused naming the seconds either side of it.
 """
 
@@ -536,14 +537,62 @@ def _unzoned(value: str) -> str:
             "write it as ISO 8601 (2016-03-01T15:00:00+05:30) or as e-mail does (Tue, 01 "
             "Mar 2016 15:00:00 +0530)"
         )
-    if _EPOCH.match(value):
+    compact = _compact_time(value)
+    if compact is not None:
+        written, layout, when = compact
         return (
-            f"has the publication time {shown}, a bare number, which could count seconds "
-            "or milliseconds since 1970; write the time with its offset "
-            "(2016-01-07T15:00:00+00:00), e.g. pd.to_datetime(column, unit='s', utc=True) "
-            "for seconds"
+            f"has the publication time {shown}, a compact time ({written}, as GDELT writes "
+            f"it: {when.isoformat(sep=' ')}) with no offset; write it with its offset, e.g. "
+            f"pd.to_datetime(column, format={layout!r}).dt.tz_localize('UTC') if it is in UTC"
         )
+    if _EPOCH.match(value):
+        return _bare_number(value, shown)
     return _NAIVE.format(value=shown)
+
+
+def _compact_time(value: str) -> tuple[str, str, pd.Timestamp] | None:
+    """A time written ``YYYYMMDDHHMMSS`` or ``YYYYMMDDHHMM`` (GDELT's layouts): the layout
+    as people and as strftime write it, and the time, without an offset."""
+    compact = _COMPACT.match(value)
+    if compact is None:
+        return None
+    written, layout = (
+        ("YYYYMMDDHHMMSS", "%Y%m%d%H%M%S") if compact["seconds"] else ("YYYYMMDDHHMM", "%Y%m%d%H%M")
+    )
+    when = pd.to_datetime(compact["digits"], format=layout, errors="coerce")
+    return None if pd.isna(when) else (written, layout, when)
+
+
+_COMPACT = re.compile(r"^(?P<digits>(?:19|20)\d{10}(?P<seconds>\d{2})?)(?:\.0*)?$")
+_UNITS = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
+
+
+def _bare_number(value: str, shown: str) -> str:
+    """Why a bare number is refused, with its own readings: in seconds, and in any other
+    unit that gives a time from 1980 to 2099, the unit the fix names."""
+    seconds = _counted(value, "s")
+    likely = {
+        unit: when
+        for unit, when in ((unit, _counted(value, unit)) for unit in ("ms", "us", "ns"))
+        if when is not None and 1980 <= when.year < 2100
+    }
+    read = [f"in seconds {'beyond 1678-2261' if seconds is None else seconds.isoformat()}"]
+    read += [f"in {_UNITS[unit]} {when.isoformat()}" for unit, when in likely.items()]
+    unit = next(iter(likely), "s")
+    return (
+        f"has the publication time {shown}, a bare number, which could count seconds or "
+        f"milliseconds since 1970 ({', '.join(read)}); write the time with its offset, e.g. "
+        f"pd.to_datetime(column, unit={unit!r}, utc=True) if it counts {_UNITS[unit]}"
+    )
+
+
+def _counted(value: str, unit: str) -> pd.Timestamp | None:
+    """The time ``value`` counts in ``unit`` since 1970, UTC; None past what a timestamp holds."""
+    try:
+        when = pd.Timestamp(float(value), unit=unit, tz="UTC")
+    except (OverflowError, ValueError):  # past what a timestamp holds
+        return None
+    return when if _EARLIEST <= when < _AFTER else None
 
 
 def _hours_minutes(offset: str) -> str:
