@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from workbench.engine.sample_bars import sample_bars
@@ -494,3 +495,20 @@ def test_a_compact_time_as_gdelt_writes_it_is_told_it_has_no_offset(
         f"GDELT writes it: {time}) with no offset; write it with its offset, e.g. "
         f"pd.to_datetime(column, format={strftime!r}).dt.tz_localize('UTC') if it is in UTC"
     )
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York"])
+def test_an_arrow_timestamp_column_with_a_zone_is_read(tmp_path: Path, zone: str) -> None:
+    frame = news(published=pd.to_datetime([WHEN, WHEN], utc=True).tz_convert(zone))
+    frame.to_parquet(tmp_path / "news.parquet")
+    arrow = pd.read_parquet(tmp_path / "news.parquet", dtype_backend="pyarrow")
+    assert isinstance(arrow["published"].dtype, pd.ArrowDtype)
+    read = read_news(arrow, SYMBOLS)
+    assert read["published"].tolist() == [pd.Timestamp(WHEN).value] * 2
+
+
+def test_an_arrow_timestamp_column_without_a_zone_is_told_to_take_one() -> None:
+    naive = pd.Series(pd.to_datetime([WHEN, WHEN], utc=True).tz_localize(None))
+    arrow = naive.astype(pd.ArrowDtype(pa.timestamp("us")))
+    with pytest.raises(ConfigError, match=r"^news row 1 .* give it the zone its times were"):
+        read_news(news(published=arrow), SYMBOLS)

@@ -2,7 +2,7 @@
 
 Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``), ``Z``,
 ``UTC``, ``UT`` or ``GMT`` in any case (+00:00, as is ``UTC+0``), or the zone of a
-timezone-aware timestamp column; e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
+timezone-aware timestamp column (Arrow's too); e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
 -0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too, and so
 are the same parts in ctime's order with the zone before the year (``Tue Mar 01 15:00:00
 +0000 2016``, as a well-known social API writes its ``created_at``), and an ISO time
@@ -48,6 +48,9 @@ def first(mask: np.ndarray) -> int | None:
 
 def published(column: pd.Series, what: str) -> np.ndarray:
     """Nanoseconds since the epoch, UTC; every value must carry its own time zone."""
+    if isinstance(column.dtype, pd.ArrowDtype) and column.dtype.kind == "M":
+        # Arrow's timestamps (a frame read with dtype_backend="pyarrow") as pandas' own
+        column = column.astype(column.dtype.pyarrow_dtype.to_pandas_dtype())
     if isinstance(column.dtype, pd.DatetimeTZDtype):
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
