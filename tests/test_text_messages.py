@@ -512,3 +512,25 @@ def test_an_arrow_timestamp_column_without_a_zone_is_told_to_take_one() -> None:
     arrow = naive.astype(pd.ArrowDtype(pa.timestamp("us")))
     with pytest.raises(ConfigError, match=r"^news row 1 .* give it the zone its times were"):
         read_news(news(published=arrow), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["20160301T150000Z", "20160301T100000-0500", "20160301t150000z", "20160301T100000-05"],
+)
+def test_a_time_in_iso_8601s_basic_layout_is_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("20160301T150000", "'20160301T150000' without a time zone"),
+        ("2016-03-01t15:00 (EST)", "'2016-03-01t15:00 \\(EST\\)' without a time zone"),
+        ("20160301T1000-0500", "'20160301T1000-0500', with a zone but in a layout not read"),
+        ("03/01/2016 10:00:00-0500", "'03/01/2016 10:00:00-0500', with a zone but in a layout"),
+    ],
+)
+def test_a_time_refused_for_its_zone_is_quoted_as_written(written: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
+        read_news(news(published=[WHEN, written]), SYMBOLS)

@@ -1,6 +1,7 @@
 """When an item of text became public: a ``published`` column read strictly, as UTC.
 
-Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``), ``Z``,
+Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``, or in ISO's
+basic layout ``20160301T150000-0500``), ``Z``,
 ``UTC``, ``UT`` or ``GMT`` in any case (+00:00, as is ``UTC+0``), or the zone of a
 timezone-aware timestamp column (Arrow's too); e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
 -0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too, and so
@@ -107,6 +108,7 @@ _ZONED = re.compile(
 )
 # zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
 # rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
+_BASIC = r"^([0-9]{4})([0-9]{2})([0-9]{2})[Tt]([0-9]{2})([0-9]{2})([0-9]{2})"
 _PLAIN = (
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"
     r"[+-][0-9]{2}(?::?[0-9]{2})?"
@@ -122,15 +124,19 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
     others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
     rest, refusals = _from_rfc2822(text.iloc[others], others)
-    # an ISO time with a lowercase t, or a comment after its zone ("+05:30 (IST)")
-    rest = rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True).str.replace(
-        r"\s*\([^()]*\)$", "", regex=True
+    # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
+    # comment after its zone ("+05:30 (IST)")
+    rest = (
+        rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True)
+        .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
+        .str.replace(r"\s*\([^()]*\)$", "", regex=True)
     )
     rest, in_zones = _in_named_zones(rest, others)
     refusals.extend(in_zones)
     naive = first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
-        refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]))))
+        written = str(text.iloc[others[naive]])
+        refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]), written)))
     iso = text.copy()
     # the zone written as a name of UTC, Z or an offset, with or without a space before it
     iso.iloc[others] = rest.str.replace(
@@ -475,6 +481,9 @@ _OFFSET_SECONDS = re.compile(
 )
 _EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
 _ZONE_INSIDE = re.compile(rf"(?<![0-9:-])(?:{_UTC_NAMES}|[+-][0-9]{{2}}:?[0-9]{{2}})(?![0-9])")
+_OFFSET_AFTER = re.compile(
+    r"[0-9]{2}:?[0-9]{2}(?::?[0-9]{2}(?:[.,][0-9]+)?)?\s*[+-][0-9]{2}:?[0-9]{2}$"
+)
 _UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
 _DATE_ONLY = re.compile(
     rf"^(?P<date>\d{{4}}-\d{{2}}-\d{{2}})\s*(?P<zone>{_ZONE_NAME}|[A-Za-z]+|[+-]\d{{2}}:?\d{{2}})$"
@@ -482,11 +491,11 @@ _DATE_ONLY = re.compile(
 _NAMED_TAIL = re.compile(rf"^(?P<time>.*\d)\s*(?P<zone>{_ZONE_NAME})$")
 
 
-def _unzoned(value: str) -> str:
+def _unzoned(value: str, written: str) -> str:
     """Why a publication time with no offset is refused, and the fix: a zone written as
     an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
     zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
-    shown = _quoted(value)
+    shown = _quoted(written)  # as written; ``value`` is read, its letters and layout evened
     date_only = _DATE_ONLY.match(value)
     if date_only:
         return (
@@ -534,7 +543,7 @@ def _unzoned(value: str) -> str:
             f"({seconds['time']}{seconds['hours']}:{seconds['minutes']}), moving the time "
             "by the seconds dropped if they matter"
         )
-    if _EPOCH.match(value) is None and _ZONE_INSIDE.search(value):
+    if _EPOCH.match(value) is None and (_ZONE_INSIDE.search(value) or _OFFSET_AFTER.search(value)):
         return (
             f"has the publication time {shown}, with a zone but in a layout not read here; "
             "write it as ISO 8601 (2016-03-01T15:00:00+05:30) or as e-mail does (Tue, 01 "
