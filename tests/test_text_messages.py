@@ -534,3 +534,36 @@ def test_a_time_in_iso_8601s_basic_layout_is_read(written: str) -> None:
 def test_a_time_refused_for_its_zone_is_quoted_as_written(written: str, message: str) -> None:
     with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
         read_news(news(published=[WHEN, written]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01T10:00-05:00[America/New_York]",  # as Java and RFC 9557 write it
+        "2016-03-01T10:00:00-05:00[!America/New_York]",
+        "2016-03-01T15:00:00Z[America/New_York]",  # Z: the time in UTC, its zone's offset untold
+        "2016-03-01T10:00[America/New_York]",  # the name alone
+    ],
+)
+def test_a_time_with_its_zones_name_in_brackets_is_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("2016-03-01T10:00:00-04:00[America/New_York]", "whose offset -04:00 is not "
+         "America/New_York's at that time \\(-05:00\\): one of the two is wrong, and which "
+         "cannot be told; write the offset meant alone"),
+        ("2016-03-01T10:00-05:00[Mars/Olympus]", "its zone named 'Mars/Olympus', which the tz "
+         "database does not hold"),
+        ("2016-02-30T10:00-05:00[America/New_York]", "which is no date"),
+        ("2016-03-13T02:30[America/New_York]", "a time America/New_York's clocks skipped"),
+    ],
+)  # fmt: skip
+def test_a_time_with_a_zone_in_brackets_that_has_no_one_reading_is_refused(
+    written: str, message: str
+) -> None:
+    published = [WHEN, "2016-03-01T10:00-05:00[America/New_York]", written]
+    with pytest.raises(ConfigError, match=f"^news row 3 has the publication time '.*', {message}"):
+        read_news(news(published=published, **THREE), SYMBOLS)

@@ -9,7 +9,9 @@ are the same parts in ctime's order with the zone before the year (``Tue Mar 01 
 +0000 2016``, as a well-known social API writes its ``created_at``), and an ISO time
 followed by the name of its zone in the tz database (``2016-03-01 10:00:00
 America/New_York``), by that zone's rules: one its clocks skip or show twice is
-refused with its two readings, a name the database does not hold naming it. Anything
+refused with its two readings, a name the database does not hold naming it. Java and
+RFC 9557 write the name in brackets after the offset (``...-05:00[America/New_York]``):
+that is read by its offset, refused when the offset is not the zone's at that time. Anything
 that could be two instants is refused, naming the row, the reading that fails and the
 form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
 flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
@@ -123,25 +125,11 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
         raise refuse(what, blank, UNDATED)
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
     others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
-    rest, refusals = _from_rfc2822(text.iloc[others], others)
-    # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
-    # comment after its zone ("+05:30 (IST)")
-    rest = (
-        rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True)
-        .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
-        .str.replace(r"\s*\([^()]*\)$", "", regex=True)
-    )
-    rest, in_zones = _in_named_zones(rest, others)
-    refusals.extend(in_zones)
-    naive = first(~rest.str.match(_ZONED).to_numpy(bool))
-    if naive is not None:
-        written = str(text.iloc[others[naive]])
-        refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]), written)))
     iso = text.copy()
-    # the zone written as a name of UTC, Z or an offset, with or without a space before it
-    iso.iloc[others] = rest.str.replace(
-        rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True
-    ).str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True)
+    refusals: list[tuple[int, str]] = []
+    if len(others):
+        rewritten, refusals = _as_iso(text, others)
+        iso.iloc[others] = rewritten.to_numpy(object)
     refusals.extend(_offsets_past_any_zone(text, iso))
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
     bad = first(parsed.isna().to_numpy())
@@ -151,6 +139,29 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
         row, problem = min(refusals, key=lambda refusal: refusal[0])  # the first found, on a tie
         raise refuse(what, row, problem)
     return parsed
+
+
+def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """The times of ``text`` at ``others`` (those not in the plain form) rewritten as ISO
+    with their offset, and the refusals of those no reading takes, each at its row."""
+    rest, refusals = _from_rfc2822(text.iloc[others], others)
+    # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
+    # comment after its zone ("+05:30 (IST)")
+    rest = (
+        rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True)
+        .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
+        .str.replace(r"\s*\([^()]*\)$", "", regex=True)
+    )
+    rest, bracketed = _bracketed_zones(rest, others)
+    rest, in_zones = _in_named_zones(rest, others)
+    refusals.extend((row, _said_of(text.iloc[row], why)) for row, why in bracketed + in_zones)
+    naive = first(~rest.str.match(_ZONED).to_numpy(bool))
+    if naive is not None:
+        written = str(text.iloc[others[naive]])
+        refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]), written)))
+    # the zone written as a name of UTC, Z or an offset, with or without a space before it
+    iso = rest.str.replace(rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True)
+    return iso.str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True), refusals
 
 
 # an ISO time followed by the name of a zone in the tz database (America/New_York)
@@ -182,7 +193,67 @@ def _in_named_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[
         out.iloc[mine[read]] = zoned[read].to_numpy(object)
         if refused is not None:
             refusals.append((mine[refused[0]], refused[1]))
-    return out, [(int(rows[at_row]), _said_of(text.iloc[at_row], why)) for at_row, why in refusals]
+    return out, [(int(rows[at_row]), why) for at_row, why in refusals]
+
+
+# an ISO time with its offset, then its zone's name in brackets, as Java and RFC 9557 write
+# it: 2016-03-01T10:00:00-05:00[America/New_York] (a ! before the name marks it critical)
+_BRACKETED = re.compile(
+    r"^(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"
+    r"(?:[Zz]|(?P<sign>[+-])(?P<hours>[0-9]{2})(?::?(?P<minutes>[0-9]{2}))?))"
+    rf"\[!?{_NAMED_ZONE}\]$"
+)
+
+_BRACKETED_ALONE = r"^([0-9-]{10}T[0-9:.]+)\[!?([^\[\]]+)\]$"
+
+
+def _bracketed_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """Times written with their offset and their zone's name in brackets, read by their
+    offset, and those with the name alone rewritten with it after a space; with the
+    refusal of the first (by row) whose zone the tz database does not hold or whose offset
+    is not its zone's at that time (one of the two is wrong, and which cannot be told).
+    ``Z`` before the name says the time is UTC, whatever its zone's clock showed, as RFC
+    9557 has it."""
+    out = text.copy()
+    at = np.flatnonzero(text.str.contains("[", regex=False).to_numpy(bool))
+    # with no offset before the name, the name is read as one after a space (_in_named_zones)
+    out.iloc[at] = text.iloc[at].str.replace(_BRACKETED_ALONE, r"\1 \2", regex=True)
+    parts = out.iloc[at].str.extract(_BRACKETED)
+    found = parts["zone"].notna().to_numpy(bool)
+    parts, at, refusals = parts[found], at[found], []
+    out.iloc[at] = parts["time"].to_numpy(object)
+    known = parts["zone"].isin(_zone_names()).to_numpy(bool)
+    unknown = first(~known)
+    if unknown is not None:
+        refusals.append((at[unknown], _unknown_zone(str(parts["zone"].iloc[unknown]))))
+    utc = pd.to_datetime(parts["time"], format="ISO8601", utc=True, errors="coerce")
+    sign = parts["sign"].map({"+": 1, "-": -1})
+    written = sign * (
+        pd.to_numeric(parts["hours"]) * 60 + pd.to_numeric(parts["minutes"].fillna("0"))
+    )
+    for zone in parts["zone"][known].unique():
+        mine = (parts["zone"] == zone).to_numpy(bool)
+        local = utc[mine].dt.tz_convert(str(zone)).dt.tz_localize(None)
+        own = (local - utc[mine].dt.tz_localize(None)).dt.total_seconds() // 60
+        differs = written[mine].notna() & own.notna() & (own != written[mine])
+        wrong = first(differs.to_numpy(bool, na_value=False))
+        if wrong is not None:
+            written_offset = _minutes_text(int(written[mine].iloc[wrong]))
+            refusals.append(
+                (
+                    at[mine][wrong],
+                    f"whose offset {written_offset} is not {zone}'s at that time "
+                    f"({_minutes_text(int(own.iloc[wrong]))}): one of the two is wrong, and "
+                    "which cannot be told; write the offset meant alone",
+                )
+            )
+    return out, [(int(rows[at_row]), why) for at_row, why in refusals]
+
+
+def _minutes_text(minutes: int) -> str:
+    """An offset of ``minutes`` from UTC as ISO writes it: ``-05:00``."""
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 def _said_of(value: object, why: str) -> str:
@@ -310,7 +381,7 @@ def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tu
     weekday, by row."""
     # both start with a weekday, a month or the day: an ISO time, with its four-digit year
     # first, is passed over by a quick match rather than a full extraction
-    at = np.flatnonzero(text.str.match(r"[A-Za-z]|[0-9]{1,2}\s").to_numpy(bool))
+    at = np.flatnonzero(text.str.match(r"[A-Za-z]|[0-9]{1,2}[^0-9]").to_numpy(bool))
     parts = text.iloc[at].str.extract(_RFC2822)
     unread = parts["day"].isna().to_numpy(bool)
     if unread.any():
