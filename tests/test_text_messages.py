@@ -567,3 +567,41 @@ def test_a_time_with_a_zone_in_brackets_that_has_no_one_reading_is_refused(
     published = [WHEN, "2016-03-01T10:00-05:00[America/New_York]", written]
     with pytest.raises(ConfigError, match=f"^news row 3 has the publication time '.*', {message}"):
         read_news(news(published=published, **THREE), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("2016-03-01T24:00:00Z", "'2016-03-01T24:00:00Z', 24:00, the end of its day, which a "
+         "timestamp here does not hold; write the start of the next day, "
+         "2016-03-02T00:00:00\\+00:00$"),
+        ("2016-03-01 24:00 -05:00", "'2016-03-01 24:00 -05:00', 24:00, the end of its day, .*"
+         "2016-03-02T00:00:00-05:00$"),
+        ("2016-03-01T24:30:00Z", "'2016-03-01T24:30:00Z', which is no date$"),
+        ("2016-03-01T15:00:00,5Z", "'2016-03-01T15:00:00,5Z', its fraction of a second after a "
+         "comma; write it after a point \\(2016-03-01T15:00:00.5Z\\)$"),
+        ("\uff12\uff10\uff11\uff16-03-01T15:00:00Z", "'２０１６-03-01T15:00:00Z', written with the "
+         "digit '２' \\(U\\+FF12\\), not one of 0-9; write its digits as 0-9$"),
+        ("\u0662\u0660\u0661\u0666-03-01 15:00", "'٢٠١٦-03-01 15:00', written with the digit '٢' "
+         "\\(U\\+0662\\)"),
+        ("yesterday", "'yesterday', which holds no date or time; write when the item came out, "
+         "with its offset \\(2016-03-01T10:00:00-05:00\\)$"),
+        (True, "'True', which holds no date or time"),
+    ],
+)  # fmt: skip
+def test_a_time_that_is_no_date_is_told_what_is_wrong(written: object, message: str) -> None:
+    published = pd.Series([WHEN, written], dtype=object)
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
+        read_news(news(published=published), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01\u00a015:00:00Z",  # a space that does not break, as a web page writes one
+        "2016-03-01T15:00:00\u202fGMT",
+        "Tue,\u00a001\u00a0Mar\u00a02016\u00a015:00:00\u00a0GMT",
+    ],
+)
+def test_a_time_with_spaces_that_do_not_break_is_read(written: str) -> None:
+    assert _read_as_when(written)

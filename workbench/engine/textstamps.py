@@ -101,6 +101,7 @@ def _unpaired(value: object) -> bool:
     return False
 
 
+_NO_BREAK_SPACES = "[\u00a0\u2007\u2009\u202f]"  # the characters themselves, as Arrow reads them
 _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
 _EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
 _UTC_NAMES = r"(?i:UTC|GMT|UT)(?:[+-]0{1,2}(?::?00)?)?"  # a name of UTC, or one at offset 0
@@ -144,7 +145,9 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
 def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
     """The times of ``text`` at ``others`` (those not in the plain form) rewritten as ISO
     with their offset, and the refusals of those no reading takes, each at its row."""
-    rest, refusals = _from_rfc2822(text.iloc[others], others)
+    # a space that does not break (as a web page or a spreadsheet writes one) for a space
+    spaced = text.iloc[others].str.replace(_NO_BREAK_SPACES, " ", regex=True)
+    rest, refusals = _from_rfc2822(spaced, others)
     # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
     # comment after its zone ("+05:30 (IST)")
     rest = (
@@ -314,21 +317,53 @@ def _offset_text(stamp: pd.Timestamp) -> str:
 
 
 def _no_date(value: str, iso: str) -> str:
-    """Why a time that matched a layout is no date; a leap second's refusal names it and
-    the seconds around it (``iso`` is the time as rewritten, with its offset)."""
+    """Why a time that matched a layout is no date, naming what is wrong when it can be
+    told: a digit other than 0-9, a leap second or 24:00 (each refused with the time to
+    write instead; ``iso`` is the time as rewritten, with its offset)."""
+    shown = _quoted(value)
+    foreign = _foreign_digit(value)
+    if foreign is not None:
+        return _said_of(value, foreign)
     leap = _LEAP_SECOND.match(iso)
-    if leap:
-        before = pd.to_datetime(f"{leap['minute']}:59{leap['zone']}", errors="coerce")
-    if not leap or pd.isna(before):
-        return f"has the publication time {_quoted(value)}, which is no date"
+    before = _stamp_or_none(f"{leap['minute']}:59{leap['zone']}") if leap else None
+    if before is not None:
+        return (
+            f"has the publication time {shown}, a leap second (second 60), which a "
+            "timestamp here cannot hold (pandas counts no leap seconds); write the second "
+            f"before, {before.isoformat()}, or the one after, "
+            f"{(before + pd.Timedelta(seconds=1)).isoformat()}, in its place"
+        )
+    end = _END_OF_DAY.match(iso)
+    midnight = _stamp_or_none(f"{end['date']}T00:00:00{end['zone']}") if end else None
+    if midnight is not None:
+        return (
+            f"has the publication time {shown}, 24:00, the end of its day, which a timestamp "
+            "here does not hold; write the start of the next day, "
+            f"{(midnight + pd.Timedelta(days=1)).isoformat()}"
+        )
+    return f"has the publication time {shown}, which is no date"
+
+
+def _stamp_or_none(iso: str) -> pd.Timestamp | None:
+    stamp = pd.to_datetime(iso, format="ISO8601", errors="coerce")
+    return None if pd.isna(stamp) else stamp
+
+
+def _foreign_digit(value: str) -> str | None:
+    """Why ``value`` cannot be read if it writes a digit other than 0-9 (１, ٢), else None."""
+    digit = next((c for c in value if c.isdigit() and not "0" <= c <= "9"), None)
+    if digit is None:
+        return None
     return (
-        f"has the publication time {_quoted(value)}, a leap second (second 60), which a "
-        "timestamp here cannot hold (pandas counts no leap seconds); write the second "
-        f"before, {before.isoformat()}, or the one after, "
-        f"{(before + pd.Timedelta(seconds=1)).isoformat()}, in its place"
+        f"written with the digit {digit!r} (U+{ord(digit):04X}), not one of 0-9; write its "
+        "digits as 0-9"
     )
 
 
+_END_OF_DAY = re.compile(
+    r"^(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[T ]24:00(?::00(?:\.0+)?)?"
+    r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?)$"
+)
 _LEAP_SECOND = re.compile(
     r"^(?P<minute>[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}):60(?:\.[0-9]+)?"
     r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?)$"
@@ -559,6 +594,7 @@ _UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
 _DATE_ONLY = re.compile(
     rf"^(?P<date>\d{{4}}-\d{{2}}-\d{{2}})\s*(?P<zone>{_ZONE_NAME}|[A-Za-z]+|[+-]\d{{2}}:?\d{{2}})$"
 )
+_COMMA_FRACTION = re.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2},[0-9]")
 _NAMED_TAIL = re.compile(rf"^(?P<time>.*\d)\s*(?P<zone>{_ZONE_NAME})$")
 
 
@@ -567,12 +603,25 @@ def _unzoned(value: str, written: str) -> str:
     an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
     zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
     shown = _quoted(written)  # as written; ``value`` is read, its letters and layout evened
+    foreign = _foreign_digit(value)
+    if foreign is not None:
+        return _said_of(written, foreign)
+    if not any(character.isdigit() for character in value):
+        return (
+            f"has the publication time {shown}, which holds no date or time; write when the "
+            "item came out, with its offset (2016-03-01T10:00:00-05:00)"
+        )
     date_only = _DATE_ONLY.match(value)
     if date_only:
         return (
             f"has the publication time {shown}, a date with no time of day, which could be "
             "before or after that day's close; write the time "
             f"({date_only['date']}T16:00:00-05:00 if it came out at New York's close)"
+        )
+    if _COMMA_FRACTION.search(value):
+        return (
+            f"has the publication time {shown}, its fraction of a second after a comma; "
+            "write it after a point (2016-03-01T15:00:00.5Z)"
         )
     named_zone = _NAMED_TAIL.match(value)
     if named_zone:
