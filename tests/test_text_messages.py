@@ -605,3 +605,20 @@ def test_a_time_that_is_no_date_is_told_what_is_wrong(written: object, message: 
 )
 def test_a_time_with_spaces_that_do_not_break_is_read(written: str) -> None:
     assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("9999-12-31T23:59:59.999999999Z", "'9999-12-31T23:59:59.999999999Z', outside the years "
+         "1678-2261 a timestamp can hold; fix the year$"),
+        (["2016-03-01T15:00Z"], "\"\\['2016-03-01T15:00Z'\\]\", a list, which is no time; write "
+         "one time per row, with its offset \\(2016-03-01T10:00:00-05:00\\)$"),
+        (pd.Timedelta("1D"), "'1 days 00:00:00', a Timedelta, a duration rather than a time; "
+         "write when the item came out, with its offset"),
+    ],
+)  # fmt: skip
+def test_a_value_that_is_no_time_or_out_of_range_is_told_so(written: object, message: str) -> None:
+    published = pd.Series([WHEN, written], dtype=object)
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
+        read_news(news(published=published), SYMBOLS)

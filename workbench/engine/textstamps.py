@@ -22,6 +22,7 @@ pandas cannot hold, is refused naming the seconds either side of it.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 import zoneinfo
@@ -63,20 +64,47 @@ def published(column: pd.Series, what: str) -> np.ndarray:
     ):
         stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
     else:
-        stamps = _parsed(_as_text(column, what), what)
+        stamps = _parsed_or_told(column, what)
     missing = first(stamps.isna().to_numpy())
     if missing is not None:
         raise refuse(what, missing, UNDATED)
     stamps = pd.to_datetime(stamps, utc=True)
     outside = first(((stamps < _EARLIEST) | (stamps >= _AFTER)).to_numpy(bool))
     if outside is not None:
+        raise refuse(what, outside, _outside_the_years(str(stamps.iloc[outside])))
+    return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+
+
+def _outside_the_years(shown: str) -> str:
+    return (
+        f"has the publication time {shown!r}, outside the years {_EARLIEST.year}-"
+        f"{_AFTER.year - 1} a timestamp can hold; fix the year"
+    )
+
+
+def _parsed_or_told(column: pd.Series, what: str) -> pd.Series:
+    """The times of a column read as text; a refused value that is no text, number or
+    time (a list, a duration) is told what it is rather than how its text reads."""
+    try:
+        return _parsed(_as_text(column, what), what)
+    except RowError as refused:
+        value, kind = column.iloc[refused.row], type(column.iloc[refused.row]).__name__
+        if isinstance(value, _DURATIONS):
+            why = "a duration rather than a time; write when the item came out"
+        elif isinstance(value, _COLLECTIONS):
+            why = "which is no time; write one time per row"
+        else:
+            raise
         raise refuse(
             what,
-            outside,
-            f"has the publication time {str(stamps.iloc[outside])!r}, outside the years "
-            f"{_EARLIEST.year}-{_AFTER.year - 1} a timestamp can hold; fix the year",
-        )
-    return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+            refused.row,
+            f"has the publication time {_quoted(value)}, a {kind}, {why}, with its offset "
+            "(2016-03-01T10:00:00-05:00)",
+        ) from None
+
+
+_COLLECTIONS = (list, tuple, dict, set, frozenset)
+_DURATIONS = (datetime.timedelta, np.timedelta64)
 
 
 def _as_text(column: pd.Series, what: str) -> pd.Series:
@@ -341,6 +369,9 @@ def _no_date(value: str, iso: str) -> str:
             "here does not hold; write the start of the next day, "
             f"{(midnight + pd.Timedelta(days=1)).isoformat()}"
         )
+    year = re.match(r"[0-9]{4}", iso)
+    if year and not _EARLIEST.year <= int(year[0]) < _AFTER.year:
+        return _outside_the_years(value)
     return f"has the publication time {shown}, which is no date"
 
 
