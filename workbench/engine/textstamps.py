@@ -209,6 +209,8 @@ def _in_named_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[
     them; with the refusal of the first (by row) whose zone the tz database does not hold,
     whose time is no date or whose clocks skipped it or showed it twice."""
     at = np.flatnonzero(text.str.contains("/", regex=False).to_numpy(bool))
+    if not len(at):
+        return text, []
     parts = text.iloc[at].str.extract(_IN_NAMED_ZONE)
     found = parts["zone"].notna().to_numpy(bool)
     parts, at = parts[found], at[found]
@@ -245,10 +247,14 @@ def _bracketed_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list
     is not its zone's at that time (one of the two is wrong, and which cannot be told).
     ``Z`` before the name says the time is UTC, whatever its zone's clock showed, as RFC
     9557 has it."""
-    out = text.copy()
     at = np.flatnonzero(text.str.contains("[", regex=False).to_numpy(bool))
+    if not len(at):
+        return text, []
+    out = text.copy()
     # with no offset before the name, the name is read as one after a space (_in_named_zones)
-    out.iloc[at] = text.iloc[at].str.replace(_BRACKETED_ALONE, r"\1 \2", regex=True)
+    out.iloc[at] = (
+        text.iloc[at].str.replace(_BRACKETED_ALONE, r"\1 \2", regex=True).to_numpy(object)
+    )
     parts = out.iloc[at].str.extract(_BRACKETED)
     found = parts["zone"].notna().to_numpy(bool)
     parts, at, refusals = parts[found], at[found], []
@@ -257,28 +263,32 @@ def _bracketed_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list
     unknown = first(~known)
     if unknown is not None:
         refusals.append((at[unknown], _unknown_zone(str(parts["zone"].iloc[unknown]))))
-    utc = pd.to_datetime(parts["time"], format="ISO8601", utc=True, errors="coerce")
-    sign = parts["sign"].map({"+": 1, "-": -1})
-    written = sign * (
-        pd.to_numeric(parts["hours"]) * 60 + pd.to_numeric(parts["minutes"].fillna("0"))
-    )
     for zone in parts["zone"][known].unique():
         mine = (parts["zone"] == zone).to_numpy(bool)
-        local = utc[mine].dt.tz_convert(str(zone)).dt.tz_localize(None)
-        own = (local - utc[mine].dt.tz_localize(None)).dt.total_seconds() // 60
-        differs = written[mine].notna() & own.notna() & (own != written[mine])
-        wrong = first(differs.to_numpy(bool, na_value=False))
+        wrong = _not_the_zones_offset(parts[mine], str(zone))
         if wrong is not None:
-            written_offset = _minutes_text(int(written[mine].iloc[wrong]))
-            refusals.append(
-                (
-                    at[mine][wrong],
-                    f"whose offset {written_offset} is not {zone}'s at that time "
-                    f"({_minutes_text(int(own.iloc[wrong]))}): one of the two is wrong, and "
-                    "which cannot be told; write the offset meant alone",
-                )
-            )
+            refusals.append((at[mine][wrong[0]], wrong[1]))
     return out, [(int(rows[at_row]), why) for at_row, why in refusals]
+
+
+def _not_the_zones_offset(parts: pd.DataFrame, zone: str) -> tuple[int, str] | None:
+    """The first of ``parts`` (times in ``zone``) whose offset is not the zone's at that
+    time: its position, and why."""
+    utc = pd.to_datetime(parts["time"], format="ISO8601", utc=True, errors="coerce")
+    written = parts["sign"].map({"+": 1, "-": -1}) * (
+        pd.to_numeric(parts["hours"]) * 60 + pd.to_numeric(parts["minutes"].fillna("0"))
+    )
+    local = utc.dt.tz_convert(zone).dt.tz_localize(None)
+    own = (local - utc.dt.tz_localize(None)).dt.total_seconds() // 60
+    differs = written.notna() & own.notna() & (own != written)
+    wrong = first(differs.to_numpy(bool, na_value=False))
+    if wrong is None:
+        return None
+    return wrong, (
+        f"whose offset {_minutes_text(int(written.iloc[wrong]))} is not {zone}'s at that time "
+        f"({_minutes_text(int(own.iloc[wrong]))}): one of the two is wrong, and which cannot "
+        "be told; write the offset meant alone"
+    )
 
 
 def _minutes_text(minutes: int) -> str:
