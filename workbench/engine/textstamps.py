@@ -175,7 +175,22 @@ def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[
     with their offset, and the refusals of those no reading takes, each at its row."""
     # a space that does not break (as a web page or a spreadsheet writes one) for a space
     spaced = text.iloc[others].str.replace(_NO_BREAK_SPACES, " ", regex=True)
-    rest, refusals = _from_rfc2822(spaced, others)
+    rest, rewritten, refusals = _from_rfc2822(spaced, others)
+    # a time the RFC 2822 reading rewrote is ISO with its offset: only the others need more
+    todo = np.flatnonzero(~rewritten)
+    if len(todo):
+        iso, more = _iso_evened(rest.iloc[todo], text, others[todo])
+        rest.iloc[todo] = iso.to_numpy(object)
+        refusals += more
+    return rest, refusals
+
+
+def _iso_evened(
+    rest: pd.Series, text: pd.Series, rows: np.ndarray
+) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """ISO times (and what no reading has taken yet) at ``rows`` of ``text``, with their
+    letters and layout evened, their zone written as an offset, and the refusals of those
+    no reading takes."""
     # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
     # comment after its zone ("+05:30 (IST)")
     rest = (
@@ -183,13 +198,13 @@ def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[
         .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
         .str.replace(r"\s*\([^()]*\)$", "", regex=True)
     )
-    rest, bracketed = _bracketed_zones(rest, others)
-    rest, in_zones = _in_named_zones(rest, others)
-    refusals.extend((row, _said_of(text.iloc[row], why)) for row, why in bracketed + in_zones)
+    rest, bracketed = _bracketed_zones(rest, rows)
+    rest, in_zones = _in_named_zones(rest, rows)
+    refusals = [(row, _said_of(text.iloc[row], why)) for row, why in bracketed + in_zones]
     naive = first(~rest.str.match(_ZONED).to_numpy(bool))
     if naive is not None:
-        written = str(text.iloc[others[naive]])
-        refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]), written)))
+        written = str(text.iloc[rows[naive]])
+        refusals.append((int(rows[naive]), _unzoned(str(rest.iloc[naive]), written)))
     # the zone written as a name of UTC, Z or an offset, with or without a space before it
     iso = rest.str.replace(rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True)
     return iso.str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True), refusals
@@ -448,13 +463,15 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
+def _from_rfc2822(
+    text: pd.Series, rows: np.ndarray
+) -> tuple[pd.Series, np.ndarray, list[tuple[int, str]]]:
     """Times written as e-mail and RSS write them (or in ctime's order with an offset)
     rewritten as ISO with their offset, all at once; one that names a zone any other way
     than by its offset or as UTC is refused here, with a fix written as it was, and so is
     a weekday that is not the date's: one of the two is wrong, and which cannot be told.
-    Returned with the rewritten text: the first refusal of a wrong part, and of a wrong
-    weekday, by row."""
+    Returned with the rewritten text and which of it was rewritten: the first refusal of a
+    wrong part, and of a wrong weekday, by row."""
     # both start with a weekday, a month or the day: an ISO time, with its four-digit year
     # first, is passed over by a quick match rather than a full extraction
     at = np.flatnonzero(text.str.match(r"[A-Za-z]|[0-9]{1,2}[^0-9]").to_numpy(bool))
@@ -464,7 +481,7 @@ def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tu
         parts.loc[unread] = text.iloc[at[unread]].str.extract(_CTIME)[parts.columns]
     found = parts["day"].notna().to_numpy(bool)
     if not found.any():
-        return text, []
+        return text, np.zeros(len(text), bool), []
     parts, at = parts[found], at[found]
     refusals = _a_wrong_part(text, parts, at, rows)
     utc = parts["zone"].str.fullmatch(_UTC_NAMES + "|[Zz]").to_numpy(bool)
@@ -476,10 +493,11 @@ def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tu
         + offset.where(~utc, "+00:00")
     )  # fmt: skip
     refusals += _a_wrong_weekday(text, parts, iso, at, rows)
-    out = text.copy()
+    out, rewritten = text.copy(), np.zeros(len(text), bool)
     read = iso.notna().to_numpy(bool)  # a time with a part no reading takes stays as written
     out.iloc[at[read]] = iso[read].to_numpy(object)
-    return out, refusals
+    rewritten[at[read]] = True
+    return out, rewritten, refusals
 
 
 def _offset_minutes(zone: pd.Series) -> pd.Series:
