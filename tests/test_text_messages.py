@@ -622,3 +622,37 @@ def test_a_value_that_is_no_time_or_out_of_range_is_told_so(written: object, mes
     published = pd.Series([WHEN, written], dtype=object)
     with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
         read_news(news(published=published), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern Standard Time)",  # JavaScript's Date
+        "Tue Mar 01 2016 15:00:00 GMT+0000",
+        "1 March 2016 15:00 GMT",  # a month's name in full
+        "Tuesday, 01 MARCH 2016 15:00:00 GMT",
+        "2016-03-01 15:00:00 +0000 UTC",  # as Go writes a time: an abbreviation after the offset
+        "2016-03-01 10:00:00 -0500 EST",
+        "2016-03-01T10:00:00-05:00 EST",
+        "Tue, 01 Mar 2016 15:00:00 +0000 GMT",
+        "Tue, 01 Mar 2016 10:00:00 -0500 EST",
+    ],
+)
+def test_more_layouts_with_a_sure_offset_are_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("Mon Mar 01 2016 15:00:00 GMT+0000", "whose weekday 'Mon' is not its date's"),
+        ("Tue, 01 Marchy 2016 15:00:00 GMT", "whose month 'Marchy' is no month's name"),
+        ("Tuesday, March 1, 2016 3:00 PM EST", "its hour on a 12-hour clock \\('PM'\\), in a "
+         "layout not read here; write it as ISO 8601 on a 24-hour clock, with its offset "
+         "\\(2016-03-01T15:00:00-05:00 for 3:00 PM in New York's winter\\)$"),
+        ("2016-03-01 3:00 p.m. -05:00", "its hour on a 12-hour clock \\('p.m.'\\)"),
+    ],
+)  # fmt: skip
+def test_more_layouts_are_refused_for_what_is_wrong(written: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time '.*', {message}"):
+        read_news(news(published=[WHEN, written]), SYMBOLS)

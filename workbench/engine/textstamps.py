@@ -1,23 +1,26 @@
 """When an item of text became public: a ``published`` column read strictly, as UTC.
 
 Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``, or in ISO's
-basic layout ``20160301T150000-0500``), ``Z``,
-``UTC``, ``UT`` or ``GMT`` in any case (+00:00, as is ``UTC+0``), or the zone of a
-timezone-aware timestamp column (Arrow's too); e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
--0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too, and so
-are the same parts in ctime's order with the zone before the year (``Tue Mar 01 15:00:00
-+0000 2016``, as a well-known social API writes its ``created_at``), and an ISO time
-followed by the name of its zone in the tz database (``2016-03-01 10:00:00
-America/New_York``), by that zone's rules: one its clocks skip or show twice is
-refused with its two readings, a name the database does not hold naming it. Java and
-RFC 9557 write the name in brackets after the offset (``...-05:00[America/New_York]``):
-that is read by its offset, refused when the offset is not the zone's at that time. Anything
-that could be two instants is refused, naming the row, the reading that fails and the
-form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
-flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
+basic layout ``20160301T150000-0500``), ``Z``, ``UTC``, ``UT`` or ``GMT`` in any case
+(+00:00, as is ``UTC+0``), or the zone of a timezone-aware timestamp column (Arrow's
+too). E-mail and RSS times are read (``Tue, 01 Mar 2016 15:00:00 -0500``, ``... GMT``, a
+comment such as ``(UTC)`` after the zone, an abbreviation after an offset as Go writes
+one, a month in full), and so are the same parts in ctime's order with the zone before
+the year (``Tue Mar 01 15:00:00 +0000 2016``, a well-known social API's ``created_at``)
+and as JavaScript's Date writes itself (``Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern
+Standard Time)``). An ISO time followed by the name of its zone in the tz database
+(``2016-03-01 10:00:00 America/New_York``) is read by that zone's rules; one its clocks
+skip or show twice is refused with its two readings, a name the database does not hold
+naming it. Java and RFC 9557 write the name in brackets after the offset
+(``...-05:00[America/New_York]``): that is read by its offset, refused when the offset is
+not the zone's at that time.
+
+Anything that could be two instants is refused, naming the row, the reading that fails
+and the form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone
+name flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
 minutes pass 59 or whose hours pass 14, a bare count since 1970 (shown as the times it
-could count), a compact ``YYYYMMDDHHMMSS`` with no offset; a leap second, which
-pandas cannot hold, is refused naming the seconds either side of it.
+could count), a compact ``YYYYMMDDHHMMSS`` with no offset, an hour on a 12-hour clock. A
+leap second and 24:00, which pandas cannot hold, are refused naming the time to write.
 """
 
 from __future__ import annotations
@@ -192,11 +195,13 @@ def _iso_evened(
     letters and layout evened, their zone written as an offset, and the refusals of those
     no reading takes."""
     # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
-    # comment after its zone ("+05:30 (IST)")
+    # comment after its zone ("+05:30 (IST)", or an abbreviation after its offset as Go
+    # writes one: "-0500 EST")
     rest = (
         rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True)
         .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
         .str.replace(r"\s*\([^()]*\)$", "", regex=True)
+        .str.replace(r"([+-][0-9]{2}:?[0-9]{2}) +[A-Za-z]{1,5}$", r"\1", regex=True)
     )
     rest, bracketed = _bracketed_zones(rest, rows)
     rest, in_zones = _in_named_zones(rest, rows)
@@ -448,9 +453,11 @@ _CLOCK = (
     r"(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?"
 )
 _ZONE = r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
+# after an offset, a zone's abbreviation is read as a comment, as Go writes one: +0000 UTC
+_COMMENT = r"(?:(?<=[0-9])\s+[A-Za-z]{1,5})?(?:\s*\([^()]*\))?"
 _RFC2822 = re.compile(
     r"^(?:(?P<weekday>[A-Za-z]+)(?:\s*,\s*|\s+))?(?P<day>[0-9]{1,2})\s+(?P<month>[A-Za-z]+)\s+"
-    rf"(?P<year>[0-9]{{2,4}})\s+{_CLOCK}\s*{_ZONE}(?:\s*\([^()]*\))?$"
+    rf"(?P<year>[0-9]{{2,4}})\s+{_CLOCK}\s*{_ZONE}{_COMMENT}$"
 )
 # the same parts in the order of C's ctime with the zone before the year, as a well-known
 # social API writes its created_at: Tue Mar 01 15:00:00 +0000 2016
@@ -458,27 +465,43 @@ _CTIME = re.compile(
     r"^(?:(?P<weekday>[A-Za-z]+),?\s+)?(?P<month>[A-Za-z]+)\s+(?P<day>[0-9]{1,2})\s+"
     rf"{_CLOCK}\s+{_ZONE}\s+(?P<year>[0-9]{{2,4}})$"
 )
+# as JavaScript's Date writes itself: Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern Standard
+# Time), its offset after GMT with four digits, as people write it
+_JAVASCRIPT = re.compile(
+    r"^(?P<weekday>[A-Za-z]+)\s+(?P<month>[A-Za-z]+)\s+(?P<day>[0-9]{1,2})\s+"
+    rf"(?P<year>[0-9]{{4}})\s+{_CLOCK}\s+GMT(?P<zone>[+-][0-9]{{4}})(?:\s*\([^()]*\))?$"
+)
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_FULL_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_MONTH_NUMBERS = {name: f"{i % 12 + 1:02d}" for i, name in enumerate(_MONTHS + _FULL_MONTHS)} | {
+    "sept": "09"
+}
 
 
 def _from_rfc2822(
     text: pd.Series, rows: np.ndarray
 ) -> tuple[pd.Series, np.ndarray, list[tuple[int, str]]]:
-    """Times written as e-mail and RSS write them (or in ctime's order with an offset)
-    rewritten as ISO with their offset, all at once; one that names a zone any other way
-    than by its offset or as UTC is refused here, with a fix written as it was, and so is
-    a weekday that is not the date's: one of the two is wrong, and which cannot be told.
+    """Times written as e-mail and RSS write them (or in ctime's order with an offset, or
+    as JavaScript's Date writes itself) rewritten as ISO with their offset, all at once;
+    one that names a zone any other way than by its offset or as UTC is refused here, with
+    a fix written as it was, and so is a weekday that is not the date's: one of the two is
+    wrong, and which cannot be told.
     Returned with the rewritten text and which of it was rewritten: the first refusal of a
     wrong part, and of a wrong weekday, by row."""
     # both start with a weekday, a month or the day: an ISO time, with its four-digit year
     # first, is passed over by a quick match rather than a full extraction
     at = np.flatnonzero(text.str.match(r"[A-Za-z]|[0-9]{1,2}[^0-9]").to_numpy(bool))
     parts = text.iloc[at].str.extract(_RFC2822)
-    unread = parts["day"].isna().to_numpy(bool)
-    if unread.any():
-        parts.loc[unread] = text.iloc[at[unread]].str.extract(_CTIME)[parts.columns]
+    for layout in (_CTIME, _JAVASCRIPT):
+        unread = parts["day"].isna().to_numpy(bool)
+        if unread.any():
+            other = text.iloc[at[unread]].str.extract(layout).reindex(columns=parts.columns)
+            parts.loc[unread] = other.to_numpy(object)
     found = parts["day"].notna().to_numpy(bool)
     if not found.any():
         return text, np.zeros(len(text), bool), []
@@ -487,7 +510,7 @@ def _from_rfc2822(
     utc = parts["zone"].str.fullmatch(_UTC_NAMES + "|[Zz]").to_numpy(bool)
     offset = parts["zone"].str.slice(0, 3) + ":" + _offset_minutes(parts["zone"])
     iso = (
-        parts["year"] + "-" + _numbered(parts["month"].str.lower(), _MONTHS) + "-"
+        parts["year"] + "-" + parts["month"].str.lower().map(_MONTH_NUMBERS) + "-"
         + parts["day"].str.zfill(2) + "T" + parts["hour"].str.zfill(2) + ":"
         + parts["minute"] + ":" + parts["second"].fillna("00") + parts["fraction"].fillna("")
         + offset.where(~utc, "+00:00")
@@ -506,10 +529,6 @@ def _offset_minutes(zone: pd.Series) -> pd.Series:
     return minutes.where(minutes.str.len() == 2, "00")
 
 
-def _numbered(names: pd.Series, known: tuple[str, ...]) -> pd.Series:
-    return names.map({name: f"{i + 1:02d}" for i, name in enumerate(known)})
-
-
 def _a_wrong_part(
     text: pd.Series, parts: pd.DataFrame, at: np.ndarray, rows: np.ndarray
 ) -> list[tuple[int, str]]:
@@ -520,7 +539,7 @@ def _a_wrong_part(
     minutes = pd.to_numeric(_offset_minutes(zone).where(digits), errors="coerce")
     weekday = parts["weekday"].str.lower()
     checks = (
-        (~parts["month"].str.lower().isin(_MONTHS), _no_month),
+        (~parts["month"].str.lower().isin(_MONTH_NUMBERS), _no_month),
         (weekday.notna() & ~weekday.isin(_WEEKDAYS + _FULL_DAYS), _no_weekday),
         (parts["year"].str.len() != 4, _two_digit_year),
         ((hours > 14) | (minutes > 59), _no_offset),
@@ -653,6 +672,9 @@ _UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
 _DATE_ONLY = re.compile(
     rf"^(?P<date>\d{{4}}-\d{{2}}-\d{{2}})\s*(?P<zone>{_ZONE_NAME}|[A-Za-z]+|[+-]\d{{2}}:?\d{{2}})$"
 )
+_TWELVE_HOUR = re.compile(
+    r"[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?\s*(?P<half>[AaPp]\.?[Mm]\.?)(?![A-Za-z])"
+)
 _COMMA_FRACTION = re.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2},[0-9]")
 _NAMED_TAIL = re.compile(rf"^(?P<time>.*\d)\s*(?P<zone>{_ZONE_NAME})$")
 
@@ -665,6 +687,14 @@ def _unzoned(value: str, written: str) -> str:
     foreign = _foreign_digit(value)
     if foreign is not None:
         return _said_of(written, foreign)
+    twelve_hour = _TWELVE_HOUR.search(value)
+    if twelve_hour:
+        return (
+            f"has the publication time {shown}, its hour on a 12-hour clock "
+            f"({twelve_hour['half']!r}), in a layout not read here; write it as ISO 8601 on a "
+            "24-hour clock, with its offset (2016-03-01T15:00:00-05:00 for 3:00 PM in New "
+            "York's winter)"
+        )
     if not any(character.isdigit() for character in value):
         return (
             f"has the publication time {shown}, which holds no date or time; write when the "
