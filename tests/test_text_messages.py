@@ -656,3 +656,8 @@ def test_more_layouts_with_a_sure_offset_are_read(written: str) -> None:
 def test_more_layouts_are_refused_for_what_is_wrong(written: str, message: str) -> None:
     with pytest.raises(ConfigError, match=f"^news row 2 has the publication time '.*', {message}"):
         read_news(news(published=[WHEN, written]), SYMBOLS)
+
+
+def test_a_bracketed_time_past_the_years_a_timestamp_holds_is_refused_for_its_year() -> None:
+    with pytest.raises(ConfigError, match=r"^news row 2 .*, outside the years 1678-2261"):
+        read_news(news(published=[WHEN, "0001-01-01T00:00-05:00[America/New_York]"]), SYMBOLS)

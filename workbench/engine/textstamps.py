@@ -300,7 +300,8 @@ def _not_the_zones_offset(parts: pd.DataFrame, zone: str) -> tuple[int, str] | N
     )
     local = utc.dt.tz_convert(zone).dt.tz_localize(None)
     own = (local - utc.dt.tz_localize(None)).dt.total_seconds() // 60
-    differs = written.notna() & own.notna() & (own != written)
+    held = (utc >= _EARLIEST) & (utc < _AFTER)  # a year past these is refused for itself
+    differs = held & written.notna() & own.notna() & (own != written)
     wrong = first(differs.to_numpy(bool, na_value=False))
     if wrong is None:
         return None
