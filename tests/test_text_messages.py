@@ -661,3 +661,20 @@ def test_more_layouts_are_refused_for_what_is_wrong(written: str, message: str) 
 def test_a_bracketed_time_past_the_years_a_timestamp_holds_is_refused_for_its_year() -> None:
     with pytest.raises(ConfigError, match=r"^news row 2 .*, outside the years 1678-2261"):
         read_news(news(published=[WHEN, "0001-01-01T00:00-05:00[America/New_York]"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    ("written", "day"), [(42430.625, "2016-03-01 15:00:00"), (42430, "2016-03-01 00:00:00")]
+)
+def test_a_spreadsheets_day_number_is_shown_as_its_day_and_told_it_has_no_offset(
+    written: float, day: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=pd.Series([WHEN, written], dtype=object)), SYMBOLS)
+    message = str(refused.value)
+    assert message.startswith(
+        f"news row 2 has the publication time {str(written)!r}, a day number as a spreadsheet "
+        f"counts days (from 1899-12-30: {day}) with no offset;"
+    )
+    fix = "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC')"
+    assert fix in message

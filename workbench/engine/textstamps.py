@@ -19,7 +19,8 @@ Anything that could be two instants is refused, naming the row, the reading that
 and the form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone
 name flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
 minutes pass 59 or whose hours pass 14, a bare count since 1970 (shown as the times it
-could count), a compact ``YYYYMMDDHHMMSS`` with no offset, an hour on a 12-hour clock. A
+could count), a spreadsheet's day number, a compact ``YYYYMMDDHHMMSS`` with no offset,
+an hour on a 12-hour clock. A
 leap second and 24:00, which pandas cannot hold, are refused naming the time to write.
 """
 
@@ -769,6 +770,15 @@ def _unzoned(value: str, written: str) -> str:
         )
     if _EPOCH.match(value):
         return _bare_number(value, shown)
+    if _SERIAL_DAY.match(value):
+        day = _SPREADSHEETS_DAY_0 + pd.Timedelta(days=float(value))
+        return (
+            f"has the publication time {shown}, a day number as a spreadsheet counts days "
+            f"(from 1899-12-30: {day.round('s').isoformat(sep=' ')}) with no offset; format the "
+            "cells as ISO 8601 text with the offset, or read them with "
+            "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC') if "
+            "they are in UTC"
+        )
     return _NAIVE.format(value=shown)
 
 
@@ -785,6 +795,9 @@ def _compact_time(value: str) -> tuple[str, str, pd.Timestamp] | None:
     return None if pd.isna(when) else (written, layout, when)
 
 
+# a spreadsheet's day number from 1899-12-30, its fraction the time of day: 1955 to 2119
+_SERIAL_DAY = re.compile(r"^[2-7][0-9]{4}(?:\.[0-9]+)?$")
+_SPREADSHEETS_DAY_0 = pd.Timestamp("1899-12-30")
 _COMPACT = re.compile(r"^(?P<digits>(?:19|20)\d{10}(?P<seconds>\d{2})?)(?:\.0*)?$")
 _UNITS = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
 
