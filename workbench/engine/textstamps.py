@@ -686,6 +686,17 @@ def _unzoned(value: str, written: str) -> str:
     an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
     zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
     shown = _quoted(written)  # as written; ``value`` is read, its letters and layout evened
+    return (
+        _not_a_clock_time(value, written, shown)
+        or _zone_not_read(value, shown)
+        or _a_number(value, shown)
+        or _NAIVE.format(value=shown)
+    )
+
+
+def _not_a_clock_time(value: str, written: str, shown: str) -> str | None:
+    """Why a time written with no offset cannot be read for what it writes before its
+    zone (its digits, its clock, its date alone), if it cannot."""
     foreign = _foreign_digit(value)
     if foreign is not None:
         return _said_of(written, foreign)
@@ -714,6 +725,11 @@ def _unzoned(value: str, written: str) -> str:
             f"has the publication time {shown}, its fraction of a second after a comma; "
             "write it after a point (2016-03-01T15:00:00.5Z)"
         )
+    return None
+
+
+def _zone_not_read(value: str, shown: str) -> str | None:
+    """Why a time whose zone is written in a way not read is refused, if it is."""
     named_zone = _NAMED_TAIL.match(value)
     if named_zone:
         return (
@@ -760,11 +776,17 @@ def _unzoned(value: str, written: str) -> str:
             "write it as ISO 8601 (2016-03-01T15:00:00+05:30) or as e-mail does (Tue, 01 "
             "Mar 2016 15:00:00 +0530)"
         )
+    return None
+
+
+def _a_number(value: str, shown: str) -> str | None:
+    """Why a number standing for a time is refused (a compact time, a count since 1970, a
+    spreadsheet's day), with the times it could be."""
     compact = _compact_time(value)
     if compact is not None:
-        written, layout, when = compact
+        layout_name, layout, when = compact
         return (
-            f"has the publication time {shown}, a compact time ({written}, as GDELT writes "
+            f"has the publication time {shown}, a compact time ({layout_name}, as GDELT writes "
             f"it: {when.isoformat(sep=' ')}) with no offset; write it with its offset, e.g. "
             f"pd.to_datetime(column, format={layout!r}).dt.tz_localize('UTC') if it is in UTC"
         )
@@ -779,7 +801,7 @@ def _unzoned(value: str, written: str) -> str:
             "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC') if "
             "they are in UTC"
         )
-    return _NAIVE.format(value=shown)
+    return None
 
 
 def _compact_time(value: str) -> tuple[str, str, pd.Timestamp] | None:
