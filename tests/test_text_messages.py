@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from workbench.engine.sample_bars import sample_bars
@@ -16,6 +17,9 @@ from workbench.errors import ConfigError
 
 SYMBOLS = ("ACME", "BOLT")
 WHEN = "2016-03-01T10:00:00-05:00"
+
+
+THREE = {"symbols": ["ACME"] * 3, "headline": ["a", "b", "c"], "body": [""] * 3}
 
 
 def news(**columns: Any) -> pd.DataFrame:
@@ -318,7 +322,44 @@ def test_a_time_with_its_zone_written_loosely_is_read(written: str) -> None:
 
 def test_a_time_with_a_zone_in_a_layout_not_read_is_told_so() -> None:
     with pytest.raises(ConfigError, match=r"row 2 .*with a zone but in a layout not read here"):
-        read_news(news(published=[WHEN, "Tue Mar 01 15:00:00 +0000 2016"]), SYMBOLS)
+        read_news(news(published=[WHEN, "01.03.2016 15:00:00 +0000"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Tue Mar 01 15:00:00 +0000 2016",  # a social API's created_at
+        "Tue Mar 01 10:00:00 -0500 2016",
+        "Tue Mar  1 15:00:00 UTC 2016",  # as the date command writes it
+        "tue mar 01 20:30:00 +05:30 2016",
+        "Mar 01 15:00:00 +0000 2016",
+    ],
+)
+def test_a_time_in_ctimes_order_with_its_offset_is_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("Mon Mar 01 15:00:00 +0000 2016", r"whose weekday 'Mon' is not its date's: 1 Mar 2016 "
+         r"is a Tue; fix the date or the weekday"),
+        ("Tue Mrz 01 15:00:00 +0000 2016", r"whose month 'Mrz' is no month's name"),
+        ("Tue Mar 01 15:00:00 +1500 2016", r"whose offset '\+1500' is none"),
+        ("Tue Mar 01 15:00:00 +0060 2016", r"whose offset '\+0060' is none"),
+        ("Tue Mar 01 15:00:00 +0000 16", r"its year written as '16'"),
+        ("Tue Mar 01 10:00:00 EST 2016", r"the abbreviation 'EST', .*write the offset instead "
+         r"\(Tue Mar 01 10:00:00 -0500 2016 if"),
+        ("Tue Mar 01 15:00:00 +0000 2016", None),
+    ],
+)  # fmt: skip
+def test_a_time_in_ctimes_order_is_checked_as_an_rss_time(
+    written: str, message: str | None
+) -> None:
+    rows = news(published=[WHEN, written, "Tue Feb 30 15:00:00 +0000 2016"], **THREE)
+    expected = message or r"'Tue Feb 30 15:00:00 \+0000 2016', which is no date"
+    with pytest.raises(ConfigError, match=f"^news row {2 if message else 3} .*{expected}"):
+        read_news(rows, SYMBOLS)
 
 
 def test_a_column_of_timestamps_and_text_is_read_as_text() -> None:
@@ -327,3 +368,313 @@ def test_a_column_of_timestamps_and_text_is_read_as_text() -> None:
     three = {"symbols": ["ACME"] * 3, "headline": ["a", "b", "c"], "body": [""] * 3}
     read = read_news(news(published=mixed, **three), SYMBOLS)
     assert read["published"].nunique() == 2  # WHEN (15:00 UTC) twice, 16:00 UTC once
+
+
+@pytest.mark.parametrize(
+    ("written", "before", "after"),
+    [
+        ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59+00:00", "2017-01-01T00:00:00+00:00"),
+        ("2016-12-31 18:59:60.25 -05:00", "2016-12-31T18:59:59-05:00", "2016-12-31T19:00:00-05:00"),
+        ("Sat, 31 Dec 2016 23:59:60 GMT", "2016-12-31T23:59:59+00:00", "2017-01-01T00:00:00+00:00"),
+    ],
+)
+def test_a_leap_second_is_refused_as_one_naming_the_seconds_around_it(
+    written: str, before: str, after: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=[WHEN, written]), SYMBOLS)
+    assert str(refused.value) == (
+        f"news row 2 has the publication time {written!r}, a leap second (second 60), which a "
+        "timestamp here cannot hold (pandas counts no leap seconds); write the second before, "
+        f"{before}, or the one after, {after}, in its place"
+    )
+
+
+def test_a_second_60_of_no_date_is_no_date() -> None:
+    with pytest.raises(ConfigError, match=r"row 2 .*'2016-12-32T23:59:60Z', which is no date$"):
+        read_news(news(published=[WHEN, "2016-12-32T23:59:60Z"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01 10:00:00 America/New_York",
+        "2016-03-01T15:00 Europe/London",
+        "2016-03-01 16:00:00 Europe/Berlin",
+        "2016-03-01 10:00 US/Eastern",
+        "2016-03-01 10:00 Etc/GMT+5",  # the tz database's sign: five hours behind UTC
+        "2016-03-01 12:00:00 America/Argentina/Buenos_Aires",
+    ],
+)
+def test_a_time_followed_by_its_zones_name_is_read_by_that_zones_rules(written: str) -> None:
+    assert _read_as_when(written)
+
+
+def test_a_zones_name_gives_each_date_the_offset_its_rules_give_it() -> None:
+    summer, winter = "2016-07-01 10:00:00 America/New_York", "2016-01-04 10:00:00 America/New_York"
+    read = read_news(news(published=[summer, winter], headline=["a", "b"]), SYMBOLS)
+    assert read["published"].tolist() == [
+        pd.Timestamp("2016-01-04T15:00Z").value,
+        pd.Timestamp("2016-07-01T14:00Z").value,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("2016-03-13 02:30:00 America/New_York", "a time America/New_York's clocks skipped when "
+         "they moved forward: it reads as 2016-03-13T02:30:00-05:00 or 2016-03-13T02:30:00-04:00, "
+         "by the offset before or after; write it with the offset meant"),
+        ("2016-11-06 01:30:00 America/New_York", "a time America/New_York's clocks showed twice "
+         "when they moved back: it reads as 2016-11-06T01:30:00-04:00 or "
+         "2016-11-06T01:30:00-05:00, the first time or the second; write it with the offset meant"),
+        ("2016-03-01 10:00:00 Mars/Olympus", "its zone named 'Mars/Olympus', which the tz "
+         "database does not hold; write a zone as it names one (America/New_York, Europe/London) "
+         "or the offset (2016-03-01T10:00:00-05:00)"),
+        ("2016-03-01 10:00:00 america/new_york", "its zone named 'america/new_york', which the tz "
+         "database spells 'America/New_York'; write that"),
+        ("2016-02-30 10:00:00 America/New_York", "which is no date"),
+        ("Tue, 01 Mar 2016 10:00:00 America/New_York", "its zone named 'America/New_York' but in "
+         "a layout not read here; write it as ISO 8601 before the zone's name (2016-03-01 "
+         "10:00:00 America/New_York) or with its offset (2016-03-01T10:00:00-05:00)"),
+    ],
+)  # fmt: skip
+def test_a_time_in_a_named_zone_that_has_no_one_reading_is_refused(
+    written: str, message: str
+) -> None:
+    published = [WHEN, "Tue, 01 Mar 2016 15:00:00 GMT", "2016-03-01 10:00 Europe/Paris", written]
+    four = {"symbols": ["ACME"] * 4, "headline": list("abcd"), "body": [""] * 4}
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=published, **four), SYMBOLS)
+    assert str(refused.value) == f"news row 4 has the publication time {written!r}, {message}"
+
+
+def test_a_date_with_a_zones_name_but_no_time_of_day_is_told_to_write_the_time() -> None:
+    with pytest.raises(ConfigError, match=r"row 2 .*, a date with no time of day"):
+        read_news(news(published=[WHEN, "2016-03-01 America/New_York"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    ("written", "readings", "unit"),
+    [
+        (1457000000, "in seconds 2016-03-03T10:13:20+00:00", "'s', utc=True) if it counts seconds"),
+        ("1457000000.5", "in seconds 2016-03-03T10:13:20.500000+00:00", "'s'"),
+        (1457000000000, "in seconds beyond 1678-2261, in milliseconds 2016-03-03T10:13:20+00:00",
+         "'ms', utc=True) if it counts milliseconds"),
+        ("1457000000000000000", "in seconds beyond 1678-2261, in nanoseconds "
+         "2016-03-03T10:13:20+00:00", "'ns'"),
+    ],
+)  # fmt: skip
+def test_a_bare_number_is_shown_as_the_times_it_could_count(
+    written: object, readings: str, unit: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=pd.Series([WHEN, written], dtype=object)), SYMBOLS)
+    message = str(refused.value)
+    assert f"a bare number, which could count seconds or milliseconds since 1970 ({readings});" in (
+        message
+    )
+    assert f"e.g. pd.to_datetime(column, unit={unit}" in message
+
+
+@pytest.mark.parametrize(
+    ("written", "layout", "time", "strftime"),
+    [
+        ("20160301150000", "YYYYMMDDHHMMSS", "2016-03-01 15:00:00", "%Y%m%d%H%M%S"),
+        (20160301150000, "YYYYMMDDHHMMSS", "2016-03-01 15:00:00", "%Y%m%d%H%M%S"),
+        ("201603011500", "YYYYMMDDHHMM", "2016-03-01 15:00:00", "%Y%m%d%H%M"),
+    ],
+)
+def test_a_compact_time_as_gdelt_writes_it_is_told_it_has_no_offset(
+    written: object, layout: str, time: str, strftime: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=pd.Series([WHEN, written], dtype=object)), SYMBOLS)
+    assert str(refused.value) == (
+        f"news row 2 has the publication time {str(written)!r}, a compact time ({layout}, as "
+        f"GDELT writes it: {time}) with no offset; write it with its offset, e.g. "
+        f"pd.to_datetime(column, format={strftime!r}).dt.tz_localize('UTC') if it is in UTC"
+    )
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York"])
+def test_an_arrow_timestamp_column_with_a_zone_is_read(tmp_path: Path, zone: str) -> None:
+    frame = news(published=pd.to_datetime([WHEN, WHEN], utc=True).tz_convert(zone))
+    frame.to_parquet(tmp_path / "news.parquet")
+    arrow = pd.read_parquet(tmp_path / "news.parquet", dtype_backend="pyarrow")
+    assert isinstance(arrow["published"].dtype, pd.ArrowDtype)
+    read = read_news(arrow, SYMBOLS)
+    assert read["published"].tolist() == [pd.Timestamp(WHEN).value] * 2
+
+
+def test_an_arrow_timestamp_column_without_a_zone_is_told_to_take_one() -> None:
+    naive = pd.Series(pd.to_datetime([WHEN, WHEN], utc=True).tz_localize(None))
+    arrow = naive.astype(pd.ArrowDtype(pa.timestamp("us")))
+    with pytest.raises(ConfigError, match=r"^news row 1 .* give it the zone its times were"):
+        read_news(news(published=arrow), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["20160301T150000Z", "20160301T100000-0500", "20160301t150000z", "20160301T100000-05"],
+)
+def test_a_time_in_iso_8601s_basic_layout_is_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("20160301T150000", "'20160301T150000' without a time zone"),
+        ("2016-03-01t15:00 (EST)", "'2016-03-01t15:00 \\(EST\\)' without a time zone"),
+        ("20160301T1000-0500", "'20160301T1000-0500', with a zone but in a layout not read"),
+        ("03/01/2016 10:00:00-0500", "'03/01/2016 10:00:00-0500', with a zone but in a layout"),
+    ],
+)
+def test_a_time_refused_for_its_zone_is_quoted_as_written(written: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
+        read_news(news(published=[WHEN, written]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01T10:00-05:00[America/New_York]",  # as Java and RFC 9557 write it
+        "2016-03-01T10:00:00-05:00[!America/New_York]",
+        "2016-03-01T15:00:00Z[America/New_York]",  # Z: the time in UTC, its zone's offset untold
+        "2016-03-01T10:00[America/New_York]",  # the name alone
+    ],
+)
+def test_a_time_with_its_zones_name_in_brackets_is_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("2016-03-01T10:00:00-04:00[America/New_York]", "whose offset -04:00 is not "
+         "America/New_York's at that time \\(-05:00\\): one of the two is wrong, and which "
+         "cannot be told; write the offset meant alone"),
+        ("2016-03-01T10:00-05:00[Mars/Olympus]", "its zone named 'Mars/Olympus', which the tz "
+         "database does not hold"),
+        ("2016-02-30T10:00-05:00[America/New_York]", "which is no date"),
+        ("2016-03-13T02:30[America/New_York]", "a time America/New_York's clocks skipped"),
+    ],
+)  # fmt: skip
+def test_a_time_with_a_zone_in_brackets_that_has_no_one_reading_is_refused(
+    written: str, message: str
+) -> None:
+    published = [WHEN, "2016-03-01T10:00-05:00[America/New_York]", written]
+    with pytest.raises(ConfigError, match=f"^news row 3 has the publication time '.*', {message}"):
+        read_news(news(published=published, **THREE), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("2016-03-01T24:00:00Z", "'2016-03-01T24:00:00Z', 24:00, the end of its day, which a "
+         "timestamp here does not hold; write the start of the next day, "
+         "2016-03-02T00:00:00\\+00:00$"),
+        ("2016-03-01 24:00 -05:00", "'2016-03-01 24:00 -05:00', 24:00, the end of its day, .*"
+         "2016-03-02T00:00:00-05:00$"),
+        ("2016-03-01T24:30:00Z", "'2016-03-01T24:30:00Z', which is no date$"),
+        ("2016-03-01T15:00:00,5Z", "'2016-03-01T15:00:00,5Z', its fraction of a second after a "
+         "comma; write it after a point \\(2016-03-01T15:00:00.5Z\\)$"),
+        ("\uff12\uff10\uff11\uff16-03-01T15:00:00Z", "'２０１６-03-01T15:00:00Z', written with the "
+         "digit '２' \\(U\\+FF12\\), not one of 0-9; write its digits as 0-9$"),
+        ("\u0662\u0660\u0661\u0666-03-01 15:00", "'٢٠١٦-03-01 15:00', written with the digit '٢' "
+         "\\(U\\+0662\\)"),
+        ("yesterday", "'yesterday', which holds no date or time; write when the item came out, "
+         "with its offset \\(2016-03-01T10:00:00-05:00\\)$"),
+        (True, "'True', which holds no date or time"),
+    ],
+)  # fmt: skip
+def test_a_time_that_is_no_date_is_told_what_is_wrong(written: object, message: str) -> None:
+    published = pd.Series([WHEN, written], dtype=object)
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
+        read_news(news(published=published), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01\u00a015:00:00Z",  # a space that does not break, as a web page writes one
+        "2016-03-01T15:00:00\u202fGMT",
+        "Tue,\u00a001\u00a0Mar\u00a02016\u00a015:00:00\u00a0GMT",
+    ],
+)
+def test_a_time_with_spaces_that_do_not_break_is_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("9999-12-31T23:59:59.999999999Z", "'9999-12-31T23:59:59.999999999Z', outside the years "
+         "1678-2261 a timestamp can hold; fix the year$"),
+        (["2016-03-01T15:00Z"], "\"\\['2016-03-01T15:00Z'\\]\", a list, which is no time; write "
+         "one time per row, with its offset \\(2016-03-01T10:00:00-05:00\\)$"),
+        (pd.Timedelta("1D"), "'1 days 00:00:00', a Timedelta, a duration rather than a time; "
+         "write when the item came out, with its offset"),
+    ],
+)  # fmt: skip
+def test_a_value_that_is_no_time_or_out_of_range_is_told_so(written: object, message: str) -> None:
+    published = pd.Series([WHEN, written], dtype=object)
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time {message}"):
+        read_news(news(published=published), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern Standard Time)",  # JavaScript's Date
+        "Tue Mar 01 2016 15:00:00 GMT+0000",
+        "1 March 2016 15:00 GMT",  # a month's name in full
+        "Tuesday, 01 MARCH 2016 15:00:00 GMT",
+        "2016-03-01 15:00:00 +0000 UTC",  # as Go writes a time: an abbreviation after the offset
+        "2016-03-01 10:00:00 -0500 EST",
+        "2016-03-01T10:00:00-05:00 EST",
+        "Tue, 01 Mar 2016 15:00:00 +0000 GMT",
+        "Tue, 01 Mar 2016 10:00:00 -0500 EST",
+    ],
+)
+def test_more_layouts_with_a_sure_offset_are_read(written: str) -> None:
+    assert _read_as_when(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("Mon Mar 01 2016 15:00:00 GMT+0000", "whose weekday 'Mon' is not its date's"),
+        ("Tue, 01 Marchy 2016 15:00:00 GMT", "whose month 'Marchy' is no month's name"),
+        ("Tuesday, March 1, 2016 3:00 PM EST", "its hour on a 12-hour clock \\('PM'\\), in a "
+         "layout not read here; write it as ISO 8601 on a 24-hour clock, with its offset "
+         "\\(2016-03-01T15:00:00-05:00 for 3:00 PM in New York's winter\\)$"),
+        ("2016-03-01 3:00 p.m. -05:00", "its hour on a 12-hour clock \\('p.m.'\\)"),
+    ],
+)  # fmt: skip
+def test_more_layouts_are_refused_for_what_is_wrong(written: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=f"^news row 2 has the publication time '.*', {message}"):
+        read_news(news(published=[WHEN, written]), SYMBOLS)
+
+
+def test_a_bracketed_time_past_the_years_a_timestamp_holds_is_refused_for_its_year() -> None:
+    with pytest.raises(ConfigError, match=r"^news row 2 .*, outside the years 1678-2261"):
+        read_news(news(published=[WHEN, "0001-01-01T00:00-05:00[America/New_York]"]), SYMBOLS)
+
+
+@pytest.mark.parametrize(
+    ("written", "day"), [(42430.625, "2016-03-01 15:00:00"), (42430, "2016-03-01 00:00:00")]
+)
+def test_a_spreadsheets_day_number_is_shown_as_its_day_and_told_it_has_no_offset(
+    written: float, day: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_news(news(published=pd.Series([WHEN, written], dtype=object)), SYMBOLS)
+    message = str(refused.value)
+    assert message.startswith(
+        f"news row 2 has the publication time {str(written)!r}, a day number as a spreadsheet "
+        f"counts days (from 1899-12-30: {day}) with no offset;"
+    )
+    fix = "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC')"
+    assert fix in message

@@ -1,7 +1,8 @@
 """A researcher's own news and fundamentals for historical bars, read and checked strictly.
 
 News is one row per item: ``published`` (a timestamp with its time zone: an offset,
-``Z``, ``UTC`` or ``GMT``; read by ``workbench.engine.textstamps``), ``symbols`` (the
+``Z``, ``UTC`` or ``GMT``, or a zone's name in the tz database; read by
+``workbench.engine.textstamps``, which lists the layouts it reads), ``symbols`` (the
 names it concerns: a list, or text separated by ``,``, ``;`` or ``|``; blank for an
 item about the whole market), ``headline`` and ``body``, and optionally ``kind``
 (``news`` when absent). Fundamentals are one row per report: ``published`` (when the

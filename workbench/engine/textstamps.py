@@ -1,18 +1,35 @@
 """When an item of text became public: a ``published`` column read strictly, as UTC.
 
-Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``), ``Z``,
-``UTC``, ``UT`` or ``GMT`` in any case (+00:00, as is ``UTC+0``), or the zone of a
-timezone-aware timestamp column; e-mail and RSS times (``Tue, 01 Mar 2016 15:00:00
--0500``, ``... GMT``, a comment such as ``(UTC)`` after the zone) are read too. Anything
-that could be two instants is refused, naming the row, the reading that fails and the
-form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone name
-flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
-minutes pass 59 or whose hours pass 14, a bare count since 1970.
+Every value carries its own zone: an offset (``2016-03-01T15:00:00-05:00``, or in ISO's
+basic layout ``20160301T150000-0500``), ``Z``, ``UTC``, ``UT`` or ``GMT`` in any case
+(+00:00, as is ``UTC+0``), or the zone of a timezone-aware timestamp column (Arrow's
+too). E-mail and RSS times are read (``Tue, 01 Mar 2016 15:00:00 -0500``, ``... GMT``, a
+comment such as ``(UTC)`` after the zone, an abbreviation after an offset as Go writes
+one, a month in full), and so are the same parts in ctime's order with the zone before
+the year (``Tue Mar 01 15:00:00 +0000 2016``, a well-known social API's ``created_at``)
+and as JavaScript's Date writes itself (``Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern
+Standard Time)``). An ISO time followed by the name of its zone in the tz database
+(``2016-03-01 10:00:00 America/New_York``) is read by that zone's rules; one its clocks
+skip or show twice is refused with its two readings, a name the database does not hold
+naming it. Java and RFC 9557 write the name in brackets after the offset
+(``...-05:00[America/New_York]``): that is read by its offset, refused when the offset is
+not the zone's at that time.
+
+Anything that could be two instants is refused, naming the row, the reading that fails
+and the form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone
+name flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
+minutes pass 59 or whose hours pass 14, a bare count since 1970 (shown as the times it
+could count), a spreadsheet's day number, a compact ``YYYYMMDDHHMMSS`` with no offset,
+an hour on a 12-hour clock. A
+leap second and 24:00, which pandas cannot hold, are refused naming the time to write.
 """
 
 from __future__ import annotations
 
+import datetime
+import functools
 import re
+import zoneinfo
 
 import numpy as np
 import pandas as pd
@@ -39,6 +56,9 @@ def first(mask: np.ndarray) -> int | None:
 
 def published(column: pd.Series, what: str) -> np.ndarray:
     """Nanoseconds since the epoch, UTC; every value must carry its own time zone."""
+    if isinstance(column.dtype, pd.ArrowDtype) and column.dtype.kind == "M":
+        # Arrow's timestamps (a frame read with dtype_backend="pyarrow") as pandas' own
+        column = column.astype(column.dtype.pyarrow_dtype.to_pandas_dtype())
     if isinstance(column.dtype, pd.DatetimeTZDtype):
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
@@ -48,20 +68,47 @@ def published(column: pd.Series, what: str) -> np.ndarray:
     ):
         stamps = pd.Series([_stamp(value, what, row) for row, value in enumerate(column)])
     else:
-        stamps = _parsed(_as_text(column, what), what)
+        stamps = _parsed_or_told(column, what)
     missing = first(stamps.isna().to_numpy())
     if missing is not None:
         raise refuse(what, missing, UNDATED)
     stamps = pd.to_datetime(stamps, utc=True)
     outside = first(((stamps < _EARLIEST) | (stamps >= _AFTER)).to_numpy(bool))
     if outside is not None:
+        raise refuse(what, outside, _outside_the_years(str(stamps.iloc[outside])))
+    return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+
+
+def _outside_the_years(shown: str) -> str:
+    return (
+        f"has the publication time {shown!r}, outside the years {_EARLIEST.year}-"
+        f"{_AFTER.year - 1} a timestamp can hold; fix the year"
+    )
+
+
+def _parsed_or_told(column: pd.Series, what: str) -> pd.Series:
+    """The times of a column read as text; a refused value that is no text, number or
+    time (a list, a duration) is told what it is rather than how its text reads."""
+    try:
+        return _parsed(_as_text(column, what), what)
+    except RowError as refused:
+        value, kind = column.iloc[refused.row], type(column.iloc[refused.row]).__name__
+        if isinstance(value, _DURATIONS):
+            why = "a duration rather than a time; write when the item came out"
+        elif isinstance(value, _COLLECTIONS):
+            why = "which is no time; write one time per row"
+        else:
+            raise
         raise refuse(
             what,
-            outside,
-            f"has the publication time {str(stamps.iloc[outside])!r}, outside the years "
-            f"{_EARLIEST.year}-{_AFTER.year - 1} a timestamp can hold; fix the year",
-        )
-    return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+            refused.row,
+            f"has the publication time {_quoted(value)}, a {kind}, {why}, with its offset "
+            "(2016-03-01T10:00:00-05:00)",
+        ) from None
+
+
+_COLLECTIONS = (list, tuple, dict, set, frozenset)
+_DURATIONS = (datetime.timedelta, np.timedelta64)
 
 
 def _as_text(column: pd.Series, what: str) -> pd.Series:
@@ -86,6 +133,7 @@ def _unpaired(value: object) -> bool:
     return False
 
 
+_NO_BREAK_SPACES = "[\u00a0\u2007\u2009\u202f]"  # the characters themselves, as Arrow reads them
 _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
 _EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
 _UTC_NAMES = r"(?i:UTC|GMT|UT)(?:[+-]0{1,2}(?::?00)?)?"  # a name of UTC, or one at offset 0
@@ -95,6 +143,7 @@ _ZONED = re.compile(
 )
 # zoned, in ASCII digits, the offset right after the time: what _ZONED accepts and the zone
 # rewriting leaves as it is (an engine-neutral pattern, read by Arrow or by Python alike)
+_BASIC = r"^([0-9]{4})([0-9]{2})([0-9]{2})[Tt]([0-9]{2})([0-9]{2})([0-9]{2})"
 _PLAIN = (
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"
     r"[+-][0-9]{2}(?::?[0-9]{2})?"
@@ -109,30 +158,279 @@ def _parsed(text: pd.Series, what: str) -> pd.Series:
         raise refuse(what, blank, UNDATED)
     # most feeds write the plain form, which needs no check or rewriting: only the rest does
     others = np.flatnonzero(~text.str.fullmatch(_PLAIN).to_numpy(bool))
-    rest, refusals = _from_rfc2822(text.iloc[others], others)
-    # an ISO time with a lowercase t, or a comment after its zone ("+05:30 (IST)")
-    rest = rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True).str.replace(
-        r"\s*\([^()]*\)$", "", regex=True
-    )
-    naive = first(~rest.str.match(_ZONED).to_numpy(bool))
-    if naive is not None:
-        refusals.append((int(others[naive]), _unzoned(str(rest.iloc[naive]))))
     iso = text.copy()
-    # the zone written as a name of UTC, Z or an offset, with or without a space before it
-    iso.iloc[others] = rest.str.replace(
-        rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True
-    ).str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True)
+    refusals: list[tuple[int, str]] = []
+    if len(others):
+        rewritten, refusals = _as_iso(text, others)
+        iso.iloc[others] = rewritten.to_numpy(object)
     refusals.extend(_offsets_past_any_zone(text, iso))
     parsed = pd.to_datetime(iso, utc=True, format="ISO8601", errors="coerce")
     bad = first(parsed.isna().to_numpy())
     if bad is not None:
-        refusals.append(
-            (bad, f"has the publication time {_quoted(text.iloc[bad])}, which is no date")
-        )
+        refusals.append((bad, _no_date(str(text.iloc[bad]), str(iso.iloc[bad]))))
     if refusals:
         row, problem = min(refusals, key=lambda refusal: refusal[0])  # the first found, on a tie
         raise refuse(what, row, problem)
     return parsed
+
+
+def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """The times of ``text`` at ``others`` (those not in the plain form) rewritten as ISO
+    with their offset, and the refusals of those no reading takes, each at its row."""
+    # a space that does not break (as a web page or a spreadsheet writes one) for a space
+    spaced = text.iloc[others].str.replace(_NO_BREAK_SPACES, " ", regex=True)
+    rest, rewritten, refusals = _from_rfc2822(spaced, others)
+    # a time the RFC 2822 reading rewrote is ISO with its offset: only the others need more
+    todo = np.flatnonzero(~rewritten)
+    if len(todo):
+        iso, more = _iso_evened(rest.iloc[todo], text, others[todo])
+        rest.iloc[todo] = iso.to_numpy(object)
+        refusals += more
+    return rest, refusals
+
+
+def _iso_evened(
+    rest: pd.Series, text: pd.Series, rows: np.ndarray
+) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """ISO times (and what no reading has taken yet) at ``rows`` of ``text``, with their
+    letters and layout evened, their zone written as an offset, and the refusals of those
+    no reading takes."""
+    # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
+    # comment after its zone ("+05:30 (IST)", or an abbreviation after its offset as Go
+    # writes one: "-0500 EST")
+    rest = (
+        rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True)
+        .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
+        .str.replace(r"\s*\([^()]*\)$", "", regex=True)
+        .str.replace(r"([+-][0-9]{2}:?[0-9]{2}) +[A-Za-z]{1,5}$", r"\1", regex=True)
+    )
+    rest, bracketed = _bracketed_zones(rest, rows)
+    rest, in_zones = _in_named_zones(rest, rows)
+    refusals = [(row, _said_of(text.iloc[row], why)) for row, why in bracketed + in_zones]
+    naive = first(~rest.str.match(_ZONED).to_numpy(bool))
+    if naive is not None:
+        written = str(text.iloc[rows[naive]])
+        refusals.append((int(rows[naive]), _unzoned(str(rest.iloc[naive]), written)))
+    # the zone written as a name of UTC, Z or an offset, with or without a space before it
+    iso = rest.str.replace(rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True)
+    return iso.str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True), refusals
+
+
+# an ISO time followed by the name of a zone in the tz database (America/New_York)
+_ZONE_NAME = r"[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)+"
+_NAMED_ZONE = rf"(?P<zone>{_ZONE_NAME})"
+_IN_NAMED_ZONE = re.compile(
+    r"^(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)"
+    rf"\s+{_NAMED_ZONE}$"
+)
+
+
+def _in_named_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """Times written with the name of their zone, rewritten with the offset its rules give
+    them; with the refusal of the first (by row) whose zone the tz database does not hold,
+    whose time is no date or whose clocks skipped it or showed it twice."""
+    at = np.flatnonzero(text.str.contains("/", regex=False).to_numpy(bool))
+    if not len(at):
+        return text, []
+    parts = text.iloc[at].str.extract(_IN_NAMED_ZONE)
+    found = parts["zone"].notna().to_numpy(bool)
+    parts, at = parts[found], at[found]
+    out, refusals = text.copy(), []
+    known = parts["zone"].isin(_zone_names()).to_numpy(bool)
+    unknown = first(~known)
+    if unknown is not None:
+        refusals.append((at[unknown], _unknown_zone(str(parts["zone"].iloc[unknown]))))
+    for zone in parts["zone"][known].unique():
+        mine = at[(parts["zone"] == zone).to_numpy(bool)]
+        zoned, refused = _localized(str(zone), parts["time"].set_axis(at)[mine])
+        read = zoned.notna().to_numpy(bool)
+        out.iloc[mine[read]] = zoned[read].to_numpy(object)
+        if refused is not None:
+            refusals.append((mine[refused[0]], refused[1]))
+    return out, [(int(rows[at_row]), why) for at_row, why in refusals]
+
+
+# an ISO time with its offset, then its zone's name in brackets, as Java and RFC 9557 write
+# it: 2016-03-01T10:00:00-05:00[America/New_York] (a ! before the name marks it critical)
+_BRACKETED = re.compile(
+    r"^(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"
+    r"(?:[Zz]|(?P<sign>[+-])(?P<hours>[0-9]{2})(?::?(?P<minutes>[0-9]{2}))?))"
+    rf"\[!?{_NAMED_ZONE}\]$"
+)
+
+_BRACKETED_ALONE = r"^([0-9-]{10}T[0-9:.]+)\[!?([^\[\]]+)\]$"
+
+
+def _bracketed_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
+    """Times written with their offset and their zone's name in brackets, read by their
+    offset, and those with the name alone rewritten with it after a space; with the
+    refusal of the first (by row) whose zone the tz database does not hold or whose offset
+    is not its zone's at that time (one of the two is wrong, and which cannot be told).
+    ``Z`` before the name says the time is UTC, whatever its zone's clock showed, as RFC
+    9557 has it."""
+    at = np.flatnonzero(text.str.contains("[", regex=False).to_numpy(bool))
+    if not len(at):
+        return text, []
+    out = text.copy()
+    # with no offset before the name, the name is read as one after a space (_in_named_zones)
+    out.iloc[at] = (
+        text.iloc[at].str.replace(_BRACKETED_ALONE, r"\1 \2", regex=True).to_numpy(object)
+    )
+    parts = out.iloc[at].str.extract(_BRACKETED)
+    found = parts["zone"].notna().to_numpy(bool)
+    parts, at, refusals = parts[found], at[found], []
+    out.iloc[at] = parts["time"].to_numpy(object)
+    known = parts["zone"].isin(_zone_names()).to_numpy(bool)
+    unknown = first(~known)
+    if unknown is not None:
+        refusals.append((at[unknown], _unknown_zone(str(parts["zone"].iloc[unknown]))))
+    for zone in parts["zone"][known].unique():
+        mine = (parts["zone"] == zone).to_numpy(bool)
+        wrong = _not_the_zones_offset(parts[mine], str(zone))
+        if wrong is not None:
+            refusals.append((at[mine][wrong[0]], wrong[1]))
+    return out, [(int(rows[at_row]), why) for at_row, why in refusals]
+
+
+def _not_the_zones_offset(parts: pd.DataFrame, zone: str) -> tuple[int, str] | None:
+    """The first of ``parts`` (times in ``zone``) whose offset is not the zone's at that
+    time: its position, and why."""
+    utc = pd.to_datetime(parts["time"], format="ISO8601", utc=True, errors="coerce")
+    written = parts["sign"].map({"+": 1, "-": -1}) * (
+        pd.to_numeric(parts["hours"]) * 60 + pd.to_numeric(parts["minutes"].fillna("0"))
+    )
+    local = utc.dt.tz_convert(zone).dt.tz_localize(None)
+    own = (local - utc.dt.tz_localize(None)).dt.total_seconds() // 60
+    held = (utc >= _EARLIEST) & (utc < _AFTER)  # a year past these is refused for itself
+    differs = held & written.notna() & own.notna() & (own != written)
+    wrong = first(differs.to_numpy(bool, na_value=False))
+    if wrong is None:
+        return None
+    return wrong, (
+        f"whose offset {_minutes_text(int(written.iloc[wrong]))} is not {zone}'s at that time "
+        f"({_minutes_text(int(own.iloc[wrong]))}): one of the two is wrong, and which cannot "
+        "be told; write the offset meant alone"
+    )
+
+
+def _minutes_text(minutes: int) -> str:
+    """An offset of ``minutes`` from UTC as ISO writes it: ``-05:00``."""
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _said_of(value: object, why: str) -> str:
+    return f"has the publication time {_quoted(value)}, {why}"
+
+
+@functools.cache
+def _zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def _unknown_zone(zone: str) -> str:
+    spelled = {name.lower(): name for name in _zone_names()}.get(zone.lower())
+    if spelled is not None:
+        return f"its zone named {zone!r}, which the tz database spells {spelled!r}; write that"
+    return (
+        f"its zone named {zone!r}, which the tz database does not hold; write a zone as it "
+        "names one (America/New_York, Europe/London) or the offset (2016-03-01T10:00:00-05:00)"
+    )
+
+
+def _localized(zone: str, times: pd.Series) -> tuple[pd.Series, tuple[int, str] | None]:
+    """``times`` read on ``zone``'s clock, as ISO text with their offset (missing where no
+    reading is sure), and the first refusal: its position among ``times``, and why."""
+    local = pd.to_datetime(times, format="ISO8601", errors="coerce")
+    zoned = local.dt.tz_localize(zoneinfo.ZoneInfo(zone), ambiguous="NaT", nonexistent="NaT")
+    no_date, unsure = first(local.isna().to_numpy()), first(zoned.isna().to_numpy())
+    text = zoned.astype(str).where(zoned.notna())
+    if no_date is not None and no_date == unsure:
+        return text, (no_date, "which is no date")
+    if unsure is not None:
+        return text, (unsure, _clock_change(local.iloc[unsure], zone))
+    return text, None
+
+
+def _clock_change(local: pd.Timestamp, zone: str) -> str:
+    """Why a time on ``zone``'s clock at a change of its offset is refused: its two readings."""
+    skipped = pd.isna(local.tz_localize(zone, ambiguous=True, nonexistent="NaT"))
+    if skipped:
+        early = local.tz_localize(zone, nonexistent="shift_backward")
+        late = local.tz_localize(zone, nonexistent="shift_forward")
+        what, readings = "skipped when they moved forward", "by the offset before or after"
+    else:
+        early = local.tz_localize(zone, ambiguous=True)
+        late = local.tz_localize(zone, ambiguous=False)
+        what, readings = "showed twice when they moved back", "the first time or the second"
+    at = local.isoformat()
+    return (
+        f"a time {zone}'s clocks {what}: it reads as {at}{_offset_text(early)} or "
+        f"{at}{_offset_text(late)}, {readings}; write it with the offset meant"
+    )
+
+
+def _offset_text(stamp: pd.Timestamp) -> str:
+    """The offset of ``stamp`` from UTC as ISO writes it: ``-05:00``."""
+    offset = stamp.strftime("%z")
+    return f"{offset[:3]}:{offset[3:]}"
+
+
+def _no_date(value: str, iso: str) -> str:
+    """Why a time that matched a layout is no date, naming what is wrong when it can be
+    told: a digit other than 0-9, a leap second or 24:00 (each refused with the time to
+    write instead; ``iso`` is the time as rewritten, with its offset)."""
+    shown = _quoted(value)
+    foreign = _foreign_digit(value)
+    if foreign is not None:
+        return _said_of(value, foreign)
+    leap = _LEAP_SECOND.match(iso)
+    before = _stamp_or_none(f"{leap['minute']}:59{leap['zone']}") if leap else None
+    if before is not None:
+        return (
+            f"has the publication time {shown}, a leap second (second 60), which a "
+            "timestamp here cannot hold (pandas counts no leap seconds); write the second "
+            f"before, {before.isoformat()}, or the one after, "
+            f"{(before + pd.Timedelta(seconds=1)).isoformat()}, in its place"
+        )
+    end = _END_OF_DAY.match(iso)
+    midnight = _stamp_or_none(f"{end['date']}T00:00:00{end['zone']}") if end else None
+    if midnight is not None:
+        return (
+            f"has the publication time {shown}, 24:00, the end of its day, which a timestamp "
+            "here does not hold; write the start of the next day, "
+            f"{(midnight + pd.Timedelta(days=1)).isoformat()}"
+        )
+    year = re.match(r"[0-9]{4}", iso)
+    if year and not _EARLIEST.year <= int(year[0]) < _AFTER.year:
+        return _outside_the_years(value)
+    return f"has the publication time {shown}, which is no date"
+
+
+def _stamp_or_none(iso: str) -> pd.Timestamp | None:
+    stamp = pd.to_datetime(iso, format="ISO8601", errors="coerce")
+    return None if pd.isna(stamp) else stamp
+
+
+def _foreign_digit(value: str) -> str | None:
+    """Why ``value`` cannot be read if it writes a digit other than 0-9 (１, ٢), else None."""
+    digit = next((c for c in value if c.isdigit() and not "0" <= c <= "9"), None)
+    if digit is None:
+        return None
+    return (
+        f"written with the digit {digit!r} (U+{ord(digit):04X}), not one of 0-9; write its "
+        "digits as 0-9"
+    )
+
+
+_END_OF_DAY = re.compile(
+    r"^(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[T ]24:00(?::00(?:\.0+)?)?"
+    r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?)$"
+)
+_LEAP_SECOND = re.compile(
+    r"^(?P<minute>[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}):60(?:\.[0-9]+)?"
+    r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?)$"
+)
 
 
 def _offsets_past_any_zone(text: pd.Series, iso: pd.Series) -> list[tuple[int, str]]:
@@ -153,53 +451,84 @@ _PAST_ANY_ZONE = r"[+-](?:1[5-9]|[2-9][0-9])(?::?[0-9]{2})?$|[+-][0-9]{2}:?[6-9]
 
 
 # an e-mail or RSS time (RFC 2822), loosely, so what is wrong in one can be named
+_CLOCK = (
+    r"(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?"
+)
+_ZONE = r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
+# after an offset, a zone's abbreviation is read as a comment, as Go writes one: +0000 UTC
+_COMMENT = r"(?:(?<=[0-9])\s+[A-Za-z]{1,5})?(?:\s*\([^()]*\))?"
 _RFC2822 = re.compile(
     r"^(?:(?P<weekday>[A-Za-z]+)(?:\s*,\s*|\s+))?(?P<day>[0-9]{1,2})\s+(?P<month>[A-Za-z]+)\s+"
-    r"(?P<year>[0-9]{2,4})\s+(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})"
-    r"(?::(?P<second>[0-9]{2})(?P<fraction>\.[0-9]+)?)?\s*"
-    r"(?P<zone>[+-][0-9]{2}(?::?[0-9]{2})?|[A-Za-z]{1,5}(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?)"
-    r"(?:\s*\([^()]*\))?$"
+    rf"(?P<year>[0-9]{{2,4}})\s+{_CLOCK}\s*{_ZONE}{_COMMENT}$"
+)
+# the same parts in the order of C's ctime with the zone before the year, as a well-known
+# social API writes its created_at: Tue Mar 01 15:00:00 +0000 2016
+_CTIME = re.compile(
+    r"^(?:(?P<weekday>[A-Za-z]+),?\s+)?(?P<month>[A-Za-z]+)\s+(?P<day>[0-9]{1,2})\s+"
+    rf"{_CLOCK}\s+{_ZONE}\s+(?P<year>[0-9]{{2,4}})$"
+)
+# as JavaScript's Date writes itself: Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern Standard
+# Time), its offset after GMT with four digits, as people write it
+_JAVASCRIPT = re.compile(
+    r"^(?P<weekday>[A-Za-z]+)\s+(?P<month>[A-Za-z]+)\s+(?P<day>[0-9]{1,2})\s+"
+    rf"(?P<year>[0-9]{{4}})\s+{_CLOCK}\s+GMT(?P<zone>[+-][0-9]{{4}})(?:\s*\([^()]*\))?$"
 )
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_FULL_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_MONTH_NUMBERS = {name: f"{i % 12 + 1:02d}" for i, name in enumerate(_MONTHS + _FULL_MONTHS)} | {
+    "sept": "09"
+}
 
 
-def _from_rfc2822(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[tuple[int, str]]]:
-    """Times written as e-mail and RSS write them rewritten as ISO with their offset, all
-    at once; one that names a zone any other way than by its offset or as UTC is refused
-    here, with a fix written as it was (an RFC 2822 time), and so is a weekday that is not
-    the date's: one of the two is wrong, and which cannot be told. Returned with the
-    rewritten text: the first refusal of a wrong part, and of a wrong weekday, by row."""
-    parts = text.str.extract(_RFC2822)
+def _from_rfc2822(
+    text: pd.Series, rows: np.ndarray
+) -> tuple[pd.Series, np.ndarray, list[tuple[int, str]]]:
+    """Times written as e-mail and RSS write them (or in ctime's order with an offset, or
+    as JavaScript's Date writes itself) rewritten as ISO with their offset, all at once;
+    one that names a zone any other way than by its offset or as UTC is refused here, with
+    a fix written as it was, and so is a weekday that is not the date's: one of the two is
+    wrong, and which cannot be told.
+    Returned with the rewritten text and which of it was rewritten: the first refusal of a
+    wrong part, and of a wrong weekday, by row."""
+    # both start with a weekday, a month or the day: an ISO time, with its four-digit year
+    # first, is passed over by a quick match rather than a full extraction
+    at = np.flatnonzero(text.str.match(r"[A-Za-z]|[0-9]{1,2}[^0-9]").to_numpy(bool))
+    parts = text.iloc[at].str.extract(_RFC2822)
+    for layout in (_CTIME, _JAVASCRIPT):
+        unread = parts["day"].isna().to_numpy(bool)
+        if unread.any():
+            other = text.iloc[at[unread]].str.extract(layout).reindex(columns=parts.columns)
+            parts.loc[unread] = other.to_numpy(object)
     found = parts["day"].notna().to_numpy(bool)
     if not found.any():
-        return text, []
-    parts, at = parts[found], np.flatnonzero(found)
+        return text, np.zeros(len(text), bool), []
+    parts, at = parts[found], at[found]
     refusals = _a_wrong_part(text, parts, at, rows)
     utc = parts["zone"].str.fullmatch(_UTC_NAMES + "|[Zz]").to_numpy(bool)
     offset = parts["zone"].str.slice(0, 3) + ":" + _offset_minutes(parts["zone"])
     iso = (
-        parts["year"] + "-" + _numbered(parts["month"].str.lower(), _MONTHS) + "-"
+        parts["year"] + "-" + parts["month"].str.lower().map(_MONTH_NUMBERS) + "-"
         + parts["day"].str.zfill(2) + "T" + parts["hour"].str.zfill(2) + ":"
         + parts["minute"] + ":" + parts["second"].fillna("00") + parts["fraction"].fillna("")
         + offset.where(~utc, "+00:00")
     )  # fmt: skip
     refusals += _a_wrong_weekday(text, parts, iso, at, rows)
-    out = text.copy()
+    out, rewritten = text.copy(), np.zeros(len(text), bool)
     read = iso.notna().to_numpy(bool)  # a time with a part no reading takes stays as written
     out.iloc[at[read]] = iso[read].to_numpy(object)
-    return out, refusals
+    rewritten[at[read]] = True
+    return out, rewritten, refusals
 
 
 def _offset_minutes(zone: pd.Series) -> pd.Series:
     """The minutes of an offset written ``+0530``, ``+05:30`` or ``+05`` (``00``)."""
     minutes = zone.str.slice(1).str.replace(":", "", regex=False).str.slice(2, 4)
     return minutes.where(minutes.str.len() == 2, "00")
-
-
-def _numbered(names: pd.Series, known: tuple[str, ...]) -> pd.Series:
-    return names.map({name: f"{i + 1:02d}" for i, name in enumerate(known)})
 
 
 def _a_wrong_part(
@@ -212,7 +541,7 @@ def _a_wrong_part(
     minutes = pd.to_numeric(_offset_minutes(zone).where(digits), errors="coerce")
     weekday = parts["weekday"].str.lower()
     checks = (
-        (~parts["month"].str.lower().isin(_MONTHS), _no_month),
+        (~parts["month"].str.lower().isin(_MONTH_NUMBERS), _no_month),
         (weekday.notna() & ~weekday.isin(_WEEKDAYS + _FULL_DAYS), _no_weekday),
         (parts["year"].str.len() != 4, _two_digit_year),
         ((hours > 14) | (minutes > 59), _no_offset),
@@ -282,22 +611,27 @@ def _no_offset(value: str, part: pd.Series) -> str:
 
 def _named_zone(value: str, part: pd.Series) -> str:
     zone = part["zone"]
-    time = value[: value.rindex(zone)].rstrip()
+    time, year = value[: value.rindex(zone)].rstrip(), _after_zone(value, zone)
     named = re.fullmatch(r"(?P<name>[A-Za-z]+)(?P<offset>[+-].*)", zone)
     if named:
         return (
             f"has the publication time {_quoted(value)}, its zone written as {zone!r}, which "
             f"reads two ways: {named['offset']} from UTC as people write it, the opposite sign "
             "in POSIX zone names (Etc/GMT+5 is UTC-05:00); write the offset alone "
-            f"({time} {_rfc_offset(named['offset'])} if {named['offset']} is meant as people "
+            f"({time} {_rfc_offset(named['offset'])}{year} if {named['offset']} is meant as people "
             "write it)"
         )
     return (
         f"has the publication time {_quoted(value)}, its zone written as the abbreviation "
         f"{zone!r}, which names no offset for sure (EST is -05:00 in New York and +10:00 in "
-        f"Australia, CST three zones); write the offset instead ({time} -0500 if it is New "
+        f"Australia, CST three zones); write the offset instead ({time} -0500{year} if it is New "
         "York's winter time, +0000 for UTC)"
     )
+
+
+def _after_zone(value: str, zone: str) -> str:
+    """What a time writes after its zone other than a comment: the year, in ctime's order."""
+    return re.sub(r"\s*\([^()]*\)$", "", value[value.rindex(zone) + len(zone) :])
 
 
 def _rfc_offset(offset: str) -> str:
@@ -333,21 +667,75 @@ _OFFSET_SECONDS = re.compile(
 )
 _EPOCH = re.compile(r"^[+-]?\d{9,19}(?:\.\d*)?$")
 _ZONE_INSIDE = re.compile(rf"(?<![0-9:-])(?:{_UTC_NAMES}|[+-][0-9]{{2}}:?[0-9]{{2}})(?![0-9])")
+_OFFSET_AFTER = re.compile(
+    r"[0-9]{2}:?[0-9]{2}(?::?[0-9]{2}(?:[.,][0-9]+)?)?\s*[+-][0-9]{2}:?[0-9]{2}$"
+)
 _UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
-_DATE_ONLY = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})\s*(?P<zone>[A-Za-z]+|[+-]\d{2}:?\d{2})$")
+_DATE_ONLY = re.compile(
+    rf"^(?P<date>\d{{4}}-\d{{2}}-\d{{2}})\s*(?P<zone>{_ZONE_NAME}|[A-Za-z]+|[+-]\d{{2}}:?\d{{2}})$"
+)
+_TWELVE_HOUR = re.compile(
+    r"[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?\s*(?P<half>[AaPp]\.?[Mm]\.?)(?![A-Za-z])"
+)
+_COMMA_FRACTION = re.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2},[0-9]")
+_NAMED_TAIL = re.compile(rf"^(?P<time>.*\d)\s*(?P<zone>{_ZONE_NAME})$")
 
 
-def _unzoned(value: str) -> str:
+def _unzoned(value: str, written: str) -> str:
     """Why a publication time with no offset is refused, and the fix: a zone written as
     an abbreviation (EST is -05:00 in New York and +10:00 in Sydney; CST is three
     zones) or a bare count from 1970 (in seconds? milliseconds?) is no time for sure."""
-    shown = _quoted(value)
+    shown = _quoted(written)  # as written; ``value`` is read, its letters and layout evened
+    return (
+        _not_a_clock_time(value, written, shown)
+        or _zone_not_read(value, shown)
+        or _a_number(value, shown)
+        or _NAIVE.format(value=shown)
+    )
+
+
+def _not_a_clock_time(value: str, written: str, shown: str) -> str | None:
+    """Why a time written with no offset cannot be read for what it writes before its
+    zone (its digits, its clock, its date alone), if it cannot."""
+    foreign = _foreign_digit(value)
+    if foreign is not None:
+        return _said_of(written, foreign)
+    twelve_hour = _TWELVE_HOUR.search(value)
+    if twelve_hour:
+        return (
+            f"has the publication time {shown}, its hour on a 12-hour clock "
+            f"({twelve_hour['half']!r}), in a layout not read here; write it as ISO 8601 on a "
+            "24-hour clock, with its offset (2016-03-01T15:00:00-05:00 for 3:00 PM in New "
+            "York's winter)"
+        )
+    if not any(character.isdigit() for character in value):
+        return (
+            f"has the publication time {shown}, which holds no date or time; write when the "
+            "item came out, with its offset (2016-03-01T10:00:00-05:00)"
+        )
     date_only = _DATE_ONLY.match(value)
     if date_only:
         return (
             f"has the publication time {shown}, a date with no time of day, which could be "
             "before or after that day's close; write the time "
             f"({date_only['date']}T16:00:00-05:00 if it came out at New York's close)"
+        )
+    if _COMMA_FRACTION.search(value):
+        return (
+            f"has the publication time {shown}, its fraction of a second after a comma; "
+            "write it after a point (2016-03-01T15:00:00.5Z)"
+        )
+    return None
+
+
+def _zone_not_read(value: str, shown: str) -> str | None:
+    """Why a time whose zone is written in a way not read is refused, if it is."""
+    named_zone = _NAMED_TAIL.match(value)
+    if named_zone:
+        return (
+            f"has the publication time {shown}, its zone named {named_zone['zone']!r} but in a "
+            "layout not read here; write it as ISO 8601 before the zone's name (2016-03-01 "
+            "10:00:00 America/New_York) or with its offset (2016-03-01T10:00:00-05:00)"
         )
     in_utc = _UTC_TAIL.match(value)
     if in_utc:
@@ -382,20 +770,86 @@ def _unzoned(value: str) -> str:
             f"({seconds['time']}{seconds['hours']}:{seconds['minutes']}), moving the time "
             "by the seconds dropped if they matter"
         )
-    if _EPOCH.match(value) is None and _ZONE_INSIDE.search(value):
+    if _EPOCH.match(value) is None and (_ZONE_INSIDE.search(value) or _OFFSET_AFTER.search(value)):
         return (
             f"has the publication time {shown}, with a zone but in a layout not read here; "
             "write it as ISO 8601 (2016-03-01T15:00:00+05:30) or as e-mail does (Tue, 01 "
             "Mar 2016 15:00:00 +0530)"
         )
-    if _EPOCH.match(value):
+    return None
+
+
+def _a_number(value: str, shown: str) -> str | None:
+    """Why a number standing for a time is refused (a compact time, a count since 1970, a
+    spreadsheet's day), with the times it could be."""
+    compact = _compact_time(value)
+    if compact is not None:
+        layout_name, layout, when = compact
         return (
-            f"has the publication time {shown}, a bare number, which could count seconds "
-            "or milliseconds since 1970; write the time with its offset "
-            "(2016-01-07T15:00:00+00:00), e.g. pd.to_datetime(column, unit='s', utc=True) "
-            "for seconds"
+            f"has the publication time {shown}, a compact time ({layout_name}, as GDELT writes "
+            f"it: {when.isoformat(sep=' ')}) with no offset; write it with its offset, e.g. "
+            f"pd.to_datetime(column, format={layout!r}).dt.tz_localize('UTC') if it is in UTC"
         )
-    return _NAIVE.format(value=shown)
+    if _EPOCH.match(value):
+        return _bare_number(value, shown)
+    if _SERIAL_DAY.match(value):
+        day = _SPREADSHEETS_DAY_0 + pd.Timedelta(days=float(value))
+        return (
+            f"has the publication time {shown}, a day number as a spreadsheet counts days "
+            f"(from 1899-12-30: {day.round('s').isoformat(sep=' ')}) with no offset; format the "
+            "cells as ISO 8601 text with the offset, or read them with "
+            "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC') if "
+            "they are in UTC"
+        )
+    return None
+
+
+def _compact_time(value: str) -> tuple[str, str, pd.Timestamp] | None:
+    """A time written ``YYYYMMDDHHMMSS`` or ``YYYYMMDDHHMM`` (GDELT's layouts): the layout
+    as people and as strftime write it, and the time, without an offset."""
+    compact = _COMPACT.match(value)
+    if compact is None:
+        return None
+    written, layout = (
+        ("YYYYMMDDHHMMSS", "%Y%m%d%H%M%S") if compact["seconds"] else ("YYYYMMDDHHMM", "%Y%m%d%H%M")
+    )
+    when = pd.to_datetime(compact["digits"], format=layout, errors="coerce")
+    return None if pd.isna(when) else (written, layout, when)
+
+
+# a spreadsheet's day number from 1899-12-30, its fraction the time of day: 1955 to 2119
+_SERIAL_DAY = re.compile(r"^[2-7][0-9]{4}(?:\.[0-9]+)?$")
+_SPREADSHEETS_DAY_0 = pd.Timestamp("1899-12-30")
+_COMPACT = re.compile(r"^(?P<digits>(?:19|20)\d{10}(?P<seconds>\d{2})?)(?:\.0*)?$")
+_UNITS = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
+
+
+def _bare_number(value: str, shown: str) -> str:
+    """Why a bare number is refused, with its own readings: in seconds, and in any other
+    unit that gives a time from 1980 to 2099, the unit the fix names."""
+    seconds = _counted(value, "s")
+    likely = {
+        unit: when
+        for unit, when in ((unit, _counted(value, unit)) for unit in ("ms", "us", "ns"))
+        if when is not None and 1980 <= when.year < 2100
+    }
+    read = [f"in seconds {'beyond 1678-2261' if seconds is None else seconds.isoformat()}"]
+    read += [f"in {_UNITS[unit]} {when.isoformat()}" for unit, when in likely.items()]
+    unit = next(iter(likely), "s")
+    return (
+        f"has the publication time {shown}, a bare number, which could count seconds or "
+        f"milliseconds since 1970 ({', '.join(read)}); write the time with its offset, e.g. "
+        f"pd.to_datetime(column, unit={unit!r}, utc=True) if it counts {_UNITS[unit]}"
+    )
+
+
+def _counted(value: str, unit: str) -> pd.Timestamp | None:
+    """The time ``value`` counts in ``unit`` since 1970, UTC; None past what a timestamp holds."""
+    try:
+        when = pd.Timestamp(float(value), unit=unit, tz="UTC")
+    except (OverflowError, ValueError):  # past what a timestamp holds
+        return None
+    return when if _EARLIEST <= when < _AFTER else None
 
 
 def _hours_minutes(offset: str) -> str:
