@@ -98,7 +98,7 @@ def canary_figure(seed: str = "s") -> float:
 
 @pytest.mark.parametrize(
     "written",
-    ["{:.2f}", "{:,.2f}", "{:,.4f}", "{:.1f}", "{:.0f}", "{:_.2f}", "{:,.2f}$"],
+    ["{:.2f}", "{:,.2f}", "{:,.4f}", "{:.1f}", "{:.0f}", "{:_.2f}", "{:,.2f}$", "{:.10f}"],
 )
 def test_a_figure_is_caught_rounded_and_grouped(written: str) -> None:
     figure = canary_figure()
@@ -122,6 +122,20 @@ def test_a_figure_of_another_run_is_caught_by_its_digits_and_honest_numbers_are_
     assert [hit[3:] for hit in hits] == [["fundamentals", "rationale", f"{other:.2f}", None]]
     honest = f"equity 1000000.00, revenue 12,345,678,901.23, id 19999999999.99, {other + 1:.2f}"
     assert tokens_in(honest, [canary]) == []
+
+
+def test_a_figure_written_past_its_cents_is_read_as_the_cents_it_rounds_to() -> None:
+    """A float written at its binary value (pandas' to_json writes 14390729168.80 as
+    14390729168.7999992371): the planted figure is caught before its day, never taken
+    for another run's on or after it, and another run's figure is named by its cents."""
+    figure, other = canary_figure("s"), canary_figure("another run")
+    canary = {"channel": "fundamentals", "token": f"{figure:.2f}", "day": 9}
+    for written in (f"{figure:.10f}", f"{figure - 0.004:.3f}", f"{figure + 0.0049:.4f}"):
+        assert tokens_in(f"eps {written}", [canary]) == [canary["token"]]
+        assert canary_hits([canary], "arm", 9, 0, f"eps {written}", "tool") == []
+    hits = canary_hits([canary], "arm", 30, 0, f"filings: eps {other:.10f}", "rationale")
+    assert [hit[3:] for hit in hits] == [["fundamentals", "rationale", f"{other:.2f}", None]]
+    assert tokens_in(f"eps {figure - 0.006:.3f}", [canary]) == []  # half a cent away
 
 
 def test_news_and_memory_codes_always_hold_a_letter() -> None:

@@ -17,7 +17,8 @@ reflection).
 Each text is read plain (``plain_text``: JSON escapes undone, NFKC, invisible
 characters dropped, one hyphen, one space, any case); a news or memory canary is
 found by its code as a whole token, with or without its word, a fundamentals
-canary by any amount that rounds to it as written (grouped or not). What is never
+canary by any amount that rounds to it as written (grouped or not), or that
+rounds to it when written past its cents (a float at its binary value). What is never
 written (a trade made on a canary, a paraphrase) is not seen: the audit reads
 text, not intent.
 ``check_canaries`` raises ``CanaryLeak`` naming the arm, day, step, channel and
@@ -30,7 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 import pandas as pd
@@ -104,9 +105,16 @@ def _holds(plain: str, amounts: list[tuple[Decimal, int]], canary: Mapping[str, 
 
 
 def _rounds_to(amount: tuple[Decimal, int], figure: Decimal) -> bool:
-    """Whether ``amount`` (written with ``places`` decimals) is ``figure`` rounded."""
+    """Whether ``amount`` (written with ``places`` decimals) is ``figure`` rounded, or,
+    written to more places than ``figure`` has (a float at its binary value, as pandas'
+    ``to_json`` writes 14390729168.80: 14390729168.7999992371), rounds to ``figure``."""
     value, places = amount
-    return abs(value - figure) <= Decimal(5).scaleb(-places - 1)
+    return abs(value - figure) <= Decimal(5).scaleb(-min(places, _places(figure)) - 1)
+
+
+def _places(figure: Decimal) -> int:
+    exponent = figure.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) else 0
 
 
 def _foreign(
@@ -125,7 +133,7 @@ def _foreign(
         Decimal(str(c["token"])) for c in canaries if amounts and c["channel"] == "fundamentals"
     ]
     for value, places in amounts:
-        cents = int(value.scaleb(2)) if places >= 2 else 0
+        cents = int(value.scaleb(2).to_integral_value(ROUND_HALF_EVEN)) if places >= 2 else 0
         if is_figure_code(cents) and not any(_rounds_to((value, places), f) for f in figures):
             rows.append(("fundamentals", f"{Decimal(cents).scaleb(-2):.2f}"))
     return rows
