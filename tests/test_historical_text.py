@@ -349,3 +349,15 @@ def test_the_clis_default_arms_read_the_researchers_news_on_bars() -> None:
     assert "earnings_drift" in default_arms("standard-v2") and "earnings_drift" not in default_arms(
         "standard-v1"
     )
+
+
+def test_the_scripted_news_reader_reads_an_earnings_headline_without_figures() -> None:
+    from workbench.testing.scripted import news_reader
+
+    item = {"kind": "earnings", "symbols": ["ASSET001"], "headline": "ASSET001 beats, shares surge"}
+    payload = {
+        "portfolio": {"equity": 1e6, "positions": {}},
+        "symbols": {"ASSET001": {"last": 10.0}},
+    }
+    answer = json.loads(news_reader({**payload, "news": [{**item, "body": ""}]}))
+    assert answer["actions"] == [{"symbol": "ASSET001", "side": "buy", "quantity": 4000.0}]

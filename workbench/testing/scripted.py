@@ -50,7 +50,8 @@ NEWS_INSTRUCTIONS = (
 
 
 def news_reader(payload: dict[str, Any]) -> str:
-    """Sync stand-in for a model that reads: a headline's words, a report's surprise."""
+    """Sync stand-in for a model that reads: a headline's words, an earnings item's surprise
+    (on a researcher's text, whose earnings items carry no figures, their headline)."""
     from workbench.baselines import headline_score
 
     book, quotes = payload["portfolio"], payload["symbols"]
@@ -59,7 +60,8 @@ def news_reader(payload: dict[str, Any]) -> str:
         if item["kind"] in ("notice", "policy") or len(item["symbols"]) != 1:
             continue
         (symbol,) = item["symbols"]
-        if item["kind"] == "earnings":
+        figures = item.get("eps") is not None and item.get("consensus_eps") is not None
+        if item["kind"] == "earnings" and figures:
             views[symbol] = item["eps"] - item["consensus_eps"]
         elif item.get("reliability", 1.0) >= 0.5:
             views[symbol] = float(headline_score(item["headline"]))
