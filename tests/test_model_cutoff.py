@@ -73,6 +73,19 @@ def test_the_report_shows_each_metric_before_and_after_the_cutoff(results, tmp_p
 
 
 @pytest.mark.slow
+def test_the_split_as_a_section_of_ones_own_has_readable_headers(results, tmp_path: Path) -> None:
+    """``cutoff_section`` (and compare.ipynb's section) hand the report the split with its
+    (arm, period) columns: each is one header, never a tuple."""
+    from workbench.report.html import render_report
+
+    sections = cutoff_section(results)
+    page = render_report(results, tmp_path / "report.html", sections=sections)
+    text = page.read_text(encoding="utf-8")
+    assert ">momentum before<" in text.replace("<wbr>", "")
+    assert "(&#x27;momentum&#x27;" not in text and "('momentum'" not in text
+
+
+@pytest.mark.slow
 def test_a_report_without_a_cutoff_has_no_such_section(tmp_path: Path) -> None:
     from workbench.report.html import render_report
 

@@ -35,8 +35,7 @@ def cutoff_report_section(
     if not dated:
         return None  # no calendar to split at (a variant's rows are no dates)
     split = cutoff_over_seeds(dated, benchmark=_compared_with(comparison))
-    table = split.drop(columns="seeds").T.round(4)
-    table.columns = [" ".join(map(str, pair)) for pair in table.columns]
+    table = split.drop(columns="seeds").T.round(4)  # (arm, period) headers read "arm period"
     intro = (
         f"<p>Training cutoff per arm ({_cutoffs(dated, split)}). A result that is memory of "
         "the years a model has read falls after its cutoff: gap = after - before.</p>"

@@ -97,7 +97,13 @@ def _formatter(column: str) -> Formatter:
 def text_columns(frame: pd.DataFrame) -> list[str]:
     """Columns of text (wrapped in a table rather than widening it); a column of numbers
     with gaps (``None``) is numbers, not text."""
-    return [str(c) for c in frame.columns if not _all_numbers(frame[c])]
+    return [header(c) for c in frame.columns if not _all_numbers(frame[c])]
+
+
+def header(column: Any) -> str:
+    """A column's name as a header: the levels of a column of several joined by spaces
+    (``("mine", "before")`` as ``mine before``)."""
+    return " ".join(map(str, column)) if isinstance(column, tuple) else str(column)
 
 
 def _all_numbers(column: pd.Series) -> bool:
@@ -124,12 +130,12 @@ def html_table(
     heads = [html.escape(str(n or "")) for n in (frame.index.names if index else [])]
     head = "".join(f"<th>{h}</th>" for h in heads)
     for column in frame.columns:
-        name = str(column)
+        name = header(column)
         title = (titles or {}).get(name)
         hover = f' title="{html.escape(title)}"' if title else ""
         cls = ' class="text"' if name in wrapped else ""
         head += f"<th{cls}{hover}>{breakable(name)}</th>"
-    columns = [str(c) for c in frame.columns]
+    columns = [header(c) for c in frame.columns]
     rows = [
         _row(columns, label, values, wrapped, index)
         for label, values in zip(frame.index, frame.itertuples(index=False), strict=True)
