@@ -5,23 +5,25 @@ basic layout ``20160301T150000-0500``), ``Z``, ``UTC``, ``UT`` or ``GMT`` in any
 (+00:00, as is ``UTC+0``), or the zone of a timezone-aware timestamp column (Arrow's
 too). E-mail and RSS times are read (``Tue, 01 Mar 2016 15:00:00 -0500``, ``... GMT``, a
 comment such as ``(UTC)`` after the zone, an abbreviation after an offset as Go writes
-one, a month in full), and so are the same parts in ctime's order with the zone before
-the year (``Tue Mar 01 15:00:00 +0000 2016``, a well-known social API's ``created_at``)
-and as JavaScript's Date writes itself (``Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern
-Standard Time)``). An ISO time followed by the name of its zone in the tz database
-(``2016-03-01 10:00:00 America/New_York``) is read by that zone's rules; one its clocks
-skip or show twice is refused with its two readings, a name the database does not hold
-naming it. Java and RFC 9557 write the name in brackets after the offset
-(``...-05:00[America/New_York]``): that is read by its offset, refused when the offset is
-not the zone's at that time.
+one when the two agree, a month in full), and so are the same parts in ctime's order
+with the zone before the year (``Tue Mar 01 15:00:00 +0000 2016``, a well-known social
+API's ``created_at``) and as JavaScript's Date writes itself (``Tue Mar 01 2016 10:00:00
+GMT-0500 (Eastern Standard Time)``). An ISO time followed by the name of its zone in the
+tz database (``2016-03-01 10:00:00 America/New_York``) is read by that zone's rules; one
+its clocks skip or show twice is refused with its two readings, a name the database does
+not hold naming it. Java and RFC 9557 write the name in brackets after the offset
+(``...-05:00[America/New_York]``): that is read by its offset, refused when the offset
+is not the zone's at that time.
 
 Anything that could be two instants is refused, naming the row, the reading that fails
-and the form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone
-name flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
-minutes pass 59 or whose hours pass 14, a bare count since 1970 (shown as the times it
-could count), a spreadsheet's day number, a compact ``YYYYMMDDHHMMSS`` with no offset,
-an hour on a 12-hour clock. A
-leap second and 24:00, which pandas cannot hold, are refused naming the time to write.
+and the form to write instead: a zone abbreviation (``EST``), an offset its abbreviation
+contradicts (``+0000 CEST``; ``+0000`` before one the tz database does not write, as Go
+writes a zone it could not read), ``AM`` or ``PM`` after the time (never a zone),
+``GMT+5`` (a POSIX zone name flips its sign), a two-digit year, a weekday that is not
+the date's, an offset whose minutes pass 59 or whose hours pass 14, a bare count since
+1970 (shown as the times it could count), a spreadsheet's day number, a compact
+``YYYYMMDDHHMMSS`` with no offset, an hour on a 12-hour clock. A leap second and 24:00,
+which pandas cannot hold, are refused naming the time to write.
 """
 
 from __future__ import annotations
@@ -179,7 +181,9 @@ def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[
     with their offset, and the refusals of those no reading takes, each at its row."""
     # a space that does not break (as a web page or a spreadsheet writes one) for a space
     spaced = text.iloc[others].str.replace(_NO_BREAK_SPACES, " ", regex=True)
+    marked = _marked_after_the_clock(spaced, others)
     rest, rewritten, refusals = _from_rfc2822(spaced, others)
+    refusals = marked + refusals
     # a time the RFC 2822 reading rewrote is ISO with its offset: only the others need more
     todo = np.flatnonzero(~rewritten)
     if len(todo):
@@ -215,6 +219,134 @@ def _iso_evened(
     iso = rest.str.replace(rf"\s*(?:{_UTC_NAMES}|[Zz])$", "+00:00", regex=True)
     return iso.str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True), refusals
 
+
+# a word after the clock, its offset between or not: an abbreviation, which Go writes after
+# the offset (-0500 EST, or +0000 EST for a zone it could not read), or a 12-hour marker
+_MARKED = re.compile(
+    r"(?P<clock>(?P<hour>[0-9]{1,2}):[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)\s*"
+    r"(?P<offset>[+-][0-9]{2}:?[0-9]{2})?\s*(?P<word>\(?(?P<mark>[A-Za-z]{1,5}|[AaPp]\.[Mm]\.?)\)?)$"
+)
+_MAYBE_MARKED = re.compile(
+    r"[+-][0-9]{2}:?[0-9]{2}\s*\(?[A-Za-z]{1,5}\)?$|[0-9]\s*[AaPp]\.?[Mm]\.?$"
+)
+_HALF_DAY = re.compile(r"(?i:[ap]\.?m\.?)")
+_ZERO_NAMES = frozenset(("UTC", "GMT", "UT", "Z"))
+
+
+def _marked_after_the_clock(text: pd.Series, rows: np.ndarray) -> list[tuple[int, str]]:
+    """The first time (by row) whose word after the clock cannot be read as it stands: a
+    12-hour marker (never a zone), an abbreviation the offset before it contradicts, or
+    +0000 before any but UTC's names, which Go writes for a zone it could not read."""
+    # a word after an offset or a marker of half a day, looked for only where it can be:
+    # the text ends in a letter (or a bracket) and writes a sign, or ends as AM or PM does
+    last = text.str.slice(-1)
+    signed = text.str.contains("+", regex=False) | text.str.contains("-", regex=False)
+    worth = (last.str.isalpha() | (last == ")")) & signed | last.isin(list("Mm."))
+    worth_at = np.flatnonzero(worth.to_numpy(bool, na_value=False))
+    at = worth_at[text.iloc[worth_at].str.contains(_MAYBE_MARKED).to_numpy(bool)]
+    if not len(at):
+        return []
+    parts = text.iloc[at].str.extract(_MARKED)
+    said = parts["mark"].str.upper() + " " + parts["offset"].str.replace(":", "", regex=False)
+    unsure = parts["mark"].notna() & ~said.isin(_ABBREVIATIONS_AT_THEIR_OFFSETS)
+    for position in at[unsure.to_numpy(bool)]:
+        value = str(text.iloc[position])
+        marked = _MARKED.search(value)
+        why = None if marked is None else _unsure_mark(value, marked)
+        if why is not None:
+            return [(int(rows[position]), _said_of(value, why))]
+    return []
+
+
+# the abbreviations most written, each at its offset, read without a look at the tz database
+_ABBREVIATIONS_AT_THEIR_OFFSETS = frozenset(
+    [f"{name} {sign}0000" for name in ("UTC", "GMT", "UT", "Z") for sign in "+-"]
+    + ["EST -0500", "EDT -0400", "CST -0600", "CDT -0500", "MST -0700", "MDT -0600"]
+    + ["PST -0800", "PDT -0700", "BST +0100", "CET +0100", "CEST +0200", "JST +0900"]
+)
+
+
+def _unsure_mark(value: str, marked: re.Match[str]) -> str | None:
+    mark, offset = marked["mark"], marked["offset"]
+    if _HALF_DAY.fullmatch(mark):
+        return _twelve_hour_mark(value, marked)
+    if offset is None:
+        return None  # an abbreviation alone: refused as one further on
+    written = _offset_in_minutes(offset)
+    abbreviation = mark.upper()
+    known = {0} if abbreviation in _ZERO_NAMES else _abbreviations().get(abbreviation)
+    if known is None:
+        return None if written else _made_up_offset(value, marked)
+    if written in known:
+        return None
+    return _contradicted(value, marked, sorted(known))
+
+
+def _twelve_hour_mark(value: str, marked: re.Match[str]) -> str:
+    hour, half = int(marked["hour"]), marked["mark"].lower().replace(".", "")
+    hour24 = hour % 12 + (12 if half == "pm" and hour <= 12 else 0)
+    clock = f"{hour24:02d}{marked['clock'][len(marked['hour']) :]}"
+    offset = marked["offset"] or "-0500"
+    fix = value[: marked.start()] + f"{clock} {offset}"
+    meant = "" if marked["offset"] else " if it is New York's winter time"
+    return (
+        f"its hour on a 12-hour clock ({marked['mark']!r}), which is no zone; write it on a "
+        f"24-hour clock with its offset ({fix}{meant})"
+    )
+
+
+def _made_up_offset(value: str, marked: re.Match[str]) -> str:
+    return (
+        f"its offset {marked['offset']} followed by the abbreviation {marked['mark']!r}, as Go "
+        "writes a time in a zone it could not read (the +0000 made up, not the zone's): "
+        "which instant it was cannot be told; write the zone's offset in place of "
+        f"{marked['offset']} ({_with_offset(value, marked, '-0500')} if it is five hours "
+        "behind UTC)"
+    )
+
+
+def _contradicted(value: str, marked: re.Match[str], known: list[int]) -> str:
+    mark, offsets = marked["mark"].upper(), [_minutes_text(minutes) for minutes in known]
+    go = (
+        " (Go writes +0000 for a zone it could not read)"
+        if not _offset_in_minutes(marked["offset"])
+        else ""
+    )
+    fix = _with_offset(value, marked, offsets[0].replace(":", ""))
+    return (
+        f"its offset {marked['offset']} followed by the abbreviation {marked['mark']!r}, "
+        f"which is {' or '.join(offsets)} in the tz database: one of the two is wrong{go}, "
+        f"and which cannot be told; write the offset meant ({fix} if {mark} is meant)"
+    )
+
+
+def _with_offset(value: str, marked: re.Match[str], offset: str) -> str:
+    return value[: marked.start("offset")] + offset + value[marked.end("offset") :]
+
+
+def _offset_in_minutes(offset: str) -> int:
+    digits = offset[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
+    return -minutes if offset[0] == "-" else minutes
+
+
+@functools.cache
+def _abbreviations() -> dict[str, frozenset[int]]:
+    """Each abbreviation the tz database writes from 1970 to 2037, with its offsets in
+    minutes (EST: -300; IST: 60, 120 and 330)."""
+    found: dict[str, set[int]] = {}
+    for name in _zone_names():
+        zone = zoneinfo.ZoneInfo(name)
+        for year in range(1970, 2038):
+            for month in (1, 7):
+                when = datetime.datetime(year, month, 15, 12, tzinfo=zone)
+                offset = when.utcoffset()
+                if offset is not None:
+                    found.setdefault(str(when.tzname()), set()).add(offset // _MINUTE)
+    return {name.upper(): frozenset(offsets) for name, offsets in found.items()}
+
+
+_MINUTE = datetime.timedelta(minutes=1)
 
 # an ISO time followed by the name of a zone in the tz database (America/New_York)
 _ZONE_NAME = r"[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)+"

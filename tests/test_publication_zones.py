@@ -1,0 +1,96 @@
+"""Publication times whose zone could be read to a wrong instant (review of issue 27):
+each is refused naming the fix, and the fix itself is read, as the instant meant."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from workbench.engine.textstamps import RowError, published
+
+
+def read(*written: object) -> list[pd.Timestamp]:
+    stamps = published(pd.Series(list(written), dtype=object), "news")
+    return [pd.Timestamp(int(stamp), tz="UTC") for stamp in stamps]
+
+
+def refusal(written: object) -> str:
+    with pytest.raises(RowError) as refused:
+        read(written)
+    return str(refused.value)
+
+
+def the_fix(message: str) -> str:
+    """The time a refusal tells its reader to write: in the brackets after its last
+    'write', less what follows an ' if '."""
+    start = message.index("(", message.rindex("; write")) + 1
+    depth, end = 1, start
+    while depth:
+        depth += {"(": 1, ")": -1}.get(message[end], 0)
+        end += 1
+    return message[start : end - 1].split(" if ")[0]
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("2023-09-27 18:00:00 +0000 CEST", "2023-09-27T16:00:00Z"),
+        ("2016-03-01 10:00:00 +0000 EST", "2016-03-01T15:00:00Z"),
+        ("Tue, 01 Mar 2016 10:00:00 +0000 EST", "2016-03-01T15:00:00Z"),
+        ("Tue, 01 Mar 2016 10:00:00 +0000 (EST)", "2016-03-01T15:00:00Z"),
+        ("2016-03-01 10:00:00 -0800 EST", "2016-03-01T15:00:00Z"),
+    ],
+)
+def test_an_offset_its_abbreviation_contradicts_is_refused_naming_both(
+    written: str, meant: str
+) -> None:
+    message = refusal(written)
+    assert "EST" in message or "CEST" in message
+    assert "in the tz database" in message
+    assert read(the_fix(message)) == [pd.Timestamp(meant)]
+
+
+@pytest.mark.parametrize(
+    "written", ["2016-03-01 10:00:00 +0000 XYZ", "2016-03-01 10:00:00 -0000 ABC"]
+)
+def test_zero_offset_before_an_unknown_abbreviation_is_refused_as_go_writes_it(
+    written: str,
+) -> None:
+    message = refusal(written)
+    assert "as Go writes a time in a zone it could not read" in message
+    assert read(the_fix(message)) == [pd.Timestamp("2016-03-01T15:00:00Z")]
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("2016-03-01 03:00:00 -0500 PM", "2016-03-01T20:00:00Z"),
+        ("Tue, 01 Mar 2016 03:00:00 -0500 PM", "2016-03-01T20:00:00Z"),
+        ("Tue, 01 Mar 2016 03:00:00 PM", "2016-03-01T20:00:00Z"),
+        ("Tue, 01 Mar 2016 12:30:00 AM", "2016-03-01T05:30:00Z"),
+        ("2016-03-01 12:00:00 +0000 pm", "2016-03-01T12:00:00Z"),
+    ],
+)
+def test_a_twelve_hour_marker_is_no_zone_and_the_fix_is_the_24_hour_time(
+    written: str, meant: str
+) -> None:
+    message = refusal(written)
+    assert "12-hour clock" in message and "no zone" in message
+    assert read(the_fix(message)) == [pd.Timestamp(meant)]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2016-03-01 10:00:00 -0500 EST",
+        "2016-03-01 16:00:00 +0100 CET",
+        "Tue, 01 Mar 2016 15:00:00 +0000 GMT",
+        "2016-03-01 15:00:00 +0000 UTC",
+        "2016-03-01 20:30:00 +0530 IST",
+        "Tue, 01 Mar 2016 20:30:00 +05:30 (IST)",
+        "2016-03-01 15:00:00 +0000 WET",
+        "2016-03-01 18:00:00 +0300 ZZZ",
+    ],
+)
+def test_an_abbreviation_that_agrees_with_its_offset_is_read_by_the_offset(written: str) -> None:
+    assert read(written) == [pd.Timestamp("2016-03-01T15:00:00Z")]
