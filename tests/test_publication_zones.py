@@ -3,6 +3,9 @@ each is refused naming the fix, and the fix itself is read, as the instant meant
 
 from __future__ import annotations
 
+import datetime
+import zoneinfo
+
 import pandas as pd
 import pytest
 
@@ -94,3 +97,36 @@ def test_a_twelve_hour_marker_is_no_zone_and_the_fix_is_the_24_hour_time(
 )
 def test_an_abbreviation_that_agrees_with_its_offset_is_read_by_the_offset(written: str) -> None:
     assert read(written) == [pd.Timestamp("2016-03-01T15:00:00Z")]
+
+
+NEW_YORK = zoneinfo.ZoneInfo("America/New_York")
+
+
+@pytest.mark.parametrize(
+    ("value", "wall"),
+    [
+        (datetime.datetime(2016, 3, 13, 2, 30, tzinfo=NEW_YORK), "2016-03-13 02:30:00"),
+        (datetime.datetime(2016, 11, 6, 1, 30, tzinfo=NEW_YORK), "2016-11-06 01:30:00"),
+        (datetime.datetime(2016, 11, 6, 1, 30, fold=1, tzinfo=NEW_YORK), "2016-11-06 01:30:00"),
+        (pd.Timestamp(2016, 3, 13, 2, 30, tz=NEW_YORK), "2016-03-13 02:30:00"),
+        (
+            pd.Timestamp(datetime.datetime(2016, 11, 6, 1, 30, tzinfo=NEW_YORK)),
+            "2016-11-06 01:30:00",
+        ),
+    ],
+)
+def test_a_time_object_at_a_wall_time_of_two_instants_is_refused_as_its_text_is(
+    value: datetime.datetime, wall: str
+) -> None:
+    as_text = refusal(f"{wall} America/New_York")
+    assert refusal(value).startswith(as_text)
+
+
+def test_a_time_object_its_zone_places_once_is_read() -> None:
+    value = datetime.datetime(2016, 3, 1, 10, tzinfo=NEW_YORK)
+    assert read(value, pd.Timestamp(value)) == [pd.Timestamp("2016-03-01T15:00:00Z")] * 2
+
+
+def test_a_whole_skipped_day_names_the_offsets_before_and_after() -> None:
+    message = refusal("2011-12-30 12:00 Pacific/Apia")
+    assert "2011-12-30T12:00:00-10:00 or 2011-12-30T12:00:00+14:00" in message

@@ -13,7 +13,8 @@ tz database (``2016-03-01 10:00:00 America/New_York``) is read by that zone's ru
 its clocks skip or show twice is refused with its two readings, a name the database does
 not hold naming it. Java and RFC 9557 write the name in brackets after the offset
 (``...-05:00[America/New_York]``): that is read by its offset, refused when the offset
-is not the zone's at that time.
+is not the zone's at that time. A datetime or Timestamp object at a wall time its zone
+skipped or showed twice is refused the same way, whatever its ``fold``.
 
 Anything that could be two instants is refused, naming the row, the reading that fails
 and the form to write instead: a zone abbreviation (``EST``), an offset its abbreviation
@@ -61,6 +62,8 @@ def published(column: pd.Series, what: str) -> np.ndarray:
     if isinstance(column.dtype, pd.ArrowDtype) and column.dtype.kind == "M":
         # Arrow's timestamps (a frame read with dtype_backend="pyarrow") as pandas' own
         column = column.astype(column.dtype.pyarrow_dtype.to_pandas_dtype())
+    if column.dtype == object:
+        _refuse_a_wall_time_of_two_instants(column, what)
     if isinstance(column.dtype, pd.DatetimeTZDtype):
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
@@ -79,6 +82,56 @@ def published(column: pd.Series, what: str) -> np.ndarray:
     if outside is not None:
         raise refuse(what, outside, _outside_the_years(str(stamps.iloc[outside])))
     return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+
+
+def _refuse_a_wall_time_of_two_instants(column: pd.Series, what: str) -> None:
+    """Refuse the first time object (a datetime, a Timestamp) whose zone's clocks skipped
+    its wall time or showed it twice: Python reads one by its ``fold`` and pandas keeps
+    the offset before the change, neither of which says which instant was meant."""
+    if pd.api.types.infer_dtype(column, skipna=True) in ("string", "empty", "bytes"):
+        return
+    for row, value in enumerate(column):
+        if isinstance(value, pd.Timestamp):
+            value = value.to_pydatetime(warn=False)
+        zone = value.tzinfo if isinstance(value, datetime.datetime) else None
+        if zone is not None:
+            wall = value.replace(tzinfo=None, fold=0)
+            why = _two_readings(wall, zone)
+            if why is not None:
+                shown = f"{wall.isoformat(sep=' ')} {_zone_name(zone)}"
+                raise refuse(what, row, _said_of(shown, why + _FIXED_OFFSET))
+
+
+_FIXED_OFFSET = (
+    " (a datetime takes one as tzinfo=datetime.timezone(datetime.timedelta(hours=-5)), "
+    "whatever its fold)"
+)
+
+
+def _zone_name(zone: datetime.tzinfo) -> str:
+    return str(getattr(zone, "key", None) or zone)
+
+
+def _two_readings(wall: datetime.datetime, zone: datetime.tzinfo) -> str | None:
+    """Why ``wall`` on ``zone``'s clock is no instant for sure, naming its two readings by
+    the zone's own offsets before and after its change; None if it is one instant."""
+    before = wall.replace(tzinfo=zone, fold=0).utcoffset()
+    after = wall.replace(tzinfo=zone, fold=1).utcoffset()
+    if before is None or after is None or before == after:
+        return None
+    if before < after:
+        what, readings = "skipped when they moved forward", "by the offset before or after"
+    else:
+        what, readings = "showed twice when they moved back", "the first time or the second"
+    at, name = wall.isoformat(), _zone_name(zone)
+    return (
+        f"a time {name}'s clocks {what}: it reads as {at}{_delta_text(before)} or "
+        f"{at}{_delta_text(after)}, {readings}; write it with the offset meant"
+    )
+
+
+def _delta_text(offset: datetime.timedelta) -> str:
+    return _minutes_text(int(offset // datetime.timedelta(minutes=1)))
 
 
 def _outside_the_years(shown: str) -> str:
@@ -485,27 +538,11 @@ def _localized(zone: str, times: pd.Series) -> tuple[pd.Series, tuple[int, str] 
 
 
 def _clock_change(local: pd.Timestamp, zone: str) -> str:
-    """Why a time on ``zone``'s clock at a change of its offset is refused: its two readings."""
-    skipped = pd.isna(local.tz_localize(zone, ambiguous=True, nonexistent="NaT"))
-    if skipped:
-        early = local.tz_localize(zone, nonexistent="shift_backward")
-        late = local.tz_localize(zone, nonexistent="shift_forward")
-        what, readings = "skipped when they moved forward", "by the offset before or after"
-    else:
-        early = local.tz_localize(zone, ambiguous=True)
-        late = local.tz_localize(zone, ambiguous=False)
-        what, readings = "showed twice when they moved back", "the first time or the second"
-    at = local.isoformat()
-    return (
-        f"a time {zone}'s clocks {what}: it reads as {at}{_offset_text(early)} or "
-        f"{at}{_offset_text(late)}, {readings}; write it with the offset meant"
-    )
-
-
-def _offset_text(stamp: pd.Timestamp) -> str:
-    """The offset of ``stamp`` from UTC as ISO writes it: ``-05:00``."""
-    offset = stamp.strftime("%z")
-    return f"{offset[:3]}:{offset[3:]}"
+    """Why a time on ``zone``'s clock at a change of its offset is refused: its two readings,
+    by the zone's own offsets before and after the change."""
+    wall = local.to_pydatetime(warn=False)
+    unsure = _two_readings(wall, zoneinfo.ZoneInfo(zone))
+    return unsure or f"a time at a change of {zone}'s clocks; write it with the offset meant"
 
 
 def _no_date(value: str, iso: str) -> str:
