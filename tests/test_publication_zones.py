@@ -130,3 +130,33 @@ def test_a_time_object_its_zone_places_once_is_read() -> None:
 def test_a_whole_skipped_day_names_the_offsets_before_and_after() -> None:
     message = refusal("2011-12-30 12:00 Pacific/Apia")
     assert "2011-12-30T12:00:00-10:00 or 2011-12-30T12:00:00+14:00" in message
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("2016-03-01 10:00:00 EST5EDT", "2016-03-01T15:00:00Z"),
+        ("2016-03-01 19:00:00 Japan", "2016-03-01T10:00:00Z"),
+        ("2016-03-01 10:00:00 Zulu", "2016-03-01T10:00:00Z"),
+        ("2016-07-01 11:00:00 Eire", "2016-07-01T10:00:00Z"),
+        ("2016-03-01 03:00:00 Navajo", "2016-03-01T10:00:00Z"),
+        ("2017-04-02 04:20:00 NZ", "2017-04-01T16:20:00Z"),
+        ("2016-03-01T10:00Z[UTC]", "2016-03-01T10:00:00Z"),
+        ("2016-03-01T10:00:00+00:00[GB]", "2016-03-01T10:00:00Z"),
+        ("2016-03-01 05:00:00 Etc/GMT+5", "2016-03-01T10:00:00Z"),
+    ],
+)
+def test_a_tz_database_name_without_a_slash_is_read_by_its_rules(written: str, meant: str) -> None:
+    assert read(written) == [pd.Timestamp(meant)]
+
+
+@pytest.mark.parametrize("written", ["2016-03-01 10:00:00 EST", "2016-03-01 10:00:00 CET"])
+def test_an_abbreviation_that_is_also_a_tz_database_name_stays_refused(written: str) -> None:
+    assert "its zone written as the abbreviation" in refusal(written)
+
+
+@pytest.mark.parametrize(
+    "written", ["2017-04-02 04:20:00 XZ", "2016-03-01 10:00:00 AUT", "2016-03-01 10:00 localtime"]
+)
+def test_a_short_name_ending_as_utc_does_is_never_told_it_is_utc(written: str) -> None:
+    assert "in UTC but in a layout not read here" not in refusal(written)

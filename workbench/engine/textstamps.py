@@ -9,7 +9,8 @@ one when the two agree, a month in full), and so are the same parts in ctime's o
 with the zone before the year (``Tue Mar 01 15:00:00 +0000 2016``, a well-known social
 API's ``created_at``) and as JavaScript's Date writes itself (``Tue Mar 01 2016 10:00:00
 GMT-0500 (Eastern Standard Time)``). An ISO time followed by the name of its zone in the
-tz database (``2016-03-01 10:00:00 America/New_York``) is read by that zone's rules; one
+tz database (``2016-03-01 10:00:00 America/New_York``, or a name without a slash such as
+``Japan`` that is no abbreviation it writes) is read by that zone's rules; one
 its clocks skip or show twice is refused with its two readings, a name the database does
 not hold naming it. Java and RFC 9557 write the name in brackets after the offset
 (``...-05:00[America/New_York]``): that is read by its offset, refused when the offset
@@ -403,7 +404,8 @@ _MINUTE = datetime.timedelta(minutes=1)
 
 # an ISO time followed by the name of a zone in the tz database (America/New_York)
 _ZONE_NAME = r"[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)+"
-_NAMED_ZONE = rf"(?P<zone>{_ZONE_NAME})"
+# or a name without a slash (Japan, EST5EDT, NZ), read only when it is in the database
+_NAMED_ZONE = rf"(?P<zone>{_ZONE_NAME}|[A-Za-z][A-Za-z0-9_+-]*)"
 _IN_NAMED_ZONE = re.compile(
     r"^(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)"
     rf"\s+{_NAMED_ZONE}$"
@@ -414,11 +416,17 @@ def _in_named_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[
     """Times written with the name of their zone, rewritten with the offset its rules give
     them; with the refusal of the first (by row) whose zone the tz database does not hold,
     whose time is no date or whose clocks skipped it or showed it twice."""
-    at = np.flatnonzero(text.str.contains("/", regex=False).to_numpy(bool))
+    # a name with a slash, or a word of two letters or more at the end (not 00Z)
+    worded = text.str.slice(-1).str.isalpha() & text.str.slice(-2, -1).str.isalpha()
+    named = text.str.contains("/", regex=False) | worded
+    at = np.flatnonzero(named.to_numpy(bool, na_value=False))
     if not len(at):
         return text, []
     parts = text.iloc[at].str.extract(_IN_NAMED_ZONE)
-    found = parts["zone"].notna().to_numpy(bool)
+    zones = parts["zone"]
+    found = (zones.str.contains("/", regex=False) | zones.isin(_names_alone())).to_numpy(
+        bool, na_value=False
+    )
     parts, at = parts[found], at[found]
     out, refusals = text.copy(), []
     known = parts["zone"].isin(_zone_names()).to_numpy(bool)
@@ -511,6 +519,23 @@ def _said_of(value: object, why: str) -> str:
 @functools.cache
 def _zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
+
+
+@functools.cache
+def _names_alone() -> frozenset[str]:
+    """The tz database's names without a slash (Japan, EST5EDT, NZ) that are no
+    abbreviation it writes: EST is New York's winter to people and a fixed -05:00 to the
+    database, so it stays refused as an abbreviation. Factory (a time not set) and
+    localtime (this machine's own zone) place no time for sure."""
+    written = _abbreviations().keys() | _ZERO_NAMES
+    return frozenset(
+        name
+        for name in _zone_names()
+        if "/" not in name and name.upper() not in written and name not in _NO_PLACE
+    )
+
+
+_NO_PLACE = frozenset(("Factory", "localtime"))
 
 
 def _unknown_zone(zone: str) -> str:
@@ -839,7 +864,7 @@ _ZONE_INSIDE = re.compile(rf"(?<![0-9:-])(?:{_UTC_NAMES}|[+-][0-9]{{2}}:?[0-9]{{
 _OFFSET_AFTER = re.compile(
     r"[0-9]{2}:?[0-9]{2}(?::?[0-9]{2}(?:[.,][0-9]+)?)?\s*[+-][0-9]{2}:?[0-9]{2}$"
 )
-_UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
+_UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?<![A-Za-z])(?:{_UTC_NAMES}|[Zz])$")
 _DATE_ONLY = re.compile(
     rf"^(?P<date>\d{{4}}-\d{{2}}-\d{{2}})\s*(?P<zone>{_ZONE_NAME}|[A-Za-z]+|[+-]\d{{2}}:?\d{{2}})$"
 )
