@@ -7,6 +7,7 @@ import datetime
 import zoneinfo
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from workbench.engine.textstamps import RowError, published
@@ -160,3 +161,49 @@ def test_an_abbreviation_that_is_also_a_tz_database_name_stays_refused(written: 
 )
 def test_a_short_name_ending_as_utc_does_is_never_told_it_is_utc(written: str) -> None:
     assert "in UTC but in a layout not read here" not in refusal(written)
+
+
+def _code_fix(message: str) -> str:
+    """The pandas call a refusal suggests, written on ``column``."""
+    start = message.index("pd.to_datetime(")
+    return message[start : message.index(" if ", start)]
+
+
+@pytest.mark.parametrize(
+    ("column", "meant"),
+    [
+        (pd.Series(["1456844400000"], dtype="string"), "2016-03-01T15:00:00Z"),
+        (pd.Series(["1456844400000"], dtype=object), "2016-03-01T15:00:00Z"),
+        (pd.Series([1456844400000]), "2016-03-01T15:00:00Z"),
+        (pd.Series(["1456844400"], dtype="string"), "2016-03-01T15:00:00Z"),
+        (pd.Series(["42430.625"], dtype="string"), "2016-03-01T15:00:00Z"),
+        (pd.Series([42430.625]), "2016-03-01T15:00:00Z"),
+        (pd.Series(["20160301150000"], dtype="string"), "2016-03-01T15:00:00Z"),
+        (pd.Series([20160301150000]), "2016-03-01T15:00:00Z"),
+        (
+            pd.Series([datetime.date(2016, 3, 1)], dtype=pd.ArrowDtype(pa.date32())),
+            "2016-03-01T21:00:00Z",
+        ),
+    ],
+)
+def test_each_suggested_fix_reads_the_users_own_column(column: pd.Series, meant: str) -> None:
+    with pytest.raises(RowError) as refused:
+        published(column, "news")
+    fix = _code_fix(str(refused.value)).replace("frame['published']", "column")
+    fixed = eval(fix, {"pd": pd, "column": column})  # the message's own code, tried
+    assert [pd.Timestamp(int(stamp), tz="UTC") for stamp in published(fixed, "news")] == [
+        pd.Timestamp(meant)
+    ]
+
+
+def test_a_column_of_arrow_dates_is_told_it_has_no_time_of_day() -> None:
+    column = pd.Series([datetime.date(2016, 3, 1)], dtype=pd.ArrowDtype(pa.date32()))
+    message = refusal_of(column)
+    assert "in a column of dates (date32[day][pyarrow]) with no time of day" in message
+    assert "timestamp column" not in message
+
+
+def refusal_of(column: pd.Series) -> str:
+    with pytest.raises(RowError) as refused:
+        published(column, "news")
+    return str(refused.value)

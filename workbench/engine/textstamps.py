@@ -60,6 +60,8 @@ def first(mask: np.ndarray) -> int | None:
 
 def published(column: pd.Series, what: str) -> np.ndarray:
     """Nanoseconds since the epoch, UTC; every value must carry its own time zone."""
+    if isinstance(column.dtype, pd.ArrowDtype) and _arrow_dates(column.dtype):
+        raise _dates_alone(column, what)
     if isinstance(column.dtype, pd.ArrowDtype) and column.dtype.kind == "M":
         # Arrow's timestamps (a frame read with dtype_backend="pyarrow") as pandas' own
         column = column.astype(column.dtype.pyarrow_dtype.to_pandas_dtype())
@@ -133,6 +135,28 @@ def _two_readings(wall: datetime.datetime, zone: datetime.tzinfo) -> str | None:
 
 def _delta_text(offset: datetime.timedelta) -> str:
     return _minutes_text(int(offset // datetime.timedelta(minutes=1)))
+
+
+def _arrow_dates(dtype: pd.ArrowDtype) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_date(dtype.pyarrow_dtype))
+
+
+def _dates_alone(column: pd.Series, what: str) -> ConfigError:
+    """The refusal of an Arrow column of dates (date32, date64) at its first date."""
+    dated = first(column.notna().to_numpy(bool))
+    if dated is None:
+        return refuse(what, 0, UNDATED)
+    return refuse(
+        what,
+        dated,
+        f"has the publication time {_quoted(column.iloc[dated])}, in a column of dates "
+        f"({column.dtype}) with no time of day, which could be before or after "
+        "that day's close; write the time with its offset, e.g. frame['published'] = "
+        "pd.to_datetime(frame['published'].astype(str) + ' 16:00').dt.tz_localize("
+        "'America/New_York') if the items came out at New York's close",
+    )
 
 
 def _outside_the_years(shown: str) -> str:
@@ -982,7 +1006,8 @@ def _a_number(value: str, shown: str) -> str | None:
         return (
             f"has the publication time {shown}, a compact time ({layout_name}, as GDELT writes "
             f"it: {when.isoformat(sep=' ')}) with no offset; write it with its offset, e.g. "
-            f"pd.to_datetime(column, format={layout!r}).dt.tz_localize('UTC') if it is in UTC"
+            f"pd.to_datetime(column.astype(str), format={layout!r}).dt.tz_localize('UTC') if "
+            "it is in UTC"
         )
     if _EPOCH.match(value):
         return _bare_number(value, shown)
@@ -992,8 +1017,8 @@ def _a_number(value: str, shown: str) -> str | None:
             f"has the publication time {shown}, a day number as a spreadsheet counts days "
             f"(from 1899-12-30: {day.round('s').isoformat(sep=' ')}) with no offset; format the "
             "cells as ISO 8601 text with the offset, or read them with "
-            "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC') if "
-            "they are in UTC"
+            "pd.to_datetime(pd.to_numeric(column), unit='D', origin='1899-12-30')"
+            ".dt.tz_localize('UTC') if they are in UTC"
         )
     return None
 
@@ -1033,7 +1058,8 @@ def _bare_number(value: str, shown: str) -> str:
     return (
         f"has the publication time {shown}, a bare number, which could count seconds or "
         f"milliseconds since 1970 ({', '.join(read)}); write the time with its offset, e.g. "
-        f"pd.to_datetime(column, unit={unit!r}, utc=True) if it counts {_UNITS[unit]}"
+        f"pd.to_datetime(pd.to_numeric(column), unit={unit!r}, utc=True) if it counts "
+        f"{_UNITS[unit]}"
     )
 
 
