@@ -207,3 +207,36 @@ def refusal_of(column: pd.Series) -> str:
     with pytest.raises(RowError) as refused:
         published(column, "news")
     return str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "\u200f2016-03-01T15:00:00Z",
+        "2016-03-01T10:00:00-05:00\u200e",
+        "\u061c2016-03-01T15:00:00Z\u2069",
+        "2016-03-01T10:00:00\u201305:00",
+        "2016-03-01T15:00:00Z\x00",
+    ],
+)
+def test_format_marks_a_nul_and_an_en_dash_before_the_offset_are_read_as_typed(
+    written: str,
+) -> None:
+    assert read(written) == [pd.Timestamp("2016-03-01T15:00:00Z")]
+
+
+def test_bytes_that_are_not_utf8_are_refused_naming_the_row() -> None:
+    with pytest.raises(RowError, match=r"news row 2 .*bytes that are not UTF-8 text; decode"):
+        read(b"2016-03-01T15:00:00Z", b"2016-03-01T15:00:00Z\xff")
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["2016-03-01T15:00:00+14:30", "2016-03-01T15:00:00+1459", "Tue, 01 Mar 2016 15:00:00 +1430"],
+)
+def test_an_offset_past_fourteen_hours_is_refused(written: str) -> None:
+    assert "whose offset" in refusal(written) and "is none" in refusal(written)
+
+
+def test_fourteen_hours_itself_is_read() -> None:
+    assert read("2016-03-02T05:00:00+14:00") == [pd.Timestamp("2016-03-01T15:00:00Z")]

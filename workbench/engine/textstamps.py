@@ -201,8 +201,28 @@ def _as_text(column: pd.Series, what: str) -> pd.Series:
         raise refuse(
             what, unpaired, "holds an unpaired surrogate in published, which is no text; fix it"
         ) from None
-    # a minus sign (U+2212) for the hyphen an offset is written with
-    return text.str.strip().str.strip(_INVISIBLE).str.replace("\u2212", "-", regex=False)
+    except UnicodeDecodeError:
+        undecoded = next(row for row, value in enumerate(column) if _not_utf8(value))
+        raise refuse(
+            what,
+            undecoded,
+            f"has the publication time {column.iloc[undecoded]!r}, bytes that are not UTF-8 "
+            "text; decode the column in its own encoding "
+            "(column.str.decode('latin-1') if it is Latin-1)",
+        ) from None
+    # a minus sign (U+2212) or an en dash (U+2013) for the hyphen an offset is written with
+    stripped = text.str.strip().str.strip(_INVISIBLE)
+    return stripped.str.replace("\u2212", "-", regex=False).str.replace("\u2013", "-", regex=False)
+
+
+def _not_utf8(value: object) -> bool:
+    if not isinstance(value, bytes):
+        return False
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _unpaired(value: object) -> bool:
@@ -214,7 +234,12 @@ def _unpaired(value: object) -> bool:
 
 
 _NO_BREAK_SPACES = "[\u00a0\u2007\u2009\u202f]"  # the characters themselves, as Arrow reads them
-_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
+# the format marks (Unicode's category Cf) an editor or a right-to-left text leaves: a
+# byte-order mark, zero-width spaces and joiners, direction marks and isolates
+_INVISIBLE = (
+    "\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\x00"
+)  # and the NUL a C string ends with
 _EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
 _UTC_NAMES = r"(?i:UTC|GMT|UT)(?:[+-]0{1,2}(?::?00)?)?"  # a name of UTC, or one at offset 0
 _ZONED = re.compile(
@@ -665,7 +690,9 @@ def _offsets_past_any_zone(text: pd.Series, iso: pd.Series) -> list[tuple[int, s
     ]
 
 
-_PAST_ANY_ZONE = r"[+-](?:1[5-9]|[2-9][0-9])(?::?[0-9]{2})?$|[+-][0-9]{2}:?[6-9][0-9]$"
+_PAST_ANY_ZONE = (
+    r"[+-](?:1[5-9]|[2-9][0-9])(?::?[0-9]{2})?$|[+-][0-9]{2}:?[6-9][0-9]$|[+-]14:?(?!00)[0-9]{2}$"
+)
 
 
 # an e-mail or RSS time (RFC 2822), loosely, so what is wrong in one can be named
@@ -762,7 +789,7 @@ def _a_wrong_part(
         (~parts["month"].str.lower().isin(_MONTH_NUMBERS), _no_month),
         (weekday.notna() & ~weekday.isin(_WEEKDAYS + _FULL_DAYS), _no_weekday),
         (parts["year"].str.len() != 4, _two_digit_year),
-        ((hours > 14) | (minutes > 59), _no_offset),
+        ((hours > 14) | (minutes > 59) | ((hours == 14) & (minutes > 0)), _no_offset),
         (~digits & ~zone.str.fullmatch(_UTC_NAMES + "|[Zz]"), _named_zone),
     )
     wrong = [(first(bad.fillna(False).to_numpy(bool)), why) for bad, why in checks]
