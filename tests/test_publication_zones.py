@@ -240,3 +240,21 @@ def test_an_offset_past_fourteen_hours_is_refused(written: str) -> None:
 
 def test_fourteen_hours_itself_is_read() -> None:
     assert read("2016-03-02T05:00:00+14:00") == [pd.Timestamp("2016-03-01T15:00:00Z")]
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("2016-03-01 10:00:00 -0300 -03", "2016-03-01T13:00:00Z"),
+        ("2016-03-01 20:30:00 +0530 +0530", "2016-03-01T15:00:00Z"),
+        ("2016-03-01 15:00:00 +0000 +0000", "2016-03-01T15:00:00Z"),
+    ],
+)
+def test_go_numeric_abbreviation_equal_to_its_offset_is_read(written: str, meant: str) -> None:
+    assert read(written) == [pd.Timestamp(meant)]
+
+
+def test_a_two_digit_offset_its_abbreviation_contradicts_is_refused() -> None:
+    message = refusal("Tue, 01 Mar 2016 10:00:00 -03 EST")
+    assert "its offset -03 followed by the abbreviation 'EST', which is -05:00" in message
+    assert read(the_fix(message)) == [pd.Timestamp("2016-03-01T15:00:00Z")]

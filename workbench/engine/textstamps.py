@@ -296,6 +296,10 @@ def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[
     return rest, refusals
 
 
+# an offset, then an abbreviation or (as Go writes a zone that has none) its own digits
+_GO_ABBREVIATED = r"(([+-][0-9]{2}):?([0-9]{2})) +(?:[A-Za-z]{1,5}|\2(?::?\3)?)$"
+
+
 def _iso_evened(
     rest: pd.Series, text: pd.Series, rows: np.ndarray
 ) -> tuple[pd.Series, list[tuple[int, str]]]:
@@ -304,12 +308,12 @@ def _iso_evened(
     no reading takes."""
     # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
     # comment after its zone ("+05:30 (IST)", or an abbreviation after its offset as Go
-    # writes one: "-0500 EST")
+    # writes one: "-0500 EST", or for a zone with none the offset's own digits: "-0300 -03")
     rest = (
         rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True)
         .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
         .str.replace(r"\s*\([^()]*\)$", "", regex=True)
-        .str.replace(r"([+-][0-9]{2}:?[0-9]{2}) +[A-Za-z]{1,5}$", r"\1", regex=True)
+        .str.replace(_GO_ABBREVIATED, r"\1", regex=True)
     )
     rest, bracketed = _bracketed_zones(rest, rows)
     rest, in_zones = _in_named_zones(rest, rows)
@@ -327,10 +331,10 @@ def _iso_evened(
 # the offset (-0500 EST, or +0000 EST for a zone it could not read), or a 12-hour marker
 _MARKED = re.compile(
     r"(?P<clock>(?P<hour>[0-9]{1,2}):[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)\s*"
-    r"(?P<offset>[+-][0-9]{2}:?[0-9]{2})?\s*(?P<word>\(?(?P<mark>[A-Za-z]{1,5}|[AaPp]\.[Mm]\.?)\)?)$"
+    r"(?P<offset>[+-][0-9]{2}(?::?[0-9]{2})?)?\s*(?P<word>\(?(?P<mark>[A-Za-z]{1,5}|[AaPp]\.[Mm]\.?)\)?)$"
 )
 _MAYBE_MARKED = re.compile(
-    r"[+-][0-9]{2}:?[0-9]{2}\s*\(?[A-Za-z]{1,5}\)?$|[0-9]\s*[AaPp]\.?[Mm]\.?$"
+    r"[+-][0-9]{2}(?::?[0-9]{2})?\s*\(?[A-Za-z]{1,5}\)?$|[0-9]\s*[AaPp]\.?[Mm]\.?$"
 )
 _HALF_DAY = re.compile(r"(?i:[ap]\.?m\.?)")
 _ZERO_NAMES = frozenset(("UTC", "GMT", "UT", "Z"))
