@@ -258,3 +258,9 @@ def test_a_two_digit_offset_its_abbreviation_contradicts_is_refused() -> None:
     message = refusal("Tue, 01 Mar 2016 10:00:00 -03 EST")
     assert "its offset -03 followed by the abbreviation 'EST', which is -05:00" in message
     assert read(the_fix(message)) == [pd.Timestamp("2016-03-01T15:00:00Z")]
+
+
+def test_24_00_before_a_zones_name_is_told_the_start_of_the_next_day() -> None:
+    message = refusal("2016-03-01 24:00 America/New_York")
+    assert message.endswith("write the start of the next day, 2016-03-02 00:00:00 America/New_York")
+    assert read(message.rsplit(", ", 1)[1]) == [pd.Timestamp("2016-03-02T05:00:00Z")]

@@ -609,10 +609,22 @@ def _localized(zone: str, times: pd.Series) -> tuple[pd.Series, tuple[int, str] 
     no_date, unsure = first(local.isna().to_numpy()), first(zoned.isna().to_numpy())
     text = zoned.astype(str).where(zoned.notna())
     if no_date is not None and no_date == unsure:
-        return text, (no_date, "which is no date")
+        return text, (no_date, _no_date_in(str(times.iloc[no_date]), zone))
     if unsure is not None:
         return text, (unsure, _clock_change(local.iloc[unsure], zone))
     return text, None
+
+
+def _no_date_in(time: str, zone: str) -> str:
+    """Why a time before a zone's name is no date: 24:00 is told the time to write."""
+    end = re.fullmatch(r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[T ]24:00(?::00(?:\.0+)?)?", time)
+    day = pd.to_datetime(end["date"], format="%Y-%m-%d", errors="coerce") if end else pd.NaT
+    if pd.isna(day):
+        return "which is no date"
+    return (
+        "24:00, the end of its day, which a timestamp here does not hold; write the start of "
+        f"the next day, {(day + pd.Timedelta(days=1)).date()} 00:00:00 {zone}"
+    )
 
 
 def _clock_change(local: pd.Timestamp, zone: str) -> str:
