@@ -474,7 +474,7 @@ def test_a_bare_number_is_shown_as_the_times_it_could_count(
     assert f"a bare number, which could count seconds or milliseconds since 1970 ({readings});" in (
         message
     )
-    assert f"e.g. pd.to_datetime(column, unit={unit}" in message
+    assert f"e.g. pd.to_datetime(pd.to_numeric(column), unit={unit}" in message
 
 
 @pytest.mark.parametrize(
@@ -493,7 +493,8 @@ def test_a_compact_time_as_gdelt_writes_it_is_told_it_has_no_offset(
     assert str(refused.value) == (
         f"news row 2 has the publication time {str(written)!r}, a compact time ({layout}, as "
         f"GDELT writes it: {time}) with no offset; write it with its offset, e.g. "
-        f"pd.to_datetime(column, format={strftime!r}).dt.tz_localize('UTC') if it is in UTC"
+        f"pd.to_datetime(column.astype(str), format={strftime!r}).dt.tz_localize('UTC') if it "
+        "is in UTC"
     )
 
 
@@ -676,5 +677,7 @@ def test_a_spreadsheets_day_number_is_shown_as_its_day_and_told_it_has_no_offset
         f"news row 2 has the publication time {str(written)!r}, a day number as a spreadsheet "
         f"counts days (from 1899-12-30: {day}) with no offset;"
     )
-    fix = "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC')"
+    fix = (
+        "pd.to_datetime(pd.to_numeric(column), unit='D', origin='1899-12-30').dt.tz_localize('UTC')"
+    )
     assert fix in message

@@ -5,23 +5,27 @@ basic layout ``20160301T150000-0500``), ``Z``, ``UTC``, ``UT`` or ``GMT`` in any
 (+00:00, as is ``UTC+0``), or the zone of a timezone-aware timestamp column (Arrow's
 too). E-mail and RSS times are read (``Tue, 01 Mar 2016 15:00:00 -0500``, ``... GMT``, a
 comment such as ``(UTC)`` after the zone, an abbreviation after an offset as Go writes
-one, a month in full), and so are the same parts in ctime's order with the zone before
-the year (``Tue Mar 01 15:00:00 +0000 2016``, a well-known social API's ``created_at``)
-and as JavaScript's Date writes itself (``Tue Mar 01 2016 10:00:00 GMT-0500 (Eastern
-Standard Time)``). An ISO time followed by the name of its zone in the tz database
-(``2016-03-01 10:00:00 America/New_York``) is read by that zone's rules; one its clocks
-skip or show twice is refused with its two readings, a name the database does not hold
-naming it. Java and RFC 9557 write the name in brackets after the offset
-(``...-05:00[America/New_York]``): that is read by its offset, refused when the offset is
-not the zone's at that time.
+one when the two agree, a month in full), and so are the same parts in ctime's order
+with the zone before the year (``Tue Mar 01 15:00:00 +0000 2016``, a well-known social
+API's ``created_at``) and as JavaScript's Date writes itself (``Tue Mar 01 2016 10:00:00
+GMT-0500 (Eastern Standard Time)``). An ISO time followed by the name of its zone in the
+tz database (``2016-03-01 10:00:00 America/New_York``, or a name without a slash such as
+``Japan`` that is no abbreviation it writes) is read by that zone's rules; one
+its clocks skip or show twice is refused with its two readings, a name the database does
+not hold naming it. Java and RFC 9557 write the name in brackets after the offset
+(``...-05:00[America/New_York]``): that is read by its offset, refused when the offset
+is not the zone's at that time. A datetime or Timestamp object at a wall time its zone
+skipped or showed twice is refused the same way, whatever its ``fold``.
 
 Anything that could be two instants is refused, naming the row, the reading that fails
-and the form to write instead: a zone abbreviation (``EST``), ``GMT+5`` (a POSIX zone
-name flips its sign), a two-digit year, a weekday that is not the date's, an offset whose
-minutes pass 59 or whose hours pass 14, a bare count since 1970 (shown as the times it
-could count), a spreadsheet's day number, a compact ``YYYYMMDDHHMMSS`` with no offset,
-an hour on a 12-hour clock. A
-leap second and 24:00, which pandas cannot hold, are refused naming the time to write.
+and the form to write instead: a zone abbreviation (``EST``), an offset its abbreviation
+contradicts (``+0000 CEST``; ``+0000`` before one the tz database does not write, as Go
+writes a zone it could not read), ``AM`` or ``PM`` after the time (never a zone),
+``GMT+5`` (a POSIX zone name flips its sign), a two-digit year, a weekday that is not
+the date's, an offset whose minutes pass 59 or whose hours pass 14, a bare count since
+1970 (shown as the times it could count), a spreadsheet's day number, a compact
+``YYYYMMDDHHMMSS`` with no offset, an hour on a 12-hour clock. A leap second and 24:00,
+which pandas cannot hold, are refused naming the time to write.
 """
 
 from __future__ import annotations
@@ -56,9 +60,13 @@ def first(mask: np.ndarray) -> int | None:
 
 def published(column: pd.Series, what: str) -> np.ndarray:
     """Nanoseconds since the epoch, UTC; every value must carry its own time zone."""
+    if isinstance(column.dtype, pd.ArrowDtype) and _arrow_dates(column.dtype):
+        raise _dates_alone(column, what)
     if isinstance(column.dtype, pd.ArrowDtype) and column.dtype.kind == "M":
         # Arrow's timestamps (a frame read with dtype_backend="pyarrow") as pandas' own
         column = column.astype(column.dtype.pyarrow_dtype.to_pandas_dtype())
+    if column.dtype == object:
+        _refuse_a_wall_time_of_two_instants(column, what)
     if isinstance(column.dtype, pd.DatetimeTZDtype):
         stamps = column
     elif pd.api.types.is_datetime64_any_dtype(column):
@@ -77,6 +85,78 @@ def published(column: pd.Series, what: str) -> np.ndarray:
     if outside is not None:
         raise refuse(what, outside, _outside_the_years(str(stamps.iloc[outside])))
     return stamps.dt.as_unit("ns").to_numpy("datetime64[ns]").view(np.int64)
+
+
+def _refuse_a_wall_time_of_two_instants(column: pd.Series, what: str) -> None:
+    """Refuse the first time object (a datetime, a Timestamp) whose zone's clocks skipped
+    its wall time or showed it twice: Python reads one by its ``fold`` and pandas keeps
+    the offset before the change, neither of which says which instant was meant."""
+    if pd.api.types.infer_dtype(column, skipna=True) in ("string", "empty", "bytes"):
+        return
+    for row, value in enumerate(column):
+        if isinstance(value, pd.Timestamp):
+            value = value.to_pydatetime(warn=False)
+        zone = value.tzinfo if isinstance(value, datetime.datetime) else None
+        if zone is not None:
+            wall = value.replace(tzinfo=None, fold=0)
+            why = _two_readings(wall, zone)
+            if why is not None:
+                shown = f"{wall.isoformat(sep=' ')} {_zone_name(zone)}"
+                raise refuse(what, row, _said_of(shown, why + _FIXED_OFFSET))
+
+
+_FIXED_OFFSET = (
+    " (a datetime takes one as tzinfo=datetime.timezone(datetime.timedelta(hours=-5)), "
+    "whatever its fold)"
+)
+
+
+def _zone_name(zone: datetime.tzinfo) -> str:
+    return str(getattr(zone, "key", None) or zone)
+
+
+def _two_readings(wall: datetime.datetime, zone: datetime.tzinfo) -> str | None:
+    """Why ``wall`` on ``zone``'s clock is no instant for sure, naming its two readings by
+    the zone's own offsets before and after its change; None if it is one instant."""
+    before = wall.replace(tzinfo=zone, fold=0).utcoffset()
+    after = wall.replace(tzinfo=zone, fold=1).utcoffset()
+    if before is None or after is None or before == after:
+        return None
+    if before < after:
+        what, readings = "skipped when they moved forward", "by the offset before or after"
+    else:
+        what, readings = "showed twice when they moved back", "the first time or the second"
+    at, name = wall.isoformat(), _zone_name(zone)
+    return (
+        f"a time {name}'s clocks {what}: it reads as {at}{_delta_text(before)} or "
+        f"{at}{_delta_text(after)}, {readings}; write it with the offset meant"
+    )
+
+
+def _delta_text(offset: datetime.timedelta) -> str:
+    return _minutes_text(int(offset // datetime.timedelta(minutes=1)))
+
+
+def _arrow_dates(dtype: pd.ArrowDtype) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_date(dtype.pyarrow_dtype))
+
+
+def _dates_alone(column: pd.Series, what: str) -> ConfigError:
+    """The refusal of an Arrow column of dates (date32, date64) at its first date."""
+    dated = first(column.notna().to_numpy(bool))
+    if dated is None:
+        return refuse(what, 0, UNDATED)
+    return refuse(
+        what,
+        dated,
+        f"has the publication time {_quoted(column.iloc[dated])}, in a column of dates "
+        f"({column.dtype}) with no time of day, which could be before or after "
+        "that day's close; write the time with its offset, e.g. frame['published'] = "
+        "pd.to_datetime(frame['published'].astype(str) + ' 16:00').dt.tz_localize("
+        "'America/New_York') if the items came out at New York's close",
+    )
 
 
 def _outside_the_years(shown: str) -> str:
@@ -121,8 +201,28 @@ def _as_text(column: pd.Series, what: str) -> pd.Series:
         raise refuse(
             what, unpaired, "holds an unpaired surrogate in published, which is no text; fix it"
         ) from None
-    # a minus sign (U+2212) for the hyphen an offset is written with
-    return text.str.strip().str.strip(_INVISIBLE).str.replace("\u2212", "-", regex=False)
+    except UnicodeDecodeError:
+        undecoded = next(row for row, value in enumerate(column) if _not_utf8(value))
+        raise refuse(
+            what,
+            undecoded,
+            f"has the publication time {column.iloc[undecoded]!r}, bytes that are not UTF-8 "
+            "text; decode the column in its own encoding "
+            "(column.str.decode('latin-1') if it is Latin-1)",
+        ) from None
+    # a minus sign (U+2212) or an en dash (U+2013) for the hyphen an offset is written with
+    stripped = text.str.strip().str.strip(_INVISIBLE)
+    return stripped.str.replace("\u2212", "-", regex=False).str.replace("\u2013", "-", regex=False)
+
+
+def _not_utf8(value: object) -> bool:
+    if not isinstance(value, bytes):
+        return False
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _unpaired(value: object) -> bool:
@@ -134,7 +234,12 @@ def _unpaired(value: object) -> bool:
 
 
 _NO_BREAK_SPACES = "[\u00a0\u2007\u2009\u202f]"  # the characters themselves, as Arrow reads them
-_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
+# the format marks (Unicode's category Cf) an editor or a right-to-left text leaves: a
+# byte-order mark, zero-width spaces and joiners, direction marks and isolates
+_INVISIBLE = (
+    "\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\x00"
+)  # and the NUL a C string ends with
 _EARLIEST, _AFTER = pd.Timestamp("1678-01-01", tz="UTC"), pd.Timestamp("2262-01-01", tz="UTC")
 _UTC_NAMES = r"(?i:UTC|GMT|UT)(?:[+-]0{1,2}(?::?00)?)?"  # a name of UTC, or one at offset 0
 _ZONED = re.compile(
@@ -179,7 +284,9 @@ def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[
     with their offset, and the refusals of those no reading takes, each at its row."""
     # a space that does not break (as a web page or a spreadsheet writes one) for a space
     spaced = text.iloc[others].str.replace(_NO_BREAK_SPACES, " ", regex=True)
+    marked = _marked_after_the_clock(spaced, others)
     rest, rewritten, refusals = _from_rfc2822(spaced, others)
+    refusals = marked + refusals
     # a time the RFC 2822 reading rewrote is ISO with its offset: only the others need more
     todo = np.flatnonzero(~rewritten)
     if len(todo):
@@ -187,6 +294,10 @@ def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[
         rest.iloc[todo] = iso.to_numpy(object)
         refusals += more
     return rest, refusals
+
+
+# an offset, then an abbreviation or (as Go writes a zone that has none) its own digits
+_GO_ABBREVIATED = r"(([+-][0-9]{2}):?([0-9]{2})) +(?:[A-Za-z]{1,5}|\2(?::?\3)?)$"
 
 
 def _iso_evened(
@@ -197,12 +308,12 @@ def _iso_evened(
     no reading takes."""
     # an ISO time with a lowercase t, in ISO's basic layout (20160301T150000Z), or with a
     # comment after its zone ("+05:30 (IST)", or an abbreviation after its offset as Go
-    # writes one: "-0500 EST")
+    # writes one: "-0500 EST", or for a zone with none the offset's own digits: "-0300 -03")
     rest = (
         rest.str.replace(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})t", r"\1T", regex=True)
         .str.replace(_BASIC, r"\1-\2-\3T\4:\5:\6", regex=True)
         .str.replace(r"\s*\([^()]*\)$", "", regex=True)
-        .str.replace(r"([+-][0-9]{2}:?[0-9]{2}) +[A-Za-z]{1,5}$", r"\1", regex=True)
+        .str.replace(_GO_ABBREVIATED, r"\1", regex=True)
     )
     rest, bracketed = _bracketed_zones(rest, rows)
     rest, in_zones = _in_named_zones(rest, rows)
@@ -216,9 +327,138 @@ def _iso_evened(
     return iso.str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True), refusals
 
 
+# a word after the clock, its offset between or not: an abbreviation, which Go writes after
+# the offset (-0500 EST, or +0000 EST for a zone it could not read), or a 12-hour marker
+_MARKED = re.compile(
+    r"(?P<clock>(?P<hour>[0-9]{1,2}):[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)\s*"
+    r"(?P<offset>[+-][0-9]{2}(?::?[0-9]{2})?)?\s*(?P<word>\(?(?P<mark>[A-Za-z]{1,5}|[AaPp]\.[Mm]\.?)\)?)$"
+)
+_MAYBE_MARKED = re.compile(
+    r"[+-][0-9]{2}(?::?[0-9]{2})?\s*\(?[A-Za-z]{1,5}\)?$|[0-9]\s*[AaPp]\.?[Mm]\.?$"
+)
+_HALF_DAY = re.compile(r"(?i:[ap]\.?m\.?)")
+_ZERO_NAMES = frozenset(("UTC", "GMT", "UT", "Z"))
+
+
+def _marked_after_the_clock(text: pd.Series, rows: np.ndarray) -> list[tuple[int, str]]:
+    """The first time (by row) whose word after the clock cannot be read as it stands: a
+    12-hour marker (never a zone), an abbreviation the offset before it contradicts, or
+    +0000 before any but UTC's names, which Go writes for a zone it could not read."""
+    # a word after an offset or a marker of half a day, looked for only where it can be:
+    # the text ends in a letter (or a bracket) and writes a sign, or ends as AM or PM does
+    last = text.str.slice(-1)
+    signed = text.str.contains("+", regex=False) | text.str.contains("-", regex=False)
+    worth = (last.str.isalpha() | (last == ")")) & signed | last.isin(list("Mm."))
+    worth_at = np.flatnonzero(worth.to_numpy(bool, na_value=False))
+    at = worth_at[text.iloc[worth_at].str.contains(_MAYBE_MARKED).to_numpy(bool)]
+    if not len(at):
+        return []
+    parts = text.iloc[at].str.extract(_MARKED)
+    said = parts["mark"].str.upper() + " " + parts["offset"].str.replace(":", "", regex=False)
+    unsure = parts["mark"].notna() & ~said.isin(_ABBREVIATIONS_AT_THEIR_OFFSETS)
+    for position in at[unsure.to_numpy(bool)]:
+        value = str(text.iloc[position])
+        marked = _MARKED.search(value)
+        why = None if marked is None else _unsure_mark(value, marked)
+        if why is not None:
+            return [(int(rows[position]), _said_of(value, why))]
+    return []
+
+
+# the abbreviations most written, each at its offset, read without a look at the tz database
+_ABBREVIATIONS_AT_THEIR_OFFSETS = frozenset(
+    [f"{name} {sign}0000" for name in ("UTC", "GMT", "UT", "Z") for sign in "+-"]
+    + ["EST -0500", "EDT -0400", "CST -0600", "CDT -0500", "MST -0700", "MDT -0600"]
+    + ["PST -0800", "PDT -0700", "BST +0100", "CET +0100", "CEST +0200", "JST +0900"]
+)
+
+
+def _unsure_mark(value: str, marked: re.Match[str]) -> str | None:
+    mark, offset = marked["mark"], marked["offset"]
+    if _HALF_DAY.fullmatch(mark):
+        return _twelve_hour_mark(value, marked)
+    if offset is None:
+        return None  # an abbreviation alone: refused as one further on
+    written = _offset_in_minutes(offset)
+    abbreviation = mark.upper()
+    known = {0} if abbreviation in _ZERO_NAMES else _abbreviations().get(abbreviation)
+    if known is None:
+        return None if written else _made_up_offset(value, marked)
+    if written in known:
+        return None
+    return _contradicted(value, marked, sorted(known))
+
+
+def _twelve_hour_mark(value: str, marked: re.Match[str]) -> str:
+    hour, half = int(marked["hour"]), marked["mark"].lower().replace(".", "")
+    hour24 = hour % 12 + (12 if half == "pm" and hour <= 12 else 0)
+    clock = f"{hour24:02d}{marked['clock'][len(marked['hour']) :]}"
+    offset = marked["offset"] or "-0500"
+    fix = value[: marked.start()] + f"{clock} {offset}"
+    meant = "" if marked["offset"] else " if it is New York's winter time"
+    return (
+        f"its hour on a 12-hour clock ({marked['mark']!r}), which is no zone; write it on a "
+        f"24-hour clock with its offset ({fix}{meant})"
+    )
+
+
+def _made_up_offset(value: str, marked: re.Match[str]) -> str:
+    return (
+        f"its offset {marked['offset']} followed by the abbreviation {marked['mark']!r}, as Go "
+        "writes a time in a zone it could not read (the +0000 made up, not the zone's): "
+        "which instant it was cannot be told; write the zone's offset in place of "
+        f"{marked['offset']} ({_with_offset(value, marked, '-0500')} if it is five hours "
+        "behind UTC)"
+    )
+
+
+def _contradicted(value: str, marked: re.Match[str], known: list[int]) -> str:
+    mark, offsets = marked["mark"].upper(), [_minutes_text(minutes) for minutes in known]
+    go = (
+        " (Go writes +0000 for a zone it could not read)"
+        if not _offset_in_minutes(marked["offset"])
+        else ""
+    )
+    fix = _with_offset(value, marked, offsets[0].replace(":", ""))
+    return (
+        f"its offset {marked['offset']} followed by the abbreviation {marked['mark']!r}, "
+        f"which is {' or '.join(offsets)} in the tz database: one of the two is wrong{go}, "
+        f"and which cannot be told; write the offset meant ({fix} if {mark} is meant)"
+    )
+
+
+def _with_offset(value: str, marked: re.Match[str], offset: str) -> str:
+    return value[: marked.start("offset")] + offset + value[marked.end("offset") :]
+
+
+def _offset_in_minutes(offset: str) -> int:
+    digits = offset[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
+    return -minutes if offset[0] == "-" else minutes
+
+
+@functools.cache
+def _abbreviations() -> dict[str, frozenset[int]]:
+    """Each abbreviation the tz database writes from 1970 to 2037, with its offsets in
+    minutes (EST: -300; IST: 60, 120 and 330)."""
+    found: dict[str, set[int]] = {}
+    for name in _zone_names():
+        zone = zoneinfo.ZoneInfo(name)
+        for year in range(1970, 2038):
+            for month in (1, 7):
+                when = datetime.datetime(year, month, 15, 12, tzinfo=zone)
+                offset = when.utcoffset()
+                if offset is not None:
+                    found.setdefault(str(when.tzname()), set()).add(offset // _MINUTE)
+    return {name.upper(): frozenset(offsets) for name, offsets in found.items()}
+
+
+_MINUTE = datetime.timedelta(minutes=1)
+
 # an ISO time followed by the name of a zone in the tz database (America/New_York)
 _ZONE_NAME = r"[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)+"
-_NAMED_ZONE = rf"(?P<zone>{_ZONE_NAME})"
+# or a name without a slash (Japan, EST5EDT, NZ), read only when it is in the database
+_NAMED_ZONE = rf"(?P<zone>{_ZONE_NAME}|[A-Za-z][A-Za-z0-9_+-]*)"
 _IN_NAMED_ZONE = re.compile(
     r"^(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)"
     rf"\s+{_NAMED_ZONE}$"
@@ -229,11 +469,17 @@ def _in_named_zones(text: pd.Series, rows: np.ndarray) -> tuple[pd.Series, list[
     """Times written with the name of their zone, rewritten with the offset its rules give
     them; with the refusal of the first (by row) whose zone the tz database does not hold,
     whose time is no date or whose clocks skipped it or showed it twice."""
-    at = np.flatnonzero(text.str.contains("/", regex=False).to_numpy(bool))
+    # a name with a slash, or a word of two letters or more at the end (not 00Z)
+    worded = text.str.slice(-1).str.isalpha() & text.str.slice(-2, -1).str.isalpha()
+    named = text.str.contains("/", regex=False) | worded
+    at = np.flatnonzero(named.to_numpy(bool, na_value=False))
     if not len(at):
         return text, []
     parts = text.iloc[at].str.extract(_IN_NAMED_ZONE)
-    found = parts["zone"].notna().to_numpy(bool)
+    zones = parts["zone"]
+    found = (zones.str.contains("/", regex=False) | zones.isin(_names_alone())).to_numpy(
+        bool, na_value=False
+    )
     parts, at = parts[found], at[found]
     out, refusals = text.copy(), []
     known = parts["zone"].isin(_zone_names()).to_numpy(bool)
@@ -328,6 +574,23 @@ def _zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
+@functools.cache
+def _names_alone() -> frozenset[str]:
+    """The tz database's names without a slash (Japan, EST5EDT, NZ) that are no
+    abbreviation it writes: EST is New York's winter to people and a fixed -05:00 to the
+    database, so it stays refused as an abbreviation. Factory (a time not set) and
+    localtime (this machine's own zone) place no time for sure."""
+    written = _abbreviations().keys() | _ZERO_NAMES
+    return frozenset(
+        name
+        for name in _zone_names()
+        if "/" not in name and name.upper() not in written and name not in _NO_PLACE
+    )
+
+
+_NO_PLACE = frozenset(("Factory", "localtime"))
+
+
 def _unknown_zone(zone: str) -> str:
     spelled = {name.lower(): name for name in _zone_names()}.get(zone.lower())
     if spelled is not None:
@@ -346,34 +609,30 @@ def _localized(zone: str, times: pd.Series) -> tuple[pd.Series, tuple[int, str] 
     no_date, unsure = first(local.isna().to_numpy()), first(zoned.isna().to_numpy())
     text = zoned.astype(str).where(zoned.notna())
     if no_date is not None and no_date == unsure:
-        return text, (no_date, "which is no date")
+        return text, (no_date, _no_date_in(str(times.iloc[no_date]), zone))
     if unsure is not None:
         return text, (unsure, _clock_change(local.iloc[unsure], zone))
     return text, None
 
 
-def _clock_change(local: pd.Timestamp, zone: str) -> str:
-    """Why a time on ``zone``'s clock at a change of its offset is refused: its two readings."""
-    skipped = pd.isna(local.tz_localize(zone, ambiguous=True, nonexistent="NaT"))
-    if skipped:
-        early = local.tz_localize(zone, nonexistent="shift_backward")
-        late = local.tz_localize(zone, nonexistent="shift_forward")
-        what, readings = "skipped when they moved forward", "by the offset before or after"
-    else:
-        early = local.tz_localize(zone, ambiguous=True)
-        late = local.tz_localize(zone, ambiguous=False)
-        what, readings = "showed twice when they moved back", "the first time or the second"
-    at = local.isoformat()
+def _no_date_in(time: str, zone: str) -> str:
+    """Why a time before a zone's name is no date: 24:00 is told the time to write."""
+    end = re.fullmatch(r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[T ]24:00(?::00(?:\.0+)?)?", time)
+    day = pd.to_datetime(end["date"], format="%Y-%m-%d", errors="coerce") if end else pd.NaT
+    if pd.isna(day):
+        return "which is no date"
     return (
-        f"a time {zone}'s clocks {what}: it reads as {at}{_offset_text(early)} or "
-        f"{at}{_offset_text(late)}, {readings}; write it with the offset meant"
+        "24:00, the end of its day, which a timestamp here does not hold; write the start of "
+        f"the next day, {(day + pd.Timedelta(days=1)).date()} 00:00:00 {zone}"
     )
 
 
-def _offset_text(stamp: pd.Timestamp) -> str:
-    """The offset of ``stamp`` from UTC as ISO writes it: ``-05:00``."""
-    offset = stamp.strftime("%z")
-    return f"{offset[:3]}:{offset[3:]}"
+def _clock_change(local: pd.Timestamp, zone: str) -> str:
+    """Why a time on ``zone``'s clock at a change of its offset is refused: its two readings,
+    by the zone's own offsets before and after the change."""
+    wall = local.to_pydatetime(warn=False)
+    unsure = _two_readings(wall, zoneinfo.ZoneInfo(zone))
+    return unsure or f"a time at a change of {zone}'s clocks; write it with the offset meant"
 
 
 def _no_date(value: str, iso: str) -> str:
@@ -447,7 +706,10 @@ def _offsets_past_any_zone(text: pd.Series, iso: pd.Series) -> list[tuple[int, s
     ]
 
 
-_PAST_ANY_ZONE = r"[+-](?:1[5-9]|[2-9][0-9])(?::?[0-9]{2})?$|[+-][0-9]{2}:?[6-9][0-9]$"
+_PAST_ANY_ZONE = (
+    r"[+-](?:1[5-9]|[2-9][0-9])(?::?[0-9]{2})?$|[+-][0-9]{2}:?[6-9][0-9]$"
+    r"|[+-]14:?(?:0[1-9]|[1-5][0-9])$"
+)
 
 
 # an e-mail or RSS time (RFC 2822), loosely, so what is wrong in one can be named
@@ -544,7 +806,7 @@ def _a_wrong_part(
         (~parts["month"].str.lower().isin(_MONTH_NUMBERS), _no_month),
         (weekday.notna() & ~weekday.isin(_WEEKDAYS + _FULL_DAYS), _no_weekday),
         (parts["year"].str.len() != 4, _two_digit_year),
-        ((hours > 14) | (minutes > 59), _no_offset),
+        ((hours > 14) | (minutes > 59) | ((hours == 14) & (minutes > 0)), _no_offset),
         (~digits & ~zone.str.fullmatch(_UTC_NAMES + "|[Zz]"), _named_zone),
     )
     wrong = [(first(bad.fillna(False).to_numpy(bool)), why) for bad, why in checks]
@@ -670,7 +932,7 @@ _ZONE_INSIDE = re.compile(rf"(?<![0-9:-])(?:{_UTC_NAMES}|[+-][0-9]{{2}}:?[0-9]{{
 _OFFSET_AFTER = re.compile(
     r"[0-9]{2}:?[0-9]{2}(?::?[0-9]{2}(?:[.,][0-9]+)?)?\s*[+-][0-9]{2}:?[0-9]{2}$"
 )
-_UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?:{_UTC_NAMES}|[Zz])$")
+_UTC_TAIL = re.compile(rf"^(?P<time>.*\S)\s*(?<![A-Za-z])(?:{_UTC_NAMES}|[Zz])$")
 _DATE_ONLY = re.compile(
     rf"^(?P<date>\d{{4}}-\d{{2}}-\d{{2}})\s*(?P<zone>{_ZONE_NAME}|[A-Za-z]+|[+-]\d{{2}}:?\d{{2}})$"
 )
@@ -788,7 +1050,8 @@ def _a_number(value: str, shown: str) -> str | None:
         return (
             f"has the publication time {shown}, a compact time ({layout_name}, as GDELT writes "
             f"it: {when.isoformat(sep=' ')}) with no offset; write it with its offset, e.g. "
-            f"pd.to_datetime(column, format={layout!r}).dt.tz_localize('UTC') if it is in UTC"
+            f"pd.to_datetime(column.astype(str), format={layout!r}).dt.tz_localize('UTC') if "
+            "it is in UTC"
         )
     if _EPOCH.match(value):
         return _bare_number(value, shown)
@@ -798,8 +1061,8 @@ def _a_number(value: str, shown: str) -> str | None:
             f"has the publication time {shown}, a day number as a spreadsheet counts days "
             f"(from 1899-12-30: {day.round('s').isoformat(sep=' ')}) with no offset; format the "
             "cells as ISO 8601 text with the offset, or read them with "
-            "pd.to_datetime(column, unit='D', origin='1899-12-30').dt.tz_localize('UTC') if "
-            "they are in UTC"
+            "pd.to_datetime(pd.to_numeric(column), unit='D', origin='1899-12-30')"
+            ".dt.tz_localize('UTC') if they are in UTC"
         )
     return None
 
@@ -839,7 +1102,8 @@ def _bare_number(value: str, shown: str) -> str:
     return (
         f"has the publication time {shown}, a bare number, which could count seconds or "
         f"milliseconds since 1970 ({', '.join(read)}); write the time with its offset, e.g. "
-        f"pd.to_datetime(column, unit={unit!r}, utc=True) if it counts {_UNITS[unit]}"
+        f"pd.to_datetime(pd.to_numeric(column), unit={unit!r}, utc=True) if it counts "
+        f"{_UNITS[unit]}"
     )
 
 
