@@ -43,6 +43,11 @@ def the_fix(message: str) -> str:
         ("Tue, 01 Mar 2016 10:00:00 +0000 EST", "2016-03-01T15:00:00Z"),
         ("Tue, 01 Mar 2016 10:00:00 +0000 (EST)", "2016-03-01T15:00:00Z"),
         ("2016-03-01 10:00:00 -0800 EST", "2016-03-01T15:00:00Z"),
+        # a comment after the abbreviation, and ISO's basic layout (review rts2)
+        ("Tue, 01 Mar 2016 10:00:00 +0000 EST (Eastern Standard Time)", "2016-03-01T15:00:00Z"),
+        ("2016-03-01 10:00:00 +0000 CEST (Central European Summer Time)", "2016-03-01T08:00:00Z"),
+        ("2016-03-01 10:00:00 +0000 EST (EST)", "2016-03-01T15:00:00Z"),
+        ("20160301T100000+0000 EST", "2016-03-01T15:00:00Z"),
     ],
 )
 def test_an_offset_its_abbreviation_contradicts_is_refused_naming_both(

@@ -327,14 +327,17 @@ def _iso_evened(
     return iso.str.replace(r"\s+(?=[+-]\d{2}(?::?\d{2})?$)", "", regex=True), refusals
 
 
+_TRAILING_COMMENT = r"(?:\s*\([^()]{0,80}\))?"
 # a word after the clock, its offset between or not: an abbreviation, which Go writes after
 # the offset (-0500 EST, or +0000 EST for a zone it could not read), or a 12-hour marker
+# (ISO's basic layout writes the clock without colons; a comment may follow the word)
 _MARKED = re.compile(
-    r"(?P<clock>(?P<hour>[0-9]{1,2}):[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)\s*"
-    r"(?P<offset>[+-][0-9]{2}(?::?[0-9]{2})?)?\s*(?P<word>\(?(?P<mark>[A-Za-z]{1,5}|[AaPp]\.[Mm]\.?)\)?)$"
+    r"(?P<clock>(?P<hour>[0-9]{1,2}):?[0-9]{2}(?::?[0-9]{2}(?:\.[0-9]+)?)?)\s*"
+    r"(?P<offset>[+-][0-9]{2}(?::?[0-9]{2})?)?\s*(?P<word>\(?(?P<mark>[A-Za-z]{1,5}|[AaPp]\.[Mm]\.?)\)?)"
+    rf"{_TRAILING_COMMENT}$"
 )
 _MAYBE_MARKED = re.compile(
-    r"[+-][0-9]{2}(?::?[0-9]{2})?\s*\(?[A-Za-z]{1,5}\)?$|[0-9]\s*[AaPp]\.?[Mm]\.?$"
+    rf"(?:[+-][0-9]{{2}}(?::?[0-9]{{2}})?\s*\(?[A-Za-z]{{1,5}}\)?|[0-9]\s*[AaPp]\.?[Mm]\.?){_TRAILING_COMMENT}$"
 )
 _HALF_DAY = re.compile(r"(?i:[ap]\.?m\.?)")
 _ZERO_NAMES = frozenset(("UTC", "GMT", "UT", "Z"))
