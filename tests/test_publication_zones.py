@@ -269,3 +269,10 @@ def test_24_00_before_a_zones_name_is_told_the_start_of_the_next_day() -> None:
     message = refusal("2016-03-01 24:00 America/New_York")
     assert message.endswith("write the start of the next day, 2016-03-02 00:00:00 America/New_York")
     assert read(message.rsplit(", ", 1)[1]) == [pd.Timestamp("2016-03-02T05:00:00Z")]
+
+
+@pytest.mark.parametrize("written", ["2016-03-01T10:00:00-05 EST", "2016-03-01 10:00 -05 EST"])
+def test_a_two_digit_offset_its_abbreviation_agrees_with_is_read(written: str) -> None:
+    """Refused before as an abbreviation alone, with a fix (…-05-05:00) itself refused
+    (review rts2 M-C)."""
+    assert read(written) == [pd.Timestamp("2016-03-01T15:00:00Z")]

@@ -278,7 +278,10 @@ def _as_iso(text: pd.Series, others: np.ndarray) -> tuple[pd.Series, list[tuple[
 
 
 # an offset, then an abbreviation or (as Go writes a zone that has none) its own digits
-_GO_ABBREVIATED = r"(([+-][0-9]{2}):?([0-9]{2})) +(?:[A-Za-z]{1,5}|\2(?::?\3)?)$"
+_GO_ABBREVIATED = (  # an offset of hours alone only right after a clock's minutes or seconds
+    r"(([+-][0-9]{2}):?([0-9]{2})|(?:(?<=[0-9]:[0-9]{2})|(?<=[0-9]:[0-9]{2} ))[+-][0-9]{2})"
+    r" +(?:[A-Za-z]{1,5}|\2(?::?\3)?)$"
+)
 
 
 def _iso_evened(
