@@ -136,7 +136,7 @@ def _refuse_unwritable_text(frame: pd.DataFrame) -> None:
     for column in ("date", "symbol", "sector"):
         if column not in frame.columns or frame[column].dtype != object:
             continue
-        bad = frame[column].map(_unencodable).to_numpy(bool)
+        bad = frame[column].map(unencodable).to_numpy(bool)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             shown = str(frame[column].iloc[row]).encode("utf-8", "backslashreplace").decode()
@@ -146,7 +146,8 @@ def _refuse_unwritable_text(frame: pd.DataFrame) -> None:
             )
 
 
-def _unencodable(value: object) -> bool:
+def unencodable(value: object) -> bool:
+    """Whether ``value`` is text that cannot be written as UTF-8 (an unpaired surrogate)."""
     if not isinstance(value, str):
         return False
     try:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from workbench.engine.bars import read_parquet_file, table_file, utf8_csv
+from workbench.engine.bars import read_parquet_file, table_file, unencodable, utf8_csv
 from workbench.engine.textmask import (
     column_words,
     is_date_column,
@@ -262,17 +262,7 @@ def _utf8_only(column: pd.Series) -> bool:
 
 
 def _unencodables(raw: np.ndarray) -> np.ndarray:
-    return np.fromiter(map(_unencodable, raw), bool, len(raw))
-
-
-def _unencodable(value: object) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+    return np.fromiter(map(unencodable, raw), bool, len(raw))
 
 
 def _kinds(frame: pd.DataFrame) -> np.ndarray:

@@ -41,6 +41,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from workbench.engine.bars import unencodable
 from workbench.engine.textlayouts import from_rfc2822
 from workbench.engine.textrefusals import NAIVE, no_date, offsets_past_any_zone, unzoned
 from workbench.engine.textshared import (
@@ -180,7 +181,7 @@ def _as_text(column: pd.Series, what: str) -> pd.Series:
     try:
         text = column.astype("string")
     except UnicodeEncodeError:
-        unpaired = next(row for row, value in enumerate(column) if _unpaired(value))
+        unpaired = next(row for row, value in enumerate(column) if unencodable(str(value)))
         raise refuse(
             what, unpaired, "holds an unpaired surrogate in published, which is no text; fix it"
         ) from None
@@ -204,14 +205,6 @@ def _not_utf8(value: object) -> bool:
     try:
         value.decode("utf-8")
     except UnicodeDecodeError:
-        return True
-    return False
-
-
-def _unpaired(value: object) -> bool:
-    try:
-        str(value).encode("utf-8")
-    except UnicodeEncodeError:
         return True
     return False
 
