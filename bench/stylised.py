@@ -16,6 +16,8 @@ check these. Beside each preset: name-ticks per CPU-second of the simulation at 
 names, best of three (target >= 20M on an idle machine), and its ratio to a floor
 measured in the same run, the bare NumPy cost of drawing and summing as many normal
 shocks (the engine before these dynamics measured 0.31 of it).
+A column marked * is a superseded preset (`workbench presets list`), kept frozen
+so the runs and recordings made on it replay.
 
 With ``--groups N`` the table is measured N times, on seeds 1-3, 4-6, ... (each group
 ``--seeds`` seeds; ``--first-seed S`` starts them at S, not 1), and each band's row
@@ -45,6 +47,7 @@ import time
 import numpy as np
 
 from workbench.engine import Universe, list_presets, preset, simulate
+from workbench.engine.presets import SUPERSEDED
 from workbench.engine.stylised import FACTS, daily_bars, stylised_facts
 
 # (low, high) for standard-v1; None is an open side
@@ -170,7 +173,8 @@ ROWS = (*FACTS[:_BELOW_MAX], "max_move_all", *FACTS[_BELOW_MAX:], "annual_vol")
 
 def print_table(table: dict[str, dict[str, float]]) -> bool:
     presets = list(table)
-    print(f"{'':30}" + "".join(f"{p:>14}" for p in presets) + f"{'band (standard-v1)':>20}")
+    heads = "".join(f"{p + '*' * (p in SUPERSEDED):>14}" for p in presets)
+    print(f"{'':30}{heads}{'band (standard-v1)':>20}")
     met = True
     for fact in ROWS:
         cells = "".join(f"{table[p][fact]:>14.3f}" for p in presets)
@@ -185,7 +189,12 @@ def print_table(table: dict[str, dict[str, float]]) -> bool:
     floor = floor_name_ticks_per_cpu_second()
     ratios = "".join(f"{table[p]['speed'] / floor:>14.2f}" for p in presets)
     print(f"{'  ratio to floor ' + f'{floor / 1e6:.0f}M':30}{ratios}")
+    print("* superseded, kept frozen so what was made on it replays: " + superseded_text())
     return met
+
+
+def superseded_text() -> str:
+    return "; ".join(f"{old} by {new}" for old, (new, _) in sorted(SUPERSEDED.items()))
 
 
 def print_order(table: dict[str, dict[str, float]]) -> bool:

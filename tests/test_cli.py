@@ -13,7 +13,10 @@ from workbench.cli import main
 
 def test_presets_list_show_and_diff(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["presets", "list"]) == 0
-    assert "standard-v4  (default)" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "standard-v4  (default)" in listed
+    assert "crisis-v1      superseded by crisis-v3 (positive daily skew;" in listed
+    assert "\ncrisis-v3\n" in listed
     assert main(["presets", "show", "calm-v1"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["preset"] == "calm-v1" and shown["dials"]["spread_bps"] == 2.0
@@ -43,6 +46,17 @@ def test_evaluate_prints_the_scorecard_and_writes_byte_stable_json(
     card = json.loads((tmp_path / "card.json").read_text())
     assert [row["arm"] for row in card] == ["cash", "momentum"]
     assert "latency_s" not in card[0]
+
+
+def test_a_superseded_preset_runs_with_a_note_naming_its_successor(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    small = ["evaluate", "--arms", "cash", "--universe", "3", "--days", "1"]
+    assert main([*small, "--preset", "crisis-v1"]) == 0
+    note = capsys.readouterr().err
+    assert "note: crisis-v1 is superseded by crisis-v3 (positive daily skew;" in note
+    assert main([*small, "--preset", "crisis-v3", "--dial", "spread_bps=9"]) == 0
+    assert "superseded" not in capsys.readouterr().err
 
 
 def test_bad_input_prints_the_error_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

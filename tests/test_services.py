@@ -65,6 +65,22 @@ def test_preset_services_list_describe_and_diff() -> None:
         services.describe_preset("calm-v2")
 
 
+def test_a_superseded_preset_names_its_current_version_and_stays_shipped() -> None:
+    rows = {row["name"]: row for row in services.list_presets()["presets"]}
+    superseded = {name for name, row in rows.items() if row["superseded_by"]}
+    assert superseded == {
+        "crisis-v1", "crisis-v2", "turbulent-v1", "turbulent-v2", "standard-v2", "standard-v3"
+    }  # fmt: skip
+    assert rows["crisis-v1"]["superseded_by"] == "crisis-v3" and "skew" in rows["crisis-v1"]["why"]
+    for name in superseded:  # each points at a current preset of its own family
+        successor = rows[rows[name]["superseded_by"]]
+        assert successor["superseded_by"] is None and successor["why"] is None
+        assert successor["name"].split("-")[0] == name.split("-")[0]
+        assert services.describe_preset(name)["preset"] == name  # still runs, frozen
+    assert not rows["standard-v4"]["superseded_by"] and rows["standard-v4"]["default"]
+    assert rows["standard-v1"]["superseded_by"] is None  # no newer market without news
+
+
 def test_glossary_has_one_entry_per_scorecard_column_in_the_metric_conventions() -> None:
     glossary = services.metrics_glossary()
     assert list(glossary["metrics"]) == list(SCORECARD_COLUMNS)

@@ -65,6 +65,14 @@ def test_every_widget_has_a_stable_css_class(tmp_path):
     assert built.arms.value[0] == "slow" and built.stop_button.disabled
 
 
+def test_the_preset_picker_names_a_superseded_presets_successor(tmp_path):
+    built = _panel(tmp_path, preset="crisis-v1")
+    labels = dict(built.preset.options)
+    assert labels["crisis-v1 (superseded by crisis-v3)"] == "crisis-v1"
+    assert labels["crisis-v3"] == "crisis-v3" and built.preset.value == "crisis-v1"
+    assert built.controls.settings()[1]["preset"] == "crisis-v1"  # the name, not the label
+
+
 @pytest.mark.slow
 def test_a_run_fills_progress_chart_scorecard_and_writes_the_report(tmp_path):
     async def go():

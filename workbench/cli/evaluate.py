@@ -151,6 +151,20 @@ def market_preset(args: argparse.Namespace) -> str | dict[str, Any] | None:
     return with_dials(args.preset, dials)
 
 
+def _note_superseded(name: str | None) -> None:
+    """A line on stderr when ``--preset`` names a preset a newer version replaces."""
+    from workbench.services.presets import superseded_by
+
+    replaced = superseded_by(name)
+    if replaced is not None:
+        successor, why = replaced
+        print(
+            f"workbench: note: {name} is superseded by {successor} ({why}); it runs "
+            f"unchanged so what was made on it replays; choose {successor} for new work",
+            file=sys.stderr,
+        )
+
+
 def _dial_value(given: str, name: str, value: str) -> float:
     try:
         if name:
@@ -169,6 +183,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from workbench.services.presets import default_arms
 
     preset = market_preset(args)
+    _note_superseded(args.preset)
     arms = args.arms or ",".join(
         default_arms(preset, bars=args.data is not None, news=args.news is not None)
     )

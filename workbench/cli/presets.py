@@ -23,7 +23,12 @@ def _list(args: argparse.Namespace) -> int:
     from workbench.services import list_presets
 
     for row in list_presets()["presets"]:
-        print(f"{row['name']}{'  (default)' if row['default'] else ''}")
+        if row["default"]:
+            print(f"{row['name']}  (default)")
+        elif row["superseded_by"]:
+            print(f"{row['name']:14} superseded by {row['superseded_by']} ({row['why']})")
+        else:
+            print(row["name"])
     return 0
 
 

@@ -292,6 +292,18 @@ _SHIPPED["turbulent-v3"] = {
 DEFAULT_PRESET = "standard-v4"
 # historical bars take only liquidity from a preset, and publish no simulated news
 BARS_DEFAULT_PRESET = "standard-v1"
+# shipped presets a newer version replaces, each kept frozen so the runs and recordings
+# made on it replay: the version to choose now, and what is wrong with the old one
+_SOME_SEEDS = "misses its bands at some seed groups"
+_UP_DAYS = "positive daily skew; a name can move 80 % or more in a day"
+SUPERSEDED: dict[str, tuple[str, str]] = {
+    "crisis-v1": ("crisis-v3", _UP_DAYS),
+    "crisis-v2": ("crisis-v3", _SOME_SEEDS),
+    "turbulent-v1": ("turbulent-v3", _UP_DAYS),
+    "turbulent-v2": ("turbulent-v3", _SOME_SEEDS),
+    "standard-v2": ("standard-v4", "positive daily skew; weak ten-day volatility clustering"),
+    "standard-v3": ("standard-v4", _SOME_SEEDS),
+}
 DIALS: tuple[str, ...] = (
     *_STANDARD,
     *_INFORMATION_OFF,

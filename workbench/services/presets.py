@@ -44,18 +44,29 @@ def with_dials(preset: str | None, dials: dict[str, float]) -> str | dict[str, A
     return {"base": preset or _presets.DEFAULT_PRESET, **dials}
 
 
+def superseded_by(name: str | None) -> tuple[str, str] | None:
+    """The newer version of the market that replaces preset ``name``, and what is wrong with
+    ``name``; None for a current preset (or none named)."""
+    return _presets.SUPERSEDED.get(name) if isinstance(name, str) else None
+
+
 def list_presets() -> dict[str, Any]:
-    """The shipped presets, each with its fingerprint and the dials it moves from the default."""
+    """The shipped presets, each with its fingerprint, the dials it moves from the default,
+    and the newer version that replaces it (``superseded_by`` and ``why``; None for a
+    current preset): a superseded preset stays frozen so the runs made on it replay."""
     default = _presets.DEFAULT_PRESET
     rows = []
     for name in _presets.list_presets():
         moved = _presets.diff(default, name)
+        successor, why = superseded_by(name) or (None, None)
         rows.append(
             {
                 "name": name,
                 "default": name == default,
                 "fingerprint": _presets.preset(name).fingerprint,
                 "dials_moved_from_default": sorted(moved),
+                "superseded_by": successor,
+                "why": why,
             }
         )
     return {"presets": rows, "default": default, "dial_count": len(_presets.DIALS)}

@@ -24,6 +24,18 @@ def css(widget: Any, name: str) -> Any:
     return widget
 
 
+def _preset_options() -> list[tuple[str, str]]:
+    """Each shipped preset as (label, name); a superseded one's label names its successor."""
+    from workbench.services.presets import list_presets
+
+    return [
+        (f"{row['name']} (superseded by {row['superseded_by']})", row["name"])
+        if row["superseded_by"]
+        else (row["name"], row["name"])
+        for row in list_presets()["presets"]
+    ]
+
+
 class Controls:
     """Every widget of the panel, built by ``build``; ``settings()`` reads and checks them."""
 
@@ -68,7 +80,7 @@ class Controls:
         import ipywidgets as w
 
         from workbench.services.agents import SCRIPTED_ARMS, baseline_names
-        from workbench.services.presets import default_preset, preset_names
+        from workbench.services.presets import default_preset
 
         options = [*self.agents, *SCRIPTED_ARMS, *baseline_names()]
         chosen = [*self.agents, *(a for a in _DEFAULT_ARMS if a not in self.agents)]
@@ -76,7 +88,7 @@ class Controls:
         self.arms = css(w.SelectMultiple(options=options, value=chosen, rows=rows), "arms")
         self.arms.description = "arms"
         self.preset = css(
-            w.Dropdown(options=preset_names(), value=preset or default_preset(bars=historical)),
+            w.Dropdown(options=_preset_options(), value=preset or default_preset(bars=historical)),
             "preset",
         )
         self.preset.description = "preset"
