@@ -29,7 +29,7 @@ from workbench.integrations._recorder import AdapterInfo, journal_path
 from workbench.integrations._replay import (
     refuse_a_changed_preset,
     refuse_other_schemas,
-    replay_response,
+    replayed_exchange,
     require_transcript,
     stamp_preset,
 )
@@ -49,6 +49,7 @@ class TranscriptBinding:
     ) -> None:
         self.name, self.mode, self.every = name, mode, every
         self.info, self.adapter_type, self.state = rules
+        self.checked_preset: object = None  # the stamp of the run begun, checked at ``begin``
         self.prior = self._bind_prior(options.get("prior"))
         self.replayed, self.recorder, self.save_to = self._bind(
             options.get("transcript"), options.get("recorder"), options.get("overwrite", False)
@@ -132,6 +133,7 @@ class TranscriptBinding:
             if recorded is not None:
                 refuse_a_changed_preset(recorded, run.preset)
                 _recorder.refuse_another_run(recorded, run, self.every, resuming=resuming)
+        self.checked_preset = run.preset
         if self.recorder is not None:
             stamp_preset(self.recorder, run.preset)
             self.recorder.update_meta(run=_recorder.run_meta(run, self.every))
@@ -147,10 +149,12 @@ class TranscriptBinding:
     def replay(self, request: DecisionRequest, key: str) -> tuple[Exchange | None, Any]:
         """The recorded exchange at ``key`` and its answer (a miss is refused by name)."""
         assert self.replayed is not None
-        raw = replay_response(
-            self.replayed, key, step=request.step, day=request.day, preset=request.preset
+        # the run's own stamp was checked at ``begin``; any other is checked here
+        preset = None if request.preset is self.checked_preset else request.preset
+        exchange = replayed_exchange(
+            self.replayed, key, step=request.step, day=request.day, preset=preset
         )
-        return self.replayed.get(key), raw
+        return exchange, exchange.response
 
     def paid_before(self, request: DecisionRequest, key: str) -> Exchange | None:
         """The prior run's answer to this input, unless it was a budget stop (unpaid)."""

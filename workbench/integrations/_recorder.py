@@ -232,26 +232,30 @@ def noting_failure(entry: dict[str, Any]) -> Iterator[None]:
 
 
 def add_execution(entry: dict[str, Any], report: ExecutionReport) -> None:
-    entry["orders"] = [_order(row) for row in report.orders]
+    """The report's orders, clips and refusals (``report.clips`` and ``report.refusals``,
+    read here from its one tuple of orders) written to the decision's log ``entry``."""
+    orders = report.orders
+    entry["orders"] = [
+        {
+            "symbol": row.symbol,
+            "side": row.side,
+            "order": _held(row),
+            "status": row.status,
+            "filled": row.quantity,
+            "price": row.price,
+        }
+        for row in orders
+    ]
     entry["clips"] = [
         {"symbol": row.symbol, "requested": row.requested, "to": row.clipped_to}
-        for row in report.clips
+        for row in orders
+        if row.clipped
     ]
     entry["refused"] = [
         {"symbol": row.symbol, "side": row.side, "order": _held(row), "reason": row.reason}
-        for row in report.refusals
+        for row in orders
+        if row.status == "refused"
     ]
-
-
-def _order(row: OrderRecord) -> dict[str, Any]:
-    return {
-        "symbol": row.symbol,
-        "side": row.side,
-        "order": _held(row),
-        "status": row.status,
-        "filled": row.quantity,
-        "price": row.price,
-    }
 
 
 def _held(row: OrderRecord) -> Any:

@@ -23,7 +23,7 @@ from typing import Any
 from workbench._stamps import PRESET_KEY, PRESET_VECTOR_KEY, SCHEMA_KEYS, SPOKEN_VERSIONS
 from workbench.agents import PresetStamp
 from workbench.errors import RecordingError, ReplayMiss
-from workbench.transcript import Transcript
+from workbench.transcript import Exchange, Transcript
 
 
 class UnstampedRecordingWarning(UserWarning):
@@ -139,6 +139,14 @@ def replay_response(
     transcript: Transcript, key: str, *, step: int, day: int, preset: Any = None
 ) -> Any:
     """The recorded raw response for input digest ``key``, after the market checks."""
+    return replayed_exchange(transcript, key, step=step, day=day, preset=preset).response
+
+
+def replayed_exchange(
+    transcript: Transcript, key: str, *, step: int, day: int, preset: Any = None
+) -> Exchange:
+    """The recorded exchange for input digest ``key``, after the market checks (a
+    ``preset`` of None is one already checked: only the recording's own stamp is)."""
     if "schemas" not in transcript.checks:
         refuse_other_schemas(transcript)
         transcript.checks.add("schemas")
@@ -151,7 +159,7 @@ def replay_response(
             "roster, seed, cadence, universe, run options (capital, leverage, fees) or "
             "instructions changed since it was recorded, or the transcript was edited."
         )
-    return exchange.response
+    return exchange
 
 
 def _where(transcript: Transcript) -> str:
@@ -176,5 +184,6 @@ __all__ = [
     "refuse_a_changed_preset",
     "refuse_other_schemas",
     "replay_response",
+    "replayed_exchange",
     "stamp_preset",
 ]
