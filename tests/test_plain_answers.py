@@ -38,6 +38,7 @@ def outcome(build: Any) -> tuple[Any, ...] | str:
     return (
         state(decision)[0],
         decision.__pydantic_fields_set__,
+        decision.__pydantic_private__,
         decision.rationale,
         [state(action) for action in decision.actions],
         decision.model_dump_json(),

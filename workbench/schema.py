@@ -158,8 +158,9 @@ def parse_decision(raw: Any) -> Decision:
     if isinstance(raw, Decision) and raw.is_validated():
         return raw
     # any other Decision is validated again: it may have been built without validation
-    checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
-    return _accepted(checked)
+    if isinstance(raw, Decision):
+        return _accepted(_validated(raw.model_dump()))
+    return _structured(raw)
 
 
 def _accepted(decision: Decision) -> Decision:
@@ -249,6 +250,7 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _structured(raw: Any) -> Decision:
+    """``raw`` (a model, a JSON text or plain data) as an accepted decision."""
     if isinstance(raw, BaseModel):
         raw = raw.model_dump()
     if isinstance(raw, str | bytes):
@@ -258,7 +260,7 @@ def _structured(raw: Any) -> Decision:
             f"a decision must be an object with 'actions' and 'rationale', got {type(raw).__name__}"
         )
     plain = _plain_decision(raw)
-    return plain if plain is not None else _checked(raw)
+    return plain if plain is not None else _accepted(_checked(raw))
 
 
 def _checked(raw: dict[str, Any]) -> Decision:
@@ -269,10 +271,11 @@ def _checked(raw: dict[str, Any]) -> Decision:
 
 
 def _plain_decision(raw: dict[str, Any]) -> Decision | None:
-    """The decision ``_checked`` builds from ``raw``, built without pydantic when every
-    value is plainly valid (ASCII text, a side, a finite whole ``float`` or an ``int``
-    quantity, an order type with a limit price only on a limit order); None otherwise,
-    for ``_checked`` to validate or name the fault. A model's JSON answer is such data."""
+    """The decision ``_checked`` builds from ``raw``, marked as ``_accepted`` marks it,
+    built without pydantic when every value is plainly valid (ASCII text, a side, a
+    finite whole ``float`` or an ``int`` quantity, an order type with a limit price only
+    on a limit order); None otherwise, for ``_checked`` to validate or name the fault. A
+    model's JSON answer is such data."""
     actions = raw.get("actions")
     rationale = raw.get("rationale", "")
     if (
@@ -289,7 +292,10 @@ def _plain_decision(raw: dict[str, Any]) -> Decision | None:
         if values is None:
             return None
         built.append(_action(values, action.keys()))
-    return _built(Decision, {"actions": built, "rationale": rationale}, raw.keys())
+    values = {"actions": built, "rationale": rationale}
+    # ASCII text holds no unpaired surrogate: marked as _accepted marks it
+    mark = {"_validated_as": (tuple(built), rationale)}
+    return _built(Decision, values, raw.keys(), mark)
 
 
 # at most 1 + 2 + 6 per action values: far inside MAX_ANSWER_ITEMS, never too deep
