@@ -212,3 +212,21 @@ def test_an_answer_past_the_plain_bounds_goes_to_pydantic_and_gets_its_decision(
     raw: dict[str, Any],
 ) -> None:
     assert outcome(lambda: parse_decision(raw)) == outcome(lambda: checked(raw))
+
+
+class _Twisted(dict):  # type: ignore[type-arg]
+    """A dict that answers ``get`` and ``keys`` otherwise than its contents say."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return {"actions": [], "rationale": "twisted"}.get(key, default)
+
+    def keys(self) -> Any:
+        return {"actions": None}.keys()
+
+
+def test_a_dict_subclass_is_read_as_pydantic_reads_it() -> None:
+    raw = _Twisted(actions=[{"symbol": "AAA", "side": "buy", "quantity": 1.0}], note="x")
+    assert outcome(lambda: parse_decision(raw)) == outcome(lambda: checked(raw))
+    inner = _Twisted(symbol="AAA", side="buy", quantity=1.0)
+    listed = {"actions": [inner]}
+    assert outcome(lambda: parse_decision(listed)) == outcome(lambda: checked(listed))

@@ -276,6 +276,8 @@ def _plain_decision(raw: dict[str, Any]) -> Decision | None:
     finite whole ``float`` or an ``int`` quantity, an order type with a limit price only
     on a limit order); None otherwise, for ``_checked`` to validate or name the fault. A
     model's JSON answer is such data."""
+    if type(raw) is not dict:  # a subclass may read otherwise than pydantic does
+        return None
     actions = raw.get("actions")
     rationale = raw.get("rationale", "")
     if (
