@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -230,3 +231,15 @@ def test_a_dict_subclass_is_read_as_pydantic_reads_it() -> None:
     inner = _Twisted(symbol="AAA", side="buy", quantity=1.0)
     listed = {"actions": [inner]}
     assert outcome(lambda: parse_decision(listed)) == outcome(lambda: checked(listed))
+
+
+@pytest.mark.parametrize(
+    "side", [np.array(["buy", "sell"]), np.array(["buy"]), np.str_("buy")], ids=repr
+)
+def test_a_side_that_is_no_str_is_refused_as_pydantic_refuses_it(side: Any) -> None:
+    raw = {"actions": [{"symbol": "AAA", "side": side, "quantity": 1.0}]}
+    assert outcome(lambda: parse_decision(raw)) == outcome(lambda: checked(raw))
+    orders = [("AAA", side, 1.0)]
+    fast = outcome(lambda: Decision.of_market_orders(orders))
+    slow = outcome(lambda: Decision.of([{"symbol": "AAA", "side": side, "quantity": 1.0}]))
+    assert fast == slow

@@ -190,8 +190,8 @@ def _plain_market_order(order: tuple[str, str, float]) -> bool:
         type(symbol) is str
         and symbol != ""
         and symbol.isascii()
-        and (side == "buy" or side == "sell")
         and type(side) is str
+        and (side == "buy" or side == "sell")
         and type(quantity) is float
         and quantity >= 0
         and quantity.is_integer()
@@ -320,8 +320,8 @@ def _plain_action(action: Any) -> dict[str, Any] | None:
         type(symbol) is str
         and symbol != ""
         and symbol.isascii()
+        and type(side) is str  # before comparing: an array compares to an array
         and (side == "buy" or side == "sell")
-        and type(side) is str
         and type(quantity) is float
         and quantity >= 0
         and quantity.is_integer()  # false for inf and nan
