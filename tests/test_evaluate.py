@@ -139,6 +139,18 @@ def test_the_run_payloads_rounded_once_are_market_payload_to_the_bit(market: Any
         assert json.dumps(payloads.at(row)) == json.dumps(market_payload(path, row))
 
 
+def test_a_write_to_one_steps_macro_reaches_no_other_step() -> None:
+    """A day's macro is worked out once for its steps; each payload holds its own copy."""
+    path = World(seed=3, universe=4, days=2).path
+    payloads = MarketPayloads(path)
+    first = path.warmup_steps
+    shown = payloads.at(first)
+    shown["macro"]["vix"] = -1.0
+    shown["macro"]["extra"] = "written by an arm"
+    for row in range(first + 1, first + path.steps_per_day):
+        assert payloads.at(row)["macro"] == market_payload(path, row)["macro"]
+
+
 def _poison_after(values: np.ndarray, row: int) -> np.ndarray:
     poisoned = values.copy()
     poisoned[row + 1 :] = np.nan

@@ -105,3 +105,26 @@ def test_errors_without_rows_or_columns_digest_as_their_json_text(runs: list[Res
             errors=errors,
         )
         assert other.digest() == _hashed_text(other)
+
+
+def test_equity_of_other_types_digests_as_its_json_text(runs: list[Results]) -> None:
+    results = runs[0]
+    equity = results.equity
+    first, second = equity.columns[:2]
+    variants = [
+        equity.astype({first: "int64"}),
+        equity.astype({first: "float32"}),
+        equity.assign(**{first: equity[first].astype(object)}),
+        equity.iloc[:0],
+        equity[[]],
+    ]
+    for frame in variants:
+        other = Results(
+            scorecard=results.scorecard,
+            equity=frame,
+            orders=results.orders,
+            errors=results.errors,
+            meta=results.meta,
+            exposure=frame.rename(columns={second: "other"}),
+        )
+        assert other.digest() == _hashed_text(other)

@@ -8,7 +8,8 @@ The observation payload is an allowlist serialised to plain JSON (see
    ``Decision`` that ``parse_decision`` or ``Decision.of`` returned carries what it
    was validated as, and is taken as it is while that is unchanged (one built with
    ``Decision(...)`` or ``model_construct``, or changed by ``model_copy(update=...)``
-   or on its action list, is validated again);
+   or on its action list, is validated again). An answer of plain data whose every
+   value is plainly valid is built without pydantic, as the same decision;
 2. market (``workbench.engine.execution``): each action is checked against the
    book and the portfolio, and an action the market cannot take is refused with
    a reason while the rest of the decision still trades.
@@ -157,8 +158,9 @@ def parse_decision(raw: Any) -> Decision:
     if isinstance(raw, Decision) and raw.is_validated():
         return raw
     # any other Decision is validated again: it may have been built without validation
-    checked = _validated(raw.model_dump()) if isinstance(raw, Decision) else _structured(raw)
-    return _accepted(checked)
+    if isinstance(raw, Decision):
+        return _accepted(_validated(raw.model_dump()))
+    return _structured(raw)
 
 
 def _accepted(decision: Decision) -> Decision:
@@ -188,8 +190,8 @@ def _plain_market_order(order: tuple[str, str, float]) -> bool:
         type(symbol) is str
         and symbol != ""
         and symbol.isascii()
-        and (side == "buy" or side == "sell")
         and type(side) is str
+        and (side == "buy" or side == "sell")
         and type(quantity) is float
         and quantity >= 0
         and quantity.is_integer()
@@ -206,7 +208,7 @@ _MARKET = {"symbol": "", "side": "", "quantity": 0.0, "order_type": "market", "l
 def _built(
     kind: type[_Model],
     values: dict[str, Any],
-    given: frozenset[str],
+    given: Iterable[str],
     private: dict[str, Any] | None = None,
 ) -> _Model:
     """A model holding ``values`` as validation would leave it, ``given`` its fields set
@@ -248,6 +250,7 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _structured(raw: Any) -> Decision:
+    """``raw`` (a model, a JSON text or plain data) as an accepted decision."""
     if isinstance(raw, BaseModel):
         raw = raw.model_dump()
     if isinstance(raw, str | bytes):
@@ -256,9 +259,101 @@ def _structured(raw: Any) -> Decision:
         raise DecisionError(
             f"a decision must be an object with 'actions' and 'rationale', got {type(raw).__name__}"
         )
+    plain = _plain_decision(raw)
+    return plain if plain is not None else _accepted(_checked(raw))
+
+
+def _checked(raw: dict[str, Any]) -> Decision:
+    """``raw`` validated by pydantic, after the refusals of what it must never be handed."""
     refuse_deep(raw)
     _refuse_non_finite(raw)
     return _validated(_plain_actions(raw))
+
+
+def _plain_decision(raw: dict[str, Any]) -> Decision | None:
+    """The decision ``_checked`` builds from ``raw``, marked as ``_accepted`` marks it,
+    built without pydantic when every value is plainly valid (ASCII text, a side, a
+    finite whole ``float`` or an ``int`` quantity, an order type with a limit price only
+    on a limit order); None otherwise, for ``_checked`` to validate or name the fault. A
+    model's JSON answer is such data."""
+    if type(raw) is not dict:  # a subclass may read otherwise than pydantic does
+        return None
+    actions = raw.get("actions")
+    rationale = raw.get("rationale", "")
+    if (
+        type(actions) is not list
+        or len(actions) > _MOST_PLAIN_ACTIONS
+        or not raw.keys() <= _DECISION_FIELDS
+        or type(rationale) is not str
+        or not rationale.isascii()
+    ):
+        return None
+    built = []
+    for action in actions:
+        values = _plain_action(action)
+        if values is None:
+            return None
+        built.append(_action(values, action.keys()))
+    values = {"actions": built, "rationale": rationale}
+    # ASCII text holds no unpaired surrogate: marked as _accepted marks it
+    mark = {"_validated_as": (tuple(built), rationale)}
+    return _built(Decision, values, raw.keys(), mark)
+
+
+# at most 1 + 2 + 6 per action values: far inside MAX_ANSWER_ITEMS, never too deep
+_MOST_PLAIN_ACTIONS = 10_000
+_ACTION_FIELDS = frozenset(Action.model_fields)
+_LARGEST_EXACT_INT = 2**53  # every int up to it is a float exactly
+
+
+def _plain_action(action: Any) -> dict[str, Any] | None:
+    """The values of the ``Action`` validation makes of ``action``, in the fields' order,
+    when they are plainly valid (see ``_plain_decision``); None otherwise."""
+    if type(action) is not dict or not _MARKET_FIELDS <= action.keys() <= _ACTION_FIELDS:
+        return None
+    symbol, side, quantity = action["symbol"], action["side"], action["quantity"]
+    order_type = action.get("order_type", "market")
+    limit_price = action.get("limit_price")
+    if type(quantity) is int and 0 <= quantity <= _LARGEST_EXACT_INT:
+        quantity = float(quantity)
+    plain = (
+        type(symbol) is str
+        and symbol != ""
+        and symbol.isascii()
+        and type(side) is str  # before comparing: an array compares to an array
+        and (side == "buy" or side == "sell")
+        and type(quantity) is float
+        and quantity >= 0
+        and quantity.is_integer()  # false for inf and nan
+        and type(order_type) is str
+        and (
+            (order_type == "market" and limit_price is None)
+            or (order_type == "limit" and type(limit_price) is float and _positive(limit_price))
+        )
+    )
+    if not plain:
+        return None
+    return {
+        "symbol": symbol,
+        "side": side,
+        "quantity": quantity,
+        "order_type": order_type,
+        "limit_price": limit_price,
+    }
+
+
+def _action(values: dict[str, Any], given: Iterable[str]) -> Action:
+    """``_built(Action, values, given)``, its steps inline: an answer builds several."""
+    action = _new(Action)
+    _setattr(action, "__dict__", values)
+    _set_fields_set(action, set(given))
+    _set_extra(action, None)
+    _set_private(action, None)
+    return action
+
+
+def _positive(price: float) -> bool:
+    return 0.0 < price < math.inf  # false for nan
 
 
 def _plain_actions(raw: dict[str, Any]) -> dict[str, Any]:

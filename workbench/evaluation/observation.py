@@ -58,16 +58,27 @@ class MarketPayloads:
         }
         self.caps = max_orders(path.volume)
         self.parts = parts_by_row(path)
+        self._day_macro: tuple[int, dict[str, Any]] = (-1, {})  # the last day's, see _macro_of
 
     def at(self, row: int) -> dict[str, Any]:
         history = self.history[row - HISTORY_STEPS + 1 : row + 1]
-        macro = _macro(self.macro, row // self.path.steps_per_day)
+        macro = self._macro_of(row // self.path.steps_per_day)
         if self.caps is None:
             caps = [max_order(volume) for volume in self.path.volume[row].tolist()]
         else:
             caps = self.caps[row].tolist()
         reading = parts(self.path, row) if self.parts is None else self.parts[row]
         return _payload(self.path, row, history, self.bid[row], self.ask[row], macro, caps, reading)
+
+    def _macro_of(self, day_row: int) -> dict[str, Any]:
+        """``_macro`` of day ``day_row``, worked out once for the day's steps; each payload
+        gets a copy of its own (its values are text, numbers and None), so an arm that
+        writes to the macro it was shown changes no other step's."""
+        day, kept = self._day_macro
+        if day != day_row:
+            kept = _macro(self.macro, day_row)
+            self._day_macro = (day_row, kept)
+        return kept.copy()
 
 
 def _payload(
