@@ -59,6 +59,14 @@ def test_a_superseded_preset_runs_with_a_note_naming_its_successor(
     assert "superseded" not in capsys.readouterr().err
 
 
+def test_recording_on_a_superseded_preset_notes_it_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["record", str(tmp_path / "r"), "--arms", "cash", "--universe", "3", "--days", "1"]
+    assert main([*argv, "--preset", "standard-v2"]) == 0
+    assert "note: standard-v2 is superseded by standard-v4" in capsys.readouterr().err
+
+
 def test_bad_input_prints_the_error_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", "--arms", "cash", "--preset", "calmm-v1"]) == 2
     err = capsys.readouterr().err

@@ -141,8 +141,11 @@ def universe_flag(args: argparse.Namespace) -> int | None:
 
 
 def market_preset(args: argparse.Namespace) -> str | dict[str, Any] | None:
-    """``--preset`` with every ``--dial`` moved; a malformed dial is refused, naming it."""
+    """``--preset`` with every ``--dial`` moved; a malformed dial is refused, naming it. A
+    superseded preset is noted on stderr (it runs unchanged)."""
     from workbench.services.presets import with_dials
+
+    _note_superseded(args.preset)
 
     dials: dict[str, float] = {}
     for given in args.dial:
@@ -183,7 +186,6 @@ def _evaluate(args: argparse.Namespace) -> int:
     from workbench.services.presets import default_arms
 
     preset = market_preset(args)
-    _note_superseded(args.preset)
     arms = args.arms or ",".join(
         default_arms(preset, bars=args.data is not None, news=args.news is not None)
     )
