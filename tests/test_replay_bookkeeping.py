@@ -1,6 +1,6 @@
-"""The bookkeeping around a replayed answer: the preset a request carries is still checked
-when it is not the run's own (checked once, at ``begin``), and a decision's log entry holds
-the orders, clips and refusals its execution report gives."""
+"""The bookkeeping around a replayed answer: the preset a request carries is checked at
+every exchange (the run's own stamp too, whose dials an arm could change), and a decision's
+log entry holds the orders, clips and refusals its execution report gives."""
 
 from __future__ import annotations
 
@@ -52,6 +52,15 @@ def test_a_request_from_another_market_is_refused_after_the_run_began() -> None:
     moved = PresetStamp(ran.preset.name, {**ran.preset.vector, dial: 12345.0})
     with pytest.raises(ReplayMiss, match="different dials"):
         arm.exchange_step.replayed(arm, _request(arm, exchange, moved), exchange.key)
+
+
+def test_the_runs_own_stamp_changed_after_it_began_is_refused_at_the_next_exchange() -> None:
+    arm, exchange = _replayed_arm()
+    own = arm.run.preset if arm.run is not None else None
+    assert own is not None
+    own.vector[next(iter(own.vector))] = 12345.0  # its dials are a plain dict an arm can reach
+    with pytest.raises(ReplayMiss, match="different dials"):
+        arm.exchange_step.replayed(arm, _request(arm, exchange, own), exchange.key)
 
 
 def _reference_entry(report: ExecutionReport) -> dict[str, Any]:

@@ -71,6 +71,9 @@ def test_the_preset_picker_names_a_superseded_presets_successor(tmp_path):
     assert labels["crisis-v1 (superseded by crisis-v3)"] == "crisis-v1"
     assert labels["crisis-v3"] == "crisis-v3" and built.preset.value == "crisis-v1"
     assert built.controls.settings()[1]["preset"] == "crisis-v1"  # the name, not the label
+    for replayed in ("standard-v2", "calm-v1"):  # a replay shows its market, superseded or not
+        built.controls.show_settings({"seed": 3, "preset": replayed})
+        assert built.preset.value == replayed
 
 
 @pytest.mark.slow

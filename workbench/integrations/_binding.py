@@ -49,7 +49,6 @@ class TranscriptBinding:
     ) -> None:
         self.name, self.mode, self.every = name, mode, every
         self.info, self.adapter_type, self.state = rules
-        self.checked_preset: object = None  # the stamp of the run begun, checked at ``begin``
         self.prior = self._bind_prior(options.get("prior"))
         self.replayed, self.recorder, self.save_to = self._bind(
             options.get("transcript"), options.get("recorder"), options.get("overwrite", False)
@@ -133,7 +132,6 @@ class TranscriptBinding:
             if recorded is not None:
                 refuse_a_changed_preset(recorded, run.preset)
                 _recorder.refuse_another_run(recorded, run, self.every, resuming=resuming)
-        self.checked_preset = run.preset
         if self.recorder is not None:
             stamp_preset(self.recorder, run.preset)
             self.recorder.update_meta(run=_recorder.run_meta(run, self.every))
@@ -149,10 +147,8 @@ class TranscriptBinding:
     def replay(self, request: DecisionRequest, key: str) -> tuple[Exchange | None, Any]:
         """The recorded exchange at ``key`` and its answer (a miss is refused by name)."""
         assert self.replayed is not None
-        # the run's own stamp was checked at ``begin``; any other is checked here
-        preset = None if request.preset is self.checked_preset else request.preset
         exchange = replayed_exchange(
-            self.replayed, key, step=request.step, day=request.day, preset=preset
+            self.replayed, key, step=request.step, day=request.day, preset=request.preset
         )
         return exchange, exchange.response
 

@@ -145,8 +145,7 @@ def replay_response(
 def replayed_exchange(
     transcript: Transcript, key: str, *, step: int, day: int, preset: Any = None
 ) -> Exchange:
-    """The recorded exchange for input digest ``key``, after the market checks (a
-    ``preset`` of None is one already checked: only the recording's own stamp is)."""
+    """The recorded exchange for input digest ``key``, after the market checks."""
     if "schemas" not in transcript.checks:
         refuse_other_schemas(transcript)
         transcript.checks.add("schemas")

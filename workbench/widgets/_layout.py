@@ -155,6 +155,6 @@ class Controls:
         self.days.value = int(meta.get("days") or self.days.value)
         self.cadence.value = int(meta.get("steps_per_day") or self.cadence.value)
         self.universe.value = int(meta.get("names") or self.universe.value)
-        if meta.get("preset") in self.preset.options:
+        if meta.get("preset") in {name for _, name in self.preset.options}:
             self.preset.value = meta["preset"]
         self.seed_view.options = [str(meta.get("seed", ""))]
