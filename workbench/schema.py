@@ -272,11 +272,12 @@ def _checked(raw: dict[str, Any]) -> Decision:
 
 def _plain_decision(raw: dict[str, Any]) -> Decision | None:
     """The decision ``_checked`` builds from ``raw``, marked as ``_accepted`` marks it,
-    built without pydantic when every value is plainly valid (ASCII text, a side, a
-    finite whole ``float`` or an ``int`` quantity, an order type with a limit price only
-    on a limit order); None otherwise, for ``_checked`` to validate or name the fault. A
-    model's JSON answer is such data."""
-    if type(raw) is not dict:  # a subclass may read otherwise than pydantic does
+    built without pydantic when every key is a ``str`` and every value plainly valid
+    (ASCII text, a side, a finite whole ``float`` or an ``int`` quantity, an order type,
+    a positive ``float`` or whole ``int`` limit price on a limit order only); None
+    otherwise, for ``_checked`` to validate or name the fault. A model's JSON answer is
+    such data."""
+    if type(raw) is not dict or not _keys_are_strings(raw):  # a subclass may read otherwise
         return None
     actions = raw.get("actions")
     rationale = raw.get("rationale", "")
@@ -288,12 +289,13 @@ def _plain_decision(raw: dict[str, Any]) -> Decision | None:
         or not rationale.isascii()
     ):
         return None
-    built = []
-    for action in actions:
+    plain = []
+    for action in actions:  # nothing built for an answer pydantic is to validate
         values = _plain_action(action)
         if values is None:
             return None
-        built.append(_action(values, action.keys()))
+        plain.append(values)
+    built = [_action(values, action.keys()) for values, action in zip(plain, actions, strict=True)]
     values = {"actions": built, "rationale": rationale}
     # ASCII text holds no unpaired surrogate: marked as _accepted marks it
     mark = {"_validated_as": (tuple(built), rationale)}
@@ -309,13 +311,19 @@ _LARGEST_EXACT_INT = 2**53  # every int up to it is a float exactly
 def _plain_action(action: Any) -> dict[str, Any] | None:
     """The values of the ``Action`` validation makes of ``action``, in the fields' order,
     when they are plainly valid (see ``_plain_decision``); None otherwise."""
-    if type(action) is not dict or not _MARKET_FIELDS <= action.keys() <= _ACTION_FIELDS:
+    if (
+        type(action) is not dict
+        or not _MARKET_FIELDS <= action.keys() <= _ACTION_FIELDS
+        or not _keys_are_strings(action)
+    ):
         return None
     symbol, side, quantity = action["symbol"], action["side"], action["quantity"]
     order_type = action.get("order_type", "market")
     limit_price = action.get("limit_price")
     if type(quantity) is int and 0 <= quantity <= _LARGEST_EXACT_INT:
         quantity = float(quantity)
+    if type(limit_price) is int and 0 < limit_price <= _LARGEST_EXACT_INT:
+        limit_price = float(limit_price)  # a whole price, as models often write one
     plain = (
         type(symbol) is str
         and symbol != ""
@@ -340,6 +348,15 @@ def _plain_action(action: Any) -> dict[str, Any] | None:
         "order_type": order_type,
         "limit_price": limit_price,
     }
+
+
+def _keys_are_strings(data: dict[Any, Any]) -> bool:
+    """Whether every key is a ``str`` itself: pydantic refuses any other, and a key that
+    only compares equal to a field's name would be read as that field here."""
+    return _STR_ONLY.issuperset(map(type, data))
+
+
+_STR_ONLY = frozenset((str,))
 
 
 def _action(values: dict[str, Any], given: Iterable[str]) -> Action:
