@@ -76,7 +76,8 @@ def test_a_superseded_preset_names_its_current_version_and_stays_shipped() -> No
         successor = rows[rows[name]["superseded_by"]]
         assert successor["superseded_by"] is None and successor["why"] is None
         assert successor["name"].split("-")[0] == name.split("-")[0]
-        assert services.describe_preset(name)["preset"] == name  # still runs, frozen
+        described = services.describe_preset(name)  # still runs, frozen
+        assert described["preset"] == name and described["superseded_by"] == successor["name"]
     assert not rows["standard-v4"]["superseded_by"] and rows["standard-v4"]["default"]
     assert rows["standard-v1"]["superseded_by"] is None  # no newer market without news
 

@@ -162,8 +162,9 @@ def _note_superseded(name: str | None) -> None:
     if replaced is not None:
         successor, why = replaced
         print(
-            f"workbench: note: {name} is superseded by {successor} ({why}); it runs "
-            f"unchanged so what was made on it replays; choose {successor} for new work",
+            f"workbench: note: {name} is superseded by {successor} ({why}); it still runs "
+            f"as it always did, so what was made on it replays; choose {successor} for new "
+            "work",
             file=sys.stderr,
         )
 

@@ -123,14 +123,17 @@ class Toolbox:
     # --- discovery --------------------------------------------------------------------
     def list_presets(self) -> dict[str, Any]:
         """List the shipped market presets: name, fingerprint, which dials each moves from the
-        default, and which one is the default."""
+        default, which one is the default, and for a preset a newer version replaces, that
+        version (superseded_by) and what is wrong with the old one (why): choose the newer for
+        new work; the old one still runs unchanged so what was made on it replays."""
         return self._call("list_presets")
 
     def describe_preset(
         self, name: Annotated[str | None, Field(description="Preset name; null = default.")] = None
     ) -> dict[str, Any]:
         """Every dial of one market preset (macro, volatility, mispricing and liquidity
-        coefficients) and its fingerprint: the name for a shipped preset."""
+        coefficients) and its fingerprint: the name for a shipped preset; superseded_by and
+        why name the newer version of a superseded one (null for a current preset)."""
         return self._call("describe_preset", name=name)
 
     def diff_presets(

@@ -73,9 +73,16 @@ def list_presets() -> dict[str, Any]:
 
 
 def describe_preset(name: str | None = None) -> dict[str, Any]:
-    """Every dial of one preset (the default when ``name`` is None) and its fingerprint."""
+    """Every dial of one preset (the default when ``name`` is None), its fingerprint, and
+    the newer version that replaces it (``superseded_by`` and ``why``, None when current)."""
     chosen = _presets.preset(name)
-    return {"preset": chosen.fingerprint, "dials": dict(chosen.dials)}
+    successor, why = superseded_by(name) or (None, None)
+    return {
+        "preset": chosen.fingerprint,
+        "dials": dict(chosen.dials),
+        "superseded_by": successor,
+        "why": why,
+    }
 
 
 def diff_presets(a: str, b: str) -> dict[str, Any]:
